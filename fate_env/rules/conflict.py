@@ -1,0 +1,933 @@
+"""The conflict engine: a state machine over decision points.
+
+The engine runs the flow of a Fate conflict (003:1536-1733, 000:152-537) and
+stops wherever a person at the table would decide something. ``pending``
+names that decision: whose it is, its kind, and its legal options. Any
+controller answers with :meth:`Conflict.step`; an illegal answer raises
+:class:`IllegalChoice` and changes nothing. Everything that happens is
+recorded as typed events in ``events``; the same scene, seed and choices
+give the same events.
+
+Decision kinds (see ``ARCHITECTURE.md``):
+
+* ``turn``     the acting character's action (or a free move first);
+* ``move``     after acting, the free one-zone move if it was not used;
+* ``respond``  a target, before any die is rolled: defend or concede;
+* ``invoke``   after the dice, roller and opposer in turns until both stop;
+* ``style``    an attack that succeeds with style: full hit, or one less and a boost;
+* ``cost``     outcomes the rules leave to the roller (a failed advantage, a tied overcome);
+* ``absorb``   the hit's target: a legal plan of boxes and consequences, or taken out;
+* ``next``     popcorn order: the actor names who acts next.
+
+The flow is a generator: ``yield`` hands a decision out, ``send`` brings
+the choice back. A decision with a single legal option is taken without
+asking (it is still a step of the rules, not a choice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import events as ev
+from .dice import Dice
+from .harm import Absorb, TakenOut, absorb_plans, mob_absorb
+from .options import (
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke,
+    Move, Next, OvercomeMove, Pass, RemoveAspect, Stay, Support, key,
+)
+from .scene import CharacterSheet, Scene
+from .skills import (
+    ATTACK_SKILLS, BLOCK_SKILLS, DEFEND_SKILLS, EXPLOIT_DIFFICULTY, EXPLOIT_SKILLS, MENTAL, MOVE_SKILL,
+    ORDER_SKILLS, PHYSICAL, REMOVE_DIFFICULTY, AdvantageTemplate,
+)
+from .state import (
+    ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONCEDED, CONSEQUENCE, SITUATION, TAKEN_OUT, Aspect, Fighter,
+    build_fighter,
+)
+from .zones import ZoneMap
+
+FAIL, TIE, SUCCESS, STYLE = "fail", "tie", "success", "success_with_style"
+
+CONSEQUENCE_NAMES = {
+    PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
+    MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt", "extreme": "Broken Spirit"},
+}
+REMOVE_SKILLS = {PHYSICAL: ("Athletics", "Physique", "Crafts"), MENTAL: ("Will", "Rapport", "Empathy")}
+EXPLOIT_DEFEND = {PHYSICAL: ("Athletics",), MENTAL: ("Will",)}
+
+
+def band(margin: int) -> str:
+    """The four outcomes by shifts (003:630-642)."""
+    if margin < 0:
+        return FAIL
+    if margin == 0:
+        return TIE
+    return SUCCESS if margin < 3 else STYLE
+
+
+class IllegalChoice(ValueError):
+    """A choice that is not one of the pending decision's options."""
+
+
+class ConflictOver(RuntimeError):
+    """A step was asked of a conflict that has ended."""
+
+
+@dataclass(slots=True)
+class Decision:
+    kind: str
+    actor: str
+    options: list[tuple]
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def keys(self) -> list[str]:
+        return [key(o) for o in self.options]
+
+
+@dataclass(slots=True)
+class Roll:
+    """An action roll and its opposition, as invokes change them."""
+
+    action: str
+    actor: str
+    skill: str
+    base: int
+    faces: tuple[int, ...]
+    opposer: str | None = None       # who rolls against it, or speaks for a passive difficulty
+    active: bool = False             # True: the opposer rolled; False: passive difficulty
+    opp_skill: str | None = None
+    opp_base: int = 0
+    opp_faces: tuple[int, ...] = (0, 0, 0, 0)
+    bonus: int = 0
+    opp_bonus: int = 0
+    target: str | None = None
+    zones: tuple[str, ...] = ()
+    invoked: dict[str, set[int]] = field(default_factory=dict)
+
+    @property
+    def effort(self) -> int:
+        return self.base + sum(self.faces) + self.bonus
+
+    @property
+    def opposition(self) -> int:
+        return self.opp_base + sum(self.opp_faces) + self.opp_bonus
+
+    @property
+    def margin(self) -> int:
+        return self.effort - self.opposition
+
+
+@dataclass
+class Outcome:
+    """What a conflict came to, for the GM's book and for benchmarks."""
+
+    winner: str | None
+    exchanges: int
+    unresolved: bool
+    taken_out: dict[str, str | None]
+    conceded: list[str]
+    consequences: dict[str, list[dict[str, str]]]
+    fate_points: dict[str, dict[str, int]]
+    gm_pool: dict[str, int]
+    payouts: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+Flow = Generator[Decision, tuple, Any]
+
+
+class Conflict:
+    """One conflict in play. Create it, then answer ``pending`` until it is ``None``."""
+
+    def __init__(self, scene: Scene, seed: int | None = None, *, rng: np.random.Generator | None = None,
+                 dice: Dice | None = None, forced: Iterable[Sequence[int]] = (), autostep_single: bool = True):
+        self.scene = scene
+        self.rules = scene.rules
+        self.kind = scene.conflict
+        self.seed = seed
+        self.dice = dice if dice is not None else Dice(rng if rng is not None else np.random.default_rng(seed), forced)
+        self.map = ZoneMap(scene)
+        self.order = [c.id for c in scene.characters]
+        self.f: dict[str, Fighter] = {c.id: build_fighter(c, self.rules) for c in scene.characters}
+        self.aspects: dict[int, Aspect] = {}
+        self._aspect_seq = 0
+        self._turn_seq = 0
+        self._boost_turn: dict[int, int] = {}
+        extra_pool = sum(c.fate_points for c in scene.characters if c.is_npc)
+        self.gm_pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + extra_pool
+        self.gm_pool_start = self.gm_pool
+        self.fp_start = {cid: fi.fate_points for cid, fi in self.f.items()}
+        self.fp_spent = {cid: 0 for cid in self.f}
+        self.gm_spent = 0
+        self.exchange = 0
+        self.acted: set[str] = set()
+        self.events: list[ev.Event] = []
+        self.choices: list[int] = []
+        self.outcome: Outcome | None = None
+        self.autostep_single = autostep_single
+        self.pending: Decision | None = None
+        self._setup_aspects()
+        self._flow = self._run()
+        self._advance(None)
+
+    # ------------------------------------------------------------------ API
+    @property
+    def over(self) -> bool:
+        return self.pending is None
+
+    def step(self, choice: int | tuple, reason: str = "") -> None:
+        """Answer the pending decision with an option or its index."""
+        d = self.pending
+        if d is None:
+            raise ConflictOver("the conflict has ended; there is no decision to take")
+        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
+            index = int(choice)
+            if not 0 <= index < len(d.options):
+                raise IllegalChoice(f"{d.actor}'s {d.kind} decision has options 0..{len(d.options) - 1}, got {index}")
+        else:
+            try:
+                index = d.options.index(choice)
+            except ValueError:
+                raise IllegalChoice(
+                    f"{key(choice) if isinstance(choice, tuple) else choice!r} is not a legal {d.kind} option "
+                    f"for {d.actor}; legal: {', '.join(d.keys())}") from None
+        option = d.options[index]
+        self.choices.append(index)
+        self._emit(ev.DecisionMade(d.kind, d.actor, key(option), index, reason))
+        self._advance(option)
+
+    def log(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.events]
+
+    def fighter(self, cid: str) -> Fighter:
+        return self.f[cid]
+
+    def side_of(self, cid: str) -> str:
+        return self.f[cid].sheet.side
+
+    def active_ids(self) -> list[str]:
+        return [c for c in self.order if self.f[c].status == ACTIVE]
+
+    def foes_of(self, cid: str) -> list[str]:
+        side = self.side_of(cid)
+        return [c for c in self.order if self.f[c].status == ACTIVE and self.f[c].sheet.side != side]
+
+    def allies_of(self, cid: str) -> list[str]:
+        side = self.side_of(cid)
+        return [c for c in self.order if c != cid and self.f[c].status == ACTIVE and self.f[c].sheet.side == side]
+
+    def fate_points_of(self, cid: str) -> int:
+        """Fate points ``cid`` may spend now: its own, or the GM pool for NPCs (003:2009-2028)."""
+        return self.gm_pool if self.f[cid].sheet.is_npc else self.f[cid].fate_points
+
+    def aspect(self, aid: int) -> Aspect:
+        return self.aspects[aid]
+
+    # ------------------------------------------------------------ plumbing
+    def _advance(self, choice: tuple | None) -> None:
+        try:
+            self.pending = self._flow.send(choice)
+        except StopIteration:
+            self.pending = None
+
+    def _emit(self, event: ev.Event) -> None:
+        self.events.append(event)
+
+    def _ask(self, kind: str, actor: str, options: list[tuple], **context: Any) -> Flow:
+        if len(options) == 1 and self.autostep_single:
+            return options[0]
+        choice = yield Decision(kind, actor, options, context)
+        return choice
+
+    # ---------------------------------------------------------------- setup
+    def _new_aspect(self, name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
+                    creator: str | None = None, role: str | None = None, skill: str | None = None) -> Aspect:
+        self._aspect_seq += 1
+        a = Aspect(self._aspect_seq, name, kind, owner, zone, creator, {}, role or skill)
+        self.aspects[a.id] = a
+        return a
+
+    def _setup_aspects(self) -> None:
+        for c in self.scene.characters:
+            for role, name in (("high_concept", c.high_concept), ("trouble", c.trouble)):
+                if name:
+                    self._new_aspect(name, CHARACTER, owner=c.id, role=role)
+            for name in c.aspects:
+                self._new_aspect(name, CHARACTER, owner=c.id, role="other")
+        for sa in self.scene.aspects:
+            a = self._new_aspect(sa.name, SITUATION, zone=sa.zone)
+            a.free.update(sa.free_invokes)
+
+    # ----------------------------------------------------------------- flow
+    def _run(self) -> Flow:
+        sides: dict[str, list[str]] = {}
+        for c in self.scene.characters:
+            sides.setdefault(c.side, []).append(c.id)
+        self._emit(ev.ConflictStarted(self.scene.name, self.rules.name, self.kind, sides, self.gm_pool))
+        opener = self.scene.first or self._skill_order()[0]
+        while True:
+            self.exchange += 1
+            if self.exchange > self.rules.max_exchanges:
+                self.exchange -= 1
+                self._finish(unresolved=True)
+                return
+            self._emit(ev.ExchangeStarted(self.exchange))
+            self.acted = set()
+            if self.rules.turn_order == "popcorn":
+                actor = opener if self.f[opener].active else self.active_ids()[0]
+                while True:
+                    yield from self._turn(actor)
+                    self.acted.add(actor)
+                    if self._is_over():
+                        self._finish()
+                        return
+                    remaining = [c for c in self.active_ids() if c not in self.acted]
+                    chooser = actor if self.f[actor].active else self._stand_in(actor)
+                    if not remaining:
+                        pick = yield from self._ask("next", chooser, [Next(c) for c in self.active_ids()],
+                                                    opens_exchange=self.exchange + 1)
+                        self._emit(ev.NextActor(chooser, pick.character, True))
+                        opener = pick.character
+                        break
+                    pick = yield from self._ask("next", chooser, [Next(c) for c in remaining], opens_exchange=None)
+                    self._emit(ev.NextActor(chooser, pick.character, False))
+                    actor = pick.character
+            else:
+                for actor in self._skill_order():
+                    if not self.f[actor].active:
+                        continue
+                    yield from self._turn(actor)
+                    self.acted.add(actor)
+                    if self._is_over():
+                        self._finish()
+                        return
+
+    def _stand_in(self, cid: str) -> str:
+        """Who names the next actor when the last one has left the fight: an ally, else anyone left."""
+        allies = self.allies_of(cid)
+        return allies[0] if allies else self.active_ids()[0]
+
+    def _skill_order(self) -> list[str]:
+        """Core's turn order by skills (000:248-252); PCs before NPCs on a full tie, then scene order."""
+        skills = ORDER_SKILLS[self.kind]
+        def rank(cid: str) -> tuple:
+            s = self.f[cid].sheet
+            return tuple(-s.skill(k) for k in skills) + (0 if s.kind == "pc" else 1, self.order.index(cid))
+        order = sorted(self.order, key=rank)
+        if self.rules.npcs_at_best_slot and self.rules.turn_order == "skills":
+            npcs = [c for c in order if self.f[c].sheet.is_npc]
+            if npcs:
+                slot = order.index(npcs[0])
+                pcs = [c for c in order if not self.f[c].sheet.is_npc]
+                order = pcs[:slot] + npcs + pcs[slot:]
+        return order
+
+    def _is_over(self) -> bool:
+        return len({self.f[c].sheet.side for c in self.active_ids()}) <= 1
+
+    # ----------------------------------------------------------------- turn
+    def _turn(self, actor: str) -> Flow:
+        f = self.f[actor]
+        self._turn_seq += 1
+        self._emit(ev.TurnStarted(actor, self.exchange))
+        if f.full_defense:
+            if self.rules.full_defense == "condensed" and not f.defended_on_full:
+                self._boost(actor, "Prepared")  # 003:2245-2248
+            f.full_defense = False
+        free_move = True
+        while True:
+            choice = yield from self._ask("turn", actor, self._turn_options(f, free_move))
+            if type(choice) is Move:
+                self._move(f, choice.zone, free=True)
+                free_move = False
+                continue
+            break
+        yield from self._act(f, choice)
+        f.supporters.clear()
+        if f.active and free_move and not self._is_over():
+            moves = self._free_moves(f)
+            if moves:
+                after = yield from self._ask("move", actor, [Stay()] + [Move(z) for z in moves])
+                if type(after) is Move:
+                    self._move(f, after.zone, free=True)
+        self._expire_boosts(actor)
+
+    def _free_moves(self, f: Fighter) -> list[str]:
+        if self.scene.foes_block_movement and self._blocker(f) is not None:
+            return []
+        return self.map.free_moves(f.zone)
+
+    def _blocker(self, f: Fighter) -> str | None:
+        """The foe in the mover's zone best placed to stand in the way (000:461-471)."""
+        best, best_skill = None, -99
+        for c in self.foes_of(f.id):
+            if self.f[c].zone == f.zone:
+                s = max(self._effective(c, k, "defend") for k in BLOCK_SKILLS)
+                if s > best_skill:
+                    best, best_skill = c, s
+        return best
+
+    def _turn_options(self, f: Fighter, free_move: bool) -> list[tuple]:
+        cid = f.id
+        opts: list[tuple] = []
+        if free_move:
+            opts.extend(Move(z) for z in self._free_moves(f))
+        foes = self.foes_of(cid)
+        for skill in self._attack_skills(f):
+            for t in foes:
+                if self._can_reach(f, t, skill):
+                    opts.append(Attack(t, skill))
+        for tpl in self.scene.advantages:
+            if tpl.track != self.kind:
+                continue
+            for target in self._template_targets(f, tpl, foes):
+                if not self._named_on(tpl.name, target):
+                    opts.append(CreateAdvantage(tpl.name, target))
+        opts.extend(Exploit(a.id) for a in self._exploitable(f))
+        # moving farther, across an impeded border, or past a foe takes the action (000:459-463)
+        free_now = set(self._free_moves(f)) if free_move else set()
+        opts.extend(OvercomeMove(z) for z in self.map.reachable(f.zone) if z not in free_now)
+        opts.extend(RemoveAspect(a.id) for a in self._removable(f))
+        opts.append(FullDefense())
+        opts.extend(Support(a) for a in self.allies_of(cid) if a not in self.acted)
+        opts.append(Concede())
+        opts.append(Pass())
+        return opts
+
+    def _attack_skills(self, f: Fighter) -> list[str]:
+        skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track == self.kind]
+        for st in f.sheet.stunts:
+            if st.kind == "use_skill" and st.action == "attack" and st.skill not in skills:
+                skills.append(st.skill)
+        return skills
+
+    def _reach_of(self, f: Fighter, skill: str) -> str:
+        if skill in ATTACK_SKILLS:
+            return ATTACK_SKILLS[skill][1]
+        for st in f.sheet.stunts:
+            if st.kind == "use_skill" and st.skill == skill and st.action == "attack":
+                return st.reach
+        return "melee"
+
+    def _can_reach(self, f: Fighter, target: str, skill: str) -> bool:
+        reach = self._reach_of(f, skill)
+        tz = self.f[target].zone
+        if reach == "any":
+            return True
+        if reach == "melee":
+            return tz == f.zone
+        return self.map.in_range(f.zone, tz, self.scene.shoot_range)
+
+    def _template_targets(self, f: Fighter, tpl: AdvantageTemplate, foes: list[str]) -> list[str]:
+        if tpl.target == "foe":
+            if tpl.track == MENTAL:
+                return foes
+            return [t for t in foes if self.map.in_range(f.zone, self.f[t].zone, self.scene.shoot_range)]
+        if tpl.target == "self":
+            return [f.id]
+        if tpl.target == "ally":
+            return self.allies_of(f.id)
+        if tpl.target == "zone":
+            return [f.zone]
+        return ["scene"]
+
+    def _named_on(self, name: str, target: str) -> bool:
+        """An aspect of this name already on this target (use Exploit on it instead)."""
+        for a in self.aspects.values():
+            if a.name == name and a.kind in (ADVANTAGE, SITUATION):
+                on = a.owner or a.zone or "scene"
+                if on == target:
+                    return True
+        return False
+
+    def _visible(self, a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
+        if a.owner is not None and self.f[a.owner].status != ACTIVE:
+            return False
+        if a.zone is not None and zones is not None and a.zone not in zones:
+            return False
+        return True
+
+    def _exploitable(self, f: Fighter) -> list[Aspect]:
+        zones = (f.zone,)
+        return [a for a in self.aspects.values() if a.kind != BOOST and self._visible(a, zones)]
+
+    def _removable(self, f: Fighter) -> list[Aspect]:
+        """Advantages and situation aspects someone could plausibly clear from here."""
+        out = []
+        for a in self.aspects.values():
+            if a.kind == ADVANTAGE or (a.kind == SITUATION and a.creator is not None):
+                if a.owner is not None:
+                    if self.f[a.owner].status == ACTIVE and self.side_of(a.owner) == f.sheet.side:
+                        out.append(a)
+                elif a.zone is None or a.zone == f.zone:
+                    out.append(a)
+        return out
+
+    # -------------------------------------------------------------- actions
+    def _act(self, f: Fighter, choice: tuple) -> Flow:
+        kind = type(choice)
+        if kind is Attack:
+            yield from self._attack(f, choice.target, choice.skill)
+        elif kind is CreateAdvantage:
+            yield from self._create_advantage(f, choice.template, choice.target)
+        elif kind is Exploit:
+            yield from self._exploit(f, self.aspects[choice.aspect])
+        elif kind is OvercomeMove:
+            yield from self._overcome_move(f, choice.zone)
+        elif kind is RemoveAspect:
+            yield from self._remove(f, self.aspects[choice.aspect])
+        elif kind is FullDefense:
+            f.full_defense = True
+            f.defended_on_full = False
+            self._emit(ev.FullDefenseDeclared(f.id))
+        elif kind is Support:
+            self.f[choice.ally].supporters.append(f.id)
+            self._emit(ev.SupportPledged(f.id, choice.ally))
+        elif kind is Concede:
+            self._concede(f)
+        else:
+            self._emit(ev.Passed(f.id))
+
+    def _respond(self, target: str, attacker: str, action: str) -> Flow:
+        """The target may concede before the dice hit the table (003:1695-1712)."""
+        choice = yield from self._ask("respond", target, [Defend(), Concede()], attacker=attacker, action=action)
+        if type(choice) is Concede:
+            self._concede(self.f[target])
+            return False
+        return True
+
+    def _attack(self, f: Fighter, target: str, skill: str) -> Flow:
+        t = self.f[target]
+        if not (yield from self._respond(target, f.id, "attack")):
+            return
+        reach = self._reach_of(f, skill)
+        track = ATTACK_SKILLS.get(skill, (self.kind, reach))[0]
+        defend = self._best_skill(target, DEFEND_SKILLS[reach], "defend", attacker=f.id)
+        roll = self._roll("attack", f, skill, target=target, opposer=target, opp_skill=defend)
+        yield from self._invoke_rounds(roll)
+        m = roll.margin
+        self._resolved(roll)
+        weapons = self.rules.weapons and track == PHYSICAL
+        if m < 0:
+            if m <= -3:
+                self._boost(target, "Upper Hand")
+            return
+        if m == 0:
+            if weapons and f.sheet.weapon > 0:
+                yield from self._harm(t, f.sheet.weapon - t.sheet.armor, track, f.id, note="weapon on a tie")
+            else:
+                self._boost(f.id, "Opening")
+            return
+        hit = m
+        if m >= 3:
+            pick = yield from self._ask("style", f.id, [Choose("full_hit"), Choose("boost")], shifts=m)
+            if pick.option == "boost":
+                hit -= 1
+                self._boost(f.id, "Momentum")
+        notes = ()
+        if weapons:
+            hit += f.sheet.weapon - t.sheet.armor
+            notes = (f"weapon {f.sheet.weapon}, armor {t.sheet.armor}",)
+            if hit <= 0:
+                self._boost(f.id, "Glancing Blow")  # 003:2686-2689
+                return
+        yield from self._harm(t, hit, track, f.id, note=notes[0] if notes else None)
+
+    def _create_advantage(self, f: Fighter, template: str, target: str) -> Flow:
+        tpl = next(t for t in self.scene.advantages if t.name == template)
+        skill = self._best_skill(f.id, tpl.skills, "create_advantage")
+        if tpl.target == "foe":
+            if not (yield from self._respond(target, f.id, "create_advantage")):
+                return
+            defend = self._best_skill(target, tpl.defend, "defend", attacker=f.id)
+            roll = self._roll("create_advantage", f, skill, target=target, opposer=target, opp_skill=defend)
+        else:
+            roll = self._roll("create_advantage", f, skill, target=target, difficulty=tpl.difficulty,
+                              why=f"create {template}")
+        yield from self._invoke_rounds(roll)
+        self._resolved(roll)
+        outcome = band(roll.margin)
+        owner = target if target in self.f else None
+        zone = target if target in self.map.neighbours else None
+
+        def place(holder: str | None, count: int) -> None:
+            a = self._new_aspect(template, ADVANTAGE if owner else SITUATION, owner=owner, zone=zone,
+                                 creator=f.id, skill=skill)
+            if holder and count:
+                a.free[holder] = count
+            self._emit(ev.AspectCreated(a.name, a.id, a.kind, owner or zone, count, holder))
+
+        if outcome == FAIL:
+            enemy = roll.opposer
+            if enemy is None:
+                return
+            pick = yield from self._ask("cost", f.id, [Choose("no_aspect"), Choose("aspect_for_enemy")],
+                                        action="create_advantage")
+            if pick.option == "aspect_for_enemy":  # success at a cost (003:842-845)
+                place(enemy, 1)
+        elif outcome == TIE:
+            self._boost(f.id, template)
+        else:
+            place(f.id, 2 if outcome == STYLE else 1)
+
+    def _exploit(self, f: Fighter, a: Aspect) -> Flow:
+        skill = self._best_skill(f.id, EXPLOIT_SKILLS, "create_advantage")
+        owner = a.owner
+        if owner is not None and self.f[owner].active and self.side_of(owner) != f.sheet.side:
+            if not (yield from self._respond(owner, f.id, "create_advantage")):
+                return
+            defend = self._best_skill(owner, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
+            roll = self._roll("create_advantage", f, skill, target=owner, opposer=owner, opp_skill=defend)
+        else:
+            roll = self._roll("create_advantage", f, skill, target=owner, difficulty=EXPLOIT_DIFFICULTY,
+                              why=f"take advantage of {a.name}")
+        yield from self._invoke_rounds(roll)
+        self._resolved(roll)
+        outcome = band(roll.margin)
+        if a.id not in self.aspects:
+            return
+        if outcome == FAIL:
+            if roll.opposer is not None:  # a known aspect: the enemy gets the free invoke (003:856)
+                self._gain_free(a, roll.opposer, 1)
+        else:
+            self._gain_free(a, f.id, {TIE: 1, SUCCESS: 1, STYLE: 2}[outcome])
+
+    def _overcome_move(self, f: Fighter, zone: str) -> Flow:
+        blocker = self._blocker(f) if self.scene.foes_block_movement else None
+        if blocker is not None:
+            skill = self._best_skill(blocker, BLOCK_SKILLS, "defend", attacker=f.id)
+            roll = self._roll("overcome", f, MOVE_SKILL, target=zone, opposer=blocker, opp_skill=skill)
+        else:
+            roll = self._roll("overcome", f, MOVE_SKILL, target=zone,
+                              difficulty=self.map.move_difficulty(f.zone, zone), why=f"move to {zone}")
+        yield from self._invoke_rounds(roll)
+        self._resolved(roll)
+        outcome = yield from self._overcome_outcome(f, roll)
+        if outcome in (SUCCESS, STYLE, "cost"):
+            self._move(f, zone, free=False)
+        if outcome == STYLE:
+            self._boost(f.id, "Momentum")
+
+    def _remove(self, f: Fighter, a: Aspect) -> Flow:
+        skill = self._best_skill(f.id, REMOVE_SKILLS[self.kind], "overcome")
+        creator = a.creator
+        if creator is not None and self.f[creator].active and self.side_of(creator) != f.sheet.side:
+            opp_skill = a.role if a.role in self.f[creator].sheet.skills else self._best_skill(creator, BLOCK_SKILLS, "defend")
+            roll = self._roll("overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
+        else:
+            roll = self._roll("overcome", f, skill, difficulty=REMOVE_DIFFICULTY, why=f"clear {a.name}")
+        yield from self._invoke_rounds(roll)
+        self._resolved(roll)
+        outcome = yield from self._overcome_outcome(f, roll)
+        if outcome in (SUCCESS, STYLE, "cost") and a.id in self.aspects:
+            del self.aspects[a.id]
+            self._emit(ev.AspectRemoved(a.name, a.id, f"cleared by {f.id}"))
+        if outcome == STYLE:
+            self._boost(f.id, "Clear Ground")
+
+    def _overcome_outcome(self, f: Fighter, roll: Roll) -> Flow:
+        """Overcome outcomes (003:786-798; 000:465): a tie is success at a
+        minor cost (the opposition gets a boost), or under condensed the roller
+        may instead fail and take a boost."""
+        outcome = band(roll.margin)
+        if outcome != TIE:
+            return outcome
+        options = [Choose("minor_cost")]
+        if self.rules.overcome_tie == "choice":
+            options.append(Choose("fail_with_boost"))
+        pick = yield from self._ask("cost", f.id, options, action="overcome")
+        if pick.option == "fail_with_boost":
+            self._boost(f.id, "Second Wind")
+            return FAIL
+        if roll.opposer is not None:
+            self._boost(roll.opposer, "Small Win")
+        return "cost"
+
+    def _move(self, f: Fighter, zone: str, free: bool) -> None:
+        self._emit(ev.Moved(f.id, f.zone, zone, free))
+        f.zone = zone
+
+    def _concede(self, f: Fighter) -> None:
+        f.status = CONCEDED
+        self._emit(ev.Conceded(f.id, 1 + f.consequences_taken))
+
+    # ----------------------------------------------------------------- rolls
+    def _stunt_bonus(self, cid: str, skill: str, action: str, target: str | None) -> int:
+        total = 0
+        for st in self.f[cid].sheet.stunts:
+            if st.kind == "bonus" and st.skill == skill and st.action == action and self._when(cid, st.when, target):
+                total += st.bonus
+        return total
+
+    def _when(self, cid: str, when: str | None, target: str | None) -> bool:
+        """Circumstance tags a bonus stunt may name (see the scene format)."""
+        if not when:
+            return True
+        f = self.f[cid]
+        tag, _, arg = when.partition(":")
+        arg = arg.strip()
+        if tag == "aspect":
+            zones = (f.zone,) + ((self.f[target].zone,) if target in self.f else ())
+            return any(a.name == arg and self._visible(a, zones) and a.owner in (None, cid, target)
+                       for a in self.aspects.values())
+        if tag == "zone":
+            return f.zone == arg
+        if tag == "same_zone":
+            return target in self.f and self.f[target].zone == f.zone
+        if tag == "other_zone":
+            return target in self.f and self.f[target].zone != f.zone
+        if tag == "full_defense":
+            return f.full_defense
+        if tag == "target":
+            return target == arg
+        return False
+
+    def _effective(self, cid: str, skill: str, action: str, target: str | None = None) -> int:
+        return self.f[cid].skill(skill) + self._stunt_bonus(cid, skill, action, target)
+
+    def _best_skill(self, cid: str, skills: Sequence[str], action: str, attacker: str | None = None) -> str:
+        """The skill a sensible player rolls: the highest rating plus stunts."""
+        pool = list(skills)
+        for st in self.f[cid].sheet.stunts:
+            if st.kind == "use_skill" and st.action == action and st.skill not in pool:
+                pool.append(st.skill)
+        return max(pool, key=lambda s: (self._effective(cid, s, action, attacker), -pool.index(s)))
+
+    def _base(self, cid: str, skill: str, action: str, target: str | None, notes: list[str]) -> tuple[int, int]:
+        """Skill + stunts + teamwork (mob members, pledged supporters) + full defense."""
+        f = self.f[cid]
+        rating = f.skill(skill)
+        total = rating
+        stunt = self._stunt_bonus(cid, skill, action, target)
+        if stunt:
+            total += stunt
+            notes.append(f"stunt +{stunt}")
+        helpers = 0
+        if f.members > 1 and rating >= 1:
+            helpers += f.members - 1
+        if action != "defend":
+            helpers += sum(1 for s in f.supporters if self.f[s].active and self.f[s].skill(skill) >= 1)
+        if helpers:
+            tw = self.rules.teamwork_bonus(rating, helpers)
+            if tw:
+                total += tw
+                notes.append(f"teamwork +{tw}")
+        if action == "defend" and f.full_defense:
+            total += 2
+            f.defended_on_full = True
+            notes.append("full defense +2")
+        return rating, total
+
+    def _roll(self, action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
+              opp_skill: str | None = None, difficulty: int | None = None, why: str = "") -> Roll:
+        notes: list[str] = []
+        rating, base = self._base(f.id, skill, action, target, notes)
+        faces = self.dice.roll()
+        self._emit(ev.Rolled(f.id, action, skill, rating, base, faces, tuple(notes)))
+        zones = (f.zone,) + ((self.f[target].zone,) if target in self.f else ())
+        roll = Roll(action, f.id, skill, base, faces, target=target, zones=zones)
+        if opposer is not None and difficulty is None:
+            notes = []
+            o_rating, o_base = self._base(opposer, opp_skill, "defend", f.id, notes)
+            o_faces = self.dice.roll()
+            self._emit(ev.Rolled(opposer, "defend", opp_skill, o_rating, o_base, o_faces, tuple(notes)))
+            roll.opposer, roll.active, roll.opp_skill, roll.opp_base, roll.opp_faces = opposer, True, opp_skill, o_base, o_faces
+        else:
+            roll.opp_base = difficulty or 0
+            roll.opposer = self._voice(f)
+            self._emit(ev.PassiveOpposition(f.id, action, roll.opp_base, why))
+        return roll
+
+    def _voice(self, f: Fighter) -> str | None:
+        """Who speaks for the opposition to a passive roll: a foe in the zone, else the first foe."""
+        foes = self.foes_of(f.id)
+        for c in foes:
+            if self.f[c].zone == f.zone:
+                return c
+        return foes[0] if foes else None
+
+    def _resolved(self, roll: Roll) -> None:
+        self._emit(ev.Resolved(roll.actor, roll.action, roll.effort, roll.opposition, roll.margin,
+                               band(roll.margin), roll.target))
+
+    # --------------------------------------------------------------- invokes
+    def _invoke_rounds(self, roll: Roll) -> Flow:
+        """Roller, then opposer, in turns until both stop (003:606-613)."""
+        parts = [roll.actor] + ([roll.opposer] if roll.opposer is not None else [])
+        passes, i = 0, 0
+        while passes < len(parts):
+            who = parts[i % len(parts)]
+            i += 1
+            opts = self._invoke_options(who, roll)
+            if not opts:
+                passes += 1
+                continue
+            choice = yield from self._ask("invoke", who, [DoneInvoking()] + opts, **self._roll_context(roll, who))
+            if type(choice) is DoneInvoking:
+                passes += 1
+            else:
+                self._apply_invoke(who, roll, choice)
+                passes = 0
+
+    def _roll_context(self, roll: Roll, who: str) -> dict[str, Any]:
+        mine = who == roll.actor
+        return {"action": roll.action, "roller": roll.actor, "opposer": roll.opposer,
+                "effort": roll.effort, "opposition": roll.opposition,
+                "margin": roll.margin if mine else -roll.margin, "as_roller": mine}
+
+    def _invoke_options(self, who: str, roll: Roll) -> list[Invoke]:
+        side = self.side_of(who)
+        invoked = roll.invoked.get(side, ())
+        can_reroll = who == roll.actor or roll.active
+        effects = ("bonus", "reroll") if can_reroll else ("bonus",)
+        payers = [who] if self.fate_points_of(who) > 0 else []
+        if not self.f[who].sheet.is_npc:  # invoking on an ally's behalf (003:1457-1460)
+            payers += [a for a in self.allies_of(who) if not self.f[a].sheet.is_npc and self.f[a].fate_points > 0]
+        allies = [who] + self.allies_of(who)
+        out: list[Invoke] = []
+        for a in self.aspects.values():
+            if not self._visible(a, roll.zones):
+                continue
+            holder = next((h for h in allies if a.free.get(h, 0) > 0), None)
+            if holder is not None:
+                out.extend(Invoke(a.id, holder, True, e) for e in effects)
+            if a.kind != BOOST and a.id not in invoked:
+                for p in payers:
+                    out.extend(Invoke(a.id, p, False, e) for e in effects)
+        return out
+
+    def _apply_invoke(self, who: str, roll: Roll, inv: Invoke) -> None:
+        a = self.aspects[inv.aspect]
+        hostile = None
+        if inv.free:
+            a.free[inv.payer] -= 1
+            if a.free[inv.payer] == 0:
+                del a.free[inv.payer]
+        else:
+            payer = self.f[inv.payer]
+            if payer.sheet.is_npc:
+                self.gm_pool -= 1
+                self.gm_spent += 1
+            else:
+                payer.fate_points -= 1
+                self.fp_spent[inv.payer] += 1
+            if a.kind in (CHARACTER, CONSEQUENCE) and a.owner is not None and self.side_of(a.owner) != self.side_of(who):
+                hostile = a.owner  # paid to the target after the scene (003:1104-1114)
+                self.f[a.owner].owed += 1
+        roll.invoked.setdefault(self.side_of(who), set()).add(a.id)
+        new_faces = None
+        if inv.effect == "reroll":
+            new_faces = self.dice.roll()
+            if who == roll.actor:
+                roll.faces = new_faces
+            else:
+                roll.opp_faces = new_faces
+        elif who == roll.actor:
+            roll.bonus += 2
+        else:
+            roll.opp_bonus += 2
+        self._emit(ev.Invoked(who, a.name, a.id, inv.payer, inv.free, inv.effect, hostile, new_faces))
+        if a.kind == BOOST and not a.free:
+            del self.aspects[a.id]
+            self._emit(ev.AspectRemoved(a.name, a.id, "boost used"))
+
+    # ------------------------------------------------------------------ harm
+    def _harm(self, t: Fighter, shifts: int, track: str, source: str | None, note: str | None = None) -> Flow:
+        if shifts <= 0:
+            return
+        self._emit(ev.Hit(t.id, source, shifts, track, (note,) if note else ()))
+        if t.sheet.kind == "mob":
+            lost, _ = mob_absorb(t, shifts, track, self.rules)
+            self._emit(ev.MobHit(t.id, shifts, lost, t.members))
+            if t.members == 0:
+                self._taken_out(t, source)
+            return
+        options: list[tuple] = list(absorb_plans(t, shifts, track, self.rules))
+        options.append(TakenOut())
+        choice = yield from self._ask("absorb", t.id, options, shifts=shifts, track=track, source=source)
+        if type(choice) is TakenOut:
+            self._taken_out(t, source)
+            return
+        tr = t.tracks[track]
+        names = []
+        for b in choice.boxes:
+            tr.marked[b] = True
+        for s in choice.slots:
+            slot = t.slots[s]
+            name = CONSEQUENCE_NAMES[track][slot.severity]
+            a = self._new_aspect(name, CONSEQUENCE, owner=t.id, creator=source, role=slot.severity)
+            if source is not None:
+                a.free[source] = 1  # the attacker's free invoke (003:1631-1634)
+            slot.aspect = a.id
+            t.consequences_taken += 1
+            names.append(f"{slot.severity}: {name}")
+        self._emit(ev.Absorbed(t.id, shifts, track, choice.boxes, tuple(tr.values[b] for b in choice.boxes), tuple(names)))
+
+    def _taken_out(self, t: Fighter, source: str | None) -> None:
+        t.status = TAKEN_OUT
+        t.taken_out_by = source
+        self._emit(ev.TakenOutEvent(t.id, source))
+
+    # ---------------------------------------------------------------- boosts
+    def _boost(self, holder: str, name: str) -> None:
+        a = self._new_aspect(name, BOOST, creator=holder)
+        a.free[holder] = 1
+        self._boost_turn[a.id] = self._turn_seq
+        self._emit(ev.AspectCreated(name, a.id, BOOST, None, 1, holder))
+
+    def _gain_free(self, a: Aspect, holder: str, count: int) -> None:
+        a.free[holder] = a.free.get(holder, 0) + count
+        self._emit(ev.FreeInvokeGained(holder, a.name, a.id, count))
+
+    def _expire_boosts(self, actor: str) -> None:
+        """An unused boost lasts until the end of its holder's next turn
+        (it never outlives the moment it stands for, 003:1059-1066)."""
+        for aid in [aid for aid, a in self.aspects.items() if a.kind == BOOST and actor in a.free]:
+            if self._boost_turn.get(aid, 0) < self._turn_seq:
+                name = self.aspects[aid].name
+                del self.aspects[aid]
+                self._emit(ev.AspectRemoved(name, aid, "boost expired"))
+
+    # ----------------------------------------------------------------- end
+    def _finish(self, unresolved: bool = False) -> None:
+        sides = {self.f[c].sheet.side for c in self.active_ids()}
+        winner = None if unresolved or len(sides) != 1 else next(iter(sides))
+        payouts: dict[str, int] = {}
+        for cid, fi in self.f.items():
+            pay = fi.owed + (1 + fi.consequences_taken if fi.status == CONCEDED else 0)
+            if pay:
+                payouts[cid] = pay
+                if not fi.sheet.is_npc:
+                    fi.fate_points += pay
+            for tr in fi.tracks.values():
+                tr.clear()
+        self._emit(ev.ConflictEnded(winner, self.exchange, unresolved, payouts))
+        self.outcome = Outcome(
+            winner=winner,
+            exchanges=self.exchange,
+            unresolved=unresolved,
+            taken_out={c: fi.taken_out_by for c, fi in self.f.items() if fi.status == TAKEN_OUT},
+            conceded=[c for c, fi in self.f.items() if fi.status == CONCEDED],
+            consequences={c: [{"severity": s.severity, "aspect": self.aspects[s.aspect].name}
+                              for s in fi.slots if s.aspect is not None]
+                          for c, fi in self.f.items() if any(s.aspect is not None for s in fi.slots)},
+            fate_points={c: {"start": self.fp_start[c], "spent": self.fp_spent[c], "payout": payouts.get(c, 0),
+                             "end": fi.fate_points}
+                         for c, fi in self.f.items()},
+            gm_pool={"start": self.gm_pool_start, "spent": self.gm_spent, "end": self.gm_pool},
+            payouts=payouts,
+        )
+
+
+def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Iterable[Sequence[int]] = ()) -> Conflict:
+    """Rebuild a conflict from its scene, seed and recorded choices."""
+    c = Conflict(scene, seed, forced=forced)
+    for i in choices:
+        c.step(i)
+    return c

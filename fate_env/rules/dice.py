@@ -1,0 +1,73 @@
+"""Fate dice (4dF) drawn from an injected generator, with forced rolls.
+
+Each Fate die shows -1, 0 or +1 with equal chance; four are summed
+(Fate Condensed, 003:542-545). Randomness is always injected as a
+``numpy.random.Generator`` so that a seed reproduces a conflict exactly, and a
+queue of forced rolls lets a GM enter physical dice or a test pin a worked
+example.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+Faces = tuple[int, int, int, int]
+
+_BLOCK = 512  # dice are drawn in blocks: one numpy call serves many rolls
+
+
+class DiceError(ValueError):
+    """A forced roll that is not four faces of -1, 0 or +1."""
+
+
+def check_faces(faces: Sequence[int]) -> Faces:
+    """Validate four Fate-die faces, or raise :class:`DiceError`."""
+    faces = tuple(int(f) for f in faces)
+    if len(faces) != 4 or any(f not in (-1, 0, 1) for f in faces):
+        raise DiceError(f"a Fate roll is four faces each -1, 0 or +1, got {list(faces)}")
+    return faces  # type: ignore[return-value]
+
+
+def faces_for_total(total: int) -> Faces:
+    """A canonical set of faces summing to ``total`` (-4..+4), for forcing by total."""
+    if not -4 <= total <= 4:
+        raise DiceError(f"4dF totals run from -4 to +4, got {total}")
+    sign = 1 if total >= 0 else -1
+    n = abs(total)
+    return tuple([sign] * n + [0] * (4 - n))  # type: ignore[return-value]
+
+
+def show_faces(faces: Faces) -> str:
+    """``[+ - 0 +]``: the faces as a table would read them."""
+    return "[" + " ".join("+" if f > 0 else "-" if f < 0 else "0" for f in faces) + "]"
+
+
+class Dice:
+    """A source of 4dF rolls: forced faces first, then the generator."""
+
+    def __init__(self, rng: np.random.Generator | None = None, forced: Iterable[Sequence[int]] = ()):
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self._forced: deque[Faces] = deque(check_faces(f) for f in forced)
+        self._block: list[tuple[int, int, int, int]] = []
+
+    def force(self, *rolls: Sequence[int] | int) -> None:
+        """Queue rolls: each is four faces or a total from -4 to +4."""
+        for roll in rolls:
+            self._forced.append(faces_for_total(roll) if isinstance(roll, int) else check_faces(roll))
+
+    @property
+    def forced_pending(self) -> int:
+        return len(self._forced)
+
+    def roll(self) -> Faces:
+        """The next roll's four faces."""
+        if self._forced:
+            return self._forced.popleft()
+        if not self._block:
+            draws = self.rng.integers(-1, 2, size=(_BLOCK, 4))
+            self._block = [tuple(row) for row in draws.tolist()]
+            self._block.reverse()
+        return self._block.pop()  # type: ignore[return-value]

@@ -1,0 +1,199 @@
+"""Typed events: everything the engine does, as JSON-serialisable records.
+
+Each event is a small frozen dataclass; :func:`to_json` turns one into a dict
+with its ``type``. The log of a conflict is the list of these, and the same
+scene, seed and decisions always produce the same log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    def to_json(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictStarted(Event):
+    scene: str
+    rules: str
+    kind: str
+    sides: dict[str, list[str]]
+    gm_fate_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeStarted(Event):
+    exchange: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    actor: str
+    exchange: int
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionMade(Event):
+    kind: str
+    actor: str
+    choice: str
+    index: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    actor: str
+    from_zone: str
+    to_zone: str
+    free: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """One side of a roll: ``base`` is skill plus stunts and teamwork."""
+
+    actor: str
+    action: str
+    skill: str
+    rating: int
+    base: int
+    faces: tuple[int, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PassiveOpposition(Event):
+    actor: str
+    action: str
+    difficulty: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Invoked(Event):
+    invoker: str
+    aspect: str
+    aspect_id: int
+    paid_by: str
+    free: bool
+    effect: str
+    hostile_to: str | None = None
+    new_faces: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved(Event):
+    """The dice settled: effort vs opposition and the outcome band."""
+
+    actor: str
+    action: str
+    effort: int
+    opposition: int
+    shifts: int
+    outcome: str
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AspectCreated(Event):
+    aspect: str
+    aspect_id: int
+    kind: str
+    on: str | None
+    free_invokes: int
+    holder: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FreeInvokeGained(Event):
+    holder: str
+    aspect: str
+    aspect_id: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class AspectRemoved(Event):
+    aspect: str
+    aspect_id: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Event):
+    target: str
+    source: str | None
+    shifts: int
+    track: str
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Absorbed(Event):
+    target: str
+    shifts: int
+    track: str
+    boxes: tuple[int, ...]
+    box_values: tuple[int, ...]
+    consequences: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MobHit(Event):
+    target: str
+    shifts: int
+    members_lost: int
+    members_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakenOutEvent(Event):
+    target: str
+    by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Conceded(Event):
+    actor: str
+    payout: int
+
+
+@dataclass(frozen=True, slots=True)
+class FullDefenseDeclared(Event):
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class SupportPledged(Event):
+    actor: str
+    ally: str
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class NextActor(Event):
+    chooser: str
+    actor: str
+    opens_exchange: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictEnded(Event):
+    winner: str | None
+    exchanges: int
+    unresolved: bool
+    payouts: dict[str, int] = field(default_factory=dict)
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    return event.to_json()

@@ -1,0 +1,156 @@
+"""Rule sets as data: the dial settings that differ between Fate editions.
+
+A rule set is loaded from ``configs/rules/<name>.yaml`` (see
+``fate_env.scenes``) and a scene may override single dials. The skill tables
+that both editions share (which skills attack and defend, the advantage
+templates) live in :mod:`fate_env.rules.skills`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+TURN_ORDERS = ("popcorn", "skills")
+FULL_DEFENSE = ("condensed", "core")
+TEAMWORK_CAPS = ("leader_skill", "none")
+OVERCOME_TIES = ("choice", "minor_cost")
+
+
+class RuleSetError(ValueError):
+    """A rule-set file or dial override that does not fit."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    title: str
+    one_box_per_hit: bool
+    boxes_by_rating: tuple[tuple[int, tuple[int, ...]], ...]
+    extra_mild_at: int
+    consequences: tuple[tuple[str, int], ...] = (("mild", 2), ("moderate", 4), ("severe", 6))
+    extreme_consequences: bool = False
+    turn_order: str = "popcorn"
+    npcs_at_best_slot: bool = False
+    full_defense: str = "condensed"
+    teamwork_cap: str = "leader_skill"
+    overcome_tie: str = "choice"
+    weapons: bool = False
+    max_exchanges: int = 30
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    # -- derived tables -------------------------------------------------
+    def boxes_for(self, rating: int) -> tuple[int, ...]:
+        """Stress box values for a Physique/Will ``rating``."""
+        best: tuple[int, ...] = ()
+        for threshold, boxes in self.boxes_by_rating:
+            if rating >= threshold:
+                best = boxes
+        return best
+
+    def minor_boxes(self, count: int) -> tuple[int, ...]:
+        """A minor NPC's ``count`` boxes: 1-point, or 1,2,3 when escalating."""
+        return tuple(range(1, count + 1)) if self.one_box_per_hit else (1,) * count
+
+    def consequence_value(self, severity: str) -> int:
+        if severity == "extreme":
+            return 8
+        return dict(self.consequences)[severity]
+
+    def teamwork_bonus(self, leader_skill: int, helpers: int) -> int:
+        """+1 per helper with at least Average, capped under condensed (003:1450-1455)."""
+        if self.teamwork_cap == "leader_skill":
+            return max(0, min(helpers, leader_skill))
+        return helpers
+
+    def with_dials(self, overrides: dict[str, Any]) -> "RuleSet":
+        """A copy with single dials replaced (a scene's ``rules.dials``)."""
+        base = to_dict(self)
+        for key, value in overrides.items():
+            if key == "stress" and isinstance(value, dict):
+                base["stress"] = {**base["stress"], **value}
+            else:
+                base[key] = value
+        base["name"] = self.name
+        return from_dict(base)
+
+
+_DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit", "extra_mild_at"}
+
+
+def dial_names() -> list[str]:
+    """The dials a scene may override (``stress`` and ``consequences`` included)."""
+    return sorted((_DIAL_NAMES - {"name", "title"}) | {"stress", "consequences"})
+
+
+def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
+    value = data.get(key, default)
+    if value not in allowed:
+        raise RuleSetError(f"dial '{key}': expected one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def from_dict(data: dict[str, Any]) -> RuleSet:
+    """Build a rule set from its YAML mapping, refusing unknown dials."""
+    known = _DIAL_NAMES | {"stress", "consequences"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RuleSetError(f"unknown dial(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}")
+    stress = data.get("stress") or {}
+    bad = sorted(set(stress) - {"one_box_per_hit", "boxes_by_rating", "extra_mild_at"})
+    if bad:
+        raise RuleSetError(f"unknown stress dial(s) {', '.join(bad)}")
+    try:
+        boxes = tuple(sorted((int(k), tuple(int(x) for x in v)) for k, v in stress["boxes_by_rating"].items()))
+    except (KeyError, AttributeError, TypeError, ValueError) as exc:
+        raise RuleSetError("stress.boxes_by_rating: expected a mapping rating -> list of box values") from exc
+    cons = data.get("consequences", {"mild": 2, "moderate": 4, "severe": 6})
+    if set(cons) != {"mild", "moderate", "severe"}:
+        raise RuleSetError("consequences: expected exactly mild, moderate and severe")
+    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons"):
+        if key in data and not isinstance(data[key], bool):
+            raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
+    max_ex = data.get("max_exchanges", 30)
+    if not isinstance(max_ex, int) or isinstance(max_ex, bool) or max_ex < 1:
+        raise RuleSetError(f"dial 'max_exchanges': expected a whole number >= 1, got {max_ex!r}")
+    return RuleSet(
+        name=str(data.get("name", "custom")),
+        title=str(data.get("title", data.get("name", "custom"))),
+        one_box_per_hit=bool(stress.get("one_box_per_hit", False)),
+        boxes_by_rating=boxes,
+        extra_mild_at=int(stress.get("extra_mild_at", 5)),
+        consequences=tuple((k, int(cons[k])) for k in ("mild", "moderate", "severe")),
+        extreme_consequences=bool(data.get("extreme_consequences", False)),
+        turn_order=_choice(data, "turn_order", TURN_ORDERS, "popcorn"),
+        npcs_at_best_slot=bool(data.get("npcs_at_best_slot", False)),
+        full_defense=_choice(data, "full_defense", FULL_DEFENSE, "condensed"),
+        teamwork_cap=_choice(data, "teamwork_cap", TEAMWORK_CAPS, "leader_skill"),
+        overcome_tie=_choice(data, "overcome_tie", OVERCOME_TIES, "choice"),
+        weapons=bool(data.get("weapons", False)),
+        max_exchanges=max_ex,
+    )
+
+
+def to_dict(rules: RuleSet) -> dict[str, Any]:
+    """The inverse of :func:`from_dict` (for logs and overrides)."""
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "stress": {
+            "one_box_per_hit": rules.one_box_per_hit,
+            "boxes_by_rating": {k: list(v) for k, v in rules.boxes_by_rating},
+            "extra_mild_at": rules.extra_mild_at,
+        },
+        "consequences": dict(rules.consequences),
+        "extreme_consequences": rules.extreme_consequences,
+        "turn_order": rules.turn_order,
+        "npcs_at_best_slot": rules.npcs_at_best_slot,
+        "full_defense": rules.full_defense,
+        "teamwork_cap": rules.teamwork_cap,
+        "overcome_tie": rules.overcome_tie,
+        "weapons": rules.weapons,
+        "max_exchanges": rules.max_exchanges,
+    }
+
+
+__all__ = ["RuleSet", "RuleSetError", "from_dict", "to_dict", "dial_names", "replace"]

@@ -1,0 +1,136 @@
+"""The immutable description of a scene: zones, aspects, characters, rules.
+
+Scenes are built from YAML by :mod:`fate_env.scenes` (which validates them);
+the engine only reads these frozen dataclasses, so one scene object can seed
+any number of conflicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .ruleset import RuleSet
+from .skills import DEFAULT_ADVANTAGES, AdvantageTemplate
+
+KINDS = ("pc", "major", "minor", "mob")
+STUNT_KINDS = ("bonus", "extra_stress", "extra_mild", "use_skill")
+ACTIONS = ("overcome", "create_advantage", "attack", "defend")
+
+
+@dataclass(frozen=True)
+class Stunt:
+    """A stunt the engine can apply.
+
+    * ``bonus``: +``bonus`` (2 by default) to ``skill`` for ``action``, only
+      when the circumstance ``when`` holds (003:402-415);
+    * ``extra_stress``: ``count`` more boxes on ``track`` (003:437-440);
+    * ``extra_mild``: one more mild consequence slot (for ``track`` if given);
+    * ``use_skill``: ``skill`` may be used for ``action`` (003:425-427),
+      e.g. Stealth to attack; attacks made so are melee unless ``reach`` says.
+    """
+
+    name: str
+    kind: str
+    skill: str | None = None
+    action: str | None = None
+    bonus: int = 2
+    when: str | None = None
+    track: str | None = None
+    count: int = 1
+    reach: str = "melee"
+
+
+@dataclass(frozen=True)
+class CharacterSheet:
+    id: str
+    name: str
+    kind: str
+    side: str
+    zone: str
+    skills: dict[str, int]
+    high_concept: str | None = None
+    trouble: str | None = None
+    aspects: tuple[str, ...] = ()
+    stunts: tuple[Stunt, ...] = ()
+    refresh: int = 3
+    fate_points: int = 0
+    stress: int | None = None          # minor NPCs / mob members: number of boxes (0-3)
+    count: int = 1                     # mob members
+    weapon: int = 0
+    armor: int = 0
+    controller: str = "basic"
+
+    @property
+    def is_npc(self) -> bool:
+        return self.kind != "pc"
+
+    def skill(self, name: str) -> int:
+        return self.skills.get(name, 0)
+
+
+@dataclass(frozen=True)
+class Border:
+    """Two zones that touch. ``difficulty`` > 0 or an ``aspect`` impedes the
+    free move across it (003:1330-1336); ``blocks_ranged`` stops shots."""
+
+    a: str
+    b: str
+    difficulty: int = 0
+    aspect: str | None = None
+    blocks_ranged: bool = False
+
+    @property
+    def impeded(self) -> bool:
+        return self.difficulty > 0 or self.aspect is not None
+
+
+@dataclass(frozen=True)
+class Zone:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SceneAspect:
+    """A situation aspect on the scene, or on one zone (003:1392-1396)."""
+
+    name: str
+    zone: str | None = None
+    free_invokes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    title: str
+    rules: RuleSet
+    characters: tuple[CharacterSheet, ...]
+    zones: tuple[Zone, ...]
+    borders: tuple[Border, ...] = ()
+    aspects: tuple[SceneAspect, ...] = ()
+    conflict: str = "physical"
+    shoot_range: int = 1
+    first: str | None = None
+    gm_fate_points: int | None = None
+    foes_block_movement: bool = True
+    advantages: tuple[AdvantageTemplate, ...] = DEFAULT_ADVANTAGES
+    description: str = ""
+    source: str | None = None
+
+    def character(self, cid: str) -> CharacterSheet:
+        for c in self.characters:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        seen: list[str] = []
+        for c in self.characters:
+            if c.side not in seen:
+                seen.append(c.side)
+        return tuple(seen)
+
+    @property
+    def pcs(self) -> tuple[CharacterSheet, ...]:
+        return tuple(c for c in self.characters if c.kind == "pc")

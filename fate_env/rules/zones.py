@@ -1,0 +1,73 @@
+"""The zone map: which zones touch, how far apart they are, what a move costs.
+
+Zones and borders follow 003:1313-1348 and 000:457-465: a free move crosses
+one open border; moving farther, or across an impeded border, is an
+Athletics overcome whose passive difficulty here is the number of extra
+zones plus the difficulty of each impeded border on the cheapest path.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from .scene import Border, Scene
+
+
+class ZoneMap:
+    def __init__(self, scene: Scene):
+        self.ids = [z.id for z in scene.zones]
+        self.borders: dict[frozenset, Border] = {frozenset((b.a, b.b)): b for b in scene.borders}
+        self.neighbours: dict[str, list[str]] = {z: [] for z in self.ids}
+        for b in scene.borders:
+            self.neighbours[b.a].append(b.b)
+            self.neighbours[b.b].append(b.a)
+        self.hops = {z: self._bfs(z, ranged=False) for z in self.ids}
+        self.sight = {z: self._bfs(z, ranged=True) for z in self.ids}
+        self.cost = {z: self._dijkstra(z) for z in self.ids}
+
+    def border(self, a: str, b: str) -> Border | None:
+        return self.borders.get(frozenset((a, b)))
+
+    def free_moves(self, zone: str) -> list[str]:
+        """Adjacent zones across an open border."""
+        return [n for n in self.neighbours[zone] if not self.borders[frozenset((zone, n))].impeded]
+
+    def move_difficulty(self, a: str, b: str) -> int:
+        return self.cost[a][b]
+
+    def reachable(self, a: str) -> list[str]:
+        return [z for z in self.ids if z != a and z in self.cost[a]]
+
+    def in_range(self, a: str, b: str, reach: int) -> bool:
+        """Can a shot from ``a`` reach ``b`` within ``reach`` zones, through borders that let it pass?"""
+        d = self.sight[a].get(b)
+        return d is not None and d <= reach
+
+    def _bfs(self, start: str, ranged: bool) -> dict[str, int]:
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for z in frontier:
+                for n in self.neighbours[z]:
+                    if ranged and self.borders[frozenset((z, n))].blocks_ranged:
+                        continue
+                    if n not in dist:
+                        dist[n] = dist[z] + 1
+                        nxt.append(n)
+            frontier = nxt
+        return dist
+
+    def _dijkstra(self, start: str) -> dict[str, int]:
+        best = {start: 0}
+        heap = [(0, start)]
+        while heap:
+            d, z = heapq.heappop(heap)
+            if d > best.get(z, 1 << 30):
+                continue
+            for n in self.neighbours[z]:
+                nd = d + 1 + self.borders[frozenset((z, n))].difficulty
+                if nd < best.get(n, 1 << 30):
+                    best[n] = nd
+                    heapq.heappush(heap, (nd, n))
+        return {z: max(0, d - 1) for z, d in best.items()}

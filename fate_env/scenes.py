@@ -1,0 +1,285 @@
+"""Loading scene files: YAML, checked against a JSON Schema, then against the map.
+
+Every refusal is one :class:`SceneError` naming the file, the field (a dotted
+path such as ``characters.og.skills.Fight``) and what was expected. Unknown
+keys are refused, never ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from .rules.ruleset import RuleSet, RuleSetError
+from .rules.ruleset import from_dict as ruleset_from_dict
+from .rules.scene import Border, CharacterSheet, Scene, SceneAspect, Stunt, Zone
+from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SCHEMA_PATH = PACKAGE_DIR / "schema" / "scene.schema.json"
+
+
+def config_dir() -> Path:
+    """``configs/`` beside the package (an editable install), or ``$FATE_NPC_CONFIGS``."""
+    env = os.environ.get("FATE_NPC_CONFIGS")
+    if env:
+        return Path(env)
+    for candidate in (PACKAGE_DIR.parent / "configs", Path.cwd() / "configs"):
+        if candidate.is_dir():
+            return candidate
+    return PACKAGE_DIR.parent / "configs"
+
+
+class SceneError(ValueError):
+    """A scene file that cannot be played, with where and why."""
+
+    def __init__(self, file: str, field: str, message: str):
+        self.file, self.field, self.message = file, field, message
+        super().__init__(f"{file}: {field}: {message}")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+def scene_path(name_or_path: str | os.PathLike) -> Path:
+    """A path as given, or a shipped scene by name (``warehouse``)."""
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") or p.exists():
+        return p
+    return config_dir() / "scenes" / f"{name_or_path}.yaml"
+
+
+def list_scenes() -> list[str]:
+    return sorted(p.stem for p in (config_dir() / "scenes").glob("*.yaml"))
+
+
+def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSet:
+    path = config_dir() / "rules" / f"{name}.yaml"
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
+        raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}")
+    try:
+        return ruleset_from_dict(yaml.safe_load(path.read_text()))
+    except RuleSetError as exc:
+        raise SceneError(str(path), "(rule set)", str(exc)) from None
+
+
+def load_scene(name_or_path: str | os.PathLike, rules: str | None = None, dials: dict[str, Any] | None = None) -> Scene:
+    """Read, validate and build a scene. ``rules`` replaces the scene's rule set by name."""
+    path = scene_path(name_or_path)
+    file = str(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise SceneError(file, "(file)", f"cannot read the scene file: {exc.strerror or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(YAML)"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SceneError(file, where, f"malformed YAML: {problem}; expected a YAML mapping of scene fields") from None
+    return scene_from_dict(data, file, rules=rules, dials=dials)
+
+
+def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
+                    dials: dict[str, Any] | None = None) -> Scene:
+    if not isinstance(data, dict):
+        raise SceneError(file, "(top level)", f"expected a mapping of scene fields, got {type(data).__name__}")
+    _check_schema(data, file)
+    return _build(data, file, rules, dials or {})
+
+
+# -- schema ---------------------------------------------------------------
+
+def _field(path) -> str:
+    parts = [str(p) for p in path]
+    return ".".join(parts) if parts else "(top level)"
+
+
+def _describe(err: jsonschema.ValidationError) -> tuple[str, str]:
+    path = list(err.absolute_path)
+    v, val = err.validator, err.validator_value
+    inst = err.instance
+    if v == "required":
+        missing = [k for k in val if k not in inst]
+        return _field(path + missing[:1]), "missing required field"
+    if v == "additionalProperties":
+        extra = sorted(set(inst) - set(err.schema.get("properties", {})))
+        allowed = ", ".join(sorted(err.schema.get("properties", {})))
+        return _field(path + extra[:1]), f"unknown field; expected one of: {allowed}"
+    if v == "propertyNames":
+        return _field(path + [err.instance]), "expected a lower-case id (letters, digits, _ or -)"
+    if v == "type":
+        return _field(path), f"expected {_type_name(val)}, got {inst!r}"
+    if v == "enum":
+        return _field(path), f"expected one of {', '.join(map(str, val))}, got {inst!r}"
+    if v == "minimum":
+        return _field(path), f"expected a number >= {val}, got {inst!r}"
+    if v == "maximum":
+        return _field(path), f"expected a number <= {val}, got {inst!r}"
+    if v == "pattern":
+        return _field(path), f"expected an id of letters, digits, _ or -, got {inst!r}"
+    if v in ("minItems", "maxItems"):
+        return _field(path), f"expected {'at least' if v == 'minItems' else 'at most'} {val} item(s)"
+    if v == "minProperties":
+        return _field(path), f"expected at least {val} entries"
+    if v == "oneOf" and path[:1] == ["rules"]:
+        return "rules", "expected a rule-set name (condensed, core) or {name: ..., dials: {...}}"
+    if v == "uniqueItems":
+        return _field(path), "expected no repeated items"
+    if v == "minLength":
+        return _field(path), "expected a non-empty text"
+    return _field(path), err.message
+
+
+def _type_name(t: str | list) -> str:
+    names = {"integer": "a whole number", "string": "a text", "object": "a mapping", "array": "a list",
+             "boolean": "true or false", "number": "a number"}
+    if isinstance(t, list):
+        return " or ".join(names.get(x, x) for x in t)
+    return names.get(t, t)
+
+
+def _check_schema(data: dict, file: str) -> None:
+    validator = jsonschema.Draft202012Validator(schema())
+    err = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if err is not None:
+        field, message = _describe(err)
+        raise SceneError(file, field, message)
+
+
+# -- build ----------------------------------------------------------------
+
+def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, Any]) -> Scene:
+    def fail(field: str, message: str) -> None:
+        raise SceneError(file, field, message)
+
+    rules_spec = data.get("rules", "condensed")
+    rules_name = rules_spec if isinstance(rules_spec, str) else rules_spec["name"]
+    scene_dials = {} if isinstance(rules_spec, str) else dict(rules_spec.get("dials", {}))
+    ruleset = load_rules(rules_override or rules_name, file)
+    try:
+        if scene_dials:
+            ruleset = ruleset.with_dials(scene_dials)
+        if dials:
+            ruleset = ruleset.with_dials(dials)
+    except RuleSetError as exc:
+        fail("rules.dials", str(exc))
+
+    zones = tuple(Zone(z["id"], z.get("name", z["id"])) for z in data["zones"])
+    zone_ids = [z.id for z in zones]
+    if len(set(zone_ids)) != len(zone_ids):
+        dup = next(z for z in zone_ids if zone_ids.count(z) > 1)
+        fail("zones", f"zone id {dup!r} appears twice; expected unique ids")
+
+    def check_zone(field: str, zid: str) -> None:
+        if zid not in zone_ids:
+            fail(field, f"no zone {zid!r}; expected one of {', '.join(zone_ids)}")
+
+    aspects = []
+    for i, a in enumerate(data.get("aspects", [])):
+        if "zone" in a:
+            check_zone(f"aspects.{i}.zone", a["zone"])
+        aspects.append(SceneAspect(a["name"], a.get("zone"), dict(a.get("free_invokes", {}))))
+    aspect_names = {a.name for a in aspects}
+
+    borders = []
+    seen_pairs = set()
+    for i, b in enumerate(data.get("borders", [])):
+        a_id, b_id = b["between"]
+        check_zone(f"borders.{i}.between", a_id)
+        check_zone(f"borders.{i}.between", b_id)
+        if a_id == b_id or frozenset((a_id, b_id)) in seen_pairs:
+            fail(f"borders.{i}.between", "expected two different zones joined by one border only")
+        seen_pairs.add(frozenset((a_id, b_id)))
+        if "aspect" in b and b["aspect"] not in aspect_names:
+            fail(f"borders.{i}.aspect", f"no scene aspect {b['aspect']!r}; expected the name of an entry in aspects")
+        borders.append(Border(a_id, b_id, b.get("difficulty", 0), b.get("aspect"), b.get("blocks_ranged", False)))
+
+    skills = set(DEFAULT_SKILLS) | set(data.get("skills", []))
+    known = "the 19 default skills or the scene's skills list"
+    advantages = list(DEFAULT_ADVANTAGES)
+    for i, t in enumerate(data.get("advantages", [])):
+        for j, s in enumerate(t["skills"] + t.get("defend", [])):
+            if s not in skills:
+                fail(f"advantages.{i}.skills", f"unknown skill {s!r}; expected {known}")
+        advantages = [x for x in advantages if x.name != t["name"]]
+        advantages.append(AdvantageTemplate(t["name"], tuple(t["skills"]), t["target"], t.get("track", "physical"),
+                                            tuple(t.get("defend", ("Athletics",))), t.get("difficulty", 2)))
+
+    chars = []
+    for cid, c in data["characters"].items():
+        base = f"characters.{cid}"
+        check_zone(f"{base}.zone", c["zone"])
+        for s in c["skills"]:
+            if s not in skills:
+                fail(f"{base}.skills.{s}", f"unknown skill; expected {known}")
+        kind = c["kind"]
+        if kind in ("pc", "major") and "stress" in c:
+            fail(f"{base}.stress", f"a {kind}'s stress boxes come from Physique and Will; "
+                 "expected no stress field (use an extra_stress stunt)")
+        if kind != "mob" and "count" in c:
+            fail(f"{base}.count", "expected count only on a mob")
+        if kind == "mob" and c.get("count", 1) < 2:
+            fail(f"{base}.count", "expected a mob of at least 2 members")
+        stunts = []
+        for j, st in enumerate(c.get("stunts", [])):
+            sfield = f"{base}.stunts.{j}"
+            stunts.append(_stunt(st, sfield, skills, known, fail))
+        if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
+            fail(f"{base}.stunts", "minor NPCs and mobs have no consequence slots; expected no extra_mild stunt")
+        chars.append(CharacterSheet(
+            id=cid, name=c.get("name", cid.capitalize()), kind=kind, side=c["side"], zone=c["zone"],
+            skills=dict(c["skills"]), high_concept=c.get("high_concept"), trouble=c.get("trouble"),
+            aspects=tuple(c.get("aspects", [])), stunts=tuple(stunts), refresh=c.get("refresh", 3),
+            fate_points=c.get("fate_points", c.get("refresh", 3) if kind == "pc" else 0),
+            stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
+            count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
+            controller=c.get("controller", "basic"),
+        ))
+    ids = [c.id for c in chars]
+    if len({c.side for c in chars}) < 2:
+        fail("characters", "a conflict needs at least two sides; expected characters with different side values")
+    for i, a in enumerate(aspects):
+        for holder in a.free_invokes:
+            if holder not in ids:
+                fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+    if "first" in data and data["first"] not in ids:
+        fail("first", f"no character {data['first']!r}; expected one of {', '.join(ids)}")
+    return Scene(
+        name=data["name"], title=data.get("title", data["name"]), rules=ruleset, characters=tuple(chars),
+        zones=zones, borders=tuple(borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
+        shoot_range=data.get("shoot_range", 1), first=data.get("first"), gm_fate_points=data.get("gm_fate_points"),
+        foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
+        description=data.get("description", ""), source=data.get("source"),
+    )
+
+
+WHEN_TAGS = ("aspect:", "zone:", "target:", "same_zone", "other_zone", "full_defense")
+
+
+def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
+    kind = st["kind"]
+    needs = {"bonus": ("skill", "action"), "use_skill": ("skill", "action"), "extra_stress": ("track",),
+             "extra_mild": ()}[kind]
+    for key in needs:
+        if key not in st:
+            fail(f"{field}.{key}", f"missing required field for a {kind} stunt")
+    if "skill" in st and st["skill"] not in skills:
+        fail(f"{field}.skill", f"unknown skill {st['skill']!r}; expected {known}")
+    when = st.get("when")
+    if when is not None and not any(when == t or (t.endswith(":") and when.startswith(t)) for t in WHEN_TAGS):
+        fail(f"{field}.when", "expected a circumstance the engine can check: "
+             "'aspect: NAME', 'zone: ZONE', 'target: ID', 'same_zone', 'other_zone' or 'full_defense'")
+    return Stunt(name=st["name"], kind=kind, skill=st.get("skill"), action=st.get("action"),
+                 bonus=st.get("bonus", 2), when=when, track=st.get("track"), count=st.get("count", 1),
+                 reach=st.get("reach", "melee"))
