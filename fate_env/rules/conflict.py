@@ -81,7 +81,7 @@ class ConflictOver(RuntimeError):
 class Decision:
     kind: str
     actor: str
-    options: list[tuple]
+    options: list[Any]
     context: dict[str, Any] = field(default_factory=dict)
 
     def keys(self) -> list[str]:
@@ -139,7 +139,7 @@ class Outcome:
         return dict(self.__dict__)
 
 
-Flow = Generator[Decision, tuple, Any]
+Flow = Generator[Decision, Any, Any]
 
 
 class Conflict:
@@ -181,7 +181,7 @@ class Conflict:
     def over(self) -> bool:
         return self.pending is None
 
-    def step(self, choice: int | tuple, reason: str = "") -> None:
+    def step(self, choice: Any, reason: str = "") -> None:
         """Answer the pending decision with an option or its index."""
         d = self.pending
         if d is None:
@@ -195,7 +195,7 @@ class Conflict:
                 index = d.options.index(choice)
             except ValueError:
                 raise IllegalChoice(
-                    f"{key(choice) if isinstance(choice, tuple) else choice!r} is not a legal {d.kind} option "
+                    f"{key(choice) if hasattr(choice, '__dataclass_fields__') else repr(choice)} is not a legal {d.kind} option "
                     f"for {d.actor}; legal: {', '.join(d.keys())}") from None
         option = d.options[index]
         self.choices.append(index)
@@ -229,8 +229,36 @@ class Conflict:
     def aspect(self, aid: int) -> Aspect:
         return self.aspects[aid]
 
+    # ------------------------------------------------- read-only view for controllers
+    def can_attack(self, actor: str, target: str, skill: str) -> bool:
+        return self._can_reach(self.f[actor], target, skill)
+
+    def attack_rating(self, actor: str, skill: str, target: str | None = None) -> int:
+        """Skill + stunts + teamwork an attack with ``skill`` would roll with."""
+        return self._base(actor, skill, "attack", target, [], peek=True)[1]
+
+    def defense_rating(self, target: str, attacker: str, skill: str) -> int:
+        """What ``target`` would defend an attack with ``skill`` at (best legal skill, stunts, full defense)."""
+        reach = self._reach_of(self.f[attacker], skill)
+        d = self._best_skill(target, DEFEND_SKILLS[reach], "defend", attacker=attacker)
+        return self._base(target, d, "defend", attacker, [], peek=True)[1]
+
+    def capacity(self, cid: str, track: str | None = None) -> int:
+        """The biggest hit ``cid`` could absorb now without being taken out."""
+        f = self.f[cid]
+        track = track or self.kind
+        t = f.tracks[track]
+        free = [t.values[i] for i in t.free()]
+        boxes = (max(free) if free else 0) if self.rules.one_box_per_hit else len(free)
+        if f.sheet.kind == "mob":
+            return boxes + (f.members - 1) * (len(t.values) + 1)
+        return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
+
+    def distance(self, a: str, b: str) -> int | None:
+        return self.map.hops[self.f[a].zone].get(self.f[b].zone)
+
     # ------------------------------------------------------------ plumbing
-    def _advance(self, choice: tuple | None) -> None:
+    def _advance(self, choice: Any) -> None:
         try:
             self.pending = self._flow.send(choice)
         except StopIteration:
@@ -239,7 +267,7 @@ class Conflict:
     def _emit(self, event: ev.Event) -> None:
         self.events.append(event)
 
-    def _ask(self, kind: str, actor: str, options: list[tuple], **context: Any) -> Flow:
+    def _ask(self, kind: str, actor: str, options: list[Any], **context: Any) -> Flow:
         if len(options) == 1 and self.autostep_single:
             return options[0]
         choice = yield Decision(kind, actor, options, context)
@@ -373,9 +401,9 @@ class Conflict:
                     best, best_skill = c, s
         return best
 
-    def _turn_options(self, f: Fighter, free_move: bool) -> list[tuple]:
+    def _turn_options(self, f: Fighter, free_move: bool) -> list[Any]:
         cid = f.id
-        opts: list[tuple] = []
+        opts: list[Any] = []
         if free_move:
             opts.extend(Move(z) for z in self._free_moves(f))
         foes = self.foes_of(cid)
@@ -395,7 +423,7 @@ class Conflict:
         opts.extend(OvercomeMove(z) for z in self.map.reachable(f.zone) if z not in free_now)
         opts.extend(RemoveAspect(a.id) for a in self._removable(f))
         opts.append(FullDefense())
-        opts.extend(Support(a) for a in self.allies_of(cid) if a not in self.acted)
+        opts.extend(Support(a) for a in self.allies_of(cid))  # even one who has acted (003:1558-1561)
         opts.append(Concede())
         opts.append(Pass())
         return opts
@@ -470,7 +498,7 @@ class Conflict:
         return out
 
     # -------------------------------------------------------------- actions
-    def _act(self, f: Fighter, choice: tuple) -> Flow:
+    def _act(self, f: Fighter, choice: Any) -> Flow:
         kind = type(choice)
         if kind is Attack:
             yield from self._attack(f, choice.target, choice.skill)
@@ -699,7 +727,8 @@ class Conflict:
                 pool.append(st.skill)
         return max(pool, key=lambda s: (self._effective(cid, s, action, attacker), -pool.index(s)))
 
-    def _base(self, cid: str, skill: str, action: str, target: str | None, notes: list[str]) -> tuple[int, int]:
+    def _base(self, cid: str, skill: str, action: str, target: str | None, notes: list[str],
+              peek: bool = False) -> tuple[int, int]:
         """Skill + stunts + teamwork (mob members, pledged supporters) + full defense."""
         f = self.f[cid]
         rating = f.skill(skill)
@@ -720,7 +749,8 @@ class Conflict:
                 notes.append(f"teamwork +{tw}")
         if action == "defend" and f.full_defense:
             total += 2
-            f.defended_on_full = True
+            if not peek:
+                f.defended_on_full = True
             notes.append("full defense +2")
         return rating, total
 
@@ -799,8 +829,16 @@ class Conflict:
                 out.extend(Invoke(a.id, holder, True, e) for e in effects)
             if a.kind != BOOST and a.id not in invoked:
                 for p in payers:
-                    out.extend(Invoke(a.id, p, False, e) for e in effects)
+                    if self._may_pay_on(a, p, side):
+                        out.extend(Invoke(a.id, p, False, e) for e in effects)
         return out
+
+    def _may_pay_on(self, a: Aspect, payer: str, side: str) -> bool:
+        """A fate point buys an invoke of your own aspects, a situation aspect, or
+        a hostile invoke of an opponent's aspect (003:611-613): not a friend's."""
+        if a.kind not in (CHARACTER, CONSEQUENCE) or a.owner is None:
+            return True
+        return a.owner == payer or self.side_of(a.owner) != side
 
     def _apply_invoke(self, who: str, roll: Roll, inv: Invoke) -> None:
         a = self.aspects[inv.aspect]
@@ -848,7 +886,7 @@ class Conflict:
             if t.members == 0:
                 self._taken_out(t, source)
             return
-        options: list[tuple] = list(absorb_plans(t, shifts, track, self.rules))
+        options: list[Any] = list(absorb_plans(t, shifts, track, self.rules))
         options.append(TakenOut())
         choice = yield from self._ask("absorb", t.id, options, shifts=shifts, track=track, source=source)
         if type(choice) is TakenOut:

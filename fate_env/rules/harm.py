@@ -13,20 +13,22 @@ anyone would make and is not listed. Being taken out is always a choice
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from .ruleset import RuleSet
 from .state import Fighter
 
 
-class Absorb(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Absorb:
     """Mark these box indices on the hit's track and fill these slot indices."""
 
     boxes: tuple[int, ...]
     slots: tuple[int, ...]
 
 
-class TakenOut(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class TakenOut:
     """Take no stress: the character is taken out."""
 
 

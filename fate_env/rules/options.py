@@ -1,4 +1,5 @@
-"""The options a pending decision offers. Each is a small named tuple.
+"""The options a pending decision offers. Each is a small frozen dataclass
+(options of different kinds never compare equal, even with equal fields).
 
 ``key(option)`` gives a stable, readable string (``attack:og:Fight``) used
 in logs, on the command line and by the live session.
@@ -6,85 +7,107 @@ in logs, on the command line and by the live session.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, fields
 
 from .harm import Absorb, TakenOut
 
 
-class Move(NamedTuple):            # the free one-zone move
+@dataclass(frozen=True, slots=True)
+class Move:            # the free one-zone move
     zone: str
 
 
-class Stay(NamedTuple):            # decline the free move after acting
+@dataclass(frozen=True, slots=True)
+class Stay:            # decline the free move after acting
     pass
 
 
-class Attack(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Attack:
     target: str
     skill: str
 
 
-class CreateAdvantage(NamedTuple):  # a new aspect from a template
+@dataclass(frozen=True, slots=True)
+class CreateAdvantage:  # a new aspect from a template
     template: str
     target: str                     # a character id, a zone id or "scene"
 
 
-class Exploit(NamedTuple):          # create an advantage on an existing aspect
+@dataclass(frozen=True, slots=True)
+class Exploit:          # create an advantage on an existing aspect
     aspect: int
 
 
-class OvercomeMove(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class OvercomeMove:
     zone: str
 
 
-class RemoveAspect(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RemoveAspect:
     aspect: int
 
 
-class FullDefense(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class FullDefense:
     pass
 
 
-class Support(NamedTuple):          # teamwork: +1 to an ally's next roll
+@dataclass(frozen=True, slots=True)
+class Support:          # teamwork: +1 to an ally's next roll
     ally: str
 
 
-class Concede(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Concede:
     pass
 
 
-class Pass(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pass:
     pass
 
 
-class Defend(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Defend:
     pass
 
 
-class Invoke(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Invoke:
     aspect: int
     payer: str                       # who spends the free invoke or the fate point
     free: bool
     effect: str                      # "bonus" (+2) or "reroll"
 
 
-class DoneInvoking(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DoneInvoking:
     pass
 
 
-class Choose(NamedTuple):           # a choice between outcomes the rules leave open
+@dataclass(frozen=True, slots=True)
+class Choose:           # a choice between outcomes the rules leave open
     option: str
 
 
-class Next(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Next:
     character: str
 
 
-def key(option: tuple) -> str:
+def key(option: object) -> str:
     """A stable string for an option: its kind, then its fields."""
     name = _NAMES.get(type(option), type(option).__name__.lower())
-    parts = [name] + [_fmt(v) for v in option]
+    parts = [name] + [_fmt(getattr(option, f.name)) for f in fields(option)]
     return ":".join(parts)
+
+
+def as_dict(option: object) -> dict:
+    """An option as JSON: its kind and fields."""
+    return {"kind": _NAMES.get(type(option), type(option).__name__.lower()),
+            **{f.name: getattr(option, f.name) for f in fields(option)}}
 
 
 def _fmt(v: object) -> str:
@@ -102,4 +125,4 @@ _NAMES = {
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
 }
 
-__all__ = [n.__name__ for n in _NAMES] + ["key"]
+__all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

@@ -1,0 +1,83 @@
+"""The controller protocol, the registry of named controllers, and a runner.
+
+A controller answers the engine's pending decision: given the conflict (a
+read-only view; controllers must not change it) and the decision, it returns
+the index of an option and a one-line reason for the narration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+from fate_env.rules.conflict import Conflict, Decision
+from fate_env.rules.scene import Scene
+
+
+class Controller(Protocol):
+    name: str
+
+    def choose(self, conflict: Conflict, decision: Decision) -> tuple[int, str]:
+        """The chosen option's index and why."""
+        ...
+
+
+class UnknownController(ValueError):
+    pass
+
+
+_REGISTRY: dict[str, Callable[[int], Controller]] = {}
+
+
+def register(name: str) -> Callable:
+    """Class decorator: make a controller available by name (``random``, ``basic``)."""
+    def deco(factory):
+        _REGISTRY[name] = factory
+        return factory
+    return deco
+
+
+def controller_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make_controller(spec: str, seed: int = 0) -> Controller:
+    """A controller from its name; ``seed`` seeds any randomness it has."""
+    _load_builtin()
+    name = spec.split(":", 1)[0]
+    if name not in _REGISTRY:
+        raise UnknownController(f"no controller named {spec!r}; expected one of {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name](seed)
+
+
+def _load_builtin() -> None:
+    from . import basic, random_policy  # noqa: F401  (registers on import)
+
+
+def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, seed: int = 0) -> dict[str, Controller]:
+    """One controller per character: the scene's choice, unless a side or character is overridden."""
+    overrides = dict(overrides or {})
+    ids = {c.id for c in scene.characters}
+    sides = set(scene.sides)
+    for who in overrides:
+        if who not in ids and who not in sides:
+            raise UnknownController(f"--control {who}=...: no side or character {who!r}; expected one of "
+                                    f"{', '.join(sorted(sides | ids))}")
+    out: dict[str, Controller] = {}
+    cache: dict[str, Controller] = {}
+    for i, c in enumerate(scene.characters):
+        spec = overrides.get(c.id) or overrides.get(c.side) or c.controller
+        if spec not in cache:
+            cache[spec] = make_controller(spec, seed * 1000 + i)
+        out[c.id] = cache[spec]
+    return out
+
+
+def play(conflict: Conflict, controllers: Mapping[str, Controller]) -> Conflict:
+    """Run a conflict to its end, each decision answered by its owner's controller."""
+    while conflict.pending is not None:
+        d = conflict.pending
+        index, reason = controllers[d.actor].choose(conflict, d)
+        conflict.step(index, reason)
+    return conflict

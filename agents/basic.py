@@ -1,0 +1,177 @@
+"""``basic``: a sensible, readable NPC policy.
+
+Rules of thumb, one per decision kind, each with its reason:
+
+* turn: concede if the next likely hit would take it out and it already
+  carries consequences (the rules' advice: concede before the dice decide,
+  003:1706-1712); else attack the reachable foe with the best odds; else
+  step (or climb) into reach; else take cover.
+* respond: defend, or concede by the same test.
+* invoke: only when the invoke turns a miss into a hit (or a hit on it into
+  a miss) and it can pay for enough invokes to get there; free invokes first.
+* absorb: the plan that costs the least (stress before consequences, then
+  the smallest consequence); taken out only when nothing absorbs the hit.
+* style: the full hit. cost: never hand the enemy a free invoke; take the
+  minor cost to get the goal. next: an ally who has not acted, else the
+  least dangerous foe.
+"""
+
+from __future__ import annotations
+
+import math
+
+from fate_env.rules.conflict import Conflict, Decision
+from fate_env.rules.harm import Absorb
+from fate_env.rules.options import (
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next,
+    OvercomeMove, Pass, Stay,
+)
+
+from .base import register
+
+LIKELY_ROLL = 1  # a modestly good roll for the foe: what "likely" means here
+
+
+@register("basic")
+class BasicController:
+    name = "basic"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        handler = getattr(self, f"_{d.kind}")
+        return handler(c, d)
+
+    # -- helpers -----------------------------------------------------------
+    def _threat(self, c: Conflict, me: str) -> int:
+        """The hit the most dangerous foe that can reach me would likely deal."""
+        worst = 0
+        for foe in c.foes_of(me):
+            for skill in c._attack_skills(c.f[foe]):
+                if c.can_attack(foe, me, skill) or (c.distance(foe, me) or 9) <= 1:
+                    hit = c.attack_rating(foe, skill, me) + LIKELY_ROLL - c.defense_rating(me, foe, skill)
+                    worst = max(worst, hit)
+        return worst
+
+    def _should_concede(self, c: Conflict, me: str) -> bool:
+        f = c.f[me]
+        holds = f.consequences_taken > 0 or (f.sheet.kind == "mob" and f.members < f.sheet.count)
+        threat = self._threat(c, me)
+        return holds and threat > 0 and threat > c.capacity(me)
+
+    # -- decisions -----------------------------------------------------------
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me = d.actor
+        opts = d.options
+        if self._should_concede(c, me) and Concede() in opts:
+            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+        best, best_score = None, -99
+        for i, o in enumerate(opts):
+            if type(o) is Attack:
+                odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
+                finish = 1 if odds + LIKELY_ROLL > c.capacity(o.target) else 0
+                score = odds * 2 + finish * 3
+                if score > best_score:
+                    best, best_score = i, score
+        if best is not None:
+            o = opts[best]
+            return best, f"attacks {o.target} with {o.skill}: the best odds in reach"
+        # not in reach: a free move that brings a foe into reach, else an overcome move
+        for i, o in enumerate(opts):
+            if type(o) is Move and self._reach_after(c, me, o.zone):
+                return i, f"steps into {o.zone} to reach a foe"
+        for i, o in enumerate(opts):
+            if type(o) is OvercomeMove and self._reach_after(c, me, o.zone):
+                return i, f"forces a way to {o.zone} to reach a foe"
+        for i, o in enumerate(opts):
+            if type(o) is CreateAdvantage and o.target == me:
+                return i, f"no foe in reach: sets up {o.template}"
+        if FullDefense() in opts:
+            return opts.index(FullDefense()), "no foe in reach: full defense"
+        return opts.index(Pass()), "nothing useful to do"
+
+    def _reach_after(self, c: Conflict, me: str, zone: str) -> bool:
+        f = c.f[me]
+        old = f.zone
+        f.zone = zone
+        try:
+            return any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c._attack_skills(f))
+        finally:
+            f.zone = old
+
+    def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me = d.actor
+        if any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c._attack_skills(c.f[me])):
+            return d.options.index(Stay()), "stays in reach"
+        for i, o in enumerate(d.options):
+            if type(o) is Move and self._reach_after(c, me, o.zone):
+                return i, f"closes in to {o.zone}"
+        return d.options.index(Stay()), "holds position"
+
+    def _respond(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if self._should_concede(c, d.actor):
+            return d.options.index(Concede()), "concedes before the dice: the hit would take it out"
+        return d.options.index(Defend()), "defends"
+
+    def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        ctx = d.context
+        margin = ctx["margin"]
+        me = d.actor
+        if ctx["as_roller"]:
+            goal = 1 if ctx["action"] == "attack" else 0  # a hit; or at least a tie elsewhere
+            if margin >= goal:
+                return 0, "already enough"
+            need = math.ceil((goal - margin) / 2)
+        else:
+            if margin >= 0:
+                return 0, "the defense holds"
+            need = math.ceil(-margin / 2)
+        bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"]
+        free = [(i, o) for i, o in bonus if o.free]
+        paid = [(i, o) for i, o in bonus if not o.free and o.payer == me]
+        free_count = sum(c.aspects[o.aspect].free.get(o.payer, 0) for _, o in free)
+        fp = c.fate_points_of(me)
+        distinct = len({o.aspect for _, o in paid})
+        if free_count + min(fp, distinct) < need:
+            return 0, "cannot pay for enough invokes to change the outcome"
+        if free:
+            i, o = free[0]
+            return i, f"free invoke on {c.aspects[o.aspect].name} to turn the result"
+        i, o = paid[0]
+        return i, f"pays a fate point to invoke {c.aspects[o.aspect].name} and turn the result"
+
+    def _absorb(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        f = c.f[d.actor]
+        best, best_key = None, None
+        for i, o in enumerate(d.options):
+            if type(o) is Absorb:
+                cons = sum(f.slots[s].value for s in o.slots)
+                k = (cons, len(o.slots), len(o.boxes))
+                if best_key is None or k < best_key:
+                    best, best_key = i, k
+        if best is None:
+            return len(d.options) - 1, "nothing left to absorb the hit"
+        return best, "absorbs at the least cost"
+
+    def _style(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        return d.options.index(Choose("full_hit")), "takes the full hit"
+
+    def _cost(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        for pref in ("no_aspect", "minor_cost"):
+            if Choose(pref) in d.options:
+                return d.options.index(Choose(pref)), {"no_aspect": "gives the enemy nothing",
+                                                       "minor_cost": "gets there at a minor cost"}[pref]
+        return 0, "the only way"
+
+    def _next(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me = d.actor
+        side = c.side_of(me)
+        allies = [i for i, o in enumerate(d.options) if c.side_of(o.character) == side]
+        if allies:
+            i = allies[0]
+            return i, f"hands the turn to {d.options[i].character}"
+        weakest = min(range(len(d.options)),
+                      key=lambda i: max(c.attack_rating(d.options[i].character, s)
+                                        for s in c._attack_skills(c.f[d.options[i].character])))
+        return weakest, f"lets the least dangerous foe, {d.options[weakest].character}, go"

@@ -1,0 +1,20 @@
+"""``random``: uniform over the legal options (the baseline every policy must beat)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fate_env.rules.conflict import Conflict, Decision
+
+from .base import register
+
+
+@register("random")
+class RandomController:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, conflict: Conflict, decision: Decision) -> tuple[int, str]:
+        return int(self.rng.integers(len(decision.options))), "at random"

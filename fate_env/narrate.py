@@ -1,0 +1,138 @@
+"""Narration: the event log as the account a GM would read aloud.
+
+Pure functions over events (and the scene, for names); nothing here changes
+state. The CLI prints this, the PettingZoo env renders it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .rules import events as ev
+from .rules.conflict import Outcome
+from .rules.dice import show_faces
+from .rules.ladder import describe, signed
+from .rules.scene import Scene
+
+OUTCOME_WORDS = {"fail": "fails", "tie": "ties", "success": "succeeds", "success_with_style": "succeeds with style"}
+
+
+class Narrator:
+    """Turns events into lines; keeps just enough context (the last decision's reason)."""
+
+    def __init__(self, scene: Scene, show_reasons: bool = True):
+        self.scene = scene
+        self.names = {c.id: c.name for c in scene.characters}
+        self.zones = {z.id: z.name for z in scene.zones}
+        self.show_reasons = show_reasons
+
+    def name(self, cid: str | None) -> str:
+        return self.names.get(cid, cid or "the opposition")
+
+    def lines(self, events: Iterable[ev.Event]) -> list[str]:
+        out: list[str] = []
+        for e in events:
+            line = self.line(e)
+            if line:
+                out.append(line)
+        return out
+
+    def line(self, e: ev.Event) -> str | None:  # noqa: C901 - one branch per event type
+        n = self.name
+        match e:
+            case ev.ConflictStarted():
+                sides = "; ".join(f"{side}: {', '.join(n(c) for c in members)}" for side, members in e.sides.items())
+                return (f"== {self.scene.title} ({e.kind} conflict, {e.rules} rules) ==\n"
+                        f"   Sides: {sides}. GM fate point pool: {e.gm_fate_points}.")
+            case ev.ExchangeStarted():
+                return f"\n-- Exchange {e.exchange} --"
+            case ev.TurnStarted():
+                return f"{n(e.actor)}'s turn."
+            case ev.DecisionMade():
+                if self.show_reasons and e.reason and e.kind in ("turn", "respond", "absorb"):
+                    return f"   ({n(e.actor)} {e.reason})"
+                return None
+            case ev.Moved():
+                how = "moves" if e.free else "makes it"
+                return f"   {n(e.actor)} {how} from {self.zones[e.from_zone]} to {self.zones[e.to_zone]}."
+            case ev.Rolled():
+                extra = f" [{', '.join(e.notes)}]" if e.notes else ""
+                total = e.base + sum(e.faces)
+                verb = "defends with" if e.action == "defend" else f"rolls {e.action.replace('_', ' ')} with"
+                return (f"   {n(e.actor)} {verb} {e.skill} {describe(e.rating)}{extra}: "
+                        f"dice {show_faces(e.faces)} {signed(sum(e.faces))} = {describe(total)}")
+            case ev.PassiveOpposition():
+                return f"   against a passive {describe(e.difficulty)} ({e.why})"
+            case ev.Invoked():
+                pay = "a free invoke" if e.free else "a fate point"
+                who = "" if e.paid_by == e.invoker else f" paid by {n(e.paid_by)}"
+                what = f"rerolls: {show_faces(e.new_faces)}" if e.effect == "reroll" else "+2"
+                hostile = f" (hostile: {n(e.hostile_to)} gets the point after the scene)" if e.hostile_to else ""
+                return f"   {n(e.invoker)} invokes {e.aspect} with {pay}{who}: {what}{hostile}"
+            case ev.Resolved():
+                return (f"   => {describe(e.effort)} vs {describe(e.opposition)}: {n(e.actor)} "
+                        f"{OUTCOME_WORDS[e.outcome]} ({signed(e.shifts)} shifts)")
+            case ev.AspectCreated():
+                if e.kind == "boost":
+                    return f"   {n(e.holder)} gains a boost: {e.aspect}"
+                on = f" on {n(e.on) if e.on in self.names else self.zones.get(e.on, 'the scene')}" if e.on else " on the scene"
+                held = f", {e.free_invokes} free invoke(s) for {n(e.holder)}" if e.free_invokes else ""
+                return f"   New aspect {e.aspect}{on}{held}"
+            case ev.FreeInvokeGained():
+                return f"   {n(e.holder)} gains {e.count} free invoke(s) on {e.aspect}"
+            case ev.AspectRemoved():
+                return None if e.why == "boost used" else f"   {e.aspect} is gone ({e.why})"
+            case ev.Hit():
+                extra = f" ({', '.join(e.notes)})" if e.notes else ""
+                return f"   {n(e.target)} takes a {e.shifts}-shift {e.track} hit{extra}"
+            case ev.Absorbed():
+                parts = []
+                if e.boxes:
+                    parts.append(f"stress box{'es' if len(e.boxes) > 1 else ''} "
+                                 f"{', '.join(str(v) for v in e.box_values)}")
+                parts.extend(e.consequences)
+                return f"   {n(e.target)} absorbs it: {'; '.join(parts) or 'nothing needed'}"
+            case ev.MobHit():
+                return f"   {e.members_lost} of {n(e.target)} go down; {e.members_left} left"
+            case ev.TakenOutEvent():
+                return f"   {n(e.target)} is TAKEN OUT" + (f" by {n(e.by)}" if e.by else "")
+            case ev.Conceded():
+                return f"   {n(e.actor)} CONCEDES (owed {e.payout} fate point(s) at the end)"
+            case ev.FullDefenseDeclared():
+                return f"   {n(e.actor)} goes on full defense"
+            case ev.SupportPledged():
+                return f"   {n(e.actor)} supports {n(e.ally)} (+1 teamwork on their next roll)"
+            case ev.Passed():
+                return f"   {n(e.actor)} holds"
+            case ev.NextActor():
+                if e.opens_exchange:
+                    return f"   {n(e.chooser)} picks {n(e.actor)} to open the next exchange"
+                return f"   {n(e.chooser)} hands the turn to {n(e.actor)}"
+            case ev.ConflictEnded():
+                if e.unresolved:
+                    return f"\n== Unresolved after {e.exchanges} exchanges (the exchange cap) =="
+                return f"\n== Over after {e.exchanges} exchange(s): {e.winner or 'no side'} wins =="
+        return None
+
+
+def summary(scene: Scene, outcome: Outcome) -> list[str]:
+    """The outcome record in a few lines."""
+    names = {c.id: c.name for c in scene.characters}
+    out = [f"Winner: {outcome.winner or ('none (unresolved)' if outcome.unresolved else 'none')}"
+           f" after {outcome.exchanges} exchange(s)"]
+    if outcome.taken_out:
+        out.append("Taken out: " + ", ".join(
+            f"{names[c]}" + (f" (by {names.get(b, b)})" if b else "") for c, b in outcome.taken_out.items()))
+    if outcome.conceded:
+        out.append("Conceded: " + ", ".join(names[c] for c in outcome.conceded))
+    for c, cons in outcome.consequences.items():
+        out.append(f"{names[c]} carries: " + "; ".join(f"{x['severity']} {x['aspect']}" for x in cons))
+    fp = [f"{names[c]} {v['start']}->{v['end']}" for c, v in outcome.fate_points.items()
+          if v["start"] or v["end"] or v["spent"]]
+    if fp:
+        out.append("Fate points: " + ", ".join(fp))
+    out.append(f"GM pool: {outcome.gm_pool['start']} -> {outcome.gm_pool['end']}")
+    npc_pay = {c: p for c, p in outcome.payouts.items() if scene.character(c).is_npc}
+    if npc_pay:
+        out.append("Owed to NPCs for their next scene: " + ", ".join(f"{names[c]} {p}" for c, p in npc_pay.items()))
+    return out

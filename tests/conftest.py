@@ -1,0 +1,63 @@
+"""Shared test helpers: build scenes from dicts, and drive a conflict by hand."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from fate_env.rules.conflict import Conflict  # noqa: E402
+from fate_env.rules.options import DoneInvoking  # noqa: E402
+from fate_env.scenes import scene_from_dict  # noqa: E402
+
+SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel"]
+
+
+def make_scene(characters: dict, zones=("room",), borders=(), aspects=(), rules="condensed", **extra):
+    data = {
+        "name": "test",
+        "rules": rules,
+        "zones": [{"id": z} for z in zones],
+        "borders": [dict(b) for b in borders],
+        "aspects": [dict(a) for a in aspects],
+        "characters": copy.deepcopy(characters),
+        **extra,
+    }
+    return scene_from_dict(data, "<test>")
+
+
+class Driver:
+    """Answer a conflict's decisions by hand; invoke rounds pass unless told otherwise."""
+
+    def __init__(self, conflict: Conflict):
+        self.c = conflict
+
+    def skip_invokes(self) -> None:
+        while self.c.pending is not None and self.c.pending.kind == "invoke":
+            self.c.step(DoneInvoking())
+
+    def do(self, kind: str, actor: str, option) -> None:
+        if kind != "invoke":
+            self.skip_invokes()
+        d = self.c.pending
+        assert d is not None, f"conflict over, expected {kind} for {actor}"
+        assert (d.kind, d.actor) == (kind, actor), f"pending is {d.kind} for {d.actor}, expected {kind} for {actor}"
+        self.c.step(option)
+
+    def expect(self, kind: str, actor: str):
+        self.skip_invokes()
+        d = self.c.pending
+        assert d is not None and (d.kind, d.actor) == (kind, actor), (
+            f"pending is {d and (d.kind, d.actor)}, expected {(kind, actor)}")
+        return d
+
+
+@pytest.fixture
+def driver():
+    return Driver
