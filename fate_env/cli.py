@@ -18,12 +18,16 @@ from collections.abc import Sequence
 from .scenes import SceneError, list_scenes, load_scene
 
 
+class UsageError(ValueError):
+    """A command-line value that does not fit."""
+
+
 def _parse_controls(pairs: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for p in pairs:
         who, sep, policy = p.partition("=")
         if not sep or not who or not policy:
-            raise SystemExit(_fail(f"--control {p!r}: expected SIDE=POLICY or CHARACTER=POLICY (e.g. smugglers=random)"))
+            raise UsageError(f"--control {p!r}: expected SIDE=POLICY or CHARACTER=POLICY (e.g. smugglers=random)")
         out[who] = policy
     return out
 
@@ -62,6 +66,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if args.json:
         json.dump({"scene": scene.name, "rules": scene.rules.name, "seed": args.seed,
                    "outcome": conflict.outcome.to_json(), "choices": conflict.choices,
+                   "reasons": conflict.reasons,
                    "events": conflict.log()}, sys.stdout, indent=1)
         print()
         return 0
@@ -106,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except SceneError as exc:
+    except (SceneError, UsageError) as exc:
         return _fail(str(exc))
 
 

@@ -169,6 +169,7 @@ class Conflict:
         self.acted: set[str] = set()
         self.events: list[ev.Event] = []
         self.choices: list[int] = []
+        self.reasons: list[str] = []
         self.outcome: Outcome | None = None
         self.autostep_single = autostep_single
         self.pending: Decision | None = None
@@ -199,6 +200,7 @@ class Conflict:
                     f"for {d.actor}; legal: {', '.join(d.keys())}") from None
         option = d.options[index]
         self.choices.append(index)
+        self.reasons.append(reason)
         self._emit(ev.DecisionMade(d.kind, d.actor, key(option), index, reason))
         self._advance(option)
 
@@ -963,9 +965,12 @@ class Conflict:
         )
 
 
-def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Iterable[Sequence[int]] = ()) -> Conflict:
-    """Rebuild a conflict from its scene, seed and recorded choices."""
+def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Iterable[Sequence[int]] = (),
+           reasons: Iterable[str] | None = None) -> Conflict:
+    """Rebuild a conflict from its scene, seed and recorded choices (and their reasons, for an identical log)."""
     c = Conflict(scene, seed, forced=forced)
-    for i in choices:
-        c.step(i)
+    choices = list(choices)
+    why = list(reasons) if reasons is not None else [""] * len(choices)
+    for i, r in zip(choices, why, strict=True):
+        c.step(i, r)
     return c

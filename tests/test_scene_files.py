@@ -1,0 +1,110 @@
+"""Scene files: every shipped scene validates; bad ones give one clear message and exit non-zero."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from conftest import SHIPPED
+
+from fate_env.cli import main
+from fate_env.scenes import SceneError, list_scenes, load_scene, scene_path
+
+GOOD = textwrap.dedent("""\
+    name: tiny
+    rules: condensed
+    zones:
+      - {id: room}
+      - {id: hall}
+    borders:
+      - {between: [room, hall]}
+    characters:
+      hero:
+        kind: pc
+        side: pcs
+        zone: room
+        skills: {Fight: 3, Athletics: 2}
+        stunts:
+          - {name: Brawler, kind: bonus, skill: Fight, action: attack}
+      thug:
+        kind: minor
+        side: npcs
+        zone: room
+        skills: {Fight: 2}
+        stress: 1
+    """)
+
+
+def write(tmp_path, text, name="scene.yaml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_shipped_scenes_are_all_listed():
+    assert set(SHIPPED) <= set(list_scenes())
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+def test_shipped_scenes_validate(name, rules, capsys):
+    assert main(["validate", name, "--rules", rules]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_the_good_example_loads(tmp_path):
+    s = load_scene(write(tmp_path, GOOD))
+    assert [c.id for c in s.characters] == ["hero", "thug"]
+
+
+BAD = [
+    ("missing field", GOOD.replace("    side: pcs\n", ""), "characters.hero.side", "missing required field"),
+    ("unknown skill in a stunt", GOOD.replace("skill: Fight, action: attack}", "skill: Fightt, action: attack}"),
+     "characters.hero.stunts.0.skill", "unknown skill 'Fightt'"),
+    ("zone that does not exist", GOOD.replace("    zone: room\n    skills: {Fight: 2}", "    zone: cellar\n    skills: {Fight: 2}"),
+     "characters.thug.zone", "no zone 'cellar'"),
+    ("negative stress", GOOD.replace("stress: 1", "stress: -1"), "characters.thug.stress", "expected a number >= 0"),
+    ("malformed YAML", GOOD.replace("zones:\n", "zones: [\n"), "line", "malformed YAML"),
+    ("unknown key", GOOD.replace("rules: condensed\n", "rules: condensed\nrulez: core\n"), "rulez", "unknown field"),
+    ("unknown skill on a sheet", GOOD.replace("{Fight: 3, Athletics: 2}", "{Fight: 3, Swordplay: 2}"),
+     "characters.hero.skills.Swordplay", "unknown skill"),
+    ("wrong type", GOOD.replace("{Fight: 3, Athletics: 2}", "{Fight: three, Athletics: 2}"),
+     "characters.hero.skills.Fight", "expected a whole number"),
+    ("border to nowhere", GOOD.replace("[room, hall]", "[room, attic]"), "borders.0.between", "no zone 'attic'"),
+    ("unknown rule set", GOOD.replace("rules: condensed", "rules: fate2"), "rules", "no rule set named 'fate2'"),
+    ("unknown dial", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_ordr: popcorn}}"),
+     "rules.dials", "unknown dial"),
+    ("bad dial value", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_order: initiative}}"),
+     "rules.dials", "expected one of popcorn, skills"),
+    ("one side only", GOOD.replace("side: npcs", "side: pcs"), "characters", "at least two sides"),
+    ("stress on a pc", GOOD.replace("skills: {Fight: 3, Athletics: 2}", "skills: {Fight: 3, Athletics: 2}\n    stress: 2"),
+     "characters.hero.stress", "come from Physique and Will"),
+    ("unchecked circumstance", GOOD.replace("action: attack}", "action: attack, when: it is raining}"),
+     "characters.hero.stunts.0.when", "expected a circumstance"),
+]
+
+
+@pytest.mark.parametrize("label,text,field,expected", BAD, ids=[b[0] for b in BAD])
+def test_bad_scene_files_get_one_clear_message(tmp_path, capsys, label, text, field, expected):
+    path = write(tmp_path, text)
+    with pytest.raises(SceneError) as info:
+        load_scene(path)
+    err = info.value
+    assert err.file == str(path)
+    assert err.field.startswith(field), err
+    assert expected in err.message, err
+    # the CLI prints exactly that one line and exits non-zero
+    assert main(["validate", str(path)]) == 2
+    out = capsys.readouterr()
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and field in lines[0]
+    assert out.out == ""
+
+
+def test_missing_file(tmp_path, capsys):
+    assert main(["resolve", str(tmp_path / "nope.yaml")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_shipped_names_resolve_to_configs():
+    assert scene_path("warehouse").name == "warehouse.yaml"
