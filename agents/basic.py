@@ -57,8 +57,10 @@ class BasicController:
     def _should_concede(self, c: Conflict, me: str) -> bool:
         f = c.f[me]
         holds = f.consequences_taken > 0 or (f.sheet.kind == "mob" and f.members < f.sheet.count)
+        if not holds:
+            return False
         threat = self._threat(c, me)
-        return holds and threat > 0 and threat > c.capacity(me)
+        return threat > 0 and threat > c.capacity(me)
 
     # -- decisions -----------------------------------------------------------
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:

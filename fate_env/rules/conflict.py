@@ -26,7 +26,7 @@ asking (it is still a step of the rules, not a choice).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,10 +79,22 @@ class ConflictOver(RuntimeError):
 
 @dataclass(slots=True)
 class Decision:
+    """A pending decision. ``options`` may be built on first use (``build``):
+    invoke decisions are many and usually answered "done", which is always
+    option 0 (``first``), so listing every invoke is left until someone looks."""
+
     kind: str
     actor: str
-    options: list[Any]
+    _options: list[Any] | None
     context: dict[str, Any] = field(default_factory=dict)
+    build: Callable[[], list[Any]] | None = None
+    first: Any = None
+
+    @property
+    def options(self) -> list[Any]:
+        if self._options is None:
+            self._options = self.build()
+        return self._options
 
     def keys(self) -> list[str]:
         return [key(o) for o in self.options]
@@ -189,6 +201,13 @@ class Conflict:
             raise ConflictOver("the conflict has ended; there is no decision to take")
         if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
             index = int(choice)
+            if index == 0 and d.first is not None:
+                option = d.first
+                self.choices.append(0)
+                self.reasons.append(reason)
+                self._emit(ev.DecisionMade(d.kind, d.actor, key(option), 0, reason))
+                self._advance(option)
+                return
             if not 0 <= index < len(d.options):
                 raise IllegalChoice(f"{d.actor}'s {d.kind} decision has options 0..{len(d.options) - 1}, got {index}")
         else:
@@ -406,22 +425,23 @@ class Conflict:
     def _turn_options(self, f: Fighter, free_move: bool) -> list[Any]:
         cid = f.id
         opts: list[Any] = []
-        if free_move:
-            opts.extend(Move(z) for z in self._free_moves(f))
+        free_now = self._free_moves(f) if free_move else []
+        opts.extend(Move(z) for z in free_now)
         foes = self.foes_of(cid)
         for skill in self._attack_skills(f):
             for t in foes:
                 if self._can_reach(f, t, skill):
                     opts.append(Attack(t, skill))
+        named = {(a.name, a.owner or a.zone or "scene") for a in self.aspects.values()
+                 if a.kind in (ADVANTAGE, SITUATION)}
         for tpl in self.scene.advantages:
             if tpl.track != self.kind:
                 continue
             for target in self._template_targets(f, tpl, foes):
-                if not self._named_on(tpl.name, target):
+                if (tpl.name, target) not in named:  # already there: take advantage of it instead
                     opts.append(CreateAdvantage(tpl.name, target))
         opts.extend(Exploit(a.id) for a in self._exploitable(f))
         # moving farther, across an impeded border, or past a foe takes the action (000:459-463)
-        free_now = set(self._free_moves(f)) if free_move else set()
         opts.extend(OvercomeMove(z) for z in self.map.reachable(f.zone) if z not in free_now)
         opts.extend(RemoveAspect(a.id) for a in self._removable(f))
         opts.append(FullDefense())
@@ -466,15 +486,6 @@ class Conflict:
         if tpl.target == "zone":
             return [f.zone]
         return ["scene"]
-
-    def _named_on(self, name: str, target: str) -> bool:
-        """An aspect of this name already on this target (use Exploit on it instead)."""
-        for a in self.aspects.values():
-            if a.name == name and a.kind in (ADVANTAGE, SITUATION):
-                on = a.owner or a.zone or "scene"
-                if on == target:
-                    return True
-        return False
 
     def _visible(self, a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
         if a.owner is not None and self.f[a.owner].status != ACTIVE:
@@ -796,11 +807,12 @@ class Conflict:
         while passes < len(parts):
             who = parts[i % len(parts)]
             i += 1
-            opts = self._invoke_options(who, roll)
-            if not opts:
+            if not self._invoke_options(who, roll, any_only=True):
                 passes += 1
                 continue
-            choice = yield from self._ask("invoke", who, [DoneInvoking()] + opts, **self._roll_context(roll, who))
+            choice = yield Decision("invoke", who, None, self._roll_context(roll, who),
+                                    build=lambda who=who: [DoneInvoking()] + self._invoke_options(who, roll),
+                                    first=DoneInvoking())
             if type(choice) is DoneInvoking:
                 passes += 1
             else:
@@ -813,34 +825,49 @@ class Conflict:
                 "effort": roll.effort, "opposition": roll.opposition,
                 "margin": roll.margin if mine else -roll.margin, "as_roller": mine}
 
-    def _invoke_options(self, who: str, roll: Roll) -> list[Invoke]:
-        side = self.side_of(who)
-        invoked = roll.invoked.get(side, ())
-        can_reroll = who == roll.actor or roll.active
-        effects = ("bonus", "reroll") if can_reroll else ("bonus",)
-        payers = [who] if self.fate_points_of(who) > 0 else []
-        if not self.f[who].sheet.is_npc:  # invoking on an ally's behalf (003:1457-1460)
-            payers += [a for a in self.allies_of(who) if not self.f[a].sheet.is_npc and self.f[a].fate_points > 0]
+    def _invoke_options(self, who: str, roll: Roll, any_only: bool = False) -> Any:
+        """Every invoke ``who`` may make now (or, with ``any_only``, whether there is one).
+        Hot path: one pass over the aspects."""
+        F = self.f
+        me = F[who]
+        side = me.sheet.side
         allies = [who] + self.allies_of(who)
+        if me.sheet.is_npc:
+            payers = [who] if self.gm_pool > 0 else []
+        else:  # invoking on an ally's behalf (003:1457-1460)
+            payers = [p for p in allies if not F[p].sheet.is_npc and F[p].fate_points > 0]
+            if who in payers and payers[0] != who:
+                payers.remove(who)
+                payers.insert(0, who)
+        effects = ("bonus", "reroll") if (who == roll.actor or roll.active) else ("bonus",)
+        invoked = roll.invoked.get(side, ())
+        zones = roll.zones
         out: list[Invoke] = []
         for a in self.aspects.values():
-            if not self._visible(a, roll.zones):
+            owner = a.owner
+            if owner is not None and F[owner].status != ACTIVE:
                 continue
-            holder = next((h for h in allies if a.free.get(h, 0) > 0), None)
-            if holder is not None:
-                out.extend(Invoke(a.id, holder, True, e) for e in effects)
-            if a.kind != BOOST and a.id not in invoked:
+            if a.zone is not None and a.zone not in zones:
+                continue
+            if a.free:
+                for h in allies:
+                    if a.free.get(h, 0) > 0:
+                        if any_only:
+                            return True
+                        for e in effects:
+                            out.append(Invoke(a.id, h, True, e))
+                        break
+            if payers and a.kind != BOOST and a.id not in invoked:
+                personal = a.kind in (CHARACTER, CONSEQUENCE) and owner is not None
                 for p in payers:
-                    if self._may_pay_on(a, p, side):
-                        out.extend(Invoke(a.id, p, False, e) for e in effects)
-        return out
-
-    def _may_pay_on(self, a: Aspect, payer: str, side: str) -> bool:
-        """A fate point buys an invoke of your own aspects, a situation aspect, or
-        a hostile invoke of an opponent's aspect (003:611-613): not a friend's."""
-        if a.kind not in (CHARACTER, CONSEQUENCE) or a.owner is None:
-            return True
-        return a.owner == payer or self.side_of(a.owner) != side
+                    # a fate point buys your own aspect, a situation aspect, or a hostile
+                    # invoke of an opponent's aspect, never a friend's (003:611-613)
+                    if not personal or owner == p or F[owner].sheet.side != side:
+                        if any_only:
+                            return True
+                        for e in effects:
+                            out.append(Invoke(a.id, p, False, e))
+        return False if any_only else out
 
     def _apply_invoke(self, who: str, roll: Roll, inv: Invoke) -> None:
         a = self.aspects[inv.aspect]

@@ -97,11 +97,16 @@ class Next:
     character: str
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def key(option: object) -> str:
     """A stable string for an option: its kind, then its fields."""
-    name = _NAMES.get(type(option), type(option).__name__.lower())
-    parts = [name] + [_fmt(getattr(option, f.name)) for f in fields(option)]
-    return ":".join(parts)
+    cls = type(option)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(option))
+    return ":".join([_NAMES.get(cls, cls.__name__.lower())] + [_fmt(getattr(option, n)) for n in names])
 
 
 def as_dict(option: object) -> dict:

@@ -1,0 +1,65 @@
+"""Conflicts resolved per second on one core, scripted controllers on the warehouse.
+
+Prints the rate for the ``basic`` policy on every side, and, as a reference
+measured in the same run, the rate with ``random`` controllers and the raw
+cost of drawing the dice the conflicts used.
+
+    python scripts/bench_engine.py [--scene warehouse] [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from agents.base import controllers_for, play  # noqa: E402
+from fate_env.rules.conflict import Conflict  # noqa: E402
+from fate_env.rules.dice import Dice  # noqa: E402
+from fate_env.scenes import load_scene  # noqa: E402
+
+
+def rate(scene, policy: str | None, seconds: float) -> tuple[float, float, float]:
+    """(conflicts/s, decisions per conflict, exchanges per conflict)."""
+    n = decisions = exchanges = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        overrides = {s: policy for s in scene.sides} if policy else None
+        c = play(Conflict(scene, n), controllers_for(scene, overrides, seed=n))
+        decisions += len(c.choices)
+        exchanges += c.outcome.exchanges
+        n += 1
+    elapsed = time.perf_counter() - start
+    return n / elapsed, decisions / n, exchanges / n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scene", default="warehouse")
+    ap.add_argument("--rules", default=None)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    args = ap.parse_args()
+    scene = load_scene(args.scene, rules=args.rules)
+    basic = rate(scene, "basic", args.seconds)
+    rnd = rate(scene, "random", args.seconds / 2)
+    dice = Dice(np.random.default_rng(0))
+    t = time.perf_counter()
+    for _ in range(100_000):
+        dice.roll()
+    per_roll = (time.perf_counter() - t) / 100_000
+    print(f"scene {scene.name} ({scene.rules.name} rules), one core")
+    print(f"basic vs basic : {basic[0]:8.1f} conflicts/s  ({basic[1]:.0f} decisions, {basic[2]:.1f} exchanges each;"
+          f" {1000 / basic[0]:.2f} ms per conflict)")
+    print(f"random vs random: {rnd[0]:8.1f} conflicts/s  ({rnd[1]:.0f} decisions, {rnd[2]:.1f} exchanges each)")
+    print(f"reference: one 4dF roll costs {per_roll * 1e6:.2f} us; decisions/s with basic = {basic[0] * basic[1]:,.0f}")
+    print(f"aim: >= 500 conflicts/s with scripted controllers -> {'met' if basic[0] >= 500 else 'NOT met'}"
+          f" ({basic[0] / 500:.2f}x the aim)")
+
+
+if __name__ == "__main__":
+    main()
