@@ -49,7 +49,7 @@ class Narrator:
             case ev.TurnStarted():
                 return f"{n(e.actor)}'s turn."
             case ev.DecisionMade():
-                if self.show_reasons and e.reason and e.kind in ("turn", "respond", "absorb"):
+                if self.show_reasons and e.reason and e.kind in ("turn", "absorb"):
                     return f"   ({n(e.actor)} {e.reason})"
                 return None
             case ev.Moved():
