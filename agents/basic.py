@@ -72,6 +72,8 @@ class BasicController:
         for i, o in enumerate(opts):
             if type(o) is Attack:
                 odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
+                if odds * 2 + 3 <= best_score:
+                    continue  # cannot beat the best so far even if it finishes the target
                 finish = 1 if odds + LIKELY_ROLL > c.capacity(o.target) else 0
                 score = odds * 2 + finish * 3
                 if score > best_score:

@@ -178,6 +178,10 @@ class Conflict:
         self.fp_spent = {cid: 0 for cid in self.f}
         self.gm_spent = 0
         self.exchange = 0
+        self._active: list[str] | None = None
+        self._foes: dict[str, list[str]] = {}
+        self._allies: dict[str, list[str]] = {}
+        self._bonus_stunts = {cid: [st for st in fi.sheet.stunts if st.kind == "bonus"] for cid, fi in self.f.items()}
         self.acted: set[str] = set()
         self.events: list[ev.Event] = []
         self.choices: list[int] = []
@@ -205,7 +209,7 @@ class Conflict:
                 option = d.first
                 self.choices.append(0)
                 self.reasons.append(reason)
-                self._emit(ev.DecisionMade(d.kind, d.actor, key(option), 0, reason))
+                self._emit(ev.DecisionMade(d.kind, d.actor, option, 0, reason))
                 self._advance(option)
                 return
             if not 0 <= index < len(d.options):
@@ -220,7 +224,7 @@ class Conflict:
         option = d.options[index]
         self.choices.append(index)
         self.reasons.append(reason)
-        self._emit(ev.DecisionMade(d.kind, d.actor, key(option), index, reason))
+        self._emit(ev.DecisionMade(d.kind, d.actor, option, index, reason))
         self._advance(option)
 
     def log(self) -> list[dict[str, Any]]:
@@ -233,15 +237,31 @@ class Conflict:
         return self.f[cid].sheet.side
 
     def active_ids(self) -> list[str]:
-        return [c for c in self.order if self.f[c].status == ACTIVE]
+        """Characters still in the fight, in scene order (cached: it changes only when someone leaves)."""
+        if self._active is None:
+            self._active = [c for c in self.order if self.f[c].status == ACTIVE]
+            self._foes.clear()
+            self._allies.clear()
+        return self._active
 
     def foes_of(self, cid: str) -> list[str]:
-        side = self.side_of(cid)
-        return [c for c in self.order if self.f[c].status == ACTIVE and self.f[c].sheet.side != side]
+        active = self.active_ids()
+        got = self._foes.get(cid)
+        if got is None:
+            side = self.f[cid].sheet.side
+            got = self._foes[cid] = [c for c in active if self.f[c].sheet.side != side]
+        return got
 
     def allies_of(self, cid: str) -> list[str]:
-        side = self.side_of(cid)
-        return [c for c in self.order if c != cid and self.f[c].status == ACTIVE and self.f[c].sheet.side == side]
+        active = self.active_ids()
+        got = self._allies.get(cid)
+        if got is None:
+            side = self.f[cid].sheet.side
+            got = self._allies[cid] = [c for c in active if c != cid and self.f[c].sheet.side == side]
+        return got
+
+    def _left_fight(self) -> None:
+        self._active = None
 
     def fate_points_of(self, cid: str) -> int:
         """Fate points ``cid`` may spend now: its own, or the GM pool for NPCs (003:2009-2028)."""
@@ -696,13 +716,14 @@ class Conflict:
 
     def _concede(self, f: Fighter) -> None:
         f.status = CONCEDED
+        self._left_fight()
         self._emit(ev.Conceded(f.id, 1 + f.consequences_taken))
 
     # ----------------------------------------------------------------- rolls
     def _stunt_bonus(self, cid: str, skill: str, action: str, target: str | None) -> int:
         total = 0
-        for st in self.f[cid].sheet.stunts:
-            if st.kind == "bonus" and st.skill == skill and st.action == action and self._when(cid, st.when, target):
+        for st in self._bonus_stunts[cid]:
+            if st.skill == skill and st.action == action and self._when(cid, st.when, target):
                 total += st.bonus
         return total
 
@@ -938,6 +959,7 @@ class Conflict:
 
     def _taken_out(self, t: Fighter, source: str | None) -> None:
         t.status = TAKEN_OUT
+        self._left_fight()
         t.taken_out_by = source
         self._emit(ev.TakenOutEvent(t.id, source))
 

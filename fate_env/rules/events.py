@@ -39,11 +39,18 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class DecisionMade(Event):
+    """``choice`` is the option taken; in JSON it is its stable key (``attack:og:Fight``)."""
+
     kind: str
     actor: str
-    choice: str
+    choice: Any
     index: int
     reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        from .options import key
+        return {"type": "DecisionMade", "kind": self.kind, "actor": self.actor, "choice": key(self.choice),
+                "index": self.index, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)
