@@ -189,6 +189,7 @@ class Conflict:
         self.outcome: Outcome | None = None
         self.autostep_single = autostep_single
         self.pending: Decision | None = None
+        self.roll: Roll | None = None  # the roll being invoked on, during invoke rounds
         self._setup_aspects()
         self._flow = self._run()
         self._advance(None)
@@ -824,6 +825,7 @@ class Conflict:
     def _invoke_rounds(self, roll: Roll) -> Flow:
         """Roller, then opposer, in turns until both stop (003:606-613)."""
         parts = [roll.actor] + ([roll.opposer] if roll.opposer is not None else [])
+        self.roll = roll
         passes, i = 0, 0
         while passes < len(parts):
             who = parts[i % len(parts)]
@@ -839,6 +841,7 @@ class Conflict:
             else:
                 self._apply_invoke(who, roll, choice)
                 passes = 0
+        self.roll = None
 
     def _roll_context(self, roll: Roll, who: str) -> dict[str, Any]:
         mine = who == roll.actor

@@ -1,0 +1,221 @@
+"""The action layout: every option of every decision kind as one ``Discrete(N)`` index.
+
+The layout is fixed per scene (sized from its maxima) and ego-relative: character
+slots count from the acting agent (slot 0 is itself, then the others in scene
+order), so one policy can sit in any seat. Zones are in scene order; aspects live
+in the aspect table (see :class:`AspectSlots`), boosts are indexed by their order
+among the boosts usable by the invoker.
+
+Segments, in order (sizes: C characters, Z zones, K attack skills, T advantage
+templates, A aspect slots, B boost slots, S consequence slots, X stress boxes):
+
+==================  =======================  ===========================================
+segment             size                     decision kinds
+==================  =======================  ===========================================
+stay                1                        move
+move                Z                        turn, move (the free one-zone move)
+attack              C x K                    turn
+advantage           T x (C + Z + 1)          turn (targets: characters, zones, the scene)
+exploit             A                        turn
+overcome_move       Z                        turn
+remove              A                        turn
+full_defense        1                        turn
+support             C                        turn
+concede             1                        turn, respond
+pass                1                        turn
+defend              1                        respond
+done                1                        invoke
+invoke              A x (2 + 2C)             invoke (free bonus, free reroll, then a
+                                             fate point paid by slot c: bonus, reroll)
+boost               B x 2                    invoke (bonus, reroll)
+full_hit, boost_hit 1 + 1                    style
+no_aspect, aspect_for_enemy, minor_cost, fail_with_boost   1 each   cost
+absorb              2^S x (X + 1)            absorb (slot bitmask; the box, core only)
+taken_out           1                        absorb
+next                C                        next
+==================  =======================  ===========================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.conflict import Conflict
+from ..rules.harm import Absorb, TakenOut
+from ..rules.options import (
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
+    OvercomeMove, Pass, RemoveAspect, Stay, Support,
+)
+from ..rules.scene import Scene
+from ..rules.skills import ATTACK_SKILLS
+from ..rules.state import BOOST, build_fighter
+
+
+class LayoutOverflow(RuntimeError):
+    """An option the fixed layout cannot name (a bound was too small): refused loudly, never dropped."""
+
+
+def attack_skills(scene: Scene) -> list[str]:
+    skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track == scene.conflict]
+    for c in scene.characters:
+        for st in c.stunts:
+            if st.kind == "use_skill" and st.action == "attack" and st.skill not in skills:
+                skills.append(st.skill)
+    return skills
+
+
+class AspectSlots:
+    """Live non-boost aspects in fixed slots: a new aspect takes the lowest free slot."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.slot_of: dict[int, int] = {}
+        self.aspect_at: list[int | None] = [None] * size
+
+    def sync(self, conflict: Conflict) -> None:
+        live = conflict.aspects
+        for aid, slot in list(self.slot_of.items()):
+            if aid not in live:
+                del self.slot_of[aid]
+                self.aspect_at[slot] = None
+        for aid, a in live.items():  # dicts keep creation order: slots are deterministic
+            if a.kind != BOOST and aid not in self.slot_of:
+                try:
+                    slot = self.aspect_at.index(None)
+                except ValueError:
+                    raise LayoutOverflow(f"more than {self.size} aspects in play; raise max_aspects") from None
+                self.slot_of[aid] = slot
+                self.aspect_at[slot] = aid
+
+
+@dataclass
+class Segment:
+    name: str
+    start: int
+    size: int
+
+
+class ActionLayout:
+    """Encode engine options as action indices for an ego, and back."""
+
+    def __init__(self, scene: Scene, max_aspects: int | None = None, max_boosts: int | None = None):
+        self.scene = scene
+        self.ids = [c.id for c in scene.characters]
+        self.zones = [z.id for z in scene.zones]
+        self.C, self.Z = len(self.ids), len(self.zones)
+        self.skills = attack_skills(scene)
+        self.K = len(self.skills)
+        self.templates = [t.name for t in scene.advantages if t.track == scene.conflict]
+        self.T = len(self.templates)
+        fighters = [build_fighter(c, scene.rules) for c in scene.characters]
+        self.S = max((len(f.slots) for f in fighters), default=0)
+        self.X = max((len(t.values) for f in fighters for t in f.tracks.values()), default=0)
+        initial = sum(bool(c.high_concept) + bool(c.trouble) + len(c.aspects) for c in scene.characters)
+        initial += len(scene.aspects)
+        self.A = max_aspects or (initial + sum(len(f.slots) for f in fighters) + self.T * (self.C + self.Z + 1))
+        self.B = max_boosts or (2 * self.C + 4)
+        sizes = [
+            ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
+            ("advantage", self.T * (self.C + self.Z + 1)), ("exploit", self.A), ("overcome_move", self.Z),
+            ("remove", self.A), ("full_defense", 1), ("support", self.C), ("concede", 1), ("pass", 1),
+            ("defend", 1), ("done", 1), ("invoke", self.A * (2 + 2 * self.C)), ("boost", self.B * 2),
+            ("full_hit", 1), ("boost_hit", 1), ("no_aspect", 1), ("aspect_for_enemy", 1), ("minor_cost", 1),
+            ("fail_with_boost", 1), ("absorb", (1 << self.S) * (self.X + 1)), ("taken_out", 1), ("next", self.C),
+        ]
+        self.segments: dict[str, Segment] = {}
+        pos = 0
+        for name, size in sizes:
+            self.segments[name] = Segment(name, pos, size)
+            pos += size
+        self.n = pos
+        self._zone_index = {z: i for i, z in enumerate(self.zones)}
+        self._skill_index = {s: i for i, s in enumerate(self.skills)}
+        self._template_index = {t: i for i, t in enumerate(self.templates)}
+        self._slots = {ego: {cid: i for i, cid in enumerate(self.order(ego))} for ego in self.ids}
+        self._fixed = {Stay: "stay", FullDefense: "full_defense", Concede: "concede", Pass: "pass",
+                       Defend: "defend", DoneInvoking: "done", TakenOut: "taken_out"}
+
+    # -- ego ordering ---------------------------------------------------------
+    def order(self, ego: str) -> list[str]:
+        """Character slots for ``ego``: itself first, then the others in scene order."""
+        return [ego] + [c for c in self.ids if c != ego]
+
+    def slot(self, ego: str, cid: str) -> int:
+        return self._slots[ego][cid]
+
+    def at(self, name: str, offset: int = 0) -> int:
+        seg = self.segments[name]
+        if not 0 <= offset < seg.size:
+            raise LayoutOverflow(f"{name} offset {offset} is outside its {seg.size} slots")
+        return seg.start + offset
+
+    # -- encoding ---------------------------------------------------------------
+    def encode(self, conflict: Conflict, ego: str, option: Any, slots: AspectSlots,
+               boosts: Sequence[int] = ()) -> int:
+        """The action index of one option of ``ego``'s pending decision."""
+        t = type(option)
+        fixed = self._fixed.get(t)
+        if fixed is not None:
+            return self.segments[fixed].start
+        if t is Stay:
+            return self.at("stay")
+        if t is Move:
+            return self.at("move", self._zone_index[option.zone])
+        if t is Attack:
+            return self.at("attack", self.slot(ego, option.target) * self.K + self._skill_index[option.skill])
+        if t is CreateAdvantage:
+            target = option.target
+            if target in conflict.f:
+                ti = self.slot(ego, target)
+            elif target in self._zone_index:
+                ti = self.C + self._zone_index[target]
+            else:
+                ti = self.C + self.Z
+            return self.at("advantage", self._template_index[option.template] * (self.C + self.Z + 1) + ti)
+        if t is Exploit:
+            return self.at("exploit", slots.slot_of[option.aspect])
+        if t is OvercomeMove:
+            return self.at("overcome_move", self._zone_index[option.zone])
+        if t is RemoveAspect:
+            return self.at("remove", slots.slot_of[option.aspect])
+        if t is FullDefense:
+            return self.at("full_defense")
+        if t is Support:
+            return self.at("support", self.slot(ego, option.ally))
+        if t is Concede:
+            return self.at("concede")
+        if t is Pass:
+            return self.at("pass")
+        if t is Defend:
+            return self.at("defend")
+        if t is DoneInvoking:
+            return self.at("done")
+        if t is Invoke:
+            effect = 0 if option.effect == "bonus" else 1
+            aspect = conflict.aspects[option.aspect]
+            if aspect.kind == BOOST:
+                return self.at("boost", boosts.index(option.aspect) * 2 + effect)
+            mode = effect if option.free else 2 + 2 * self.slot(ego, option.payer) + effect
+            return self.at("invoke", slots.slot_of[option.aspect] * (2 + 2 * self.C) + mode)
+        if t is Choose:
+            return self.at({"full_hit": "full_hit", "boost": "boost_hit"}.get(option.option, option.option))
+        if t is Absorb:
+            mask = 0
+            for s in option.slots:
+                mask |= 1 << s
+            box = 1 + option.boxes[0] if self.scene.rules.one_box_per_hit and option.boxes else 0
+            return self.at("absorb", mask * (self.X + 1) + box)
+        if t is TakenOut:
+            return self.at("taken_out")
+        if t is Next:
+            return self.at("next", self.slot(ego, option.character))
+        raise LayoutOverflow(f"no action for option {option!r}")
+
+    def segment_of(self, action: int) -> tuple[str, int]:
+        """(segment name, offset) of an action index: for docs, tests and debugging."""
+        for seg in self.segments.values():
+            if seg.start <= action < seg.start + seg.size:
+                return seg.name, action - seg.start
+        raise ValueError(f"action {action} is outside 0..{self.n - 1}")

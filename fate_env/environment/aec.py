@@ -1,0 +1,309 @@
+# noqa: D212, D415
+"""
+# Fate Conflict
+
+| Import             | `import fate_env; env = fate_env.env(scene="warehouse")`        |
+|--------------------|-----------------------------------------------------------------|
+| Actions            | Discrete                                                        |
+| Parallel API       | No (turns are decision points, not simultaneous moves)          |
+| Manual Control     | No (see `fate-npc play`)                                        |
+| Agents             | the scene's character ids, e.g. `['cynere', 'zird', ...]`      |
+| Action Shape       | (1,)                                                            |
+| Action Values      | Discrete(N), N sized from the scene (see Action Space)          |
+| Observation Shape  | dict: `observation` (float32 vector), `action_mask` (int8, N)   |
+| Observation Values | `observation` in [-10, 10]; `action_mask` in {0, 1}             |
+
+A Fate conflict as an AEC game: each turn is one of the rules engine's decision
+points, so `agent_selection` is always the character whose decision is pending:
+the acting character's action, the target's defend-or-concede, the invoke
+rounds after the dice, the "full hit or boost" choice, the costs the rules leave
+to the roller, how to absorb a hit, and in popcorn order who acts next. Dice come
+from the seed given to `reset` (or `reset(options={"forced_dice": [(1, 0, 0, -1), ...]})`
+to force them, as a GM's physical dice or a golden test); everything else is the
+agents' choice.
+
+### Observation Space
+
+A dict with `observation` and `action_mask`. `observation` is ego-centric (the
+acting agent is always character slot 0, the others follow in scene order), and
+holds what a player at the table can see: the pending decision's kind and context
+(effort, opposition and margin during invokes; shifts during absorption), the
+exchange, the GM's pool and the agent's fate points; for every character: side,
+kind, status, zone, stress boxes free and marked, consequence slots used and free,
+the biggest hit it could absorb, fate points, acted this exchange, full defense,
+mob members, skills; and an aspect table: each aspect in play with its kind, who
+it is on, whether it is in the agent's zone, and who holds free invokes on it.
+The exact layout is in `fate_env/environment/observation.py`.
+
+#### Legal Actions Mask
+
+`action_mask` marks exactly the legal options of the pending decision for the
+agent who must decide, and is all zeros for every other agent. An action outside
+the mask raises `IllegalAction` with the reason and changes nothing.
+
+### Action Space
+
+One `Discrete(N)` for every agent, laid out in fixed segments (ego-relative
+character slots): stay, move[Z], attack[C x K], advantage[T x (C+Z+1)],
+exploit[A], overcome_move[Z], remove[A], full_defense, support[C], concede, pass,
+defend, done, invoke[A x (2+2C)], boost[B x 2], full_hit, boost_hit, no_aspect,
+aspect_for_enemy, minor_cost, fail_with_boost, absorb[2^S x (X+1)], taken_out,
+next[C]. The table and the meaning of each index are in
+`fate_env/environment/actions.py`; `env.unwrapped.describe_action(a)` names one.
+
+### Rewards
+
+Set by `reward=` (a dict) or the defaults below, given when they happen:
+
+* the conflict ends: `win` (+1) to each character of the winning side still in
+  the fight, `loss` (-1) to the others still in;
+* a character leaves the fight: `conceded` (-0.5) or `taken_out` (-1); it is then
+  terminated (conceding costs less than being taken out, as the rules intend);
+* shaping, off by default: `shift_dealt` per shift of a hit the agent dealt,
+  `shift_taken` (negative) per shift the agent absorbed;
+* an unresolved conflict (the exchange cap) truncates every agent with no reward.
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..narrate import Narrator, summary
+from ..rules import events as ev
+from ..rules.conflict import Conflict
+from ..rules.scene import Scene
+from ..rules.state import BOOST, CONCEDED, TAKEN_OUT
+from ..scenes import load_scene
+from .actions import ActionLayout, AspectSlots
+from .observation import ObservationEncoder
+
+DEFAULT_REWARD = {"win": 1.0, "loss": -1.0, "conceded": -0.5, "taken_out": -1.0,
+                  "shift_dealt": 0.0, "shift_taken": 0.0}
+
+
+class IllegalAction(ValueError):
+    """An action outside the pending decision's mask."""
+
+
+def reward_config(reward: Mapping[str, float] | None) -> dict[str, float]:
+    cfg = dict(DEFAULT_REWARD)
+    if reward:
+        unknown = sorted(set(reward) - set(DEFAULT_REWARD))
+        if unknown:
+            raise ValueError(f"reward: unknown key(s) {', '.join(unknown)}; expected some of {', '.join(DEFAULT_REWARD)}")
+        cfg.update({k: float(v) for k, v in reward.items()})
+    return cfg
+
+
+def reward_bounds(cfg: Mapping[str, float], scene: Scene, max_shifts: int = 40) -> tuple[float, float]:
+    """Loose bounds on one agent's reward in one step (for the fuzz tests)."""
+    ends = [cfg["win"], cfg["loss"], cfg["conceded"], cfg["taken_out"], 0.0]
+    shaping = (abs(cfg["shift_dealt"]) + abs(cfg["shift_taken"])) * max_shifts
+    return min(ends) - shaping, max(ends) + shaping
+
+
+def load(scene: str | Scene, rules: str | None, dials: dict[str, Any]) -> Scene:
+    if isinstance(scene, Scene):
+        if rules or dials:
+            raise ValueError("pass rules/dials with a scene name or path, not a built Scene")
+        return scene
+    return load_scene(scene, rules=rules, dials=dials or None)
+
+
+class raw_env(AECEnv, EzPickle):
+    metadata = {"name": "fate_conflict_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, scene: str | Scene = "duel", render_mode: str | None = None, max_exchanges: int | None = None,
+                 reward: Mapping[str, float] | None = None, rules: str | None = None, max_aspects: int | None = None,
+                 **dials: Any):
+        EzPickle.__init__(self, scene, render_mode, max_exchanges, reward, rules, max_aspects, **dials)
+        super().__init__()
+        if max_exchanges is not None:
+            dials = {**dials, "max_exchanges": int(max_exchanges)}
+        self.scene = load(scene, rules, dials)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.reward_cfg = reward_config(reward)
+        self.layout = ActionLayout(self.scene, max_aspects=max_aspects)
+        self.encoder = ObservationEncoder(self.layout)
+        self.possible_agents = [c.id for c in self.scene.characters]
+        n = self.layout.n
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-10.0, 10.0, shape=(self.encoder.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.conflict: Conflict | None = None
+        self._narrator = Narrator(self.scene)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- episode ----------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.seed_used = seed
+        forced = (options or {}).get("forced_dice", ())
+        self.conflict = Conflict(self.scene, seed, forced=forced)
+        self.slots = AspectSlots(self.layout.A)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._events_seen = 0
+        self._last_hit: ev.Hit | None = None
+        self._rendered = 0
+        self._refresh_pending()
+        self.agent_selection = self.conflict.pending.actor
+
+    def _refresh_pending(self) -> None:
+        """Map the pending decision's options to actions (and build the mask)."""
+        c = self.conflict
+        self.slots.sync(c)
+        d = c.pending
+        self._mask = np.zeros(self.layout.n, dtype=np.int8)
+        self._decode: dict[int, int] = {}
+        self._encoded: list[int] = []
+        if d is None:
+            return
+        boosts: list[int] = []
+        for o in d.options:
+            aid = getattr(o, "aspect", None)
+            if aid is not None and type(o).__name__ == "Invoke" and c.aspects[aid].kind == BOOST and aid not in boosts:
+                boosts.append(aid)
+        for i, o in enumerate(d.options):
+            a = self.layout.encode(c, d.actor, o, self.slots, boosts)
+            if a in self._decode:
+                raise RuntimeError(f"two options share action {a}: {d.options[self._decode[a]]!r} and {o!r}")
+            self._decode[a] = i
+            self._encoded.append(a)
+            self._mask[a] = 1
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        obs = self.encoder.encode(self.conflict, agent, self.slots)
+        d = self.conflict.pending
+        mask = self._mask.copy() if d is not None and d.actor == agent and agent == self.agent_selection \
+            else np.zeros(self.layout.n, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        agent = agent or self.agent_selection
+        d = self.conflict.pending
+        return self._mask.copy() if d is not None and d.actor == agent else np.zeros(self.layout.n, dtype=np.int8)
+
+    def action_for_option(self, index: int) -> int:
+        """The action that picks option ``index`` of the pending decision (for scripted controllers)."""
+        return self._encoded[index]
+
+    def describe_action(self, action: int) -> str:
+        name, offset = self.layout.segment_of(int(action))
+        d = self.conflict.pending if self.conflict else None
+        if d is not None and int(action) in self._decode:
+            from ..rules.options import key
+            return f"{name}[{offset}] = {key(d.options[self._decode[int(action)]])}"
+        return f"{name}[{offset}]"
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        c = self.conflict
+        d = c.pending
+        if action is None or int(action) not in self._decode:
+            legal = [self.describe_action(a) for a in sorted(self._decode)][:12]
+            raise IllegalAction(f"{agent}: action {action} is not legal for this {d.kind} decision; "
+                                f"legal: {', '.join(legal)}{' ...' if len(self._decode) > 12 else ''}")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        c.step(self._decode[int(action)])
+        self._score_new_events()
+        if c.over:
+            unresolved = c.outcome.unresolved
+            for a in self.agents:
+                if not (self.terminations[a] or self.truncations[a]):
+                    if unresolved:
+                        self.truncations[a] = True
+                    else:
+                        won = c.f[a].sheet.side == c.outcome.winner
+                        self.rewards[a] += self.reward_cfg["win" if won else "loss"]
+                        self.terminations[a] = True
+            for a in self.agents:
+                self.infos[a] = {"outcome": c.outcome.to_json()}
+        else:
+            self._refresh_pending()
+        self._accumulate_rewards()
+        if c.over:
+            self._mask = np.zeros(self.layout.n, dtype=np.int8)
+            self._decode = {}
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if dead:
+            self._skip_agent_selection = None if c.over else c.pending.actor
+            self.agent_selection = dead[0]
+        else:
+            self.agent_selection = c.pending.actor
+        if self.render_mode == "human":
+            self.render()
+
+    def _score_new_events(self) -> None:
+        cfg = self.reward_cfg
+        c = self.conflict
+        for e in c.events[self._events_seen:]:
+            if isinstance(e, ev.Hit):
+                self._last_hit = e  # its absorption may come in a later step
+            elif isinstance(e, (ev.Absorbed, ev.MobHit)):
+                if e.target in self.rewards:
+                    self.rewards[e.target] += cfg["shift_taken"] * e.shifts
+                source = self._last_hit.source if self._last_hit is not None else None
+                if source in self.rewards:
+                    self.rewards[source] += cfg["shift_dealt"] * e.shifts
+            elif isinstance(e, (ev.Conceded, ev.TakenOutEvent)):
+                who = e.actor if isinstance(e, ev.Conceded) else e.target
+                if who in self.terminations and not self.terminations[who]:
+                    self.rewards[who] += cfg["conceded" if isinstance(e, ev.Conceded) else "taken_out"]
+                    self.terminations[who] = True
+        self._events_seen = len(c.events)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        c = self.conflict
+        lines = self._narrator.lines(c.events[self._rendered:]) if c else []
+        self._rendered = len(c.events) if c else 0
+        if c is not None and c.over and lines:
+            lines += [""] + summary(self.scene, c.outcome)
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            if text:
+                print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (PettingZoo's order enforcing wrapper)."""
+    e = raw_env(**kwargs)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -1,0 +1,120 @@
+"""A single-agent Gymnasium view for Stable-Baselines3 (the poke-env pattern).
+
+One side's characters share a learning policy; every other decision (the
+opponents', and dead-agent steps) is made inside ``step()`` by given
+controllers, and the rewards that land on the learning side in between are
+added to the learner's next reward. PettingZoo's SB3 tutorial wrapper instead
+drops rewards that land between the learner's turns.
+
+``action_masks()`` serves ``sb3_contrib.MaskablePPO``. The reward of a step is
+the mean over the learning side's characters of what each received. An action
+outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
+returns the same observation, ``illegal_penalty`` (0 by default) and the reason
+in ``info["illegal_action"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+
+from .aec import IllegalAction, raw_env
+
+
+class FateSingleAgentEnv(gymnasium.Env, EzPickle):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, scene: Any = "duel", side: str | None = None, opponents: str | Mapping[str, str] = "basic",
+                 render_mode: str | None = None, reward: Mapping[str, float] | None = None,
+                 max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
+                 illegal_penalty: float = 0.0, **dials: Any):
+        EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
+                          illegal_penalty, **dials)
+        self.illegal_penalty = float(illegal_penalty)
+        from agents.base import controllers_for
+
+        self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
+                           max_exchanges=max_exchanges, rules=rules, **dials)
+        s = self.aec.scene
+        npc_sides = [c.side for c in s.characters if c.is_npc]
+        self.side = side or (npc_sides[0] if npc_sides else s.sides[-1])
+        if self.side not in s.sides:
+            raise ValueError(f"side {self.side!r}: expected one of {', '.join(s.sides)}")
+        self.learners = [c.id for c in s.characters if c.side == self.side]
+        others = {sd: opponents for sd in s.sides if sd != self.side} if isinstance(opponents, str) else dict(opponents)
+        self.controllers = controllers_for(s, others, seed=opponent_seed)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-10.0, 10.0, shape=(self.aec.encoder.size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.aec.layout.n)
+        self._agent: str | None = None
+
+    def _collect(self) -> float:
+        return sum(self.aec.rewards.get(a, 0.0) for a in self.learners) / len(self.learners)
+
+    def _advance(self) -> tuple[float, bool]:
+        """Play every decision that is not the learning side's; return (reward gathered, episode over)."""
+        aec = self.aec
+        gathered = 0.0
+        while True:
+            c = aec.conflict
+            if c.over:
+                return gathered, True
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                aec.step(None)
+                continue
+            if agent in self.learners:
+                self._agent = agent
+                return gathered, False
+            index, _ = self.controllers[agent].choose(c, c.pending)
+            aec.step(aec.action_for_option(index))
+            gathered += self._collect()
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2**31 - 1))
+        self.aec.reset(seed=seed)
+        gathered, over = self._advance()
+        if over:  # the learning side never had a decision (e.g. the opponents conceded at once)
+            return self._obs(), {"skipped_reward": gathered, "outcome": self.aec.conflict.outcome.to_json()}
+        return self._obs(), {}
+
+    def _obs(self) -> np.ndarray:
+        agent = self._agent or self.learners[0]
+        return self.aec.encoder.encode(self.aec.conflict, agent, self.aec.slots)
+
+    def action_masks(self) -> np.ndarray:
+        if self.aec.conflict.over:
+            mask = np.zeros(self.aec.layout.n, dtype=bool)
+            mask[self.aec.layout.segments["pass"].start] = True  # any action ends nothing: keeps SB3 happy
+            return mask
+        return self.aec.action_mask(self._agent).astype(bool)
+
+    def step(self, action: int):
+        aec = self.aec
+        if aec.conflict.over:
+            return self._obs(), 0.0, True, False, {"outcome": aec.conflict.outcome.to_json()}
+        try:
+            aec.step(int(action))
+        except IllegalAction as exc:
+            return self._obs(), self.illegal_penalty, False, False, {"illegal_action": str(exc)}
+        reward = self._collect()
+        gathered, over = self._advance()
+        reward += gathered
+        info: dict[str, Any] = {}
+        terminated = truncated = False
+        if over:
+            outcome = aec.conflict.outcome
+            info["outcome"] = outcome.to_json()
+            truncated = outcome.unresolved
+            terminated = not truncated
+        return self._obs(), float(reward), terminated, truncated, info
+
+    def render(self) -> str | None:
+        return self.aec.render() if self.render_mode == "ansi" else None

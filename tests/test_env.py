@@ -1,0 +1,262 @@
+"""The PettingZoo environment: PettingZoo's own tests, determinism, a fuzz, the action layout."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from conftest import SHIPPED
+
+pytest.importorskip("pettingzoo")
+
+import fate_env  # noqa: E402
+from agents.base import controllers_for, make_controller  # noqa: E402
+from agents.env_runner import play_episode  # noqa: E402
+from fate_env.environment.aec import IllegalAction, reward_bounds  # noqa: E402
+from fate_env.rules.options import key  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+RULES = ["condensed", "core"]
+
+
+@pytest.fixture(autouse=True)
+def quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("scene", SHIPPED)
+@pytest.mark.parametrize("rules", RULES)
+def test_pettingzoo_api_seed_and_render_tests(scene, rules, capsys):
+    api_test(fate_env.env(scene=scene, rules=rules), num_cycles=300)
+    seed_test(lambda **kw: fate_env.env(scene=scene, rules=rules, **kw), num_cycles=300)
+    render_test(lambda render_mode=None: fate_env.env(scene=scene, rules=rules, render_mode=render_mode))
+    capsys.readouterr()
+
+
+def run_episode(env, seed: int, rng_seed: int, record: bool = False):
+    """A masked-random episode; returns the trace and checks the invariants as it goes."""
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    rng = np.random.default_rng(rng_seed)
+    lo, hi = reward_bounds(raw.reward_cfg, raw.scene)
+    done: set[str] = set()
+    trace = []
+    steps = 0
+    for agent in env.agent_iter():
+        assert agent not in done, f"{agent} came back after being done"
+        obs, reward, term, trunc, info = env.last()
+        space = env.observation_space(agent)
+        assert space.contains(obs), f"observation of {agent} outside its space"
+        assert lo - 1e-6 <= reward <= hi + 1e-6
+        if record:
+            trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc))
+        if term or trunc:
+            assert not obs["action_mask"].any()
+            done.add(agent)
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0, f"{agent} must act but its mask is empty"
+        assert agent == raw.conflict.pending.actor
+        assert len(legal) == len(raw.conflict.pending.options), "the mask is exactly the legal options"
+        env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+        assert steps < 50_000
+    assert raw.conflict.over and not env.agents
+    return trace, raw.conflict.log()
+
+
+@pytest.mark.parametrize("scene", SHIPPED)
+def test_same_seed_same_actions_same_episode(scene):
+    for seed in range(5):
+        a = run_episode(fate_env.env(scene=scene), seed, seed, record=True)
+        b = run_episode(fate_env.env(scene=scene), seed, seed, record=True)
+        assert a[0] == b[0]
+        assert json.dumps(a[1]) == json.dumps(b[1])
+    c = run_episode(fate_env.env(scene=scene), 1, 1, record=True)
+    assert c[0] != a[0]
+
+
+@pytest.mark.parametrize("scene", SHIPPED)
+def test_fuzz_a_thousand_masked_random_episodes(scene):
+    """The invariants over 1,000 seeded episodes per scene (and 100 under the other rule set)."""
+    env = fate_env.env(scene=scene)
+    for seed in range(1000):
+        run_episode(env, seed, 7919 * seed + 1)
+    env = fate_env.env(scene=scene, rules="core")
+    for seed in range(100):
+        run_episode(env, seed, seed)
+
+
+def test_action_layout_pinned_on_the_ghoul_example():
+    """The mask at each decision point of the ghoul's first hit (003:1571-1580), forced dice."""
+    env = fate_env.raw_env(scene="ghoul")
+    env.reset(seed=0, options={"forced_dice": [(1, 1, 0, 0), (-1, 0, 0, 0)]})
+    lay = env.layout
+    assert (lay.C, lay.Z, lay.K, lay.T, lay.S, lay.X) == (2, 2, 2, 4, 3, 5)
+
+    def legal():
+        return [f"{n}[{o}]" for n, o in (lay.segment_of(a) for a in np.flatnonzero(env.action_mask()))]
+
+    def pick(wanted: str):
+        d = env.conflict.pending
+        env.step(env.action_for_option([key(o) for o in d.options].index(wanted)))
+
+    turn = ["attack[2]", "attack[3]", "advantage[1]", "advantage[6]", "advantage[10]", "advantage[17]",
+            "exploit[0]", "exploit[1]", "exploit[2]", "exploit[3]", "exploit[4]", "exploit[5]",
+            "overcome_move[1]", "full_defense[0]", "concede[0]", "pass[0]"]
+    invokes = ["done[0]"] + [f"invoke[{6 * slot + m}]" for slot in range(6) for m in (2, 3)]
+    assert env.agent_selection == "ghoul" and legal() == turn
+    pick("attack:charles:Fight")
+    assert env.agent_selection == "charles" and legal() == ["concede[0]", "defend[0]"]
+    pick("defend")
+    assert env.agent_selection == "ghoul" and legal() == invokes  # GM pool: one point
+    pick("done")
+    assert env.agent_selection == "charles" and legal() == invokes  # his own three points
+    pick("done")
+    # 2 shifts: two boxes, or any one consequence (bitmask x 6), or taken out
+    assert env.agent_selection == "charles"
+    assert legal() == ["absorb[0]", "absorb[6]", "absorb[12]", "absorb[24]", "taken_out[0]"]
+    pick("absorb:0,1:-")
+    assert env.agent_selection == "charles" and legal() == turn  # popcorn: the only one left
+
+
+def test_illegal_action_is_refused_and_changes_nothing():
+    env = fate_env.raw_env(scene="duel")
+    env.reset(seed=3)
+    before = (env.agent_selection, json.dumps(env.conflict.log()), env.action_mask().tobytes())
+    bad = int(np.flatnonzero(env.action_mask() == 0)[0])
+    with pytest.raises(IllegalAction, match="not legal"):
+        env.step(bad)
+    assert (env.agent_selection, json.dumps(env.conflict.log()), env.action_mask().tobytes()) == before
+
+
+def test_rewards_win_loss_and_concession():
+    env = fate_env.raw_env(scene="duel")
+    env.reset(seed=0)
+    first = env.agent_selection
+    other = next(a for a in env.agents if a != first)
+    d = env.conflict.pending
+    env.step(env.action_for_option([key(o) for o in d.options].index("concede")))
+    assert env.terminations[first] and env.terminations[other]
+    assert env._cumulative_rewards[first] == -0.5  # conceding costs less than being taken out
+    assert env._cumulative_rewards[other] == 1.0
+    shaped = fate_env.raw_env(scene="duel", reward={"shift_taken": -0.1, "shift_dealt": 0.1})
+    assert shaped.reward_cfg["shift_taken"] == -0.1
+    with pytest.raises(ValueError, match="unknown key"):
+        fate_env.raw_env(scene="duel", reward={"winning": 1})
+
+
+def test_truncation_at_the_exchange_cap():
+    env = fate_env.env(scene="duel", max_exchanges=1)
+    env.reset(seed=0)
+    pass_ = env.unwrapped.layout.segments["pass"].start
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            assert trunc and reward == 0.0
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        env.step(pass_ if mask[pass_] else int(np.flatnonzero(mask)[0]))
+    assert env.unwrapped.conflict.outcome.unresolved
+
+
+@pytest.mark.parametrize("policy", ["random", "basic"])
+def test_controllers_play_inside_the_env_loop(policy):
+    env = fate_env.env(scene="warehouse")
+    scene = env.unwrapped.scene
+    for seed in range(5):
+        totals = play_episode(env, controllers_for(scene, {s: policy for s in scene.sides}, seed=seed), seed=seed)
+        outcome = env.unwrapped.conflict.outcome
+        if outcome.winner is not None:
+            assert any(v > 0 for v in totals.values()) and any(v < 0 for v in totals.values())
+
+
+def test_env_matches_the_engine_run_by_the_same_controllers():
+    """The env adds no dice of its own: a basic-vs-basic episode is the same story as `resolve`."""
+    from agents.base import play
+    from fate_env.rules.conflict import Conflict
+    env = fate_env.env(scene="duel")
+    scene = env.unwrapped.scene
+    play_episode(env, controllers_for(scene, seed=4), seed=4)
+    direct = play(Conflict(scene, 4), controllers_for(scene, seed=4))
+
+    def plain(log):  # the env's step() carries no reasons; everything else must agree
+        return json.dumps([{k: v for k, v in e.items() if k != "reason"} for e in log])
+    assert plain(env.unwrapped.conflict.log()) == plain(direct.log())
+
+
+def test_raw_env_pickles_for_vectorised_training():
+    env = fate_env.raw_env(scene="warehouse", reward={"shift_dealt": 0.05})
+    clone = pickle.loads(pickle.dumps(env))
+    clone.reset(seed=1)
+    assert clone.reward_cfg["shift_dealt"] == 0.05 and clone.agent_selection == "cynere"
+
+
+def test_single_agent_view_passes_sb3_check_env():
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    for scene in ("duel", "warehouse"):
+        env = FateSingleAgentEnv(scene=scene, opponents="basic")
+        check_env(env, warn=True)
+        obs, info = env.reset(seed=2)
+        assert env.observation_space.contains(obs)
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.any()
+        obs, reward, term, trunc, info = env.step(int(np.flatnonzero(~mask)[0]))
+        assert "illegal_action" in info and reward == 0.0 and not term
+
+
+def test_single_agent_view_keeps_rewards_landing_between_turns():
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="random", opponent_seed=1)
+    total, episodes = 0.0, 0
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        obs, info = env.reset(seed=seed)
+        done = env.aec.conflict.over
+        ep = info.get("skipped_reward", 0.0)
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            obs, r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+            ep += r
+            done = term or trunc
+        outcome = env.aec.conflict.outcome
+        if outcome.winner == "rival":
+            assert ep > 0
+        elif outcome.winner == "cynere":
+            assert ep < 0
+        total += ep
+        episodes += 1
+    assert episodes == 20
+
+
+def test_maskable_ppo_smoke_run_on_the_duel():
+    """A few thousand steps of MaskablePPO over the single-agent view (training for real: README)."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic")
+    model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, n_epochs=2, seed=0, verbose=0)
+    model.learn(2048)
+    obs, _ = env.reset(seed=123)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
+
+
+def test_random_controller_is_uniform_over_legal_actions():
+    env = fate_env.raw_env(scene="duel")
+    env.reset(seed=0)
+    ctl = make_controller("random", 0)
+    n = len(env.conflict.pending.options)
+    counts = np.zeros(n)
+    for _ in range(3000):
+        counts[ctl.choose(env.conflict, env.conflict.pending)[0]] += 1
+    assert counts.min() > 0
