@@ -261,6 +261,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         shoot_range=data.get("shoot_range", 1), first=data.get("first"), gm_fate_points=data.get("gm_fate_points"),
         foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
         description=data.get("description", ""), source=data.get("source"),
+        rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
     )
 
 

@@ -152,6 +152,19 @@ def test_rewards_win_loss_and_concession():
         fate_env.raw_env(scene="duel", reward={"winning": 1})
 
 
+def test_scene_rewards_are_the_default_and_the_argument_overrides(tmp_path):
+    import yaml
+    from fate_env.scenes import scene_path
+    data = yaml.safe_load(scene_path("duel").read_text())
+    data["rewards"] = {"conceded": -0.25, "shift_dealt": 0.1}
+    path = tmp_path / "duel.yaml"
+    path.write_text(yaml.safe_dump(data))
+    env = fate_env.raw_env(scene=str(path))
+    assert env.reward_cfg["conceded"] == -0.25 and env.reward_cfg["shift_dealt"] == 0.1
+    env = fate_env.raw_env(scene=str(path), reward={"conceded": -0.75})
+    assert env.reward_cfg["conceded"] == -0.75 and env.reward_cfg["shift_dealt"] == 0.1
+
+
 def test_truncation_at_the_exchange_cap():
     env = fate_env.env(scene="duel", max_exchanges=1)
     env.reset(seed=0)

@@ -53,7 +53,8 @@ next[C]. The table and the meaning of each index are in
 
 ### Rewards
 
-Set by `reward=` (a dict) or the defaults below, given when they happen:
+Set by the scene's `rewards:` field, then the `reward=` argument (a dict), over the
+defaults below; given when they happen:
 
 * the conflict ends: `win` (+1) to each character of the winning side still in
   the fight, `loss` (-1) to the others still in;
@@ -135,7 +136,7 @@ class raw_env(AECEnv, EzPickle):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self.reward_cfg = reward_config(reward)
+        self.reward_cfg = reward_config({**self.scene.rewards, **(reward or {})})
         self.layout = ActionLayout(self.scene, max_aspects=max_aspects)
         self.encoder = ObservationEncoder(self.layout)
         self.possible_agents = [c.id for c in self.scene.characters]

@@ -319,7 +319,7 @@ class Conflict:
     def _new_aspect(self, name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
                     creator: str | None = None, role: str | None = None, skill: str | None = None) -> Aspect:
         self._aspect_seq += 1
-        a = Aspect(self._aspect_seq, name, kind, owner, zone, creator, {}, role or skill)
+        a = Aspect(self._aspect_seq, name, kind, owner, zone, creator, {}, role, skill)
         self.aspects[a.id] = a
         return a
 
@@ -680,7 +680,7 @@ class Conflict:
         skill = self._best_skill(f.id, REMOVE_SKILLS[self.kind], "overcome")
         creator = a.creator
         if creator is not None and self.f[creator].active and self.side_of(creator) != f.sheet.side:
-            opp_skill = a.role if a.role in self.f[creator].sheet.skills else self._best_skill(creator, BLOCK_SKILLS, "defend")
+            opp_skill = a.skill or self._best_skill(creator, BLOCK_SKILLS, "defend")
             roll = self._roll("overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
         else:
             roll = self._roll("overcome", f, skill, difficulty=REMOVE_DIFFICULTY, why=f"clear {a.name}")

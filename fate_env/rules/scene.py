@@ -116,6 +116,7 @@ class Scene:
     advantages: tuple[AdvantageTemplate, ...] = DEFAULT_ADVANTAGES
     description: str = ""
     source: str | None = None
+    rewards: dict[str, float] = field(default_factory=dict)  # the env's reward rule, if the scene sets one
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:

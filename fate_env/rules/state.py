@@ -134,6 +134,7 @@ class Aspect:
     creator: str | None = None
     free: dict[str, int] = field(default_factory=dict)
     role: str | None = None     # high_concept / trouble / other; severity for consequences
+    skill: str | None = None    # for advantages: the skill that made it (its creator defends it with that)
 
     def free_total(self) -> int:
         return sum(self.free.values())
