@@ -18,7 +18,9 @@ import yaml
 
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
-from .rules.scene import Border, CharacterSheet, Scene, SceneAspect, Stunt, Zone
+from .rules.scene import (
+    Border, ChallengeSpec, CharacterSheet, ContestSpec, Scene, SceneAspect, Stunt, Task, Threat, Zone,
+)
 from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -247,8 +249,21 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             controller=c.get("controller", "basic"),
         ))
     ids = [c.id for c in chars]
-    if len({c.side for c in chars}) < 2:
-        fail("characters", "a conflict needs at least two sides; expected characters with different side values")
+    kind = data.get("kind", "conflict")
+    sides = list(dict.fromkeys(c.side for c in chars))
+    if kind != "challenge" and len(sides) < 2:
+        fail("characters", f"a {kind} needs at least two sides; expected characters with different side values")
+    contest = challenge = None
+    if kind == "contest":
+        contest = _contest(data.get("contest", {}), sides, skills, known, fail)
+    elif "contest" in data:
+        fail("contest", "expected a contest section only with kind: contest")
+    if kind == "challenge":
+        if "challenge" not in data:
+            fail("challenge", "missing required field for kind: challenge")
+        challenge = _challenge(data["challenge"], sides, ids, skills, known, fail)
+    elif "challenge" in data:
+        fail("challenge", "expected a challenge section only with kind: challenge")
     for i, a in enumerate(aspects):
         for holder in a.free_invokes:
             if holder not in ids:
@@ -262,7 +277,58 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
         description=data.get("description", ""), source=data.get("source"),
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
+        kind=kind, contest=contest, challenge=challenge,
     )
+
+
+def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -> ContestSpec:
+    raw_skills = spec.get("skills", ["Athletics"])
+    if isinstance(raw_skills, list):
+        by_side = {s: tuple(raw_skills) for s in sides}
+    else:
+        for s in raw_skills:
+            if s not in sides:
+                fail(f"contest.skills.{s}", f"no side {s!r}; expected one of {', '.join(sides)}")
+        missing = [s for s in sides if s not in raw_skills]
+        if missing:
+            fail(f"contest.skills.{missing[0]}", "missing: every side needs the skills it may roll")
+        by_side = {s: tuple(v) for s, v in raw_skills.items()}
+    for s, names in by_side.items():
+        for n in names:
+            if n not in skills:
+                fail(f"contest.skills", f"unknown skill {n!r}; expected {known}")
+    mode = spec.get("mode", "opposed")
+    diff = spec.get("difficulty", {})
+    if mode == "passive":
+        if isinstance(diff, int):
+            diff = {s: diff for s in sides}
+        missing = [s for s in sides if s not in diff]
+        if missing:
+            fail("contest.difficulty", f"a passive contest needs a difficulty for every side; missing {missing[0]!r}")
+    elif diff:
+        fail("contest.difficulty", "expected a difficulty only with mode: passive")
+    threat = None
+    if "threat" in spec:
+        t = spec["threat"]
+        if ("rating" in t) == ("difficulty" in t):
+            fail("contest.threat", "expected exactly one of rating (it rolls) or difficulty (static)")
+        threat = Threat(t["name"], t.get("rating"), t.get("difficulty"), t.get("track", "physical"))
+    return ContestSpec(victories=spec.get("victories", 3), mode=mode, difficulty=dict(diff) if isinstance(diff, dict) else {},
+                       skills=by_side, twists=tuple(spec.get("twists", ())), threat=threat)
+
+
+def _challenge(spec: dict, sides: list[str], ids: list[str], skills: set[str], known: str, fail) -> ChallengeSpec:
+    side = spec.get("side", sides[0])
+    if side not in sides:
+        fail("challenge.side", f"no side {side!r}; expected one of {', '.join(sides)}")
+    tasks = []
+    for i, t in enumerate(spec["tasks"]):
+        if t["skill"] not in skills:
+            fail(f"challenge.tasks.{i}.skill", f"unknown skill {t['skill']!r}; expected {known}")
+        if "by" in t and t["by"] not in ids:
+            fail(f"challenge.tasks.{i}.by", f"no character {t['by']!r}; expected one of {', '.join(ids)}")
+        tasks.append(Task(t["name"], t["skill"], t["difficulty"], t.get("by")))
+    return ChallengeSpec(tuple(tasks), side)
 
 
 WHEN_TAGS = ("aspect:", "zone:", "target:", "same_zone", "other_zone", "full_defense")

@@ -146,6 +146,9 @@ class Outcome:
     fate_points: dict[str, dict[str, int]]
     gm_pool: dict[str, int]
     payouts: dict[str, int]
+    kind: str = "conflict"
+    victories: dict[str, int] | None = None     # contests
+    tasks: list[dict[str, Any]] | None = None   # challenges
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -188,6 +191,8 @@ class Conflict:
         self.reasons: list[str] = []
         self.outcome: Outcome | None = None
         self.autostep_single = autostep_single
+        self.can_concede = True  # conceding is a conflict's option (003:1693-1712), not a contest's
+        self.advantage_failure_is_asked = True  # contests replace it with forfeit-or-pay
         self.pending: Decision | None = None
         self.roll: Roll | None = None  # the roll being invoked on, during invoke rounds
         self._setup_aspects()
@@ -558,7 +563,8 @@ class Conflict:
 
     def _respond(self, target: str, attacker: str, action: str) -> Flow:
         """The target may concede before the dice hit the table (003:1695-1712)."""
-        choice = yield from self._ask("respond", target, [Defend(), Concede()], attacker=attacker, action=action)
+        options = [Defend(), Concede()] if self.can_concede else [Defend()]
+        choice = yield from self._ask("respond", target, options, attacker=attacker, action=action)
         if type(choice) is Concede:
             self._concede(self.f[target])
             return False
@@ -606,7 +612,7 @@ class Conflict:
         skill = self._best_skill(f.id, tpl.skills, "create_advantage")
         if tpl.target == "foe":
             if not (yield from self._respond(target, f.id, "create_advantage")):
-                return
+                return None, None
             defend = self._best_skill(target, tpl.defend, "defend", attacker=f.id)
             roll = self._roll("create_advantage", f, skill, target=target, opposer=target, opp_skill=defend)
         else:
@@ -626,24 +632,26 @@ class Conflict:
             self._emit(ev.AspectCreated(a.name, a.id, a.kind, owner or zone, count, holder))
 
         if outcome == FAIL:
-            enemy = roll.opposer
-            if enemy is None:
-                return
-            pick = yield from self._ask("cost", f.id, [Choose("no_aspect"), Choose("aspect_for_enemy")],
-                                        action="create_advantage")
-            if pick.option == "aspect_for_enemy":  # success at a cost (003:842-845)
-                place(enemy, 1)
+            self._failed_aspect = (lambda holder: place(holder, 1))
+            if self.advantage_failure_is_asked:
+                enemy = roll.opposer
+                if enemy is not None:
+                    pick = yield from self._ask("cost", f.id, [Choose("no_aspect"), Choose("aspect_for_enemy")],
+                                                action="create_advantage")
+                    if pick.option == "aspect_for_enemy":  # success at a cost (003:842-845)
+                        place(enemy, 1)
         elif outcome == TIE:
             self._boost(f.id, template)
         else:
             place(f.id, 2 if outcome == STYLE else 1)
+        return outcome, roll
 
     def _exploit(self, f: Fighter, a: Aspect) -> Flow:
         skill = self._best_skill(f.id, EXPLOIT_SKILLS, "create_advantage")
         owner = a.owner
         if owner is not None and self.f[owner].active and self.side_of(owner) != f.sheet.side:
             if not (yield from self._respond(owner, f.id, "create_advantage")):
-                return
+                return None, None
             defend = self._best_skill(owner, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
             roll = self._roll("create_advantage", f, skill, target=owner, opposer=owner, opp_skill=defend)
         else:
@@ -653,12 +661,14 @@ class Conflict:
         self._resolved(roll)
         outcome = band(roll.margin)
         if a.id not in self.aspects:
-            return
+            return outcome, roll
         if outcome == FAIL:
             if roll.opposer is not None:  # a known aspect: the enemy gets the free invoke (003:856)
                 self._gain_free(a, roll.opposer, 1)
+            self._failed_aspect = (lambda holder: self._gain_free(a, holder, 1))
         else:
             self._gain_free(a, f.id, {TIE: 1, SUCCESS: 1, STYLE: 2}[outcome])
+        return outcome, roll
 
     def _overcome_move(self, f: Fighter, zone: str) -> Flow:
         blocker = self._blocker(f) if self.scene.foes_block_movement else None
@@ -987,9 +997,10 @@ class Conflict:
                 self._emit(ev.AspectRemoved(name, aid, "boost expired"))
 
     # ----------------------------------------------------------------- end
-    def _finish(self, unresolved: bool = False) -> None:
+    def _finish(self, unresolved: bool = False, winner: str | None = None, **extra: Any) -> None:
         sides = {self.f[c].sheet.side for c in self.active_ids()}
-        winner = None if unresolved or len(sides) != 1 else next(iter(sides))
+        if winner is None and not unresolved and len(sides) == 1 and self.scene.kind != "challenge":
+            winner = next(iter(sides))
         payouts: dict[str, int] = {}
         for cid, fi in self.f.items():
             pay = fi.owed + (1 + fi.consequences_taken if fi.status == CONCEDED else 0)
@@ -1014,15 +1025,13 @@ class Conflict:
                          for c, fi in self.f.items()},
             gm_pool={"start": self.gm_pool_start, "spent": self.gm_spent, "end": self.gm_pool},
             payouts=payouts,
+            kind=self.scene.kind,
+            **extra,
         )
 
 
 def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Iterable[Sequence[int]] = (),
            reasons: Iterable[str] | None = None) -> Conflict:
-    """Rebuild a conflict from its scene, seed and recorded choices (and their reasons, for an identical log)."""
-    c = Conflict(scene, seed, forced=forced)
-    choices = list(choices)
-    why = list(reasons) if reasons is not None else [""] * len(choices)
-    for i, r in zip(choices, why, strict=True):
-        c.step(i, r)
-    return c
+    """Rebuild any scene's play from its seed and recorded choices (see :mod:`fate_env.rules.engine`)."""
+    from .engine import replay as _replay
+    return _replay(scene, seed, choices, forced, reasons)

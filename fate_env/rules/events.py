@@ -202,5 +202,68 @@ class ConflictEnded(Event):
     payouts: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class ContestStarted(Event):
+    scene: str
+    rules: str
+    sides: dict[str, list[str]]
+    victories_needed: int
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContestPlan(Event):
+    """A side's plan for the exchange: who rolls, with what, who helps."""
+
+    side: str
+    roller: str
+    skill: str
+    supporters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    side: str
+    who: str
+    what: str  # "roll" (the side's roll) or "support"
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeResult(Event):
+    """Efforts (or shifts, in a passive contest) by side, and what they earned."""
+
+    exchange: int
+    scores: dict[str, int]
+    winner: str | None
+    victories_won: int
+    twist: str | None
+    victories: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatRolled(Event):
+    threat: str
+    effort: int
+    faces: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeStarted(Event):
+    scene: str
+    rules: str
+    side: str
+    tasks: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class TaskResult(Event):
+    task: str
+    character: str
+    effort: int
+    difficulty: int
+    outcome: str
+    result: str  # success / success_with_style / minor_cost / major_cost / fail / fail_with_boost
+
+
 def to_json(event: Event) -> dict[str, Any]:
     return event.to_json()

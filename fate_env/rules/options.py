@@ -97,6 +97,28 @@ class Next:
     character: str
 
 
+@dataclass(frozen=True, slots=True)
+class RollFor:                      # contests: who rolls for the side, with which skill
+    character: str
+    skill: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoSupport:                    # contests: do not add a teamwork bonus this exchange
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class NoAdvantage:                  # contests: no advantage attempt before the roll
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTask:                     # challenges: this character takes on this task next
+    task: int
+    character: str
+
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -128,6 +150,7 @@ _NAMES = {
     OvercomeMove: "overcome_move", RemoveAspect: "remove", FullDefense: "full_defense",
     Support: "support", Concede: "concede", Pass: "pass", Defend: "defend", Invoke: "invoke",
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
+    RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

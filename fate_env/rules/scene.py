@@ -100,6 +100,49 @@ class SceneAspect:
 
 
 @dataclass(frozen=True)
+class Threat:
+    """Something in a contest that attacks the contestants (003:1499-1500, 003:1520-1523):
+    a ``rating`` rolled each exchange, or a static ``difficulty``."""
+
+    name: str
+    rating: int | None = None
+    difficulty: int | None = None
+    track: str = "physical"
+
+
+@dataclass(frozen=True)
+class ContestSpec:
+    """A contest (003:1491-1535; 000:79-149): first side to ``victories`` wins.
+
+    ``mode`` is ``opposed`` (efforts compared) or ``passive`` (each side against
+    its own ``difficulty``, compared by shifts). ``skills`` maps a side to the
+    skills it may roll; ``twists`` names the situation aspects ties create."""
+
+    victories: int = 3
+    mode: str = "opposed"
+    difficulty: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    twists: tuple[str, ...] = ()
+    threat: Threat | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    skill: str
+    difficulty: int
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class ChallengeSpec:
+    """A challenge (003:1462-1488; 000:16-76): overcome tasks against passive difficulties."""
+
+    tasks: tuple[Task, ...]
+    side: str | None = None
+
+
+@dataclass(frozen=True)
 class Scene:
     name: str
     title: str
@@ -117,6 +160,9 @@ class Scene:
     description: str = ""
     source: str | None = None
     rewards: dict[str, float] = field(default_factory=dict)  # the env's reward rule, if the scene sets one
+    kind: str = "conflict"
+    contest: ContestSpec | None = None
+    challenge: ChallengeSpec | None = None
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:
