@@ -23,8 +23,8 @@ import math
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next,
-    OvercomeMove, Pass, Stay,
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, NoAdvantage,
+    NoSupport, OvercomeMove, Pass, Stay, Support,
 )
 
 from .base import register
@@ -123,7 +123,7 @@ class BasicController:
         margin = ctx["margin"]
         me = d.actor
         if ctx["as_roller"]:
-            goal = 1 if ctx["action"] == "attack" else 0  # a hit; or at least a tie elsewhere
+            goal = 1 if ctx["action"] in ("attack", "contest") else 0  # a hit, an exchange won; else a tie
             if margin >= goal:
                 return 0, "already enough"
             need = math.ceil((goal - margin) / 2)
@@ -162,11 +162,37 @@ class BasicController:
         return d.options.index(Choose("full_hit")), "takes the full hit"
 
     def _cost(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        for pref in ("no_aspect", "minor_cost"):
+        reasons = {"no_aspect": "gives the enemy nothing", "minor_cost": "gets there at a minor cost",
+                   "pay": "keeps the roll; the other side gets a free invoke",
+                   "major_cost": "gets it done, whatever it costs"}
+        for pref in reasons:
             if Choose(pref) in d.options:
-                return d.options.index(Choose(pref)), {"no_aspect": "gives the enemy nothing",
-                                                       "minor_cost": "gets there at a minor cost"}[pref]
+                return d.options.index(Choose(pref)), reasons[pref]
         return 0, "the only way"
+
+    # -- contests and challenges ---------------------------------------------------
+    def _contest_roll(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        best = max(range(len(d.options)),
+                   key=lambda i: c._effective(d.options[i].character, d.options[i].skill, "overcome"))
+        o = d.options[best]
+        return best, f"{o.character} rolls {o.skill}, the side's best"
+
+    def _support(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if c.f[d.actor].skill(d.context["skill"]) >= 1:
+            return d.options.index(Support(d.context["roller"])), "adds a teamwork bonus"
+        return d.options.index(NoSupport()), "has no rank in the skill to help with"
+
+    def _contest_advantage(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        return d.options.index(NoAdvantage()), "puts everything into the roll"
+
+    def _task(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        def odds(i: int) -> int:
+            o = d.options[i]
+            task = c.scene.challenge.tasks[o.task]
+            return c._effective(o.character, task.skill, "overcome") - task.difficulty
+        best = max(range(len(d.options)), key=odds)
+        o = d.options[best]
+        return best, f"{o.character} takes on {c.scene.challenge.tasks[o.task].name}: the best odds"
 
     def _next(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor

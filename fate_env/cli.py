@@ -46,7 +46,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     except UnknownController as exc:
         return _fail(f"{args.scene}: {exc}")
     sides = {s: [c.id for c in scene.characters if c.side == s] for s in scene.sides}
-    print(f"{args.scene}: OK — {scene.title}: {scene.conflict} conflict, rules {scene.rules.name}, "
+    print(f"{args.scene}: OK — {scene.title}: {scene.conflict} {scene.kind}, rules {scene.rules.name}, "
           f"{len(scene.zones)} zone(s), " + "; ".join(f"{s}: {', '.join(m)}" for s, m in sides.items()))
     return 0
 
@@ -55,14 +55,14 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, controllers_for, play
 
     from .narrate import Narrator, summary
-    from .rules.conflict import Conflict
+    from .rules.engine import start
 
     scene = load_scene(args.scene, rules=args.rules)
     try:
         controllers = controllers_for(scene, _parse_controls(args.control), seed=args.seed)
     except UnknownController as exc:
         return _fail(str(exc))
-    conflict = play(Conflict(scene, args.seed), controllers)
+    conflict = play(start(scene, args.seed), controllers)
     if args.json:
         json.dump({"scene": scene.name, "rules": scene.rules.name, "seed": args.seed,
                    "outcome": conflict.outcome.to_json(), "choices": conflict.choices,
@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("scene")
     v.add_argument("--rules", help="rule set to check it under (condensed, core)")
     v.set_defaults(func=cmd_validate)
-    r = sub.add_parser("resolve", help="run a conflict to its end and narrate it")
+    r = sub.add_parser("resolve", help="play a conflict, contest or challenge to its end and narrate it")
     r.add_argument("scene")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--rules", help="rule set: condensed (default) or core")

@@ -58,7 +58,8 @@ class Narrator:
             case ev.Rolled():
                 extra = f" [{', '.join(e.notes)}]" if e.notes else ""
                 total = e.base + sum(e.faces)
-                verb = "defends with" if e.action == "defend" else f"rolls {e.action.replace('_', ' ')} with"
+                verb = ("defends with" if e.action == "defend" else "rolls" if e.action == "contest"
+                        else f"rolls {e.action.replace('_', ' ')} with")
                 return (f"   {n(e.actor)} {verb} {e.skill} {describe(e.rating)}{extra}: "
                         f"dice {show_faces(e.faces)} {signed(sum(e.faces))} = {describe(total)}")
             case ev.PassiveOpposition():
@@ -108,9 +109,39 @@ class Narrator:
                 if e.opens_exchange:
                     return f"   {n(e.chooser)} picks {n(e.actor)} to open the next exchange"
                 return f"   {n(e.chooser)} hands the turn to {n(e.actor)}"
+            case ev.ContestStarted():
+                sides = "; ".join(f"{side}: {', '.join(n(c) for c in members)}" for side, members in e.sides.items())
+                how = "most shifts over each side's difficulty" if e.mode == "passive" else "highest effort"
+                return (f"== {self.scene.title} (contest, {e.rules} rules: first to {e.victories_needed} victories, "
+                        f"{how} wins an exchange) ==\n   Sides: {sides}.")
+            case ev.ContestPlan():
+                helpers = f", helped by {', '.join(n(x) for x in e.supporters)}" if e.supporters else ""
+                return f"   {e.side}: {n(e.roller)} rolls {e.skill}{helpers}"
+            case ev.Forfeited():
+                return f"   {n(e.who)}'s failed advantage forfeits {'the side' + chr(39) + 's roll' if e.what == 'roll' else 'the help'}"
+            case ev.ExchangeResult():
+                scores = ", ".join(f"{s} {describe(v)}" for s, v in e.scores.items()) or "no rolls"
+                tally = ", ".join(f"{s} {v}" for s, v in e.victories.items())
+                if e.twist:
+                    return f"   => {scores}: a tie for the top: unexpected twist, {e.twist}!  (victories: {tally})"
+                if e.winner:
+                    won = "two victories (with style)" if e.victories_won == 2 else "a victory"
+                    return f"   => {scores}: {e.winner} takes {won}  (victories: {tally})"
+                return f"   => {scores}: nobody scores  (victories: {tally})"
+            case ev.ThreatRolled():
+                return f"   {e.threat} strikes at {describe(e.effort)}"
+            case ev.ChallengeStarted():
+                return (f"== {self.scene.title} (challenge, {e.rules} rules) ==\n"
+                        f"   Tasks: {'; '.join(e.tasks)}")
+            case ev.TaskResult():
+                words = {"success": "done", "success_with_style": "done with style", "minor_cost": "done at a minor cost",
+                         "major_cost": "done at a major cost", "fail": "failed", "fail_with_boost": "failed (with a boost)"}
+                return f"   => {e.task}: {words[e.result]} ({describe(e.effort)} vs {describe(e.difficulty)})"
             case ev.ConflictEnded():
                 if e.unresolved:
                     return f"\n== Unresolved after {e.exchanges} exchanges (the exchange cap) =="
+                if self.scene.kind == "challenge":
+                    return "\n== The challenge is over: the GM reads the results =="
                 return f"\n== Over after {e.exchanges} exchange(s): {e.winner or 'no side'} wins =="
         return None
 
@@ -118,8 +149,15 @@ class Narrator:
 def summary(scene: Scene, outcome: Outcome) -> list[str]:
     """The outcome record in a few lines."""
     names = {c.id: c.name for c in scene.characters}
-    out = [f"Winner: {outcome.winner or ('none (unresolved)' if outcome.unresolved else 'none')}"
-           f" after {outcome.exchanges} exchange(s)"]
+    out = []
+    if outcome.kind == "challenge":
+        out.append("Results: " + "; ".join(f"{t['task']} ({names[t['character']]}): {t['result'].replace('_', ' ')}"
+                                           for t in outcome.tasks or []))
+    else:
+        out.append(f"Winner: {outcome.winner or ('none (unresolved)' if outcome.unresolved else 'none')}"
+                   f" after {outcome.exchanges} exchange(s)")
+    if outcome.victories is not None:
+        out.append("Victories: " + ", ".join(f"{s} {v}" for s, v in outcome.victories.items()))
     if outcome.taken_out:
         out.append("Taken out: " + ", ".join(
             f"{names[c]}" + (f" (by {names.get(b, b)})" if b else "") for c, b in outcome.taken_out.items()))

@@ -20,9 +20,27 @@ from fate_env.scenes import load_scene
 def test_resolve_narrates_to_an_end(name, rules, capsys):
     assert main(["resolve", name, "--seed", "3", "--rules", rules]) == 0
     out = capsys.readouterr().out
-    assert "-- Exchange 1 --" in out
-    assert "rolls attack with" in out and "dice [" in out
-    assert "Winner:" in out and ("wins ==" in out or "Unresolved" in out)
+    assert "dice [" in out
+    kind = load_scene(name).kind
+    if kind == "conflict":
+        assert "-- Exchange 1 --" in out and "rolls attack with" in out
+        assert "Winner:" in out and ("wins ==" in out or "Unresolved" in out)
+    elif kind == "contest":
+        assert "-- Exchange 1 --" in out and "(victories:" in out
+        winner = json_outcome(name, rules)["winner"]
+        assert f"Winner: {winner}" in out and f"== Over" in out
+    else:
+        assert "Results:" in out and "The challenge is over" in out
+
+
+def json_outcome(name: str, rules: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "fate_env.cli", "resolve", name, "--seed", "3", "--rules", rules,
+                          "--json"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    data = json.loads(out.stdout)
+    victories = data["outcome"]["victories"]
+    need = load_scene(name).contest.victories
+    assert data["outcome"]["winner"] == next((s for s, v in victories.items() if v >= need), None)
+    return data["outcome"]
 
 
 def test_resolve_json_is_the_outcome_and_a_replayable_log(capsys):

@@ -33,6 +33,12 @@ no_aspect, aspect_for_enemy, minor_cost, fail_with_boost   1 each   cost
 absorb              2^S x (X + 1)            absorb (slot bitmask; the box, core only)
 taken_out           1                        absorb
 next                C                        next
+roll_for            C x Kc                   contest_roll (who rolls for the side, which skill)
+no_support          1                        support (the ``support`` segment adds the bonus)
+no_advantage        1                        contest_advantage (or advantage / exploit)
+forfeit, pay        1 + 1                    cost (a contest's failed advantage)
+task                tasks x C                task (challenges)
+fail, major_cost    1 + 1                    cost (a challenge's failed task)
 ==================  =======================  ===========================================
 """
 
@@ -46,7 +52,7 @@ from ..rules.conflict import Conflict
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
-    OvercomeMove, Pass, RemoveAspect, Stay, Support,
+    NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, Stay, Support, TakeTask,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -114,7 +120,13 @@ class ActionLayout:
         self.X = max((len(t.values) for f in fighters for t in f.tracks.values()), default=0)
         initial = sum(bool(c.high_concept) + bool(c.trouble) + len(c.aspects) for c in scene.characters)
         initial += len(scene.aspects)
-        self.A = max_aspects or (initial + sum(len(f.slots) for f in fighters) + self.T * (self.C + self.Z + 1))
+        contest = scene.contest
+        self.contest_skills = sorted({k for ks in contest.skills.values() for k in ks}) if contest else []
+        self.Kc = len(self.contest_skills)
+        self.tasks = len(scene.challenge.tasks) if scene.challenge else 0
+        twists = (contest.twists and len(contest.twists)) or 0 if contest else 0
+        self.A = max_aspects or (initial + sum(len(f.slots) for f in fighters) + self.T * (self.C + self.Z + 1)
+                                 + (scene.rules.max_exchanges if contest else 0) + twists)
         self.B = max_boosts or (2 * self.C + 4)
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
@@ -123,6 +135,9 @@ class ActionLayout:
             ("defend", 1), ("done", 1), ("invoke", self.A * (2 + 2 * self.C)), ("boost", self.B * 2),
             ("full_hit", 1), ("boost_hit", 1), ("no_aspect", 1), ("aspect_for_enemy", 1), ("minor_cost", 1),
             ("fail_with_boost", 1), ("absorb", (1 << self.S) * (self.X + 1)), ("taken_out", 1), ("next", self.C),
+            # contests and challenges
+            ("roll_for", self.C * self.Kc), ("no_support", 1), ("no_advantage", 1), ("forfeit", 1), ("pay", 1),
+            ("task", self.tasks * self.C), ("fail", 1), ("major_cost", 1),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -135,7 +150,9 @@ class ActionLayout:
         self._template_index = {t: i for i, t in enumerate(self.templates)}
         self._slots = {ego: {cid: i for i, cid in enumerate(self.order(ego))} for ego in self.ids}
         self._fixed = {Stay: "stay", FullDefense: "full_defense", Concede: "concede", Pass: "pass",
-                       Defend: "defend", DoneInvoking: "done", TakenOut: "taken_out"}
+                       Defend: "defend", DoneInvoking: "done", TakenOut: "taken_out", NoSupport: "no_support",
+                       NoAdvantage: "no_advantage"}
+        self._contest_skill_index = {s: i for i, s in enumerate(self.contest_skills)}
 
     # -- ego ordering ---------------------------------------------------------
     def order(self, ego: str) -> list[str]:
@@ -211,6 +228,11 @@ class ActionLayout:
             return self.at("taken_out")
         if t is Next:
             return self.at("next", self.slot(ego, option.character))
+        if t is RollFor:
+            return self.at("roll_for", self.slot(ego, option.character) * self.Kc
+                           + self._contest_skill_index[option.skill])
+        if t is TakeTask:
+            return self.at("task", option.task * self.C + self.slot(ego, option.character))
         raise LayoutOverflow(f"no action for option {option!r}")
 
     def segment_of(self, action: int) -> tuple[str, int]:

@@ -1,6 +1,6 @@
 # noqa: D212, D415
 """
-# Fate Conflict
+# Fate Conflict (and contests and challenges)
 
 | Import             | `import fate_env; env = fate_env.env(scene="warehouse")`        |
 |--------------------|-----------------------------------------------------------------|
@@ -13,11 +13,14 @@
 | Observation Shape  | dict: `observation` (float32 vector), `action_mask` (int8, N)   |
 | Observation Values | `observation` in [-10, 10]; `action_mask` in {0, 1}             |
 
-A Fate conflict as an AEC game: each turn is one of the rules engine's decision
+A Fate conflict, contest or challenge (the scene's `kind`) as an AEC game: each turn is one of the rules engine's decision
 points, so `agent_selection` is always the character whose decision is pending:
 the acting character's action, the target's defend-or-concede, the invoke
 rounds after the dice, the "full hit or boost" choice, the costs the rules leave
-to the roller, how to absorb a hit, and in popcorn order who acts next. Dice come
+to the roller, how to absorb a hit, and in popcorn order who acts next; in a
+contest, who rolls for the side and with what skill, who supports, who tries an
+advantage first, and whether a failed advantage forfeits the roll or pays the
+other side a free invoke; in a challenge, which task is taken on next. Dice come
 from the seed given to `reset` (or `reset(options={"forced_dice": [(1, 0, 0, -1), ...]})`
 to force them, as a GM's physical dice or a golden test); everything else is the
 agents' choice.
@@ -48,7 +51,8 @@ character slots): stay, move[Z], attack[C x K], advantage[T x (C+Z+1)],
 exploit[A], overcome_move[Z], remove[A], full_defense, support[C], concede, pass,
 defend, done, invoke[A x (2+2C)], boost[B x 2], full_hit, boost_hit, no_aspect,
 aspect_for_enemy, minor_cost, fail_with_boost, absorb[2^S x (X+1)], taken_out,
-next[C]. The table and the meaning of each index are in
+next[C], roll_for[C x Kc], no_support, no_advantage, forfeit, pay, task[tasks x C],
+fail, major_cost. The table and the meaning of each index are in
 `fate_env/environment/actions.py`; `env.unwrapped.describe_action(a)` names one.
 
 ### Rewards
@@ -62,11 +66,12 @@ defaults below; given when they happen:
   terminated (conceding costs less than being taken out, as the rules intend);
 * shaping, off by default: `shift_dealt` per shift of a hit the agent dealt,
   `shift_taken` (negative) per shift the agent absorbed;
-* an unresolved conflict (the exchange cap) truncates every agent with no reward.
+* an unresolved conflict or contest (the exchange cap) truncates every agent with no reward;
+* a challenge has no winner (the GM reads its results): it ends with no reward.
 
 ### Version History
 
-* v0: Initial release (0.1.0)
+* v0: Initial release (0.1.0): conflicts, contests and challenges
 """
 
 from __future__ import annotations
@@ -83,6 +88,7 @@ from pettingzoo.utils import wrappers
 from ..narrate import Narrator, summary
 from ..rules import events as ev
 from ..rules.conflict import Conflict
+from ..rules.engine import start
 from ..rules.scene import Scene
 from ..rules.state import BOOST, CONCEDED, TAKEN_OUT
 from ..scenes import load_scene
@@ -162,7 +168,7 @@ class raw_env(AECEnv, EzPickle):
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.seed_used = seed
         forced = (options or {}).get("forced_dice", ())
-        self.conflict = Conflict(self.scene, seed, forced=forced)
+        self.conflict = start(self.scene, seed, forced=forced)
         self.slots = AspectSlots(self.layout.A)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -246,8 +252,9 @@ class raw_env(AECEnv, EzPickle):
                     if unresolved:
                         self.truncations[a] = True
                     else:
-                        won = c.f[a].sheet.side == c.outcome.winner
-                        self.rewards[a] += self.reward_cfg["win" if won else "loss"]
+                        if c.outcome.winner is not None:  # a challenge has no winner: its results are the GM's
+                            won = c.f[a].sheet.side == c.outcome.winner
+                            self.rewards[a] += self.reward_cfg["win" if won else "loss"]
                         self.terminations[a] = True
             for a in self.agents:
                 self.infos[a] = {"outcome": c.outcome.to_json()}

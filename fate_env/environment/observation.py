@@ -27,10 +27,11 @@ from ..rules.skills import DEFAULT_SKILLS
 from ..rules.state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONCEDED, CONSEQUENCE, SITUATION
 from .actions import ActionLayout, AspectSlots
 
-DECISION_KINDS = ("turn", "move", "respond", "invoke", "style", "cost", "absorb", "next")
+DECISION_KINDS = ("turn", "move", "respond", "invoke", "style", "cost", "absorb", "next",
+                  "contest_roll", "support", "contest_advantage", "task")
 KINDS = ("pc", "major", "minor", "mob")
 ASPECT_KINDS = (CHARACTER, SITUATION, ADVANTAGE, CONSEQUENCE)
-GLOBAL = 17
+GLOBAL = 23
 CHAR_FIXED = 3 + 4 + 3 + 4 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + len(DEFAULT_SKILLS)  # without the zone one-hot
 ASPECT = 14
 
@@ -126,15 +127,20 @@ class ObservationEncoder:
             head[1 + DECISION_KINDS.index(d.kind)] = 1.0
             ctx = d.context
             if "effort" in ctx:
-                head[9] = ctx["effort"] / 10
-                head[10] = ctx["opposition"] / 10
-                head[11] = ctx["margin"] / 10
-                head[13] = 1.0 if ctx["as_roller"] else 0.0
+                head[13] = ctx["effort"] / 10
+                head[14] = ctx["opposition"] / 10
+                head[15] = ctx["margin"] / 10
+                head[17] = 1.0 if ctx["as_roller"] else 0.0
             if "shifts" in ctx:
-                head[12] = ctx["shifts"] / 10
-            head[16] = 1.0
-        head[14] = c.gm_pool / 10
-        head[15] = c.fate_points_of(ego) / 10
+                head[16] = ctx["shifts"] / 10
+            head[20] = 1.0
+        head[18] = c.gm_pool / 10
+        head[19] = c.fate_points_of(ego) / 10
+        victories = getattr(c, "victories", None)
+        if victories:
+            need = c.scene.contest.victories
+            head[21] = victories.get(side, 0) / need
+            head[22] = max((v for s, v in victories.items() if s != side), default=0) / need
         obs[:GLOBAL] = head
         # characters: static rows for this ego, dynamic rows in this ego's order
         rows = self._static[ego].copy()
