@@ -14,6 +14,10 @@ Rules of thumb, one per decision kind, each with its reason:
 * style: the full hit. cost: never hand the enemy a free invoke; take the
   minor cost to get the goal. next: an ally who has not acted, else the
   least dangerous foe.
+* a scene's challenge comes first when a task may be taken; once it is done,
+  the side that worked on it turns the fight into the scene's contest (runs).
+* contests: the member with the best skill rolls, everyone with a rank in it
+  helps; no risky advantages. challenges: the task with the best odds next.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, NoAdvantage,
-    NoSupport, OvercomeMove, Pass, Stay, Support,
+    NoSupport, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest,
 )
 
 from .base import register
@@ -68,6 +72,12 @@ class BasicController:
         opts = d.options
         if self._should_concede(c, me) and Concede() in opts:
             return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+        if TurnToContest() in opts and c.scene.challenge and c.side_of(me) == c.scene.challenge.side:
+            return opts.index(TurnToContest()), "the way is open: stops fighting and runs"
+        tasks = [i for i, o in enumerate(opts) if type(o) is TakeTask]
+        if tasks:  # the scene's goal comes first when it is safe to work on it
+            i = max(tasks, key=lambda i: c._effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))
+            return i, f"works on {c.scene.challenge.tasks[opts[i].task].name}"
         best, best_score = None, -99
         for i, o in enumerate(opts):
             if type(o) is Attack:

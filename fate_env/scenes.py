@@ -254,16 +254,18 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
     if kind != "challenge" and len(sides) < 2:
         fail("characters", f"a {kind} needs at least two sides; expected characters with different side values")
     contest = challenge = None
-    if kind == "contest":
+    # a conflict may carry a challenge ("other actions", 000:501-521) and the contest it may
+    # turn into (000:539-547); a contest carries no challenge, a challenge no contest
+    if kind == "contest" or (kind == "conflict" and "contest" in data):
         contest = _contest(data.get("contest", {}), sides, skills, known, fail)
     elif "contest" in data:
-        fail("contest", "expected a contest section only with kind: contest")
-    if kind == "challenge":
-        if "challenge" not in data:
-            fail("challenge", "missing required field for kind: challenge")
+        fail("contest", f"expected no contest section in a {kind}")
+    if kind == "challenge" and "challenge" not in data:
+        fail("challenge", "missing required field for kind: challenge")
+    if kind in ("challenge", "conflict") and "challenge" in data:
         challenge = _challenge(data["challenge"], sides, ids, skills, known, fail)
     elif "challenge" in data:
-        fail("challenge", "expected a challenge section only with kind: challenge")
+        fail("challenge", f"expected no challenge section in a {kind}")
     for i, a in enumerate(aspects):
         for holder in a.free_invokes:
             if holder not in ids:

@@ -16,7 +16,7 @@ from fate_env.rules.conflict import Conflict  # noqa: E402
 from fate_env.rules.options import DoneInvoking  # noqa: E402
 from fate_env.scenes import scene_from_dict  # noqa: E402
 
-SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate"]
+SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault"]
 
 
 def make_scene(characters: dict, zones=("room",), borders=(), aspects=(), rules="condensed", **extra):

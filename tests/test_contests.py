@@ -229,3 +229,69 @@ def test_random_contests_keep_the_invariants(scene, seed):
             assert r.twist is not None or not r.scores
     again = replay(scene, seed, c.choices, reasons=c.reasons)
     assert json.dumps(again.log()) == json.dumps(c.log())
+
+
+VAULT = {
+    "cynere": {"kind": "pc", "side": "pcs", "zone": "hall", "high_concept": "Infamous Girl with Sword",
+               "skills": {"Athletics": 4, "Physique": 2, "Crafts": 1}, "fate_points": 3},
+    "guardians": {"kind": "mob", "count": 3, "side": "temple", "zone": "hall", "skills": {"Fight": 1, "Athletics": 1},
+                  "stress": 1},
+}
+VAULT_TASKS = {"side": "pcs", "tasks": [{"name": "Pick the lock", "skill": "Crafts", "difficulty": 2},
+                                        {"name": "Push the door", "skill": "Physique", "difficulty": 2}]}
+
+
+def test_other_actions_need_a_successful_defense_and_the_fight_turns_into_a_chase():
+    """000:513-521 (here under condensed): she defends, picks the lock at a cost; fails to defend and cannot work the
+    door; defends, pushes it open with style. 000:539-547: the fight becomes a chase, and what
+    the conflict owes is paid only when the contest ends."""
+    from fate_env.rules.options import Attack, Next, Pass, TurnToContest
+    scene = make_scene(VAULT, zones=("hall",), first="guardians", challenge=VAULT_TASKS,
+                       contest={"skills": ["Athletics"], "victories": 1})
+    c = start(scene, seed=0, forced=[
+        (0, 0, 0, 0), (0, 0, 0, 0),        # 1: Fight 1+1 = Fair vs Athletics Great: she holds
+        (-1, -1, 0, 0),                    #    the lock: Crafts 1-2 = Poor vs Fair: a failure
+        (1, 1, 1, 1), (-1, -1, -1, -1),    # 2: Fantastic vs Mediocre: she is hit
+        (-1, -1, -1, -1), (0, 0, 0, 0),    # 3: Terrible vs Great: she holds
+        (1, 1, 1, 0),                      #    the door: Physique 2+3 = Superb vs Fair: with style
+        (1, 0, 0, 0), (0, 0, 0, 0),        # the chase: one victory decides it
+    ])
+    d = Driver(c)
+    hostile = aspect_id(c, "Infamous Girl with Sword")
+    d.do("turn", "guardians", Attack("cynere", "Fight"))
+    d.do("respond", "cynere", Defend())
+    d.do("invoke", "guardians", Invoke(hostile, "guardians", False, "bonus"))  # owed to her after the scene
+    d.skip_invokes()
+    turn = d.expect("turn", "cynere")
+    assert TakeTask(0, "cynere") in turn.options  # she defended successfully
+    c.step(TakeTask(0, "cynere"))
+    d.skip_invokes()
+    d.do("cost", "cynere", Choose("major_cost"))
+    d.do("next", "cynere", Next("guardians"))
+    d.do("turn", "guardians", Attack("cynere", "Fight"))
+    d.do("respond", "cynere", Defend())
+    d.skip_invokes()
+    d.do("style", "guardians", Choose("full_hit"))
+    absorb = d.expect("absorb", "cynere")
+    c.step(next(o for o in absorb.options if type(o) is Absorb))
+    turn = d.expect("turn", "cynere")
+    assert not [o for o in turn.options if type(o) is TakeTask]  # hit this exchange: no work on the door
+    c.step(Pass())
+    d.do("next", "cynere", Next("guardians"))
+    d.do("turn", "guardians", Attack("cynere", "Fight"))
+    d.do("respond", "cynere", Defend())
+    d.skip_invokes()
+    d.do("turn", "cynere", TakeTask(1, "cynere"))
+    d.skip_invokes()
+    assert [t["result"] for t in c.task_results] == ["major_cost", "success_with_style"]
+    assert c.f["cynere"].owed == 1 and not c.over
+    d.do("next", "cynere", Next("cynere"))
+    d.do("turn", "cynere", TurnToContest())
+    assert any(isinstance(e, ev.BecameContest) for e in c.events)
+    assert not any(isinstance(e, ev.ConflictEnded) for e in c.events)  # payouts held (000:541)
+    d.do("contest_advantage", "cynere", NoAdvantage())
+    d.do("contest_advantage", "guardians", NoAdvantage())
+    d.skip_invokes()
+    assert c.over and c.outcome.winner == "pcs" and c.outcome.victories == {"pcs": 2, "temple": 0}
+    assert c.outcome.payouts == {"cynere": 1}  # the hostile invoke, paid once the chase is over
+    assert [t["task"] for t in c.outcome.tasks] == ["Pick the lock", "Push the door"]

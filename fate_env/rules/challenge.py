@@ -13,8 +13,8 @@ The results are the outcome record's ``tasks``; what they mean is the GM's call.
 from __future__ import annotations
 
 from . import events as ev
-from .conflict import FAIL, STYLE, SUCCESS, TIE, Conflict, Flow, band
-from .options import Choose, TakeTask
+from .conflict import Conflict, Flow
+from .options import TakeTask
 
 
 class Challenge(Conflict):
@@ -31,41 +31,13 @@ class Challenge(Conflict):
         self.can_concede = False
         challengers = [c.id for c in self.scene.characters if c.side == spec.side]
         self._emit(ev.ChallengeStarted(self.scene.name, self.rules.name, spec.side, [t.name for t in spec.tasks]))
-        remaining = list(range(len(spec.tasks)))
-        results = []
-        while remaining:
+        while self._tasks_left:
             able = [c for c in challengers if self.f[c].active]
-            if not able:
-                break
-            options = [TakeTask(i, c) for i in remaining for c in ([spec.tasks[i].by] if spec.tasks[i].by else able)
-                       if self.f[c].active]
+            options = [TakeTask(i, c) for i in self._tasks_left
+                       for c in ([spec.tasks[i].by] if spec.tasks[i].by else able) if c in able]
             if not options:
                 break
             pick = yield from self._ask("task", able[0], options)
             self.exchange += 1
-            task = spec.tasks[pick.task]
-            f = self.f[pick.character]
-            roll = self._roll("overcome", f, task.skill, difficulty=task.difficulty, why=task.name)
-            yield from self._invoke_rounds(roll)
-            self._resolved(roll)
-            outcome = band(roll.margin)
-            if outcome == FAIL:
-                choice = yield from self._ask("cost", f.id, [Choose("fail"), Choose("major_cost")], action="task")
-                result = choice.option
-            elif outcome == TIE:
-                options = [Choose("minor_cost")] + ([Choose("fail_with_boost")] if self.rules.overcome_tie == "choice" else [])
-                choice = yield from self._ask("cost", f.id, options, action="task")
-                result = choice.option
-                if result == "fail_with_boost":
-                    self._boost(f.id, "Second Wind")
-                elif roll.opposer is not None:
-                    self._boost(roll.opposer, "Small Win")
-            else:
-                result = "success" if outcome == SUCCESS else "success_with_style"
-                if outcome == STYLE:
-                    self._boost(f.id, "Flying Start")
-            self._emit(ev.TaskResult(task.name, f.id, roll.effort, roll.opposition, outcome, result))
-            results.append({"task": task.name, "character": f.id, "effort": roll.effort,
-                            "difficulty": roll.opposition, "outcome": outcome, "result": result})
-            remaining.remove(pick.task)
-        self._finish(tasks=results)
+            yield from self._attempt_task(self.f[pick.character], pick.task)
+        self._finish(tasks=list(self.task_results))

@@ -37,7 +37,7 @@ from .dice import Dice
 from .harm import Absorb, TakenOut, absorb_plans, mob_absorb
 from .options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke,
-    Move, Next, OvercomeMove, Pass, RemoveAspect, Stay, Support, key,
+    Move, Next, OvercomeMove, Pass, RemoveAspect, Stay, Support, TakeTask, TurnToContest, key,
 )
 from .scene import CharacterSheet, Scene
 from .skills import (
@@ -193,6 +193,10 @@ class Conflict:
         self.autostep_single = autostep_single
         self.can_concede = True  # conceding is a conflict's option (003:1693-1712), not a contest's
         self.advantage_failure_is_asked = True  # contests replace it with forfeit-or-pay
+        self.task_results: list[dict[str, Any]] = []
+        self._tasks_left = list(range(len(scene.challenge.tasks))) if scene.challenge else []
+        self._set_back: set[str] = set()  # hit, or an advantage stuck on them, this exchange
+        self._to_contest: str | None = None
         self.pending: Decision | None = None
         self.roll: Roll | None = None  # the roll being invoked on, during invoke rounds
         self._setup_aspects()
@@ -354,11 +358,15 @@ class Conflict:
                 return
             self._emit(ev.ExchangeStarted(self.exchange))
             self.acted = set()
+            self._set_back = set()
             if self.rules.turn_order == "popcorn":
                 actor = opener if self.f[opener].active else self.active_ids()[0]
                 while True:
                     yield from self._turn(actor)
                     self.acted.add(actor)
+                    if self._to_contest is not None:
+                        yield from self._become_contest()
+                        return
                     if self._is_over():
                         self._finish()
                         return
@@ -379,9 +387,22 @@ class Conflict:
                         continue
                     yield from self._turn(actor)
                     self.acted.add(actor)
+                    if self._to_contest is not None:
+                        yield from self._become_contest()
+                        return
                     if self._is_over():
                         self._finish()
                         return
+
+    def _become_contest(self) -> Flow:
+        """The sides stop trying to harm each other: the scene's contest goes on from here,
+        and the conflict's payouts wait for its end (000:539-547). The state (stress,
+        consequences, aspects, owed fate points) carries over; the engine becomes a Contest."""
+        from .contest import Contest
+        self._emit(ev.BecameContest(self._to_contest, self.exchange))
+        self.exchange = 0
+        self.__class__ = Contest  # same state, the contest's flow from here on
+        yield from self._contest()
 
     def _stand_in(self, cid: str) -> str:
         """Who names the next actor when the last one has left the fight: an ally, else anyone left."""
@@ -470,6 +491,12 @@ class Conflict:
         # moving farther, across an impeded border, or past a foe takes the action (000:459-463)
         opts.extend(OvercomeMove(z) for z in self.map.reachable(f.zone) if z not in free_now)
         opts.extend(RemoveAspect(a.id) for a in self._removable(f))
+        if self._tasks_left and cid not in self._set_back:  # other actions: a modified challenge (000:501-505)
+            tasks = self.scene.challenge.tasks
+            if f.sheet.side == self.scene.challenge.side:
+                opts.extend(TakeTask(i, cid) for i in self._tasks_left if tasks[i].by in (None, cid))
+        if self.scene.contest is not None and not self._tasks_left:
+            opts.append(TurnToContest())
         opts.append(FullDefense())
         opts.extend(Support(a) for a in self.allies_of(cid))  # even one who has acted (003:1558-1561)
         opts.append(Concede())
@@ -558,6 +585,10 @@ class Conflict:
             self._emit(ev.SupportPledged(f.id, choice.ally))
         elif kind is Concede:
             self._concede(f)
+        elif kind is TakeTask:
+            yield from self._attempt_task(f, choice.task)
+        elif kind is TurnToContest:
+            self._to_contest = f.id
         else:
             self._emit(ev.Passed(f.id))
 
@@ -593,6 +624,7 @@ class Conflict:
                 self._boost(f.id, "Opening")
             return
         hit = m
+        self._set_back.add(target)  # successfully attacked: no challenge task this exchange
         if m >= 3:
             pick = yield from self._ask("style", f.id, [Choose("full_hit"), Choose("boost")], shifts=m)
             if pick.option == "boost":
@@ -625,6 +657,8 @@ class Conflict:
         zone = target if target in self.map.neighbours else None
 
         def place(holder: str | None, count: int) -> None:
+            if owner is not None and self.side_of(owner) != f.sheet.side:
+                self._set_back.add(owner)  # an advantage stuck on them (000:505)
             a = self._new_aspect(template, ADVANTAGE if owner else SITUATION, owner=owner, zone=zone,
                                  creator=f.id, skill=skill)
             if holder and count:
@@ -720,6 +754,36 @@ class Conflict:
         if roll.opposer is not None:
             self._boost(roll.opposer, "Small Win")
         return "cost"
+
+    def _attempt_task(self, f: Fighter, index: int) -> Flow:
+        """One challenge task: an overcome against its difficulty (003:1473-1476; 000:42-62).
+        A failure may be taken as success at a major cost (003:673-679); a tie is success at a
+        minor cost (the opposition gets a boost) or, under condensed, a failure with a boost."""
+        task = self.scene.challenge.tasks[index]
+        roll = self._roll("overcome", f, task.skill, difficulty=task.difficulty, why=task.name)
+        yield from self._invoke_rounds(roll)
+        self._resolved(roll)
+        outcome = band(roll.margin)
+        if outcome == FAIL:
+            choice = yield from self._ask("cost", f.id, [Choose("fail"), Choose("major_cost")], action="task")
+            result = choice.option
+        elif outcome == TIE:
+            options = [Choose("minor_cost")] + ([Choose("fail_with_boost")] if self.rules.overcome_tie == "choice" else [])
+            choice = yield from self._ask("cost", f.id, options, action="task")
+            result = choice.option
+            if result == "fail_with_boost":
+                self._boost(f.id, "Second Wind")
+            elif roll.opposer is not None:
+                self._boost(roll.opposer, "Small Win")
+        else:
+            result = "success" if outcome == SUCCESS else "success_with_style"
+            if outcome == STYLE:
+                self._boost(f.id, "Flying Start")
+        if result != "fail" and result != "fail_with_boost" or self.scene.kind == "challenge":
+            self._tasks_left.remove(index)
+        self._emit(ev.TaskResult(task.name, f.id, roll.effort, roll.opposition, outcome, result))
+        self.task_results.append({"task": task.name, "character": f.id, "effort": roll.effort,
+                                  "difficulty": roll.opposition, "outcome": outcome, "result": result})
 
     def _move(self, f: Fighter, zone: str, free: bool) -> None:
         self._emit(ev.Moved(f.id, f.zone, zone, free))
@@ -1026,7 +1090,7 @@ class Conflict:
             gm_pool={"start": self.gm_pool_start, "spent": self.gm_spent, "end": self.gm_pool},
             payouts=payouts,
             kind=self.scene.kind,
-            **extra,
+            **{"tasks": list(self.task_results), **extra} if self.task_results else extra,
         )
 
 

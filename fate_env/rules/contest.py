@@ -35,6 +35,10 @@ class Contest(Conflict):
 
     # -- flow -------------------------------------------------------------------
     def _run(self) -> Flow:
+        yield from self._contest()
+
+    def _contest(self) -> Flow:
+        """The contest's exchanges; also where a conflict that turns into a contest goes on."""
         spec = self.scene.contest
         self.can_concede = False
         self.advantage_failure_is_asked = False

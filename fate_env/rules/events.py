@@ -248,6 +248,14 @@ class ThreatRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BecameContest(Event):
+    """The conflict turned into a contest; its payouts wait for the contest's end (000:539-547)."""
+
+    by: str
+    exchange: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChallengeStarted(Event):
     scene: str
     rules: str

@@ -119,6 +119,11 @@ class TakeTask:                     # challenges: this character takes on this t
     character: str
 
 
+@dataclass(frozen=True, slots=True)
+class TurnToContest:                # a conflict becomes the scene's contest (an escape, a chase)
+    pass
+
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -151,6 +156,7 @@ _NAMES = {
     Support: "support", Concede: "concede", Pass: "pass", Defend: "defend", Invoke: "invoke",
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
+    TurnToContest: "to_contest",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]
