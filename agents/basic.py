@@ -73,7 +73,7 @@ class BasicController:
         if self._should_concede(c, me) and Concede() in opts:
             return opts.index(Concede()), "the next hit would take it out; concedes while it can"
         if TurnToContest() in opts and c.scene.challenge and c.side_of(me) == c.scene.challenge.side:
-            return opts.index(TurnToContest()), "the way is open: stops fighting and runs"
+            return opts.index(TurnToContest()), "calls the retreat now that the way is open"
         tasks = [i for i, o in enumerate(opts) if type(o) is TakeTask]
         if tasks:  # the scene's goal comes first when it is safe to work on it
             i = max(tasks, key=lambda i: c._effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))

@@ -37,8 +37,9 @@ roll_for            C x Kc                   contest_roll (who rolls for the sid
 no_support          1                        support (the ``support`` segment adds the bonus)
 no_advantage        1                        contest_advantage (or advantage / exploit)
 forfeit, pay        1 + 1                    cost (a contest's failed advantage)
-task                tasks x C                task (challenges)
+task                tasks x C                task (challenges), turn (a conflict's other actions)
 fail, major_cost    1 + 1                    cost (a challenge's failed task)
+to_contest          1                        turn (the conflict becomes the scene's contest)
 ==================  =======================  ===========================================
 """
 
@@ -52,7 +53,7 @@ from ..rules.conflict import Conflict
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
-    NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, Stay, Support, TakeTask,
+    NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, Stay, Support, TakeTask, TurnToContest,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -137,7 +138,7 @@ class ActionLayout:
             ("fail_with_boost", 1), ("absorb", (1 << self.S) * (self.X + 1)), ("taken_out", 1), ("next", self.C),
             # contests and challenges
             ("roll_for", self.C * self.Kc), ("no_support", 1), ("no_advantage", 1), ("forfeit", 1), ("pay", 1),
-            ("task", self.tasks * self.C), ("fail", 1), ("major_cost", 1),
+            ("task", self.tasks * self.C), ("fail", 1), ("major_cost", 1), ("to_contest", 1),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -151,7 +152,7 @@ class ActionLayout:
         self._slots = {ego: {cid: i for i, cid in enumerate(self.order(ego))} for ego in self.ids}
         self._fixed = {Stay: "stay", FullDefense: "full_defense", Concede: "concede", Pass: "pass",
                        Defend: "defend", DoneInvoking: "done", TakenOut: "taken_out", NoSupport: "no_support",
-                       NoAdvantage: "no_advantage"}
+                       NoAdvantage: "no_advantage", TurnToContest: "to_contest"}
         self._contest_skill_index = {s: i for i, s in enumerate(self.contest_skills)}
 
     # -- ego ordering ---------------------------------------------------------

@@ -52,7 +52,7 @@ exploit[A], overcome_move[Z], remove[A], full_defense, support[C], concede, pass
 defend, done, invoke[A x (2+2C)], boost[B x 2], full_hit, boost_hit, no_aspect,
 aspect_for_enemy, minor_cost, fail_with_boost, absorb[2^S x (X+1)], taken_out,
 next[C], roll_for[C x Kc], no_support, no_advantage, forfeit, pay, task[tasks x C],
-fail, major_cost. The table and the meaning of each index are in
+fail, major_cost, to_contest. The table and the meaning of each index are in
 `fate_env/environment/actions.py`; `env.unwrapped.describe_action(a)` names one.
 
 ### Rewards
