@@ -141,17 +141,17 @@ class BasicController:
             if margin >= 0:
                 return 0, "the defense holds"
             need = math.ceil(-margin / 2)
+        free_count, fp, payable = c.invoke_budget(me)
+        if free_count + min(fp, payable) < need:
+            return 0, "cannot pay for enough invokes to change the outcome"
         bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"]
         free = [(i, o) for i, o in bonus if o.free]
-        paid = [(i, o) for i, o in bonus if not o.free and o.payer == me]
-        free_count = sum(c.aspects[o.aspect].free.get(o.payer, 0) for _, o in free)
-        fp = c.fate_points_of(me)
-        distinct = len({o.aspect for _, o in paid})
-        if free_count + min(fp, distinct) < need:
-            return 0, "cannot pay for enough invokes to change the outcome"
         if free:
             i, o = free[0]
             return i, f"free invoke on {c.aspects[o.aspect].name} to turn the result"
+        paid = [(i, o) for i, o in bonus if not o.free and o.payer == me]
+        if not paid:
+            return 0, "no invoke of its own to pay for"
         i, o = paid[0]
         return i, f"pays a fate point to invoke {c.aspects[o.aspect].name} and turn the result"
 

@@ -305,6 +305,34 @@ class Conflict:
             return boxes + (f.members - 1) * (len(t.values) + 1)
         return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
 
+    def invoke_budget(self, who: str) -> tuple[int, int, int]:
+        """For the roll being invoked on: (free invokes ``who`` and its allies hold on aspects
+        in play here, fate points ``who`` can spend, distinct aspects it could pay to invoke).
+        One pass over the aspects, without listing the options."""
+        roll = self.roll
+        if roll is None:
+            return 0, 0, 0
+        F = self.f
+        side = F[who].sheet.side
+        allies = set([who] + self.allies_of(who))
+        invoked = roll.invoked.get(side, ())
+        fp = self.fate_points_of(who)
+        free = payable = 0
+        for a in self.aspects.values():
+            owner = a.owner
+            if owner is not None and F[owner].status != ACTIVE:
+                continue
+            if a.zone is not None and a.zone not in roll.zones:
+                continue
+            for h, n in a.free.items():
+                if h in allies:
+                    free += n
+            if fp and a.kind != BOOST and a.id not in invoked:
+                if not (a.kind in (CHARACTER, CONSEQUENCE) and owner is not None) or owner == who \
+                        or F[owner].sheet.side != side:
+                    payable += 1
+        return free, fp, payable
+
     def distance(self, a: str, b: str) -> int | None:
         return self.map.hops[self.f[a].zone].get(self.f[b].zone)
 
@@ -796,8 +824,11 @@ class Conflict:
 
     # ----------------------------------------------------------------- rolls
     def _stunt_bonus(self, cid: str, skill: str, action: str, target: str | None) -> int:
+        stunts = self._bonus_stunts[cid]
+        if not stunts:
+            return 0
         total = 0
-        for st in self._bonus_stunts[cid]:
+        for st in stunts:
             if st.skill == skill and st.action == action and self._when(cid, st.when, target):
                 total += st.bonus
         return total
@@ -826,7 +857,8 @@ class Conflict:
         return False
 
     def _effective(self, cid: str, skill: str, action: str, target: str | None = None) -> int:
-        return self.f[cid].skill(skill) + self._stunt_bonus(cid, skill, action, target)
+        rating = self.f[cid].sheet.skills.get(skill, 0)
+        return rating + self._stunt_bonus(cid, skill, action, target) if self._bonus_stunts[cid] else rating
 
     def _best_skill(self, cid: str, skills: Sequence[str], action: str, attacker: str | None = None) -> str:
         """The skill a sensible player rolls: the highest rating plus stunts."""
