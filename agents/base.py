@@ -45,14 +45,22 @@ def controller_names() -> list[str]:
 def make_controller(spec: str, seed: int = 0) -> Controller:
     """A controller from its name; ``seed`` seeds any randomness it has."""
     _load_builtin()
-    name = spec.split(":", 1)[0]
+    name, _, arg = spec.partition(":")
     if name not in _REGISTRY:
-        raise UnknownController(f"no controller named {spec!r}; expected one of {', '.join(sorted(_REGISTRY))}")
+        raise UnknownController(f"no controller named {spec!r}; expected one of {', '.join(sorted(_REGISTRY))}"
+                                " (or ppo:PATH)")
+    if name == "ppo":
+        try:
+            return _REGISTRY[name](seed, path=arg)
+        except ImportError as exc:
+            raise UnknownController(f"{spec}: the learned controller needs the train extra ({exc})") from None
+        except ValueError as exc:
+            raise UnknownController(str(exc)) from None
     return _REGISTRY[name](seed)
 
 
 def _load_builtin() -> None:
-    from . import basic, random_policy  # noqa: F401  (registers on import)
+    from . import basic, learned, random_policy, tactics  # noqa: F401  (registers on import)
 
 
 def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, seed: int = 0) -> dict[str, Controller]:

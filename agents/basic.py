@@ -36,12 +36,29 @@ from .base import register
 LIKELY_ROLL = 1  # a modestly good roll for the foe: what "likely" means here
 
 
+def policy_params(name: str) -> dict:
+    """A policy's parameters from ``configs/policies.yaml`` (config, not code)."""
+    import yaml
+
+    from fate_env.scenes import config_dir
+    path = config_dir() / "policies.yaml"
+    data = yaml.safe_load(path.read_text()) if path.exists() else {}
+    return dict(data.get(name, {}))
+
+
 @register("basic")
 class BasicController:
     name = "basic"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, **params):
         self.seed = seed
+        p = {"concede_margin": 1, "hurt_first": True, "fp_reserve": 0, "likely_roll": LIKELY_ROLL,
+             **policy_params(self.name), **params}
+        self.concede_margin = int(p["concede_margin"])
+        self.hurt_first = bool(p["hurt_first"])
+        self.fp_reserve = int(p["fp_reserve"])
+        self.likely_roll = int(p["likely_roll"])
+        self.params = p
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
         handler = getattr(self, f"_{d.kind}")
@@ -54,17 +71,19 @@ class BasicController:
         for foe in c.foes_of(me):
             for skill in c._attack_skills(c.f[foe]):
                 if c.can_attack(foe, me, skill) or (c.distance(foe, me) or 9) <= 1:
-                    hit = c.attack_rating(foe, skill, me) + LIKELY_ROLL - c.defense_rating(me, foe, skill)
+                    hit = c.attack_rating(foe, skill, me) + self.likely_roll - c.defense_rating(me, foe, skill)
                     worst = max(worst, hit)
         return worst
 
     def _should_concede(self, c: Conflict, me: str) -> bool:
+        if self.concede_margin <= -99:
+            return False
         f = c.f[me]
         holds = f.consequences_taken > 0 or (f.sheet.kind == "mob" and f.members < f.sheet.count)
-        if not holds:
+        if self.hurt_first and not holds:
             return False
         threat = self._threat(c, me)
-        return threat > 0 and threat > c.capacity(me)
+        return threat > 0 and threat - c.capacity(me) >= self.concede_margin
 
     # -- decisions -----------------------------------------------------------
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -84,7 +103,7 @@ class BasicController:
                 odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
                 if odds * 2 + 3 <= best_score:
                     continue  # cannot beat the best so far even if it finishes the target
-                finish = 1 if odds + LIKELY_ROLL > c.capacity(o.target) else 0
+                finish = 1 if odds + self.likely_roll > c.capacity(o.target) else 0
                 score = odds * 2 + finish * 3
                 if score > best_score:
                     best, best_score = i, score
@@ -142,6 +161,7 @@ class BasicController:
                 return 0, "the defense holds"
             need = math.ceil(-margin / 2)
         free_count, fp, payable = c.invoke_budget(me)
+        fp = max(0, fp - self.fp_reserve)  # thrift: keep some back
         if free_count + min(fp, payable) < need:
             return 0, "cannot pay for enough invokes to change the outcome"
         bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"]
@@ -150,7 +170,7 @@ class BasicController:
             i, o = free[0]
             return i, f"free invoke on {c.aspects[o.aspect].name} to turn the result"
         paid = [(i, o) for i, o in bonus if not o.free and o.payer == me]
-        if not paid:
+        if not paid or fp <= 0:
             return 0, "no invoke of its own to pay for"
         i, o = paid[0]
         return i, f"pays a fate point to invoke {c.aspects[o.aspect].name} and turn the result"

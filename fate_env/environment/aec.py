@@ -66,7 +66,8 @@ defaults below; given when they happen:
   terminated (conceding costs less than being taken out, as the rules intend);
 * shaping, off by default: `shift_dealt` per shift of a hit the agent dealt,
   `shift_taken` (negative) per shift the agent absorbed;
-* an unresolved conflict or contest (the exchange cap) truncates every agent with no reward;
+* an unresolved conflict or contest (the exchange cap) truncates every agent still in, with
+  `unresolved` (0 by default; a trainer may set it negative, or a policy learns to stall);
 * a challenge has no winner (the GM reads its results): it ends with no reward.
 
 ### Version History
@@ -96,7 +97,7 @@ from .actions import ActionLayout, AspectSlots
 from .observation import ObservationEncoder
 
 DEFAULT_REWARD = {"win": 1.0, "loss": -1.0, "conceded": -0.5, "taken_out": -1.0,
-                  "shift_dealt": 0.0, "shift_taken": 0.0}
+                  "shift_dealt": 0.0, "shift_taken": 0.0, "unresolved": 0.0}
 
 
 class IllegalAction(ValueError):
@@ -115,7 +116,7 @@ def reward_config(reward: Mapping[str, float] | None) -> dict[str, float]:
 
 def reward_bounds(cfg: Mapping[str, float], scene: Scene, max_shifts: int = 40) -> tuple[float, float]:
     """Loose bounds on one agent's reward in one step (for the fuzz tests)."""
-    ends = [cfg["win"], cfg["loss"], cfg["conceded"], cfg["taken_out"], 0.0]
+    ends = [cfg["win"], cfg["loss"], cfg["conceded"], cfg["taken_out"], cfg["unresolved"], 0.0]
     shaping = (abs(cfg["shift_dealt"]) + abs(cfg["shift_taken"])) * max_shifts
     return min(ends) - shaping, max(ends) + shaping
 
@@ -250,6 +251,7 @@ class raw_env(AECEnv, EzPickle):
             for a in self.agents:
                 if not (self.terminations[a] or self.truncations[a]):
                     if unresolved:
+                        self.rewards[a] += self.reward_cfg["unresolved"]
                         self.truncations[a] = True
                     else:
                         if c.outcome.winner is not None:  # a challenge has no winner: its results are the GM's

@@ -1,0 +1,108 @@
+"""Cross-play evaluation: every policy on every side, on the same dice.
+
+Each cell plays ``n`` episodes with seeds ``seed .. seed+n-1`` (paired: every
+cell faces the same dice sequences), records who won and how, and the table
+gets Wilson intervals and a Bradley-Terry rating per policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fate_env.rules.engine import start
+from fate_env.rules.scene import Scene
+from fate_env.stats import bradley_terry, odds_against, wilson
+
+from .base import controllers_for, play
+
+
+@dataclass
+class Cell:
+    a: str
+    b: str
+    n: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    unresolved: int = 0
+    exchanges: int = 0
+    consequences: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
+    concessions: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
+
+    def to_json(self, sides: tuple[str, str]) -> dict[str, Any]:
+        lo, hi = wilson(self.a_wins, self.n)
+        return {"policy_a": self.a, "policy_b": self.b, "episodes": self.n, "a_wins": self.a_wins,
+                "b_wins": self.b_wins, "unresolved": self.unresolved, "a_win_rate": self.a_wins / self.n,
+                "a_win_ci95": [lo, hi], "mean_exchanges": self.exchanges / self.n,
+                "consequences_per_episode": {sides[0]: self.consequences["a"] / self.n,
+                                             sides[1]: self.consequences["b"] / self.n},
+                "concessions_per_episode": {sides[0]: self.concessions["a"] / self.n,
+                                            sides[1]: self.concessions["b"] / self.n}}
+
+
+def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0) -> dict[str, Any]:
+    if len(scene.sides) != 2:
+        raise ValueError(f"cross-play needs a scene with two sides; {scene.name} has {len(scene.sides)}")
+    side_a, side_b = scene.sides
+    cells: list[Cell] = []
+    games: list[tuple[str, str, float]] = []
+    for pa in policies:
+        for pb in policies:
+            cell = Cell(pa, pb)
+            for k in range(n):
+                s = seed + k
+                play_ = play(start(scene, s), controllers_for(scene, {side_a: pa, side_b: pb}, seed=s))
+                out = play_.outcome
+                cell.n += 1
+                cell.exchanges += out.exchanges
+                score = 0.5
+                if out.winner == side_a:
+                    cell.a_wins += 1
+                    score = 1.0
+                elif out.winner == side_b:
+                    cell.b_wins += 1
+                    score = 0.0
+                else:
+                    cell.unresolved += 1
+                for cid, cons in out.consequences.items():
+                    cell.consequences["a" if scene.character(cid).side == side_a else "b"] += len(cons)
+                for cid in out.conceded:
+                    cell.concessions["a" if scene.character(cid).side == side_a else "b"] += 1
+                if pa != pb:
+                    games.append((pa, pb, score))
+            cells.append(cell)
+    strengths, theta = bradley_terry(games) if games else ({p: 1.0 for p in policies}, 1.0)
+    ref = "random" if "random" in strengths else min(strengths, key=strengths.get)
+    return {
+        "scene": scene.name, "rules": scene.rules.name, "sides": [side_a, side_b], "episodes_per_cell": n,
+        "seed": seed, "policies": policies, "cells": [c.to_json((side_a, side_b)) for c in cells],
+        "ratings": {p: {"strength": strengths[p], "odds_vs_" + ref: odds_against(strengths, ref)[p]}
+                    for p in policies},
+        "side_advantage": theta,
+    }
+
+
+def format_table(result: dict[str, Any]) -> list[str]:
+    side_a, side_b = result["sides"]
+    pols = result["policies"]
+    cells = {(c["policy_a"], c["policy_b"]): c for c in result["cells"]}
+    width = max(12, max(len(p) for p in pols) + 2)
+    lines = [f"{result['scene']} ({result['rules']} rules), {result['episodes_per_cell']} paired seeds per cell "
+             f"from {result['seed']}: {side_a}'s win rate [95% Wilson], rows = {side_a}'s policy, "
+             f"columns = {side_b}'s policy",
+             " " * width + "".join(f"{p:>22}" for p in pols)]
+    for pa in pols:
+        row = f"{pa:<{width}}"
+        for pb in pols:
+            c = cells[(pa, pb)]
+            lo, hi = c["a_win_ci95"]
+            row += f"{c['a_win_rate']:>7.0%} [{lo:4.0%},{hi:4.0%}]".rjust(22)
+        lines.append(row)
+    ref = next(iter(next(iter(result["ratings"].values())).keys() - {"strength"}))
+    lines.append("")
+    lines.append(f"rating (Bradley-Terry, side advantage {result['side_advantage']:.2f}x for {side_a}):")
+    for p, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["strength"]):
+        lines.append(f"  {p:<{width}} strength {r['strength']:6.2f}   {ref.replace('_', ' ')}: {r[ref]:.0%}")
+    mean_ex = sum(c["mean_exchanges"] for c in result["cells"]) / len(result["cells"])
+    lines.append(f"mean exchanges per episode: {mean_ex:.1f}")
+    return lines

@@ -1,0 +1,66 @@
+"""``ppo:PATH``: a saved MaskablePPO model playing as a controller in any scene with the same maxima.
+
+The model sees what the environment would show it (the ego-centric observation
+and the mask of the pending decision), so it can sit in any seat. A scene whose
+observation or action sizes differ from the model's is refused with both shapes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from fate_env.rules.conflict import Conflict, Decision
+
+from .base import register
+
+
+class ShapeMismatch(ValueError):
+    pass
+
+
+@register("ppo")
+class PPOController:
+    name = "ppo"
+
+    def __init__(self, seed: int = 0, path: str | None = None):
+        if not path:
+            raise ValueError("the ppo controller needs a model: ppo:PATH (a .zip saved by fate-npc train)")
+        if not Path(path).exists():
+            raise ValueError(f"ppo:{path}: no such model file")
+        from sb3_contrib import MaskablePPO
+        self.path = path
+        self.model = MaskablePPO.load(path, device="cpu")
+        self._tables: dict[int, tuple] = {}
+
+    def _tables_for(self, c: Conflict):
+        from fate_env.environment.actions import ActionLayout, AspectSlots
+        from fate_env.environment.observation import ObservationEncoder
+        key = id(c)
+        if key not in self._tables:
+            layout = ActionLayout(c.scene)
+            encoder = ObservationEncoder(layout)
+            obs_shape = self.model.observation_space.shape
+            n = self.model.action_space.n
+            if obs_shape != (encoder.size,) or n != layout.n:
+                raise ShapeMismatch(
+                    f"ppo:{self.path} was trained for observations {obs_shape} and {n} actions; scene "
+                    f"{c.scene.name!r} has ({encoder.size},) and {layout.n}: train on a scene with the same maxima")
+            self._tables = {key: (layout, encoder, AspectSlots(layout.A))}
+        return self._tables[key]
+
+    def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        layout, encoder, slots = self._tables_for(c)
+        slots.sync(c)
+        boosts = []
+        for o in d.options:
+            aid = getattr(o, "aspect", None)
+            if aid is not None and type(o).__name__ == "Invoke" and c.aspects[aid].kind == "boost" and aid not in boosts:
+                boosts.append(aid)
+        actions = [layout.encode(c, d.actor, o, slots, boosts) for o in d.options]
+        mask = np.zeros(layout.n, dtype=bool)
+        mask[actions] = True
+        obs = encoder.encode(c, d.actor, slots)
+        action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
+        return actions.index(int(action)), "the learned policy's choice"

@@ -1,0 +1,172 @@
+"""A family of scripted NPCs that fight like their fiction.
+
+Each is ``basic`` (agents/basic.py) with a few rules changed, and each rule
+gives its reason for the narration. Parameters live in ``configs/policies.yaml``.
+
+* ``brute``: goes for the closest foe and hits it; never concedes.
+* ``sniper``: keeps its distance: steps out of a foe's zone, then shoots.
+* ``tactician``: stacks free invokes with advantages on the most wounded foe,
+  then attacks it and cashes them all; full defense when one hit from out.
+* ``coward``: concedes as soon as the next likely hit could take it out, and
+  keeps fate points back.
+* ``minion``: nameless help (003:1994: "minor NPCs aren't meant to stick
+  around"): concedes once marked, or once its mob has lost members.
+* ``support``: helps the ally about to act with teamwork, or sets up an
+  advantage for the allies; attacks only when nobody is left to help.
+"""
+
+from __future__ import annotations
+
+from fate_env.rules.conflict import Conflict, Decision
+from fate_env.rules.options import Attack, Concede, CreateAdvantage, FullDefense, Invoke, Move, Support
+
+from .base import register
+from .basic import BasicController
+
+
+def _attacks(c: Conflict, d: Decision) -> list[int]:
+    return [i for i, o in enumerate(d.options) if type(o) is Attack]
+
+
+@register("brute")
+class BruteController(BasicController):
+    name = "brute"
+
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me, opts = d.actor, d.options
+        attacks = _attacks(c, d)
+        if attacks:
+            same = [i for i in attacks if c.distance(me, opts[i].target) == 0] or attacks
+            i = max(same, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target))
+            return i, f"smashes the closest foe, {opts[i].target}"
+        return super()._turn(c, d)
+
+
+@register("sniper")
+class SniperController(BasicController):
+    name = "sniper"
+
+    def _foe_here(self, c: Conflict, me: str) -> bool:
+        return any(c.distance(me, f) == 0 for f in c.foes_of(me))
+
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me, opts = d.actor, d.options
+        if self._foe_here(c, me):
+            for i, o in enumerate(opts):  # step away first, if a free move can still shoot from there
+                if type(o) is Move and self._reach_after(c, me, o.zone):
+                    return i, f"backs off to {o.zone} to keep its distance"
+        ranged = [i for i in _attacks(c, d) if opts[i].skill != "Fight"]
+        if ranged:
+            i = max(ranged, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target)
+                    - c.defense_rating(opts[i].target, me, opts[i].skill))
+            return i, f"shoots {opts[i].target} from range"
+        return super()._turn(c, d)
+
+    def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me = d.actor
+        if self._foe_here(c, me):
+            for i, o in enumerate(d.options):
+                if type(o) is Move and self._reach_after(c, me, o.zone):
+                    return i, "falls back to a firing position"
+        return super()._move(c, d)
+
+
+@register("tactician")
+class TacticianController(BasicController):
+    name = "tactician"
+
+    def _held(self, c: Conflict, me: str, target: str) -> int:
+        """Free invokes it (or its side) holds on aspects of, or placed on, ``target``."""
+        side = c.side_of(me)
+        total = 0
+        for a in c.aspects.values():
+            if a.owner == target:
+                total += sum(n for h, n in a.free.items() if c.side_of(h) == side)
+        return total
+
+    def _weakest(self, c: Conflict, me: str, targets: list[str]) -> str:
+        return min(targets, key=lambda t: (c.capacity(t), targets.index(t)))
+
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me, opts = d.actor, d.options
+        if self._should_concede(c, me) and Concede() in opts:
+            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+        if FullDefense() in opts and self._threat(c, me) > c.capacity(me):
+            return opts.index(FullDefense()), "one hit from out: full defense"
+        attacks = _attacks(c, d)
+        if attacks:
+            targets = list(dict.fromkeys(opts[i].target for i in attacks))
+            focus = self._weakest(c, me, targets)
+            if self._held(c, me, focus) >= int(self.params.get("stack", 2)):
+                i = max((i for i in attacks if opts[i].target == focus),
+                        key=lambda i: c.attack_rating(me, opts[i].skill, focus))
+                return i, f"cashes its stacked invokes on {focus}, the most wounded"
+            setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target == focus]
+            if setups:
+                return setups[0], f"sets up {opts[setups[0]].template} on {focus} before striking"
+            i = max((i for i in attacks if opts[i].target == focus),
+                    key=lambda i: c.attack_rating(me, opts[i].skill, focus))
+            return i, f"focuses fire on {focus}, the most wounded"
+        return super()._turn(c, d)
+
+    def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        ctx = d.context
+        if ctx["as_roller"] and ctx["action"] == "attack":
+            target = c.roll.target if c.roll is not None else None
+            for i, o in enumerate(d.options):  # free invokes on the target's aspects: spend them all
+                if type(o) is Invoke and o.free and o.effect == "bonus" and c.aspects[o.aspect].owner == target:
+                    return i, f"cashes a free invoke on {c.aspects[o.aspect].name}"
+        return super()._invoke(c, d)
+
+    def _next(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me = d.actor
+        side = c.side_of(me)
+        mine = [i for i, o in enumerate(d.options) if c.side_of(o.character) == side]
+        holders = [i for i in mine if any(d.options[i].character in a.free for a in c.aspects.values())]
+        if holders:
+            return holders[0], f"hands the turn to {d.options[holders[0]].character}, who holds free invokes"
+        return super()._next(c, d)
+
+
+@register("coward")
+class CowardController(BasicController):
+    name = "coward"
+
+
+@register("minion")
+class MinionController(BasicController):
+    name = "minion"
+
+    def _should_concede(self, c: Conflict, me: str) -> bool:
+        f = c.f[me]
+        if self.params.get("concede_when_marked"):
+            marked = any(any(t.marked) for t in f.tracks.values())
+            lost = f.sheet.kind == "mob" and f.members * 2 <= f.sheet.count
+            if marked or lost or f.consequences_taken:
+                return True
+        return super()._should_concede(c, me)
+
+
+@register("support")
+class SupportController(BasicController):
+    name = "support"
+
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me, opts = d.actor, d.options
+        if self._should_concede(c, me) and Concede() in opts:
+            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+        helps = [i for i, o in enumerate(opts) if type(o) is Support and o.ally not in c.acted]
+        for i in helps:
+            ally = opts[i].ally
+            best = max((c._effective(ally, s, "attack") for s in c._attack_skills(c.f[ally])), default=0)
+            skill = max(c._attack_skills(c.f[ally]), key=lambda s: c._effective(ally, s, "attack"))
+            if best > 0 and c.f[me].skill(skill) >= 1:
+                return i, f"backs {ally} up: +1 teamwork on its {skill}"
+        setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target in c.foes_of(me)]
+        if setups and c.allies_of(me):
+            return setups[0], f"sets up {opts[setups[0]].template} on {opts[setups[0]].target} for its allies"
+        return super()._turn(c, d)
+
+
+__all__ = ["BruteController", "SniperController", "TacticianController", "CowardController",
+           "MinionController", "SupportController"]

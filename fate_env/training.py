@@ -1,0 +1,110 @@
+"""``fate-npc train``: MaskablePPO for one side of a scene, with logs and a closing evaluation.
+
+The opponents are any controller (``basic``, ``tactician``, ...); with
+``self_play`` they become a frozen snapshot of the learner, refreshed every
+``snapshot_every`` steps. Logs go to ``<out>.log/`` as CSV (and TensorBoard when it
+is installed); SB3's progress table is printed as it trains.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from .stats import wilson
+
+TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
+              "reward", "self_play", "eval_episodes"}
+
+
+def load_config(path: str | Path) -> dict[str, Any]:
+    data = yaml.safe_load(Path(path).read_text()) or {}
+    unknown = sorted(set(data) - TRAIN_KEYS)
+    if unknown:
+        raise ValueError(f"{path}: unknown training key(s) {', '.join(unknown)}; expected some of "
+                         f"{', '.join(sorted(TRAIN_KEYS))}")
+    return data
+
+
+def evaluate(env, act, episodes: int, seed: int) -> dict[str, Any]:
+    """Win rate of the learning side with ``act`` choosing its actions, on seeds seed..seed+episodes-1."""
+    wins = 0
+    for i in range(episodes):
+        obs, _ = env.reset(seed=seed + i)
+        done = env.aec.conflict.over
+        while not done:
+            obs, _, term, trunc, _ = env.step(act(obs, env.action_masks()))
+            done = term or trunc
+        wins += env.aec.conflict.outcome.winner == env.side
+    lo, hi = wilson(wins, episodes)
+    return {"episodes": episodes, "wins": wins, "win_rate": wins / episodes, "ci95": [lo, hi]}
+
+
+def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
+          seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1) -> dict[str, Any]:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
+
+    from agents.base import controllers_for
+
+    from .environment.single_agent import FateSingleAgentEnv
+
+    env = FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
+                             rules=rules, opponent_seed=seed)
+    out_path = Path(out)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    log_dir = out_path.with_suffix(".log")
+    formats = ["stdout", "csv"] if verbose else ["csv"]
+    try:
+        import tensorboard  # noqa: F401
+        formats.append("tensorboard")
+    except ImportError:
+        pass
+    model = MaskablePPO(
+        config.get("policy", "MlpPolicy"), env, seed=seed, verbose=verbose,
+        n_steps=int(config.get("n_steps", 2048)), batch_size=int(config.get("batch_size", 256)),
+        n_epochs=int(config.get("n_epochs", 10)), learning_rate=float(config.get("learning_rate", 3e-4)),
+        gamma=float(config.get("gamma", 0.99)), ent_coef=float(config.get("ent_coef", 0.0)),
+        policy_kwargs={"net_arch": list(config.get("net_arch", [64, 64]))}, device="cpu",
+    )
+    model.set_logger(configure(str(log_dir), formats))
+
+    class Snapshots(BaseCallback):
+        """Self-play: every few steps the opponents become a frozen copy of the learner."""
+
+        def __init__(self, every: int):
+            super().__init__()
+            self.every = every
+            self.last = 0
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps - self.last >= self.every:
+                self.last = self.num_timesteps
+                snap = out_path.with_name(out_path.stem + "_snapshot.zip")
+                self.model.save(snap)
+                others = {s: f"ppo:{snap}" for s in env.aec.scene.sides if s != env.side}
+                env.controllers = controllers_for(env.aec.scene, others, seed=seed)
+            return True
+
+    callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
+    start = time.perf_counter()
+    model.learn(total_timesteps=timesteps, callback=callback)
+    minutes = (time.perf_counter() - start) / 60
+    model.save(out_path)
+
+    episodes = int(config.get("eval_episodes", 300))
+    rng = np.random.default_rng(seed)
+    results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
+               "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir)}
+    for name in dict.fromkeys([opponent, "random"]):
+        test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000)
+        results[f"vs_{name}"] = evaluate(
+            test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, 100_000)
+        results[f"random_seat_vs_{name}"] = evaluate(
+            test_env, lambda o, m: int(rng.choice(np.flatnonzero(m))), episodes, 100_000)
+    return results

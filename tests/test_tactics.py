@@ -1,0 +1,206 @@
+"""The scripted tactics in decision situations, the evaluation math, training and ``ppo:PATH``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, SHIPPED, Driver, make_scene
+
+from agents.base import UnknownController, controllers_for, make_controller, play
+from fate_env.cli import main
+from fate_env.rules.engine import start
+from fate_env.rules.options import (
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, Pass, Support,
+)
+from fate_env.scenes import load_scene
+from fate_env.stats import bradley_terry, odds_against, wilson
+
+SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support"]
+
+DUO = {
+    "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2, "Shoot": 2},
+             "high_concept": "Brave Hero", "fate_points": 3},
+    "npc": {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Fight": 2, "Athletics": 1, "Shoot": 3},
+            "high_concept": "Hired Blade"},
+}
+
+
+def choose(policy: str, c, kind: str, actor: str):
+    d = c.pending
+    assert (d.kind, d.actor) == (kind, actor), (d.kind, d.actor)
+    index, reason = make_controller(policy).choose(c, d)
+    assert reason
+    return d.options[index]
+
+
+@pytest.mark.parametrize("policy", SCRIPTED + ["random"])
+@pytest.mark.parametrize("scene", SHIPPED)
+def test_every_policy_handles_every_decision_of_every_scene(policy, scene):
+    sc = load_scene(scene)
+    for seed in range(3):
+        c = play(start(sc, seed), controllers_for(sc, {s: policy for s in sc.sides}, seed=seed))
+        assert c.over
+
+
+def test_tactician_cashes_its_free_invokes_on_the_attack_they_were_made_for():
+    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    off = c._new_aspect("Off Balance", "advantage", owner="hero", creator="npc")
+    off.free["npc"] = 2
+    pick = choose("tactician", c, "turn", "npc")
+    assert type(pick) is Attack and pick.target == "hero"  # its best attack on the target it set up
+    c.step(pick)
+    d = Driver(c)
+    d.do("respond", "hero", Defend())
+    assert choose("tactician", c, "invoke", "npc") == Invoke(off.id, "npc", True, "bonus")
+
+
+def test_tactician_sets_up_before_striking_and_defends_when_one_hit_from_out():
+    c = start(make_scene(DUO, first="npc"), seed=0)
+    pick = choose("tactician", c, "turn", "npc")
+    assert type(pick) is CreateAdvantage and pick.target == "hero"
+    f = c.f["npc"]
+    for t in f.tracks.values():
+        t.marked = [True] * len(t.values)
+    for s in f.slots:
+        s.aspect = -1
+    assert choose("tactician", c, "turn", "npc") == FullDefense()
+
+
+def test_coward_concedes_before_the_roll_that_would_take_it_out():
+    c = start(make_scene(DUO, first="hero"), seed=0)
+    f = c.f["npc"]
+    f.tracks["physical"].marked = [True] * len(f.tracks["physical"].values)
+    for s in f.slots[1:]:
+        s.aspect = -1  # only the mild slot is left: a likely hit of 3+ would take it out
+    c.step(Attack("npc", "Fight"))
+    assert choose("coward", c, "respond", "npc") == Concede()
+    assert choose("brute", c, "respond", "npc") == Defend()  # the brute never concedes
+
+
+def test_minion_concedes_once_marked():
+    chars = copy.deepcopy(DUO)
+    chars["npc"] = {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 2}, "stress": 3}
+    c = start(make_scene(chars, first="npc"), seed=0)
+    assert choose("minion", c, "turn", "npc") != Concede()
+    c.f["npc"].tracks["physical"].marked[0] = True
+    assert choose("minion", c, "turn", "npc") == Concede()
+
+
+@pytest.mark.parametrize("policy", SCRIPTED)
+def test_nobody_pays_a_fate_point_that_cannot_change_the_outcome_band(policy):
+    """Attack at margin -8 with one point in the pool: one +2 cannot turn it into a hit."""
+    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(-1, -1, -1, -1), (1, 1, 0, 0)])
+    c.step(Attack("hero", "Fight"))
+    Driver(c).do("respond", "hero", Defend())
+    assert c.pending.context["margin"] == -8 and c.gm_pool == 1  # Fight 2-4 vs the hero's Fight 4+2
+    assert choose(policy, c, "invoke", "npc") == DoneInvoking()
+
+
+@pytest.mark.parametrize("policy", ["basic", "brute", "tactician", "support"])
+def test_an_invoke_that_turns_a_miss_into_a_hit_is_taken(policy):
+    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(0, 0, 0, 0), (-1, 0, 0, 0)])
+    c.step(Attack("hero", "Shoot"))
+    Driver(c).do("respond", "hero", Defend())
+    assert c.pending.context["margin"] == 0  # Shoot 3 vs Athletics 2-1... a tie: one +2 makes a hit
+    pick = choose(policy, c, "invoke", "npc")
+    assert type(pick) is Invoke and pick.effect == "bonus"
+
+
+def test_sniper_keeps_its_distance():
+    scene = make_scene(DUO, zones=("room", "hall"), borders=[{"between": ["room", "hall"]}], first="npc",
+                       foes_block_movement=False)
+    c = start(scene, seed=0)
+    assert choose("sniper", c, "turn", "npc") == Move("hall")
+    c.step(Move("hall"))
+    pick = choose("sniper", c, "turn", "npc")
+    assert pick == Attack("hero", "Shoot")
+
+
+def test_support_backs_up_the_ally_about_to_act():
+    chars = copy.deepcopy(DUO)
+    chars["aide"] = {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}, "stress": 1}
+    c = start(make_scene(chars, first="aide"), seed=0)
+    assert choose("support", c, "turn", "aide") == Support("npc")
+
+
+def test_popcorn_hands_the_turn_to_an_ally_holding_free_invokes():
+    chars = copy.deepcopy(DUO)
+    chars["aide"] = {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}, "stress": 1}
+    chars["aide2"] = {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}, "stress": 1}
+    c = start(make_scene(chars, first="aide"), seed=0)
+    c.step(Pass())
+    a = c._new_aspect("Cornered", "advantage", owner="hero", creator="aide")
+    a.free["aide2"] = 1
+    assert choose("tactician", c, "next", "aide") == Next("aide2")
+
+
+def test_policy_parameters_are_config(tmp_path, monkeypatch):
+    (tmp_path / "policies.yaml").write_text("coward: {concede_margin: 5, hurt_first: false, fp_reserve: 3}\n")
+    monkeypatch.setenv("FATE_NPC_CONFIGS", str(tmp_path))
+    ctl = make_controller("coward")
+    assert (ctl.concede_margin, ctl.hurt_first, ctl.fp_reserve) == (5, False, 3)
+
+
+# -- the evaluation math ---------------------------------------------------------
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = wilson(10, 10)
+    assert round(lo, 4) == 0.7225 and hi == 1.0
+    lo, hi = wilson(81, 100)
+    assert (round(lo, 3), round(hi, 3)) == (0.722, 0.874)
+
+
+def test_bradley_terry_recovers_an_ordering_and_side_advantage():
+    games = []
+    for _ in range(30):
+        games += [("a", "b", 1.0), ("a", "b", 1.0), ("a", "b", 0.0), ("b", "a", 1.0), ("b", "a", 0.0),
+                  ("b", "a", 0.0), ("a", "c", 1.0), ("c", "a", 0.0), ("b", "c", 1.0), ("c", "b", 0.5)]
+    strengths, theta = bradley_terry(games)
+    assert strengths["a"] > strengths["b"] > strengths["c"]
+    odds = odds_against(strengths, "c")
+    assert odds["c"] == 0.5 and odds["a"] > 0.9
+
+
+def test_eval_cli_table_and_json(capsys):
+    assert main(["eval", "duel", "--policies", "basic,random", "-n", "8", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["cells"]) == 4 and data["episodes_per_cell"] == 8
+    cell = next(c for c in data["cells"] if c["policy_a"] == "basic" and c["policy_b"] == "random")
+    lo, hi = cell["a_win_ci95"]
+    assert lo <= cell["a_win_rate"] <= hi
+    assert data["ratings"]["basic"]["strength"] > data["ratings"]["random"]["strength"]
+    assert main(["eval", "duel", "--policies", "basic,genius"]) == 2
+    assert "no controller named 'genius'" in capsys.readouterr().err
+
+
+# -- training and the learned controller -----------------------------------------
+
+def test_train_cli_smoke_and_ppo_controller(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "duel.zip"
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 5\n")
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--opponent",
+                        "basic", "--timesteps", "256", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert out.exists() and (tmp_path / "duel.log" / "progress.csv").exists()
+    assert result["vs_basic"]["episodes"] == 5
+    scene = load_scene("duel")
+    c = play(start(scene, 1), controllers_for(scene, {"rival": f"ppo:{out}"}, seed=1))
+    assert c.over
+    with pytest.raises(Exception, match="trained for observations"):
+        wh = load_scene("warehouse")
+        play(start(wh, 1), controllers_for(wh, {"smugglers": f"ppo:{out}"}, seed=1))
+    with pytest.raises(UnknownController, match="no such model"):
+        make_controller(f"ppo:{tmp_path / 'missing.zip'}")
+    assert Choose is not None
