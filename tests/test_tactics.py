@@ -102,10 +102,10 @@ def test_nobody_pays_a_fate_point_that_cannot_change_the_outcome_band(policy):
 
 @pytest.mark.parametrize("policy", ["basic", "brute", "tactician", "support"])
 def test_an_invoke_that_turns_a_miss_into_a_hit_is_taken(policy):
-    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(0, 0, 0, 0), (-1, 0, 0, 0)])
+    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(0, 0, 0, 0), (1, 0, 0, 0)])
     c.step(Attack("hero", "Shoot"))
     Driver(c).do("respond", "hero", Defend())
-    assert c.pending.context["margin"] == 0  # Shoot 3 vs Athletics 2-1... a tie: one +2 makes a hit
+    assert c.pending.context["margin"] == 0  # Shoot 3 vs Athletics 2+1: a tie; one +2 makes a hit
     pick = choose(policy, c, "invoke", "npc")
     assert type(pick) is Invoke and pick.effect == "bonus"
 
