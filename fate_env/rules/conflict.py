@@ -930,17 +930,22 @@ class Conflict:
     # --------------------------------------------------------------- invokes
     def _invoke_rounds(self, roll: Roll) -> Flow:
         """Roller, then opposer, in turns until both stop (003:606-613)."""
-        parts = [roll.actor] + ([roll.opposer] if roll.opposer is not None else [])
-        self.roll = roll
+        seats = [(roll.actor, roll)] + ([(roll.opposer, roll)] if roll.opposer is not None else [])
+        yield from self._invoke_turns(seats, self._roll_context)
+
+    def _invoke_turns(self, seats: list[tuple[str, Roll]], context: Callable[[Roll, str], dict[str, Any]]) -> Flow:
+        """Each seat (who, the roll it invokes on) in turn until every one stops in a row.
+        A seat with nothing it could invoke stops without being asked."""
         passes, i = 0, 0
-        while passes < len(parts):
-            who = parts[i % len(parts)]
+        while seats and passes < len(seats):
+            who, roll = seats[i % len(seats)]
             i += 1
+            self.roll = roll
             if not self._invoke_options(who, roll, any_only=True):
                 passes += 1
                 continue
-            choice = yield Decision("invoke", who, None, self._roll_context(roll, who),
-                                    build=lambda who=who: [DoneInvoking()] + self._invoke_options(who, roll),
+            choice = yield Decision("invoke", who, None, context(roll, who),
+                                    build=lambda who=who, roll=roll: [DoneInvoking()] + self._invoke_options(who, roll),
                                     first=DoneInvoking())
             if type(choice) is DoneInvoking:
                 passes += 1

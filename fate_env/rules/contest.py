@@ -21,7 +21,7 @@ from typing import Any
 
 from . import events as ev
 from .conflict import FAIL, Conflict, Flow, Roll
-from .options import Choose, CreateAdvantage, DoneInvoking, Exploit, NoAdvantage, NoSupport, RollFor, Support
+from .options import Choose, CreateAdvantage, Exploit, NoAdvantage, NoSupport, RollFor, Support
 from .state import BOOST, SITUATION
 
 
@@ -168,29 +168,12 @@ class Contest(Conflict):
 
     def _contest_invokes(self, rolls: dict[str, Roll]) -> Flow:
         """The rollers in turn, until every one of them stops (003:606-613)."""
-        order = [r.actor for r in rolls.values()]
-        passes, i = 0, 0
-        while order and passes < len(order):
-            who = order[i % len(order)]
-            i += 1
-            roll = next(r for r in rolls.values() if r.actor == who)
-            self.roll = roll
-            if not self._invoke_options(who, roll, any_only=True):
-                passes += 1
-                continue
+        def context(roll: Roll, who: str) -> dict[str, Any]:
             best_other = max((self._score_of(r) for r in rolls.values() if r is not roll), default=0)
-            ctx = {"action": "contest", "roller": who, "opposer": None, "effort": self._score_of(roll),
-                   "opposition": best_other, "margin": self._score_of(roll) - best_other, "as_roller": True}
-            from .conflict import Decision
-            choice = yield Decision("invoke", who, None, ctx,
-                                    build=lambda who=who, roll=roll: [DoneInvoking()] + self._invoke_options(who, roll),
-                                    first=DoneInvoking())
-            if type(choice) is DoneInvoking:
-                passes += 1
-            else:
-                self._apply_invoke(who, roll, choice)
-                passes = 0
-        self.roll = None
+            mine = self._score_of(roll)
+            return {"action": "contest", "roller": who, "opposer": None, "effort": mine,
+                    "opposition": best_other, "margin": mine - best_other, "as_roller": True}
+        yield from self._invoke_turns([(r.actor, r) for r in rolls.values()], context)
 
     def _score(self, rolls: dict[str, Roll]) -> None:
         """Victories or a twist (003:1510-1518)."""

@@ -271,7 +271,3 @@ class TaskResult(Event):
     difficulty: int
     outcome: str
     result: str  # success / success_with_style / minor_cost / major_cost / fail / fail_with_boost
-
-
-def to_json(event: Event) -> dict[str, Any]:
-    return event.to_json()

@@ -60,7 +60,6 @@ class Fighter:
     full_defense: bool = False
     defended_on_full: bool = False
     members: int = 1            # mobs: members still standing
-    member_boxes: tuple[int, ...] = ()
     consequences_taken: int = 0
     owed: int = 0               # fate points owed at scene end (hostile invokes)
     supporters: list[str] = field(default_factory=list)
@@ -90,8 +89,7 @@ def build_fighter(sheet: CharacterSheet, rules: RuleSet) -> Fighter:
     if sheet.kind in ("minor", "mob"):
         boxes = rules.minor_boxes(sheet.stress or 0)
         tracks = {t: Track.of(_extend(boxes, extra[t], rules)) for t in (PHYSICAL, MENTAL)}
-        member = tuple(tracks[PHYSICAL].values)
-        return Fighter(sheet, sheet.zone, tracks, [], members=sheet.count, member_boxes=member)
+        return Fighter(sheet, sheet.zone, tracks, [], members=sheet.count)
     tracks = {
         PHYSICAL: Track.of(_extend(rules.boxes_for(sheet.skill("Physique")), extra[PHYSICAL], rules)),
         MENTAL: Track.of(_extend(rules.boxes_for(sheet.skill("Will")), extra[MENTAL], rules)),
