@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Sequence
 
 from .scenes import SceneError, list_scenes, load_scene
@@ -132,6 +133,207 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(done: int, total: int) -> None:
+    if not sys.stderr.isatty() or total < 200:
+        return
+    if done % max(1, total // 100) and done != total:
+        return
+    filled = int(30 * done / total)
+    sys.stderr.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    import yaml
+
+    from agents import bench as B
+    from agents.base import UnknownController, controllers_for
+
+    from .scenes import scene_path
+    from .stats import wilson
+
+    path = scene_path(args.scene)
+    file = str(path)
+    load_scene(path, rules=args.rules)  # one clear message for a bad file, before anything runs
+    base = yaml.safe_load(path.read_text())
+    controls = _parse_controls(args.control)
+    try:
+        varies = [B.parse_vary(v) for v in args.vary]
+        grid = B.variants(base, varies)
+        scenes = [B.build_variant(base, file, params, args.rules) for params in grid]
+        controllers_for(scenes[0], controls)
+    except (ValueError, UnknownController) as exc:
+        raise UsageError(str(exc)) from None
+    sides = scenes[0].sides
+    focus = next((c.side for c in scenes[0].characters if c.kind == "pc"), sides[0])
+
+    def run(grid_: list[dict], scenes_: list, n: int, start: int = 0) -> list[dict]:
+        jobs = [(base, file, params, args.rules, controls, args.seed, vi, i)
+                for vi, params in enumerate(grid_) for i in range(start, start + n)]
+        return B.run_jobs(jobs, args.workers, args.ray, _progress)
+
+    if args.tune:
+        if args.target_win is None:
+            raise UsageError("--tune needs --target-win RATE (the win rate of the PCs' side to aim for)")
+        values = next((v for p, v in varies if p == args.tune), list(range(0, 9)))
+        grid = [{args.tune: v} for v in values]
+        try:
+            scenes = [B.build_variant(base, file, g, args.rules) for g in grid]
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        records = run(grid, scenes, args.n)
+        rows = []
+        for vi, g in enumerate(grid):
+            recs = [r for r in records if r["variant"] == vi]
+            wins = sum(r["winner"] == focus for r in recs)
+            lo, hi = wilson(wins, len(recs))
+            rows.append((abs(wins / len(recs) - args.target_win), g[args.tune], wins / len(recs), lo, hi))
+        best = min(rows, key=lambda r: (r[0], r[1]))
+        print(f"tuning {args.tune} for a {focus} win rate of {args.target_win:.0%} ({args.n} paired seeds each):")
+        for _, v, rate, lo, hi in rows:
+            mark = "  <- closest" if v == best[1] else ""
+            print(f"  {args.tune} = {v!s:>4}: {rate:6.1%} [{lo:.1%}, {hi:.1%}]{mark}")
+        return 0
+
+    n = args.n
+    if args.ci_width:
+        records: list[dict] = []
+        done = 0
+        batch = 200
+        while True:
+            records += run(grid, scenes, batch, done)
+            done += batch
+            widths = []
+            for vi in range(len(grid)):
+                recs = [r for r in records if r["variant"] == vi]
+                lo, hi = wilson(sum(r["winner"] == focus for r in recs), len(recs))
+                widths.append(hi - lo)
+            if max(widths) < args.ci_width or done >= 50_000:
+                break
+        n = done
+        records.sort(key=lambda r: (r["variant"], r["index"]))
+    else:
+        records = run(grid, scenes, n)
+
+    header = {"scene": scenes[0].name, "rules": scenes[0].rules.name, "seed": args.seed, "episodes_per_variant": n,
+              "controls": controls, "variants": grid}
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({**header, "episodes": records}, fh, sort_keys=True, separators=(",", ":"))
+            fh.write("\n")
+    if args.csv:
+        import csv
+        with open(args.csv, "w", newline="") as fh:
+            w = csv.writer(fh)
+            cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
+            side_cols = [f"{s}.{k}" for s in sides for k in ("taken_out", "conceded", "fate_points", "invokes",
+                                                              "advantages", *B.SEVERITIES)]
+            w.writerow(cols + side_cols)
+            for r in records:
+                row = [r[k] for k in cols]
+                for s in sides:
+                    d = r["sides"][s]
+                    row += [d["taken_out"], d["conceded"], d["fate_points"], d["invokes"], d["advantages"],
+                            *(d["consequences"][k] for k in B.SEVERITIES)]
+                w.writerow(row)
+
+    by_variant = [[r for r in records if r["variant"] == vi] for vi in range(len(grid))]
+    baseline = B.baseline_index(base, grid)
+    print(f"{scenes[0].title} ({scenes[0].rules.name} rules): {n} episodes per variant, seed {args.seed}, "
+          f"paired seeds across variants")
+    for line in B.coverage(scenes[0]):
+        print(f"  coverage: {line}")
+    for vi, (params, recs) in enumerate(zip(grid, by_variant)):
+        label = ", ".join(f"{k}={v}" for k, v in params.items()) or "the scene as written"
+        print(f"\n== {label} ==")
+        unresolved = sum(r["unresolved"] for r in recs)
+        for side in sides:
+            sm = B.side_summary(recs, side)
+            lo, hi = sm["ci95"]
+            print(f"  {side:>12} wins {sm['win_rate']:6.1%} [95% {lo:.1%}, {hi:.1%}]  ({sm['wins']}/{len(recs)})")
+            for label2 in ("when_won", "when_lost"):
+                x = sm[label2]
+                if not x["episodes"]:
+                    continue
+                cons = ", ".join(f"{k} {x['consequences'][k]:.2f}" for k in B.SEVERITIES if x["consequences"][k])
+                print(f"      {label2.replace('_', ' '):>9} ({x['episodes']}): {x['exchanges']:.1f} exchanges; "
+                      f"taken out {x['taken_out']:.2f}, conceded {x['conceded']:.2f}; consequences {cons or 'none'}; "
+                      f"fate points {x['fate_points_spent']:.2f}, invokes {x['invokes']:.2f}, "
+                      f"advantages {x['advantages']:.2f}")
+        if len(grid) > 1 and vi != baseline:
+            d = B.paired_difference(recs, by_variant[baseline], focus)
+            base_label = ", ".join(f"{k}={v}" for k, v in grid[baseline].items())
+            print(f"  vs the baseline ({base_label}): {focus} win rate {d['difference']:+.1%} "
+                  f"[95% {d['ci95'][0]:+.1%}, {d['ci95'][1]:+.1%}] (same seeds)")
+        pcs_out = sum(1 for r in recs if r["pc_taken_out"])
+        severe = sum(1 for r in recs if r["pc_severe"])
+        worst = Counter(r["worst_pc"]["id"] for r in recs if r["worst_pc"] and
+                        (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
+        print(f"  unresolved (hit the exchange cap, kept apart): {unresolved}")
+        print(f"  disasters: a PC taken out in {pcs_out} episode(s); a severe or extreme consequence on a PC "
+              f"in {severe}")
+        if worst:
+            who, times = worst.most_common(1)[0]
+            print(f"  worst-off PC most often: {who} ({times} of {len(recs)})")
+        hist = B.histogram(recs)
+        top = max(hist.values())
+        print("  exchanges: " + "  ".join(f"{k}:{v}" for k, v in hist.items()))
+        for k, v in hist.items():
+            print(f"    {k:>3} {'#' * max(1, round(40 * v / top))}")
+    if args.plot:
+        _plot(args.plot, grid, by_variant, focus, varies)
+    return 0
+
+
+def _plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, varies: list) -> None:
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from agents import bench as B
+    from .stats import wilson
+
+    fig, axes = plt.subplots(1, 2 if varies else 1, figsize=(11 if varies else 6, 4), squeeze=False)
+    ax_hist = axes[0][-1]
+    hist = B.histogram(by_variant[0])
+    ax_hist.bar(list(hist), list(hist.values()), color="#4a7ab5")
+    ax_hist.set_xlabel("exchanges")
+    ax_hist.set_ylabel("episodes")
+    ax_hist.set_title("length of the fight (first variant)")
+    if varies:
+        ax = axes[0][0]
+        path0 = varies[0][0]
+        xs = [g[path0] for g in grid]
+        rates, los, his = [], [], []
+        for recs in by_variant:
+            wins = sum(r["winner"] == focus for r in recs)
+            lo, hi = wilson(wins, len(recs))
+            rates.append(wins / len(recs))
+            los.append(lo)
+            his.append(hi)
+        if len(varies) == 1 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs):
+            ax.plot(xs, rates, marker="o", color="#b54a4a")
+            ax.fill_between(xs, los, his, alpha=0.25, color="#b54a4a")
+            ax.set_xlabel(path0)
+        else:
+            labels = [", ".join(f"{k.split('.')[-1]}={v}" for k, v in g.items()) for g in grid]
+            pos = list(range(len(grid)))
+            ax.errorbar(pos, rates, yerr=[[r - l for r, l in zip(rates, los)], [h - r for r, h in zip(rates, his)]],
+                        fmt="o", color="#b54a4a")
+            ax.set_xticks(pos, labels, rotation=30, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel(f"{focus} win rate (95% Wilson)")
+        ax.set_title("win rate across the sweep")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def cmd_scenes(args: argparse.Namespace) -> int:
     for name in list_scenes():
         s = load_scene(name)
@@ -181,6 +383,23 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true")
     t.add_argument("--quiet", action="store_true")
     t.set_defaults(func=cmd_train)
+    b = sub.add_parser("bench", help="run a scene many times: win rates with intervals, sweeps, tuning")
+    b.add_argument("scene")
+    b.add_argument("-n", type=int, default=1000, help="episodes per variant")
+    b.add_argument("--ci-width", type=float, help="run until every variant's win-rate interval is narrower")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--rules")
+    b.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY")
+    b.add_argument("--vary", action="append", default=[], metavar="PATH=VALUES",
+                   help="e.g. characters.og.skills.Fight=2..5, characters.thugs.count=2,4,6, rules.weapons=on,off")
+    b.add_argument("--tune", metavar="PATH", help="the integer field to tune (with --target-win)")
+    b.add_argument("--target-win", type=float, metavar="RATE", help="the PCs' win rate to aim for, e.g. 0.7")
+    b.add_argument("--json", metavar="FILE", help="write the raw per-episode records")
+    b.add_argument("--csv", metavar="FILE")
+    b.add_argument("--plot", metavar="FILE.png")
+    b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--ray", metavar="ADDRESS|auto", help="run the episodes as Ray tasks (the cluster extra)")
+    b.set_defaults(func=cmd_bench)
     s = sub.add_parser("scenes", help="list the shipped scenes")
     s.set_defaults(func=cmd_scenes)
     return p

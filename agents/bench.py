@@ -1,0 +1,283 @@
+"""``fate-npc bench``: how hard is this encounter? Many seeded episodes, honest statistics.
+
+Every episode's seed comes from (seed, variant, episode index), so a run is the
+same with one worker, K workers or Ray, and every variant of a ``--vary`` grid
+faces the same dice (common random numbers): differences between variants are
+the variants', not the dice's. Records are plain JSON; the report splits every
+average by win and by loss, keeps unresolved fights apart, and counts rare
+disasters rather than hiding them in a rate.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from fate_env.rules import events as ev
+from fate_env.rules.engine import start
+from fate_env.scenes import SceneError, scene_from_dict
+from fate_env.stats import Z95, wilson
+
+from .base import controllers_for, play
+
+SEVERITIES = ("mild", "moderate", "severe", "extreme")
+
+
+# -- variants -------------------------------------------------------------------
+
+def parse_values(text: str) -> list[Any]:
+    """``2..5`` (inclusive), ``2,4,6``, ``on,off``."""
+    if ".." in text and "," not in text:
+        lo, hi = text.split("..", 1)
+        a, b = int(lo), int(hi)
+        if b < a:
+            raise ValueError(f"{text!r}: expected LOW..HIGH with LOW <= HIGH")
+        return list(range(a, b + 1))
+    out: list[Any] = []
+    for v in text.split(","):
+        v = v.strip()
+        if v in ("on", "true", "yes"):
+            out.append(True)
+        elif v in ("off", "false", "no"):
+            out.append(False)
+        else:
+            try:
+                out.append(int(v))
+            except ValueError:
+                out.append(v)
+    return out
+
+
+def parse_vary(spec: str) -> tuple[str, list[Any]]:
+    path, sep, values = spec.partition("=")
+    if not sep or not path or not values:
+        raise ValueError(f"--vary {spec!r}: expected PATH=VALUES, e.g. characters.og.skills.Fight=2..5")
+    return path, parse_values(values)
+
+
+def set_path(data: dict, path: str, value: Any) -> None:
+    """Set ``a.b.c`` in a scene mapping; ``rules.X`` sets the rule-set dial X."""
+    parts = path.split(".")
+    if parts[0] == "rules" and len(parts) == 2:
+        rules = data.get("rules", "condensed")
+        if isinstance(rules, str):
+            rules = {"name": rules}
+        rules.setdefault("dials", {})[parts[1]] = value
+        data["rules"] = rules
+        return
+    node = data
+    for p in parts[:-1]:
+        if not isinstance(node, dict) or p not in node:
+            raise ValueError(f"--vary {path}: no field {p!r} on the way; expected a path into the scene file")
+        node = node[p]
+    if not isinstance(node, dict):
+        raise ValueError(f"--vary {path}: {parts[-2]!r} is not a mapping")
+    node[parts[-1]] = value
+
+
+def variants(base: dict, varies: Sequence[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    """The grid: one dict of path -> value per variant, the first being the first value of each."""
+    if not varies:
+        return [{}]
+    paths = [p for p, _ in varies]
+    return [dict(zip(paths, combo)) for combo in itertools.product(*(v for _, v in varies))]
+
+
+def get_path(data: dict, path: str) -> Any:
+    parts = path.split(".")
+    if parts[0] == "rules" and len(parts) == 2:
+        rules = data.get("rules", "condensed")
+        return rules.get("dials", {}).get(parts[1]) if isinstance(rules, dict) else None
+    node: Any = data
+    for p in parts:
+        if not isinstance(node, dict) or p not in node:
+            return None
+        node = node[p]
+    return node
+
+
+def baseline_index(base: dict, grid: list[dict[str, Any]]) -> int:
+    """The variant that is the scene as written (every varied field at its written value), else the first."""
+    for i, params in enumerate(grid):
+        if all(get_path(base, k) == v for k, v in params.items()):
+            return i
+    return 0
+
+
+def build_variant(base: dict, file: str, params: dict[str, Any], rules: str | None = None):
+    data = copy.deepcopy(base)
+    for path, value in params.items():
+        set_path(data, path, value)
+    try:
+        return scene_from_dict(data, file, rules=rules)
+    except SceneError as exc:
+        where = ", ".join(f"{k}={v}" for k, v in params.items())
+        raise SceneError(exc.file, exc.field, f"{exc.message} (in the variant {where})") from None
+
+
+# -- episodes -------------------------------------------------------------------
+
+def episode_seed(seed: int, variant: int, index: int) -> int:
+    return int(np.random.SeedSequence([seed, variant, index]).generate_state(1)[0])
+
+
+def record(scene, seed_value: int, variant: int, index: int, controls: dict[str, str]) -> dict[str, Any]:
+    """One episode, reduced to what the report needs (plain JSON)."""
+    c = play(start(scene, seed_value), controllers_for(scene, controls, seed=seed_value))
+    out = c.outcome
+    side_of = {ch.id: ch.side for ch in scene.characters}
+    sides: dict[str, dict[str, Any]] = {
+        s: {"consequences": {k: 0 for k in SEVERITIES}, "taken_out": 0, "conceded": 0, "fate_points": 0,
+            "invokes": 0, "advantages": 0} for s in scene.sides}
+    for cid, cons in out.consequences.items():
+        for x in cons:
+            sides[side_of[cid]]["consequences"][x["severity"]] += 1
+    for cid in out.taken_out:
+        sides[side_of[cid]]["taken_out"] += 1
+    for cid in out.conceded:
+        sides[side_of[cid]]["conceded"] += 1
+    for e in c.events:
+        if isinstance(e, ev.Invoked):
+            sides[side_of[e.invoker]]["invokes"] += 1
+            if not e.free:
+                sides[side_of[e.paid_by]]["fate_points"] += 1
+        elif isinstance(e, ev.Resolved) and e.action == "create_advantage" and e.outcome in ("success", "success_with_style"):
+            sides[side_of[e.actor]]["advantages"] += 1
+    pcs = [ch.id for ch in scene.characters if ch.kind == "pc"]
+    weight = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
+
+    def harm(cid: str) -> int:
+        return 10 * (cid in out.taken_out) + sum(weight[x["severity"]] for x in out.consequences.get(cid, []))
+    worst = max(pcs, key=harm) if pcs else None
+    return {
+        "variant": variant, "index": index, "seed": seed_value, "winner": out.winner, "unresolved": out.unresolved,
+        "exchanges": out.exchanges, "sides": sides,
+        "worst_pc": None if worst is None else {"id": worst, "taken_out": worst in out.taken_out,
+                                                "consequences": [x["severity"] for x in out.consequences.get(worst, [])]},
+        "pc_taken_out": sum(1 for p in pcs if p in out.taken_out),
+        "pc_severe": sum(1 for p in pcs for x in out.consequences.get(p, []) if x["severity"] in ("severe", "extreme")),
+    }
+
+
+def _work(job: tuple) -> dict[str, Any]:
+    base, file, params, rules, controls, seed, variant, index = job
+    scene = _scene_cache(base, file, params, rules)
+    return record(scene, episode_seed(seed, variant, index), variant, index, controls)
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _scene_cache(base: dict, file: str, params: dict, rules: str | None):
+    key = repr((file, sorted(params.items()), rules))
+    if key not in _CACHE:
+        _CACHE[key] = build_variant(base, file, params, rules)
+    return _CACHE[key]
+
+
+def run_jobs(jobs: list[tuple], workers: int = 1, ray_address: str | None = None,
+             progress=None) -> list[dict[str, Any]]:
+    """Run episodes with one process, a pool, or Ray; results in job order either way."""
+    if ray_address:
+        return _run_ray(jobs, ray_address)
+    if workers <= 1:
+        out = []
+        for i, j in enumerate(jobs):
+            out.append(_work(j))
+            if progress:
+                progress(i + 1, len(jobs))
+        return out
+    import multiprocessing as mp
+    with mp.get_context("fork").Pool(workers) as pool:
+        out = []
+        for i, r in enumerate(pool.imap(_work, jobs, chunksize=max(1, len(jobs) // (workers * 16)))):
+            out.append(r)
+            if progress:
+                progress(i + 1, len(jobs))
+        return out
+
+
+def _run_ray(jobs: list[tuple], address: str) -> list[dict[str, Any]]:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--ray needs the cluster extra: pip install -e '.[cluster]'") from None
+    if not ray.is_initialized():
+        if address == "auto" or address == "local":
+            ray.init(address=None if address == "local" else "auto", include_dashboard=False,
+                     ignore_reinit_error=True, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_work_batch)
+    size = max(1, len(jobs) // 64)
+    batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    results = ray.get([remote.remote(b) for b in batches])
+    return [r for batch in results for r in batch]
+
+
+def _work_batch(jobs: list[tuple]) -> list[dict[str, Any]]:
+    return [_work(j) for j in jobs]
+
+
+# -- report ---------------------------------------------------------------------
+
+def _mean(xs: Iterable[float]) -> float | None:
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else None
+
+
+def side_summary(records: list[dict[str, Any]], side: str) -> dict[str, Any]:
+    n = len(records)
+    wins = sum(1 for r in records if r["winner"] == side)
+    lo, hi = wilson(wins, n)
+    split = {}
+    for label, subset in (("when_won", [r for r in records if r["winner"] == side]),
+                          ("when_lost", [r for r in records if r["winner"] not in (side, None)])):
+        split[label] = {
+            "episodes": len(subset),
+            "exchanges": _mean(r["exchanges"] for r in subset),
+            "consequences": {k: _mean(r["sides"][side]["consequences"][k] for r in subset) for k in SEVERITIES},
+            "taken_out": _mean(r["sides"][side]["taken_out"] for r in subset),
+            "conceded": _mean(r["sides"][side]["conceded"] for r in subset),
+            "fate_points_spent": _mean(r["sides"][side]["fate_points"] for r in subset),
+            "invokes": _mean(r["sides"][side]["invokes"] for r in subset),
+            "advantages": _mean(r["sides"][side]["advantages"] for r in subset),
+        }
+    return {"wins": wins, "episodes": n, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi], **split}
+
+
+def paired_difference(a: list[dict], b: list[dict], side: str) -> dict[str, float]:
+    """Win-rate difference of variant a minus b on the same seeds, with a 95% interval."""
+    d = [(ra["winner"] == side) - (rb["winner"] == side) for ra, rb in zip(a, b)]
+    n = len(d)
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n) if n else 0.0
+    return {"difference": mean, "ci95": [mean - half, mean + half]}
+
+
+def coverage(scene) -> list[str]:
+    """What the scene asks for that this run does not play, per side (an honest footnote)."""
+    notes: dict[str, list[str]] = {}
+    for ch in scene.characters:
+        side = notes.setdefault(ch.side, [])
+        if (ch.weapon or ch.armor) and not scene.rules.weapons:
+            side.append(f"{ch.id}'s weapon/armor ratings (the weapons dial is off)")
+        for st in ch.stunts:
+            if st.kind == "bonus" and st.when and st.when.startswith("aspect:"):
+                name = st.when.split(":", 1)[1].strip()
+                templates = {t.name for t in scene.advantages}
+                declared = {a.name for a in scene.aspects} | {a for c in scene.characters for a in c.aspects}
+                if name not in templates | declared:
+                    side.append(f"{ch.id}'s stunt {st.name!r}: no aspect {name!r} can come into play")
+    return [f"{s}: " + ("; ".join(v) if v else "everything it uses is modelled") for s, v in notes.items()]
+
+
+def histogram(records: list[dict[str, Any]]) -> dict[int, int]:
+    return dict(sorted(Counter(r["exchanges"] for r in records).items()))

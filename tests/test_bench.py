@@ -1,0 +1,117 @@
+"""fate-npc bench: determinism across workers and Ray, the statistics, sweeps and tuning."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from agents import bench as B
+from fate_env.cli import main
+from fate_env.stats import wilson
+
+HARMLESS = {
+    "name": "harmless",
+    "rules": {"name": "condensed", "dials": {"weapons": True}},
+    "gm_fate_points": 0,
+    "zones": [{"id": "room"}],
+    "characters": {
+        "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 5, "Athletics": 8},
+                 "armor": 4, "fate_points": 0},
+        "mook": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 0}, "stress": 0},
+    },
+}
+
+
+def write(tmp_path, data, name="scene.yaml"):
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(data))
+    return str(p)
+
+
+def test_a_foe_that_cannot_hurt_the_pcs_means_a_100_percent_win_rate(tmp_path, capsys):
+    """The NPC's best effort (0 + 4 dice + a boost's 2) never gets past Athletics 8-4 and Armor 4."""
+    path = write(tmp_path, HARMLESS)
+    out = tmp_path / "runs.json"
+    assert main(["bench", path, "-n", "200", "--seed", "5", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    lo, hi = wilson(200, 200)
+    assert round(lo, 4) == 0.9812
+    assert f"pcs wins 100.0% [95% {lo:.1%}, {hi:.1%}]  (200/200)" in text
+    data = json.loads(out.read_text())
+    assert all(r["winner"] == "pcs" and r["sides"]["pcs"]["consequences"] == {k: 0 for k in B.SEVERITIES}
+               for r in data["episodes"])
+
+
+def test_same_seed_same_json_with_one_or_two_workers(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    args = ["bench", "ghoul", "-n", "60", "--seed", "9", "--vary", "characters.ghoul.skills.Fight=1,3"]
+    assert main(args + ["--json", str(a)]) == 0
+    assert main(args + ["--json", str(b), "--workers", "2"]) == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert json.loads(a.read_text())["variants"] == [{"characters.ghoul.skills.Fight": 1},
+                                                     {"characters.ghoul.skills.Fight": 3}]
+
+
+def test_same_json_with_ray_on_a_local_instance(tmp_path):
+    ray = pytest.importorskip("ray")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    args = ["bench", "duel", "-n", "40", "--seed", "2"]
+    assert main(args + ["--json", str(a)]) == 0
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        assert main(args + ["--json", str(b), "--ray", "auto"]) == 0
+    finally:
+        ray.shutdown()
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_variants_share_their_seeds_and_differences_are_paired():
+    base = yaml.safe_load(open(B.__file__.replace("agents/bench.py", "configs/scenes/duel.yaml")).read())
+    grid = B.variants(base, [B.parse_vary("characters.blade.skills.Fight=3..4")])
+    jobs = [(base, "duel.yaml", g, None, {}, 1, vi, i) for vi, g in enumerate(grid) for i in range(20)]
+    recs = B.run_jobs(jobs)
+    seeds = [[r["seed"] for r in recs if r["variant"] == vi] for vi in range(2)]
+    assert seeds[0] != seeds[1]  # seeded from (seed, variant, index) ...
+    assert B.episode_seed(1, 0, 3) == B.episode_seed(1, 0, 3)
+    same = B.paired_difference([r for r in recs if r["variant"] == 0], [r for r in recs if r["variant"] == 0], "rival")
+    assert same == {"difference": 0.0, "ci95": [0.0, 0.0]}
+    assert B.baseline_index(base, grid) == 1  # Sethra's Fight is 4 as written
+
+
+def test_vary_values_and_paths():
+    assert B.parse_values("2..5") == [2, 3, 4, 5]
+    assert B.parse_values("2,4,6") == [2, 4, 6]
+    assert B.parse_values("on,off") == [True, False]
+    data = {"rules": "core", "characters": {"og": {"skills": {"Fight": 4}}}}
+    B.set_path(data, "rules.weapons", True)
+    B.set_path(data, "characters.og.skills.Fight", 2)
+    assert data["rules"] == {"name": "core", "dials": {"weapons": True}}
+    assert data["characters"]["og"]["skills"]["Fight"] == 2
+    with pytest.raises(ValueError, match="no field 'ogg'"):
+        B.set_path(data, "characters.ogg.skills.Fight", 2)
+
+
+def test_bad_vary_is_one_clear_error(capsys):
+    assert main(["bench", "duel", "-n", "5", "--vary", "characters.nobody.skills.Fight=1,2"]) == 2
+    assert "no field 'nobody'" in capsys.readouterr().err
+    assert main(["bench", "duel", "-n", "5", "--vary", "characters.blade.count=1,2"]) == 2
+    assert "expected count only on a mob" in capsys.readouterr().err
+
+
+def test_tune_finds_the_closest_value(capsys):
+    assert main(["bench", "duel", "-n", "40", "--seed", "1", "--tune", "characters.blade.skills.Fight",
+                 "--target-win", "0.5", "--vary", "characters.blade.skills.Fight=2..6"]) == 0
+    text = capsys.readouterr().out
+    assert "<- closest" in text and "characters.blade.skills.Fight =    2" in text
+
+
+def test_csv_and_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    csv, png = tmp_path / "r.csv", tmp_path / "p.png"
+    assert main(["bench", "ghoul", "-n", "20", "--vary", "characters.ghoul.skills.Fight=1..3",
+                 "--csv", str(csv), "--plot", str(png)]) == 0
+    lines = csv.read_text().splitlines()
+    assert len(lines) == 1 + 60 and lines[0].startswith("variant,index,seed,winner")
+    assert png.stat().st_size > 5000
