@@ -334,6 +334,24 @@ def _plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str,
     plt.close(fig)
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from agents.base import UnknownController
+
+    from .session import SessionError, run_session
+
+    controls = _parse_controls(args.control)
+    try:
+        if not args.resume:
+            from agents.base import controllers_for
+            scene = load_scene(args.scene, rules=args.rules)
+            controllers_for(scene, {k: v for k, v in controls.items() if v != "human"})
+        run_session(args.scene, args.seed, controls, args.dice, args.save, args.resume, sys.stdin, sys.stdout,
+                    rules=args.rules)
+    except (UnknownController, SessionError) as exc:
+        return _fail(str(exc))
+    return 0
+
+
 def cmd_scenes(args: argparse.Namespace) -> int:
     for name in list_scenes():
         s = load_scene(name)
@@ -400,6 +418,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--workers", type=int, default=1)
     b.add_argument("--ray", metavar="ADDRESS|auto", help="run the episodes as Ray tasks (the cluster extra)")
     b.set_defaults(func=cmd_bench)
+    pl = sub.add_parser("play", help="a live session: the players decide for their PCs, the tool plays the NPCs")
+    pl.add_argument("scene", nargs="?", default=None)
+    pl.add_argument("--dice", choices=["physical", "auto"], default="auto",
+                    help="physical: the players enter their own dice for their PCs' rolls")
+    pl.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY",
+                    help="who plays whom (human, basic, tactician, ...); PCs are human by default")
+    pl.add_argument("--save", metavar="FILE", help="save the session log here at the end")
+    pl.add_argument("--resume", metavar="FILE", help="rebuild a saved session and go on")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--rules")
+    pl.set_defaults(func=cmd_play)
     s = sub.add_parser("scenes", help="list the shipped scenes")
     s.set_defaults(func=cmd_scenes)
     return p
@@ -407,6 +436,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "play" and args.scene is None and not args.resume:
+        return _fail("play: expected a SCENE (or --resume FILE)")
     try:
         return args.func(args)
     except (SceneError, UsageError) as exc:

@@ -336,6 +336,68 @@ class Conflict:
     def distance(self, a: str, b: str) -> int | None:
         return self.map.hops[self.f[a].zone].get(self.f[b].zone)
 
+    # ----------------------------------------------------------- GM powers
+    # Between decisions the GM may change the scene. Each power is an event in the log and is
+    # replayed by the live session; none may be used once the scene has ended.
+    def _gm_check(self) -> None:
+        if self.pending is None:
+            raise ConflictOver("the scene has ended")
+
+    def gm_add_aspect(self, name: str, zone: str | None = None) -> int:
+        """A new situation aspect on the scene or one zone (003:1374-1380)."""
+        self._gm_check()
+        if not name.strip():
+            raise ValueError("an aspect needs a name")
+        if zone is not None and zone not in self.map.neighbours:
+            raise ValueError(f"no zone {zone!r}; zones: {', '.join(self.map.ids)}")
+        a = self._new_aspect(name.strip(), SITUATION, zone=zone)
+        self._emit(ev.GmAction("add_aspect", None, a.name, 0, zone))
+        return a.id
+
+    def gm_remove_aspect(self, aid: int) -> None:
+        self._gm_check()
+        a = self.aspects.get(aid)
+        if a is None or a.kind in (CHARACTER, CONSEQUENCE):
+            raise ValueError(f"aspect {aid} is not a situation aspect, advantage or boost in play")
+        del self.aspects[aid]
+        self._emit(ev.GmAction("remove_aspect", None, a.name, 0, None))
+
+    def gm_compel(self, cid: str, aid: int, accepted: bool = True) -> None:
+        """Offer a fate point for a complication (003:1123-1129): accepted, the character takes it now;
+        refused, the character pays one (and cannot refuse without one)."""
+        self._gm_check()
+        f = self.f.get(cid)
+        if f is None or self.aspects.get(aid) is None:
+            raise ValueError(f"no character {cid!r} or aspect {aid}")
+        if not accepted and self.fate_points_of(cid) < 1:
+            raise ValueError(f"{cid} has no fate point to refuse the compel with")
+        self._adjust_fp(cid, 1 if accepted else -1)
+        self._emit(ev.GmAction("compel", cid, self.aspects[aid].name, 1 if accepted else -1, None))
+
+    def gm_fate_points(self, cid: str, delta: int) -> None:
+        """Award (or take back) fate points: a PC's own, or the GM pool for an NPC."""
+        self._gm_check()
+        if cid not in self.f:
+            raise ValueError(f"no character {cid!r}")
+        if self.fate_points_of(cid) + delta < 0:
+            raise ValueError(f"{cid} has only {self.fate_points_of(cid)} fate point(s)")
+        self._adjust_fp(cid, delta)
+        self._emit(ev.GmAction("fate_points", cid, None, delta, None))
+
+    def _adjust_fp(self, cid: str, delta: int) -> None:
+        if self.f[cid].sheet.is_npc:
+            self.gm_pool += delta
+        else:
+            self.f[cid].fate_points += delta
+        self.gm_awarded = getattr(self, "gm_awarded", 0) + delta
+
+    def gm_end(self) -> None:
+        """The GM ends the scene now: no winner, payouts as at any end."""
+        self._gm_check()
+        self._emit(ev.GmAction("end", None, None, 0, None))
+        self._finish(unresolved=True)
+        self.pending = None
+
     # ------------------------------------------------------------ plumbing
     def _advance(self, choice: Any) -> None:
         try:
@@ -899,14 +961,14 @@ class Conflict:
               opp_skill: str | None = None, difficulty: int | None = None, why: str = "") -> Roll:
         notes: list[str] = []
         rating, base = self._base(f.id, skill, action, target, notes)
-        faces = self.dice.roll()
+        faces = self.dice.roll(f.id, f"{action.replace('_', ' ')} with {skill}")
         self._emit(ev.Rolled(f.id, action, skill, rating, base, faces, tuple(notes)))
         zones = (f.zone,) + ((self.f[target].zone,) if target in self.f else ())
         roll = Roll(action, f.id, skill, base, faces, target=target, zones=zones)
         if opposer is not None and difficulty is None:
             notes = []
             o_rating, o_base = self._base(opposer, opp_skill, "defend", f.id, notes)
-            o_faces = self.dice.roll()
+            o_faces = self.dice.roll(opposer, f"defend with {opp_skill}")
             self._emit(ev.Rolled(opposer, "defend", opp_skill, o_rating, o_base, o_faces, tuple(notes)))
             roll.opposer, roll.active, roll.opp_skill, roll.opp_base, roll.opp_faces = opposer, True, opp_skill, o_base, o_faces
         else:
@@ -1025,7 +1087,7 @@ class Conflict:
         roll.invoked.setdefault(self.side_of(who), set()).add(a.id)
         new_faces = None
         if inv.effect == "reroll":
-            new_faces = self.dice.roll()
+            new_faces = self.dice.roll(who, f"reroll (invoking {a.name})")
             if who == roll.actor:
                 roll.faces = new_faces
             else:

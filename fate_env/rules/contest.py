@@ -157,7 +157,7 @@ class Contest(Conflict):
         notes: list[str] = []
         rating, base = self._base(f.id, plan["skill"], "overcome", None, notes)
         f.supporters = []
-        faces = self.dice.roll()
+        faces = self.dice.roll(f.id, f"contest with {plan['skill']}")
         self._emit(ev.Rolled(f.id, "contest", plan["skill"], rating, base, faces, tuple(notes)))
         spec = self.scene.contest
         difficulty = spec.difficulty.get(f.sheet.side, 0) if spec.mode == "passive" else 0
@@ -207,7 +207,7 @@ class Contest(Conflict):
         """Every side whose roll is below the threat's takes a hit of the difference (003:1520-1523)."""
         t = self.scene.contest.threat
         if t.rating is not None:
-            faces = self.dice.roll()
+            faces = self.dice.roll("", t.name)
             value = t.rating + sum(faces)
         else:
             faces, value = None, t.difficulty

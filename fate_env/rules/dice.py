@@ -52,6 +52,9 @@ class Dice:
         self.rng = rng if rng is not None else np.random.default_rng()
         self._forced: deque[Faces] = deque(check_faces(f) for f in forced)
         self._block: list[tuple[int, int, int, int]] = []
+        # physical dice: for the rolls ``wants(who)`` picks, ``provider(who, what)`` gives the faces
+        self.provider = None
+        self.wants = None
 
     def force(self, *rolls: Sequence[int] | int) -> None:
         """Queue rolls: each is four faces or a total from -4 to +4."""
@@ -62,10 +65,12 @@ class Dice:
     def forced_pending(self) -> int:
         return len(self._forced)
 
-    def roll(self) -> Faces:
-        """The next roll's four faces."""
+    def roll(self, who: str = "", what: str = "") -> Faces:
+        """The next roll's four faces: forced, then a player's physical dice, then the generator."""
         if self._forced:
             return self._forced.popleft()
+        if self.provider is not None and self.wants is not None and self.wants(who):
+            return check_faces(self.provider(who, what))
         if not self._block:
             draws = self.rng.integers(-1, 2, size=(_BLOCK, 4))
             self._block = [tuple(row) for row in draws.tolist()]

@@ -271,3 +271,14 @@ class TaskResult(Event):
     difficulty: int
     outcome: str
     result: str  # success / success_with_style / minor_cost / major_cost / fail / fail_with_boost
+
+
+@dataclass(frozen=True, slots=True)
+class GmAction(Event):
+    """A GM power used between decisions: add_aspect, remove_aspect, compel, fate_points, end."""
+
+    power: str
+    character: str | None
+    aspect: str | None
+    amount: int
+    zone: str | None
