@@ -25,6 +25,23 @@ class Narrator:
         self.names = {c.id: c.name for c in scene.characters}
         self.zones = {z.id: z.name for z in scene.zones}
         self.show_reasons = show_reasons
+        self._gm_ended = False
+
+    def option(self, conflict, option) -> str:
+        """An option as a player reads it: aspects by name, not id."""
+        from .rules.options import Exploit, Invoke, RemoveAspect, key
+        kind = type(option)
+        if kind is Invoke:
+            a = conflict.aspects[option.aspect]
+            pay = "a free invoke" if option.free else "a fate point"
+            if not option.free and option.payer != conflict.pending.actor:
+                pay += f" from {self.name(option.payer)}"
+            effect = "+2" if option.effect == "bonus" else "reroll"
+            return f"invoke {a.name} with {pay}: {effect}   [{key(option)}]"
+        if kind in (Exploit, RemoveAspect):
+            verb = "take advantage of" if kind is Exploit else "clear"
+            return f"{verb} {conflict.aspects[option.aspect].name}   [{key(option)}]"
+        return key(option)
 
     def name(self, cid: str | None) -> str:
         return self.names.get(cid, cid or "the opposition")
@@ -137,7 +154,18 @@ class Narrator:
                 words = {"success": "done", "success_with_style": "done with style", "minor_cost": "done at a minor cost",
                          "major_cost": "done at a major cost", "fail": "failed", "fail_with_boost": "failed (with a boost)"}
                 return f"   => {e.task}: {words[e.result]} ({describe(e.effort)} vs {describe(e.difficulty)})"
+            case ev.GmAction():
+                self._gm_ended = self._gm_ended or e.power == "end"
+                return {"add_aspect": f"   (GM) new situation aspect: {e.aspect}" + (f" in {self.zones.get(e.zone)}" if e.zone else ""),
+                        "remove_aspect": f"   (GM) {e.aspect} is gone",
+                        "compel": f"   (GM) compels {n(e.character)} on {e.aspect}: "
+                                  + ("accepted, +1 fate point" if e.amount > 0 else "refused, pays a fate point"),
+                        "fate_points": f"   (GM) {n(e.character)} {'gains' if e.amount > 0 else 'loses'} "
+                                       f"{abs(e.amount)} fate point(s)",
+                        "end": "   (GM) ends the scene here"}[e.power]
             case ev.ConflictEnded():
+                if e.unresolved and self._gm_ended:
+                    return f"\n== The GM ended the scene after {e.exchanges} exchange(s) =="
                 if e.unresolved:
                     return f"\n== Unresolved after {e.exchanges} exchanges (the exchange cap) =="
                 if self.scene.kind == "challenge":

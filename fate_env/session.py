@@ -19,7 +19,6 @@ from agents.base import controllers_for, make_controller
 from .narrate import Narrator, summary
 from .rules.dice import DiceError, check_faces, faces_for_total
 from .rules.engine import start
-from .rules.options import key
 from .scenes import load_scene
 
 HELP = """\
@@ -90,7 +89,8 @@ class Session:
             else:
                 self._gm(entry["gm"], record=False)
         self._wire_dice(replaying=False)
-        self.shown = len(self.play.events)
+        # a new session narrates from its first exchange (its own header replaces the opening line)
+        self.shown = len(self.play.events) if self.log.entries else 1
 
     def _wire_dice(self, replaying: bool) -> None:
         dice = self.play.dice
@@ -174,8 +174,8 @@ class Session:
         d = c.pending
         if d.actor in self.humans:
             self._say(f"\n{self.narrator.name(d.actor)} decides ({d.kind}):")
-            for i, k in enumerate(d.keys()):
-                self._say(f"  {i + 1:>2}. {k}")
+            for i, o in enumerate(d.options):
+                self._say(f"  {i + 1:>2}. {self.narrator.option(c, o)}")
             while c.pending is d:
                 text = self._input("> ")
                 if text.startswith("/"):
@@ -197,7 +197,7 @@ class Session:
                 return
         else:
             index, reason = self.controllers[d.actor].choose(c, d)
-            self._say(f"  [{self.narrator.name(d.actor)}: {key(d.options[index])} — {reason}]")
+            self._say(f"  [{self.narrator.name(d.actor)}: {self.narrator.option(c, d.options[index])} — {reason}]")
             while c.pending is d:
                 text = self._input("  Enter to accept, o to override: ")
                 if text in ("", "auto"):
@@ -207,8 +207,8 @@ class Session:
                     self._command(text)
                     continue
                 if text == "o":
-                    for i, k in enumerate(d.keys()):
-                        self._say(f"  {i + 1:>2}. {k}")
+                    for i, o in enumerate(d.options):
+                        self._say(f"  {i + 1:>2}. {self.narrator.option(c, o)}")
                     text = self._input("  GM's choice> ")
                 choice = self._parse_choice(text, d)
                 if choice is not None:
