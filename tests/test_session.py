@@ -36,6 +36,9 @@ def test_a_scripted_warehouse_session_through_a_pipe_reaches_the_end_and_replays
     log = SessionLog.load(str(save))
     replayed = Session(log, io.StringIO(""), io.StringIO())
     assert replayed.play.over and replayed.play.outcome.winner is not None
+    live, _ = session("auto\n" * 600, scene="warehouse", controls={"smugglers": "tactician"}, seed=3)
+    assert final_state(replayed) == final_state(live)  # the saved log replays to the same final state
+    assert [f.fate_points for f in replayed.play.f.values()] == [f.fate_points for f in live.play.f.values()]
     r2 = subprocess.run([sys.executable, "-m", "fate_env.cli", "play", "--resume", str(save)], cwd=ROOT, input="",
                         capture_output=True, text=True, timeout=120)
     assert r2.returncode == 0 and "Winner:" in r2.stdout
