@@ -27,7 +27,7 @@ import math
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, NoAdvantage,
+    Attack, Choose, Concede, CreateAdvantage, Defend, FullDefense, Invoke, Move, NoAdvantage,
     NoSupport, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest,
 )
 

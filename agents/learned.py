@@ -51,13 +51,10 @@ class PPOController:
         return self._tables[key]
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        from fate_env.environment.actions import usable_boosts
         layout, encoder, slots = self._tables_for(c)
         slots.sync(c)
-        boosts = []
-        for o in d.options:
-            aid = getattr(o, "aspect", None)
-            if aid is not None and type(o).__name__ == "Invoke" and c.aspects[aid].kind == "boost" and aid not in boosts:
-                boosts.append(aid)
+        boosts = usable_boosts(c, d.options)
         actions = [layout.encode(c, d.actor, o, slots, boosts) for o in d.options]
         mask = np.zeros(layout.n, dtype=bool)
         mask[actions] = True

@@ -298,7 +298,7 @@ def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -
     for s, names in by_side.items():
         for n in names:
             if n not in skills:
-                fail(f"contest.skills", f"unknown skill {n!r}; expected {known}")
+                fail("contest.skills", f"unknown skill {n!r}; expected {known}")
     mode = spec.get("mode", "opposed")
     diff = spec.get("difficulty", {})
     if mode == "passive":

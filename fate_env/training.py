@@ -61,7 +61,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     log_dir = out_path.with_suffix(".log")
     formats = ["stdout", "csv"] if verbose else ["csv"]
     try:
-        import tensorboard  # noqa: F401
+        import tensorboard  # noqa: F401  (only to know whether it is there)
         formats.append("tensorboard")
     except ImportError:
         pass

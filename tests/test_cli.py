@@ -28,7 +28,7 @@ def test_resolve_narrates_to_an_end(name, rules, capsys):
     elif kind == "contest":
         assert "-- Exchange 1 --" in out and "(victories:" in out
         winner = json_outcome(name, rules)["winner"]
-        assert f"Winner: {winner}" in out and f"== Over" in out
+        assert f"Winner: {winner}" in out and "== Over" in out
     else:
         assert "Results:" in out and "The challenge is over" in out
 

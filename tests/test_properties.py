@@ -74,7 +74,6 @@ def run_checked(scene, seed: int) -> Conflict:
         assert d.options, "a pending decision always has at least one option"
         if d.kind == "absorb":
             f = c.f[d.actor]
-            before = [list(t.marked) for t in f.tracks.values()]
             shifts, track = d.context["shifts"], d.context["track"]
             for o in d.options:
                 if type(o) is Absorb:

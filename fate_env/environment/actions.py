@@ -97,6 +97,15 @@ class AspectSlots:
                 self.aspect_at[slot] = aid
 
 
+def usable_boosts(conflict: Conflict, options: Sequence[Any]) -> list[int]:
+    """The boosts a decision's invoke options use, in order: the ``boost`` segment's indices."""
+    out: list[int] = []
+    for o in options:
+        if type(o) is Invoke and conflict.aspects[o.aspect].kind == BOOST and o.aspect not in out:
+            out.append(o.aspect)
+    return out
+
+
 @dataclass
 class Segment:
     name: str

@@ -91,9 +91,8 @@ from ..rules import events as ev
 from ..rules.conflict import Conflict
 from ..rules.engine import start
 from ..rules.scene import Scene
-from ..rules.state import BOOST, CONCEDED, TAKEN_OUT
 from ..scenes import load_scene
-from .actions import ActionLayout, AspectSlots
+from .actions import ActionLayout, AspectSlots, usable_boosts
 from .observation import ObservationEncoder
 
 DEFAULT_REWARD = {"win": 1.0, "loss": -1.0, "conceded": -0.5, "taken_out": -1.0,
@@ -194,11 +193,7 @@ class raw_env(AECEnv, EzPickle):
         self._encoded: list[int] = []
         if d is None:
             return
-        boosts: list[int] = []
-        for o in d.options:
-            aid = getattr(o, "aspect", None)
-            if aid is not None and type(o).__name__ == "Invoke" and c.aspects[aid].kind == BOOST and aid not in boosts:
-                boosts.append(aid)
+        boosts = usable_boosts(c, d.options)
         for i, o in enumerate(d.options):
             a = self.layout.encode(c, d.actor, o, self.slots, boosts)
             if a in self._decode:

@@ -34,12 +34,12 @@ import numpy as np
 
 from . import events as ev
 from .dice import Dice
-from .harm import Absorb, TakenOut, absorb_plans, mob_absorb
+from .harm import TakenOut, absorb_plans, mob_absorb
 from .options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke,
     Move, Next, OvercomeMove, Pass, RemoveAspect, Stay, Support, TakeTask, TurnToContest, key,
 )
-from .scene import CharacterSheet, Scene
+from .scene import Scene
 from .skills import (
     ATTACK_SKILLS, BLOCK_SKILLS, DEFEND_SKILLS, EXPLOIT_DIFFICULTY, EXPLOIT_SKILLS, MENTAL, MOVE_SKILL,
     ORDER_SKILLS, PHYSICAL, REMOVE_DIFFICULTY, AdvantageTemplate,
