@@ -18,7 +18,7 @@ import yaml
 from .stats import wilson
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
-              "reward", "self_play", "eval_episodes"}
+              "reward", "self_play", "eval_episodes", "learn"}
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
@@ -54,8 +54,9 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
 
     from .environment.single_agent import FateSingleAgentEnv
 
+    learn = tuple(config["learn"]) if config.get("learn") else None
     env = FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
-                             rules=rules, opponent_seed=seed)
+                             rules=rules, opponent_seed=seed, learn=learn)
     out_path = Path(out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     log_dir = out_path.with_suffix(".log")
@@ -102,7 +103,8 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
                "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir)}
     for name in dict.fromkeys([opponent, "random"]):
-        test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000)
+        test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
+                                      learn=learn)
         results[f"vs_{name}"] = evaluate(
             test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, 100_000)
         results[f"random_seat_vs_{name}"] = evaluate(

@@ -273,3 +273,17 @@ def test_random_controller_is_uniform_over_legal_actions():
     for _ in range(3000):
         counts[ctl.choose(env.conflict, env.conflict.pending)[0]] += 1
     assert counts.min() > 0
+
+
+def test_single_agent_view_can_learn_only_the_turn_decisions():
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic", learn=("turn",))
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        obs, _ = env.reset(seed=seed)
+        done = env.aec.conflict.over
+        while not done:
+            assert env.aec.conflict.pending.kind == "turn" and env.aec.conflict.pending.actor == "blade"
+            legal = np.flatnonzero(env.action_masks())
+            obs, r, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+            done = term or trunc

@@ -32,10 +32,13 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
     def __init__(self, scene: Any = "duel", side: str | None = None, opponents: str | Mapping[str, str] = "basic",
                  render_mode: str | None = None, reward: Mapping[str, float] | None = None,
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
-                 illegal_penalty: float = 0.0, **dials: Any):
+                 illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
+                 **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, **dials)
+                          illegal_penalty, learn, helper, **dials)
         self.illegal_penalty = float(illegal_penalty)
+        # the decision kinds the learner makes; the learning side's other decisions go to ``helper``
+        self.learn = tuple(learn) if learn else None
         from agents.base import controllers_for
 
         self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
@@ -48,6 +51,8 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.learners = [c.id for c in s.characters if c.side == self.side]
         others = {sd: opponents for sd in s.sides if sd != self.side} if isinstance(opponents, str) else dict(opponents)
         self.controllers = controllers_for(s, others, seed=opponent_seed)
+        from agents.base import make_controller
+        self.helper = make_controller(helper, opponent_seed)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-10.0, 10.0, shape=(self.aec.encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.aec.layout.n)
@@ -68,10 +73,11 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             if aec.terminations[agent] or aec.truncations[agent]:
                 aec.step(None)
                 continue
-            if agent in self.learners:
+            if agent in self.learners and (self.learn is None or c.pending.kind in self.learn):
                 self._agent = agent
                 return gathered, False
-            index, _ = self.controllers[agent].choose(c, c.pending)
+            ctl = self.helper if agent in self.learners else self.controllers[agent]
+            index, _ = ctl.choose(c, c.pending)
             aec.step(aec.action_for_option(index))
             gathered += self._collect()
 
