@@ -7,6 +7,7 @@ observation or action sizes differ from the model's is refused with both shapes.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,12 @@ class PPOController:
         self.path = path
         self.model = MaskablePPO.load(path, device="cpu")
         self._tables: dict[int, tuple] = {}
+        # a model trained on some decision kinds only (configs/train/turns.yaml) leaves the rest to a helper
+        meta = Path(path).with_suffix(".json")
+        info = json.loads(meta.read_text()) if meta.exists() else {}
+        self.learn = tuple(info["learn"]) if info.get("learn") else None
+        from .base import make_controller
+        self.helper = make_controller(info.get("helper", "basic"), seed)
 
     def _tables_for(self, c: Conflict):
         from fate_env.environment.actions import ActionLayout, AspectSlots
@@ -52,6 +59,8 @@ class PPOController:
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
         from fate_env.environment.actions import usable_boosts
+        if self.learn is not None and d.kind not in self.learn:
+            return self.helper.choose(c, d)
         layout, encoder, slots = self._tables_for(c)
         slots.sync(c)
         boosts = usable_boosts(c, d.options)

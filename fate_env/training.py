@@ -8,6 +8,7 @@ is installed); SB3's progress table is printed as it trains.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,10 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     model.learn(total_timesteps=timesteps, callback=callback)
     minutes = (time.perf_counter() - start) / 60
     model.save(out_path)
+    # which decisions the model makes, for the ppo:PATH controller (the rest go to the helper)
+    out_path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None,
+                                                         "helper": "basic", "scene": env.aec.scene.name,
+                                                         "side": env.side}))
 
     episodes = int(config.get("eval_episodes", 300))
     rng = np.random.default_rng(seed)
