@@ -281,3 +281,95 @@ def coverage(scene) -> list[str]:
 
 def histogram(records: list[dict[str, Any]]) -> dict[int, int]:
     return dict(sorted(Counter(r["exchanges"] for r in records).items()))
+
+
+# -- the text report and the plot ------------------------------------------------
+
+def report_lines(scene, grid: list[dict], by_variant: list[list[dict]], focus: str, n: int, seed: int,
+                 baseline: int) -> list[str]:
+    """The bench report: per variant and side, win rates with intervals, averages split by win
+    and by loss, paired differences against the baseline, unresolved fights, disasters, and the
+    histogram of fight lengths."""
+    out = [f"{scene.title} ({scene.rules.name} rules): {n} episodes per variant, seed {seed}, "
+           f"paired seeds across variants"]
+    out += [f"  coverage: {line}" for line in coverage(scene)]
+    for vi, (params, recs) in enumerate(zip(grid, by_variant)):
+        label = ", ".join(f"{k}={v}" for k, v in params.items()) or "the scene as written"
+        out.append(f"\n== {label} ==")
+        for side in scene.sides:
+            out += _side_lines(side_summary(recs, side), side, len(recs))
+        if len(grid) > 1 and vi != baseline:
+            d = paired_difference(recs, by_variant[baseline], focus)
+            base_label = ", ".join(f"{k}={v}" for k, v in grid[baseline].items())
+            out.append(f"  vs the baseline ({base_label}): {focus} win rate {d['difference']:+.1%} "
+                       f"[95% {d['ci95'][0]:+.1%}, {d['ci95'][1]:+.1%}] (same seeds)")
+        out.append(f"  unresolved (hit the exchange cap, kept apart): {sum(r['unresolved'] for r in recs)}")
+        out.append(f"  disasters: a PC taken out in {sum(1 for r in recs if r['pc_taken_out'])} episode(s); "
+                   f"a severe or extreme consequence on a PC in {sum(1 for r in recs if r['pc_severe'])}")
+        worst = Counter(r["worst_pc"]["id"] for r in recs if r["worst_pc"] and
+                        (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
+        if worst:
+            who, times = worst.most_common(1)[0]
+            out.append(f"  worst-off PC most often: {who} ({times} of {len(recs)})")
+        hist = histogram(recs)
+        top = max(hist.values())
+        out.append("  exchanges: " + "  ".join(f"{k}:{v}" for k, v in hist.items()))
+        out += [f"    {k:>3} {'#' * max(1, round(40 * v / top))}" for k, v in hist.items()]
+    return out
+
+
+def _side_lines(sm: dict[str, Any], side: str, n: int) -> list[str]:
+    lo, hi = sm["ci95"]
+    out = [f"  {side:>12} wins {sm['win_rate']:6.1%} [95% {lo:.1%}, {hi:.1%}]  ({sm['wins']}/{n})"]
+    for label in ("when_won", "when_lost"):
+        x = sm[label]
+        if not x["episodes"]:
+            continue
+        cons = ", ".join(f"{k} {x['consequences'][k]:.2f}" for k in SEVERITIES if x["consequences"][k])
+        out.append(f"      {label.replace('_', ' '):>9} ({x['episodes']}): {x['exchanges']:.1f} exchanges; "
+                   f"taken out {x['taken_out']:.2f}, conceded {x['conceded']:.2f}; consequences {cons or 'none'}; "
+                   f"fate points {x['fate_points_spent']:.2f}, invokes {x['invokes']:.2f}, "
+                   f"advantages {x['advantages']:.2f}")
+    return out
+
+
+def plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, varies: list) -> None:
+    """The sweep (win rate with its 95% band against the varied value) and the fight lengths."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2 if varies else 1, figsize=(11 if varies else 6, 4), squeeze=False)
+    ax_hist = axes[0][-1]
+    hist = histogram(by_variant[0])
+    ax_hist.bar(list(hist), list(hist.values()), color="#4a7ab5")
+    ax_hist.set_xlabel("exchanges")
+    ax_hist.set_ylabel("episodes")
+    ax_hist.set_title("length of the fight (first variant)")
+    if varies:
+        ax = axes[0][0]
+        path0 = varies[0][0]
+        xs = [g[path0] for g in grid]
+        rates, los, his = [], [], []
+        for recs in by_variant:
+            wins = sum(r["winner"] == focus for r in recs)
+            lo, hi = wilson(wins, len(recs))
+            rates.append(wins / len(recs))
+            los.append(lo)
+            his.append(hi)
+        if len(varies) == 1 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs):
+            ax.plot(xs, rates, marker="o", color="#b54a4a")
+            ax.fill_between(xs, los, his, alpha=0.25, color="#b54a4a")
+            ax.set_xlabel(path0)
+        else:
+            labels = [", ".join(f"{k.split('.')[-1]}={v}" for k, v in g.items()) for g in grid]
+            pos = list(range(len(grid)))
+            ax.errorbar(pos, rates, yerr=[[r - lo_ for r, lo_ in zip(rates, los)], [h - r for r, h in zip(rates, his)]],
+                        fmt="o", color="#b54a4a")
+            ax.set_xticks(pos, labels, rotation=30, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel(f"{focus} win rate (95% Wilson)")
+        ax.set_title("win rate across the sweep")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

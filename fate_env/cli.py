@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from collections.abc import Sequence
 
 from .scenes import SceneError, list_scenes, load_scene
@@ -240,98 +239,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 w.writerow(row)
 
     by_variant = [[r for r in records if r["variant"] == vi] for vi in range(len(grid))]
-    baseline = B.baseline_index(base, grid)
-    print(f"{scenes[0].title} ({scenes[0].rules.name} rules): {n} episodes per variant, seed {args.seed}, "
-          f"paired seeds across variants")
-    for line in B.coverage(scenes[0]):
-        print(f"  coverage: {line}")
-    for vi, (params, recs) in enumerate(zip(grid, by_variant)):
-        label = ", ".join(f"{k}={v}" for k, v in params.items()) or "the scene as written"
-        print(f"\n== {label} ==")
-        unresolved = sum(r["unresolved"] for r in recs)
-        for side in sides:
-            sm = B.side_summary(recs, side)
-            lo, hi = sm["ci95"]
-            print(f"  {side:>12} wins {sm['win_rate']:6.1%} [95% {lo:.1%}, {hi:.1%}]  ({sm['wins']}/{len(recs)})")
-            for label2 in ("when_won", "when_lost"):
-                x = sm[label2]
-                if not x["episodes"]:
-                    continue
-                cons = ", ".join(f"{k} {x['consequences'][k]:.2f}" for k in B.SEVERITIES if x["consequences"][k])
-                print(f"      {label2.replace('_', ' '):>9} ({x['episodes']}): {x['exchanges']:.1f} exchanges; "
-                      f"taken out {x['taken_out']:.2f}, conceded {x['conceded']:.2f}; consequences {cons or 'none'}; "
-                      f"fate points {x['fate_points_spent']:.2f}, invokes {x['invokes']:.2f}, "
-                      f"advantages {x['advantages']:.2f}")
-        if len(grid) > 1 and vi != baseline:
-            d = B.paired_difference(recs, by_variant[baseline], focus)
-            base_label = ", ".join(f"{k}={v}" for k, v in grid[baseline].items())
-            print(f"  vs the baseline ({base_label}): {focus} win rate {d['difference']:+.1%} "
-                  f"[95% {d['ci95'][0]:+.1%}, {d['ci95'][1]:+.1%}] (same seeds)")
-        pcs_out = sum(1 for r in recs if r["pc_taken_out"])
-        severe = sum(1 for r in recs if r["pc_severe"])
-        worst = Counter(r["worst_pc"]["id"] for r in recs if r["worst_pc"] and
-                        (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
-        print(f"  unresolved (hit the exchange cap, kept apart): {unresolved}")
-        print(f"  disasters: a PC taken out in {pcs_out} episode(s); a severe or extreme consequence on a PC "
-              f"in {severe}")
-        if worst:
-            who, times = worst.most_common(1)[0]
-            print(f"  worst-off PC most often: {who} ({times} of {len(recs)})")
-        hist = B.histogram(recs)
-        top = max(hist.values())
-        print("  exchanges: " + "  ".join(f"{k}:{v}" for k, v in hist.items()))
-        for k, v in hist.items():
-            print(f"    {k:>3} {'#' * max(1, round(40 * v / top))}")
+    print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, B.baseline_index(base, grid))))
     if args.plot:
-        _plot(args.plot, grid, by_variant, focus, varies)
+        try:
+            B.plot(args.plot, grid, by_variant, focus, varies)
+        except ImportError:
+            raise UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
     return 0
-
-
-def _plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, varies: list) -> None:
-    try:
-        import matplotlib
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from agents import bench as B
-    from .stats import wilson
-
-    fig, axes = plt.subplots(1, 2 if varies else 1, figsize=(11 if varies else 6, 4), squeeze=False)
-    ax_hist = axes[0][-1]
-    hist = B.histogram(by_variant[0])
-    ax_hist.bar(list(hist), list(hist.values()), color="#4a7ab5")
-    ax_hist.set_xlabel("exchanges")
-    ax_hist.set_ylabel("episodes")
-    ax_hist.set_title("length of the fight (first variant)")
-    if varies:
-        ax = axes[0][0]
-        path0 = varies[0][0]
-        xs = [g[path0] for g in grid]
-        rates, los, his = [], [], []
-        for recs in by_variant:
-            wins = sum(r["winner"] == focus for r in recs)
-            lo, hi = wilson(wins, len(recs))
-            rates.append(wins / len(recs))
-            los.append(lo)
-            his.append(hi)
-        if len(varies) == 1 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs):
-            ax.plot(xs, rates, marker="o", color="#b54a4a")
-            ax.fill_between(xs, los, his, alpha=0.25, color="#b54a4a")
-            ax.set_xlabel(path0)
-        else:
-            labels = [", ".join(f"{k.split('.')[-1]}={v}" for k, v in g.items()) for g in grid]
-            pos = list(range(len(grid)))
-            ax.errorbar(pos, rates, yerr=[[r - l for r, l in zip(rates, los)], [h - r for r, h in zip(rates, his)]],
-                        fmt="o", color="#b54a4a")
-            ax.set_xticks(pos, labels, rotation=30, ha="right")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel(f"{focus} win rate (95% Wilson)")
-        ax.set_title("win rate across the sweep")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
