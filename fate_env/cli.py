@@ -356,6 +356,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except (SceneError, UsageError) as exc:
         return _fail(str(exc))
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
