@@ -203,6 +203,14 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
         play(start(wh, 1), controllers_for(wh, {"smugglers": f"ppo:{out}"}, seed=1))
     with pytest.raises(UnknownController, match="no such model"):
         make_controller(f"ppo:{tmp_path / 'missing.zip'}")
+    # self-play: after the first snapshot the opponents are a frozen copy of the learner
+    cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 3\n"
+                   "self_play: {snapshot_every: 128}\n")
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--self-play",
+                        "--timesteps", "384", "--out", str(tmp_path / "sp.zip"), "--config", str(cfg), "--quiet",
+                        "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "sp_snapshot.zip").exists() and json.loads(r.stdout)["self_play"] is True
     assert Choose is not None
 
 
