@@ -145,3 +145,31 @@ def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):
     run_session("duel", 1, {}, "auto", None, None, Interrupting(), out)
     assert "Save the session? [y/N]" in out.getvalue()
     assert (tmp_path / "session.json").exists()
+
+
+def test_typed_pc_choices_on_the_warehouse_reach_the_end_and_replay(tmp_path):
+    """Each PC decision is typed as an option number (the one `basic` would pick, so the fight
+    goes somewhere); each NPC choice (the tactician's) is accepted with Enter."""
+    from agents.base import make_controller
+    typist = make_controller("basic", 0)
+
+    class Table(io.StringIO):
+        session = None
+        typed = 0
+
+        def readline(self, *a):
+            c = Table.session.play
+            d = c.pending
+            if d is not None and d.actor in Table.session.humans:
+                Table.typed += 1
+                return f"{typist.choose(c, d)[0] + 1}\n"
+            return "\n"
+    log = SessionLog("warehouse", None, 8, {"smugglers": "tactician"})
+    live = Session(log, Table(), io.StringIO())
+    Table.session = live
+    live.run()
+    assert live.play.over and Table.typed > 10
+    path = tmp_path / "typed.json"
+    live.save(str(path))
+    again = Session(SessionLog.load(str(path)), io.StringIO(""), io.StringIO())
+    assert final_state(again) == final_state(live)
