@@ -312,4 +312,3 @@ def test_concede_when_targeted_before_the_roll():
     assert c.f["cynere"].status == CONCEDED
     assert not [e for e in c.events if type(e).__name__ == "Rolled"]
     assert c.dice.forced_pending == rolls_before
-    assert DoneInvoking() is not None
