@@ -389,7 +389,6 @@ class Conflict:
             self.gm_pool += delta
         else:
             self.f[cid].fate_points += delta
-        self.gm_awarded = getattr(self, "gm_awarded", 0) + delta
 
     def gm_end(self) -> None:
         """The GM ends the scene now: no winner, payouts as at any end."""
@@ -827,17 +826,17 @@ class Conflict:
         if outcome == STYLE:
             self._boost(f.id, "Clear Ground")
 
-    def _overcome_outcome(self, f: Fighter, roll: Roll) -> Flow:
+    def _overcome_outcome(self, f: Fighter, roll: Roll, action: str = "overcome") -> Flow:
         """Overcome outcomes (003:786-798; 000:465): a tie is success at a
         minor cost (the opposition gets a boost), or under condensed the roller
-        may instead fail and take a boost."""
+        may instead fail and take a boost (then FAIL is returned, else "cost")."""
         outcome = band(roll.margin)
         if outcome != TIE:
             return outcome
         options = [Choose("minor_cost")]
         if self.rules.overcome_tie == "choice":
             options.append(Choose("fail_with_boost"))
-        pick = yield from self._ask("cost", f.id, options, action="overcome")
+        pick = yield from self._ask("cost", f.id, options, action=action)
         if pick.option == "fail_with_boost":
             self._boost(f.id, "Second Wind")
             return FAIL
@@ -858,13 +857,8 @@ class Conflict:
             choice = yield from self._ask("cost", f.id, [Choose("fail"), Choose("major_cost")], action="task")
             result = choice.option
         elif outcome == TIE:
-            options = [Choose("minor_cost")] + ([Choose("fail_with_boost")] if self.rules.overcome_tie == "choice" else [])
-            choice = yield from self._ask("cost", f.id, options, action="task")
-            result = choice.option
-            if result == "fail_with_boost":
-                self._boost(f.id, "Second Wind")
-            elif roll.opposer is not None:
-                self._boost(roll.opposer, "Small Win")
+            tied = yield from self._overcome_outcome(f, roll, action="task")
+            result = "minor_cost" if tied == "cost" else "fail_with_boost"
         else:
             result = "success" if outcome == SUCCESS else "success_with_style"
             if outcome == STYLE:
