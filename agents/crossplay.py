@@ -30,10 +30,10 @@ class Cell:
     concessions: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
 
     def to_json(self, sides: tuple[str, str]) -> dict[str, Any]:
-        lo, hi = wilson(self.a_wins, self.n)
         return {"policy_a": self.a, "policy_b": self.b, "episodes": self.n, "a_wins": self.a_wins,
                 "b_wins": self.b_wins, "unresolved": self.unresolved, "a_win_rate": self.a_wins / self.n,
-                "a_win_ci95": [lo, hi], "mean_exchanges": self.exchanges / self.n,
+                "a_win_ci95": list(wilson(self.a_wins, self.n)), "b_win_rate": self.b_wins / self.n,
+                "b_win_ci95": list(wilson(self.b_wins, self.n)), "mean_exchanges": self.exchanges / self.n,
                 "consequences_per_episode": {sides[0]: self.consequences["a"] / self.n,
                                              sides[1]: self.consequences["b"] / self.n},
                 "concessions_per_episode": {sides[0]: self.concessions["a"] / self.n,
@@ -82,22 +82,35 @@ def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0) -> dict[
     }
 
 
-def format_table(result: dict[str, Any]) -> list[str]:
-    side_a, side_b = result["sides"]
+def _grid(result: dict[str, Any], who: str, width: int) -> list[str]:
+    """One side's win rates: rows are the first side's policy, columns the second's."""
     pols = result["policies"]
     cells = {(c["policy_a"], c["policy_b"]): c for c in result["cells"]}
-    width = max(12, max(len(p) for p in pols) + 2)
-    lines = [f"{result['scene']} ({result['rules']} rules), {result['episodes_per_cell']} paired seeds per cell "
-             f"from {result['seed']}: {side_a}'s win rate [95% Wilson], rows = {side_a}'s policy, "
-             f"columns = {side_b}'s policy",
-             " " * width + "".join(f"{p:>22}" for p in pols)]
+    lines = [" " * width + "".join(f"{p:>22}" for p in pols)]
     for pa in pols:
         row = f"{pa:<{width}}"
         for pb in pols:
             c = cells[(pa, pb)]
-            lo, hi = c["a_win_ci95"]
-            row += f"{c['a_win_rate']:>7.0%} [{lo:4.0%},{hi:4.0%}]".rjust(22)
+            lo, hi = c[f"{who}_win_ci95"]
+            row += f"{c[f'{who}_win_rate']:>7.0%} [{lo:4.0%},{hi:4.0%}]".rjust(22)
         lines.append(row)
+    return lines
+
+
+def format_table(result: dict[str, Any]) -> list[str]:
+    """Both sides' win rates (a fight that hits the exchange cap is a win for neither, so one table
+    cannot be read off the other), the ratings, and the undecided count."""
+    side_a, side_b = result["sides"]
+    pols = result["policies"]
+    width = max(12, max(len(p) for p in pols) + 2)
+    head = (f"{result['scene']} ({result['rules']} rules), {result['episodes_per_cell']} paired seeds per cell "
+            f"from {result['seed']}; rows = {side_a}'s policy, columns = {side_b}'s policy")
+    lines = [head, f"{side_a}'s win rate [95% Wilson]:", *_grid(result, "a", width),
+             "", f"{side_b}'s win rate [95% Wilson]:", *_grid(result, "b", width)]
+    undecided = sum(c["unresolved"] for c in result["cells"])
+    if undecided:
+        total = result["episodes_per_cell"] * len(result["cells"])
+        lines.append(f"(the other {undecided} of {total} fights hit the exchange cap undecided: a win for neither)")
     ref = next(iter(next(iter(result["ratings"].values())).keys() - {"strength"}))
     lines.append("")
     lines.append(f"rating (Bradley-Terry, side advantage {result['side_advantage']:.2f}x for {side_a}):")

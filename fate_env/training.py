@@ -19,7 +19,8 @@ import yaml
 from .stats import wilson
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
-              "reward", "self_play", "eval_episodes", "learn"}
+              "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate"}
+IMITATE_KEYS = {"policy", "episodes", "epochs"}
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
@@ -28,6 +29,11 @@ def load_config(path: str | Path) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"{path}: unknown training key(s) {', '.join(unknown)}; expected some of "
                          f"{', '.join(sorted(TRAIN_KEYS))}")
+    imitate = data.get("imitate")
+    if imitate is not None:
+        if not isinstance(imitate, dict) or "policy" not in imitate or set(imitate) - IMITATE_KEYS:
+            raise ValueError(f"{path}: imitate: expected a mapping with 'policy' (a scripted controller) and "
+                             f"optionally 'episodes' and 'epochs', got {imitate!r}")
     return data
 
 
@@ -45,6 +51,24 @@ def evaluate(env, act, episodes: int, seed: int) -> dict[str, Any]:
     return {"episodes": episodes, "wins": wins, "win_rate": wins / episodes, "ci95": [lo, hi]}
 
 
+def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbose: int) -> dict[str, Any]:
+    """Behaviour cloning before PPO (fate_env/imitation.py): the teacher plays the learner's decisions."""
+    from agents.base import make_controller
+
+    from .imitation import clone, record
+
+    start = time.perf_counter()
+    teacher = make_controller(str(spec["policy"]), seed)
+    demos = record(env, teacher, int(spec.get("episodes", 500)), seed=1_000_000 + seed, gamma=gamma)
+    fit = clone(model, demos, int(spec.get("epochs", 10)), seed=seed)
+    info = {"teacher": str(spec["policy"]), "episodes": demos.episodes, "teacher_wins": demos.wins, **fit,
+            "minutes": (time.perf_counter() - start) / 60}
+    if verbose:
+        print(f"imitation: {info['teacher']} over {demos.episodes} fights ({demos.wins} won), "
+              f"{fit['samples']} decisions, agreement {fit['accuracy']:.1%}, value mse {fit['value_mse']:.3f}")
+    return info
+
+
 def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
           seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
@@ -56,8 +80,10 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     from .environment.single_agent import FateSingleAgentEnv
 
     learn = tuple(config["learn"]) if config.get("learn") else None
+    helper = str(config.get("helper", "basic"))
     env = FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
-                             rules=rules, opponent_seed=seed, learn=learn)
+                             rules=rules, opponent_seed=seed, learn=learn, helper=helper,
+                             outcome=str(config.get("outcome", "characters")))
     out_path = Path(out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     log_dir = out_path.with_suffix(".log")
@@ -75,6 +101,9 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
         policy_kwargs={"net_arch": list(config.get("net_arch", [64, 64]))}, device="cpu",
     )
     model.set_logger(configure(str(log_dir), formats))
+    cloned = None
+    if config.get("imitate"):
+        cloned = warm_start(model, env, config["imitate"], seed, float(config.get("gamma", 0.99)), verbose)
 
     class Snapshots(BaseCallback):
         """Self-play: every few steps the opponents become a frozen copy of the learner."""
@@ -100,16 +129,18 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     model.save(out_path)
     # which decisions the model makes, for the ppo:PATH controller (the rest go to the helper)
     out_path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None,
-                                                         "helper": "basic", "scene": env.aec.scene.name,
+                                                         "helper": helper, "scene": env.aec.scene.name,
                                                          "side": env.side}))
 
     episodes = int(config.get("eval_episodes", 300))
     rng = np.random.default_rng(seed)
     results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
                "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir)}
+    if cloned is not None:
+        results["imitation"] = cloned
     for name in dict.fromkeys([opponent, "random"]):
         test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
-                                      learn=learn)
+                                      learn=learn, helper=helper)
         results[f"vs_{name}"] = evaluate(
             test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, 100_000)
         results[f"random_seat_vs_{name}"] = evaluate(

@@ -287,3 +287,28 @@ def test_single_agent_view_can_learn_only_the_turn_decisions():
             legal = np.flatnonzero(env.action_masks())
             obs, r, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
             done = term or trunc
+
+
+def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
+    """Per character, a side whose members are all out gets no `loss` (nobody is still in);
+    with outcome="side" the side's end is scored once, so expendable minions learn to win."""
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    reward = {"conceded": 0.0, "taken_out": 0.0}
+    per_char = FateSingleAgentEnv(scene="warehouse", side="smugglers", opponents="basic", reward=reward)
+    per_side = FateSingleAgentEnv(scene="warehouse", side="smugglers", opponents="basic", reward=reward,
+                                  outcome="side")
+    helper = make_controller("basic", 0)
+    for env in (per_char, per_side):
+        env.reset(seed=3)
+        total, done = 0.0, False
+        while not done:
+            c = env.aec.conflict
+            _, r, term, trunc, info = env.step(env.aec.action_for_option(helper.choose(c, c.pending)[0]))
+            total += r
+            done = term or trunc
+        assert info["outcome"]["winner"] == "pcs"
+        env.total = total
+    assert per_char.total == 0.0
+    assert per_side.total == -1.0
+    with pytest.raises(ValueError, match="expected 'characters' or 'side'"):
+        FateSingleAgentEnv(scene="duel", outcome="team")

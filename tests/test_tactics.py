@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from conftest import ROOT, SHIPPED, Driver, make_scene
 
@@ -177,6 +178,13 @@ def test_eval_cli_table_and_json(capsys):
     lo, hi = cell["a_win_ci95"]
     assert lo <= cell["a_win_rate"] <= hi
     assert data["ratings"]["basic"]["strength"] > data["ratings"]["random"]["strength"]
+    for c in data["cells"]:
+        assert c["a_wins"] + c["b_wins"] + c["unresolved"] == c["episodes"]
+        assert c["b_win_rate"] == c["b_wins"] / c["episodes"]
+    # the text shows both sides' win rates: with fights hitting the exchange cap, one is not 1 - the other
+    assert main(["eval", "duel", "--policies", "basic,random", "-n", "8", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "cynere's win rate" in text and "rival's win rate" in text
     assert main(["eval", "duel", "--policies", "basic,genius"]) == 2
     assert "no controller named 'genius'" in capsys.readouterr().err
 
@@ -227,3 +235,28 @@ def test_the_shipped_learned_rival_beats_basic_on_fixed_seeds():
         c = play(start(scene, 10_000 + seed), {"cynere": make_controller("basic", seed), "blade": ctl})
         wins += c.outcome.winner == "rival"
     assert wins >= 24, wins
+
+
+def test_imitation_records_the_teacher_and_clones_it(tmp_path):
+    """Behaviour cloning (fate_env/imitation.py): the recorded actions are the teacher's, the
+    returns are the discounted rewards, and a few epochs make the policy agree with the teacher."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    from fate_env.imitation import clone, record
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic", learn=("turn",))
+    demos = record(env, make_controller("basic", 0), episodes=20, seed=0, gamma=1.0)
+    assert len(demos.actions) == len(demos.obs) == len(demos.masks) == len(demos.returns)
+    assert demos.masks[np.arange(len(demos.actions)), demos.actions].all()
+    # gamma=1: the return from an episode's first decision is its whole reward, win (+1) or not
+    assert set(np.round(demos.returns, 6)) <= {1.0, -1.0, -0.5, 0.0}
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=0, verbose=0,
+                        policy_kwargs={"net_arch": [64]}, device="cpu")
+    before = clone(model, demos, epochs=0)["accuracy"]
+    after = clone(model, demos, epochs=30)
+    assert after["accuracy"] > max(before, 0.9), (before, after)
+    with pytest.raises(ValueError, match="imitate: expected a mapping"):
+        cfg = tmp_path / "bad.yaml"
+        cfg.write_text("imitate: basic\n")
+        from fate_env.training import load_config
+        load_config(cfg)

@@ -7,7 +7,11 @@ added to the learner's next reward. PettingZoo's SB3 tutorial wrapper instead
 drops rewards that land between the learner's turns.
 
 ``action_masks()`` serves ``sb3_contrib.MaskablePPO``. The reward of a step is
-the mean over the learning side's characters of what each received. An action
+the mean over the learning side's characters of what each received. With
+``outcome="side"`` the end of the fight is scored once for the side instead
+(``win``/``loss``/``unresolved`` whether or not anyone of it is still standing):
+the per-character default gives no ``loss`` to a side whose members are all out,
+so a side of expendable minions learns to keep them alive rather than to win. An action
 outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
 returns the same observation, ``illegal_penalty`` (0 by default) and the reason
 in ``info["illegal_action"]``.
@@ -33,9 +37,12 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
                  render_mode: str | None = None, reward: Mapping[str, float] | None = None,
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
                  illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
-                 **dials: Any):
+                 outcome: str = "characters", **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, learn, helper, **dials)
+                          illegal_penalty, learn, helper, outcome, **dials)
+        if outcome not in ("characters", "side"):
+            raise ValueError(f"outcome {outcome!r}: expected 'characters' or 'side'")
+        self.outcome = outcome
         self.illegal_penalty = float(illegal_penalty)
         # the decision kinds the learner makes; the learning side's other decisions go to ``helper``
         self.learn = tuple(learn) if learn else None
@@ -43,6 +50,9 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
 
         self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
                            max_exchanges=max_exchanges, rules=rules, **dials)
+        self._ends = {k: self.aec.reward_cfg[k] for k in ("win", "loss", "unresolved")}
+        if outcome == "side":  # the aec scores characters still in; the side's end is scored here instead
+            self.aec.reward_cfg.update({k: 0.0 for k in self._ends})
         s = self.aec.scene
         npc_sides = [c.side for c in s.characters if c.is_npc]
         self.side = side or (npc_sides[0] if npc_sides else s.sides[-1])
@@ -81,6 +91,15 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             aec.step(aec.action_for_option(index))
             gathered += self._collect()
 
+    def _side_end(self, outcome) -> float:
+        if self.outcome != "side":
+            return 0.0
+        if outcome.unresolved:
+            return self._ends["unresolved"]
+        if outcome.winner is None:  # a challenge: the GM reads its results
+            return 0.0
+        return self._ends["win" if outcome.winner == self.side else "loss"]
+
     def reset(self, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is None:
@@ -88,6 +107,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.aec.reset(seed=seed)
         gathered, over = self._advance()
         if over:  # the learning side never had a decision (e.g. the opponents conceded at once)
+            gathered += self._side_end(self.aec.conflict.outcome)
             return self._obs(), {"skipped_reward": gathered, "outcome": self.aec.conflict.outcome.to_json()}
         return self._obs(), {}
 
@@ -118,6 +138,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         if over:
             outcome = aec.conflict.outcome
             info["outcome"] = outcome.to_json()
+            reward += self._side_end(outcome)
             truncated = outcome.unresolved
             terminated = not truncated
         return self._obs(), float(reward), terminated, truncated, info
