@@ -110,7 +110,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         from agents.base import make_controller
-        make_controller(args.opponent)
+        for name in args.opponent.split(","):
+            make_controller(name.strip())
     except Exception as exc:  # noqa: BLE001 - reported as one line
         return _fail(str(exc))
     if args.timesteps < 1:
@@ -305,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train one side with MaskablePPO (needs the train extra)")
     t.add_argument("scene")
     t.add_argument("--side", help="the side that learns (default: the first NPC side)")
-    t.add_argument("--opponent", default="basic", help="who plays the other sides: a policy name or ppo:PATH")
+    t.add_argument("--opponent", default="basic", help="who plays the other sides: a policy name or ppo:PATH; several, comma-separated, for one of them per episode")
     t.add_argument("--timesteps", type=int, default=100_000)
     t.add_argument("--out", default="runs/model.zip")
     t.add_argument("--config", default=str(_default_train_config()))

@@ -120,6 +120,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                 self.model.save(snap)
                 others = {s: f"ppo:{snap}" for s in env.aec.scene.sides if s != env.side}
                 env.controllers = controllers_for(env.aec.scene, others, seed=seed)
+                env.mixture = [env.controllers]
             return True
 
     callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
@@ -138,7 +139,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir)}
     if cloned is not None:
         results["imitation"] = cloned
-    for name in dict.fromkeys([opponent, "random"]):
+    for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):
         test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
                                       learn=learn, helper=helper)
         results[f"vs_{name}"] = evaluate(

@@ -312,3 +312,18 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
     assert per_side.total == -1.0
     with pytest.raises(ValueError, match="expected 'characters' or 'side'"):
         FateSingleAgentEnv(scene="duel", outcome="team")
+
+
+def test_single_agent_view_draws_one_opponent_of_a_mixture_per_episode():
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic,random")
+    seen = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        seen.add(env.controllers["cynere"].name)
+    assert seen == {"basic", "random"}
+    again = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic,random")
+    drawn = []
+    for e in (env, again):
+        drawn.append([(e.reset(seed=s), e.controllers["cynere"].name)[1] for s in range(6)])
+    assert drawn[0] == drawn[1]  # the draw follows the reset seed

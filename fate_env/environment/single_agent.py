@@ -2,7 +2,7 @@
 
 One side's characters share a learning policy; every other decision (the
 opponents', and dead-agent steps) is made inside ``step()`` by given
-controllers, and the rewards that land on the learning side in between are
+controllers (or, for ``opponents="basic,random"``, one of them per episode), and the rewards that land on the learning side in between are
 added to the learner's next reward. PettingZoo's SB3 tutorial wrapper instead
 drops rewards that land between the learner's turns.
 
@@ -59,8 +59,12 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         if self.side not in s.sides:
             raise ValueError(f"side {self.side!r}: expected one of {', '.join(s.sides)}")
         self.learners = [c.id for c in s.characters if c.side == self.side]
-        others = {sd: opponents for sd in s.sides if sd != self.side} if isinstance(opponents, str) else dict(opponents)
-        self.controllers = controllers_for(s, others, seed=opponent_seed)
+        # "basic,random": each episode faces one of them (drawn with the env's seed), so a policy
+        # trained against a mixture does not over-fit one opponent's habits
+        mix = opponents.split(",") if isinstance(opponents, str) else [opponents]
+        self.mixture = [controllers_for(s, {sd: m.strip() for sd in s.sides if sd != self.side}
+                                        if isinstance(m, str) else dict(m), seed=opponent_seed) for m in mix]
+        self.controllers = self.mixture[0]
         from agents.base import make_controller
         self.helper = make_controller(helper, opponent_seed)
         self.render_mode = render_mode
@@ -104,6 +108,8 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(2**31 - 1))
+        if len(self.mixture) > 1:
+            self.controllers = self.mixture[int(self.np_random.integers(len(self.mixture)))]
         self.aec.reset(seed=seed)
         gathered, over = self._advance()
         if over:  # the learning side never had a decision (e.g. the opponents conceded at once)
