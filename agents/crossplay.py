@@ -8,6 +8,7 @@ gets Wilson intervals and a Bradley-Terry rating per policy.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from fate_env.rules.engine import start
@@ -40,14 +41,17 @@ class Cell:
                                             sides[1]: self.concessions["b"] / self.n}}
 
 
-def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0) -> dict[str, Any]:
+def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0,
+              columns: list[str] | None = None) -> dict[str, Any]:
+    """``policies`` play the first side (rows) against ``columns`` (default: the same) on the second."""
+    columns = list(columns) if columns is not None else list(policies)
     if len(scene.sides) != 2:
         raise ValueError(f"cross-play needs a scene with two sides; {scene.name} has {len(scene.sides)}")
     side_a, side_b = scene.sides
     cells: list[Cell] = []
     games: list[tuple[str, str, float]] = []
     for pa in policies:
-        for pb in policies:
+        for pb in columns:
             cell = Cell(pa, pb)
             for k in range(n):
                 s = seed + k
@@ -71,25 +75,34 @@ def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0) -> dict[
                 if pa != pb:
                     games.append((pa, pb, score))
             cells.append(cell)
-    strengths, theta = bradley_terry(games) if games else ({p: 1.0 for p in policies}, 1.0)
+    everyone = list(dict.fromkeys(policies + columns))
+    strengths, theta = bradley_terry(games) if games else ({p: 1.0 for p in everyone}, 1.0)
     ref = "random" if "random" in strengths else min(strengths, key=strengths.get)
     return {
         "scene": scene.name, "rules": scene.rules.name, "sides": [side_a, side_b], "episodes_per_cell": n,
-        "seed": seed, "policies": policies, "cells": [c.to_json((side_a, side_b)) for c in cells],
+        "seed": seed, "policies": policies, "columns": columns,
+        "cells": [c.to_json((side_a, side_b)) for c in cells],
         "ratings": {p: {"strength": strengths[p], "odds_vs_" + ref: odds_against(strengths, ref)[p]}
-                    for p in policies},
+                    for p in everyone},
         "side_advantage": theta,
     }
 
 
+def _short(policy: str) -> str:
+    """``ppo:models/duel_rival_turns.zip`` -> ``ppo:duel_rival_turns``, to keep the columns narrow."""
+    if policy.startswith("ppo:"):
+        return "ppo:" + Path(policy[4:]).stem
+    return policy
+
+
 def _grid(result: dict[str, Any], who: str, width: int) -> list[str]:
     """One side's win rates: rows are the first side's policy, columns the second's."""
-    pols = result["policies"]
+    cols = result["columns"]
     cells = {(c["policy_a"], c["policy_b"]): c for c in result["cells"]}
-    lines = [" " * width + "".join(f"{p:>22}" for p in pols)]
-    for pa in pols:
-        row = f"{pa:<{width}}"
-        for pb in pols:
+    lines = [" " * width + "".join(f"{_short(p):>22}" for p in cols)]
+    for pa in result["policies"]:
+        row = f"{_short(pa):<{width}}"
+        for pb in cols:
             c = cells[(pa, pb)]
             lo, hi = c[f"{who}_win_ci95"]
             row += f"{c[f'{who}_win_rate']:>7.0%} [{lo:4.0%},{hi:4.0%}]".rjust(22)
@@ -101,8 +114,7 @@ def format_table(result: dict[str, Any]) -> list[str]:
     """Both sides' win rates (a fight that hits the exchange cap is a win for neither, so one table
     cannot be read off the other), the ratings, and the undecided count."""
     side_a, side_b = result["sides"]
-    pols = result["policies"]
-    width = max(12, max(len(p) for p in pols) + 2)
+    width = max(12, max(len(_short(p)) for p in result["policies"] + result["columns"]) + 2)
     head = (f"{result['scene']} ({result['rules']} rules), {result['episodes_per_cell']} paired seeds per cell "
             f"from {result['seed']}; rows = {side_a}'s policy, columns = {side_b}'s policy")
     lines = [head, f"{side_a}'s win rate [95% Wilson]:", *_grid(result, "a", width),
@@ -115,7 +127,7 @@ def format_table(result: dict[str, Any]) -> list[str]:
     lines.append("")
     lines.append(f"rating (Bradley-Terry, side advantage {result['side_advantage']:.2f}x for {side_a}):")
     for p, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["strength"]):
-        lines.append(f"  {p:<{width}} strength {r['strength']:6.2f}   {ref.replace('_', ' ')}: {r[ref]:.0%}")
+        lines.append(f"  {_short(p):<{width}} strength {r['strength']:6.2f}   {ref.replace('_', ' ')}: {r[ref]:.0%}")
     mean_ex = sum(c["mean_exchanges"] for c in result["cells"]) / len(result["cells"])
     lines.append(f"mean exchanges per episode: {mean_ex:.1f}")
     return lines

@@ -87,12 +87,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     if not policies:
         raise UsageError("--policies: expected a comma-separated list, e.g. basic,brute,random")
+    columns = [p.strip() for p in args.vs.split(",") if p.strip()] if args.vs is not None else policies
+    if not columns:
+        raise UsageError("--vs: expected a comma-separated list, e.g. basic,ppo:models/x.zip")
     if args.n < 1:
         raise UsageError(f"-n: expected at least 1 episode per cell, got {args.n}")
     try:
-        for p in policies:
+        for p in dict.fromkeys(policies + columns):
             make_controller(p)
-        result = crossplay(scene, policies, args.n, args.seed)
+        result = crossplay(scene, policies, args.n, args.seed, columns=columns)
     except (UnknownController, ValueError) as exc:
         return _fail(str(exc))
     if args.json:
@@ -298,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("eval", help="cross-play policies on a two-sided scene: win rates with intervals, ratings")
     e.add_argument("scene")
     e.add_argument("--policies", required=True, help="comma-separated, e.g. basic,brute,tactician,random")
+    e.add_argument("--vs", help="the second side's policies (the columns), when they differ from --policies, "
+                                "e.g. a model that only plays one side")
     e.add_argument("-n", type=int, default=100, help="episodes per cell (paired seeds)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--rules")
@@ -306,7 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train one side with MaskablePPO (needs the train extra)")
     t.add_argument("scene")
     t.add_argument("--side", help="the side that learns (default: the first NPC side)")
-    t.add_argument("--opponent", default="basic", help="who plays the other sides: a policy name or ppo:PATH; several, comma-separated, for one of them per episode")
+    t.add_argument("--opponent", default="basic",
+                   help="who plays the other sides: a policy name or ppo:PATH; several, comma-separated, "
+                        "for one of them per episode")
     t.add_argument("--timesteps", type=int, default=100_000)
     t.add_argument("--out", default="runs/model.zip")
     t.add_argument("--config", default=str(_default_train_config()))

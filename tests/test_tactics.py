@@ -185,6 +185,11 @@ def test_eval_cli_table_and_json(capsys):
     assert main(["eval", "duel", "--policies", "basic,random", "-n", "8", "--seed", "3"]) == 0
     text = capsys.readouterr().out
     assert "cynere's win rate" in text and "rival's win rate" in text
+    # --vs: other policies for the second side (the columns)
+    assert main(["eval", "duel", "--policies", "basic", "--vs", "random,brute", "-n", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["policy_a"], c["policy_b"]) for c in data["cells"]] == [("basic", "random"), ("basic", "brute")]
+    assert set(data["ratings"]) == {"basic", "random", "brute"}
     assert main(["eval", "duel", "--policies", "basic,genius"]) == 2
     assert "no controller named 'genius'" in capsys.readouterr().err
 
