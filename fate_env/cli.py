@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .scenes import SceneError, list_scenes, load_scene
 
@@ -119,8 +120,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.timesteps < 1:
         raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
-    result = train(args.scene, args.side, args.opponent, args.timesteps, args.out, config, seed=args.seed,
-                   self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1)
+    if args.init and not Path(args.init).exists():
+        return _fail(f"--init {args.init}: no such model file")
+    try:
+        result = train(args.scene, args.side, args.opponent, args.timesteps, args.out, config, seed=args.seed,
+                       self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1, init=args.init)
+    except ValueError as exc:
+        return _fail(str(exc))
     if args.json:
         json.dump(result, sys.stdout, indent=1)
         print()
@@ -318,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", default="runs/model.zip")
     t.add_argument("--config", default=str(_default_train_config()))
     t.add_argument("--self-play", action="store_true", help="play against frozen snapshots of itself")
+    t.add_argument("--init", help="start from this saved model's weights (same scene maxima and net_arch)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--rules")
     t.add_argument("--json", action="store_true")

@@ -70,7 +70,10 @@ def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbos
 
 
 def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
-          seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1) -> dict[str, Any]:
+          seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1,
+          init: str | None = None) -> dict[str, Any]:
+    """Train, save to ``out`` (+ ``.json`` sidecar), evaluate. ``init``: start from a saved model's weights
+    (same scene maxima and net_arch), e.g. to go on training against other opponents."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
@@ -101,6 +104,12 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
         policy_kwargs={"net_arch": list(config.get("net_arch", [64, 64]))}, device="cpu",
     )
     model.set_logger(configure(str(log_dir), formats))
+    if init:
+        try:
+            model.set_parameters(init, exact_match=True, device="cpu")
+        except Exception as exc:  # noqa: BLE001 - SB3 raises several kinds for a model that does not fit
+            raise ValueError(f"--init {init}: cannot start from this model ({exc}); it needs the same scene "
+                             f"maxima and net_arch as the config") from exc
     cloned = None
     if config.get("imitate"):
         cloned = warm_start(model, env, config["imitate"], seed, float(config.get("gamma", 0.99)), verbose)
@@ -136,7 +145,8 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     episodes = int(config.get("eval_episodes", 300))
     rng = np.random.default_rng(seed)
     results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
-               "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir)}
+               "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir),
+               "init": init}
     if cloned is not None:
         results["imitation"] = cloned
     for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):

@@ -224,6 +224,21 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
                         "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "sp_snapshot.zip").exists() and json.loads(r.stdout)["self_play"] is True
+    # --init: go on from a saved model (here against a mixture of opponents, one per episode)
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--opponent",
+                        "basic,random", "--init", str(out), "--timesteps", "128", "--out", str(tmp_path / "more.zip"),
+                        "--config", str(cfg), "--quiet", "--json"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["init"] == str(out) and {"vs_basic", "vs_random"} <= set(result)
+    wide = tmp_path / "wide.yaml"
+    wide.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [64]\neval_episodes: 3\n")
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--init", str(out),
+                        "--timesteps", "128", "--out", str(tmp_path / "no.zip"), "--config", str(wide), "--quiet"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "cannot start from this model" in r.stderr
+    assert not (tmp_path / "no.zip").exists()
 
 
 def test_the_shipped_learned_rival_beats_basic_on_fixed_seeds():
