@@ -31,10 +31,9 @@ SCRIPTED = "basic,brute,tactician,coward,minion,support,sniper,random"
 PRESETS = {
     "duel": {"scene": "duel", "side": "rival", "config": "configs/train/turns.yaml",
              "stages": [("basic", 150_000)]},
-    # against basic PCs first (it learns to win there), then mostly basic with random PCs one
-    # fight in four (so it also finishes off weak opposition instead of drawing it out)
+    # mostly basic PCs, random PCs one fight in four (so it also finishes off weak opposition)
     "warehouse": {"scene": "warehouse", "side": "smugglers", "config": "configs/train/side_shaped.yaml",
-                  "stages": [("basic", 300_000), ("basic,basic,basic,random", 150_000)]},
+                  "stages": [("basic,basic,basic,random", 300_000)]},
 }
 
 

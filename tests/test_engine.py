@@ -11,7 +11,7 @@ from conftest import Driver, make_scene
 from fate_env.rules.conflict import Conflict, ConflictOver, IllegalChoice
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, OvercomeMove,
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next, OvercomeMove,
     Pass, Stay,
 )
 from fate_env.rules.state import CONCEDED, TAKEN_OUT
@@ -365,3 +365,58 @@ def test_after_action_free_move():
     assert move.options == [Stay(), Move("hall")]
     c.step(Move("hall"))
     assert c.f["hero"].zone == "hall"
+
+
+def test_exploit_opposition_dial_lets_a_foe_in_the_zone_interfere():
+    """Taking advantage of your own aspect faces a difficulty by default; under
+    `exploit_opposition: foe_in_zone` a foe in the zone defends (003:834-838, 000:133), and on a
+    failure that foe gets the free invoke (003:856). A foe elsewhere cannot interfere."""
+    chars = {
+        "hero": {"kind": "pc", "side": "pcs", "zone": "a", "high_concept": "Bold Hero",
+                 "skills": {"Fight": 3, "Athletics": 1}},
+        "brute": {"kind": "major", "side": "foes", "zone": "a", "skills": {"Fight": 2, "Athletics": 4}},
+        "lookout": {"kind": "major", "side": "foes", "zone": "b", "skills": {"Athletics": 5}},
+    }
+    borders = [{"between": ["a", "b"]}]
+    for dial, expect_active in (("difficulty", False), ("foe_in_zone", True)):
+        scene = make_scene(chars, zones=("a", "b"), borders=borders, first="hero",
+                           rules={"name": "condensed", "dials": {"exploit_opposition": dial}})
+        # hero: Fight 3 + 0 = Good; brute (if asked): Athletics 4 + 0 = Great -> fails by 1
+        c = Conflict(scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+        concept = next(a for a in c.aspects.values() if a.name == "Bold Hero")
+        Driver(c).do("turn", "hero", Exploit(concept.id))
+        Driver(c).skip_invokes()
+        rolled = [e for e in c.events if type(e).__name__ == "Rolled"]
+        resolved = [e for e in c.events if type(e).__name__ == "Resolved"][-1]
+        if expect_active:
+            assert [(e.actor, e.skill) for e in rolled] == [("hero", "Fight"), ("brute", "Athletics")]
+            assert resolved.opposition == 4 and concept.free == {"brute": 1}
+        else:
+            assert [e.actor for e in rolled] == ["hero"]
+            assert resolved.opposition == 2 and concept.free == {"hero": 1}
+    with pytest.raises(Exception, match="exploit_opposition"):
+        make_scene(chars, zones=("a", "b"), borders=borders,
+                   rules={"name": "condensed", "dials": {"exploit_opposition": "always"}})
+
+
+def test_exploit_opposition_dial_plays_whole_shipped_fights():
+    """Whole fights play out under the dial. In the duel the fighters nearly always share a zone,
+    so under `foe_in_zone` an advantage on an existing aspect is almost never rolled against a
+    difficulty, where by default many are (26 against 1 on these seeds)."""
+    from agents.base import controllers_for, play
+    from fate_env.rules.engine import start
+    from fate_env.scenes import load_scene
+    passive = {}
+    for dial in ("difficulty", "foe_in_zone"):
+        for name in ("duel", "warehouse"):
+            scene = load_scene(name, dials={"exploit_opposition": dial})
+            assert scene.rules.exploit_opposition == dial
+            for seed in range(30):
+                policy = "random" if seed % 2 else "tactician"
+                c = play(start(scene, seed), controllers_for(scene, {s: policy for s in scene.sides}, seed=seed))
+                assert c.over
+                if name == "duel":
+                    passive[dial] = passive.get(dial, 0) + sum(
+                        1 for e in c.events
+                        if type(e).__name__ == "PassiveOpposition" and e.why.startswith("take advantage of"))
+    assert passive["difficulty"] >= 10 and passive["foe_in_zone"] * 5 < passive["difficulty"], passive

@@ -284,9 +284,9 @@ def test_imitation_records_the_teacher_and_clones_it(tmp_path):
 
 def test_the_shipped_learned_smugglers_beat_basic_smugglers_on_fixed_seeds():
     """models/warehouse_smugglers.zip (README): learned turn decisions for Og and the thugs against
-    `basic` PCs, `basic` for the rest. Measured over 400 seeds: 17% wins, where `basic` smugglers
+    `basic` PCs, `basic` for the rest. Measured over 400 seeds: 23% wins, where `basic` smugglers
     win 3.5% and every other script less. On 100 fixed seeds it must beat `basic` smugglers on
-    the same seeds by a margin no script reaches."""
+    the same seeds by a margin no script reaches (measured: 26 against 6)."""
     pytest.importorskip("sb3_contrib")
     ctl = make_controller(f"ppo:{ROOT / 'models' / 'warehouse_smugglers.zip'}")
     assert ctl.learn == ("turn",)
@@ -297,4 +297,4 @@ def test_the_shipped_learned_smugglers_beat_basic_smugglers_on_fixed_seeds():
             controllers = controllers_for(scene, {"pcs": "basic"}, seed=seed)
             controllers.update({c.id: smugglers for c in scene.characters if c.side == "smugglers"})
             wins[name] += play(start(scene, 20_000 + seed), controllers).outcome.winner == "smugglers"
-    assert wins["ppo"] >= wins["basic"] + 6, wins
+    assert wins["ppo"] >= wins["basic"] + 10, wins

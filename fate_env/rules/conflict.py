@@ -777,6 +777,9 @@ class Conflict:
                 return None, None
             defend = self._best_skill(owner, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
             roll = self._roll("create_advantage", f, skill, target=owner, opposer=owner, opp_skill=defend)
+        elif (foe := self._interferer(f)) is not None:
+            defend = self._best_skill(foe, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
+            roll = self._roll("create_advantage", f, skill, target=owner, opposer=foe, opp_skill=defend)
         else:
             roll = self._roll("create_advantage", f, skill, target=owner, difficulty=EXPLOIT_DIFFICULTY,
                               why=f"take advantage of {a.name}")
@@ -792,6 +795,15 @@ class Conflict:
         else:
             self._gain_free(a, f.id, {TIE: 1, SUCCESS: 1, STYLE: 2}[outcome])
         return outcome, roll
+
+    def _interferer(self, f: Fighter) -> str | None:
+        """Under the ``exploit_opposition: foe_in_zone`` dial, the foe in ``f``'s zone best placed to
+        interfere with taking advantage of an aspect (003:834-838, 000:133); else nobody (a difficulty)."""
+        if self.rules.exploit_opposition != "foe_in_zone":
+            return None
+        skill = EXPLOIT_DEFEND[self.kind][0]
+        here = [c for c in self.foes_of(f.id) if self.f[c].zone == f.zone]
+        return max(here, key=lambda c: self.f[c].skill(skill), default=None)
 
     def _overcome_move(self, f: Fighter, zone: str) -> Flow:
         blocker = self._blocker(f) if self.scene.foes_block_movement else None

@@ -15,6 +15,9 @@ TURN_ORDERS = ("popcorn", "skills")
 FULL_DEFENSE = ("condensed", "core")
 TEAMWORK_CAPS = ("leader_skill", "none")
 OVERCOME_TIES = ("choice", "minor_cost")
+# who opposes taking advantage of an aspect that is not a foe's: a difficulty, or an active foe
+# in the roller's zone ("someone can interfere", 003:834-838, 000:133)
+EXPLOIT_OPPOSITION = ("difficulty", "foe_in_zone")
 
 
 class RuleSetError(ValueError):
@@ -35,6 +38,7 @@ class RuleSet:
     full_defense: str = "condensed"
     teamwork_cap: str = "leader_skill"
     overcome_tie: str = "choice"
+    exploit_opposition: str = "difficulty"
     weapons: bool = False
     max_exchanges: int = 30
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -126,6 +130,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         full_defense=_choice(data, "full_defense", FULL_DEFENSE, "condensed"),
         teamwork_cap=_choice(data, "teamwork_cap", TEAMWORK_CAPS, "leader_skill"),
         overcome_tie=_choice(data, "overcome_tie", OVERCOME_TIES, "choice"),
+        exploit_opposition=_choice(data, "exploit_opposition", EXPLOIT_OPPOSITION, "difficulty"),
         weapons=bool(data.get("weapons", False)),
         max_exchanges=max_ex,
     )
@@ -148,6 +153,7 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "full_defense": rules.full_defense,
         "teamwork_cap": rules.teamwork_cap,
         "overcome_tie": rules.overcome_tie,
+        "exploit_opposition": rules.exploit_opposition,
         "weapons": rules.weapons,
         "max_exchanges": rules.max_exchanges,
     }
