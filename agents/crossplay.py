@@ -99,13 +99,14 @@ def _grid(result: dict[str, Any], who: str, width: int) -> list[str]:
     """One side's win rates: rows are the first side's policy, columns the second's."""
     cols = result["columns"]
     cells = {(c["policy_a"], c["policy_b"]): c for c in result["cells"]}
-    lines = [" " * width + "".join(f"{_short(p):>22}" for p in cols)]
+    cw = max([22] + [len(_short(p)) + 2 for p in cols])
+    lines = [" " * width + "".join(f"{_short(p):>{cw}}" for p in cols)]
     for pa in result["policies"]:
         row = f"{_short(pa):<{width}}"
         for pb in cols:
             c = cells[(pa, pb)]
             lo, hi = c[f"{who}_win_ci95"]
-            row += f"{c[f'{who}_win_rate']:>7.0%} [{lo:4.0%},{hi:4.0%}]".rjust(22)
+            row += f"{c[f'{who}_win_rate']:>7.0%} [{lo:4.0%},{hi:4.0%}]".rjust(cw)
         lines.append(row)
     return lines
 
