@@ -772,14 +772,13 @@ class Conflict:
     def _exploit(self, f: Fighter, a: Aspect) -> Flow:
         skill = self._best_skill(f.id, EXPLOIT_SKILLS, "create_advantage")
         owner = a.owner
-        if owner is not None and self.f[owner].active and self.side_of(owner) != f.sheet.side:
-            if not (yield from self._respond(owner, f.id, "create_advantage")):
-                return None, None
-            defend = self._best_skill(owner, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
-            roll = self._roll("create_advantage", f, skill, target=owner, opposer=owner, opp_skill=defend)
-        elif (foe := self._interferer(f)) is not None:
-            defend = self._best_skill(foe, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
-            roll = self._roll("create_advantage", f, skill, target=owner, opposer=foe, opp_skill=defend)
+        hostile = owner is not None and self.f[owner].active and self.side_of(owner) != f.sheet.side
+        if hostile and not (yield from self._respond(owner, f.id, "create_advantage")):
+            return None, None
+        opposer = owner if hostile else self._interferer(f)
+        if opposer is not None:
+            defend = self._best_skill(opposer, EXPLOIT_DEFEND[self.kind], "defend", attacker=f.id)
+            roll = self._roll("create_advantage", f, skill, target=owner, opposer=opposer, opp_skill=defend)
         else:
             roll = self._roll("create_advantage", f, skill, target=owner, difficulty=EXPLOIT_DIFFICULTY,
                               why=f"take advantage of {a.name}")
