@@ -9,7 +9,7 @@ other side's scripted policies (rows) against the learned side's scripted polici
 new model (columns) on the same paired seeds, so the model's column can be read against the
 best scripted column. Needs the `train` extra.
 
-    --timesteps N    override the preset's step count (of every stage)
+    --timesteps N    override the preset's step count
     --out PATH       where to save the model (default runs/<preset>.zip)
     --eval-n N       paired seeds per cell of the table (default 100)
     --eval-only      skip training; evaluate the model already at --out
@@ -27,13 +27,12 @@ sys.path.insert(0, str(ROOT))
 from fate_env.cli import main  # noqa: E402
 
 SCRIPTED = "basic,brute,tactician,coward,minion,support,sniper,random"
-# each stage trains from the one before it (--init), against its own opponent mixture
 PRESETS = {
-    "duel": {"scene": "duel", "side": "rival", "config": "configs/train/turns.yaml",
-             "stages": [("basic", 150_000)]},
+    "duel": {"scene": "duel", "side": "rival", "opponent": "basic", "config": "configs/train/turns.yaml",
+             "timesteps": 150_000},
     # mostly basic PCs, random PCs one fight in four (so it also finishes off weak opposition)
-    "warehouse": {"scene": "warehouse", "side": "smugglers", "config": "configs/train/side_shaped.yaml",
-                  "stages": [("basic,basic,basic,random", 300_000)]},
+    "warehouse": {"scene": "warehouse", "side": "smugglers", "opponent": "basic,basic,basic,random",
+                  "config": "configs/train/side_shaped.yaml", "timesteps": 300_000},
 }
 
 
@@ -48,16 +47,11 @@ def run(argv: list[str]) -> int:
     p = PRESETS[args.preset]
     out = Path(args.out or f"runs/{args.preset}.zip")
     if not args.eval_only:
-        previous = None
-        for k, (opponent, steps) in enumerate(p["stages"], 1):
-            last = k == len(p["stages"])
-            path = out if last else out.with_name(f"{out.stem}_stage{k}.zip")
-            cmd = ["train", p["scene"], "--side", p["side"], "--opponent", opponent, "--config",
-                   str(ROOT / p["config"]), "--timesteps", str(args.timesteps or steps), "--out", str(path)]
-            code = main(cmd + (["--init", str(previous)] if previous else []))
-            if code:
-                return code
-            previous = path
+        code = main(["train", p["scene"], "--side", p["side"], "--opponent", p["opponent"],
+                     "--config", str(ROOT / p["config"]), "--timesteps", str(args.timesteps or p["timesteps"]),
+                     "--out", str(out)])
+        if code:
+            return code
     return main(["eval", p["scene"], "--policies", SCRIPTED, "--vs", f"{SCRIPTED},ppo:{out}",
                  "-n", str(args.eval_n), "--seed", "0"])
 

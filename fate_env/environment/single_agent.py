@@ -2,8 +2,9 @@
 
 One side's characters share a learning policy; every other decision (the
 opponents', and dead-agent steps) is made inside ``step()`` by given
-controllers (or, for ``opponents="basic,random"``, one of them per episode), and the rewards that land on the learning side in between are
-added to the learner's next reward. PettingZoo's SB3 tutorial wrapper instead
+controllers (for ``opponents="basic,random"``, one of them per episode), and
+the rewards that land on the learning side in between are added to the
+learner's next reward. PettingZoo's SB3 tutorial wrapper instead
 drops rewards that land between the learner's turns.
 
 ``action_masks()`` serves ``sb3_contrib.MaskablePPO``. The reward of a step is
@@ -11,8 +12,8 @@ the mean over the learning side's characters of what each received. With
 ``outcome="side"`` the end of the fight is scored once for the side instead
 (``win``/``loss``/``unresolved`` whether or not anyone of it is still standing):
 the per-character default gives no ``loss`` to a side whose members are all out,
-so a side of expendable minions learns to keep them alive rather than to win. An action
-outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
+so a side of expendable minions learns to keep them alive rather than to win.
+An action outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
 returns the same observation, ``illegal_penalty`` (0 by default) and the reason
 in ``info["illegal_action"]``.
 """
@@ -61,9 +62,11 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.learners = [c.id for c in s.characters if c.side == self.side]
         # "basic,random": each episode faces one of them (drawn with the env's seed), so a policy
         # trained against a mixture does not over-fit one opponent's habits
-        mix = opponents.split(",") if isinstance(opponents, str) else [opponents]
-        self.mixture = [controllers_for(s, {sd: m.strip() for sd in s.sides if sd != self.side}
-                                        if isinstance(m, str) else dict(m), seed=opponent_seed) for m in mix]
+        if isinstance(opponents, str):
+            mix = [{sd: name.strip() for sd in s.sides if sd != self.side} for name in opponents.split(",")]
+        else:
+            mix = [dict(opponents)]
+        self.mixture = [controllers_for(s, m, seed=opponent_seed) for m in mix]
         self.controllers = self.mixture[0]
         from agents.base import make_controller
         self.helper = make_controller(helper, opponent_seed)
