@@ -298,7 +298,8 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
     per_side = FateSingleAgentEnv(scene="warehouse", side="smugglers", opponents="basic", reward=reward,
                                   outcome="side")
     helper = make_controller("basic", 0)
-    for env in (per_char, per_side):
+
+    def episode_return(env) -> float:
         env.reset(seed=3)
         total, done = 0.0, False
         while not done:
@@ -307,9 +308,10 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
             total += r
             done = term or trunc
         assert info["outcome"]["winner"] == "pcs"
-        env.total = total
-    assert per_char.total == 0.0
-    assert per_side.total == -1.0
+        return total
+
+    assert episode_return(per_char) == 0.0
+    assert episode_return(per_side) == -1.0
     with pytest.raises(ValueError, match="expected 'characters' or 'side'"):
         FateSingleAgentEnv(scene="duel", outcome="team")
 
