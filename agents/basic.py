@@ -65,14 +65,17 @@ class BasicController:
         return handler(c, d)
 
     # -- helpers -----------------------------------------------------------
-    def _threat(self, c: Conflict, me: str) -> int:
-        """The hit the most dangerous foe that can reach me would likely deal."""
-        worst = 0
+    def _danger(self, c: Conflict, me: str) -> int | None:
+        """How far the likely hit of the most dangerous foe that can reach me goes past what I
+        can absorb on the track it harms (None: no foe can hurt me)."""
+        worst = None
         for foe in c.foes_of(me):
             for skill in c._attack_skills(c.f[foe]):
                 if c.can_attack(foe, me, skill) or (c.distance(foe, me) or 9) <= 1:
                     hit = c.attack_rating(foe, skill, me) + self.likely_roll - c.defense_rating(me, foe, skill)
-                    worst = max(worst, hit)
+                    if hit > 0:
+                        over = hit - c.capacity(me, c.attack_track(skill))
+                        worst = over if worst is None else max(worst, over)
         return worst
 
     def _should_concede(self, c: Conflict, me: str) -> bool:
@@ -82,8 +85,8 @@ class BasicController:
         holds = f.consequences_taken > 0 or (f.sheet.kind == "mob" and f.members < f.sheet.count)
         if self.hurt_first and not holds:
             return False
-        threat = self._threat(c, me)
-        return threat > 0 and threat - c.capacity(me) >= self.concede_margin
+        danger = self._danger(c, me)
+        return danger is not None and danger >= self.concede_margin
 
     # -- decisions -----------------------------------------------------------
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -103,7 +106,7 @@ class BasicController:
                 odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
                 if odds * 2 + 3 <= best_score:
                     continue  # cannot beat the best so far even if it finishes the target
-                finish = 1 if odds + self.likely_roll > c.capacity(o.target) else 0
+                finish = 1 if odds + self.likely_roll > c.capacity(o.target, c.attack_track(o.skill)) else 0
                 score = odds * 2 + finish * 3
                 if score > best_score:
                     best, best_score = i, score
@@ -192,6 +195,10 @@ class BasicController:
         return d.options.index(Choose("full_hit")), "takes the full hit"
 
     def _cost(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if d.context.get("action") == "overcome" and Choose("major_cost") in d.options:
+            if c.f[d.actor].consequences_taken == 0:
+                return d.options.index(Choose("major_cost")), "gets there at a major cost while still unhurt"
+            return d.options.index(Choose("fail")), "too hurt to pay a major cost"
         reasons = {"no_aspect": "gives the enemy nothing", "minor_cost": "gets there at a minor cost",
                    "pay": "keeps the roll; the other side gets a free invoke",
                    "major_cost": "gets it done, whatever it costs"}

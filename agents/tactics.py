@@ -91,7 +91,7 @@ class TacticianController(BasicController):
         me, opts = d.actor, d.options
         if self._should_concede(c, me) and Concede() in opts:
             return opts.index(Concede()), "the next hit would take it out; concedes while it can"
-        if FullDefense() in opts and self._threat(c, me) > c.capacity(me):
+        if FullDefense() in opts and (self._danger(c, me) or 0) > 0:
             return opts.index(FullDefense()), "one hit from out: full defense"
         attacks = _attacks(c, d)
         if attacks:

@@ -116,6 +116,9 @@ class Narrator:
                 return f"   {n(e.target)} is TAKEN OUT" + (f" by {n(e.by)}" if e.by else "")
             case ev.Conceded():
                 return f"   {n(e.actor)} CONCEDES (owed {e.payout} fate point(s) at the end)"
+            case ev.MajorCost():
+                what = ("takes the consequence " if e.cost == "consequence" else "hands the opposition ") + e.aspect
+                return f"   {n(e.actor)} succeeds at a major cost: {what}"
             case ev.FullDefenseDeclared():
                 return f"   {n(e.actor)} goes on full defense"
             case ev.SupportPledged():

@@ -49,7 +49,7 @@ def test_no_step_after_the_end():
 
 
 def test_same_aspect_once_per_roll_by_fate_point_but_free_invokes_stack():
-    """003:606-610."""
+    """003:606-610: one paid invoke of an aspect per roll; free invokes are the stated exception."""
     scene = make_scene(DUO, first="hero", aspects=[{"name": "Slippery Floor", "free_invokes": {"hero": 2}}])
     c = Conflict(scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
     d = Driver(c)
@@ -66,10 +66,33 @@ def test_same_aspect_once_per_roll_by_fate_point_but_free_invokes_stack():
     d.do("invoke", "brute", DoneInvoking())
     d.do("invoke", "hero", Invoke(slip, "hero", True, "bonus"))  # a second free invoke on the same aspect
     d.do("invoke", "brute", DoneInvoking())
-    assert Invoke(slip, "hero", False, "bonus") not in c.pending.options  # already invoked: no paid invoke
     d.do("invoke", "hero", DoneInvoking())
     resolved = [e for e in c.events if type(e).__name__ == "Resolved"][-1]
     assert resolved.effort == 3 + 6
+
+
+@pytest.mark.parametrize("free_first", [True, False])
+def test_paid_and_free_invokes_of_one_aspect_do_not_depend_on_their_order(free_first):
+    """003:608-610: free invokes are the exception to "once per roll", so one paid invoke and
+    every free invoke of the same aspect may go on one roll, in either order; a second paid
+    invoke may not."""
+    scene = make_scene(DUO, first="hero", aspects=[{"name": "Slippery Floor", "free_invokes": {"hero": 1}}])
+    c = Conflict(scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    slip = aspect_id(c, "Slippery Floor")
+    free, paid = Invoke(slip, "hero", True, "bonus"), Invoke(slip, "hero", False, "bonus")
+    first, second = (free, paid) if free_first else (paid, free)
+    d.do("invoke", "hero", first)
+    d.do("invoke", "brute", DoneInvoking())
+    assert second in d.expect("invoke", "hero").options
+    d.do("invoke", "hero", second)
+    d.do("invoke", "brute", DoneInvoking())
+    assert paid not in d.expect("invoke", "hero").options  # the paid invoke was this roll's one
+    d.do("invoke", "hero", DoneInvoking())
+    resolved = [e for e in c.events if type(e).__name__ == "Resolved"][-1]
+    assert (resolved.effort, c.f["hero"].fate_points) == (3 + 4, 2)
 
 
 def test_hostile_invoke_pays_the_target_at_the_end_and_free_ones_do_not():

@@ -65,7 +65,8 @@ class LayoutOverflow(RuntimeError):
 
 
 def attack_skills(scene: Scene) -> list[str]:
-    skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track == scene.conflict]
+    tracks = scene.rules.tracks_in_play(scene.conflict)
+    skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track in tracks]
     for c in scene.characters:
         for st in c.stunts:
             if st.kind == "use_skill" and st.action == "attack" and st.skill not in skills:
@@ -123,7 +124,7 @@ class ActionLayout:
         self.C, self.Z = len(self.ids), len(self.zones)
         self.skills = attack_skills(scene)
         self.K = len(self.skills)
-        self.templates = [t.name for t in scene.advantages if t.track == scene.conflict]
+        self.templates = [t.name for t in scene.advantages]  # advantages of either kind (003:1414-1419)
         self.T = len(self.templates)
         fighters = [build_fighter(c, scene.rules) for c in scene.characters]
         self.S = max((len(f.slots) for f in fighters), default=0)

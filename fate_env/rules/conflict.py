@@ -52,6 +52,11 @@ from .zones import ZoneMap
 
 FAIL, TIE, SUCCESS, STYLE = "fail", "tie", "success", "success_with_style"
 
+#: decisions taken before any die is rolled for the action at hand: a character may concede then
+PRE_DICE = frozenset({"turn", "move", "respond", "next"})
+#: sent into the flow when someone conceded while a decision was pending: ask it again (or not at all)
+RECONSIDER = object()
+
 CONSEQUENCE_NAMES = {
     PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
     MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt", "extreme": "Broken Spirit"},
@@ -165,6 +170,8 @@ class Conflict:
         self.scene = scene
         self.rules = scene.rules
         self.kind = scene.conflict
+        # the tracks attacks may harm: the conflict's own, or both under the mixed_conflicts dial
+        self.tracks_in_play = self.rules.tracks_in_play(self.kind)
         self.seed = seed
         self.dice = dice if dice is not None else Dice(rng if rng is not None else np.random.default_rng(seed), forced)
         self.map = ZoneMap(scene)
@@ -294,6 +301,10 @@ class Conflict:
         d = self._best_skill(target, DEFEND_SKILLS[reach], "defend", attacker=attacker)
         return self._base(target, d, "defend", attacker, [], peek=True)[1]
 
+    def attack_track(self, skill: str) -> str:
+        """The stress track an attack with ``skill`` harms (a stunt's attack skill: the scene's)."""
+        return ATTACK_SKILLS[skill][0] if skill in ATTACK_SKILLS else self.kind
+
     def capacity(self, cid: str, track: str | None = None) -> int:
         """The biggest hit ``cid`` could absorb now without being taken out."""
         f = self.f[cid]
@@ -390,6 +401,30 @@ class Conflict:
         else:
             self.f[cid].fate_points += delta
 
+    def concede(self, cid: str, reason: str = "") -> None:
+        """``cid`` gives in now. Any character still in a conflict may concede at any decision that
+        comes before the dice (003:1693-1712: "interrupt any action ... as long as the dice haven't
+        hit the table"; 000:408), not only on its turn or as a target. The pending decision is then
+        asked again with the conceder gone, or dropped if it no longer stands (the conceder's own
+        action, a fight that is over). Refused, changing nothing, once the dice are down."""
+        self._gm_check()
+        f = self.f.get(cid)
+        if f is None:
+            raise IllegalChoice(f"no character {cid!r}; characters: {', '.join(self.order)}")
+        if not f.active:
+            raise IllegalChoice(f"{cid} is no longer in the fight ({f.status.replace('_', ' ')})")
+        if not self.can_concede:
+            raise IllegalChoice("only a conflict can be conceded; a contest or challenge is lost by the roll")
+        d = self.pending
+        if d.kind not in PRE_DICE:
+            raise IllegalChoice(f"too late to concede: the dice are on the table ({d.actor}'s {d.kind} decision); "
+                                "concede before the next roll")
+        if d.actor == cid and Concede() in d.options:
+            self.step(Concede(), reason)  # the option itself: the turn's or the target's
+            return
+        self._concede(f)
+        self._advance(RECONSIDER)
+
     def gm_end(self) -> None:
         """The GM ends the scene now: no winner, payouts as at any end."""
         self._gm_check()
@@ -456,19 +491,20 @@ class Conflict:
                     if self._to_contest is not None:
                         yield from self._become_contest()
                         return
-                    if self._is_over():
-                        self._finish()
-                        return
-                    remaining = [c for c in self.active_ids() if c not in self.acted]
-                    chooser = actor if self.f[actor].active else self._stand_in(actor)
+                    pick = RECONSIDER
+                    while pick is RECONSIDER:  # asked again if someone concedes meanwhile
+                        if self._is_over():
+                            self._finish()
+                            return
+                        remaining = [c for c in self.active_ids() if c not in self.acted]
+                        chooser = actor if self.f[actor].active else self._stand_in(actor)
+                        pool = remaining or self.active_ids()
+                        pick = yield from self._ask("next", chooser, [Next(c) for c in pool],
+                                                    opens_exchange=None if remaining else self.exchange + 1)
+                    self._emit(ev.NextActor(chooser, pick.character, not remaining))
                     if not remaining:
-                        pick = yield from self._ask("next", chooser, [Next(c) for c in self.active_ids()],
-                                                    opens_exchange=self.exchange + 1)
-                        self._emit(ev.NextActor(chooser, pick.character, True))
                         opener = pick.character
                         break
-                    pick = yield from self._ask("next", chooser, [Next(c) for c in remaining], opens_exchange=None)
-                    self._emit(ev.NextActor(chooser, pick.character, False))
                     actor = pick.character
             else:
                 for actor in self._skill_order():
@@ -528,6 +564,10 @@ class Conflict:
         free_move = True
         while True:
             choice = yield from self._ask("turn", actor, self._turn_options(f, free_move))
+            if choice is RECONSIDER and self._is_over():
+                return  # the other side gave in before this turn's action
+            if choice is RECONSIDER:
+                continue
             if type(choice) is Move:
                 self._move(f, choice.zone, free=True)
                 free_move = False
@@ -535,12 +575,15 @@ class Conflict:
             break
         yield from self._act(f, choice)
         f.supporters.clear()
-        if f.active and free_move and not self._is_over():
+        while f.active and free_move and not self._is_over():
             moves = self._free_moves(f)
-            if moves:
-                after = yield from self._ask("move", actor, [Stay()] + [Move(z) for z in moves])
+            if not moves:
+                break
+            after = yield from self._ask("move", actor, [Stay()] + [Move(z) for z in moves])
+            if after is not RECONSIDER:
                 if type(after) is Move:
                     self._move(f, after.zone, free=True)
+                break
         self._expire_boosts(actor)
 
     def _free_moves(self, f: Fighter) -> list[str]:
@@ -570,9 +613,7 @@ class Conflict:
                     opts.append(Attack(t, skill))
         named = {(a.name, a.owner or a.zone or "scene") for a in self.aspects.values()
                  if a.kind in (ADVANTAGE, SITUATION)}
-        for tpl in self.scene.advantages:
-            if tpl.track != self.kind:
-                continue
+        for tpl in self.scene.advantages:  # of either kind: DISTRACTED in a physical fight (003:1414-1419)
             for target in self._template_targets(f, tpl, foes):
                 if (tpl.name, target) not in named:  # already there: take advantage of it instead
                     opts.append(CreateAdvantage(tpl.name, target))
@@ -593,7 +634,7 @@ class Conflict:
         return opts
 
     def _attack_skills(self, f: Fighter) -> list[str]:
-        skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track == self.kind]
+        skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track in self.tracks_in_play]
         for st in f.sheet.stunts:
             if st.kind == "use_skill" and st.action == "attack" and st.skill not in skills:
                 skills.append(st.skill)
@@ -684,7 +725,11 @@ class Conflict:
     def _respond(self, target: str, attacker: str, action: str) -> Flow:
         """The target may concede before the dice hit the table (003:1695-1712)."""
         options = [Defend(), Concede()] if self.can_concede else [Defend()]
-        choice = yield from self._ask("respond", target, options, attacker=attacker, action=action)
+        choice = RECONSIDER
+        while choice is RECONSIDER:
+            if not self.f[attacker].active or self._is_over():
+                return False  # the actor gave in (or the fight ended) before the dice: no roll
+            choice = yield from self._ask("respond", target, options, attacker=attacker, action=action)
         if type(choice) is Concede:
             self._concede(self.f[target])
             return False
@@ -695,7 +740,7 @@ class Conflict:
         if not (yield from self._respond(target, f.id, "attack")):
             return
         reach = self._reach_of(f, skill)
-        track = ATTACK_SKILLS.get(skill, (self.kind, reach))[0]
+        track = self.attack_track(skill)
         defend = self._best_skill(target, DEFEND_SKILLS[reach], "defend", attacker=f.id)
         roll = self._roll("attack", f, skill, target=target, opposer=target, opp_skill=defend)
         yield from self._invoke_rounds(roll)
@@ -703,11 +748,10 @@ class Conflict:
         self._resolved(roll)
         weapons = self.rules.weapons and track == PHYSICAL
         if m < 0:
-            if m <= -3:
-                self._boost(target, "Upper Hand")
             return
         if m == 0:
-            if weapons and f.sheet.weapon > 0:
+            # a weapon hits on a tie instead of the boost; armor that cancels it leaves the boost (003:2682-2689)
+            if weapons and f.sheet.weapon > 0 and f.sheet.weapon - t.sheet.armor > 0:
                 yield from self._harm(t, f.sheet.weapon - t.sheet.armor, track, f.id, note="weapon on a tie")
             else:
                 self._boost(f.id, "Opening")
@@ -840,8 +884,19 @@ class Conflict:
     def _overcome_outcome(self, f: Fighter, roll: Roll, action: str = "overcome") -> Flow:
         """Overcome outcomes (003:786-798; 000:465): a tie is success at a
         minor cost (the opposition gets a boost), or under condensed the roller
-        may instead fail and take a boost (then FAIL is returned, else "cost")."""
+        may instead fail and take a boost (then FAIL is returned, else "cost").
+        A failure may be taken as success at a major cost ("cost"), as the
+        ``major_cost`` dial makes it concrete."""
         outcome = band(roll.margin)
+        if outcome == FAIL and action == "overcome" and self.rules.major_cost != "off":
+            options = [Choose("fail")]
+            if self._major_cost_payable(f, roll):
+                options.append(Choose("major_cost"))
+            pick = yield from self._ask("cost", f.id, options, action=action)
+            if pick.option == "major_cost":
+                self._pay_major_cost(f, roll)
+                return "cost"
+            return FAIL
         if outcome != TIE:
             return outcome
         options = [Choose("minor_cost")]
@@ -854,6 +909,40 @@ class Conflict:
         if roll.opposer is not None:
             self._boost(roll.opposer, "Small Win")
         return "cost"
+
+    def _major_cost_slot(self, f: Fighter) -> int | None:
+        """The smallest free mild or moderate consequence slot ``f`` could take as a cost."""
+        free = [i for i, sl in enumerate(f.slots) if sl.free and sl.severity in ("mild", "moderate")
+                and sl.track in (None, self.kind)]
+        return min(free, key=lambda i: f.slots[i].value, default=None)
+
+    def _major_cost_payable(self, f: Fighter, roll: Roll) -> bool:
+        if self.rules.major_cost == "consequence":
+            return self._major_cost_slot(f) is not None
+        return roll.opposer is not None
+
+    def _pay_major_cost(self, f: Fighter, roll: Roll) -> None:
+        """Success at a major cost, made concrete by the dial (003:3291-3294): a mild or moderate
+        consequence on the roller (its opposition holds the first free invoke, as for a hit,
+        003:1631-1634), or a new situation aspect where the roller ends up, with two free invokes
+        for the opposition."""
+        enemy = roll.opposer
+        if self.rules.major_cost == "consequence":
+            slot = f.slots[self._major_cost_slot(f)]
+            a = self._new_aspect(CONSEQUENCE_NAMES[self.kind][slot.severity], CONSEQUENCE, owner=f.id,
+                                 creator=enemy, role=slot.severity)
+            if enemy is not None:
+                a.free[enemy] = 1
+            slot.aspect = a.id
+            f.consequences_taken += 1
+            self._emit(ev.MajorCost(f.id, "consequence", a.name, a.id))
+            self._emit(ev.AspectCreated(a.name, a.id, CONSEQUENCE, f.id, 1 if enemy else 0, enemy))
+        else:
+            zone = roll.target if roll.target in self.map.neighbours else f.zone  # where the mover ends up
+            a = self._new_aspect("Hard-Won Ground", SITUATION, zone=zone, creator=enemy)
+            a.free[enemy] = 2
+            self._emit(ev.MajorCost(f.id, "enemy_aspect", a.name, a.id))
+            self._emit(ev.AspectCreated(a.name, a.id, SITUATION, zone, 2, enemy))
 
     def _attempt_task(self, f: Fighter, index: int) -> Flow:
         """One challenge task: an overcome against its difficulty (003:1473-1476; 000:42-62).
@@ -937,19 +1026,29 @@ class Conflict:
 
     def _base(self, cid: str, skill: str, action: str, target: str | None, notes: list[str],
               peek: bool = False) -> tuple[int, int]:
-        """Skill + stunts + teamwork (mob members, pledged supporters) + full defense."""
+        """Skill + stunts + teamwork (mob members, pledged supporters) + full defense.
+
+        Combining skills, the participant with the highest rating rolls and every other one
+        with at least Average adds +1 (003:1449-1455, 000:552): when a supporter outranks
+        the actor, the roll is at the supporter's rating (and stunts) and the actor helps."""
         f = self.f[cid]
-        rating = f.skill(skill)
+        own = f.skill(skill)
+        team = [s for s in f.supporters if self.f[s].active] if action != "defend" else []
+        leader = max(team, key=lambda s: self.f[s].skill(skill), default=cid)
+        if self.f[leader].skill(skill) <= own:
+            leader = cid
+        rating = self.f[leader].skill(skill)
         total = rating
-        stunt = self._stunt_bonus(cid, skill, action, target)
+        stunt = self._stunt_bonus(leader, skill, action, target)
         if stunt:
             total += stunt
             notes.append(f"stunt +{stunt}")
+        if leader != cid:
+            notes.append(f"{leader} leads the teamwork")
         helpers = 0
-        if f.members > 1 and rating >= 1:
+        if f.members > 1 and own >= 1:
             helpers += f.members - 1
-        if action != "defend":
-            helpers += sum(1 for s in f.supporters if self.f[s].active and self.f[s].skill(skill) >= 1)
+        helpers += sum(1 for s in [cid] + team if s != leader and self.f[s].skill(skill) >= 1)
         if helpers:
             tw = self.rules.teamwork_bonus(rating, helpers)
             if tw:
@@ -991,8 +1090,12 @@ class Conflict:
         return foes[0] if foes else None
 
     def _resolved(self, roll: Roll) -> None:
+        """The outcome band of a roll; a defender who rolled and won by three or more gets a
+        boost, whatever the action (the generic defend outcomes, 003:919-921, 003:942-944)."""
         self._emit(ev.Resolved(roll.actor, roll.action, roll.effort, roll.opposition, roll.margin,
                                band(roll.margin), roll.target))
+        if roll.active and roll.margin <= -3 and self.f[roll.opposer].active:
+            self._boost(roll.opposer, "Upper Hand")
 
     # --------------------------------------------------------------- invokes
     def _invoke_rounds(self, roll: Roll) -> Flow:
@@ -1089,7 +1192,8 @@ class Conflict:
             if a.kind in (CHARACTER, CONSEQUENCE) and a.owner is not None and self.side_of(a.owner) != self.side_of(who):
                 hostile = a.owner  # paid to the target after the scene (003:1104-1114)
                 self.f[a.owner].owed += 1
-        roll.invoked.setdefault(self.side_of(who), set()).add(a.id)
+        if not inv.free:  # free invokes are the stated exception to "once per roll" (003:608-610)
+            roll.invoked.setdefault(self.side_of(who), set()).add(a.id)
         new_faces = None
         if inv.effect == "reroll":
             new_faces = self.dice.roll(who, f"reroll (invoking {a.name})")

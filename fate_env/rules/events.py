@@ -172,6 +172,16 @@ class Conceded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MajorCost(Event):
+    """A failed overcome taken as success at a major cost: ``cost`` is consequence or enemy_aspect."""
+
+    actor: str
+    cost: str
+    aspect: str
+    aspect_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class FullDefenseDeclared(Event):
     actor: str
 

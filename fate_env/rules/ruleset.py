@@ -18,6 +18,11 @@ OVERCOME_TIES = ("choice", "minor_cost")
 # who opposes taking advantage of an aspect that is not a foe's: a difficulty, or an active foe
 # in the roller's zone ("someone can interfere", 003:834-838, 000:133)
 EXPLOIT_OPPOSITION = ("difficulty", "foe_in_zone")
+# a failed overcome (moving, clearing an aspect) may be taken as success at a major cost
+# (003:786-789); the cost the engine makes concrete is one the texts list (003:3291-3294):
+# off (a failure is a failure), consequence (the roller takes its smallest free mild or
+# moderate consequence), enemy_aspect (the opposition gets a situation aspect with two free invokes)
+MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 
 
 class RuleSetError(ValueError):
@@ -39,6 +44,8 @@ class RuleSet:
     teamwork_cap: str = "leader_skill"
     overcome_tie: str = "choice"
     exploit_opposition: str = "difficulty"
+    major_cost: str = "consequence"
+    mixed_conflicts: bool = False
     weapons: bool = False
     max_exchanges: int = 30
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -51,6 +58,12 @@ class RuleSet:
             if rating >= threshold:
                 best = boxes
         return best
+
+    def tracks_in_play(self, kind: str) -> tuple[str, ...]:
+        """The stress tracks attacks may harm in a ``kind`` conflict. A conflict is physical or mental
+        by the harm at stake (000:154, 003:1550); the ``mixed_conflicts`` dial lets a table allow
+        attacks on the other track too, each harming its own track (000:311)."""
+        return ("physical", "mental") if self.mixed_conflicts else (kind,)
 
     def minor_boxes(self, count: int) -> tuple[int, ...]:
         """A minor NPC's ``count`` boxes: 1-point, or 1,2,3 when escalating."""
@@ -111,7 +124,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     cons = data.get("consequences", {"mild": 2, "moderate": 4, "severe": 6})
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
-    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons"):
+    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts"):
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
     max_ex = data.get("max_exchanges", 30)
@@ -131,6 +144,8 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         teamwork_cap=_choice(data, "teamwork_cap", TEAMWORK_CAPS, "leader_skill"),
         overcome_tie=_choice(data, "overcome_tie", OVERCOME_TIES, "choice"),
         exploit_opposition=_choice(data, "exploit_opposition", EXPLOIT_OPPOSITION, "difficulty"),
+        major_cost=_choice(data, "major_cost", MAJOR_COSTS, "consequence"),
+        mixed_conflicts=bool(data.get("mixed_conflicts", False)),
         weapons=bool(data.get("weapons", False)),
         max_exchanges=max_ex,
     )
@@ -154,6 +169,8 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "teamwork_cap": rules.teamwork_cap,
         "overcome_tie": rules.overcome_tie,
         "exploit_opposition": rules.exploit_opposition,
+        "major_cost": rules.major_cost,
+        "mixed_conflicts": rules.mixed_conflicts,
         "weapons": rules.weapons,
         "max_exchanges": rules.max_exchanges,
     }
