@@ -33,6 +33,45 @@ def _parse_controls(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _seed(text: str) -> int:
+    """argparse type for --seed: a whole number from 0 to 2**32 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if not 0 <= value < 2 ** 32:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 4294967295, got {value}")
+    return value
+
+
+def _count(text: str) -> int:
+    """argparse type for episode counts: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
+
+
+def _rate(text: str) -> float:
+    """argparse type for a win rate: a number from 0 to 1 (or a percentage such as 70%)."""
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a rate from 0 to 1 (e.g. 0.7), got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a rate from 0 to 1 (e.g. 0.7 or 70%), got {text}")
+    return value
+
+
+def fresh_seed() -> int:
+    """A seed drawn from the OS when none is given; it is printed so the fight can be replayed."""
+    import secrets
+    return secrets.randbelow(2 ** 31)
+
+
 def _fail(message: str) -> int:
     print(f"fate-npc: error: {message}", file=sys.stderr)
     return 2
@@ -59,11 +98,16 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     from .rules.engine import start
 
     scene = load_scene(args.scene, rules=args.rules)
+    drawn = args.seed is None
+    if drawn:
+        args.seed = fresh_seed()
     try:
         controllers = controllers_for(scene, _parse_controls(args.control), seed=args.seed)
     except UnknownController as exc:
         return _fail(str(exc))
     conflict = play(start(scene, args.seed), controllers)
+    if drawn:
+        print(f"(seed {args.seed}: replay this fight with --seed {args.seed})", file=sys.stderr if args.json else sys.stdout)
     if args.json:
         json.dump({"scene": scene.name, "rules": scene.rules.name, "seed": args.seed,
                    "outcome": conflict.outcome.to_json(), "choices": conflict.choices,
@@ -261,19 +305,48 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from agents.base import UnknownController
 
-    from .session import SessionError, run_session
+    from .paths import OutputPathError, check_output
+    from .session import SessionError, SessionLog, run_session
 
     controls = _parse_controls(args.control)
     try:
-        if not args.resume:
+        if args.save:
+            check_output(args.save, "--save")  # now, not after an evening's play
+        if args.resume:
+            _check_resume_flags(args, SessionLog.load(args.resume), controls)
+        else:
             from agents.base import controllers_for
             scene = load_scene(args.scene, rules=args.rules)
             controllers_for(scene, {k: v for k, v in controls.items() if v != "human"})
-        run_session(args.scene, args.seed, controls, args.dice, args.save, args.resume, sys.stdin, sys.stdout,
-                    rules=args.rules)
-    except (UnknownController, SessionError) as exc:
+            if args.seed is None:
+                args.seed = fresh_seed()
+                print(f"(seed {args.seed}: replay this session with --seed {args.seed})")
+        run_session(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, sys.stdin,
+                    sys.stdout, rules=args.rules)
+    except (UnknownController, SessionError, OutputPathError) as exc:
         return _fail(str(exc))
+    except KeyboardInterrupt:
+        return _fail("interrupted before the session started; nothing was saved")
     return 0
+
+
+def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str]) -> None:
+    """A resumed session is the saved one: flags that say otherwise are refused, not ignored."""
+    from .session import SessionError
+    clashes = []
+    if args.scene is not None and args.scene != log.scene:
+        clashes.append(f"scene {args.scene!r} (the save is of {log.scene!r})")
+    if args.seed is not None and args.seed != log.seed:
+        clashes.append(f"--seed {args.seed} (the save has seed {log.seed})")
+    if args.rules is not None and args.rules != log.rules:
+        clashes.append(f"--rules {args.rules} (the save plays {log.rules or 'the scene' + chr(39) + 's own rules'})")
+    if controls and controls != log.controls:
+        clashes.append(f"--control {controls} (the save has {log.controls or 'the defaults'})")
+    if args.dice is not None and args.dice != log.dice:
+        clashes.append(f"--dice {args.dice} (the save has {log.dice})")
+    if clashes:
+        raise SessionError(f"--resume {args.resume}: " + "; ".join(clashes)
+                           + ". Leave these out to resume the saved session as it was.")
 
 
 def cmd_scenes(args: argparse.Namespace) -> int:
@@ -288,8 +361,15 @@ def _default_train_config():
     return config_dir() / "train" / "default.yaml"
 
 
+class _Parser(argparse.ArgumentParser):
+    """One line on a bad flag, like every other error (``--help`` shows the usage)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="fate-npc", description="Plays the NPCs of a Fate conflict.")
+    p = _Parser(prog="fate-npc", description="Plays the NPCs of a Fate conflict.")
     sub = p.add_subparsers(dest="command", required=True)
     v = sub.add_parser("validate", help="check a scene file")
     v.add_argument("scene")
@@ -297,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_validate)
     r = sub.add_parser("resolve", help="play a conflict, contest or challenge to its end and narrate it")
     r.add_argument("scene")
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
     r.add_argument("--rules", help="rule set: condensed (default) or core")
     r.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY",
                    help="who plays whom: random, basic (repeatable)")
@@ -309,8 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--policies", required=True, help="comma-separated, e.g. basic,brute,tactician,random")
     e.add_argument("--vs", help="the second side's policies (the columns), when they differ from --policies, "
                                 "e.g. a model that only plays one side")
-    e.add_argument("-n", type=int, default=100, help="episodes per cell (paired seeds)")
-    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("-n", type=_count, default=100, help="episodes per cell (paired seeds)")
+    e.add_argument("--seed", type=_seed, default=0)
     e.add_argument("--rules")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=cmd_eval)
@@ -320,42 +400,43 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--opponent", default="basic",
                    help="who plays the other sides: a policy name or ppo:PATH; several, comma-separated, "
                         "for one of them per episode")
-    t.add_argument("--timesteps", type=int, default=100_000)
+    t.add_argument("--timesteps", type=_count, default=100_000)
     t.add_argument("--out", default="runs/model.zip")
     t.add_argument("--config", default=str(_default_train_config()))
     t.add_argument("--self-play", action="store_true", help="play against frozen snapshots of itself")
     t.add_argument("--init", help="start from this saved model's weights (same scene maxima and net_arch)")
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--seed", type=_seed, default=0)
     t.add_argument("--rules")
     t.add_argument("--json", action="store_true")
     t.add_argument("--quiet", action="store_true")
     t.set_defaults(func=cmd_train)
     b = sub.add_parser("bench", help="run a scene many times: win rates with intervals, sweeps, tuning")
     b.add_argument("scene")
-    b.add_argument("-n", type=int, default=1000, help="episodes per variant")
+    b.add_argument("-n", type=_count, default=1000, help="episodes per variant")
     b.add_argument("--ci-width", type=float, help="run until every variant's win-rate interval is narrower")
-    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--seed", type=_seed, default=0)
     b.add_argument("--rules")
     b.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY")
     b.add_argument("--vary", action="append", default=[], metavar="PATH=VALUES",
                    help="e.g. characters.og.skills.Fight=2..5, characters.thugs.count=2,4,6, rules.weapons=on,off")
     b.add_argument("--tune", metavar="PATH", help="the integer field to tune (with --target-win)")
-    b.add_argument("--target-win", type=float, metavar="RATE", help="the PCs' win rate to aim for, e.g. 0.7")
+    b.add_argument("--target-win", type=_rate, metavar="RATE", help="the PCs' win rate to aim for, e.g. 0.7")
     b.add_argument("--json", metavar="FILE", help="write the raw per-episode records")
     b.add_argument("--csv", metavar="FILE")
     b.add_argument("--plot", metavar="FILE.png")
-    b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--workers", type=_count, default=1)
     b.add_argument("--ray", metavar="ADDRESS|auto", help="run the episodes as Ray tasks (the cluster extra)")
     b.set_defaults(func=cmd_bench)
     pl = sub.add_parser("play", help="a live session: the players decide for their PCs, the tool plays the NPCs")
     pl.add_argument("scene", nargs="?", default=None)
-    pl.add_argument("--dice", choices=["physical", "auto"], default="auto",
+    pl.add_argument("--dice", choices=["physical", "auto"], default=None,
                     help="physical: the players enter their own dice for their PCs' rolls")
     pl.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY",
                     help="who plays whom (human, basic, tactician, ...); PCs are human by default")
-    pl.add_argument("--save", metavar="FILE", help="save the session log here at the end")
+    pl.add_argument("--save", metavar="FILE", help="save the session here at the end (and to FILE.autosave "
+                                                    "after every step)")
     pl.add_argument("--resume", metavar="FILE", help="rebuild a saved session and go on")
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
     pl.add_argument("--rules")
     pl.set_defaults(func=cmd_play)
     s = sub.add_parser("scenes", help="list the shipped scenes")

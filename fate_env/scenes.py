@@ -74,21 +74,61 @@ def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSe
         raise SceneError(str(path), "(rule set)", str(exc)) from None
 
 
-def load_scene(name_or_path: str | os.PathLike, rules: str | None = None, dials: dict[str, Any] | None = None) -> Scene:
-    """Read, validate and build a scene. ``rules`` replaces the scene's rule set by name."""
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing a key written twice in one mapping (by default the
+    second silently replaces the first: a character would vanish)."""
+
+
+def _mapping_without_duplicates(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *anchor` merges are not duplicates
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            first = seen.setdefault(key, key_node.start_mark.line + 1)
+        except TypeError:  # an unhashable key: the schema check names it later
+            continue
+        if first != key_node.start_mark.line + 1:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} is written twice (first on line {first})", key_node.start_mark)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def read_scene_data(name_or_path: str | os.PathLike) -> tuple[str, Any]:
+    """The file name and the raw mapping of a scene file: UTF-8 YAML, no key written twice."""
     path = scene_path(name_or_path)
     file = str(path)
     try:
-        text = path.read_text()
+        raw = path.read_bytes()
     except OSError as exc:
         raise SceneError(file, "(file)", f"cannot read the scene file: {exc.strerror or exc}") from None
     try:
-        data = yaml.safe_load(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise SceneError(file, f"line {line}", f"byte 0x{raw[exc.start]:02x} is not UTF-8 text; "
+                                               "expected a UTF-8 YAML file (save it as UTF-8)") from None
+    if "\x00" in text:
+        raise SceneError(file, "(file)", "a binary file (it holds NUL bytes); expected a UTF-8 YAML scene file")
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(YAML)"
         problem = getattr(exc, "problem", None) or str(exc)
+        if "written twice" in problem:
+            raise SceneError(file, where, f"{problem}; expected each key once in a mapping") from None
         raise SceneError(file, where, f"malformed YAML: {problem}; expected a YAML mapping of scene fields") from None
+    return file, data
+
+
+def load_scene(name_or_path: str | os.PathLike, rules: str | None = None, dials: dict[str, Any] | None = None) -> Scene:
+    """Read, validate and build a scene. ``rules`` replaces the scene's rule set by name."""
+    file, data = read_scene_data(name_or_path)
     return scene_from_dict(data, file, rules=rules, dials=dials)
 
 

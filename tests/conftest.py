@@ -62,3 +62,9 @@ class Driver:
 @pytest.fixture
 def driver():
     return Driver
+
+
+@pytest.fixture(autouse=True)
+def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
+    """Live sessions autosave under $XDG_STATE_HOME: keep the tests' saves out of the home folder."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))

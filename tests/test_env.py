@@ -98,7 +98,9 @@ def test_action_layout_pinned_on_the_ghoul_example():
     env = fate_env.raw_env(scene="ghoul")
     env.reset(seed=0, options={"forced_dice": [(1, 1, 0, 0), (-1, 0, 0, 0)]})
     lay = env.layout
-    assert (lay.C, lay.Z, lay.K, lay.T, lay.S, lay.X) == (2, 2, 2, 4, 3, 5)
+    # seven advantage templates (mental ones too: DISTRACTED in a physical fight, 003:1414-1419);
+    # six boxes at most (the ghoul's Good Physique under condensed, 003:455-469)
+    assert (lay.C, lay.Z, lay.K, lay.T, lay.S, lay.X) == (2, 2, 2, 7, 3, 6)
 
     def legal():
         return [f"{n}[{o}]" for n, o in (lay.segment_of(a) for a in np.flatnonzero(env.action_mask()))]
@@ -107,7 +109,8 @@ def test_action_layout_pinned_on_the_ghoul_example():
         d = env.conflict.pending
         env.step(env.action_for_option([key(o) for o in d.options].index(wanted)))
 
-    turn = ["attack[2]", "attack[3]", "advantage[1]", "advantage[6]", "advantage[10]", "advantage[17]",
+    turn = ["attack[2]", "attack[3]", "advantage[1]", "advantage[6]", "advantage[11]", "advantage[15]",
+            "advantage[22]", "advantage[26]", "advantage[31]",
             "exploit[0]", "exploit[1]", "exploit[2]", "exploit[3]", "exploit[4]", "exploit[5]",
             "overcome_move[1]", "full_defense[0]", "concede[0]", "pass[0]"]
     invokes = ["done[0]"] + [f"invoke[{6 * slot + m}]" for slot in range(6) for m in (2, 3)]
@@ -119,9 +122,9 @@ def test_action_layout_pinned_on_the_ghoul_example():
     pick("done")
     assert env.agent_selection == "charles" and legal() == invokes  # his own three points
     pick("done")
-    # 2 shifts: two boxes, or any one consequence (bitmask x 6), or taken out
+    # 2 shifts: two boxes, or any one consequence (bitmask x 7), or taken out
     assert env.agent_selection == "charles"
-    assert legal() == ["absorb[0]", "absorb[6]", "absorb[12]", "absorb[24]", "taken_out[0]"]
+    assert legal() == ["absorb[0]", "absorb[7]", "absorb[14]", "absorb[28]", "taken_out[0]"]
     pick("absorb:0,1:-")
     assert env.agent_selection == "charles" and legal() == turn  # popcorn: the only one left
 

@@ -131,7 +131,7 @@ def test_save_and_resume_rebuild_the_exact_state(tmp_path):
     assert resumed.play.pending.kind == s.play.pending.kind
 
 
-def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):
+def test_ctrl_c_says_so_in_one_line_and_the_session_goes_on(tmp_path):
     class Interrupting(io.StringIO):
         calls = 0
 
@@ -139,12 +139,14 @@ def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):
             Interrupting.calls += 1
             if Interrupting.calls == 2:
                 raise KeyboardInterrupt
-            return "y\n" if Interrupting.calls > 2 else "\n"
-    monkeypatch.chdir(tmp_path)
+            return "" if Interrupting.calls > 400 else "\n"
     out = io.StringIO()
-    run_session("duel", 1, {}, "auto", None, None, Interrupting(), out)
-    assert "Save the session? [y/N]" in out.getvalue()
-    assert (tmp_path / "session.json").exists()
+    s = run_session("duel", 1, {"cynere": "basic"}, "auto", None, None, Interrupting(), out,
+                    autosave=tmp_path / "auto.json")
+    text = out.getvalue()
+    assert text.count("(interrupted: nothing half-applied; the session goes on.") == 1
+    assert s.play.over  # it went on to the end
+    assert SessionLog.load(str(tmp_path / "auto.json")).entries == s.log.entries
 
 
 def test_typed_pc_choices_on_the_warehouse_reach_the_end_and_replay(tmp_path):
