@@ -78,6 +78,12 @@ def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, se
         spec = overrides.get(c.id) or overrides.get(c.side) or c.controller
         if spec not in cache:
             cache[spec] = make_controller(spec, seed * 1000 + i)
+            check = getattr(cache[spec], "check_scene", None)
+            if check is not None:  # a learned model made for another scene: refused before any play
+                try:
+                    check(scene)
+                except ValueError as exc:
+                    raise UnknownController(str(exc)) from None
         out[c.id] = cache[spec]
     return out
 

@@ -1,9 +1,10 @@
 """``fate-npc bench``: how hard is this encounter? Many seeded episodes, honest statistics.
 
-Every episode's seed comes from (seed, variant, episode index), so a run is the
+Every episode's seed comes from (seed, episode index) alone, so a run is the
 same with one worker, K workers or Ray, and every variant of a ``--vary`` grid
-faces the same dice (common random numbers): differences between variants are
-the variants', not the dice's. Records are plain JSON; the report splits every
+faces the same dice (common random numbers): two identical variants give
+identical records, and differences between variants are the variants', not the
+dice's. Records are plain JSON; the report splits every
 average by win and by loss, keeps unresolved fights apart, and counts rare
 disasters rather than hiding them in a rate.
 """
@@ -123,8 +124,13 @@ def build_variant(base: dict, file: str, params: dict[str, Any], rules: str | No
 
 # -- episodes -------------------------------------------------------------------
 
-def episode_seed(seed: int, variant: int, index: int) -> int:
-    return int(np.random.SeedSequence([seed, variant, index]).generate_state(1)[0])
+class BenchError(ValueError):
+    """A run that cannot start (a Ray cluster that is not there, ...): one line, nothing written."""
+
+
+def episode_seed(seed: int, index: int) -> int:
+    """The seed of episode ``index``: the same for every variant (common random numbers)."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
 def record(scene, seed_value: int, variant: int, index: int, controls: dict[str, str]) -> dict[str, Any]:
@@ -168,7 +174,7 @@ def record(scene, seed_value: int, variant: int, index: int, controls: dict[str,
 def _work(job: tuple) -> dict[str, Any]:
     base, file, params, rules, controls, seed, variant, index = job
     scene = _scene_cache(base, file, params, rules)
-    return record(scene, episode_seed(seed, variant, index), variant, index, controls)
+    return record(scene, episode_seed(seed, index), variant, index, controls)
 
 
 _CACHE: dict[str, Any] = {}
@@ -194,7 +200,9 @@ def run_jobs(jobs: list[tuple], workers: int = 1, ray_address: str | None = None
                 progress(i + 1, len(jobs))
         return out
     import multiprocessing as mp
-    with mp.get_context("fork").Pool(workers) as pool:
+    # spawn, not fork: a forked child of a process whose torch threads are running (a ppo:
+    # controller) can deadlock; each worker loads what it needs itself
+    with mp.get_context("spawn").Pool(workers) as pool:
         out = []
         for i, r in enumerate(pool.imap(_work, jobs, chunksize=max(1, len(jobs) // (workers * 16)))):
             out.append(r)
@@ -209,11 +217,15 @@ def _run_ray(jobs: list[tuple], address: str) -> list[dict[str, Any]]:
     except ImportError:
         raise RuntimeError("--ray needs the cluster extra: pip install -e '.[cluster]'") from None
     if not ray.is_initialized():
-        if address == "auto" or address == "local":
-            ray.init(address=None if address == "local" else "auto", include_dashboard=False,
-                     ignore_reinit_error=True, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            if address == "auto" or address == "local":
+                ray.init(address=None if address == "local" else "auto", include_dashboard=False,
+                         ignore_reinit_error=True, log_to_driver=False)
+            else:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            hint = "start one with `ray start --head`, or use --ray local" if address == "auto" else "check the address"
+            raise BenchError(f"--ray {address}: no Ray cluster there ({str(exc).splitlines()[0]}); {hint}") from None
     remote = ray.remote(_work_batch)
     size = max(1, len(jobs) // 64)
     batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
@@ -283,6 +295,46 @@ def histogram(records: list[dict[str, Any]]) -> dict[int, int]:
     return dict(sorted(Counter(r["exchanges"] for r in records).items()))
 
 
+def variant_summaries(scene, grid: list[dict], by_variant: list[list[dict]], focus: str,
+                      baseline: int) -> list[dict[str, Any]]:
+    """Each variant in a few numbers (``--json``'s ``summary``): every side's win rate with its
+    Wilson interval, the focus side's paired difference against the scene as written, the mean
+    fight length, unresolved fights and the disaster counts."""
+    out = []
+    for vi, (params, recs) in enumerate(zip(grid, by_variant)):
+        n = len(recs)
+        sides = {side: {k: v for k, v in side_summary(recs, side).items() if k in ("wins", "episodes", "win_rate", "ci95")}
+                 for side in scene.sides}
+        diff = paired_difference(recs, by_variant[baseline], focus) if vi != baseline else None
+        out.append({
+            "variant": params, "baseline": vi == baseline, "sides": sides, "focus": focus,
+            "difference_vs_baseline": diff,
+            "exchanges": _mean(r["exchanges"] for r in recs),
+            "unresolved": sum(r["unresolved"] for r in recs),
+            "disasters": {"pc_taken_out": sum(1 for r in recs if r["pc_taken_out"]),
+                          "pc_severe_or_extreme": sum(1 for r in recs if r["pc_severe"])},
+            "episodes": n,
+        })
+    return out
+
+
+def summary_table(summaries: list[dict[str, Any]]) -> list[str]:
+    """The sweep at a glance: variant x focus win rate [CI] x difference [CI] x exchanges."""
+    focus = summaries[0]["focus"]
+    labels = [", ".join(f"{k}={v}" for k, v in s["variant"].items()) or "the scene as written" for s in summaries]
+    width = max(len("variant"), *(len(x) for x in labels))
+    out = [f"  {'variant':<{width}}  {focus + ' win rate [95%]':>24}  {'difference [95%, paired]':>28}  exchanges",
+           f"  {'-' * width}  {'-' * 24}  {'-' * 28}  ---------"]
+    for label, s in zip(labels, summaries):
+        side = s["sides"][focus]
+        lo, hi = side["ci95"]
+        rate = f"{side['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]"
+        d = s["difference_vs_baseline"]
+        diff = "(baseline)" if d is None else f"{d['difference']:+.1%} [{d['ci95'][0]:+.1%}, {d['ci95'][1]:+.1%}]"
+        out.append(f"  {label:<{width}}  {rate:>24}  {diff:>28}  {s['exchanges']:9.1f}")
+    return out
+
+
 # -- the text report and the plot ------------------------------------------------
 
 def report_lines(scene, grid: list[dict], by_variant: list[list[dict]], focus: str, n: int, seed: int,
@@ -315,6 +367,22 @@ def report_lines(scene, grid: list[dict], by_variant: list[list[dict]], focus: s
         top = max(hist.values())
         out.append("  exchanges: " + "  ".join(f"{k}:{v}" for k, v in hist.items()))
         out += [f"    {k:>3} {'#' * max(1, round(40 * v / top))}" for k, v in hist.items()]
+    return out
+
+
+def tune_lines(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, target: float,
+               n: int) -> list[str]:
+    """``--tune``: each value's win rate for the focus side, the one closest to the target marked."""
+    rows = []
+    for g, recs in zip(grid, by_variant):
+        wins = sum(r["winner"] == focus for r in recs)
+        lo, hi = wilson(wins, len(recs))
+        rows.append((abs(wins / len(recs) - target), g[path], wins / len(recs), lo, hi))
+    best = min(rows, key=lambda r: (r[0], r[1]))
+    out = [f"tuning {path} for a {focus} win rate of {target:.0%} ({n} paired seeds each):"]
+    for _, v, rate, lo, hi in rows:
+        mark = "  <- closest" if v == best[1] else ""
+        out.append(f"  {path} = {v!s:>4}: {rate:6.1%} [{lo:.1%}, {hi:.1%}]{mark}")
     return out
 
 

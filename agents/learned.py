@@ -18,7 +18,19 @@ from .base import register
 
 
 class ShapeMismatch(ValueError):
-    pass
+    """A model whose observation or action sizes are not the scene's."""
+
+
+_MODELS: dict[tuple[str, float], object] = {}
+
+
+def _load_model(path: str):
+    """Load a saved model once per process (a benchmark makes a controller per episode)."""
+    from sb3_contrib import MaskablePPO
+    key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
+    if key not in _MODELS:
+        _MODELS[key] = MaskablePPO.load(path, device="cpu")
+    return _MODELS[key]
 
 
 @register("ppo")
@@ -30,9 +42,8 @@ class PPOController:
             raise ValueError("the ppo controller needs a model: ppo:PATH (a .zip saved by fate-npc train)")
         if not Path(path).exists():
             raise ValueError(f"ppo:{path}: no such model file")
-        from sb3_contrib import MaskablePPO
         self.path = path
-        self.model = MaskablePPO.load(path, device="cpu")
+        self.model = _load_model(path)
         self._tables: dict[int, tuple] = {}
         # a model trained on some decision kinds only (configs/train/turns.yaml) leaves the rest to a helper
         meta = Path(path).with_suffix(".json")
@@ -41,19 +52,26 @@ class PPOController:
         from .base import make_controller
         self.helper = make_controller(info.get("helper", "basic"), seed)
 
-    def _tables_for(self, c: Conflict):
-        from fate_env.environment.actions import ActionLayout, AspectSlots
+    def check_scene(self, scene) -> tuple:
+        """The scene's layout and encoder, or :class:`ShapeMismatch` if the model cannot play it
+        (callers check this before a run, so a long benchmark never fails at its first episode)."""
+        from fate_env.environment.actions import ActionLayout
         from fate_env.environment.observation import ObservationEncoder
+        layout = ActionLayout(scene)
+        encoder = ObservationEncoder(layout)
+        obs_shape = self.model.observation_space.shape
+        n = self.model.action_space.n
+        if obs_shape != (encoder.size,) or n != layout.n:
+            raise ShapeMismatch(
+                f"ppo:{self.path} was trained for observations {obs_shape} and {n} actions; scene "
+                f"{scene.name!r} has ({encoder.size},) and {layout.n}: train on a scene with the same maxima")
+        return layout, encoder
+
+    def _tables_for(self, c: Conflict):
+        from fate_env.environment.actions import AspectSlots
         key = id(c)
         if key not in self._tables:
-            layout = ActionLayout(c.scene)
-            encoder = ObservationEncoder(layout)
-            obs_shape = self.model.observation_space.shape
-            n = self.model.action_space.n
-            if obs_shape != (encoder.size,) or n != layout.n:
-                raise ShapeMismatch(
-                    f"ppo:{self.path} was trained for observations {obs_shape} and {n} actions; scene "
-                    f"{c.scene.name!r} has ({encoder.size},) and {layout.n}: train on a scene with the same maxima")
+            layout, encoder = self.check_scene(c.scene)
             self._tables = {key: (layout, encoder, AspectSlots(layout.A))}
         return self._tables[key]
 

@@ -199,107 +199,110 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    import yaml
-
     from agents import bench as B
     from agents.base import UnknownController, controllers_for
 
-    from .scenes import scene_path
+    from .paths import OutputPathError, check_output
+    from .scenes import read_scene_data
     from .stats import wilson
 
-    path = scene_path(args.scene)
-    file = str(path)
-    load_scene(path, rules=args.rules)  # one clear message for a bad file, before anything runs
-    base = yaml.safe_load(path.read_text())
+    try:  # every output is checked before the first episode runs
+        for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
+            if path:
+                check_output(path, flag)
+    except OutputPathError as exc:
+        raise UsageError(str(exc)) from None
+    if args.tune and args.target_win is None:
+        raise UsageError("--tune needs --target-win RATE (the win rate of the PCs' side to aim for)")
+    file, base = read_scene_data(args.scene)
+    scene_from_dict_checked = load_scene(args.scene, rules=args.rules)  # one clear message for a bad file
     controls = _parse_controls(args.control)
     try:
         varies = [B.parse_vary(v) for v in args.vary]
+        if args.tune:
+            values = next((v for p, v in varies if p == args.tune), list(range(0, 9)))
+            varies = [(args.tune, values)]
         grid = B.variants(base, varies)
         scenes = [B.build_variant(base, file, params, args.rules) for params in grid]
         controllers_for(scenes[0], controls)
     except (ValueError, UnknownController) as exc:
         raise UsageError(str(exc)) from None
     sides = scenes[0].sides
-    focus = next((c.side for c in scenes[0].characters if c.kind == "pc"), sides[0])
+    focus = next((c.side for c in scene_from_dict_checked.characters if c.kind == "pc"), sides[0])
 
-    def run(grid_: list[dict], scenes_: list, n: int, start: int = 0) -> list[dict]:
+    def run(n: int, start: int = 0) -> list[dict]:
         jobs = [(base, file, params, args.rules, controls, args.seed, vi, i)
-                for vi, params in enumerate(grid_) for i in range(start, start + n)]
+                for vi, params in enumerate(grid) for i in range(start, start + n)]
         return B.run_jobs(jobs, args.workers, args.ray, _progress)
 
-    if args.tune:
-        if args.target_win is None:
-            raise UsageError("--tune needs --target-win RATE (the win rate of the PCs' side to aim for)")
-        values = next((v for p, v in varies if p == args.tune), list(range(0, 9)))
-        grid = [{args.tune: v} for v in values]
-        try:
-            scenes = [B.build_variant(base, file, g, args.rules) for g in grid]
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        records = run(grid, scenes, args.n)
-        rows = []
-        for vi, g in enumerate(grid):
-            recs = [r for r in records if r["variant"] == vi]
-            wins = sum(r["winner"] == focus for r in recs)
-            lo, hi = wilson(wins, len(recs))
-            rows.append((abs(wins / len(recs) - args.target_win), g[args.tune], wins / len(recs), lo, hi))
-        best = min(rows, key=lambda r: (r[0], r[1]))
-        print(f"tuning {args.tune} for a {focus} win rate of {args.target_win:.0%} ({args.n} paired seeds each):")
-        for _, v, rate, lo, hi in rows:
-            mark = "  <- closest" if v == best[1] else ""
-            print(f"  {args.tune} = {v!s:>4}: {rate:6.1%} [{lo:.1%}, {hi:.1%}]{mark}")
-        return 0
-
-    n = args.n
-    if args.ci_width:
-        records: list[dict] = []
-        done = 0
-        batch = 200
-        while True:
-            records += run(grid, scenes, batch, done)
-            done += batch
-            widths = []
-            for vi in range(len(grid)):
-                recs = [r for r in records if r["variant"] == vi]
-                lo, hi = wilson(sum(r["winner"] == focus for r in recs), len(recs))
-                widths.append(hi - lo)
-            if max(widths) < args.ci_width or done >= 50_000:
-                break
-        n = done
-        records.sort(key=lambda r: (r["variant"], r["index"]))
-    else:
-        records = run(grid, scenes, n)
-
-    header = {"scene": scenes[0].name, "rules": scenes[0].rules.name, "seed": args.seed, "episodes_per_variant": n,
-              "controls": controls, "variants": grid}
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({**header, "episodes": records}, fh, sort_keys=True, separators=(",", ":"))
-            fh.write("\n")
-    if args.csv:
-        import csv
-        with open(args.csv, "w", newline="") as fh:
-            w = csv.writer(fh)
-            cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
-            side_cols = [f"{s}.{k}" for s in sides for k in ("taken_out", "conceded", "fate_points", "invokes",
-                                                              "advantages", *B.SEVERITIES)]
-            w.writerow(cols + side_cols)
-            for r in records:
-                row = [r[k] for k in cols]
-                for s in sides:
-                    d = r["sides"][s]
-                    row += [d["taken_out"], d["conceded"], d["fate_points"], d["invokes"], d["advantages"],
-                            *(d["consequences"][k] for k in B.SEVERITIES)]
-                w.writerow(row)
+    try:
+        n = args.n
+        if args.ci_width and not args.tune:
+            records: list[dict] = []
+            done, batch = 0, 200
+            while True:
+                records += run(batch, done)
+                done += batch
+                widths = []
+                for vi in range(len(grid)):
+                    recs = [r for r in records if r["variant"] == vi]
+                    lo, hi = wilson(sum(r["winner"] == focus for r in recs), len(recs))
+                    widths.append(hi - lo)
+                if max(widths) < args.ci_width or done >= 50_000:
+                    break
+            n = done
+            records.sort(key=lambda r: (r["variant"], r["index"]))
+        else:
+            records = run(n)
+    except B.BenchError as exc:
+        return _fail(str(exc))
 
     by_variant = [[r for r in records if r["variant"] == vi] for vi in range(len(grid))]
-    print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, B.baseline_index(base, grid))))
+    baseline = B.baseline_index(base, grid)
+    summaries = B.variant_summaries(scenes[0], grid, by_variant, focus, baseline)
+    header = {"scene": scenes[0].name, "rules": scenes[0].rules.name, "seed": args.seed, "episodes_per_variant": n,
+              "controls": controls, "variants": grid, "focus": focus}
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({**header, "summary": summaries, "episodes": records}, fh, sort_keys=True,
+                      separators=(",", ":"))
+            fh.write("\n")
+    if args.csv:
+        _write_bench_csv(args.csv, records, sides)
+
+    if args.tune:
+        print("\n".join(B.tune_lines(args.tune, grid, by_variant, focus, args.target_win, n)))
+    else:
+        if len(grid) > 1:
+            print(f"{scenes[0].title}: {n} episodes per variant, seed {args.seed}, the same dice for every variant")
+            print("\n".join(B.summary_table(summaries)))
+            print()
+        print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, baseline)))
     if args.plot:
         try:
             B.plot(args.plot, grid, by_variant, focus, varies)
         except ImportError:
             raise UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
     return 0
+
+
+def _write_bench_csv(path: str, records: list[dict], sides: list[str]) -> None:
+    import csv
+
+    from agents import bench as B
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
+        side_cols = [f"{s}.{k}" for s in sides for k in ("taken_out", "conceded", "fate_points", "invokes",
+                                                          "advantages", *B.SEVERITIES)]
+        w.writerow(cols + side_cols)
+        for r in records:
+            row = [r[k] for k in cols]
+            for s in sides:
+                d = r["sides"][s]
+                row += [d["taken_out"], d["conceded"], d["fate_points"], d["invokes"], d["advantages"],
+                        *(d["consequences"][k] for k in B.SEVERITIES)]
+            w.writerow(row)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -67,17 +67,97 @@ def test_same_json_with_ray_on_a_local_instance(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
-def test_variants_share_their_seeds_and_differences_are_paired():
+def test_variants_share_their_dice_and_differences_are_paired():
+    """Common random numbers: every variant's episode i has the same seed, so two identical
+    variants give identical records and their paired difference is exactly zero."""
     base = yaml.safe_load(open(B.__file__.replace("agents/bench.py", "configs/scenes/duel.yaml")).read())
     grid = B.variants(base, [B.parse_vary("characters.blade.skills.Fight=3..4")])
     jobs = [(base, "duel.yaml", g, None, {}, 1, vi, i) for vi, g in enumerate(grid) for i in range(20)]
     recs = B.run_jobs(jobs)
     seeds = [[r["seed"] for r in recs if r["variant"] == vi] for vi in range(2)]
-    assert seeds[0] != seeds[1]  # seeded from (seed, variant, index) ...
-    assert B.episode_seed(1, 0, 3) == B.episode_seed(1, 0, 3)
+    assert seeds[0] == seeds[1] and len(set(seeds[0])) == 20
     same = B.paired_difference([r for r in recs if r["variant"] == 0], [r for r in recs if r["variant"] == 0], "rival")
     assert same == {"difference": 0.0, "ci95": [0.0, 0.0]}
     assert B.baseline_index(base, grid) == 1  # Sethra's Fight is 4 as written
+
+
+def test_two_identical_variants_give_identical_records(tmp_path, capsys):
+    out = tmp_path / "same.json"
+    assert main(["bench", "warehouse", "-n", "60", "--seed", "1", "--vary", "characters.og.skills.Fight=4,4",
+                 "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    strip = [[{k: v for k, v in r.items() if k != "variant"} for r in data["episodes"] if r["variant"] == vi]
+             for vi in (0, 1)]
+    assert strip[0] == strip[1]
+    first, second = data["summary"]
+    assert first["sides"] == second["sides"]
+    assert second["difference_vs_baseline"] == {"difference": 0.0, "ci95": [0.0, 0.0]}
+
+
+def test_json_summary_per_variant_and_the_sweep_table(tmp_path, capsys):
+    out = tmp_path / "sweep.json"
+    assert main(["bench", "ghoul", "-n", "50", "--seed", "3", "--vary", "characters.ghoul.skills.Fight=1,3",
+                 "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert len(data["summary"]) == 2 and data["focus"] == "investigators"
+    for s, recs in zip(data["summary"], ([r for r in data["episodes"] if r["variant"] == v] for v in (0, 1))):
+        wins = sum(r["winner"] == "investigators" for r in recs)
+        assert s["sides"]["investigators"]["wins"] == wins and s["sides"]["investigators"]["ci95"] == list(wilson(wins, 50))
+        assert s["exchanges"] == sum(r["exchanges"] for r in recs) / 50
+        assert s["disasters"]["pc_taken_out"] == sum(1 for r in recs if r["pc_taken_out"])
+    base = next(i for i, s in enumerate(data["summary"]) if s["baseline"])  # the value written in the file
+    other = 1 - base
+    d = B.paired_difference([r for r in data["episodes"] if r["variant"] == other],
+                            [r for r in data["episodes"] if r["variant"] == base], "investigators")
+    assert data["summary"][other]["difference_vs_baseline"] == d
+    assert data["summary"][base]["difference_vs_baseline"] is None
+    table = text.split("\n\n")[0]  # the summary table comes before the per-variant detail
+    assert "difference [95%, paired]" in table and "(baseline)" in table and "== characters" not in table
+
+
+def test_tune_writes_json_csv_and_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    j, c, p = tmp_path / "t.json", tmp_path / "t.csv", tmp_path / "t.png"
+    assert main(["bench", "duel", "-n", "20", "--seed", "1", "--tune", "characters.blade.skills.Fight",
+                 "--target-win", "0.5", "--vary", "characters.blade.skills.Fight=2..4",
+                 "--json", str(j), "--csv", str(c), "--plot", str(p)]) == 0
+    assert "<- closest" in capsys.readouterr().out
+    assert len(json.loads(j.read_text())["summary"]) == 3
+    assert len(c.read_text().splitlines()) == 1 + 60 and p.stat().st_size > 5000
+
+
+@pytest.mark.parametrize("flag", ["--json", "--csv", "--plot", "--save"])
+def test_output_paths_are_checked_before_the_run(tmp_path, capsys, flag):
+    missing = tmp_path / "no-such-folder" / "out.file"
+    command = "play" if flag == "--save" else "bench"
+    assert main([command, "duel", flag, str(missing)] + (["-n", "5"] if command == "bench" else [])) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err and str(missing.parent) in err
+
+
+def test_bad_numbers_and_no_cluster_are_one_line_errors(capsys):
+    for args in (["bench", "duel", "-n", "0"], ["bench", "duel", "-n", "-5"], ["resolve", "duel", "--seed", "-1"],
+                 ["bench", "duel", "--tune", "characters.blade.skills.Fight", "--target-win", "7"]):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "expected" in err
+    pytest.importorskip("ray")
+    assert main(["bench", "duel", "-n", "2", "--ray", "auto"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no Ray cluster there" in err
+
+
+def test_two_workers_with_a_learned_controller_finish_and_match_one_worker(tmp_path):
+    """A spawn pool: forked children of a process running torch threads could deadlock."""
+    pytest.importorskip("sb3_contrib")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    args = ["bench", "duel", "-n", "16", "--seed", "4", "--control", "rival=ppo:models/duel_rival_turns.zip"]
+    assert main(args + ["--json", str(a)]) == 0
+    assert main(args + ["--json", str(b), "--workers", "2"]) == 0
+    assert a.read_bytes() == b.read_bytes()
 
 
 def test_vary_values_and_paths():
