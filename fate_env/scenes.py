@@ -312,7 +312,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
                 fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
     if "first" in data and data["first"] not in ids:
         fail("first", f"no character {data['first']!r}; expected one of {', '.join(ids)}")
-    return Scene(
+    scene = Scene(
         name=data["name"], title=data.get("title", data["name"]), rules=ruleset, characters=tuple(chars),
         zones=zones, borders=tuple(borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
         shoot_range=data.get("shoot_range", 1), first=data.get("first"), gm_fate_points=data.get("gm_fate_points"),
@@ -321,6 +321,61 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
         kind=kind, contest=contest, challenge=challenge,
     )
+    _check_stunt_circumstances(scene, data, fail)
+    if kind == "conflict":
+        _check_sides_can_meet(scene, fail)
+    return scene
+
+
+def _check_stunt_circumstances(scene: Scene, data: dict, fail) -> None:
+    """A bonus stunt whose ``when`` can never hold in this scene is refused, not silently dead."""
+    from .rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
+    ids = [c.id for c in scene.characters]
+    zones = [z.id for z in scene.zones]
+    names = ({a.name for a in scene.aspects} | {t.name for t in scene.advantages} | set(ENGINE_ASPECTS)
+             | {n for c in scene.characters for n in (c.high_concept, c.trouble, *c.aspects) if n}
+             | {n for track in CONSEQUENCE_NAMES.values() for n in track.values()}
+             | set((scene.contest.twists or ()) if scene.contest else ()))
+    raw = data.get("characters", {})
+    for c in scene.characters:
+        for i, st in enumerate(c.stunts):
+            if not st.when:
+                continue
+            field = f"characters.{c.id}.stunts.{i}.when" if isinstance(raw, dict) else "characters"
+            tag, _, arg = st.when.partition(":")
+            arg = arg.strip()
+            if tag == "zone" and arg not in zones:
+                fail(field, f"no zone {arg!r}, so the stunt can never apply; expected one of {', '.join(zones)}")
+            if tag == "target" and arg not in ids:
+                fail(field, f"no character {arg!r}, so the stunt can never apply; expected one of {', '.join(ids)}")
+            if tag == "other_zone" and len(zones) < 2:
+                fail(field, "the scene has one zone, so 'other_zone' can never hold; expected a circumstance "
+                            "that can happen here")
+            if tag == "aspect" and arg not in names:
+                fail(field, f"no aspect {arg!r} can come into play here, so the stunt can never apply; expected "
+                            "a scene or character aspect, an advantage template or a consequence (declare an "
+                            "aspect the GM will add under the scene's aspects)")
+
+
+def _check_sides_can_meet(scene: Scene, fail) -> None:
+    """A conflict in which two sides could never harm each other would only run to the exchange cap."""
+    from .rules.zones import ZoneMap
+    if scene.rules.tracks_in_play(scene.conflict) != ("physical",):
+        return  # mental attacks reach anyone in the scene (000:195-199)
+    if any(st.kind == "use_skill" and st.action == "attack" and st.reach == "any"
+           for c in scene.characters for st in c.stunts):
+        return
+    zmap = ZoneMap(scene)
+    by_side: dict[str, set[str]] = {}
+    for c in scene.characters:
+        by_side.setdefault(c.side, set()).add(c.zone)
+    sides = list(by_side)
+    for i, a in enumerate(sides):
+        for b in sides[i + 1:]:
+            if not any(zb in zmap.hops[za] or zb in zmap.sight[za] or za == zb
+                       for za in by_side[a] for zb in by_side[b]):
+                fail("borders", f"sides {a!r} and {b!r} stand in zones no border path joins, so neither can ever "
+                                "reach the other; expected borders that connect them")
 
 
 def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -> ContestSpec:

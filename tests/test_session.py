@@ -175,3 +175,137 @@ def test_typed_pc_choices_on_the_warehouse_reach_the_end_and_replay(tmp_path):
     live.save(str(path))
     again = Session(SessionLog.load(str(path)), io.StringIO(""), io.StringIO())
     assert final_state(again) == final_state(live)
+
+
+# -- issue 11: the session never loses a session or answers a stale decision ---------------------
+
+def play_cli(args: list[str], text: str, tmp_path) -> subprocess.CompletedProcess:
+    env = {**__import__("os").environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    return subprocess.run([sys.executable, "-m", "fate_env.cli", "play", *args], cwd=ROOT, input=text,
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_after_undo_the_prompt_is_the_decision_now_pending(tmp_path):
+    r = play_cli(["duel", "--seed", "1"], "\n1\n/undo\n2\n", tmp_path)
+    assert r.returncode == 0, r.stderr
+    after = r.stdout.split("(the last decision is undone)")[1]
+    # the decision shown after the undo is Cynere's respond, and the 2 answers it (concede)
+    assert after.index("Cynere decides (respond):") < after.index("Cynere CONCEDES")
+    assert "Enter to accept" not in after.split("Cynere decides (respond):")[0]
+
+
+def test_undo_then_end_does_not_crash(tmp_path):
+    r = play_cli(["duel", "--seed", "1"], "\n/undo\n/end\n1\n", tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert "(GM) ends the scene here" in r.stdout and "Winner: none" in r.stdout
+
+
+def test_a_bad_save_path_is_one_line_and_the_session_goes_on(tmp_path):
+    s, out = session(f"/save {tmp_path}/missing/s.json\n" + "auto\n" * 300, controls={"cynere": "basic"})
+    assert "the folder" in out and "does not exist" in out and s.play.over
+
+
+def test_resume_works_when_the_scene_file_changed_or_moved(tmp_path):
+    scene = tmp_path / "my_duel.yaml"
+    scene.write_text((ROOT / "configs" / "scenes" / "duel.yaml").read_text())
+    save = tmp_path / "s.json"
+    r = play_cli([str(scene), "--seed", "2", "--save", str(save)], "\n\n\n", tmp_path)
+    assert r.returncode == 0, r.stderr
+    live = Session(SessionLog.load(str(save)), io.StringIO(""), io.StringIO())
+    scene.unlink()  # moved away
+    r2 = play_cli(["--resume", str(save)], "", tmp_path)
+    assert r2.returncode == 0 and "Traceback" not in r2.stderr
+    again = Session(SessionLog.load(str(save)), io.StringIO(""), io.StringIO())
+    assert json.dumps(again.play.log()) == json.dumps(live.play.log())
+
+
+def test_resume_refuses_flags_that_contradict_the_save(tmp_path):
+    save = tmp_path / "s.json"
+    assert play_cli(["duel", "--seed", "2", "--save", str(save)], "\n", tmp_path).returncode == 0
+    r = play_cli(["warehouse", "--resume", str(save), "--seed", "3", "--control", "rival=random",
+                  "--rules", "core"], "", tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    for word in ("scene 'warehouse'", "--seed 3", "--rules core", "--control"):
+        assert word in r.stderr
+    assert play_cli(["--resume", str(save), "--seed", "2"], "", tmp_path).returncode == 0  # agreeing is fine
+
+
+@pytest.mark.parametrize("damage", ["truncate", "bad_entry", "bad_seed", "binary"])
+def test_an_edited_or_truncated_save_is_one_line(tmp_path, damage):
+    save = tmp_path / "s.json"
+    assert play_cli(["duel", "--seed", "2", "--save", str(save)], "\n\n\n", tmp_path).returncode == 0
+    data = save.read_text()
+    if damage == "truncate":
+        save.write_text(data[: len(data) // 2])
+    elif damage == "binary":
+        save.write_bytes(b"\x00\xff\xfe" * 50)
+    else:
+        d = json.loads(data)
+        if damage == "bad_entry":
+            d["entries"][0] = {"decision": 99}
+        else:
+            d["seed"] = "one"
+        save.write_text(json.dumps(d))
+    r = play_cli(["--resume", str(save)], "", tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert str(save) in r.stderr or "entry" in r.stderr
+
+
+def test_default_seed_is_fresh_and_printed_and_a_given_seed_replays(tmp_path):
+    r1 = subprocess.run([sys.executable, "-m", "fate_env.cli", "resolve", "duel", "--quiet"], cwd=ROOT,
+                        capture_output=True, text=True, timeout=120)
+    seed = int(r1.stdout.split("(seed ")[1].split(":")[0])
+    r2 = subprocess.run([sys.executable, "-m", "fate_env.cli", "resolve", "duel", "--quiet", "--seed", str(seed)],
+                        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r1.stdout.split("\n", 1)[1] == r2.stdout
+
+
+COMMANDS = ["", "", "1", "2", "3", "auto", "o", "99", "attack:x", "/undo", "/state", "/help", "/bogus",
+            "/aspect add Smoke Everywhere", "/aspect add Fog @steps", "/aspect remove 7", "/aspect remove x",
+            "/compel cynere 1", "/compel blade 2 refuse", "/compel", "/fp cynere +1", "/fp blade -1", "/fp cynere",
+            "/concede blade", "/concede cynere", "/concede nobody", "/end", "/save {tmp}/s.json",
+            "/save {tmp}/missing/s.json", "^C"]
+
+
+def _hypothesis_session_test():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.sampled_from(COMMANDS), max_size=40), st.integers(0, 20))
+    def test_every_gm_power_in_any_order_never_loses_the_session(tmp_path, commands, seed):
+        """Any sequence of answers, GM powers, undos, saves and Ctrl-C: no crash, and the autosave
+        rebuilds the session exactly (it never loses more than the step in flight)."""
+        lines = [c.replace("{tmp}", str(tmp_path)) for c in commands]
+
+        class Table(io.StringIO):
+            def readline(self, *a):
+                if not lines:
+                    return ""
+                line = lines.pop(0)
+                if line == "^C":
+                    raise KeyboardInterrupt
+                return line + "\n"
+        auto = tmp_path / f"auto-{seed}.json"
+        out = io.StringIO()
+        s = run_session("duel", seed, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=auto)
+        assert "Traceback" not in out.getvalue()
+        if s.log.entries:
+            again = Session(SessionLog.load(str(auto)), io.StringIO(""), io.StringIO())
+            assert json.dumps(again.play.log()) == json.dumps(s.play.log())
+    return test_every_gm_power_in_any_order_never_loses_the_session
+
+
+test_every_gm_power_in_any_order_never_loses_the_session = _hypothesis_session_test()
+
+
+def test_a_long_random_command_sequence_through_a_real_pipe(tmp_path):
+    import random
+    rng = random.Random(11)
+    text = "\n".join(rng.choice([c for c in COMMANDS if c != "^C"]).replace("{tmp}", str(tmp_path))
+                     for _ in range(150)) + "\n"
+    save = tmp_path / "end.json"
+    r = play_cli(["duel", "--seed", "4", "--save", str(save)], text, tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    again = Session(SessionLog.load(str(save)), io.StringIO(""), io.StringIO())
+    assert again.play.over == ("Winner:" in r.stdout)  # the save is the session as it stood at the end

@@ -61,6 +61,10 @@ CONSEQUENCE_NAMES = {
     PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
     MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt", "extreme": "Broken Spirit"},
 }
+#: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
+#: ``when: aspect: NAME`` may name one of these, see fate_env.scenes)
+ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",
+                  "Clear Ground", "Flying Start", "Hard-Won Ground")
 REMOVE_SKILLS = {PHYSICAL: ("Athletics", "Physique", "Crafts"), MENTAL: ("Will", "Rapport", "Empathy")}
 EXPLOIT_DEFEND = {PHYSICAL: ("Athletics",), MENTAL: ("Will",)}
 
