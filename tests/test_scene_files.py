@@ -108,3 +108,65 @@ def test_missing_file(tmp_path, capsys):
 
 def test_shipped_names_resolve_to_configs():
     assert scene_path("warehouse").name == "warehouse.yaml"
+
+
+# -- issue 11: inputs that used to be accepted silently, or crashed ---------------------------------
+
+def _refused(tmp_path, content, capsys, *needles, raw: bytes | None = None):
+    p = tmp_path / "bad.yaml"
+    if raw is not None:
+        p.write_bytes(raw)
+    else:
+        p.write_text(content)
+    assert main(["validate", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(p) in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def test_a_latin1_or_binary_scene_file_is_one_line(tmp_path, capsys):
+    _refused(tmp_path, None, capsys, "line 1", "not UTF-8", raw=GOOD.replace("tiny", "caf\xe9").encode("latin-1"))
+    _refused(tmp_path, None, capsys, "not UTF-8", raw=bytes(range(256)))
+    _refused(tmp_path, None, capsys, "binary", raw=b"name: x\x00\x01")
+
+
+def test_a_key_written_twice_is_refused_not_a_vanished_character(tmp_path, capsys):
+    doubled = GOOD.replace("  thug:\n", "  hero:\n", 1)
+    _refused(tmp_path, doubled, capsys, "'hero' is written twice", "first on line")
+
+
+def test_yaml_merge_keys_are_not_duplicates(tmp_path):
+    """`<<: *anchor` then a key the anchor also has is an override, not a key written twice."""
+    merged = GOOD.replace("  thug:\n    kind: minor\n", "  thug: &thug\n    kind: minor\n") + (
+        "  thug2:\n    <<: *thug\n    stress: 2\n")
+    s = load_scene(write(tmp_path, merged))
+    assert [c.id for c in s.characters] == ["hero", "thug", "thug2"] and s.character("thug2").stress == 2
+
+
+def test_negative_skill_ratings_are_refused(tmp_path, capsys):
+    _refused(tmp_path, GOOD.replace("Fight: 3", "Fight: -1"), capsys, "characters.hero.skills.Fight", ">= 0")
+
+
+@pytest.mark.parametrize("when,needle", [("zone: cellar", "no zone 'cellar'"), ("target: nobody", "no character"),
+                                         ("aspect: Nowhere To Be Seen", "no aspect 'Nowhere To Be Seen'")])
+def test_a_stunt_whose_circumstance_can_never_hold_is_refused(tmp_path, capsys, when, needle):
+    bad = GOOD.replace("kind: bonus, skill: Fight, action: attack}", f"kind: bonus, skill: Fight, action: attack, when: '{when}'}}")
+    _refused(tmp_path, bad, capsys, "characters.hero.stunts.0.when", needle)
+
+
+def test_other_zone_in_a_one_zone_scene_is_refused(tmp_path, capsys):
+    bad = (GOOD.replace("  - {id: hall}\n", "").replace("borders:\n  - {between: [room, hall]}\n", "")
+           .replace("kind: bonus, skill: Fight, action: attack}", "kind: bonus, skill: Fight, action: attack, when: other_zone}"))
+    _refused(tmp_path, bad, capsys, "other_zone")
+
+
+def test_sides_that_can_never_reach_each_other_are_refused(tmp_path, capsys):
+    apart = GOOD.replace("borders:\n  - {between: [room, hall]}\n", "")
+    apart = apart.replace("zone: room\n    skills: {Fight: 3", "zone: hall\n    skills: {Fight: 3")
+    assert "zone: hall" in apart
+    _refused(tmp_path, apart, capsys, "borders", "can ever reach")
+    # a mental conflict has no such problem: Provoke reaches anyone in the scene
+    p = tmp_path / "mind.yaml"
+    p.write_text(apart.replace("rules: condensed", "rules: condensed\nconflict: mental"))
+    assert load_scene(p).conflict == "mental"
