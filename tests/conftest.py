@@ -16,6 +16,20 @@ from fate_env.rules.conflict import Conflict  # noqa: E402
 from fate_env.rules.options import DoneInvoking  # noqa: E402
 from fate_env.scenes import scene_from_dict  # noqa: E402
 
+#: a PC and a major NPC alone in one room: the smallest fight most rules tests start from
+DUO = {
+    "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 3, "Athletics": 2, "Notice": 2},
+             "high_concept": "Brave Hero", "trouble": "Reckless", "fate_points": 3},
+    "brute": {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Fight": 3, "Athletics": 1},
+              "high_concept": "Hulking Brute", "trouble": "Slow Witted"},
+}
+
+
+def aspect_id(c, name):
+    """The id of the aspect in play called ``name``."""
+    return next(a.id for a in c.aspects.values() if a.name == name)
+
+
 SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault"]
 
 

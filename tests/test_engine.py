@@ -6,7 +6,7 @@ import copy
 import json
 
 import pytest
-from conftest import Driver, make_scene
+from conftest import DUO, Driver, aspect_id, make_scene
 
 from fate_env.rules.conflict import Conflict, ConflictOver, IllegalChoice
 from fate_env.rules.harm import Absorb, TakenOut
@@ -15,18 +15,6 @@ from fate_env.rules.options import (
     Pass, Stay,
 )
 from fate_env.rules.state import CONCEDED, TAKEN_OUT
-
-DUO = {
-    "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 3, "Athletics": 2, "Notice": 2},
-             "high_concept": "Brave Hero", "trouble": "Reckless", "fate_points": 3},
-    "brute": {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Fight": 3, "Athletics": 1},
-              "high_concept": "Hulking Brute", "trouble": "Slow Witted"},
-}
-
-
-def aspect_id(c, name):
-    return next(a.id for a in c.aspects.values() if a.name == name)
-
 
 def test_illegal_choice_is_refused_and_changes_nothing():
     c = Conflict(make_scene(DUO, first="hero"), seed=1)

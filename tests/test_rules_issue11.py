@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Driver, make_scene
+from conftest import DUO, Driver, aspect_id, make_scene
 
 from fate_env.rules.conflict import Conflict, IllegalChoice
 from fate_env.rules.options import (
@@ -23,18 +23,6 @@ from fate_env.scenes import load_scene
 
 ZERO = (0, 0, 0, 0)
 MINUS4 = (-1, -1, -1, -1)
-
-DUO = {
-    "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 3, "Athletics": 2, "Notice": 2},
-             "high_concept": "Brave Hero", "trouble": "Reckless", "fate_points": 3},
-    "brute": {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Fight": 3, "Athletics": 1},
-              "high_concept": "Hulking Brute", "trouble": "Slow Witted"},
-}
-
-
-def aspect_id(c, name):
-    return next(a.id for a in c.aspects.values() if a.name == name)
-
 
 def boosts_of(c, who):
     return [e for e in c.events if type(e).__name__ == "AspectCreated" and e.kind == "boost" and e.holder == who]
@@ -244,8 +232,12 @@ def test_no_major_cost_without_a_free_consequence_to_pay_it():
 
 # -- teamwork: the highest skill rolls (003:1449-1455, 000:552-556) --------------------------------
 
-def test_a_supporter_with_the_higher_skill_leads_the_roll():
-    chars = {**DUO, "ally": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 4},
+@pytest.mark.parametrize("ally_fight,rating,base,leader", [
+    (4, 4, 5, "ally"),   # the ally's Fight 4 leads; +1 for the hero's Good Fight
+    (1, 3, 4, None),     # the hero's Fight 3 leads; +1 for the ally's Average Fight
+])
+def test_the_highest_skill_leads_a_combined_roll(ally_fight, rating, base, leader):
+    chars = {**DUO, "ally": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": ally_fight},
                              "fate_points": 0}}
     c = Conflict(make_scene(chars, first="ally"), seed=0, forced=[ZERO, ZERO])
     d = Driver(c)
@@ -254,21 +246,8 @@ def test_a_supporter_with_the_higher_skill_leads_the_roll():
     d.do("turn", "hero", Attack("brute", "Fight"))
     d.do("respond", "brute", Defend())
     rolled = next(e for e in c.events if type(e).__name__ == "Rolled" and e.actor == "hero")
-    # Fight 4 (the ally's, the highest) +1 for the hero's Good Fight = 5, capped at 4 under condensed
-    assert (rolled.rating, rolled.base) == (4, 5) and "ally leads the teamwork" in rolled.notes
-
-
-def test_the_actor_leads_when_its_skill_is_highest():
-    chars = {**DUO, "ally": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 1},
-                             "fate_points": 0}}
-    c = Conflict(make_scene(chars, first="ally"), seed=0, forced=[ZERO, ZERO])
-    d = Driver(c)
-    d.do("turn", "ally", Support("hero"))
-    d.do("next", "ally", Next("hero"))
-    d.do("turn", "hero", Attack("brute", "Fight"))
-    d.do("respond", "brute", Defend())
-    rolled = next(e for e in c.events if type(e).__name__ == "Rolled" and e.actor == "hero")
-    assert (rolled.rating, rolled.base) == (3, 4) and not any("leads" in n for n in rolled.notes)
+    assert (rolled.rating, rolled.base) == (rating, base)
+    assert [n for n in rolled.notes if "leads" in n] == ([f"{leader} leads the teamwork"] if leader else [])
 
 
 # -- mixed physical and mental actions in one conflict (003:1414-1419) -----------------------------
