@@ -153,8 +153,12 @@ def test_bad_numbers_and_no_cluster_are_one_line_errors(capsys):
 def test_two_workers_with_a_learned_controller_finish_and_match_one_worker(tmp_path):
     """A spawn pool: forked children of a process running torch threads could deadlock."""
     pytest.importorskip("sb3_contrib")
+    model, cfg = tmp_path / "tiny.zip", tmp_path / "tiny.yaml"
+    cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 2\nlearn: [turn]\n")
+    assert main(["train", "duel", "--side", "rival", "--timesteps", "128", "--out", str(model), "--config", str(cfg),
+                 "--quiet", "--json"]) == 0  # torch has now started its threads in this process
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    args = ["bench", "duel", "-n", "16", "--seed", "4", "--control", "rival=ppo:models/duel_rival_turns.zip"]
+    args = ["bench", "duel", "-n", "16", "--seed", "4", "--control", f"rival=ppo:{model}"]
     assert main(args + ["--json", str(a)]) == 0
     assert main(args + ["--json", str(b), "--workers", "2"]) == 0
     assert a.read_bytes() == b.read_bytes()
