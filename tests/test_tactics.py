@@ -241,22 +241,6 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
     assert not (tmp_path / "no.zip").exists()
 
 
-def test_the_shipped_learned_rival_beats_basic_on_fixed_seeds():
-    """models/duel_rival_turns.zip (README): it decides the rival's turns, `basic` the rest.
-    On 30 fixed seeds it should win nearly all (measured: 95% over 400); 24 is a safe floor,
-    and far above what the best scripted rival manages in that seat (about half)."""
-    pytest.importorskip("sb3_contrib")
-    path = ROOT / "models" / "duel_rival_turns.zip"
-    ctl = make_controller(f"ppo:{path}")
-    assert ctl.learn == ("turn",)
-    scene = load_scene("duel")
-    wins = 0
-    for seed in range(30):
-        c = play(start(scene, 10_000 + seed), {"cynere": make_controller("basic", seed), "blade": ctl})
-        wins += c.outcome.winner == "rival"
-    assert wins >= 24, wins
-
-
 def test_imitation_records_the_teacher_and_clones_it(tmp_path):
     """Behaviour cloning (fate_env/imitation.py): the recorded actions are the teacher's, the
     returns are the discounted rewards, and a few epochs make the policy agree with the teacher."""
