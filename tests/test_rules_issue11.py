@@ -15,8 +15,7 @@ from conftest import DUO, Driver, aspect_id, make_scene
 
 from fate_env.rules.conflict import Conflict, IllegalChoice
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, Next, OvercomeMove, RemoveAspect,
-    Support,
+    Attack, Choose, CreateAdvantage, Defend, Exploit, Invoke, Next, OvercomeMove, RemoveAspect, Support,
 )
 from fate_env.rules.state import CONCEDED
 from fate_env.scenes import load_scene
@@ -289,3 +288,29 @@ def test_by_default_a_physical_conflict_has_only_physical_attacks():
     """A conflict is physical or mental by the harm at stake (000:154, 003:1550)."""
     opts = Conflict(make_scene(MIND, first="hero"), seed=0).pending.options
     assert Attack("brute", "Provoke") not in opts and Attack("brute", "Fight") in opts
+
+
+# -- a GM power while a decision is pending (found by the session's hypothesis test) ---------------
+
+def test_removing_an_aspect_while_a_turn_is_pending_asks_the_turn_again():
+    scene = make_scene(DUO, first="hero", aspects=[{"name": "Slippery Floor"}])
+    c = Conflict(scene, seed=0)
+    slip = aspect_id(c, "Slippery Floor")
+    assert Exploit(slip) in c.pending.options
+    c.gm_remove_aspect(slip)
+    d = Driver(c).expect("turn", "hero")
+    assert Exploit(slip) not in d.options and Exploit(aspect_id(c, "Hulking Brute")) in d.options
+    added = c.gm_add_aspect("Smoke")
+    assert Exploit(added) in c.pending.options
+
+
+def test_taking_a_fate_point_during_an_invoke_decision_lists_its_options_anew():
+    c = Conflict(make_scene({**DUO, "hero": {**DUO["hero"], "fate_points": 1}}, first="hero"), seed=0,
+                 forced=[ZERO, ZERO])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    paid = Invoke(aspect_id(c, "Brave Hero"), "hero", False, "bonus")
+    assert paid in d.expect("invoke", "hero").options
+    c.gm_fate_points("hero", -1)
+    assert c.pending.kind == "invoke" and paid not in c.pending.options

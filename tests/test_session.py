@@ -271,7 +271,7 @@ def _hypothesis_session_test():
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.lists(st.sampled_from(COMMANDS), max_size=40), st.integers(0, 20))
     def test_every_gm_power_in_any_order_never_loses_the_session(tmp_path, commands, seed):
         """Any sequence of answers, GM powers, undos, saves and Ctrl-C: no crash, and the autosave

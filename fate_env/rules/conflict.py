@@ -367,6 +367,7 @@ class Conflict:
             raise ValueError(f"no zone {zone!r}; zones: {', '.join(self.map.ids)}")
         a = self._new_aspect(name.strip(), SITUATION, zone=zone)
         self._emit(ev.GmAction("add_aspect", None, a.name, 0, zone))
+        self._refresh_pending()
         return a.id
 
     def gm_remove_aspect(self, aid: int) -> None:
@@ -374,8 +375,13 @@ class Conflict:
         a = self.aspects.get(aid)
         if a is None or a.kind in (CHARACTER, CONSEQUENCE):
             raise ValueError(f"aspect {aid} is not a situation aspect, advantage or boost in play")
+        d = self.pending
+        if d.kind not in PRE_DICE and d.build is None and any(getattr(o, "aspect", None) == aid for o in d.options):
+            raise ValueError(f"{a.name} is one of {d.actor}'s options in the {d.kind} decision now; "
+                             "remove it once that decision is taken")
         del self.aspects[aid]
         self._emit(ev.GmAction("remove_aspect", None, a.name, 0, None))
+        self._refresh_pending()
 
     def gm_compel(self, cid: str, aid: int, accepted: bool = True) -> None:
         """Offer a fate point for a complication (003:1123-1129): accepted, the character takes it now;
@@ -388,6 +394,7 @@ class Conflict:
             raise ValueError(f"{cid} has no fate point to refuse the compel with")
         self._adjust_fp(cid, 1 if accepted else -1)
         self._emit(ev.GmAction("compel", cid, self.aspects[aid].name, 1 if accepted else -1, None))
+        self._refresh_pending()
 
     def gm_fate_points(self, cid: str, delta: int) -> None:
         """Award (or take back) fate points: a PC's own, or the GM pool for an NPC."""
@@ -398,6 +405,17 @@ class Conflict:
             raise ValueError(f"{cid} has only {self.fate_points_of(cid)} fate point(s)")
         self._adjust_fp(cid, delta)
         self._emit(ev.GmAction("fate_points", cid, None, delta, None))
+        self._refresh_pending()
+
+    def _refresh_pending(self) -> None:
+        """A GM power changed what the pending decision was built from (the aspects in play, who
+        can pay a fate point): a decision before the dice is asked again, and an invoke decision
+        lists its options anew, so no option names an aspect that is gone."""
+        d = self.pending
+        if d.kind in PRE_DICE:
+            self._advance(RECONSIDER)
+        elif d.build is not None:
+            d._options = None
 
     def _adjust_fp(self, cid: str, delta: int) -> None:
         if self.f[cid].sheet.is_npc:
