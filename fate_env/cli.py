@@ -203,7 +203,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, controllers_for
 
     from .paths import OutputPathError, check_output
-    from .scenes import read_scene_data
+    from .scenes import read_scene_data, scene_from_dict
     from .stats import wilson
 
     try:  # every output is checked before the first episode runs
@@ -215,7 +215,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.tune and args.target_win is None:
         raise UsageError("--tune needs --target-win RATE (the win rate of the PCs' side to aim for)")
     file, base = read_scene_data(args.scene)
-    scene_from_dict_checked = load_scene(args.scene, rules=args.rules)  # one clear message for a bad file
+    written = scene_from_dict(base, file, rules=args.rules)  # one clear message for a bad file, before any run
     controls = _parse_controls(args.control)
     try:
         varies = [B.parse_vary(v) for v in args.vary]
@@ -228,7 +228,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except (ValueError, UnknownController) as exc:
         raise UsageError(str(exc)) from None
     sides = scenes[0].sides
-    focus = next((c.side for c in scene_from_dict_checked.characters if c.kind == "pc"), sides[0])
+    focus = next((c.side for c in written.characters if c.kind == "pc"), sides[0])
 
     def run(n: int, start: int = 0) -> list[dict]:
         jobs = [(base, file, params, args.rules, controls, args.seed, vi, i)

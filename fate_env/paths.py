@@ -13,7 +13,7 @@ class OutputPathError(ValueError):
 def check_output(path: str | os.PathLike, what: str) -> Path:
     """Refuse, with the reason, a path whose folder is missing or that names a folder."""
     p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
+    parent = p.parent  # "." for a bare file name
     if p.is_dir():
         raise OutputPathError(f"{what} {path}: is a folder; expected a file name")
     if not parent.is_dir():

@@ -321,13 +321,13 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
         kind=kind, contest=contest, challenge=challenge,
     )
-    _check_stunt_circumstances(scene, data, fail)
+    _check_stunt_circumstances(scene, fail)
     if kind == "conflict":
         _check_sides_can_meet(scene, fail)
     return scene
 
 
-def _check_stunt_circumstances(scene: Scene, data: dict, fail) -> None:
+def _check_stunt_circumstances(scene: Scene, fail) -> None:
     """A bonus stunt whose ``when`` can never hold in this scene is refused, not silently dead."""
     from .rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
     ids = [c.id for c in scene.characters]
@@ -336,12 +336,11 @@ def _check_stunt_circumstances(scene: Scene, data: dict, fail) -> None:
              | {n for c in scene.characters for n in (c.high_concept, c.trouble, *c.aspects) if n}
              | {n for track in CONSEQUENCE_NAMES.values() for n in track.values()}
              | set((scene.contest.twists or ()) if scene.contest else ()))
-    raw = data.get("characters", {})
     for c in scene.characters:
         for i, st in enumerate(c.stunts):
             if not st.when:
                 continue
-            field = f"characters.{c.id}.stunts.{i}.when" if isinstance(raw, dict) else "characters"
+            field = f"characters.{c.id}.stunts.{i}.when"
             tag, _, arg = st.when.partition(":")
             arg = arg.strip()
             if tag == "zone" and arg not in zones:
