@@ -22,6 +22,7 @@ Rules of thumb, one per decision kind, each with its reason:
 
 from __future__ import annotations
 
+import functools
 import math
 
 from fate_env.rules.conflict import Conflict, Decision
@@ -38,12 +39,21 @@ LIKELY_ROLL = 1  # a modestly good roll for the foe: what "likely" means here
 
 def policy_params(name: str) -> dict:
     """A policy's parameters from ``configs/policies.yaml`` (config, not code)."""
-    import yaml
-
     from fate_env.scenes import config_dir
     path = config_dir() / "policies.yaml"
-    data = yaml.safe_load(path.read_text()) if path.exists() else {}
-    return dict(data.get(name, {}))
+    if not path.exists():
+        return {}
+    st = path.stat()
+    return dict(_policies(str(path), st.st_mtime_ns, st.st_size).get(name, {}))
+
+
+@functools.lru_cache(maxsize=8)
+def _policies(path: str, mtime_ns: int, size: int) -> dict:
+    """A policies file, parsed once while it is unchanged (re-parsing it for every controller
+    was a quarter of a fight's cost)."""
+    import yaml
+    from pathlib import Path
+    return yaml.safe_load(Path(path).read_text()) or {}
 
 
 @register("basic")
@@ -70,7 +80,7 @@ class BasicController:
         can absorb on the track it harms (None: no foe can hurt me)."""
         worst = None
         for foe in c.foes_of(me):
-            for skill in c._attack_skills(c.f[foe]):
+            for skill in c.attack_skills(foe):
                 if c.can_attack(foe, me, skill) or (c.distance(foe, me) or 9) <= 1:
                     hit = c.attack_rating(foe, skill, me) + self.likely_roll - c.defense_rating(me, foe, skill)
                     if hit > 0:
@@ -98,7 +108,7 @@ class BasicController:
             return opts.index(TurnToContest()), "calls the retreat now that the way is open"
         tasks = [i for i, o in enumerate(opts) if type(o) is TakeTask]
         if tasks:  # the scene's goal comes first when it is safe to work on it
-            i = max(tasks, key=lambda i: c._effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))
+            i = max(tasks, key=lambda i: c.effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))
             return i, f"works on {c.scene.challenge.tasks[opts[i].task].name}"
         best, best_score = None, -99
         for i, o in enumerate(opts):
@@ -128,17 +138,11 @@ class BasicController:
         return opts.index(Pass()), "nothing useful to do"
 
     def _reach_after(self, c: Conflict, me: str, zone: str) -> bool:
-        f = c.f[me]
-        old = f.zone
-        f.zone = zone
-        try:
-            return any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c._attack_skills(f))
-        finally:
-            f.zone = old
+        return c.reach_after_move(me, zone)
 
     def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor
-        if any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c._attack_skills(c.f[me])):
+        if any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c.attack_skills(me)):
             return d.options.index(Stay()), "stays in reach"
         for i, o in enumerate(d.options):
             if type(o) is Move and self._reach_after(c, me, o.zone):
@@ -210,7 +214,7 @@ class BasicController:
     # -- contests and challenges ---------------------------------------------------
     def _contest_roll(self, c: Conflict, d: Decision) -> tuple[int, str]:
         best = max(range(len(d.options)),
-                   key=lambda i: c._effective(d.options[i].character, d.options[i].skill, "overcome"))
+                   key=lambda i: c.effective(d.options[i].character, d.options[i].skill, "overcome"))
         o = d.options[best]
         return best, f"{o.character} rolls {o.skill}, the side's best"
 
@@ -226,7 +230,7 @@ class BasicController:
         def odds(i: int) -> int:
             o = d.options[i]
             task = c.scene.challenge.tasks[o.task]
-            return c._effective(o.character, task.skill, "overcome") - task.difficulty
+            return c.effective(o.character, task.skill, "overcome") - task.difficulty
         best = max(range(len(d.options)), key=odds)
         o = d.options[best]
         return best, f"{o.character} takes on {c.scene.challenge.tasks[o.task].name}: the best odds"
@@ -240,5 +244,5 @@ class BasicController:
             return i, f"hands the turn to {d.options[i].character}"
         weakest = min(range(len(d.options)),
                       key=lambda i: max(c.attack_rating(d.options[i].character, s)
-                                        for s in c._attack_skills(c.f[d.options[i].character])))
+                                        for s in c.attack_skills(d.options[i].character)))
         return weakest, f"lets the least dangerous foe, {d.options[weakest].character}, go"

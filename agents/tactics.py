@@ -158,8 +158,8 @@ class SupportController(BasicController):
         helps = [i for i, o in enumerate(opts) if type(o) is Support and o.ally not in c.acted]
         for i in helps:
             ally = opts[i].ally
-            best = max((c._effective(ally, s, "attack") for s in c._attack_skills(c.f[ally])), default=0)
-            skill = max(c._attack_skills(c.f[ally]), key=lambda s: c._effective(ally, s, "attack"))
+            best = max((c.effective(ally, s, "attack") for s in c.attack_skills(ally)), default=0)
+            skill = max(c.attack_skills(ally), key=lambda s: c.effective(ally, s, "attack"))
             if best > 0 and c.f[me].skill(skill) >= 1:
                 return i, f"backs {ally} up: +1 teamwork on its {skill}"
         setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target in c.foes_of(me)]

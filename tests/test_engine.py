@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import DUO, Driver, aspect_id, make_scene
 
+from fate_env.rules.reach import skill_order
 from fate_env.rules.conflict import Conflict, ConflictOver, IllegalChoice
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
@@ -280,12 +281,12 @@ def test_core_turn_order_and_npcs_at_best_slot():
         "y": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {}},
     }
     c = Conflict(make_scene(chars, rules="core"), seed=0)
-    assert c._skill_order() == ["a", "x", "b", "c", "y"]
+    assert skill_order(c) == ["a", "x", "b", "c", "y"]
     c2 = Conflict(make_scene(chars, rules={"name": "core", "dials": {"npcs_at_best_slot": True}}), seed=0)
-    assert c2._skill_order() == ["a", "x", "y", "b", "c"]
+    assert skill_order(c2) == ["a", "x", "y", "b", "c"]
     mental = Conflict(make_scene({**chars, "a": {**chars["a"], "skills": {"Empathy": 1}}}, rules="core",
                                  conflict="mental"), seed=0)
-    assert mental._skill_order()[0] == "a"
+    assert skill_order(mental)[0] == "a"
 
 
 def test_popcorn_last_actor_picks_who_opens_the_next_exchange():

@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT, SHIPPED, Driver, make_scene
 
 from agents.base import UnknownController, controllers_for, make_controller, play
+from fate_env.rules.aspects import new_aspect
 from fate_env.cli import main
 from fate_env.rules.engine import start
 from fate_env.rules.options import (
@@ -49,7 +50,7 @@ def test_every_policy_handles_every_decision_of_every_scene(policy, scene):
 
 def test_tactician_cashes_its_free_invokes_on_the_attack_they_were_made_for():
     c = start(make_scene(DUO, first="npc"), seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
-    off = c._new_aspect("Off Balance", "advantage", owner="hero", creator="npc")
+    off = new_aspect(c, "Off Balance", "advantage", owner="hero", creator="npc")
     off.free["npc"] = 2
     pick = choose("tactician", c, "turn", "npc")
     assert type(pick) is Attack and pick.target == "hero"  # its best attack on the target it set up
@@ -134,7 +135,7 @@ def test_popcorn_hands_the_turn_to_an_ally_holding_free_invokes():
     chars["aide2"] = {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}, "stress": 1}
     c = start(make_scene(chars, first="aide"), seed=0)
     c.step(Pass())
-    a = c._new_aspect("Cornered", "advantage", owner="hero", creator="aide")
+    a = new_aspect(c, "Cornered", "advantage", owner="hero", creator="aide")
     a.free["aide2"] = 1
     assert choose("tactician", c, "next", "aide") == Next("aide2")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from conftest import Driver, make_scene
 
+from fate_env.rules.reach import skill_order
 from fate_env.rules.conflict import Conflict
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
@@ -141,7 +142,7 @@ def test_landon_concession_pays_three():
     landon = c.f["landon"]
     d = Driver(c)
     mild, moderate = slot_index(landon, "mild"), slot_index(landon, "moderate")
-    assert c._skill_order() == ["cynere", "landon", "og"]
+    assert skill_order(c) == ["cynere", "landon", "og"]
     d.do("turn", "cynere", Pass())
     d.do("turn", "landon", Pass())
     d.do("turn", "og", Attack("landon", "Fight"))

@@ -55,6 +55,34 @@ class Dice:
         # physical dice: for the rolls ``wants(who)`` picks, ``provider(who, what)`` gives the faces
         self.provider = None
         self.wants = None
+        # the engine's bookkeeping for copies: every roll is noted in ``journal`` (if set), and a
+        # copy being rebuilt takes its rolls from ``_replay`` first (the rolls its original drew)
+        self.journal: list[Faces] | None = None
+        self._replay: deque[Faces] = deque()
+
+    def copy(self, replay: Iterable[Faces] = ()) -> "Dice":
+        """An independent copy in the same state (the generator's included), which first gives
+        back ``replay``: the rolls already made since a checkpoint."""
+        d = Dice.__new__(Dice)
+        bg = self.rng.bit_generator
+        clone_bg = type(bg)()
+        clone_bg.state = bg.state
+        d.rng = np.random.Generator(clone_bg)
+        d._forced = deque(self._forced)
+        d._block = self._block[:]
+        d.provider, d.wants = self.provider, self.wants
+        d.journal = None
+        d._replay = deque(replay)
+        return d
+
+    def __getstate__(self) -> dict:
+        state = {k: getattr(self, k) for k in ("rng", "_forced", "_block", "journal", "_replay")}
+        state["provider"] = state["wants"] = None  # a live player's dice do not travel
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
 
     def force(self, *rolls: Sequence[int] | int) -> None:
         """Queue rolls: each is four faces or a total from -4 to +4."""
@@ -67,6 +95,14 @@ class Dice:
 
     def roll(self, who: str = "", what: str = "") -> Faces:
         """The next roll's four faces: forced, then a player's physical dice, then the generator."""
+        faces = self._draw(who, what)
+        if self.journal is not None:
+            self.journal.append(faces)
+        return faces
+
+    def _draw(self, who: str, what: str) -> Faces:
+        if self._replay:
+            return self._replay.popleft()
         if self._forced:
             return self._forced.popleft()
         if self.provider is not None and self.wants is not None and self.wants(who):

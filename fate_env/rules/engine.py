@@ -1,25 +1,319 @@
-"""One entry point for every kind of scene: a conflict, a contest or a challenge."""
+"""The engine: one scene in play, answered decision by decision, copyable at any point.
+
+``start(scene, seed)`` gives an :class:`Engine` waiting on its first decision (``pending``); any
+controller answers with :meth:`Engine.step`; an illegal answer raises :class:`IllegalChoice` and
+changes nothing. Everything that happens is a typed event in ``events``; the same scene, seed
+and choices give the same events.
+
+The state is a plain :class:`~fate_env.rules.table.Table`; the rules are functions over it
+(``rolls``, ``invokes``, ``harm``, ``overcome``, ``actions/``) and each kind of scene has one flow
+(``flows/``), a generator that reads top to bottom as the table plays. A generator cannot be
+copied, so the engine keeps a **checkpoint**: a copy of the table taken where the flow can
+resume from the table alone (each turn's start; each contest exchange; each challenge task),
+plus the inputs (choices, concessions, GM powers) and dice since then. :meth:`Engine.clone`,
+``copy.deepcopy`` and ``pickle`` restore the checkpoint and replay those few inputs: a copy
+plays on exactly as the original would, at the cost of a turn, not of the whole log.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .challenge import Challenge
-from .conflict import Conflict
-from .contest import Contest
+import numpy as np
+
+from . import events as ev
+from .aspects import new_aspect, setup_aspects
+from .decisions import RECONSIDER, ConflictOver, Decision, Flow, IllegalChoice
+from .dice import Dice
+from .end import finish
+from .flows import FLOWS
+from .kinds import PRE_DICE, SceneKind
+from .options import Concede, key
 from .scene import Scene
+from .state import CHARACTER, CONSEQUENCE, SITUATION, build_fighter
+from .steps import concede_fighter
+from .table import Table
+from .view import View
+from .zones import ZoneMap
 
-ENGINES: dict[str, type[Conflict]] = {"conflict": Conflict, "contest": Contest, "challenge": Challenge}
+#: turns between the table copies the hot path takes; a copy made between them replays at most
+#: this many turns once, then adopts the newest turn's start as the checkpoint
+CHECKPOINT_EVERY = 8
+_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "autostep_single")
 
 
-def start(scene: Scene, seed: int | None = None, **kwargs: Any) -> Conflict:
-    """The engine for ``scene.kind``, started and waiting on its first decision."""
-    return ENGINES[scene.kind](scene, seed, **kwargs)
+class Engine(View):
+    """One scene in play (conflict, contest or challenge). Answer ``pending`` until it is ``None``."""
+
+    def __init__(self, scene: Scene, seed: int | None = None, *, rng: np.random.Generator | None = None,
+                 dice: Dice | None = None, forced: Iterable[Sequence[int]] = (), autostep_single: bool = True):
+        if scene.kind == SceneKind.CONTEST and scene.contest is None or \
+                scene.kind == SceneKind.CHALLENGE and scene.challenge is None:
+            raise ValueError(f"scene {scene.name!r} is a {scene.kind} without its {scene.kind} section")
+        self._static(scene, autostep_single)
+        self.seed = seed
+        self.dice = dice if dice is not None else Dice(rng if rng is not None else np.random.default_rng(seed), forced)
+        self.t = _new_table(scene)
+        self.events: list[ev.Event] = []
+        self.choices: list[int] = []
+        self.reasons: list[str] = []
+        self._inputs: list[tuple] = []
+        self._drawn: list = []
+        self.dice.journal = self._drawn
+        self._resuming = False
+        self._eager = False
+        setup_aspects(self)
+        self._take_checkpoint()
+        self._flow = FLOWS[self.t.mode](self)
+        self.pending: Decision | None = None
+        self._advance(None)
+
+    def _static(self, scene: Scene, autostep_single: bool) -> None:
+        """What never changes in a scene, shared by every copy."""
+        self.scene = scene
+        self.rules = scene.rules
+        self.kind = scene.conflict  # the track the scene is fought on: physical or mental
+        self.tracks_in_play = self.rules.tracks_in_play(self.kind)
+        self.map = ZoneMap(scene)
+        self.order = [c.id for c in scene.characters]
+        self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
+        self.autostep_single = autostep_single
+
+    # ------------------------------------------------------------------ answers
+    def step(self, choice: Any, reason: str = "") -> None:
+        """Answer the pending decision with an option or its index."""
+        d = self.pending
+        if d is None:
+            raise ConflictOver("the scene has ended; there is no decision to take")
+        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
+            index = int(choice)
+            if index == 0 and d.first is not None:
+                option = d.first
+            elif not 0 <= index < len(d.options):
+                raise IllegalChoice(f"{d.actor}'s {d.kind} decision has options 0..{len(d.options) - 1}, got {index}")
+            else:
+                option = d.options[index]
+        else:
+            try:
+                index = d.options.index(choice)
+            except ValueError:
+                raise IllegalChoice(
+                    f"{key(choice) if hasattr(choice, '__dataclass_fields__') else repr(choice)} is not a legal {d.kind} option "
+                    f"for {d.actor}; legal: {', '.join(d.keys())}") from None
+            option = d.options[index]
+        self._inputs.append(("step", index, reason))
+        self.choices.append(index)
+        self.reasons.append(reason)
+        self.emit(ev.DecisionMade(d.kind, d.actor, option, index, reason))
+        self._advance(option)
+
+    def log(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.events]
+
+    def emit(self, event: ev.Event) -> None:
+        self.events.append(event)
+
+    def _advance(self, choice: Any) -> None:
+        try:
+            self.pending = self._flow.send(choice)
+        except StopIteration:
+            self.pending = None
+
+    # ----------------------------------------------------------- concessions, GM powers
+    # Between decisions the GM may change the scene. Each power is an event in the log and is
+    # replayed by the live session; none may be used once the scene has ended.
+    def concede(self, cid: str, reason: str = "") -> None:
+        """``cid`` gives in now. Any character still in a conflict may concede at any decision that
+        comes before the dice (003:1693-1712: "interrupt any action ... as long as the dice haven't
+        hit the table"; 000:408), not only on its turn or as a target. The pending decision is then
+        asked again with the conceder gone, or dropped if it no longer stands (the conceder's own
+        action, a fight that is over). Refused, changing nothing, once the dice are down."""
+        self._gm_check()
+        f = self.t.f.get(cid)
+        if f is None:
+            raise IllegalChoice(f"no character {cid!r}; characters: {', '.join(self.order)}")
+        if not f.active:
+            raise IllegalChoice(f"{cid} is no longer in the fight ({f.status.replace('_', ' ')})")
+        if not self.t.can_concede:
+            raise IllegalChoice("only a conflict can be conceded; a contest or challenge is lost by the roll")
+        d = self.pending
+        if d.kind not in PRE_DICE:
+            raise IllegalChoice(f"too late to concede: the dice are on the table ({d.actor}'s {d.kind} decision); "
+                                "concede before the next roll")
+        if d.actor == cid and Concede() in d.options:
+            self.step(Concede(), reason)  # the option itself: the turn's or the target's
+            return
+        self._inputs.append(("concede", cid, reason))
+        concede_fighter(self, f)
+        self._advance(RECONSIDER)
+
+    def _gm_check(self) -> None:
+        if self.pending is None:
+            raise ConflictOver("the scene has ended")
+
+    def gm_add_aspect(self, name: str, zone: str | None = None) -> int:
+        """A new situation aspect on the scene or one zone (003:1374-1380)."""
+        self._gm_check()
+        if not name.strip():
+            raise ValueError("an aspect needs a name")
+        if zone is not None and zone not in self.map.neighbours:
+            raise ValueError(f"no zone {zone!r}; zones: {', '.join(self.map.ids)}")
+        self._inputs.append(("gm_add_aspect", name, zone))
+        a = new_aspect(self, name.strip(), SITUATION, zone=zone)
+        self.emit(ev.GmAction("add_aspect", None, a.name, 0, zone))
+        self._refresh_pending()
+        return a.id
+
+    def gm_remove_aspect(self, aid: int) -> None:
+        self._gm_check()
+        a = self.t.aspects.get(aid)
+        if a is None or a.kind in (CHARACTER, CONSEQUENCE):
+            raise ValueError(f"aspect {aid} is not a situation aspect, advantage or boost in play")
+        d = self.pending
+        if d.kind not in PRE_DICE and d.build is None and any(getattr(o, "aspect", None) == aid for o in d.options):
+            raise ValueError(f"{a.name} is one of {d.actor}'s options in the {d.kind} decision now; "
+                             "remove it once that decision is taken")
+        self._inputs.append(("gm_remove_aspect", aid))
+        del self.t.aspects[aid]
+        self.emit(ev.GmAction("remove_aspect", None, a.name, 0, None))
+        self._refresh_pending()
+
+    def gm_compel(self, cid: str, aid: int, accepted: bool = True) -> None:
+        """Offer a fate point for a complication (003:1123-1129): accepted, the character takes it now;
+        refused, the character pays one (and cannot refuse without one)."""
+        self._gm_check()
+        if cid not in self.t.f or self.t.aspects.get(aid) is None:
+            raise ValueError(f"no character {cid!r} or aspect {aid}")
+        if not accepted and self.t.fate_points_of(cid) < 1:
+            raise ValueError(f"{cid} has no fate point to refuse the compel with")
+        self._inputs.append(("gm_compel", cid, aid, accepted))
+        self.t.adjust_fp(cid, 1 if accepted else -1)
+        self.emit(ev.GmAction("compel", cid, self.t.aspects[aid].name, 1 if accepted else -1, None))
+        self._refresh_pending()
+
+    def gm_fate_points(self, cid: str, delta: int) -> None:
+        """Award (or take back) fate points: a PC's own, or the GM pool for an NPC."""
+        self._gm_check()
+        if cid not in self.t.f:
+            raise ValueError(f"no character {cid!r}")
+        if self.t.fate_points_of(cid) + delta < 0:
+            raise ValueError(f"{cid} has only {self.t.fate_points_of(cid)} fate point(s)")
+        self._inputs.append(("gm_fate_points", cid, delta))
+        self.t.adjust_fp(cid, delta)
+        self.emit(ev.GmAction("fate_points", cid, None, delta, None))
+        self._refresh_pending()
+
+    def gm_end(self) -> None:
+        """The GM ends the scene now: no winner, payouts as at any end."""
+        self._gm_check()
+        self._inputs.append(("gm_end",))
+        self.emit(ev.GmAction("end", None, None, 0, None))
+        finish(self, unresolved=True)
+        self.pending = None
+
+    def _refresh_pending(self) -> None:
+        """A GM power changed what the pending decision was built from (the aspects in play, who
+        can pay a fate point): a decision before the dice is asked again, and an invoke decision
+        lists its options anew, so no option names an aspect that is gone."""
+        d = self.pending
+        if d.kind in PRE_DICE:
+            self._advance(RECONSIDER)
+        elif d.build is not None:
+            d._options = None
+
+    # ------------------------------------------------------------------ copies
+    def checkpoint(self) -> None:
+        """Called by a flow where it can resume from the table alone (``table.cursor`` says where):
+        every ``CHECKPOINT_EVERY``-th call copies the table (every call while a copy is rebuilt)."""
+        if self._resuming:  # a copy resuming here: the checkpoint it was built from is this one
+            self._resuming = False
+            return
+        self._since_ckpt += 1
+        if self._eager or self._since_ckpt >= CHECKPOINT_EVERY:
+            self._take_checkpoint()
+
+    def _take_checkpoint(self) -> None:
+        self._ckpt = (self.t.copy(), len(self.events), len(self.choices))
+        self._inputs.clear()
+        self._drawn.clear()
+        self._since_ckpt = 0
+
+    def clone(self) -> "Engine":
+        """An independent copy that plays on exactly as this engine would (same choices, same dice).
+
+        Restores the last checkpoint and replays the inputs since (a few turns at most); the copy's
+        checkpoint is then this turn's start, which this engine adopts, so the next copy made
+        before the next turn replays only this turn's inputs."""
+        c = Engine.__new__(Engine)
+        for name in _STATIC:
+            setattr(c, name, getattr(self, name))
+        c.seed = self.seed
+        c._rebuild(self._ckpt, self.events, self.choices, self.reasons, self.dice.copy(self._drawn), self._inputs)
+        self._ckpt, self._since_ckpt = c._ckpt, 0
+        self._inputs[:] = c._inputs
+        self._drawn[:] = c._drawn
+        return c
+
+    def _rebuild(self, ckpt: tuple, events: list, choices: list, reasons: list, dice: Dice, inputs: list) -> None:
+        table, n_events, n_choices = ckpt
+        self._ckpt = ckpt  # shared: a checkpoint is never changed, only replaced
+        self.t = table.copy()
+        self.events = events[:n_events]
+        self.choices = choices[:n_choices]
+        self.reasons = reasons[:n_choices]
+        self._inputs = []
+        self._drawn = []
+        self._since_ckpt = 0
+        self.dice = dice
+        dice.journal = self._drawn
+        self._resuming = self.t.cursor is not None
+        self._eager = True  # every turn start on the way is a checkpoint: the copy ends on the newest
+        self._flow = FLOWS[self.t.mode](self)
+        self.pending = None
+        self._advance(None)
+        for name, *args in list(inputs):
+            getattr(self, name)(*args)
+        self._eager = False
+
+    def __deepcopy__(self, memo: dict) -> "Engine":
+        return self.clone()
+
+    def __copy__(self) -> "Engine":
+        return self.clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"scene": self.scene, "autostep_single": self.autostep_single, "seed": self.seed, "ckpt": self._ckpt,
+                "events": self.events, "choices": self.choices, "reasons": self.reasons,
+                "dice": self.dice.copy(self._drawn), "inputs": list(self._inputs)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._static(state["scene"], state["autostep_single"])
+        self.seed = state["seed"]
+        self._rebuild(state["ckpt"], state["events"], state["choices"], state["reasons"], state["dice"],
+                      state["inputs"])
+
+
+def _new_table(scene: Scene) -> Table:
+    rules = scene.rules
+    f = {c.id: build_fighter(c, rules) for c in scene.characters}
+    extra_pool = sum(c.fate_points for c in scene.characters if c.is_npc)
+    pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + extra_pool
+    return Table(
+        f, [c.id for c in scene.characters], gm_pool=pool, gm_pool_start=pool,
+        fp_start={cid: fi.fate_points for cid, fi in f.items()}, fp_spent={cid: 0 for cid in f},
+        tasks_left=list(range(len(scene.challenge.tasks))) if scene.challenge else [],
+        mode=SceneKind.CHALLENGE if scene.kind == SceneKind.CHALLENGE else
+        SceneKind.CONTEST if scene.kind == SceneKind.CONTEST else SceneKind.CONFLICT)
+
+
+def start(scene: Scene, seed: int | None = None, **kwargs: Any) -> Engine:
+    """The engine for ``scene``, started and waiting on its first decision."""
+    return Engine(scene, seed, **kwargs)
 
 
 def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Iterable[Sequence[int]] = (),
-           reasons: Iterable[str] | None = None) -> Conflict:
+           reasons: Iterable[str] | None = None) -> Engine:
     """Rebuild a scene's play from its seed and recorded choices (and reasons, for an identical log)."""
     play = start(scene, seed, forced=forced)
     choices = list(choices)
@@ -27,3 +321,10 @@ def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Itera
     for index, reason in zip(choices, why, strict=True):
         play.step(index, reason)
     return play
+
+
+#: the engine under the names it has always had (one class plays every kind of scene)
+Conflict = Contest = Challenge = Engine
+ENGINES: dict[str, type[Engine]] = {"conflict": Engine, "contest": Engine, "challenge": Engine}
+
+__all__ = ["Engine", "Conflict", "Flow", "start", "replay", "ENGINES"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .harm import Absorb, TakenOut
+from .stress import Absorb, TakenOut
 
 
 @dataclass(frozen=True, slots=True)

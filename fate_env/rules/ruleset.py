@@ -48,6 +48,9 @@ class RuleSet:
     mixed_conflicts: bool = False
     weapons: bool = False
     max_exchanges: int = 30
+    #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
+    #: "core" when one box takes a whole hit, else "condensed")
+    stress_style: str = "condensed"
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     # -- derived tables -------------------------------------------------
@@ -67,7 +70,8 @@ class RuleSet:
 
     def minor_boxes(self, count: int) -> tuple[int, ...]:
         """A minor NPC's ``count`` boxes: 1-point, or 1,2,3 when escalating."""
-        return tuple(range(1, count + 1)) if self.one_box_per_hit else (1,) * count
+        from .stress import STYLES
+        return STYLES[self.stress_style].default_boxes(count)
 
     def consequence_value(self, severity: str) -> int:
         if severity == "extreme":
@@ -85,14 +89,18 @@ class RuleSet:
         base = to_dict(self)
         for key, value in overrides.items():
             if key == "stress" and isinstance(value, dict):
-                base["stress"] = {**base["stress"], **value}
+                old = dict(base["stress"])
+                if "one_box_per_hit" in value and "style" not in value:
+                    old.pop("style")  # the style follows the box rule unless named
+                base["stress"] = {**old, **value}
             else:
                 base[key] = value
         base["name"] = self.name
         return from_dict(base)
 
 
-_DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit", "extra_mild_at"}
+_DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit",
+                                                   "extra_mild_at", "stress_style"}
 
 
 def dial_names() -> list[str]:
@@ -114,7 +122,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     if unknown:
         raise RuleSetError(f"unknown dial(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}")
     stress = data.get("stress") or {}
-    bad = sorted(set(stress) - {"one_box_per_hit", "boxes_by_rating", "extra_mild_at"})
+    bad = sorted(set(stress) - {"one_box_per_hit", "boxes_by_rating", "extra_mild_at", "style"})
     if bad:
         raise RuleSetError(f"unknown stress dial(s) {', '.join(bad)}")
     try:
@@ -130,10 +138,16 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     max_ex = data.get("max_exchanges", 30)
     if not isinstance(max_ex, int) or isinstance(max_ex, bool) or max_ex < 1:
         raise RuleSetError(f"dial 'max_exchanges': expected a whole number >= 1, got {max_ex!r}")
+    from .stress import STYLES
+    one_box = bool(stress.get("one_box_per_hit", False))
+    style = stress.get("style", "core" if one_box else "condensed")
+    if style not in STYLES:
+        raise RuleSetError(f"stress.style: expected one of {', '.join(STYLES)}, got {style!r}")
     return RuleSet(
         name=str(data.get("name", "custom")),
         title=str(data.get("title", data.get("name", "custom"))),
-        one_box_per_hit=bool(stress.get("one_box_per_hit", False)),
+        one_box_per_hit=one_box,
+        stress_style=str(style),
         boxes_by_rating=boxes,
         extra_mild_at=int(stress.get("extra_mild_at", 5)),
         consequences=tuple((k, int(cons[k])) for k in ("mild", "moderate", "severe")),
@@ -158,6 +172,7 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "title": rules.title,
         "stress": {
             "one_box_per_hit": rules.one_box_per_hit,
+            "style": rules.stress_style,
             "boxes_by_rating": {k: list(v) for k, v in rules.boxes_by_rating},
             "extra_mild_at": rules.extra_mild_at,
         },

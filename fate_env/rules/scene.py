@@ -17,6 +17,22 @@ STUNT_KINDS = ("bonus", "extra_stress", "extra_mild", "use_skill")
 ACTIONS = ("overcome", "create_advantage", "attack", "defend")
 
 
+@dataclass(frozen=True, slots=True)
+class When:
+    """A bonus stunt's circumstance, parsed once when the scene is loaded: ``tag`` is one of
+    aspect, zone, target (with ``arg``), same_zone, other_zone, full_defense."""
+
+    tag: str
+    arg: str = ""
+
+
+def parse_when(text: str | None) -> When | None:
+    if not text:
+        return None
+    tag, _, arg = text.partition(":")
+    return When(tag, arg.strip())
+
+
 @dataclass(frozen=True)
 class Stunt:
     """A stunt the engine can apply.
@@ -38,6 +54,11 @@ class Stunt:
     track: str | None = None
     count: int = 1
     reach: str = "melee"
+    #: ``when`` parsed (filled in at construction; not a field to set)
+    cond: When | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cond", parse_when(self.when))
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,19 @@
-"""Mutable conflict state: each fighter's tracks and slots, and the aspects in play."""
+"""The pieces of a table's state: each character's tracks and slots, and the aspects in play.
+
+Plain mutable dataclasses with a hand-written ``copy`` each (the engine copies a table at
+every checkpoint, so the copy must be cheap): what never changes during a scene (the sheet,
+a track's box values) is shared, everything else is copied.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .kinds import AspectKind, Status
 from .ruleset import RuleSet
 from .scene import CharacterSheet
-from .skills import MENTAL, PHYSICAL
 
-ACTIVE, CONCEDED, TAKEN_OUT = "active", "conceded", "taken_out"
+ACTIVE, CONCEDED, TAKEN_OUT = Status.ACTIVE, Status.CONCEDED, Status.TAKEN_OUT
 
 
 @dataclass(slots=True)
@@ -24,6 +29,9 @@ class Track:
 
     def free(self) -> list[int]:
         return [i for i, m in enumerate(self.marked) if not m]
+
+    def copy(self) -> "Track":
+        return Track(self.values, self.marked[:])  # box values never change in a scene
 
     def clear(self) -> None:
         self.marked = [False] * len(self.values)
@@ -45,6 +53,9 @@ class Slot:
     @property
     def free(self) -> bool:
         return self.aspect is None
+
+    def copy(self) -> "Slot":
+        return Slot(self.severity, self.value, self.track, self.aspect)
 
 
 @dataclass(slots=True)
@@ -76,48 +87,23 @@ class Fighter:
     def skill(self, name: str) -> int:
         return self.sheet.skills.get(name, 0)
 
+    def copy(self) -> "Fighter":
+        return Fighter(self.sheet, self.zone, {k: t.copy() for k, t in self.tracks.items()},
+                       [s.copy() for s in self.slots], self.fate_points, self.status, self.full_defense,
+                       self.defended_on_full, self.members, self.consequences_taken, self.owed,
+                       self.supporters[:], self.taken_out_by)
+
 
 def build_fighter(sheet: CharacterSheet, rules: RuleSet) -> Fighter:
-    """A fresh fighter from a sheet: tracks by Physique/Will, slots by kind."""
-    extra = {PHYSICAL: 0, MENTAL: 0}
-    extra_mild: list[str | None] = []
-    for stunt in sheet.stunts:
-        if stunt.kind == "extra_stress":
-            extra[stunt.track or PHYSICAL] += stunt.count
-        elif stunt.kind == "extra_mild":
-            extra_mild.append(stunt.track)
-    if sheet.kind in ("minor", "mob"):
-        boxes = rules.minor_boxes(sheet.stress or 0)
-        tracks = {t: Track.of(_extend(boxes, extra[t], rules)) for t in (PHYSICAL, MENTAL)}
-        return Fighter(sheet, sheet.zone, tracks, [], members=sheet.count)
-    tracks = {
-        PHYSICAL: Track.of(_extend(rules.boxes_for(sheet.skill("Physique")), extra[PHYSICAL], rules)),
-        MENTAL: Track.of(_extend(rules.boxes_for(sheet.skill("Will")), extra[MENTAL], rules)),
-    }
-    slots = [Slot(sev, val) for sev, val in rules.consequences]
-    mild = rules.consequence_value("mild")
-    if sheet.skill("Physique") >= rules.extra_mild_at:
-        slots.append(Slot("mild", mild, PHYSICAL))
-    if sheet.skill("Will") >= rules.extra_mild_at:
-        slots.append(Slot("mild", mild, MENTAL))
-    slots.extend(Slot("mild", mild, track) for track in extra_mild)
-    if rules.extreme_consequences and sheet.kind == "pc":
-        slots.append(Slot("extreme", 8))
-    fp = sheet.fate_points if sheet.kind == "pc" else 0
-    return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
-
-
-def _extend(boxes: tuple[int, ...], count: int, rules: RuleSet) -> list[int]:
-    """Add ``count`` stunt boxes: 1-point, or the next values up when escalating."""
-    out = list(boxes)
-    for _ in range(count):
-        out.append((max(out) + 1 if out else 1) if rules.one_box_per_hit else 1)
-    return out
+    """A fresh fighter from a sheet: tracks and slots as its kind and the rule set's stress style give them."""
+    from .stress import absorber_for
+    return absorber_for(sheet).build(sheet, rules)
 
 
 # -- aspects -------------------------------------------------------------
 
-CHARACTER, SITUATION, ADVANTAGE, CONSEQUENCE, BOOST = "character", "situation", "advantage", "consequence", "boost"
+CHARACTER, SITUATION, ADVANTAGE, CONSEQUENCE, BOOST = (AspectKind.CHARACTER, AspectKind.SITUATION, AspectKind.ADVANTAGE,
+                                                       AspectKind.CONSEQUENCE, AspectKind.BOOST)
 
 
 @dataclass(slots=True)
@@ -136,3 +122,7 @@ class Aspect:
 
     def free_total(self) -> int:
         return sum(self.free.values())
+
+    def copy(self) -> "Aspect":
+        return Aspect(self.id, self.name, self.kind, self.owner, self.zone, self.creator, dict(self.free),
+                      self.role, self.skill)

@@ -1,0 +1,50 @@
+"""The actions a character may take on its turn, one module each, in the order they are offered.
+
+``ACTIONS`` is that order: it fixes the option indices the environment's action layout, saved
+sessions and trained models rely on, so a new action goes where it should be offered and the
+existing ones keep their places. Adding an action is one module (its option type in
+``options.py``, an ``offer`` and a ``run``) and one line here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..reach import free_moves
+from ..state import Fighter
+from . import (
+    advantage, attack, concede, exploit, full_defense, move, overcome_move, pass_, remove, support, task,
+    turn_to_contest,
+)
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+ACTIONS: tuple[Action, ...] = (
+    move.ACTION,             # the free move first (it does not end the turn)
+    attack.ACTION,
+    advantage.ACTION,
+    exploit.ACTION,
+    overcome_move.ACTION,
+    remove.ACTION,
+    task.ACTION,
+    turn_to_contest.ACTION,
+    full_defense.ACTION,
+    support.ACTION,
+    concede.ACTION,
+    pass_.ACTION,
+)
+BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
+
+
+def turn_options(e: "Engine", f: Fighter, free_move: bool) -> list[Any]:
+    """Every option of ``f``'s turn, action by action in ``ACTIONS`` order."""
+    ctx = TurnContext(free_move, free_moves(e, f) if free_move else [], e.t.foes_of(f.id))
+    opts: list[Any] = []
+    for action in ACTIONS:
+        opts.extend(action.offer(e, f, ctx))
+    return opts
+
+
+__all__ = ["ACTIONS", "BY_OPTION", "Action", "TurnContext", "turn_options"]

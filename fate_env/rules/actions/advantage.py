@@ -1,0 +1,110 @@
+"""Create an advantage: a new aspect from one of the scene's templates (003:800-870; 000:205-240).
+
+Against a foe it is a roll against their defense; otherwise against the template's difficulty.
+Success places the aspect with one free invoke (two with style); a tie gives a boost; a failure,
+in a conflict, may be turned into success at a cost by giving the enemy the free invoke
+(003:842-845). A contest asks its own question instead, so the attempt returns what a failure
+would have placed (:class:`Attempt`) and :func:`give_failed` places it when the contest says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import events as ev
+from ..aspects import boost, gain_free, new_aspect
+from ..decisions import Flow, ask
+from ..invokes import invoke_rounds
+from ..kinds import Band, DecisionKind
+from ..options import Choose, CreateAdvantage
+from ..reach import template_targets
+from ..rolls import FAIL, STYLE, TIE, band, best_skill, resolved, roll
+from ..state import ADVANTAGE, SITUATION, Aspect
+from ..steps import respond
+from ..table import Roll
+from .base import Action
+
+
+@dataclass(slots=True)
+class Attempt:
+    """An advantage roll's result: its band, its roll, and what a failure at a cost would give
+    the enemy (a new aspect from ``template`` on ``target``, or a free invoke on ``aspect``)."""
+
+    outcome: Band | None
+    roll: Roll | None
+    template: str | None = None
+    target: str | None = None
+    skill: str | None = None
+    aspect: Aspect | None = None
+
+
+NOTHING = Attempt(None, None)
+
+
+def offer(e, f, ctx):
+    named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind in (ADVANTAGE, SITUATION)}
+    out = []
+    for tpl in e.scene.advantages:  # of either kind: DISTRACTED in a physical fight (003:1414-1419)
+        for target in template_targets(e, f, tpl, ctx.foes):
+            if (tpl.name, target) not in named:  # already there: take advantage of it instead
+                out.append(CreateAdvantage(tpl.name, target))
+    return out
+
+
+def run(e, f, choice: CreateAdvantage) -> Flow:
+    yield from create_advantage(e, f, choice.template, choice.target, ask_cost=True)
+
+
+def place(e, f, template: str, target: str, skill: str, holder: str | None, count: int) -> None:
+    """The new aspect, with ``count`` free invokes for ``holder``."""
+    t = e.t
+    owner = target if target in t.f else None
+    zone = target if target in e.map.neighbours else None
+    if owner is not None and t.f[owner].sheet.side != f.sheet.side:
+        t.set_back.add(owner)  # an advantage stuck on them (000:505)
+    a = new_aspect(e, template, ADVANTAGE if owner else SITUATION, owner=owner, zone=zone, creator=f.id, skill=skill)
+    if holder and count:
+        a.free[holder] = count
+    e.emit(ev.AspectCreated(a.name, a.id, a.kind, owner or zone, count, holder))
+
+
+def create_advantage(e, f, template: str, target: str, ask_cost: bool) -> Flow:
+    """Roll for a new aspect; returns an :class:`Attempt`."""
+    tpl = next(t for t in e.scene.advantages if t.name == template)
+    skill = best_skill(e, f.id, tpl.skills, "create_advantage")
+    if tpl.target == "foe":
+        if not (yield from respond(e, target, f.id, "create_advantage")):
+            return NOTHING
+        defend = best_skill(e, target, tpl.defend, "defend", attacker=f.id)
+        r = roll(e, "create_advantage", f, skill, target=target, opposer=target, opp_skill=defend)
+    else:
+        r = roll(e, "create_advantage", f, skill, target=target, difficulty=tpl.difficulty, why=f"create {template}")
+    yield from invoke_rounds(e, r)
+    resolved(e, r)
+    outcome = band(r.margin)
+    if outcome == FAIL:
+        if ask_cost and r.opposer is not None:
+            pick = yield from ask(e, DecisionKind.COST, f.id, [Choose("no_aspect"), Choose("aspect_for_enemy")],
+                                  action="create_advantage")
+            if pick.option == "aspect_for_enemy":  # success at a cost (003:842-845)
+                place(e, f, template, target, skill, r.opposer, 1)
+        return Attempt(outcome, r, template, target, skill)
+    if outcome == TIE:
+        boost(e, f.id, template)
+    else:
+        place(e, f, template, target, skill, f.id, 2 if outcome == STYLE else 1)
+    return Attempt(outcome, r)
+
+
+def give_failed(e, f, attempt: Attempt, holder: str) -> None:
+    """A failed attempt kept at a cost: the enemy gets what the failure would have given."""
+    if attempt.aspect is not None:
+        gain_free(e, attempt.aspect, holder, 1)
+    elif attempt.template is not None:
+        place(e, f, attempt.template, attempt.target, attempt.skill, holder, 1)
+
+
+ACTION = Action(CreateAdvantage, offer, run)
+
+__all__ = ["ACTION", "Attempt", "create_advantage", "give_failed"]

@@ -1,0 +1,68 @@
+"""Attack: a roll against the target's defense; shifts are a hit (003:872-906; 000:277-292).
+
+A tie gives the attacker a boost (under the weapons dial a weapon hits instead, and armor that
+cancels it leaves the boost, 003:2682-2689); success with style may trade one shift for a boost.
+"""
+
+from __future__ import annotations
+
+from ..aspects import boost
+from ..decisions import Flow, ask
+from ..harm import harm
+from ..invokes import invoke_rounds
+from ..kinds import DecisionKind
+from ..options import Attack, Choose
+from ..reach import attack_skills, attack_track, can_reach, reach_of
+from ..rolls import best_skill, resolved, roll
+from ..skills import DEFEND_SKILLS, PHYSICAL
+from ..steps import respond
+from .base import Action
+
+
+def offer(e, f, ctx):
+    out = []
+    for skill in attack_skills(e, f):
+        for t in ctx.foes:
+            if can_reach(e, f, t, skill):
+                out.append(Attack(t, skill))
+    return out
+
+
+def run(e, f, choice: Attack) -> Flow:
+    target, skill = choice.target, choice.skill
+    t = e.t.f[target]
+    if not (yield from respond(e, target, f.id, "attack")):
+        return
+    track = attack_track(e, skill)
+    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id)
+    r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
+    yield from invoke_rounds(e, r)
+    m = r.margin
+    resolved(e, r)
+    weapons = e.rules.weapons and track == PHYSICAL
+    if m < 0:
+        return
+    if m == 0:
+        if weapons and f.sheet.weapon > 0 and f.sheet.weapon - t.sheet.armor > 0:
+            yield from harm(e, t, f.sheet.weapon - t.sheet.armor, track, f.id, note="weapon on a tie")
+        else:
+            boost(e, f.id, "Opening")
+        return
+    hit = m
+    e.t.set_back.add(target)  # successfully attacked: no challenge task this exchange
+    if m >= 3:
+        pick = yield from ask(e, DecisionKind.STYLE, f.id, [Choose("full_hit"), Choose("boost")], shifts=m)
+        if pick.option == "boost":
+            hit -= 1
+            boost(e, f.id, "Momentum")
+    note = None
+    if weapons:
+        hit += f.sheet.weapon - t.sheet.armor
+        note = f"weapon {f.sheet.weapon}, armor {t.sheet.armor}"
+        if hit <= 0:
+            boost(e, f.id, "Glancing Blow")  # 003:2686-2689
+            return
+    yield from harm(e, t, hit, track, f.id, note=note)
+
+
+ACTION = Action(Attack, offer, run)

@@ -1,0 +1,40 @@
+"""Move as an overcome: farther than one zone, across an impeded border, or past a foe
+(000:459-465): Athletics against the border's difficulty or the blocker's defense."""
+
+from __future__ import annotations
+
+from ..aspects import boost
+from ..decisions import Flow
+from ..invokes import invoke_rounds
+from ..options import OvercomeMove
+from ..overcome import COST, overcome_outcome
+from ..reach import blocker
+from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
+from ..skills import BLOCK_SKILLS, MOVE_SKILL
+from ..steps import move_to
+from .base import Action
+
+
+def offer(e, f, ctx):
+    return [OvercomeMove(z) for z in e.map.reachable(f.zone) if z not in ctx.free_now]
+
+
+def run(e, f, choice: OvercomeMove) -> Flow:
+    zone = choice.zone
+    by = blocker(e, f) if e.scene.foes_block_movement else None
+    if by is not None:
+        skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
+        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
+    else:
+        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=e.map.move_difficulty(f.zone, zone),
+                 why=f"move to {zone}")
+    yield from invoke_rounds(e, r)
+    resolved(e, r)
+    outcome = yield from overcome_outcome(e, f, r)
+    if outcome in (SUCCESS, STYLE, COST):
+        move_to(e, f, zone, free=False)
+    if outcome == STYLE:
+        boost(e, f.id, "Momentum")
+
+
+ACTION = Action(OvercomeMove, offer, run)

@@ -1,0 +1,42 @@
+"""Clear an aspect: an overcome against its creator's defense, or a fixed difficulty (003:786-798)."""
+
+from __future__ import annotations
+
+from .. import events as ev
+from ..aspects import boost, removable
+from ..decisions import Flow
+from ..invokes import invoke_rounds
+from ..options import RemoveAspect
+from ..overcome import COST, overcome_outcome
+from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
+from ..skills import BLOCK_SKILLS, MENTAL, PHYSICAL, REMOVE_DIFFICULTY
+from .base import Action
+
+REMOVE_SKILLS = {PHYSICAL: ("Athletics", "Physique", "Crafts"), MENTAL: ("Will", "Rapport", "Empathy")}
+
+
+def offer(e, f, ctx):
+    return [RemoveAspect(a.id) for a in removable(e, f)]
+
+
+def run(e, f, choice: RemoveAspect) -> Flow:
+    t = e.t
+    a = t.aspects[choice.aspect]
+    skill = best_skill(e, f.id, REMOVE_SKILLS[e.kind], "overcome")
+    creator = a.creator
+    if creator is not None and t.f[creator].active and t.f[creator].sheet.side != f.sheet.side:
+        opp_skill = a.skill or best_skill(e, creator, BLOCK_SKILLS, "defend")
+        r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
+    else:
+        r = roll(e, "overcome", f, skill, difficulty=REMOVE_DIFFICULTY, why=f"clear {a.name}")
+    yield from invoke_rounds(e, r)
+    resolved(e, r)
+    outcome = yield from overcome_outcome(e, f, r)
+    if outcome in (SUCCESS, STYLE, COST) and a.id in t.aspects:
+        del t.aspects[a.id]
+        e.emit(ev.AspectRemoved(a.name, a.id, f"cleared by {f.id}"))
+    if outcome == STYLE:
+        boost(e, f.id, "Clear Ground")
+
+
+ACTION = Action(RemoveAspect, offer, run)

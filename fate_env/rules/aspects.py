@@ -1,0 +1,100 @@
+"""Aspects in play: making them, who can see them, boosts and free invokes.
+
+Boosts (003:1059-1066), advantages and situation aspects (003:1374-1380), and the names of the
+aspects the engine itself puts into play.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .skills import MENTAL, PHYSICAL
+from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, SITUATION, Aspect, Fighter
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+CONSEQUENCE_NAMES = {
+    PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
+    MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt", "extreme": "Broken Spirit"},
+}
+#: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
+#: ``when: aspect: NAME`` may name one of these, see fate_env.scenes)
+ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",
+                  "Clear Ground", "Flying Start", "Hard-Won Ground")
+
+
+def new_aspect(e: "Engine", name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
+               creator: str | None = None, role: str | None = None, skill: str | None = None) -> Aspect:
+    t = e.t
+    t.aspect_seq += 1
+    a = Aspect(t.aspect_seq, name, kind, owner, zone, creator, {}, role, skill)
+    t.aspects[a.id] = a
+    return a
+
+
+def setup_aspects(e: "Engine") -> None:
+    """Every character's aspects, then the scene's situation aspects with their free invokes."""
+    for c in e.scene.characters:
+        for role, name in (("high_concept", c.high_concept), ("trouble", c.trouble)):
+            if name:
+                new_aspect(e, name, CHARACTER, owner=c.id, role=role)
+        for name in c.aspects:
+            new_aspect(e, name, CHARACTER, owner=c.id, role="other")
+    for sa in e.scene.aspects:
+        a = new_aspect(e, sa.name, SITUATION, zone=sa.zone)
+        a.free.update(sa.free_invokes)
+
+
+def visible(e: "Engine", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
+    """In play for someone in ``zones``: not on a character who has left, not on another zone."""
+    if a.owner is not None and e.t.f[a.owner].status != ACTIVE:
+        return False
+    if a.zone is not None and zones is not None and a.zone not in zones:
+        return False
+    return True
+
+
+def exploitable(e: "Engine", f: Fighter) -> list[Aspect]:
+    """Aspects ``f`` could take advantage of from where it stands (any but boosts, visible here)."""
+    F, zone = e.t.f, f.zone
+    return [a for a in e.t.aspects.values() if a.kind != BOOST and (a.owner is None or F[a.owner].status == ACTIVE)
+            and (a.zone is None or a.zone == zone)]
+
+
+def removable(e: "Engine", f: Fighter) -> list[Aspect]:
+    """Advantages and situation aspects someone could plausibly clear from here."""
+    F = e.t.f
+    out = []
+    for a in e.t.aspects.values():
+        if a.kind == ADVANTAGE or (a.kind == SITUATION and a.creator is not None):
+            if a.owner is not None:
+                if F[a.owner].status == ACTIVE and F[a.owner].sheet.side == f.sheet.side:
+                    out.append(a)
+            elif a.zone is None or a.zone == f.zone:
+                out.append(a)
+    return out
+
+
+def boost(e: "Engine", holder: str, name: str) -> None:
+    a = new_aspect(e, name, BOOST, creator=holder)
+    a.free[holder] = 1
+    e.t.boost_turn[a.id] = e.t.turn_seq
+    e.emit(ev.AspectCreated(name, a.id, BOOST, None, 1, holder))
+
+
+def gain_free(e: "Engine", a: Aspect, holder: str, count: int) -> None:
+    a.free[holder] = a.free.get(holder, 0) + count
+    e.emit(ev.FreeInvokeGained(holder, a.name, a.id, count))
+
+
+def expire_boosts(e: "Engine", actor: str) -> None:
+    """An unused boost lasts until the end of its holder's next turn (it never outlives the
+    moment it stands for, 003:1059-1066). Not in a challenge: there they stay for the scene (000:68)."""
+    t = e.t
+    for aid in [aid for aid, a in t.aspects.items() if a.kind == BOOST and actor in a.free]:
+        if t.boost_turn.get(aid, 0) < t.turn_seq:
+            name = t.aspects[aid].name
+            del t.aspects[aid]
+            e.emit(ev.AspectRemoved(name, aid, "boost expired"))

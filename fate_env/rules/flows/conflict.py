@@ -1,0 +1,160 @@
+"""A conflict's flow: exchanges of turns until one side is left (003:1536-1733; 000:152-537).
+
+Reads in the order a table plays: exchange → turn (free move, action, free move) → next actor
+(popcorn, 003:1542-1557) or the next by skills (Core, 000:248-252) → … The flow resumes from
+``table.cursor`` (the actor about to take a turn and, in popcorn order, the exchange's opener),
+so the engine can rebuild it from a checkpoint at any turn's start. A conflict that turns into
+the scene's contest goes on in the contest's flow (``yield from``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..actions import BY_OPTION, turn_options
+from ..aspects import boost, expire_boosts
+from ..decisions import RECONSIDER, Flow, ask
+from ..end import finish
+from ..kinds import DecisionKind, SceneKind
+from ..options import Move, Next, Stay
+from ..reach import free_moves, skill_order
+from ..steps import move_to
+from . import contest
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def run(e: "Engine") -> Flow:
+    t = e.t
+    popcorn = e.rules.turn_order == "popcorn"
+    if t.cursor is None:
+        sides: dict[str, list[str]] = {}
+        for c in e.scene.characters:
+            sides.setdefault(c.side, []).append(c.id)
+        e.emit(ev.ConflictStarted(e.scene.name, e.rules.name, e.kind, sides, t.gm_pool))
+        opener = e.scene.first or skill_order(e)[0]
+        if not begin_exchange(e):
+            return
+        t.cursor = _opening(e, opener) if popcorn else _next_in_order(e, -1)
+    while True:
+        e.checkpoint()
+        if popcorn:
+            actor, opener = t.cursor
+        else:
+            actor = skill_order(e)[t.cursor]
+        yield from turn(e, actor)
+        t.acted.add(actor)
+        if t.to_contest is not None:
+            yield from become_contest(e)
+            return
+        if not popcorn:
+            if t.is_over():
+                finish(e)
+                return
+            i = _next_in_order(e, t.cursor)
+            if i is None:
+                if not begin_exchange(e):
+                    return
+                i = _next_in_order(e, -1)
+            t.cursor = i
+            continue
+        pick = RECONSIDER
+        while pick is RECONSIDER:  # asked again if someone concedes meanwhile
+            if t.is_over():
+                finish(e)
+                return
+            remaining = [c for c in t.active_ids() if c not in t.acted]
+            chooser = actor if t.f[actor].active else stand_in(e, actor)
+            pool = remaining or t.active_ids()
+            pick = yield from ask(e, DecisionKind.NEXT, chooser, [Next(c) for c in pool],
+                                  opens_exchange=None if remaining else t.exchange + 1)
+        e.emit(ev.NextActor(chooser, pick.character, not remaining))
+        if remaining:
+            t.cursor = (pick.character, opener)
+        else:
+            if not begin_exchange(e):
+                return
+            t.cursor = _opening(e, pick.character)
+
+
+def begin_exchange(e: "Engine") -> bool:
+    """A new exchange, unless the scene has run out of them (then it ends unresolved)."""
+    t = e.t
+    t.exchange += 1
+    if t.exchange > e.rules.max_exchanges:
+        t.exchange -= 1
+        finish(e, unresolved=True)
+        return False
+    e.emit(ev.ExchangeStarted(t.exchange))
+    t.acted = set()
+    t.set_back = set()
+    return True
+
+
+def _opening(e: "Engine", opener: str) -> tuple[str, str]:
+    """Popcorn: the opener acts first, or the first one still in the fight."""
+    t = e.t
+    return (opener if t.f[opener].active else t.active_ids()[0], opener)
+
+
+def _next_in_order(e: "Engine", after: int) -> int | None:
+    """By skills: the next character still in the fight after position ``after``."""
+    order = skill_order(e)
+    F = e.t.f
+    return next((j for j in range(after + 1, len(order)) if F[order[j]].active), None)
+
+
+def stand_in(e: "Engine", cid: str) -> str:
+    """Who names the next actor when the last one has left the fight: an ally, else anyone left."""
+    allies = e.t.allies_of(cid)
+    return allies[0] if allies else e.t.active_ids()[0]
+
+
+def become_contest(e: "Engine") -> Flow:
+    """The sides stop trying to harm each other: the scene's contest goes on from here, and the
+    conflict's payouts wait for its end (000:539-547). Stress, consequences, aspects and owed
+    fate points carry over."""
+    t = e.t
+    e.emit(ev.BecameContest(t.to_contest, t.exchange))
+    t.exchange = 0
+    t.mode = SceneKind.CONTEST
+    t.cursor = None
+    yield from contest.run(e)
+
+
+def turn(e: "Engine", actor: str) -> Flow:
+    """One character's turn: a free move before or after, one action (003:1546-1561)."""
+    t = e.t
+    f = t.f[actor]
+    t.turn_seq += 1
+    e.emit(ev.TurnStarted(actor, t.exchange))
+    if f.full_defense:
+        if e.rules.full_defense == "condensed" and not f.defended_on_full:
+            boost(e, actor, "Prepared")  # 003:2245-2248
+        f.full_defense = False
+    free_move = True
+    while True:
+        choice = yield from ask(e, DecisionKind.TURN, actor, turn_options(e, f, free_move))
+        if choice is RECONSIDER:
+            if t.is_over():
+                return  # the other side gave in before this turn's action
+            continue
+        action = BY_OPTION[type(choice)]
+        if action.takes_action:
+            break
+        yield from action.run(e, f, choice)
+        free_move = False
+    yield from action.run(e, f, choice)
+    f.supporters.clear()
+    while f.active and free_move and not t.is_over():
+        moves = free_moves(e, f)
+        if not moves:
+            break
+        after = yield from ask(e, DecisionKind.MOVE, actor, [Stay()] + [Move(z) for z in moves])
+        if after is not RECONSIDER:
+            if type(after) is Move:
+                move_to(e, f, after.zone, free=True)
+            break
+    expire_boosts(e, actor)

@@ -1,0 +1,172 @@
+"""Invokes: who may invoke what on a roll, in turns, and what an invoke does.
+
+After the dice, the roller then the opposer invoke in turns until both stop (003:606-613): a
+free invoke, or a fate point for your own aspect, a situation aspect, or a hostile invoke of an
+opponent's aspect (paid to its owner after the scene, 003:1104-1114); +2 or a reroll. Once per
+aspect per roll for paid invokes; free invokes are the stated exception (003:608-610).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import events as ev
+from .decisions import Decision, Flow
+from .kinds import DecisionKind
+from .options import DoneInvoking, Invoke
+from .state import ACTIVE, BOOST, CHARACTER, CONSEQUENCE
+from .table import Roll
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+
+def invoke_rounds(e: "Engine", r: Roll) -> Flow:
+    """Roller, then opposer, in turns until both stop (003:606-613)."""
+    seats = [(r.actor, r)] + ([(r.opposer, r)] if r.opposer is not None else [])
+    yield from invoke_turns(e, seats, roll_context)
+
+
+def invoke_turns(e: "Engine", seats: list[tuple[str, Roll]], context: Callable[[Roll, str], dict[str, Any]]) -> Flow:
+    """Each seat (who, the roll it invokes on) in turn until every one stops in a row.
+    A seat with nothing it could invoke stops without being asked."""
+    t = e.t
+    passes, i = 0, 0
+    while seats and passes < len(seats):
+        who, r = seats[i % len(seats)]
+        i += 1
+        t.roll = r
+        if not invoke_options(e, who, r, any_only=True):
+            passes += 1
+            continue
+        choice = yield Decision(DecisionKind.INVOKE, who, None, context(r, who),
+                                build=lambda who=who, r=r: [DoneInvoking()] + invoke_options(e, who, r),
+                                first=DoneInvoking())
+        if type(choice) is DoneInvoking:
+            passes += 1
+        else:
+            apply_invoke(e, who, r, choice)
+            passes = 0
+    t.roll = None
+
+
+def roll_context(r: Roll, who: str) -> dict[str, Any]:
+    mine = who == r.actor
+    return {"action": r.action, "roller": r.actor, "opposer": r.opposer,
+            "effort": r.effort, "opposition": r.opposition,
+            "margin": r.margin if mine else -r.margin, "as_roller": mine}
+
+
+def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> Any:
+    """Every invoke ``who`` may make now (or, with ``any_only``, whether there is one).
+    Hot path: one pass over the aspects."""
+    t = e.t
+    F = t.f
+    me = F[who]
+    side = me.sheet.side
+    allies = [who] + t.allies_of(who)
+    if me.sheet.is_npc:
+        payers = [who] if t.gm_pool > 0 else []
+    else:  # invoking on an ally's behalf (003:1457-1460)
+        payers = [p for p in allies if not F[p].sheet.is_npc and F[p].fate_points > 0]
+        if who in payers and payers[0] != who:
+            payers.remove(who)
+            payers.insert(0, who)
+    effects = ("bonus", "reroll") if (who == r.actor or r.active) else ("bonus",)
+    invoked = r.invoked.get(side, ())
+    zones = r.zones
+    out: list[Invoke] = []
+    for a in t.aspects.values():
+        owner = a.owner
+        if owner is not None and F[owner].status != ACTIVE:
+            continue
+        if a.zone is not None and a.zone not in zones:
+            continue
+        if a.free:
+            for h in allies:
+                if a.free.get(h, 0) > 0:
+                    if any_only:
+                        return True
+                    for eff in effects:
+                        out.append(Invoke(a.id, h, True, eff))
+                    break
+        if payers and a.kind != BOOST and a.id not in invoked:
+            personal = a.kind in (CHARACTER, CONSEQUENCE) and owner is not None
+            for p in payers:
+                # a fate point buys your own aspect, a situation aspect, or a hostile
+                # invoke of an opponent's aspect, never a friend's (003:611-613)
+                if not personal or owner == p or F[owner].sheet.side != side:
+                    if any_only:
+                        return True
+                    for eff in effects:
+                        out.append(Invoke(a.id, p, False, eff))
+    return False if any_only else out
+
+
+def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
+    t = e.t
+    F = t.f
+    a = t.aspects[inv.aspect]
+    hostile = None
+    if inv.free:
+        a.free[inv.payer] -= 1
+        if a.free[inv.payer] == 0:
+            del a.free[inv.payer]
+    else:
+        payer = F[inv.payer]
+        if payer.sheet.is_npc:
+            t.gm_pool -= 1
+            t.gm_spent += 1
+        else:
+            payer.fate_points -= 1
+            t.fp_spent[inv.payer] += 1
+        if a.kind in (CHARACTER, CONSEQUENCE) and a.owner is not None and F[a.owner].sheet.side != F[who].sheet.side:
+            hostile = a.owner  # paid to the target after the scene (003:1104-1114)
+            F[a.owner].owed += 1
+    if not inv.free:  # free invokes are the stated exception to "once per roll" (003:608-610)
+        r.invoked.setdefault(F[who].sheet.side, set()).add(a.id)
+    new_faces = None
+    if inv.effect == "reroll":
+        new_faces = e.dice.roll(who, f"reroll (invoking {a.name})")
+        if who == r.actor:
+            r.faces = new_faces
+        else:
+            r.opp_faces = new_faces
+    elif who == r.actor:
+        r.bonus += 2
+    else:
+        r.opp_bonus += 2
+    e.emit(ev.Invoked(who, a.name, a.id, inv.payer, inv.free, inv.effect, hostile, new_faces))
+    if a.kind == BOOST and not a.free:
+        del t.aspects[a.id]
+        e.emit(ev.AspectRemoved(a.name, a.id, "boost used"))
+
+
+def invoke_budget(e: "Engine", who: str) -> tuple[int, int, int]:
+    """For the roll being invoked on: (free invokes ``who`` and its allies hold on aspects in play
+    here, fate points ``who`` can spend, distinct aspects it could pay to invoke)."""
+    t = e.t
+    r = t.roll
+    if r is None:
+        return 0, 0, 0
+    F = t.f
+    side = F[who].sheet.side
+    allies = set([who] + t.allies_of(who))
+    invoked = r.invoked.get(side, ())
+    fp = t.fate_points_of(who)
+    free = payable = 0
+    for a in t.aspects.values():
+        owner = a.owner
+        if owner is not None and F[owner].status != ACTIVE:
+            continue
+        if a.zone is not None and a.zone not in r.zones:
+            continue
+        for h, n in a.free.items():
+            if h in allies:
+                free += n
+        if fp and a.kind != BOOST and a.id not in invoked:
+            if not (a.kind in (CHARACTER, CONSEQUENCE) and owner is not None) or owner == who \
+                    or F[owner].sheet.side != side:
+                payable += 1
+    return free, fp, payable

@@ -1,0 +1,70 @@
+"""The closed sets the rules name, as string enums.
+
+Each member *is* its string (``Band.FAIL == "fail"``), so event logs, saved sessions and the
+environment's layouts read exactly as before; the enum only closes the set for the code.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Band(StrEnum):
+    """The four outcomes of a roll by shifts (003:630-642)."""
+
+    FAIL = "fail"
+    TIE = "tie"
+    SUCCESS = "success"
+    STYLE = "success_with_style"
+
+
+class DecisionKind(StrEnum):
+    """What a pending decision asks (see ``ARCHITECTURE.md``)."""
+
+    TURN = "turn"
+    MOVE = "move"
+    RESPOND = "respond"
+    INVOKE = "invoke"
+    STYLE = "style"
+    COST = "cost"
+    ABSORB = "absorb"
+    NEXT = "next"
+    CONTEST_ROLL = "contest_roll"
+    SUPPORT = "support"
+    CONTEST_ADVANTAGE = "contest_advantage"
+    TASK = "task"
+
+
+class Status(StrEnum):
+    """Where a character stands in the scene."""
+
+    ACTIVE = "active"
+    CONCEDED = "conceded"
+    TAKEN_OUT = "taken_out"
+
+
+class AspectKind(StrEnum):
+    CHARACTER = "character"
+    SITUATION = "situation"
+    ADVANTAGE = "advantage"
+    CONSEQUENCE = "consequence"
+    BOOST = "boost"
+
+
+class SceneKind(StrEnum):
+    """Which flow plays the scene (and, in a table, which flow is running now)."""
+
+    CONFLICT = "conflict"
+    CONTEST = "contest"
+    CHALLENGE = "challenge"
+
+
+class StressStyleName(StrEnum):
+    """How stress boxes absorb a hit, chosen by the rule set (``stress.style``)."""
+
+    CONDENSED = "condensed"   # any number of 1-point boxes (003:1589-1593)
+    CORE = "core"             # one box per hit, escalating values (000:305-309)
+
+
+#: decisions taken before any die is rolled for the action at hand: a character may concede then
+PRE_DICE = frozenset({DecisionKind.TURN, DecisionKind.MOVE, DecisionKind.RESPOND, DecisionKind.NEXT})

@@ -1,0 +1,89 @@
+"""Overcome outcomes: ties at a minor cost, failures at a major cost (003:786-798; 000:465).
+
+A tie is success at a minor cost (the opposition gets a boost), or under condensed the roller
+may instead fail and take a boost. A failure may be taken as success at a major cost, as the
+``major_cost`` dial makes it concrete (003:3291-3294).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .aspects import CONSEQUENCE_NAMES, boost, new_aspect
+from .decisions import Flow, ask
+from .kinds import DecisionKind
+from .options import Choose
+from .rolls import FAIL, TIE, band
+from .state import CONSEQUENCE, SITUATION, Fighter
+from .table import Roll
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+#: an overcome taken at a cost: it succeeds (returned instead of a band)
+COST = "cost"
+
+
+def overcome_outcome(e: "Engine", f: Fighter, r: Roll, action: str = "overcome") -> Flow:
+    """The band of an overcome roll after the roller's choices: FAIL, COST, SUCCESS or STYLE."""
+    rules = e.rules
+    outcome = band(r.margin)
+    if outcome == FAIL and action == "overcome" and rules.major_cost != "off":
+        options = [Choose("fail")]
+        if major_cost_payable(e, f, r):
+            options.append(Choose("major_cost"))
+        pick = yield from ask(e, DecisionKind.COST, f.id, options, action=action)
+        if pick.option == "major_cost":
+            pay_major_cost(e, f, r)
+            return COST
+        return FAIL
+    if outcome != TIE:
+        return outcome
+    options = [Choose("minor_cost")]
+    if rules.overcome_tie == "choice":
+        options.append(Choose("fail_with_boost"))
+    pick = yield from ask(e, DecisionKind.COST, f.id, options, action=action)
+    if pick.option == "fail_with_boost":
+        boost(e, f.id, "Second Wind")
+        return FAIL
+    if r.opposer is not None:
+        boost(e, r.opposer, "Small Win")
+    return COST
+
+
+def major_cost_slot(e: "Engine", f: Fighter) -> int | None:
+    """The smallest free mild or moderate consequence slot ``f`` could take as a cost."""
+    free = [i for i, sl in enumerate(f.slots) if sl.free and sl.severity in ("mild", "moderate")
+            and sl.track in (None, e.kind)]
+    return min(free, key=lambda i: f.slots[i].value, default=None)
+
+
+def major_cost_payable(e: "Engine", f: Fighter, r: Roll) -> bool:
+    if e.rules.major_cost == "consequence":
+        return major_cost_slot(e, f) is not None
+    return r.opposer is not None
+
+
+def pay_major_cost(e: "Engine", f: Fighter, r: Roll) -> None:
+    """Success at a major cost, made concrete by the dial (003:3291-3294): a mild or moderate
+    consequence on the roller (its opposition holds the first free invoke, as for a hit,
+    003:1631-1634), or a new situation aspect where the roller ends up, with two free invokes
+    for the opposition."""
+    enemy = r.opposer
+    if e.rules.major_cost == "consequence":
+        slot = f.slots[major_cost_slot(e, f)]
+        a = new_aspect(e, CONSEQUENCE_NAMES[e.kind][slot.severity], CONSEQUENCE, owner=f.id,
+                       creator=enemy, role=slot.severity)
+        if enemy is not None:
+            a.free[enemy] = 1
+        slot.aspect = a.id
+        f.consequences_taken += 1
+        e.emit(ev.MajorCost(f.id, "consequence", a.name, a.id))
+        e.emit(ev.AspectCreated(a.name, a.id, CONSEQUENCE, f.id, 1 if enemy else 0, enemy))
+    else:
+        zone = r.target if r.target in e.map.neighbours else f.zone  # where the mover ends up
+        a = new_aspect(e, "Hard-Won Ground", SITUATION, zone=zone, creator=enemy)
+        a.free[enemy] = 2
+        e.emit(ev.MajorCost(f.id, "enemy_aspect", a.name, a.id))
+        e.emit(ev.AspectCreated(a.name, a.id, SITUATION, zone, 2, enemy))

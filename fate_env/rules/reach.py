@@ -1,0 +1,106 @@
+"""Where characters can act: attack skills and their reach, who blocks a move, turn order.
+
+Reach by skill (melee Fight, ranged Shoot within the scene's ``shoot_range``, mental attacks
+anywhere), a stunt's own attack skill and reach (003:425-427), advantage targets, the foe who
+stands in a mover's way (000:461-471), and Core's order by skills (000:248-252).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .skills import ATTACK_SKILLS, BLOCK_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate
+from .state import Fighter
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+
+def attack_skills(e: "Engine", f: Fighter) -> list[str]:
+    """The skills ``f`` may attack with in this scene: those harming a track in play, and its stunts'."""
+    skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track in e.tracks_in_play]
+    for st in f.sheet.stunts:
+        if st.kind == "use_skill" and st.action == "attack" and st.skill not in skills:
+            skills.append(st.skill)
+    return skills
+
+
+def reach_of(f: Fighter, skill: str) -> str:
+    if skill in ATTACK_SKILLS:
+        return ATTACK_SKILLS[skill][1]
+    for st in f.sheet.stunts:
+        if st.kind == "use_skill" and st.skill == skill and st.action == "attack":
+            return st.reach
+    return "melee"
+
+
+def attack_track(e: "Engine", skill: str) -> str:
+    """The stress track an attack with ``skill`` harms (a stunt's attack skill: the scene's)."""
+    return ATTACK_SKILLS[skill][0] if skill in ATTACK_SKILLS else e.kind
+
+
+def can_reach(e: "Engine", f: Fighter, target: str, skill: str, zone: str | None = None) -> bool:
+    """Whether ``f`` (standing in ``zone``, by default where it is) reaches ``target`` with ``skill``."""
+    reach = reach_of(f, skill)
+    if reach == "any":
+        return True
+    here = f.zone if zone is None else zone
+    tz = e.t.f[target].zone
+    if reach == "melee":
+        return tz == here
+    return e.map.in_range(here, tz, e.scene.shoot_range)
+
+
+def template_targets(e: "Engine", f: Fighter, tpl: AdvantageTemplate, foes: list[str]) -> list[str]:
+    """Who or what an advantage template may be placed on from where ``f`` stands."""
+    if tpl.target == "foe":
+        if tpl.track == MENTAL:
+            return foes
+        F = e.t.f
+        return [t for t in foes if e.map.in_range(f.zone, F[t].zone, e.scene.shoot_range)]
+    if tpl.target == "self":
+        return [f.id]
+    if tpl.target == "ally":
+        return e.t.allies_of(f.id)
+    if tpl.target == "zone":
+        return [f.zone]
+    return ["scene"]
+
+
+def blocker(e: "Engine", f: Fighter) -> str | None:
+    """The foe in the mover's zone best placed to stand in the way (000:461-471)."""
+    from .rolls import effective
+    best, best_skill = None, -99
+    F = e.t.f
+    for c in e.t.foes_of(f.id):
+        if F[c].zone == f.zone:
+            s = max(effective(e, c, k, "defend") for k in BLOCK_SKILLS)
+            if s > best_skill:
+                best, best_skill = c, s
+    return best
+
+
+def free_moves(e: "Engine", f: Fighter) -> list[str]:
+    """The zones ``f`` may step into as its free move (none past a foe that blocks, 000:459-463)."""
+    if e.scene.foes_block_movement and blocker(e, f) is not None:
+        return []
+    return e.map.free_moves(f.zone)
+
+
+def skill_order(e: "Engine") -> list[str]:
+    """Core's turn order by skills (000:248-252); PCs before NPCs on a full tie, then scene order."""
+    skills = ORDER_SKILLS[e.kind]
+    F = e.t.f
+    order_ = e.t.order
+
+    def rank(cid: str) -> tuple:
+        s = F[cid].sheet
+        return tuple(-s.skill(k) for k in skills) + (0 if s.kind == "pc" else 1, order_.index(cid))
+    order = sorted(order_, key=rank)
+    if e.rules.npcs_at_best_slot and e.rules.turn_order == "skills":
+        npcs = [c for c in order if F[c].sheet.is_npc]
+        if npcs:
+            slot = order.index(npcs[0])
+            pcs = [c for c in order if not F[c].sheet.is_npc]
+            order = pcs[:slot] + npcs + pcs[slot:]
+    return order

@@ -1,0 +1,163 @@
+"""Rolls and effort: ratings with stunts and teamwork, the dice, the opposition, the outcome band.
+
+Effort is skill + 4dF + invokes (003:542-560); ties, successes and style by shifts
+(003:630-642); combining skills, the best rating rolls and every helper with at least Average
+adds +1 (003:1449-1455, 000:552).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .kinds import Band
+from .scene import When
+from .state import Fighter
+from .table import Roll
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+FAIL, TIE, SUCCESS, STYLE = Band.FAIL, Band.TIE, Band.SUCCESS, Band.STYLE
+
+
+def band(margin: int) -> Band:
+    """The four outcomes by shifts (003:630-642)."""
+    if margin < 0:
+        return FAIL
+    if margin == 0:
+        return TIE
+    return SUCCESS if margin < 3 else STYLE
+
+
+def stunt_bonus(e: "Engine", cid: str, skill: str, action: str, target: str | None) -> int:
+    """What ``cid``'s bonus stunts add to ``skill`` for ``action`` right now (003:402-415)."""
+    stunts = e.bonus_stunts[cid]
+    if not stunts:
+        return 0
+    total = 0
+    for st in stunts:
+        if st.skill == skill and st.action == action and holds(e, cid, st.cond, target):
+            total += st.bonus
+    return total
+
+
+def holds(e: "Engine", cid: str, when: When | None, target: str | None) -> bool:
+    """Whether a bonus stunt's circumstance holds (see the scene format)."""
+    if when is None:
+        return True
+    from .aspects import visible
+    F = e.t.f
+    f = F[cid]
+    tag, arg = when.tag, when.arg
+    if tag == "aspect":
+        zones = (f.zone,) + ((F[target].zone,) if target in F else ())
+        return any(a.name == arg and visible(e, a, zones) and a.owner in (None, cid, target)
+                   for a in e.t.aspects.values())
+    if tag == "zone":
+        return f.zone == arg
+    if tag == "same_zone":
+        return target in F and F[target].zone == f.zone
+    if tag == "other_zone":
+        return target in F and F[target].zone != f.zone
+    if tag == "full_defense":
+        return f.full_defense
+    if tag == "target":
+        return target == arg
+    return False
+
+
+def effective(e: "Engine", cid: str, skill: str, action: str, target: str | None = None) -> int:
+    """Rating plus the stunts that apply (no teamwork, no full defense)."""
+    rating = e.t.f[cid].sheet.skills.get(skill, 0)
+    return rating + stunt_bonus(e, cid, skill, action, target) if e.bonus_stunts[cid] else rating
+
+
+def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attacker: str | None = None) -> str:
+    """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included)."""
+    pool = list(skills)
+    for st in e.t.f[cid].sheet.stunts:
+        if st.kind == "use_skill" and st.action == action and st.skill not in pool:
+            pool.append(st.skill)
+    return max(pool, key=lambda s: (effective(e, cid, s, action, attacker), -pool.index(s)))
+
+
+def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, notes: list[str],
+         peek: bool = False) -> tuple[int, int]:
+    """Skill + stunts + teamwork (mob members, pledged supporters) + full defense: (rating, total).
+
+    When a supporter outranks the actor, the roll is at the supporter's rating (and stunts) and
+    the actor helps (003:1449-1455). ``peek``: a look, not a roll (full defense is not used up)."""
+    F = e.t.f
+    f = F[cid]
+    own = f.skill(skill)
+    team = [s for s in f.supporters if F[s].active] if action != "defend" else []
+    leader = max(team, key=lambda s: F[s].skill(skill), default=cid)
+    if F[leader].skill(skill) <= own:
+        leader = cid
+    rating = F[leader].skill(skill)
+    total = rating
+    stunt = stunt_bonus(e, leader, skill, action, target)
+    if stunt:
+        total += stunt
+        notes.append(f"stunt +{stunt}")
+    if leader != cid:
+        notes.append(f"{leader} leads the teamwork")
+    helpers = 0
+    if f.members > 1 and own >= 1:
+        helpers += f.members - 1
+    helpers += sum(1 for s in [cid] + team if s != leader and F[s].skill(skill) >= 1)
+    if helpers:
+        tw = e.rules.teamwork_bonus(rating, helpers)
+        if tw:
+            total += tw
+            notes.append(f"teamwork +{tw}")
+    if action == "defend" and f.full_defense:
+        total += 2
+        if not peek:
+            f.defended_on_full = True
+        notes.append("full defense +2")
+    return rating, total
+
+
+def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
+         opp_skill: str | None = None, difficulty: int | None = None, why: str = "") -> Roll:
+    """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty."""
+    notes: list[str] = []
+    rating, total = base(e, f.id, skill, action, target, notes)
+    faces = e.dice.roll(f.id, f"{action.replace('_', ' ')} with {skill}")
+    e.emit(ev.Rolled(f.id, action, skill, rating, total, faces, tuple(notes)))
+    F = e.t.f
+    zones = (f.zone,) + ((F[target].zone,) if target in F else ())
+    r = Roll(action, f.id, skill, total, faces, target=target, zones=zones)
+    if opposer is not None and difficulty is None:
+        notes = []
+        o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes)
+        o_faces = e.dice.roll(opposer, f"defend with {opp_skill}")
+        e.emit(ev.Rolled(opposer, "defend", opp_skill, o_rating, o_total, o_faces, tuple(notes)))
+        r.opposer, r.active, r.opp_skill, r.opp_base, r.opp_faces = opposer, True, opp_skill, o_total, o_faces
+    else:
+        r.opp_base = difficulty or 0
+        r.opposer = voice(e, f)
+        e.emit(ev.PassiveOpposition(f.id, action, r.opp_base, why))
+    return r
+
+
+def voice(e: "Engine", f: Fighter) -> str | None:
+    """Who speaks for the opposition to a passive roll: a foe in the zone, else the first foe."""
+    foes = e.t.foes_of(f.id)
+    F = e.t.f
+    for c in foes:
+        if F[c].zone == f.zone:
+            return c
+    return foes[0] if foes else None
+
+
+def resolved(e: "Engine", r: Roll) -> None:
+    """The outcome band of a roll; a defender who rolled and won by three or more gets a
+    boost, whatever the action (the generic defend outcomes, 003:919-921, 003:942-944)."""
+    from .aspects import boost
+    e.emit(ev.Resolved(r.actor, r.action, r.effort, r.opposition, r.margin, band(r.margin), r.target))
+    if r.active and r.margin <= -3 and e.t.f[r.opposer].active:
+        boost(e, r.opposer, "Upper Hand")

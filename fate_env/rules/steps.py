@@ -1,0 +1,47 @@
+"""Small steps every flow shares: a target's answer before the dice, moving, leaving the scene."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .decisions import RECONSIDER, Flow, ask
+from .kinds import DecisionKind
+from .options import Concede, Defend
+from .state import CONCEDED, TAKEN_OUT, Fighter
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+
+def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
+    """The target may concede before the dice hit the table (003:1695-1712). False: no roll."""
+    t = e.t
+    options = [Defend(), Concede()] if t.can_concede else [Defend()]
+    choice = RECONSIDER
+    while choice is RECONSIDER:
+        if not t.f[attacker].active or t.is_over():
+            return False  # the actor gave in (or the fight ended) before the dice: no roll
+        choice = yield from ask(e, DecisionKind.RESPOND, target, options, attacker=attacker, action=action)
+    if type(choice) is Concede:
+        concede_fighter(e, t.f[target])
+        return False
+    return True
+
+
+def move_to(e: "Engine", f: Fighter, zone: str, free: bool) -> None:
+    e.emit(ev.Moved(f.id, f.zone, zone, free))
+    f.zone = zone
+
+
+def concede_fighter(e: "Engine", f: Fighter) -> None:
+    f.status = CONCEDED
+    e.t.left_fight()
+    e.emit(ev.Conceded(f.id, 1 + f.consequences_taken))
+
+
+def taken_out(e: "Engine", f: Fighter, source: str | None) -> None:
+    f.status = TAKEN_OUT
+    e.t.left_fight()
+    f.taken_out_by = source
+    e.emit(ev.TakenOutEvent(f.id, source))

@@ -1,0 +1,287 @@
+"""Stress styles and absorbers: how a character's boxes and consequences take a hit.
+
+Two strategies meet here, each behind one small interface:
+
+* a **stress style** says how boxes work, chosen by the rule set's ``stress.style``:
+  :class:`Condensed` marks any number of 1-point boxes (003:1589-1593); :class:`Core` marks one
+  box per hit, of the hit's value or a higher one if that is marked (000:305-309);
+* an **absorber** says what a kind of character brings to a hit: :class:`Standard` (PCs and
+  major NPCs: boxes, then consequences of 2/4/6 and 8 extreme, several at once, 000:330),
+  :class:`Minor` (boxes only, 003:2002-2008) and :class:`Mob` (members absorb one after
+  another, automatically, 003:1996-2001).
+
+A new style is one class and one entry in ``STYLES``; a new kind of character one class and one
+entry in ``ABSORBERS``. Neither touches the others.
+
+A plan is offered only if it is minimal: dropping any one box or slot from it would leave the
+hit unabsorbed. Being taken out is always a choice (003:1568).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from itertools import combinations
+
+from .kinds import StressStyleName
+from .ruleset import RuleSet
+from .scene import CharacterSheet
+from .skills import MENTAL, PHYSICAL
+from .state import Fighter, Slot, Track
+
+
+@dataclass(frozen=True, slots=True)
+class Absorb:
+    """Mark these box indices on the hit's track and fill these slot indices."""
+
+    boxes: tuple[int, ...]
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakenOut:
+    """Take no stress: the character is taken out."""
+
+
+# -- stress styles ------------------------------------------------------------------
+class StressStyle(ABC):
+    """How a track's boxes take what is left of a hit once consequences are counted."""
+
+    name: StressStyleName
+
+    @abstractmethod
+    def default_boxes(self, count: int) -> tuple[int, ...]:
+        """``count`` boxes for a minor NPC or mob member."""
+
+    @abstractmethod
+    def stunt_box(self, values: list[int]) -> int:
+        """The value of one more box a stunt adds to ``values``."""
+
+    @abstractmethod
+    def box_options(self, track: Track, rem: int) -> list[tuple[tuple[int, ...], int]]:
+        """The ways to absorb ``rem`` shifts with this track's free boxes: (box indices, their worth)."""
+
+    @abstractmethod
+    def minimal(self, box_value: int, cons_total: int, cons_values: list[int], shifts: int) -> bool:
+        """Whether boxes worth ``box_value`` beside these consequences make a minimal plan."""
+
+    @abstractmethod
+    def capacity(self, track: Track) -> int:
+        """The biggest hit the free boxes alone can take now."""
+
+    @abstractmethod
+    def absorb_whole(self, track: Track, shifts: int) -> bool:
+        """Mark boxes that take all ``shifts`` if the free boxes can (a mob member's hit)."""
+
+
+class Condensed(StressStyle):
+    name = StressStyleName.CONDENSED
+
+    def default_boxes(self, count: int) -> tuple[int, ...]:
+        return (1,) * count
+
+    def stunt_box(self, values: list[int]) -> int:
+        return 1
+
+    def box_options(self, track: Track, rem: int) -> list[tuple[tuple[int, ...], int]]:
+        free = track.free()
+        return [(tuple(free[:rem]), rem)] if len(free) >= rem else []
+
+    def minimal(self, box_value: int, cons_total: int, cons_values: list[int], shifts: int) -> bool:
+        return True
+
+    def capacity(self, track: Track) -> int:
+        return len(track.free())
+
+    def absorb_whole(self, track: Track, shifts: int) -> bool:
+        free = track.free()
+        if len(free) < shifts:
+            return False
+        for i in free[:shifts]:
+            track.marked[i] = True
+        return True
+
+
+class Core(StressStyle):
+    name = StressStyleName.CORE
+
+    def default_boxes(self, count: int) -> tuple[int, ...]:
+        return tuple(range(1, count + 1))
+
+    def stunt_box(self, values: list[int]) -> int:
+        return max(values) + 1 if values else 1
+
+    def box_options(self, track: Track, rem: int) -> list[tuple[tuple[int, ...], int]]:
+        values, free = track.values, track.free()
+        exact = [i for i in free if values[i] == rem]
+        if exact:
+            return [((exact[0],), rem)]
+        seen: set[int] = set()
+        out = []
+        for i in free:
+            if values[i] > rem and values[i] not in seen:
+                seen.add(values[i])
+                out.append(((i,), values[i]))
+        return out
+
+    def minimal(self, box_value: int, cons_total: int, cons_values: list[int], shifts: int) -> bool:
+        return all(box_value + cons_total - v < shifts for v in cons_values)
+
+    def capacity(self, track: Track) -> int:
+        free = [track.values[i] for i in track.free()]
+        return max(free) if free else 0
+
+    def absorb_whole(self, track: Track, shifts: int) -> bool:
+        fits = [i for i in track.free() if track.values[i] >= shifts]
+        if not fits:
+            return False
+        track.marked[min(fits, key=lambda i: track.values[i])] = True
+        return True
+
+
+STYLES: dict[str, StressStyle] = {s.name: s for s in (Condensed(), Core())}
+
+
+def style_of(rules: RuleSet) -> StressStyle:
+    return STYLES[rules.stress_style]
+
+
+# -- absorbers by kind of character ----------------------------------------------------
+class Absorber(ABC):
+    """What a kind of character brings to a hit."""
+
+    #: a hit is applied without asking (no plan to choose)
+    automatic = False
+
+    @abstractmethod
+    def build(self, sheet: CharacterSheet, rules: RuleSet) -> Fighter:
+        """A fresh fighter from a sheet."""
+
+    def plans(self, f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Absorb]:
+        return absorb_plans(f, shifts, track, rules)
+
+    def capacity(self, f: Fighter, track: str, rules: RuleSet) -> int:
+        """The biggest hit ``f`` could absorb now without being taken out."""
+        boxes = style_of(rules).capacity(f.tracks[track])
+        return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
+
+    def absorb(self, f: Fighter, shifts: int, track: str, rules: RuleSet) -> tuple[int, int]:
+        raise NotImplementedError(f"{type(self).__name__} asks how a hit is absorbed")
+
+
+def _extra(sheet: CharacterSheet) -> tuple[dict[str, int], list[str | None]]:
+    extra = {PHYSICAL: 0, MENTAL: 0}
+    extra_mild: list[str | None] = []
+    for stunt in sheet.stunts:
+        if stunt.kind == "extra_stress":
+            extra[stunt.track or PHYSICAL] += stunt.count
+        elif stunt.kind == "extra_mild":
+            extra_mild.append(stunt.track)
+    return extra, extra_mild
+
+
+def _extend(boxes: tuple[int, ...], count: int, style: StressStyle) -> list[int]:
+    """Add ``count`` stunt boxes (003:437-440)."""
+    out = list(boxes)
+    for _ in range(count):
+        out.append(style.stunt_box(out))
+    return out
+
+
+class Standard(Absorber):
+    """PCs and major NPCs: tracks by Physique and Will, consequence slots (003:1581-1620)."""
+
+    def build(self, sheet: CharacterSheet, rules: RuleSet) -> Fighter:
+        style = style_of(rules)
+        extra, extra_mild = _extra(sheet)
+        tracks = {
+            PHYSICAL: Track.of(_extend(rules.boxes_for(sheet.skill("Physique")), extra[PHYSICAL], style)),
+            MENTAL: Track.of(_extend(rules.boxes_for(sheet.skill("Will")), extra[MENTAL], style)),
+        }
+        slots = [Slot(sev, val) for sev, val in rules.consequences]
+        mild = rules.consequence_value("mild")
+        if sheet.skill("Physique") >= rules.extra_mild_at:
+            slots.append(Slot("mild", mild, PHYSICAL))
+        if sheet.skill("Will") >= rules.extra_mild_at:
+            slots.append(Slot("mild", mild, MENTAL))
+        slots.extend(Slot("mild", mild, track) for track in extra_mild)
+        if rules.extreme_consequences and sheet.kind == "pc":
+            slots.append(Slot("extreme", 8))
+        fp = sheet.fate_points if sheet.kind == "pc" else 0
+        return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
+
+
+class Minor(Absorber):
+    """Minor NPCs: a few boxes (the sheet's ``stress``), no consequences (003:2002-2008)."""
+
+    def build(self, sheet: CharacterSheet, rules: RuleSet) -> Fighter:
+        style = style_of(rules)
+        extra, _ = _extra(sheet)
+        boxes = style.default_boxes(sheet.stress or 0)
+        tracks = {t: Track.of(_extend(boxes, extra[t], style)) for t in (PHYSICAL, MENTAL)}
+        return Fighter(sheet, sheet.zone, tracks, [], members=sheet.count)
+
+
+class Mob(Minor):
+    """A mob: identical members with a minor NPC's boxes, absorbing one after another."""
+
+    automatic = True
+
+    def capacity(self, f: Fighter, track: str, rules: RuleSet) -> int:
+        t = f.tracks[track]
+        return style_of(rules).capacity(t) + (f.members - 1) * (len(t.values) + 1)
+
+    def absorb(self, f: Fighter, shifts: int, track: str, rules: RuleSet) -> tuple[int, int]:
+        """Apply a hit member by member: the current member absorbs what its boxes can; a hit
+        beyond that takes it out, using up its capacity plus one shift (the shift that exceeds
+        it), and the rest carries to the next member, who starts with clear boxes.
+        Returns (members taken out, shifts absorbed by the survivor's boxes)."""
+        style = style_of(rules)
+        t = f.tracks[track]
+        lost = 0
+        while shifts > 0 and f.members > 0:
+            if style.absorb_whole(t, shifts):
+                return lost, shifts
+            shifts -= style.capacity(t) + 1
+            f.members -= 1
+            lost += 1
+            for tr in f.tracks.values():  # the next member starts fresh
+                tr.clear()
+        return lost, 0
+
+
+ABSORBERS: dict[str, Absorber] = {"pc": Standard(), "major": Standard(), "minor": Minor(), "mob": Mob()}
+
+
+def absorber_for(sheet: CharacterSheet) -> Absorber:
+    return ABSORBERS.get(sheet.kind) or ABSORBERS["major"]
+
+
+def absorb_plans(f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Absorb]:
+    """Every minimal way for ``f`` to absorb a ``shifts`` hit on ``track``."""
+    if shifts <= 0:
+        return [Absorb((), ())]
+    style = style_of(rules)
+    t = f.tracks[track]
+    usable = [i for i, s in enumerate(f.slots) if s.free and (s.track is None or s.track == track)]
+    plans: list[tuple[tuple, Absorb]] = []
+    for n in range(len(usable) + 1):
+        for combo in combinations(usable, n):
+            values = [f.slots[i].value for i in combo]
+            total = sum(values)
+            rem = shifts - total
+            if rem <= 0:
+                if values and total - min(values) < shifts:
+                    plans.append(((n, total, 0), Absorb((), combo)))
+                continue
+            for boxes, box in style.box_options(t, rem):
+                if style.minimal(box, total, values, shifts):
+                    plans.append(((n, total, box), Absorb(boxes, combo)))
+    plans.sort(key=lambda p: p[0])
+    return [p for _, p in plans]
+
+
+def plan_value(f: Fighter, plan: Absorb, track: str) -> int:
+    """Shifts a plan absorbs."""
+    t = f.tracks[track]
+    return sum(t.values[b] for b in plan.boxes) + sum(f.slots[s].value for s in plan.slots)

@@ -1,0 +1,142 @@
+"""The table: everything about a scene in play that changes, as one plain dataclass.
+
+Characters (their tracks, slots, zones, fate points), the aspects in play and their free
+invokes, the GM's pool and the fate-point book, the exchange and who has acted, the roll being
+invoked on, which flow is running and where it stands (``cursor``), and the outcome once there
+is one. What never changes in a scene (the scene, the rule set, the zone map) stays on the
+engine. :meth:`Table.copy` is a cheap, hand-written deep copy; the engine takes one at each
+checkpoint and ``deepcopy``/``pickle`` of an engine go through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .kinds import SceneKind, Status
+from .state import Aspect, Fighter
+
+
+@dataclass(slots=True)
+class Roll:
+    """An action roll and its opposition, as invokes change them."""
+
+    action: str
+    actor: str
+    skill: str
+    base: int
+    faces: tuple[int, ...]
+    opposer: str | None = None       # who rolls against it, or speaks for a passive difficulty
+    active: bool = False             # True: the opposer rolled; False: passive difficulty
+    opp_skill: str | None = None
+    opp_base: int = 0
+    opp_faces: tuple[int, ...] = (0, 0, 0, 0)
+    bonus: int = 0
+    opp_bonus: int = 0
+    target: str | None = None
+    zones: tuple[str, ...] = ()
+    invoked: dict[str, set[int]] = field(default_factory=dict)
+
+    @property
+    def effort(self) -> int:
+        return self.base + sum(self.faces) + self.bonus
+
+    @property
+    def opposition(self) -> int:
+        return self.opp_base + sum(self.opp_faces) + self.opp_bonus
+
+    @property
+    def margin(self) -> int:
+        return self.effort - self.opposition
+
+    def copy(self) -> "Roll":
+        return Roll(self.action, self.actor, self.skill, self.base, self.faces, self.opposer, self.active,
+                    self.opp_skill, self.opp_base, self.opp_faces, self.bonus, self.opp_bonus, self.target,
+                    self.zones, {k: set(v) for k, v in self.invoked.items()})
+
+
+@dataclass(slots=True)
+class Table:
+    """The state of one scene in play (see the module docstring)."""
+
+    f: dict[str, Fighter]
+    order: list[str]
+    aspects: dict[int, Aspect] = field(default_factory=dict)
+    aspect_seq: int = 0
+    turn_seq: int = 0
+    boost_turn: dict[int, int] = field(default_factory=dict)   # boost id -> the turn it was made in
+    gm_pool: int = 0
+    gm_pool_start: int = 0
+    gm_spent: int = 0
+    fp_start: dict[str, int] = field(default_factory=dict)
+    fp_spent: dict[str, int] = field(default_factory=dict)
+    exchange: int = 0
+    acted: set[str] = field(default_factory=set)
+    set_back: set[str] = field(default_factory=set)   # hit, or an advantage stuck on them, this exchange
+    tasks_left: list[int] = field(default_factory=list)
+    task_results: list[dict[str, Any]] = field(default_factory=list)
+    to_contest: str | None = None
+    can_concede: bool = True          # a conflict's option (003:1693-1712), not a contest's
+    mode: SceneKind = SceneKind.CONFLICT   # the flow running now
+    cursor: Any = None                # where that flow resumes (None: not started)
+    victories: dict[str, int] | None = None
+    twists: int = 0
+    roll: Roll | None = None          # the roll being invoked on
+    outcome: Any = None
+    # derived, rebuilt on demand (never copied)
+    active_cache: list[str] | None = None
+    foes_cache: dict[str, list[str]] = field(default_factory=dict)
+    allies_cache: dict[str, list[str]] = field(default_factory=dict)
+
+    def copy(self) -> "Table":
+        return Table(
+            {k: fi.copy() for k, fi in self.f.items()}, self.order,
+            {k: a.copy() for k, a in self.aspects.items()}, self.aspect_seq, self.turn_seq, dict(self.boost_turn),
+            self.gm_pool, self.gm_pool_start, self.gm_spent, self.fp_start, dict(self.fp_spent), self.exchange,
+            set(self.acted), set(self.set_back), self.tasks_left[:], [dict(r) for r in self.task_results],
+            self.to_contest, self.can_concede, self.mode, self.cursor,
+            dict(self.victories) if self.victories is not None else None, self.twists,
+            self.roll.copy() if self.roll is not None else None, self.outcome)
+
+    # -- who is in the fight -------------------------------------------------------
+    def active_ids(self) -> list[str]:
+        """Characters still in the scene, in scene order (cached: it changes only when someone leaves)."""
+        if self.active_cache is None:
+            F = self.f
+            self.active_cache = [c for c in self.order if F[c].status == Status.ACTIVE]
+            self.foes_cache.clear()
+            self.allies_cache.clear()
+        return self.active_cache
+
+    def foes_of(self, cid: str) -> list[str]:
+        active = self.active_ids()
+        got = self.foes_cache.get(cid)
+        if got is None:
+            side = self.f[cid].sheet.side
+            got = self.foes_cache[cid] = [c for c in active if self.f[c].sheet.side != side]
+        return got
+
+    def allies_of(self, cid: str) -> list[str]:
+        active = self.active_ids()
+        got = self.allies_cache.get(cid)
+        if got is None:
+            side = self.f[cid].sheet.side
+            got = self.allies_cache[cid] = [c for c in active if c != cid and self.f[c].sheet.side == side]
+        return got
+
+    def left_fight(self) -> None:
+        self.active_cache = None
+
+    def is_over(self) -> bool:
+        """One side (or none) is left."""
+        return len({self.f[c].sheet.side for c in self.active_ids()}) <= 1
+
+    def fate_points_of(self, cid: str) -> int:
+        """Fate points ``cid`` may spend now: its own, or the GM pool for NPCs (003:2009-2028)."""
+        return self.gm_pool if self.f[cid].sheet.is_npc else self.f[cid].fate_points
+
+    def adjust_fp(self, cid: str, delta: int) -> None:
+        if self.f[cid].sheet.is_npc:
+            self.gm_pool += delta
+        else:
+            self.f[cid].fate_points += delta
