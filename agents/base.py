@@ -88,6 +88,21 @@ def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, se
     return out
 
 
+class ControllerRegistry:
+    """The registry as a factory object, for the environments that take one (they never import
+    controllers by name): ``FateSingleAgentEnv(..., controllers=REGISTRY)``. Picklable by reference."""
+
+    def controllers_for(self, scene: Scene, overrides: Mapping[str, str] | None = None,
+                        seed: int = 0) -> dict[str, Controller]:
+        return controllers_for(scene, overrides, seed)
+
+    def make_controller(self, spec: str, seed: int = 0) -> Controller:
+        return make_controller(spec, seed)
+
+
+REGISTRY = ControllerRegistry()
+
+
 def play(conflict: Conflict, controllers: Mapping[str, Controller]) -> Conflict:
     """Run a conflict to its end, each decision answered by its owner's controller."""
     while conflict.pending is not None:

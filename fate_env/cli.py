@@ -126,7 +126,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, make_controller
-    from agents.crossplay import crossplay, format_table
+    from fate_env.evaluation.crossplay import crossplay, format_table
 
     scene = load_scene(args.scene, rules=args.rules)
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
@@ -199,7 +199,7 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from agents import bench as B
+    from fate_env.evaluation import bench as B
     from agents.base import UnknownController, controllers_for
 
     from .paths import OutputPathError, check_output
@@ -289,7 +289,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _write_bench_csv(path: str, records: list[dict], sides: list[str]) -> None:
     import csv
 
-    from agents import bench as B
+    from fate_env.evaluation import bench as B
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]

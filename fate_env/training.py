@@ -78,7 +78,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
-    from agents.base import controllers_for
+    from agents.base import REGISTRY, controllers_for
 
     from .environment.single_agent import FateSingleAgentEnv
 
@@ -86,7 +86,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     helper = str(config.get("helper", "basic"))
     env = FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
                              rules=rules, opponent_seed=seed, learn=learn, helper=helper,
-                             outcome=str(config.get("outcome", "characters")))
+                             outcome=str(config.get("outcome", "characters")), controllers=REGISTRY)
     out_path = Path(out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     log_dir = out_path.with_suffix(".log")
@@ -151,7 +151,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
         results["imitation"] = cloned
     for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):
         test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
-                                      learn=learn, helper=helper)
+                                      learn=learn, helper=helper, controllers=REGISTRY)
         results[f"vs_{name}"] = evaluate(
             test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, 100_000)
         results[f"random_seat_vs_{name}"] = evaluate(

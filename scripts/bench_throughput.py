@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import yaml  # noqa: E402
 
-from agents import bench as B  # noqa: E402
+from fate_env.evaluation import bench as B  # noqa: E402
 from fate_env.scenes import scene_path  # noqa: E402
 
 

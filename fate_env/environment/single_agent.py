@@ -21,7 +21,7 @@ in ``info["illegal_action"]``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
@@ -31,6 +31,15 @@ from gymnasium.utils import EzPickle
 from .aec import IllegalAction, raw_env
 
 
+class ControllerFactory(Protocol):
+    """Where the environment gets the controllers that play the other seats (``agents.base.REGISTRY``
+    is one): the environment never imports controllers itself."""
+
+    def controllers_for(self, scene: Any, overrides: Mapping[str, str], seed: int) -> Mapping[str, Any]: ...
+
+    def make_controller(self, spec: str, seed: int) -> Any: ...
+
+
 class FateSingleAgentEnv(gymnasium.Env, EzPickle):
     metadata = {"render_modes": ["ansi"]}
 
@@ -38,16 +47,18 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
                  render_mode: str | None = None, reward: Mapping[str, float] | None = None,
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
                  illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
-                 outcome: str = "characters", **dials: Any):
+                 outcome: str = "characters", controllers: ControllerFactory | None = None, **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, learn, helper, outcome, **dials)
+                          illegal_penalty, learn, helper, outcome, controllers, **dials)
+        if controllers is None:
+            raise ValueError("FateSingleAgentEnv needs controllers=...: a factory of the other seats' controllers "
+                             "(agents.base.REGISTRY, or your own with controllers_for and make_controller)")
         if outcome not in ("characters", "side"):
             raise ValueError(f"outcome {outcome!r}: expected 'characters' or 'side'")
         self.outcome = outcome
         self.illegal_penalty = float(illegal_penalty)
         # the decision kinds the learner makes; the learning side's other decisions go to ``helper``
         self.learn = tuple(learn) if learn else None
-        from agents.base import controllers_for
 
         self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
                            max_exchanges=max_exchanges, rules=rules, **dials)
@@ -66,10 +77,9 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             mix = [{sd: name.strip() for sd in s.sides if sd != self.side} for name in opponents.split(",")]
         else:
             mix = [dict(opponents)]
-        self.mixture = [controllers_for(s, m, seed=opponent_seed) for m in mix]
+        self.mixture = [controllers.controllers_for(s, m, opponent_seed) for m in mix]
         self.controllers = self.mixture[0]
-        from agents.base import make_controller
-        self.helper = make_controller(helper, opponent_seed)
+        self.helper = controllers.make_controller(helper, opponent_seed)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-10.0, 10.0, shape=(self.aec.encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.aec.layout.n)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Controller
+from agents.base import Controller
 
 
 def play_episode(env: Any, controllers: Mapping[str, Controller], seed: int | None = None) -> dict[str, float]:

@@ -13,8 +13,8 @@ from conftest import SHIPPED
 pytest.importorskip("pettingzoo")
 
 import fate_env  # noqa: E402
-from agents.base import controllers_for, make_controller  # noqa: E402
-from agents.env_runner import play_episode  # noqa: E402
+from agents.base import REGISTRY, controllers_for, make_controller  # noqa: E402
+from fate_env.evaluation.episodes import play_episode  # noqa: E402
 from fate_env.environment.aec import IllegalAction, reward_bounds  # noqa: E402
 from fate_env.rules.options import key  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
@@ -220,7 +220,7 @@ def test_single_agent_view_passes_sb3_check_env():
     from stable_baselines3.common.env_checker import check_env
     from fate_env.environment.single_agent import FateSingleAgentEnv
     for scene in ("duel", "warehouse"):
-        env = FateSingleAgentEnv(scene=scene, opponents="basic")
+        env = FateSingleAgentEnv(controllers=REGISTRY, scene=scene, opponents="basic")
         check_env(env, warn=True)
         obs, info = env.reset(seed=2)
         assert env.observation_space.contains(obs)
@@ -232,7 +232,7 @@ def test_single_agent_view_passes_sb3_check_env():
 
 def test_single_agent_view_keeps_rewards_landing_between_turns():
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="random", opponent_seed=1)
+    env = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", opponents="random", opponent_seed=1)
     total, episodes = 0.0, 0
     rng = np.random.default_rng(0)
     for seed in range(20):
@@ -259,7 +259,7 @@ def test_maskable_ppo_smoke_run_on_the_duel():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic")
+    env = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", opponents="basic")
     model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, n_epochs=2, seed=0, verbose=0)
     model.learn(2048)
     obs, _ = env.reset(seed=123)
@@ -280,7 +280,7 @@ def test_random_controller_is_uniform_over_legal_actions():
 
 def test_single_agent_view_can_learn_only_the_turn_decisions():
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic", learn=("turn",))
+    env = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", opponents="basic", learn=("turn",))
     rng = np.random.default_rng(0)
     for seed in range(5):
         obs, _ = env.reset(seed=seed)
@@ -297,8 +297,8 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
     with outcome="side" the side's end is scored once, so expendable minions learn to win."""
     from fate_env.environment.single_agent import FateSingleAgentEnv
     reward = {"conceded": 0.0, "taken_out": 0.0}
-    per_char = FateSingleAgentEnv(scene="warehouse", side="smugglers", opponents="basic", reward=reward)
-    per_side = FateSingleAgentEnv(scene="warehouse", side="smugglers", opponents="basic", reward=reward,
+    per_char = FateSingleAgentEnv(controllers=REGISTRY, scene="warehouse", side="smugglers", opponents="basic", reward=reward)
+    per_side = FateSingleAgentEnv(controllers=REGISTRY, scene="warehouse", side="smugglers", opponents="basic", reward=reward,
                                   outcome="side")
     helper = make_controller("basic", 0)
 
@@ -316,18 +316,18 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
     assert episode_return(per_char) == 0.0
     assert episode_return(per_side) == -1.0
     with pytest.raises(ValueError, match="expected 'characters' or 'side'"):
-        FateSingleAgentEnv(scene="duel", outcome="team")
+        FateSingleAgentEnv(controllers=REGISTRY, scene="duel", outcome="team")
 
 
 def test_single_agent_view_draws_one_opponent_of_a_mixture_per_episode():
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic,random")
+    env = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", opponents="basic,random")
     seen = set()
     for seed in range(12):
         env.reset(seed=seed)
         seen.add(env.controllers["cynere"].name)
     assert seen == {"basic", "random"}
-    again = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic,random")
+    again = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", opponents="basic,random")
     drawn = []
     for e in (env, again):
         drawn.append([(e.reset(seed=s), e.controllers["cynere"].name)[1] for s in range(6)])

@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from agents import bench as B
+from fate_env.evaluation import bench as B
 from fate_env.cli import main
 from fate_env.stats import wilson
 
@@ -70,7 +70,7 @@ def test_same_json_with_ray_on_a_local_instance(tmp_path):
 def test_variants_share_their_dice_and_differences_are_paired():
     """Common random numbers: every variant's episode i has the same seed, so two identical
     variants give identical records and their paired difference is exactly zero."""
-    base = yaml.safe_load(open(B.__file__.replace("agents/bench.py", "configs/scenes/duel.yaml")).read())
+    base = yaml.safe_load(open(B.__file__.replace("fate_env/evaluation/bench.py", "configs/scenes/duel.yaml")).read())
     grid = B.variants(base, [B.parse_vary("characters.blade.skills.Fight=3..4")])
     jobs = [(base, "duel.yaml", g, None, {}, 1, vi, i) for vi, g in enumerate(grid) for i in range(20)]
     recs = B.run_jobs(jobs)

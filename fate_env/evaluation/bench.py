@@ -25,7 +25,7 @@ from fate_env.rules.engine import start
 from fate_env.scenes import SceneError, scene_from_dict
 from fate_env.stats import Z95, wilson
 
-from .base import controllers_for, play
+from agents.base import controllers_for, play
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
 

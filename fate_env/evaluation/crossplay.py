@@ -15,7 +15,7 @@ from fate_env.rules.engine import start
 from fate_env.rules.scene import Scene
 from fate_env.stats import bradley_terry, odds_against, wilson
 
-from .base import controllers_for, play
+from agents.base import controllers_for, play
 
 
 @dataclass

@@ -1,0 +1,112 @@
+"""The package's layering, checked on the source (issue 12): what may import what, what
+controllers may touch, and how big a rules class may grow."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+RULES = ROOT / "fate_env" / "rules"
+
+
+def _py(*dirs: Path) -> list[Path]:
+    return sorted(p for d in dirs for p in d.rglob("*.py"))
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every absolute module a file imports (anywhere in it, functions included)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append((node.lineno, node.module))
+    return out
+
+
+def test_the_rules_core_is_pure():
+    """Standard library and numpy only: no PettingZoo, Gymnasium, torch, SB3, nor anything else."""
+    bad = [f"{p.relative_to(ROOT)}:{line} imports {mod}" for p in _py(RULES) for line, mod in _imports(p)
+           if mod.split(".")[0] not in sys.stdlib_module_names | {"numpy", "fate_env"}
+           or mod.startswith("fate_env.") and not mod.startswith("fate_env.rules")]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("layer", ["rules", "environment"])
+def test_rules_and_environment_import_nothing_from_agents(layer):
+    bad = [f"{p.relative_to(ROOT)}:{line} imports {mod}" for p in _py(ROOT / "fate_env" / layer)
+           for line, mod in _imports(p) if mod.split(".")[0] == "agents"]
+    assert not bad, "\n".join(bad)
+
+
+def test_no_class_swaps():
+    bad = []
+    for p in _py(ROOT / "fate_env", ROOT / "agents"):
+        for node in ast.walk(ast.parse(p.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AugAssign, ast.AnnAssign)) else []
+            bad.extend(f"{p.relative_to(ROOT)}:{node.lineno}" for t in targets
+                       if isinstance(t, ast.Attribute) and t.attr == "__class__")
+    assert not bad, "__class__ assigned at " + ", ".join(bad)
+
+
+def _private_uses(path: Path) -> list[str]:
+    """Attribute reads of ``_name`` on anything but ``self``, ``cls`` or ``super()``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+                continue
+            out.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+    return out
+
+
+def test_no_controller_touches_a_private_member():
+    """Controllers read the engine through its public view (fate_env/rules/view.py) only."""
+    bad = [u for p in _py(ROOT / "agents") for u in _private_uses(p)]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_check_catches_a_private_use(tmp_path):
+    probe = ROOT / "agents" / "_probe_for_test.py"
+    probe.write_text("def f(c):\n    return c._effective('x', 'Fight', 'attack')\n")
+    try:
+        assert _private_uses(probe) == ["agents/_probe_for_test.py:2 ._effective"]
+    finally:
+        probe.unlink()
+
+
+def test_no_rules_class_over_400_lines():
+    bad = []
+    for p in _py(RULES):
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > 400:
+                bad.append(f"{p.relative_to(ROOT)}: {node.name} has {node.end_lineno - node.lineno + 1} lines")
+    assert not bad, "\n".join(bad)
+
+
+def test_actions_are_offered_in_the_order_saved_sessions_and_models_rely_on():
+    from fate_env.rules.actions import ACTIONS
+    names = [a.option.__name__ for a in ACTIONS]
+    assert names == ["Move", "Attack", "CreateAdvantage", "Exploit", "OvercomeMove", "RemoveAspect", "TakeTask",
+                     "TurnToContest", "FullDefense", "Support", "Concede", "Pass"]
+    modules = {p.stem for p in (RULES / "actions").glob("*.py")} - {"__init__", "base"}
+    assert {a.run.__module__.rsplit(".", 1)[1] for a in ACTIONS} == modules, "an action module is not registered"
+
+
+def test_tests_mirror_the_package():
+    """Each test folder is named for the package folder it tests."""
+    package = {"rules": ROOT / "fate_env" / "rules", "environment": ROOT / "fate_env" / "environment",
+               "evaluation": ROOT / "fate_env" / "evaluation", "agents": ROOT / "agents"}
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    assert folders <= set(package), f"test folders without a package folder: {folders - set(package)}"
+    for name in folders:
+        assert package[name].is_dir()
