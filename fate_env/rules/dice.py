@@ -49,7 +49,8 @@ class Dice:
     """A source of 4dF rolls: forced faces first, then the generator."""
 
     def __init__(self, rng: np.random.Generator | None = None, forced: Iterable[Sequence[int]] = ()):
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self._rng: np.random.Generator | None = rng if rng is not None else np.random.default_rng()
+        self._rng_state: tuple | None = None  # (bit generator type, state): a copy's generator, made when first needed
         self._forced: deque[Faces] = deque(check_faces(f) for f in forced)
         self._block: list[tuple[int, int, int, int]] = []
         # physical dice: for the rolls ``wants(who)`` picks, ``provider(who, what)`` gives the faces
@@ -60,14 +61,26 @@ class Dice:
         self.journal: list[Faces] | None = None
         self._replay: deque[Faces] = deque()
 
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            kind, state = self._rng_state
+            bg = kind(0)
+            bg.state = state
+            self._rng, self._rng_state = np.random.Generator(bg), None
+        return self._rng
+
     def copy(self, replay: Iterable[Faces] = ()) -> "Dice":
         """An independent copy in the same state (the generator's included), which first gives
-        back ``replay``: the rolls already made since a checkpoint."""
+        back ``replay``: the rolls already made since a checkpoint. The copy's generator is
+        rebuilt only when it is first drawn from (most copies live on the block already drawn)."""
         d = Dice.__new__(Dice)
-        bg = self.rng.bit_generator
-        clone_bg = type(bg)()
-        clone_bg.state = bg.state
-        d.rng = np.random.Generator(clone_bg)
+        if self._rng is None:
+            d._rng_state = self._rng_state
+        else:
+            bg = self._rng.bit_generator
+            d._rng_state = (type(bg), bg.state)
+        d._rng = None
         d._forced = deque(self._forced)
         d._block = self._block[:]
         d.provider, d.wants = self.provider, self.wants
@@ -76,7 +89,8 @@ class Dice:
         return d
 
     def __getstate__(self) -> dict:
-        state = {k: getattr(self, k) for k in ("rng", "_forced", "_block", "journal", "_replay")}
+        state = {k: getattr(self, k) for k in ("_forced", "_block", "journal", "_replay")}
+        state["_rng"], state["_rng_state"] = self.rng, None
         state["provider"] = state["wants"] = None  # a live player's dice do not travel
         return state
 
