@@ -184,23 +184,39 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = self.conflict.pending.actor
 
     def _refresh_pending(self) -> None:
-        """Map the pending decision's options to actions (and build the mask)."""
-        c = self.conflict
-        self.slots.sync(c)
-        d = c.pending
-        self._mask = np.zeros(self.layout.n, dtype=np.int8)
-        self._decode: dict[int, int] = {}
-        self._encoded: list[int] = []
-        if d is None:
-            return
-        boosts = usable_boosts(c, d.options)
-        for i, o in enumerate(d.options):
-            a = self.layout.encode(c, d.actor, o, self.slots, boosts)
-            if a in self._decode:
-                raise RuntimeError(f"two options share action {a}: {d.options[self._decode[a]]!r} and {o!r}")
-            self._decode[a] = i
-            self._encoded.append(a)
-            self._mask[a] = 1
+        """A new pending decision: aspects take their slots now (the slot order must follow every
+        step); its options are mapped to actions (and the mask built) when first asked for, so a
+        seat played by a scripted controller through :meth:`step_option` never pays for it."""
+        self.slots.sync(self.conflict)
+        self._enc: tuple[np.ndarray, dict[int, int], list[int]] | None = None
+
+    def _encoding(self) -> tuple[np.ndarray, dict[int, int], list[int]]:
+        """(mask, action -> option index, option index -> action) for the pending decision."""
+        if self._enc is None:
+            c = self.conflict
+            d = c.pending
+            mask = np.zeros(self.layout.n, dtype=np.int8)
+            decode: dict[int, int] = {}
+            encoded: list[int] = []
+            if d is not None:
+                boosts = usable_boosts(c, d.options)
+                for i, o in enumerate(d.options):
+                    a = self.layout.encode(c, d.actor, o, self.slots, boosts)
+                    if a in decode:
+                        raise RuntimeError(f"two options share action {a}: {d.options[decode[a]]!r} and {o!r}")
+                    decode[a] = i
+                    encoded.append(a)
+                    mask[a] = 1
+            self._enc = (mask, decode, encoded)
+        return self._enc
+
+    @property
+    def _mask(self) -> np.ndarray:
+        return self._encoding()[0]
+
+    @property
+    def _decode(self) -> dict[int, int]:
+        return self._encoding()[1]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self.encoder.encode(self.conflict, agent, self.slots)
@@ -216,7 +232,7 @@ class raw_env(AECEnv, EzPickle):
 
     def action_for_option(self, index: int) -> int:
         """The action that picks option ``index`` of the pending decision (for scripted controllers)."""
-        return self._encoded[index]
+        return self._encoding()[2][index]
 
     def describe_action(self, action: int) -> str:
         name, offset = self.layout.segment_of(int(action))
@@ -233,13 +249,30 @@ class raw_env(AECEnv, EzPickle):
             return
         c = self.conflict
         d = c.pending
-        if action is None or int(action) not in self._decode:
-            legal = [self.describe_action(a) for a in sorted(self._decode)][:12]
+        decode = self._decode
+        if action is None or int(action) not in decode:
+            legal = [self.describe_action(a) for a in sorted(decode)][:12]
             raise IllegalAction(f"{agent}: action {action} is not legal for this {d.kind} decision; "
-                                f"legal: {', '.join(legal)}{' ...' if len(self._decode) > 12 else ''}")
+                                f"legal: {', '.join(legal)}{' ...' if len(decode) > 12 else ''}")
+        self._apply(agent, decode[int(action)])
+
+    def step_option(self, index: int) -> None:
+        """Step with the pending decision's option ``index`` (what a scripted controller returns),
+        without mapping options to actions: the same step as ``step(action_for_option(index))``."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(None)
+            return
+        d = self.conflict.pending
+        if d is None or d.actor != agent or not 0 <= index < len(d.options):
+            raise IllegalAction(f"{agent}: option {index} is not one of the pending decision's")
+        self._apply(agent, index)
+
+    def _apply(self, agent: str, index: int) -> None:
+        c = self.conflict
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        c.step(self._decode[int(action)])
+        c.step(index)
         self._score_new_events()
         if c.over:
             unresolved = c.outcome.unresolved
@@ -259,8 +292,7 @@ class raw_env(AECEnv, EzPickle):
             self._refresh_pending()
         self._accumulate_rewards()
         if c.over:
-            self._mask = np.zeros(self.layout.n, dtype=np.int8)
-            self._decode = {}
+            self._enc = (np.zeros(self.layout.n, dtype=np.int8), {}, [])
         dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
         if dead:
             self._skip_agent_selection = None if c.over else c.pending.actor

@@ -105,7 +105,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
                 return gathered, False
             ctl = self.helper if agent in self.learners else self.controllers[agent]
             index, _ = ctl.choose(c, c.pending)
-            aec.step(aec.action_for_option(index))
+            aec.step_option(index)  # no mask for a seat that never reads one
             gathered += self._collect()
 
     def _side_end(self, outcome) -> float:
