@@ -56,6 +56,18 @@ def _policies(path: str, mtime_ns: int, size: int) -> dict:
     return yaml.safe_load(Path(path).read_text()) or {}
 
 
+def by_kind(options: list) -> dict[type, list[int]]:
+    """The options' indices by option type, in order: one scan answers every "is there a ...?"."""
+    out: dict[type, list[int]] = {}
+    for i, o in enumerate(options):
+        t = type(o)
+        if t in out:
+            out[t].append(i)
+        else:
+            out[t] = [i]
+    return out
+
+
 @register("basic")
 class BasicController:
     name = "basic"
@@ -102,40 +114,41 @@ class BasicController:
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor
         opts = d.options
-        if self._should_concede(c, me) and Concede() in opts:
-            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
-        if TurnToContest() in opts and c.scene.challenge and c.side_of(me) == c.scene.challenge.side:
-            return opts.index(TurnToContest()), "calls the retreat now that the way is open"
-        tasks = [i for i, o in enumerate(opts) if type(o) is TakeTask]
+        kinds = by_kind(opts)  # one scan of the options
+        if self._should_concede(c, me) and Concede in kinds:
+            return kinds[Concede][0], "the next hit would take it out; concedes while it can"
+        if TurnToContest in kinds and c.scene.challenge and c.side_of(me) == c.scene.challenge.side:
+            return kinds[TurnToContest][0], "calls the retreat now that the way is open"
+        tasks = kinds.get(TakeTask)
         if tasks:  # the scene's goal comes first when it is safe to work on it
             i = max(tasks, key=lambda i: c.effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))
             return i, f"works on {c.scene.challenge.tasks[opts[i].task].name}"
         best, best_score = None, -99
-        for i, o in enumerate(opts):
-            if type(o) is Attack:
-                odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
-                if odds * 2 + 3 <= best_score:
-                    continue  # cannot beat the best so far even if it finishes the target
-                finish = 1 if odds + self.likely_roll > c.capacity(o.target, c.attack_track(o.skill)) else 0
-                score = odds * 2 + finish * 3
-                if score > best_score:
-                    best, best_score = i, score
+        for i in kinds.get(Attack, ()):
+            o = opts[i]
+            odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
+            if odds * 2 + 3 <= best_score:
+                continue  # cannot beat the best so far even if it finishes the target
+            finish = 1 if odds + self.likely_roll > c.capacity(o.target, c.attack_track(o.skill)) else 0
+            score = odds * 2 + finish * 3
+            if score > best_score:
+                best, best_score = i, score
         if best is not None:
             o = opts[best]
             return best, f"attacks {o.target} with {o.skill}: the best odds in reach"
         # not in reach: a free move that brings a foe into reach, else an overcome move
-        for i, o in enumerate(opts):
-            if type(o) is Move and self._reach_after(c, me, o.zone):
-                return i, f"steps into {o.zone} to reach a foe"
-        for i, o in enumerate(opts):
-            if type(o) is OvercomeMove and self._reach_after(c, me, o.zone):
-                return i, f"forces a way to {o.zone} to reach a foe"
-        for i, o in enumerate(opts):
-            if type(o) is CreateAdvantage and o.target == me:
-                return i, f"no foe in reach: sets up {o.template}"
-        if FullDefense() in opts:
-            return opts.index(FullDefense()), "no foe in reach: full defense"
-        return opts.index(Pass()), "nothing useful to do"
+        for i in kinds.get(Move, ()):
+            if self._reach_after(c, me, opts[i].zone):
+                return i, f"steps into {opts[i].zone} to reach a foe"
+        for i in kinds.get(OvercomeMove, ()):
+            if self._reach_after(c, me, opts[i].zone):
+                return i, f"forces a way to {opts[i].zone} to reach a foe"
+        for i in kinds.get(CreateAdvantage, ()):
+            if opts[i].target == me:
+                return i, f"no foe in reach: sets up {opts[i].template}"
+        if FullDefense in kinds:
+            return kinds[FullDefense][0], "no foe in reach: full defense"
+        return kinds[Pass][0], "nothing useful to do"
 
     def _reach_after(self, c: Conflict, me: str, zone: str) -> bool:
         return c.reach_after_move(me, zone)

@@ -76,8 +76,12 @@ def effective(e: "Engine", cid: str, skill: str, action: str, target: str | None
 
 def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attacker: str | None = None) -> str:
     """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included)."""
+    sheet = e.t.f[cid].sheet
+    if not sheet.stunts:  # the common case: the first of the highest ratings
+        ratings = sheet.skills
+        return max(skills, key=lambda s: ratings.get(s, 0))
     pool = list(skills)
-    for st in e.t.f[cid].sheet.stunts:
+    for st in sheet.stunts:
         if st.kind == "use_skill" and st.action == action and st.skill not in pool:
             pool.append(st.skill)
     return max(pool, key=lambda s: (effective(e, cid, s, action, attacker), -pool.index(s)))
@@ -91,7 +95,9 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
     the actor helps (003:1449-1455). ``peek``: a look, not a roll (full defense is not used up)."""
     F = e.t.f
     f = F[cid]
-    own = f.skill(skill)
+    own = f.sheet.skills.get(skill, 0)
+    if not f.supporters and f.members <= 1 and not e.bonus_stunts[cid] and not f.full_defense:
+        return own, own  # alone, no stunt, no full defense: the rating itself
     team = [s for s in f.supporters if F[s].active] if action != "defend" else []
     leader = max(team, key=lambda s: F[s].skill(skill), default=cid)
     if F[leader].skill(skill) <= own:
