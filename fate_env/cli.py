@@ -168,7 +168,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _fail(f"--init {args.init}: no such model file")
     try:
         result = train(args.scene, args.side, args.opponent, args.timesteps, args.out, config, seed=args.seed,
-                       self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1, init=args.init)
+                       self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1, init=args.init,
+                       envs=args.envs, torch_threads=args.torch_threads)
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
@@ -408,6 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--config", default=str(_default_train_config()))
     t.add_argument("--self-play", action="store_true", help="play against frozen snapshots of itself")
     t.add_argument("--init", help="start from this saved model's weights (same scene maxima and net_arch)")
+    t.add_argument("--envs", type=_count, default=1,
+                   help="environments stepping in parallel processes (use the machine's cores; default 1)")
+    t.add_argument("--torch-threads", type=_count, default=1,
+                   help="torch threads in the learner's process (default 1: fastest on a small shared machine)")
     t.add_argument("--seed", type=_seed, default=0)
     t.add_argument("--rules")
     t.add_argument("--json", action="store_true")

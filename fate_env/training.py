@@ -69,24 +69,56 @@ def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbos
     return info
 
 
-def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
-          seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1,
-          init: str | None = None) -> dict[str, Any]:
-    """Train, save to ``out`` (+ ``.json`` sidecar), evaluate. ``init``: start from a saved model's weights
-    (same scene maxima and net_arch), e.g. to go on training against other opponents."""
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.logger import configure
-
-    from agents.base import REGISTRY, controllers_for
+def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, Any], rules: str | None,
+                opponent_seed: int):
+    """A picklable factory of the training environment (for vectorised envs in other processes)."""
+    from agents.base import REGISTRY
 
     from .environment.single_agent import FateSingleAgentEnv
 
     learn = tuple(config["learn"]) if config.get("learn") else None
+
+    def make():
+        return FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
+                                  rules=rules, opponent_seed=opponent_seed, learn=learn,
+                                  helper=str(config.get("helper", "basic")),
+                                  outcome=str(config.get("outcome", "characters")), controllers=REGISTRY)
+    return make
+
+
+def vector_env(scene: str, side: str | None, opponent: str, config: dict[str, Any], rules: str | None, seed: int,
+               envs: int):
+    """``envs`` copies of the training env, each in its own process when there are several (each
+    seat's controllers seeded apart; the episodes' dice come from the vectorised env's seeds)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    fns = [make_env_fn(scene, side, opponent, config, rules, seed + 7919 * i) for i in range(envs)]
+    return SubprocVecEnv(fns, start_method="spawn") if envs > 1 else DummyVecEnv(fns)
+
+
+def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
+          seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1,
+          init: str | None = None, envs: int = 1, torch_threads: int = 1) -> dict[str, Any]:
+    """Train, save to ``out`` (+ ``.json`` sidecar), evaluate. ``init``: start from a saved model's weights
+    (same scene maxima and net_arch), e.g. to go on training against other opponents. ``envs``: how many
+    environments step in parallel processes (the rollout keeps ``n_steps`` in all: ``n_steps // envs``
+    each); ``torch_threads``: torch's threads in this process (1 is fastest on a small shared machine)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
+
+    from agents.base import REGISTRY
+
+    from .environment.single_agent import FateSingleAgentEnv
+
+    if envs < 1:
+        raise ValueError(f"envs: expected at least 1, got {envs}")
+    torch.set_num_threads(max(1, int(torch_threads)))
+    learn = tuple(config["learn"]) if config.get("learn") else None
     helper = str(config.get("helper", "basic"))
-    env = FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
-                             rules=rules, opponent_seed=seed, learn=learn, helper=helper,
-                             outcome=str(config.get("outcome", "characters")), controllers=REGISTRY)
+    env = make_env_fn(scene, side, opponent, config, rules, seed)()  # names, sidecar, imitation
+    venv = vector_env(scene, side, opponent, config, rules, seed, envs)
     out_path = Path(out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     log_dir = out_path.with_suffix(".log")
@@ -97,8 +129,8 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     except ImportError:
         pass
     model = MaskablePPO(
-        config.get("policy", "MlpPolicy"), env, seed=seed, verbose=verbose,
-        n_steps=int(config.get("n_steps", 2048)), batch_size=int(config.get("batch_size", 256)),
+        config.get("policy", "MlpPolicy"), venv, seed=seed, verbose=verbose,
+        n_steps=max(1, int(config.get("n_steps", 2048)) // envs), batch_size=int(config.get("batch_size", 256)),
         n_epochs=int(config.get("n_epochs", 10)), learning_rate=float(config.get("learning_rate", 3e-4)),
         gamma=float(config.get("gamma", 0.99)), ent_coef=float(config.get("ent_coef", 0.0)),
         policy_kwargs={"net_arch": list(config.get("net_arch", [64, 64]))}, device="cpu",
@@ -128,14 +160,14 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                 snap = out_path.with_name(out_path.stem + "_snapshot.zip")
                 self.model.save(snap)
                 others = {s: f"ppo:{snap}" for s in env.aec.scene.sides if s != env.side}
-                env.controllers = controllers_for(env.aec.scene, others, seed=seed)
-                env.mixture = [env.controllers]
+                self.training_env.env_method("set_opponents", others, seed)
             return True
 
     callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
     start = time.perf_counter()
     model.learn(total_timesteps=timesteps, callback=callback)
     minutes = (time.perf_counter() - start) / 60
+    venv.close()
     model.save(out_path)
     # which decisions the model makes, for the ppo:PATH controller (the rest go to the helper)
     out_path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None,
@@ -145,7 +177,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     episodes = int(config.get("eval_episodes", 300))
     rng = np.random.default_rng(seed)
     results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
-               "minutes": minutes, "self_play": self_play, "model": str(out_path), "logs": str(log_dir),
+               "minutes": minutes, "envs": envs, "self_play": self_play, "model": str(out_path), "logs": str(log_dir),
                "init": init}
     if cloned is not None:
         results["imitation"] = cloned

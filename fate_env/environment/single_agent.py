@@ -77,6 +77,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             mix = [{sd: name.strip() for sd in s.sides if sd != self.side} for name in opponents.split(",")]
         else:
             mix = [dict(opponents)]
+        self.factory = controllers
         self.mixture = [controllers.controllers_for(s, m, opponent_seed) for m in mix]
         self.controllers = self.mixture[0]
         self.helper = controllers.make_controller(helper, opponent_seed)
@@ -84,6 +85,12 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.observation_space = spaces.Box(-10.0, 10.0, shape=(self.aec.encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.aec.layout.n)
         self._agent: str | None = None
+
+    def set_opponents(self, overrides: Mapping[str, str], seed: int = 0) -> None:
+        """Let other controllers play the other seats from the next decision on (self-play snapshots;
+        callable through a vectorised env's ``env_method``)."""
+        self.controllers = self.factory.controllers_for(self.aec.scene, dict(overrides), seed)
+        self.mixture = [self.controllers]
 
     def _collect(self) -> float:
         return sum(self.aec.rewards.get(a, 0.0) for a in self.learners) / len(self.learners)

@@ -1,0 +1,35 @@
+"""Training on every core: ``fate-npc train --envs N`` steps N environments in parallel processes,
+self-play snapshots reach every one of them, and a bad count is refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+def test_train_with_parallel_envs_and_self_play(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 3\n"
+                   "self_play: {snapshot_every: 128}\n")
+    out = tmp_path / "par.zip"
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--self-play",
+                        "--envs", "2", "--timesteps", "384", "--out", str(out), "--config", str(cfg), "--quiet",
+                        "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["envs"] == 2 and result["timesteps"] == 384 and out.exists()
+    assert (tmp_path / "par_snapshot.zip").exists()
+    progress = (tmp_path / "par.log" / "progress.csv").read_text().splitlines()
+    assert len(progress) >= 2  # SB3 logged at least one rollout of both envs
+
+
+def test_a_bad_env_count_is_refused():
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--envs", "0"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--envs" in r.stderr
