@@ -45,8 +45,13 @@ NOTHING = Attempt(None, None)
 def offer(e, f, ctx):
     named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind in (ADVANTAGE, SITUATION)}
     out = []
+    targets: dict[tuple, list[str]] = {}  # templates of one target kind and track share their targets
     for tpl in e.scene.advantages:  # of either kind: DISTRACTED in a physical fight (003:1414-1419)
-        for target in template_targets(e, f, tpl, ctx.foes):
+        k = (tpl.target, tpl.track)
+        got = targets.get(k)
+        if got is None:
+            got = targets[k] = template_targets(e, f, tpl, ctx.foes)
+        for target in got:
             if (tpl.name, target) not in named:  # already there: take advantage of it instead
                 out.append(CreateAdvantage(tpl.name, target))
     return out
