@@ -40,7 +40,7 @@ from .zones import ZoneMap
 #: turns between the table copies the hot path takes; a copy made between them replays at most
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
-_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "autostep_single")
+_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "autostep_single", "interned")
 
 
 class Engine(View):
@@ -79,6 +79,7 @@ class Engine(View):
         self.order = [c.id for c in scene.characters]
         self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
         self.autostep_single = autostep_single
+        self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
 
     # ------------------------------------------------------------------ answers
     def step(self, choice: Any, reason: str = "") -> None:

@@ -96,8 +96,19 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
     F = e.t.f
     f = F[cid]
     own = f.sheet.skills.get(skill, 0)
-    if not f.supporters and f.members <= 1 and not e.bonus_stunts[cid] and not f.full_defense:
-        return own, own  # alone, no stunt, no full defense: the rating itself
+    if not f.supporters and f.members <= 1:  # alone: the rating, its stunts, full defense
+        total = own
+        if e.bonus_stunts[cid]:
+            stunt = stunt_bonus(e, cid, skill, action, target)
+            if stunt:
+                total += stunt
+                notes.append(f"stunt +{stunt}")
+        if action == "defend" and f.full_defense:
+            total += 2
+            if not peek:
+                f.defended_on_full = True
+            notes.append("full defense +2")
+        return own, total
     team = [s for s in f.supporters if F[s].active] if action != "defend" else []
     leader = max(team, key=lambda s: F[s].skill(skill), default=cid)
     if F[leader].skill(skill) <= own:

@@ -45,6 +45,7 @@ NOTHING = Attempt(None, None)
 def offer(e, f, ctx):
     named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind in (ADVANTAGE, SITUATION)}
     out = []
+    interned = e.interned  # options are values: one object per (template, target) for the scene
     targets: dict[tuple, list[str]] = {}  # templates of one target kind and track share their targets
     for tpl in e.scene.advantages:  # of either kind: DISTRACTED in a physical fight (003:1414-1419)
         k = (tpl.target, tpl.track)
@@ -52,8 +53,12 @@ def offer(e, f, ctx):
         if got is None:
             got = targets[k] = template_targets(e, f, tpl, ctx.foes)
         for target in got:
-            if (tpl.name, target) not in named:  # already there: take advantage of it instead
-                out.append(CreateAdvantage(tpl.name, target))
+            key = (tpl.name, target)
+            if key not in named:  # already there: take advantage of it instead
+                o = interned.get(key)
+                if o is None:
+                    o = interned[key] = CreateAdvantage(tpl.name, target)
+                out.append(o)
     return out
 
 

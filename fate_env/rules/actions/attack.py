@@ -21,10 +21,15 @@ from .base import Action
 
 def offer(e, f, ctx):
     out = []
+    interned = e.interned
     for skill in attack_skills(e, f):
         for t in ctx.foes:
             if can_reach(e, f, t, skill):
-                out.append(Attack(t, skill))
+                key = ("attack", t, skill)
+                o = interned.get(key)
+                if o is None:
+                    o = interned[key] = Attack(t, skill)
+                out.append(o)
     return out
 
 
