@@ -73,9 +73,17 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
         if who in payers and payers[0] != who:
             payers.remove(who)
             payers.insert(0, who)
-    effects = ("bonus", "reroll") if (who == r.actor or r.active) else ("bonus",)
     invoked = r.invoked.get(side, ())
     zones = r.zones
+    if any_only and not payers:  # only free invokes could be made: look at aspects that carry some
+        for a in t.aspects.values():
+            free = a.free
+            if free and (a.owner is None or F[a.owner].status == ACTIVE) and (a.zone is None or a.zone in zones):
+                for h in allies:
+                    if free.get(h, 0) > 0:
+                        return True
+        return False
+    effects = ("bonus", "reroll") if (who == r.actor or r.active) else ("bonus",)
     out: list[Invoke] = []
     for a in t.aspects.values():
         owner = a.owner
