@@ -96,35 +96,23 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
     F = e.t.f
     f = F[cid]
     own = f.sheet.skills.get(skill, 0)
-    if not f.supporters and f.members <= 1:  # alone: the rating, its stunts, full defense
-        total = own
-        if e.bonus_stunts[cid]:
-            stunt = stunt_bonus(e, cid, skill, action, target)
-            if stunt:
-                total += stunt
-                notes.append(f"stunt +{stunt}")
-        if action == "defend" and f.full_defense:
-            total += 2
-            if not peek:
-                f.defended_on_full = True
-            notes.append("full defense +2")
-        return own, total
-    team = [s for s in f.supporters if F[s].active] if action != "defend" else []
-    leader = max(team, key=lambda s: F[s].skill(skill), default=cid)
-    if F[leader].skill(skill) <= own:
-        leader = cid
-    rating = F[leader].skill(skill)
+    leader, rating, helpers = cid, own, 0
+    if f.supporters or f.members > 1:  # teamwork (alone, the rating is the character's own)
+        team = [s for s in f.supporters if F[s].active] if action != "defend" else []
+        best = max(team, key=lambda s: F[s].skill(skill), default=cid)
+        if F[best].skill(skill) > own:
+            leader, rating = best, F[best].skill(skill)
+        if f.members > 1 and own >= 1:
+            helpers += f.members - 1
+        helpers += sum(1 for s in [cid] + team if s != leader and F[s].skill(skill) >= 1)
     total = rating
-    stunt = stunt_bonus(e, leader, skill, action, target)
-    if stunt:
-        total += stunt
-        notes.append(f"stunt +{stunt}")
+    if e.bonus_stunts[leader]:
+        stunt = stunt_bonus(e, leader, skill, action, target)
+        if stunt:
+            total += stunt
+            notes.append(f"stunt +{stunt}")
     if leader != cid:
         notes.append(f"{leader} leads the teamwork")
-    helpers = 0
-    if f.members > 1 and own >= 1:
-        helpers += f.members - 1
-    helpers += sum(1 for s in [cid] + team if s != leader and F[s].skill(skill) >= 1)
     if helpers:
         tw = e.rules.teamwork_bonus(rating, helpers)
         if tw:
