@@ -10,7 +10,6 @@ would have placed (:class:`Attempt`) and :func:`give_failed` places it when the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .. import events as ev
 from ..aspects import boost, gain_free, new_aspect
