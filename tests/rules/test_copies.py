@@ -141,3 +141,15 @@ def test_clone_at_any_decision_property(seed, at, policy):
         e.step(index, reason)
         c.step(index, reason)
     assert c.pending is None and c.log() == e.log()
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_finished_scene_copies_too(kind):
+    scene = load_scene(KINDS[kind])
+    e = _finish(start(scene, 4), controllers_for(scene, seed=4))
+    for how in HOW.values():
+        c = how(e)
+        assert c.pending is None and c.log() == e.log() and c.outcome == e.outcome
+    ended = start(scene, 5)
+    ended.gm_end()
+    assert ended.clone().log() == ended.log() and ended.clone().outcome.unresolved
