@@ -87,7 +87,7 @@ class Engine(View):
         d = self.pending
         if d is None:
             raise ConflictOver("the scene has ended; there is no decision to take")
-        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
+        if type(choice) is int or (isinstance(choice, (int, np.integer)) and not isinstance(choice, bool)):
             index = int(choice)
             if index == 0 and d.first is not None:
                 option = d.first

@@ -14,10 +14,13 @@ if TYPE_CHECKING:
     from .engine import Engine
 
 
+_DEFEND_OR_CONCEDE, _DEFEND = (Defend(), Concede()), (Defend(),)
+
+
 def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
     """The target may concede before the dice hit the table (003:1695-1712). False: no roll."""
     t = e.t
-    options = [Defend(), Concede()] if t.can_concede else [Defend()]
+    options = list(_DEFEND_OR_CONCEDE if t.can_concede else _DEFEND)
     choice = RECONSIDER
     while choice is RECONSIDER:
         if not t.f[attacker].active or t.is_over():
