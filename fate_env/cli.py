@@ -140,7 +140,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         for p in dict.fromkeys(policies + columns):
             make_controller(p)
-        result = crossplay(scene, policies, args.n, args.seed, columns=columns)
+        result = crossplay(scene, policies, args.n, args.seed, columns=columns, workers=args.workers)
     except (UnknownController, ValueError) as exc:
         return _fail(str(exc))
     if args.json:
@@ -394,6 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--vs", help="the second side's policies (the columns), when they differ from --policies, "
                                 "e.g. a model that only plays one side")
     e.add_argument("-n", type=_count, default=100, help="episodes per cell (paired seeds)")
+    e.add_argument("--workers", type=_count, default=1,
+                   help="processes sharing the episodes (the table is the same for any count)")
     e.add_argument("--seed", type=_seed, default=0)
     e.add_argument("--rules")
     e.add_argument("--json", action="store_true")

@@ -41,40 +41,62 @@ class Cell:
                                             sides[1]: self.concessions["b"] / self.n}}
 
 
+def episode(job: tuple) -> tuple[str | None, int, int, int, int, int]:
+    """One paired-seed episode: (winner, exchanges, consequences and concessions of side a, of side b)."""
+    scene, pa, pb, s = job
+    side_a, side_b = scene.sides
+    out = play(start(scene, s), controllers_for(scene, {side_a: pa, side_b: pb}, seed=s)).outcome
+    a_side = {c.id for c in scene.characters if c.side == side_a}
+    cons_a = sum(len(v) for cid, v in out.consequences.items() if cid in a_side)
+    cons_b = sum(len(v) for cid, v in out.consequences.items() if cid not in a_side)
+    conc_a = sum(1 for cid in out.conceded if cid in a_side)
+    return out.winner, out.exchanges, cons_a, cons_b, conc_a, len(out.conceded) - conc_a
+
+
+def run_episodes(jobs: list[tuple], workers: int = 1) -> list[tuple]:
+    """Every episode, in job order, in this process or a pool of ``workers`` (identical results)."""
+    if workers <= 1:
+        return [episode(j) for j in jobs]
+    import multiprocessing as mp
+    # spawn, not fork (a ppo: controller's torch threads); each worker loads what it needs
+    with mp.get_context("spawn").Pool(workers) as pool:
+        return list(pool.imap(episode, jobs, chunksize=max(1, len(jobs) // (workers * 16))))
+
+
 def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0,
-              columns: list[str] | None = None) -> dict[str, Any]:
-    """``policies`` play the first side (rows) against ``columns`` (default: the same) on the second."""
+              columns: list[str] | None = None, workers: int = 1) -> dict[str, Any]:
+    """``policies`` play the first side (rows) against ``columns`` (default: the same) on the second;
+    ``workers`` processes share the episodes (the table is the same for any count)."""
     columns = list(columns) if columns is not None else list(policies)
     if len(scene.sides) != 2:
         raise ValueError(f"cross-play needs a scene with two sides; {scene.name} has {len(scene.sides)}")
     side_a, side_b = scene.sides
+    pairs = [(pa, pb) for pa in policies for pb in columns]
+    results = iter(run_episodes([(scene, pa, pb, seed + k) for pa, pb in pairs for k in range(n)], workers))
     cells: list[Cell] = []
     games: list[tuple[str, str, float]] = []
-    for pa in policies:
-        for pb in columns:
-            cell = Cell(pa, pb)
-            for k in range(n):
-                s = seed + k
-                play_ = play(start(scene, s), controllers_for(scene, {side_a: pa, side_b: pb}, seed=s))
-                out = play_.outcome
-                cell.n += 1
-                cell.exchanges += out.exchanges
-                score = 0.5
-                if out.winner == side_a:
-                    cell.a_wins += 1
-                    score = 1.0
-                elif out.winner == side_b:
-                    cell.b_wins += 1
-                    score = 0.0
-                else:
-                    cell.unresolved += 1
-                for cid, cons in out.consequences.items():
-                    cell.consequences["a" if scene.character(cid).side == side_a else "b"] += len(cons)
-                for cid in out.conceded:
-                    cell.concessions["a" if scene.character(cid).side == side_a else "b"] += 1
-                if pa != pb:
-                    games.append((pa, pb, score))
-            cells.append(cell)
+    for pa, pb in pairs:
+        cell = Cell(pa, pb)
+        for _ in range(n):
+            winner, exchanges, cons_a, cons_b, conc_a, conc_b = next(results)
+            cell.n += 1
+            cell.exchanges += exchanges
+            score = 0.5
+            if winner == side_a:
+                cell.a_wins += 1
+                score = 1.0
+            elif winner == side_b:
+                cell.b_wins += 1
+                score = 0.0
+            else:
+                cell.unresolved += 1
+            cell.consequences["a"] += cons_a
+            cell.consequences["b"] += cons_b
+            cell.concessions["a"] += conc_a
+            cell.concessions["b"] += conc_b
+            if pa != pb:
+                games.append((pa, pb, score))
+        cells.append(cell)
     everyone = list(dict.fromkeys(policies + columns))
     strengths, theta = bradley_terry(games) if games else ({p: 1.0 for p in everyone}, 1.0)
     ref = "random" if "random" in strengths else min(strengths, key=strengths.get)
