@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 CONSEQUENCE_NAMES = {
     PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
-    MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt", "extreme": "Broken Spirit"},
+    MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt",
+             "extreme": "Broken Spirit"},
 }
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
 #: ``when: aspect: NAME`` may name one of these, see fate_env.scenes)

@@ -99,9 +99,9 @@ class Engine(View):
             try:
                 index = d.options.index(choice)
             except ValueError:
-                raise IllegalChoice(
-                    f"{key(choice) if hasattr(choice, '__dataclass_fields__') else repr(choice)} is not a legal {d.kind} option "
-                    f"for {d.actor}; legal: {', '.join(d.keys())}") from None
+                shown = key(choice) if hasattr(choice, "__dataclass_fields__") else repr(choice)
+                raise IllegalChoice(f"{shown} is not a legal {d.kind} option for {d.actor}; "
+                                    f"legal: {', '.join(d.keys())}") from None
             option = d.options[index]
         self._inputs.append(("step", index, reason))
         self.choices.append(index)

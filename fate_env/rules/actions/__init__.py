@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Any
 from ..reach import free_moves
 from ..state import Fighter
 from . import (
-    advantage, attack, concede, exploit, full_defense, move, overcome_move, pass_, remove, support, task,
+    advantage,
+    attack,
+    concede,
+    exploit,
+    full_defense,
+    move,
+    overcome_move,
+    pass_,
+    remove,
+    support,
+    task,
     turn_to_contest,
 )
 from .base import Action, TurnContext

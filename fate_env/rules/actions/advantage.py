@@ -10,6 +10,7 @@ would have placed (:class:`Attempt`) and :func:`give_failed` places it when the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..aspects import boost, gain_free, new_aspect
@@ -19,10 +20,13 @@ from ..kinds import Band, DecisionKind
 from ..options import Choose, CreateAdvantage
 from ..reach import template_targets
 from ..rolls import FAIL, STYLE, TIE, band, best_skill, resolved, roll
-from ..state import ADVANTAGE, SITUATION, Aspect
+from ..state import ADVANTAGE, SITUATION, Aspect, Fighter
 from ..steps import respond
 from ..table import Roll
-from .base import Action
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
 @dataclass(slots=True)
@@ -41,7 +45,7 @@ class Attempt:
 NOTHING = Attempt(None, None)
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind in (ADVANTAGE, SITUATION)}
     out = []
     interned = e.interned  # options are values: one object per (template, target) for the scene
@@ -61,11 +65,12 @@ def offer(e, f, ctx):
     return out
 
 
-def run(e, f, choice: CreateAdvantage) -> Flow:
+def run(e: "Engine", f: Fighter, choice: CreateAdvantage) -> Flow:
     yield from create_advantage(e, f, choice.template, choice.target, ask_cost=True)
 
 
-def place(e, f, template: str, target: str, skill: str, holder: str | None, count: int) -> None:
+def place(e: "Engine", f: Fighter, template: str, target: str, skill: str, holder: str | None,
+          count: int) -> None:
     """The new aspect, with ``count`` free invokes for ``holder``."""
     t = e.t
     owner = target if target in t.f else None
@@ -78,7 +83,7 @@ def place(e, f, template: str, target: str, skill: str, holder: str | None, coun
     e.emit(ev.AspectCreated(a.name, a.id, a.kind, owner or zone, count, holder))
 
 
-def create_advantage(e, f, template: str, target: str, ask_cost: bool) -> Flow:
+def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_cost: bool) -> Flow:
     """Roll for a new aspect; returns an :class:`Attempt`."""
     tpl = next(t for t in e.scene.advantages if t.name == template)
     skill = best_skill(e, f.id, tpl.skills, "create_advantage")
@@ -106,7 +111,7 @@ def create_advantage(e, f, template: str, target: str, ask_cost: bool) -> Flow:
     return Attempt(outcome, r)
 
 
-def give_failed(e, f, attempt: Attempt, holder: str) -> None:
+def give_failed(e: "Engine", f: Fighter, attempt: Attempt, holder: str) -> None:
     """A failed attempt kept at a cost: the enemy gets what the failure would have given."""
     if attempt.aspect is not None:
         gain_free(e, attempt.aspect, holder, 1)

@@ -6,6 +6,8 @@ cancels it leaves the boost, 003:2682-2689); success with style may trade one sh
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..aspects import boost
 from ..decisions import Flow, ask
 from ..harm import harm
@@ -15,11 +17,15 @@ from ..options import Attack, Choose
 from ..reach import attack_skills, attack_track, can_reach, reach_of
 from ..rolls import best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
+from ..state import Fighter
 from ..steps import respond
-from .base import Action
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     out = []
     interned = e.interned
     for skill in attack_skills(e, f):
@@ -33,7 +39,7 @@ def offer(e, f, ctx):
     return out
 
 
-def run(e, f, choice: Attack) -> Flow:
+def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     target, skill = choice.target, choice.skill
     t = e.t.f[target]
     if not (yield from respond(e, target, f.id, "attack")):

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from ..decisions import Flow
 from ..options import Concede
+from ..state import Fighter
 from ..steps import concede_fighter
-from .base import Action
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [Concede()]
 
 
-def run(e, f, choice):
+def run(e: "Engine", f: Fighter, choice: Any) -> Flow:
     concede_fighter(e, f)
     yield from ()
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..aspects import boost
 from ..decisions import Flow
 from ..invokes import invoke_rounds
@@ -11,15 +13,19 @@ from ..overcome import COST, overcome_outcome
 from ..reach import blocker
 from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, MOVE_SKILL
+from ..state import Fighter
 from ..steps import move_to
-from .base import Action
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [OvercomeMove(z) for z in e.map.reachable(f.zone) if z not in ctx.free_now]
 
 
-def run(e, f, choice: OvercomeMove) -> Flow:
+def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
     zone = choice.zone
     by = blocker(e, f) if e.scene.foes_block_movement else None
     if by is not None:

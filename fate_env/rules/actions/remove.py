@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .. import events as ev
 from ..aspects import boost, removable
 from ..decisions import Flow
@@ -10,16 +12,20 @@ from ..options import RemoveAspect
 from ..overcome import COST, overcome_outcome
 from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, MENTAL, PHYSICAL, REMOVE_DIFFICULTY
-from .base import Action
+from ..state import Fighter
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 REMOVE_SKILLS = {PHYSICAL: ("Athletics", "Physique", "Crafts"), MENTAL: ("Will", "Rapport", "Empathy")}
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [RemoveAspect(a.id) for a in removable(e, f)]
 
 
-def run(e, f, choice: RemoveAspect) -> Flow:
+def run(e: "Engine", f: Fighter, choice: RemoveAspect) -> Flow:
     t = e.t
     a = t.aspects[choice.aspect]
     skill = best_skill(e, f.id, REMOVE_SKILLS[e.kind], "overcome")

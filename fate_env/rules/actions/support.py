@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .. import events as ev
+from ..decisions import Flow
 from ..options import Support
-from .base import Action
+from ..state import Fighter
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [Support(a) for a in e.t.allies_of(f.id)]
 
 
-def run(e, f, choice: Support):
+def run(e: "Engine", f: Fighter, choice: Support) -> Flow:
     e.t.f[choice.ally].supporters.append(f.id)
     e.emit(ev.SupportPledged(f.id, choice.ally))
     yield from ()

@@ -8,6 +8,8 @@ opposition gets a boost) or, under condensed, a failure with a boost.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .. import events as ev
 from ..aspects import boost
 from ..decisions import Flow, ask
@@ -16,10 +18,14 @@ from ..kinds import DecisionKind, SceneKind
 from ..options import Choose, TakeTask
 from ..overcome import COST, overcome_outcome
 from ..rolls import FAIL, STYLE, SUCCESS, TIE, band, resolved, roll
-from .base import Action
+from ..state import Fighter
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     t = e.t
     if not t.tasks_left or f.id in t.set_back:
         return []
@@ -29,11 +35,11 @@ def offer(e, f, ctx):
     return [TakeTask(i, f.id) for i in t.tasks_left if spec.tasks[i].by in (None, f.id)]
 
 
-def run(e, f, choice: TakeTask) -> Flow:
+def run(e: "Engine", f: Fighter, choice: TakeTask) -> Flow:
     yield from attempt_task(e, f, choice.task)
 
 
-def attempt_task(e, f, index: int) -> Flow:
+def attempt_task(e: "Engine", f: Fighter, index: int) -> Flow:
     t = e.t
     task = e.scene.challenge.tasks[index]
     r = roll(e, "overcome", f, task.skill, difficulty=task.difficulty, why=task.name)

@@ -3,15 +3,22 @@ Offered once the scene's challenge, if any, is done."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from ..decisions import Flow
 from ..options import TurnToContest
-from .base import Action
+from ..state import Fighter
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 
-def offer(e, f, ctx):
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [TurnToContest()] if e.scene.contest is not None and not e.t.tasks_left else []
 
 
-def run(e, f, choice):
+def run(e: "Engine", f: Fighter, choice: Any) -> Flow:
     e.t.to_contest = f.id  # the conflict's flow hands over after this turn
     yield from ()
 

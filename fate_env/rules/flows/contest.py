@@ -29,7 +29,7 @@ from ..kinds import DecisionKind
 from ..options import Choose, CreateAdvantage, NoAdvantage, NoSupport, RollFor, Support
 from ..reach import template_targets
 from ..rolls import FAIL, base
-from ..state import BOOST, SITUATION
+from ..state import BOOST, SITUATION, Fighter
 from ..table import Roll
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def _advantages(e: "Engine", plans: dict[str, dict[str, Any]]) -> Flow:
             e.emit(ev.Forfeited(side, m, what))
 
 
-def advantage_options(e: "Engine", f) -> list[Any]:
+def advantage_options(e: "Engine", f: Fighter) -> list[Any]:
     """The advantages a contestant may try: the scene's templates for this kind of contest, and
     free invokes on aspects in reach."""
     from ..options import Exploit
