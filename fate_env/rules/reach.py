@@ -82,8 +82,10 @@ def blocker(e: "Engine", f: Fighter) -> str | None:
 
 def free_moves(e: "Engine", f: Fighter) -> list[str]:
     """The zones ``f`` may step into as its free move (none past a foe that blocks, 000:459-463)."""
-    if e.scene.foes_block_movement and blocker(e, f) is not None:
-        return []
+    if e.scene.foes_block_movement:
+        F, zone = e.t.f, f.zone
+        if any(F[c].zone == zone for c in e.t.foes_of(f.id)):  # someone would block (see blocker)
+            return []
     return e.map.free_moves(f.zone)
 
 
