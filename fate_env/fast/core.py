@@ -1,0 +1,112 @@
+"""The fast core's Python face: a scene compiled once, episodes played by seed, one or a batch.
+
+``FastCore(scene)`` refuses a scene it does not cover (:class:`Unsupported`, naming why);
+``episode(seed)`` plays one conflict and can spell its log; ``outcomes(seeds)`` plays many in
+one call into the kernel. Every seed's dice are the reference engine's (one block of 4dF drawn
+from ``numpy.random.default_rng(seed)``), so a covered episode ends exactly as the reference
+would end it; an episode that leaves the covered paths (``bail``) is played on the reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import kernel as k
+from .decode import events, outcome
+from .tables import DICE_ROWS, EMAX, Tables, Unsupported, build, covered
+
+__all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "basic_params", "NOTICE"]
+
+NOTICE = 'the fast core needs numba: pip install -e ".[fast]" (the reference engine runs meanwhile)'
+
+
+def available() -> bool:
+    """Whether the kernel is compiled (numba installed); without it the kernel is plain Python."""
+    return k.HAVE_NUMBA
+
+
+def basic_params() -> dict[str, Any]:
+    """The ``basic`` policy's parameters, as the Python controller reads them."""
+    from agents.basic import BasicController
+    return dict(BasicController().params)
+
+
+def dice_block(seed: int) -> np.ndarray:
+    """The first block of dice the reference engine draws for ``seed`` (``rules/dice.py``)."""
+    return np.random.default_rng(seed).integers(-1, 2, size=(DICE_ROWS, 4))
+
+
+@dataclass
+class Episode:
+    """One conflict played by the kernel: its final state and its event rows."""
+
+    core: "FastCore"
+    seed: int
+    EV: np.ndarray
+    CH: np.ndarray
+    SLOTA: np.ndarray
+    G: np.ndarray
+
+    @property
+    def bail(self) -> str:
+        """Why the kernel stopped short ("" if it played the episode to its end)."""
+        return k.BAIL_REASONS[int(self.G[k.G_BAIL])]
+
+    def events(self) -> list:
+        return events(self.core.tables, self.EV, int(self.G[k.G_NEV]), self.CH)
+
+    def log(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.events()]
+
+    @property
+    def outcome(self):
+        return outcome(self.core.tables, self.CH, self.SLOTA, self.G)
+
+
+class FastCore:
+    """A scene compiled for the kernel, with ``basic`` in every seat."""
+
+    def __init__(self, scene, params: dict[str, Any] | None = None):
+        self.scene = scene
+        self.tables: Tables = build(scene, params if params is not None else basic_params())
+
+    def _args(self) -> tuple:
+        t = self.tables
+        return (t.SC, t.SK, t.ST, t.SLOTS, t.A0, t.AF0, t.P, t.SIGHT, t.HOPS, t.ZF, t.ZFN, t.ZR, t.ZRN, t.TPL)
+
+    def _state(self, *lead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        t = self.tables
+        n = t.SC.shape[0]
+        return (np.zeros(lead + (n, k.NCF), np.int64), np.zeros(lead + (n, t.SLOTS.shape[1]), np.int64),
+                np.zeros(lead + (k.NG,), np.int64))
+
+    def episode(self, seed: int) -> Episode:
+        CH, SLOTA, G = self._state()
+        EV = np.zeros((EMAX, k.EW), np.int64)
+        MARK = np.zeros((CH.shape[0], 64), np.int64)
+        k.play(*self._args(), dice_block(seed), EV, CH, MARK, SLOTA, G)
+        return Episode(self, seed, EV, CH, SLOTA, G)
+
+    def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play every seed in one kernel call: the final (CH, SLOTA, G) arrays, one row per seed."""
+        seeds = list(seeds)
+        DICE = np.stack([dice_block(s) for s in seeds]) if seeds else np.zeros((0, DICE_ROWS, 4), np.int64)
+        CH, SLOTA, G = self._state(len(seeds))
+        MARK = np.zeros((CH.shape[1] if seeds else 1, 64), np.int64)
+        k.play_batch(*self._args(), DICE, CH, MARK, SLOTA, G)
+        return CH, SLOTA, G
+
+    def outcomes(self, seeds: list[int]) -> list[Any]:
+        """Each seed's ``Outcome`` (None where the kernel bailed: play that one on the reference)."""
+        CH, SLOTA, G = self.run(seeds)
+        return [None if G[i, k.G_BAIL] else outcome(self.tables, CH[i], SLOTA[i], G[i]) for i in range(len(G))]
+
+
+def check(scene, controllers: dict[str, str] | None = None) -> None:
+    """Raise :class:`Unsupported` (naming why) unless the fast core covers ``scene``."""
+    why = covered(scene, controllers)
+    if why:
+        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(why)}")

@@ -1,0 +1,218 @@
+"""The kernel's integer event rows spelled back as the reference engine's event objects.
+
+Only logs need this (the differential test, ``scripts/diff_cores.py``, a narrated fight);
+benchmarks read the final state instead. The strings here are the reference's own: the event
+fields, the option keys, and the ``basic`` policy's one-line reasons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fate_env.rules import events as ev
+from fate_env.rules.end import Outcome
+from fate_env.rules.kinds import AspectKind, DecisionKind
+from fate_env.rules.options import (
+    Attack, Choose, Concede, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, Pass, Stay,
+)
+from fate_env.rules.rolls import band
+from fate_env.rules.stress import Absorb
+
+from . import kernel as k
+from .tables import SEVERITIES, TRACKS, Tables
+
+KINDS = (DecisionKind.TURN, DecisionKind.RESPOND, DecisionKind.INVOKE, DecisionKind.STYLE, DecisionKind.ABSORB,
+         DecisionKind.NEXT, DecisionKind.MOVE)
+ACTIONS = ("attack", "defend")
+
+
+def _mask(m: int) -> tuple[int, ...]:
+    return tuple(i for i in range(63) if m >> i & 1)
+
+
+def _reason(tb: Tables, code: int, option: Any) -> str:
+    if code == k.R_T_CONCEDE:
+        return "the next hit would take it out; concedes while it can"
+    if code == k.R_T_ATTACK:
+        return f"attacks {option.target} with {option.skill}: the best odds in reach"
+    if code == k.R_T_STEP:
+        return f"steps into {option.zone} to reach a foe"
+    if code == k.R_T_FULLDEF:
+        return "no foe in reach: full defense"
+    if code == k.R_T_NOTHING:
+        return "nothing useful to do"
+    if code == k.R_R_CONCEDE:
+        return "concedes before the dice: the hit would take it out"
+    if code == k.R_R_DEFEND:
+        return "defends"
+    if code == k.R_I_ENOUGH:
+        return "already enough"
+    if code == k.R_I_HOLDS:
+        return "the defense holds"
+    if code == k.R_I_CANNOT:
+        return "cannot pay for enough invokes to change the outcome"
+    if code == k.R_I_NOOWN:
+        return "no invoke of its own to pay for"
+    if code == k.R_S_FULL:
+        return "takes the full hit"
+    if code == k.R_A_LEAST:
+        return "absorbs at the least cost"
+    if code == k.R_A_NOTHING:
+        return "nothing left to absorb the hit"
+    if code == k.R_N_ALLY:
+        return f"hands the turn to {option.character}"
+    if code == k.R_N_WEAKEST:
+        return f"lets the least dangerous foe, {option.character}, go"
+    if code == k.R_M_STAYS:
+        return "stays in reach"
+    if code == k.R_M_CLOSES:
+        return f"closes in to {option.zone}"
+    if code == k.R_M_HOLDS:
+        return "holds position"
+    raise ValueError(f"unknown reason code {code}")
+
+
+def _option(tb: Tables, row: np.ndarray) -> Any:
+    o = int(row[5])
+    x1, x2, x3 = int(row[6]), int(row[7]), int(row[8])
+    if o == k.O_ATTACK:
+        return Attack(tb.ids[x1], tb.skills[x2])
+    if o == k.O_CONCEDE:
+        return Concede()
+    if o == k.O_MOVE:
+        return Move(tb.zones[x1])
+    if o == k.O_FULLDEF:
+        return FullDefense()
+    if o == k.O_PASS:
+        return Pass()
+    if o == k.O_DEFEND:
+        return Defend()
+    if o == k.O_DONE:
+        return DoneInvoking()
+    if o == k.O_INVOKE:
+        return Invoke(x1, tb.ids[x2], bool(x3), "bonus")
+    if o == k.O_FULLHIT:
+        return Choose("full_hit")
+    if o == k.O_ABSORB:
+        return Absorb(_mask(x1), _mask(x2))
+    if o == k.O_NEXT:
+        return Next(tb.ids[x1])
+    if o == k.O_STAY:
+        return Stay()
+    raise ValueError(f"unknown option code {o}")
+
+
+def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]:
+    """The events of one episode: ``ConflictStarted`` from the scene, then the kernel's rows."""
+    scene = tb.scene
+    ids, names = tb.ids, tb.names
+    sides: dict[str, list[str]] = {}
+    for c in scene.characters:
+        sides.setdefault(c.side, []).append(c.id)
+    out: list[ev.Event] = [ev.ConflictStarted(scene.name, scene.rules.name, scene.conflict, sides,
+                                              int(tb.P[k.P_GMPOOL]))]
+    track = TRACKS[int(tb.P[k.P_TRACK])]
+    aspect_names: dict[int, str] = {}
+
+    def who(x: int) -> str | None:
+        return None if x < 0 else ids[x]
+
+    for row in EV[:n]:
+        code = int(row[0])
+        a = [int(x) for x in row[1:]]
+        if code == k.E_EXCHANGE:
+            out.append(ev.ExchangeStarted(a[0]))
+        elif code == k.E_TURN:
+            out.append(ev.TurnStarted(ids[a[0]], a[1]))
+        elif code == k.E_DECISION:
+            option = _option(tb, row)
+            out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
+        elif code == k.E_ROLLED:
+            notes = ((f"stunt +{a[9]}",) if a[9] else ()) + (("full defense +2",) if a[10] else ())
+            out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
+                                 notes))
+        elif code == k.E_INVOKED:
+            out.append(ev.Invoked(ids[a[0]], names[a[5]], a[1], ids[a[2]], bool(a[3]), "bonus", who(a[4]), None))
+        elif code == k.E_RESOLVED:
+            out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), who(a[5])))
+        elif code == k.E_BOOST:
+            aspect_names[a[1]] = names[a[0]]
+            out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))
+        elif code == k.E_REMOVED:
+            out.append(ev.AspectRemoved(names[a[1]], a[0], "boost used" if a[2] == k.WHY_USED else "boost expired"))
+        elif code == k.E_NEXT:
+            out.append(ev.NextActor(ids[a[0]], ids[a[1]], bool(a[2])))
+        elif code == k.E_HIT:
+            out.append(ev.Hit(ids[a[0]], who(a[1]), a[2], TRACKS[a[3]], ()))
+        elif code == k.E_ABSORBED:
+            c = a[0]
+            boxes, slots = _mask(a[3]), _mask(a[4])
+            values = tuple(tb.box_values[c][b] for b in boxes)
+            cons = tuple(f"{sev}: {_cons_name(tb, track, sev)}" for sev, _ in (tb.slot_info[c][s] for s in slots))
+            out.append(ev.Absorbed(ids[c], a[1], TRACKS[a[2]], boxes, values, cons))
+        elif code == k.E_TAKENOUT:
+            out.append(ev.TakenOutEvent(ids[a[0]], who(a[1])))
+        elif code == k.E_CONCEDED:
+            out.append(ev.Conceded(ids[a[0]], a[1]))
+        elif code == k.E_ENDED:
+            out.append(ev.ConflictEnded(None if a[0] < 0 else tb.sides[a[0]], a[1], bool(a[2]), payouts(tb, CH)))
+        elif code == k.E_MOVED:
+            out.append(ev.Moved(ids[a[0]], tb.zones[a[1]], tb.zones[a[2]], bool(a[3])))
+        elif code == k.E_FULLDEF:
+            out.append(ev.FullDefenseDeclared(ids[a[0]]))
+        elif code == k.E_PASSED:
+            out.append(ev.Passed(ids[a[0]]))
+        else:
+            raise ValueError(f"unknown event code {code}")
+    return out
+
+
+def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
+    code = a[3]
+    if code in (k.R_I_FREE, k.R_I_PAID):
+        name = tb.names[a[8]]
+        return (f"free invoke on {name} to turn the result" if code == k.R_I_FREE
+                else f"pays a fate point to invoke {name} and turn the result")
+    return _reason(tb, code, option)
+
+
+def _cons_name(tb: Tables, track: str, sev: str) -> str:
+    return tb.names[int(tb.P[k.P_NAME_CONS0]) + 4 * TRACKS.index(track) + SEVERITIES.index(sev)]
+
+
+def payouts(tb: Tables, CH: np.ndarray) -> dict[str, int]:
+    out = {}
+    for i, cid in enumerate(tb.ids):
+        pay = int(CH[i, k.C_OWED]) + (1 + int(CH[i, k.C_CTAKEN]) if CH[i, k.C_STATUS] == k.CONCEDED else 0)
+        if pay:
+            out[cid] = pay
+    return out
+
+
+def outcome(tb: Tables, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> Outcome:
+    """The reference's ``Outcome`` record from the kernel's final state."""
+    ids = tb.ids
+    track = TRACKS[int(tb.P[k.P_TRACK])]
+    pays = payouts(tb, CH)
+    consequences = {}
+    for i, cid in enumerate(ids):
+        got = [{"severity": sev, "aspect": _cons_name(tb, track, sev)}
+               for s, (sev, _) in enumerate(tb.slot_info[i]) if SLOTA[i, s] >= 0]
+        if got:
+            consequences[cid] = got
+    return Outcome(
+        winner=None if G[k.G_WINNER] < 0 else tb.sides[int(G[k.G_WINNER])],
+        exchanges=int(G[k.G_EXCHANGE]),
+        unresolved=bool(G[k.G_UNRESOLVED]),
+        taken_out={cid: (None if CH[i, k.C_TOOKBY] < 0 else ids[int(CH[i, k.C_TOOKBY])])
+                   for i, cid in enumerate(ids) if CH[i, k.C_STATUS] == k.TAKEN_OUT},
+        conceded=[cid for i, cid in enumerate(ids) if CH[i, k.C_STATUS] == k.CONCEDED],
+        consequences=consequences,
+        fate_points={cid: {"start": int(tb.SC[i, k.S_FP]), "spent": int(CH[i, k.C_FPSPENT]),
+                           "payout": pays.get(cid, 0), "end": int(CH[i, k.C_FP])} for i, cid in enumerate(ids)},
+        gm_pool={"start": int(tb.P[k.P_GMPOOL]), "spent": int(G[k.G_GMSPENT]), "end": int(G[k.G_GMPOOL])},
+        payouts=pays,
+        kind=tb.scene.kind,
+    )

@@ -1,0 +1,1130 @@
+"""The fast core's kernel: one conflict played to its end, `basic` controllers in every seat.
+
+This mirrors, step for step, the reference engine's conflict flow (``fate_env/rules/flows/
+conflict.py``), the ``attack`` action, invoke rounds (``rules/invokes.py``), Condensed stress
+(``rules/stress.py``), boosts (``rules/aspects.py``), the scene's end (``rules/end.py``) and the
+``basic`` policy (``agents/basic.py``) — over flat integer arrays, so numba can compile it.
+The rules' citations live beside the reference code; each function here names the reference
+function it mirrors. It writes the same events as the reference, as rows of integers that
+``decode.py`` turns back into event objects (only when a log is asked for).
+
+A path the kernel does not cover stops the episode with a reason code (see ``BAIL_REASONS``);
+the caller then plays that episode on the reference engine. Nothing is approximated.
+
+Written in the subset of Python numba compiles; without numba it runs as plain Python (slowly),
+which keeps the logic testable everywhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:  # the fast extra: pip install -e ".[fast]"
+    from numba import njit
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - exercised on machines without the extra
+    HAVE_NUMBA = False
+
+    def njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda f: f
+
+# -- layout of the arrays ------------------------------------------------------------------
+# static, per character (SC)
+S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE = range(7)
+NSF = 7
+# dynamic, per character (CH)
+C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
+    C_INVOKES, C_PAID = range(12)
+NCF = 12
+ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
+# stunts (ST): owner, skill, action, tag, arg, bonus
+T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
+ACT_ATTACK, ACT_DEFEND, ACT_OTHER = 0, 1, 2
+W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT = range(7)
+# slots (SLOTS[c, k]): value, severity, track (-1 any)
+L_VALUE, L_SEV, L_TRACK = range(3)
+# aspects (A): kind, owner, zone, creator, name, boost turn
+A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE = range(7)
+NAF = 7
+K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(5)
+# templates (TPL): target kind, track
+TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
+# parameters (P)
+(P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
+ P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
+ P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0) = range(23)
+NP = 23
+# P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
+ATK_W = 9
+# globals (G)
+G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
+    G_UNRESOLVED = range(12)
+NG = 12
+# the roll in progress (R)
+R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
+NR = 11
+
+# event rows: EV[i, 0] is the code, the rest its fields
+EW = 12
+E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
+    E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED = range(1, 18)
+# decision kinds, option kinds, reasons (decode.py spells them out)
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE = range(7)
+O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
+    O_NEXT, O_STAY = range(13)
+(R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
+ R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
+ R_M_CLOSES, R_M_HOLDS) = range(21)
+# removal reasons
+WHY_USED, WHY_EXPIRED = 0, 1
+
+# why an episode was handed to the reference engine
+BAIL_NONE, BAIL_OVERCOME, BAIL_ADVANTAGE, BAIL_DICE, BAIL_ASPECTS, BAIL_EVENTS = range(6)
+BAIL_REASONS = ("", "an overcome move (not in the fast core)", "creating an advantage (not in the fast core)",
+                "more than a block of dice", "too many aspects", "too many events")
+
+NEG = -1
+
+
+# -- events -----------------------------------------------------------------------------
+@njit(cache=True)
+def _emit(EV, G, code, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
+    n = G[G_NEV]
+    if n >= EV.shape[0]:
+        G[G_BAIL] = BAIL_EVENTS
+        return
+    row = EV[n]
+    row[0] = code
+    row[1] = a1
+    row[2] = a2
+    row[3] = a3
+    row[4] = a4
+    row[5] = a5
+    row[6] = a6
+    row[7] = a7
+    row[8] = a8
+    row[9] = a9
+    row[10] = a10
+    row[11] = a11
+    G[G_NEV] = n + 1
+
+
+@njit(cache=True)
+def _decision(EV, G, kind, actor, index, reason, okind, x1, x2, x3, x4, x5):
+    _emit(EV, G, E_DECISION, kind, actor, index, reason, okind, x1, x2, x3, x4, x5, 0)
+
+
+# -- who is in the fight (Table.active_ids, foes_of, allies_of, is_over) ------------------
+@njit(cache=True)
+def _over(SC, CH):
+    side = NEG
+    for c in range(SC.shape[0]):
+        if CH[c, C_STATUS] == ACTIVE:
+            if side == NEG:
+                side = SC[c, S_SIDE]
+            elif SC[c, S_SIDE] != side:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _foes(SC, CH, c, out):
+    n = 0
+    side = SC[c, S_SIDE]
+    for x in range(SC.shape[0]):
+        if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side:
+            out[n] = x
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _allies(SC, CH, c, out):
+    n = 0
+    side = SC[c, S_SIDE]
+    for x in range(SC.shape[0]):
+        if x != c and CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] == side:
+            out[n] = x
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _first_active(CH):
+    for x in range(CH.shape[0]):
+        if CH[x, C_STATUS] == ACTIVE:
+            return x
+    return NEG
+
+
+# -- ratings (rolls.stunt_bonus, holds, base, best_skill) --------------------------------
+@njit(cache=True)
+def _stunt(ST, CH, A, c, skill, action, target):
+    total = 0
+    for i in range(ST.shape[0]):
+        if ST[i, T_OWNER] != c or ST[i, T_SKILL] != skill or ST[i, T_ACTION] != action:
+            continue
+        tag = ST[i, T_TAG]
+        ok = False
+        if tag == W_NONE:
+            ok = True
+        elif tag == W_ZONE:
+            ok = CH[c, C_ZONE] == ST[i, T_ARG]
+        elif tag == W_SAME:
+            ok = target != NEG and CH[target, C_ZONE] == CH[c, C_ZONE]
+        elif tag == W_OTHER:
+            ok = target != NEG and CH[target, C_ZONE] != CH[c, C_ZONE]
+        elif tag == W_FULLDEF:
+            ok = CH[c, C_FULLDEF] != 0
+        elif tag == W_TARGET:
+            ok = target == ST[i, T_ARG]
+        elif tag == W_ASPECT:
+            ok = _aspect_here(CH, A, c, ST[i, T_ARG], target)
+        if ok:
+            total += ST[i, T_BONUS]
+    return total
+
+
+@njit(cache=True)
+def _aspect_here(CH, A, c, name, target):
+    """An aspect called ``name`` in play where ``c`` or its target stands, on nobody else (rolls.holds)."""
+    z1 = CH[c, C_ZONE]
+    z2 = CH[target, C_ZONE] if target != NEG else z1
+    for aid in range(1, A.shape[0]):
+        if A[aid, A_ALIVE] == 0:
+            if aid > A[0, 0]:
+                break
+            continue
+        if A[aid, A_NAME] != name:
+            continue
+        owner = A[aid, A_OWNER]
+        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+            continue
+        z = A[aid, A_ZONE]
+        if z != NEG and z != z1 and z != z2:
+            continue
+        if owner == NEG or owner == c or owner == target:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _base(SK, ST, CH, A, c, skill, action, target):
+    """(rating, stunt bonus, full defense bonus): a lone character's roll (no teamwork)."""
+    rating = SK[c, skill]
+    stunt = _stunt(ST, CH, A, c, skill, action, target)
+    fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
+    return rating, stunt, fd
+
+
+@njit(cache=True)
+def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
+    """The first skill of the highest effective rating among the reach's defend skills."""
+    if reach == 0:  # melee: Athletics, Fight
+        a = P[P_ATHLETICS]
+        b = P[P_FIGHT]
+        ea = SK[target, a] + _stunt(ST, CH, A, target, a, ACT_DEFEND, attacker)
+        eb = SK[target, b] + _stunt(ST, CH, A, target, b, ACT_DEFEND, attacker)
+        return a if ea >= eb else b
+    if reach == 1:
+        return P[P_ATHLETICS]
+    return P[P_WILL]
+
+
+@njit(cache=True)
+def _reach_of(P, c, skill):
+    """The reach of ``c``'s attacks with ``skill`` (reach.reach_of): melee unless listed."""
+    at = NP + ATK_W * c
+    for j in range(P[at]):
+        if P[at + 1 + 2 * j] == skill:
+            return P[at + 2 + 2 * j]
+    return 0
+
+
+@njit(cache=True)
+def _can_reach(P, SIGHT, CH, c, skill, here, target):
+    reach = _reach_of(P, c, skill)
+    if reach == 2:
+        return True
+    tz = CH[target, C_ZONE]
+    if reach == 0:
+        return tz == here
+    d = SIGHT[here, tz]
+    return d >= 0 and d <= P[P_SHOOT]
+
+
+@njit(cache=True)
+def _attack_skills(P, c, out):
+    """``c``'s attack skills in this scene (reach.attack_skills): the track's, then its stunts'."""
+    at = NP + ATK_W * c
+    for j in range(P[at]):
+        out[j] = P[at + 1 + 2 * j]
+    return P[at]
+
+
+@njit(cache=True)
+def _attack_rating(SK, ST, CH, A, c, skill, target):
+    r, s, fd = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
+    return r + s + fd
+
+
+@njit(cache=True)
+def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
+    d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
+    r, s, fd = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
+    return r + s + fd
+
+
+# -- basic's danger test (BasicController._danger, _should_concede) ------------------------
+@njit(cache=True)
+def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
+    if P[P_MARGIN] <= -99:
+        return False
+    if P[P_HURT] != 0 and CH[me, C_CTAKEN] == 0:
+        return False
+    nf = _foes(SC, CH, me, buf)
+    worst = 0
+    found = False
+    cap = _cap(SC, SLOTS, MARK, SLOTA, P, me)
+    for i in range(nf):
+        foe = buf[i]
+        na = _attack_skills(P, foe, skills)
+        for j in range(na):
+            skill = skills[j]
+            near = _can_reach(P, SIGHT, CH, foe, skill, CH[foe, C_ZONE], me)
+            if not near:
+                d = HOPS[CH[foe, C_ZONE], CH[me, C_ZONE]]
+                if d == 0 or d < 0:  # basic's `(distance or 9) <= 1`: 0 and None count as 9
+                    d = 9
+                near = d <= 1
+            if near:
+                hit = _attack_rating(SK, ST, CH, A, foe, skill, me) + P[P_LIKELY] - \
+                    _defense_rating(SK, ST, CH, A, P, me, foe, skill)
+                if hit > 0:
+                    over = hit - cap
+                    if not found or over > worst:
+                        worst = over
+                        found = True
+    return found and worst >= P[P_MARGIN]
+
+
+@njit(cache=True)
+def _cap(SC, SLOTS, MARK, SLOTA, P, c):
+    """What ``c`` can still absorb on the scene's track (Absorber.capacity, Condensed boxes)."""
+    n = 0
+    for b in range(SC[c, S_NBOX]):
+        if MARK[c, b] == 0:
+            n += 1
+    for k in range(SC[c, S_NSLOT]):
+        if SLOTA[c, k] == NEG:
+            tr = SLOTS[c, k, L_TRACK]
+            if tr == NEG or tr == P[P_TRACK]:
+                n += SLOTS[c, k, L_VALUE]
+    return n
+
+
+# -- aspects (aspects.new_aspect, boost, expire_boosts) ---------------------------------
+@njit(cache=True)
+def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
+    aid = G[G_ASEQ] + 1
+    if aid >= P[P_AMAX]:
+        G[G_BAIL] = BAIL_ASPECTS
+        return NEG
+    G[G_ASEQ] = aid
+    A[aid, A_KIND] = kind
+    A[aid, A_OWNER] = owner
+    A[aid, A_ZONE] = zone
+    A[aid, A_CREATOR] = creator
+    A[aid, A_NAME] = name
+    A[aid, A_BTURN] = 0
+    A[aid, A_ALIVE] = 1
+    A[0, 0] = aid
+    for h in range(AF.shape[1]):
+        AF[aid, h] = 0
+    AL[G[G_NAL]] = aid
+    G[G_NAL] += 1
+    return aid
+
+
+@njit(cache=True)
+def _drop_aspect(A, AL, G, aid):
+    A[aid, A_ALIVE] = 0
+    n = G[G_NAL]
+    j = 0
+    for i in range(n):
+        if AL[i] != aid:
+            AL[j] = AL[i]
+            j += 1
+    G[G_NAL] = j
+
+
+@njit(cache=True)
+def _boost(A, AF, AL, G, P, EV, holder, name):
+    aid = _new_aspect(A, AF, AL, G, P, name, K_BOOST, NEG, NEG, holder)
+    if aid == NEG:
+        return
+    AF[aid, holder] = 1
+    A[aid, A_BTURN] = G[G_TURNSEQ]
+    _emit(EV, G, E_BOOST, name, aid, holder, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _expire_boosts(A, AF, AL, G, EV, actor):
+    i = 0
+    while i < G[G_NAL]:
+        aid = AL[i]
+        if A[aid, A_KIND] == K_BOOST and AF[aid, actor] > 0 and A[aid, A_BTURN] < G[G_TURNSEQ]:
+            _drop_aspect(A, AL, G, aid)
+            _emit(EV, G, E_REMOVED, aid, A[aid, A_NAME], WHY_EXPIRED, 0, 0, 0, 0, 0, 0, 0, 0)
+        else:
+            i += 1
+
+
+# -- invokes (invokes.invoke_options, invoke_budget, apply_invoke, basic._invoke) --------
+@njit(cache=True)
+def _payers(SC, CH, G, who, allies, nal, out):
+    """Who may pay a fate point for ``who``'s invoke: itself (NPCs: the GM pool), PC allies."""
+    if SC[who, S_NPC] != 0:
+        if G[G_GMPOOL] > 0:
+            out[0] = who
+            return 1
+        return 0
+    n = 0
+    if CH[who, C_FP] > 0:
+        out[0] = who
+        n = 1
+    for i in range(nal):
+        p = allies[i]
+        if SC[p, S_NPC] == 0 and CH[p, C_FP] > 0:
+            out[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _visible_here(A, CH, R, aid):
+    owner = A[aid, A_OWNER]
+    if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+        return False
+    z = A[aid, A_ZONE]
+    return z == NEG or z == R[R_Z1] or z == R[R_Z2]
+
+
+@njit(cache=True)
+def _may_pay(SC, A, aid, payer, side):
+    """A fate point buys your own aspect, a situation aspect, or an opponent's (never a friend's)."""
+    kind = A[aid, A_KIND]
+    owner = A[aid, A_OWNER]
+    personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+    return (not personal) or owner == payer or SC[owner, S_SIDE] != side
+
+
+@njit(cache=True)
+def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid):
+    """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
+    pick_free = [index, aspect, holder] of the first free +2 and pick_paid = [index, aspect] of
+    the first paid +2 paid by ``who`` itself."""
+    side = SC[who, S_SIDE]
+    stamp = G[G_ROLLNO]
+    n = 0
+    pick_free[0] = NEG
+    pick_paid[0] = NEG
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        if not _visible_here(A, CH, R, aid):
+            continue
+        # free invokes: the first holder among who and its allies
+        holder = NEG
+        if AF[aid, who] > 0:
+            holder = who
+        else:
+            for j in range(nal):
+                if AF[aid, allies[j]] > 0:
+                    holder = allies[j]
+                    break
+        if holder != NEG:
+            if pick_free[0] == NEG:
+                pick_free[0] = n + 1
+                pick_free[1] = aid
+                pick_free[2] = holder
+            n += neffects
+        if npay > 0 and A[aid, A_KIND] != K_BOOST and INV[side, aid] != stamp:
+            for j in range(npay):
+                p = payers[j]
+                if _may_pay(SC, A, aid, p, side):
+                    if p == who and pick_paid[0] == NEG:
+                        pick_paid[0] = n + 1
+                        pick_paid[1] = aid
+                    n += neffects
+    return n
+
+
+@njit(cache=True)
+def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
+    """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget."""
+    side = SC[who, S_SIDE]
+    stamp = G[G_ROLLNO]
+    fp = G[G_GMPOOL] if SC[who, S_NPC] != 0 else CH[who, C_FP]
+    free = 0
+    payable = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        if not _visible_here(A, CH, R, aid):
+            continue
+        free += AF[aid, who]
+        for j in range(nal):
+            free += AF[aid, allies[j]]
+        if fp != 0 and A[aid, A_KIND] != K_BOOST and INV[side, aid] != stamp:
+            if _may_pay(SC, A, aid, who, side):
+                payable += 1
+    return free, fp, payable
+
+
+@njit(cache=True)
+def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
+    hostile = NEG
+    if free:
+        AF[aid, payer] -= 1
+    else:
+        if SC[payer, S_NPC] != 0:
+            G[G_GMPOOL] -= 1
+            G[G_GMSPENT] += 1
+        else:
+            CH[payer, C_FP] -= 1
+            CH[payer, C_FPSPENT] += 1
+        kind = A[aid, A_KIND]
+        owner = A[aid, A_OWNER]
+        if (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG and SC[owner, S_SIDE] != SC[who, S_SIDE]:
+            hostile = owner
+            CH[owner, C_OWED] += 1
+        INV[SC[who, S_SIDE], aid] = G[G_ROLLNO]
+        CH[payer, C_PAID] += 1
+    CH[who, C_INVOKES] += 1
+    if who == R[R_ACTOR]:
+        R[R_BONUS] += 2
+    else:
+        R[R_OBONUS] += 2
+    _emit(EV, G, E_INVOKED, who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 0, 0, 0, 0, 0)
+    if A[aid, A_KIND] == K_BOOST:
+        left = 0
+        for h in range(AF.shape[1]):
+            left += AF[aid, h]
+        if left == 0:
+            _drop_aspect(A, AL, G, aid)
+            _emit(EV, G, E_REMOVED, aid, A[aid, A_NAME], WHY_USED, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, allies, payers, pick_free, pick_paid):
+    """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic answers."""
+    G[G_ROLLNO] += 1
+    seats0 = R[R_ACTOR]
+    seats1 = R[R_OPP]
+    nseats = 2 if seats1 != NEG else 1
+    passes = 0
+    i = 0
+    neffects = 2  # an attack is opposed by a roll: +2 and reroll for both sides
+    while passes < nseats:
+        who = seats0 if i % nseats == 0 else seats1
+        i += 1
+        nal = _allies(SC, CH, who, allies)
+        npay = _payers(SC, CH, G, who, allies, nal, payers)
+        n = _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid)
+        if n == 0:
+            passes += 1
+            continue
+        # basic._invoke
+        effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+        opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+        mine = who == R[R_ACTOR]
+        margin = effort - opposition if mine else opposition - effort
+        choice = 0
+        reason = R_I_CANNOT
+        if mine:
+            goal = 1 if attack else 0
+            if margin >= goal:
+                reason = R_I_ENOUGH
+                need = 0
+            else:
+                need = (goal - margin + 1) // 2
+        else:
+            if margin >= 0:
+                reason = R_I_HOLDS
+                need = 0
+            else:
+                need = (-margin + 1) // 2
+        if need > 0:
+            free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal)
+            fp = fp - P[P_RESERVE]
+            if fp < 0:
+                fp = 0
+            if free + min(fp, payable) < need:
+                reason = R_I_CANNOT
+            elif pick_free[0] != NEG:
+                choice = pick_free[0]
+                reason = R_I_FREE
+            elif pick_paid[0] == NEG or fp <= 0:
+                reason = R_I_NOOWN
+            else:
+                choice = pick_paid[0]
+                reason = R_I_PAID
+        if choice == 0:
+            _decision(EV, G, D_INVOKE, who, 0, reason, O_DONE, 0, 0, 0, 0, 0)
+            passes += 1
+        elif reason == R_I_FREE:
+            aid = pick_free[1]
+            _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, pick_free[2], True)
+            passes = 0
+        else:
+            aid = pick_paid[1]
+            _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, who, False)
+            passes = 0
+        if G[G_BAIL] != BAIL_NONE:
+            return
+
+
+# -- dice --------------------------------------------------------------------------------
+@njit(cache=True)
+def _roll(DICE, G, out):
+    k = G[G_NDICE]
+    if k >= DICE.shape[0]:
+        G[G_BAIL] = BAIL_DICE
+        out[0] = 0
+        out[1] = 0
+        out[2] = 0
+        out[3] = 0
+        return 0
+    G[G_NDICE] = k + 1
+    s = 0
+    for j in range(4):
+        out[j] = DICE[k, j]
+        s += DICE[k, j]
+    return s
+
+
+# -- harm (harm.harm, stress.absorb_plans for Condensed boxes, basic._absorb) -------------
+@njit(cache=True)
+def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, source, plans):
+    track = P[P_TRACK]
+    _emit(EV, G, E_HIT, target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0)
+    # usable slots, in slot order
+    usable = np.empty(8, np.int64)
+    nu = 0
+    for k in range(SC[target, S_NSLOT]):
+        if SLOTA[target, k] == NEG:
+            tr = SLOTS[target, k, L_TRACK]
+            if tr == NEG or tr == track:
+                usable[nu] = k
+                nu += 1
+    nfree = 0
+    for b in range(SC[target, S_NBOX]):
+        if MARK[target, b] == 0:
+            nfree += 1
+    # every combination of usable slots, in itertools.combinations order (by size, then lexicographic)
+    np_ = 0
+    for size in range(nu + 1):
+        for mask in range(1 << nu):
+            if _popcount(mask) != size:
+                continue
+            total = 0
+            vmin = 1 << 30
+            for j in range(nu):
+                if mask & (1 << j):
+                    v = SLOTS[target, usable[j], L_VALUE]
+                    total += v
+                    if v < vmin:
+                        vmin = v
+            rem = shifts - total
+            if rem <= 0:
+                if size > 0 and total - vmin < shifts:
+                    plans[np_, 0] = size
+                    plans[np_, 1] = total
+                    plans[np_, 2] = 0
+                    plans[np_, 3] = _lexkey(mask, nu)
+                    plans[np_, 4] = mask
+                    np_ += 1
+                continue
+            if nfree >= rem:
+                plans[np_, 0] = size
+                plans[np_, 1] = total
+                plans[np_, 2] = rem
+                plans[np_, 3] = _lexkey(mask, nu)
+                plans[np_, 4] = mask
+                np_ += 1
+    # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
+    _sort_plans(plans, np_)
+    if np_ == 0:  # only "taken out": taken without asking
+        _taken_out(CH, EV, G, target, source)
+        return
+    best = 0
+    for i in range(1, np_):
+        if (plans[i, 1], plans[i, 0], plans[i, 2]) < (plans[best, 1], plans[best, 0], plans[best, 2]):
+            best = i
+    mask = plans[best, 4]
+    boxes = plans[best, 2]
+    slotmask = 0
+    for j in range(nu):
+        if mask & (1 << j):
+            slotmask |= 1 << usable[j]
+    boxmask = 0
+    left = boxes
+    for b in range(SC[target, S_NBOX]):
+        if left == 0:
+            break
+        if MARK[target, b] == 0:
+            boxmask |= 1 << b
+            left -= 1
+    _decision(EV, G, D_ABSORB, target, best, R_A_LEAST, O_ABSORB, boxmask, slotmask, 0, 0, 0)
+    for b in range(SC[target, S_NBOX]):
+        if boxmask & (1 << b):
+            MARK[target, b] = 1
+    for k in range(SC[target, S_NSLOT]):
+        if slotmask & (1 << k):
+            sev = SLOTS[target, k, L_SEV]
+            aid = _new_aspect(A, AF, AL, G, P, P[P_NAME_CONS0] + 4 * track + sev, K_CONSEQUENCE, target, NEG, source)
+            if aid == NEG:
+                return
+            if source != NEG:
+                AF[aid, source] = 1
+            SLOTA[target, k] = aid
+            CH[target, C_CTAKEN] += 1
+    _emit(EV, G, E_ABSORBED, target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _popcount(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@njit(cache=True)
+def _lexkey(mask, nu):
+    """A key that orders same-size masks as itertools.combinations does (lexicographic indices)."""
+    key = 0
+    for j in range(nu):
+        key = key * 2 + (1 if mask & (1 << j) else 0)
+    return -key  # more low indices set first: (0, 1) before (0, 2) before (1, 2)
+
+
+@njit(cache=True)
+def _sort_plans(plans, n):
+    """Order by (size, lexicographic) — the generation order — then stable by (size, total, boxes)."""
+    for i in range(1, n):  # insertion sort: n is small (at most 2**slots)
+        j = i
+        while j > 0 and (plans[j, 0], plans[j, 1], plans[j, 2], plans[j, 3]) < \
+                (plans[j - 1, 0], plans[j - 1, 1], plans[j - 1, 2], plans[j - 1, 3]):
+            for k in range(5):
+                tmp = plans[j, k]
+                plans[j, k] = plans[j - 1, k]
+                plans[j - 1, k] = tmp
+            j -= 1
+
+
+@njit(cache=True)
+def _taken_out(CH, EV, G, target, source):
+    CH[target, C_STATUS] = TAKEN_OUT
+    CH[target, C_TOOKBY] = source
+    _emit(EV, G, E_TAKENOUT, target, source, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _concede(CH, EV, G, c):
+    CH[c, C_STATUS] = CONCEDED
+    _emit(EV, G, E_CONCEDED, c, 1 + CH[c, C_CTAKEN], 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+# -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
+@njit(cache=True)
+def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
+            actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces):
+    if _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, target, buf, skills):
+        _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+        _concede(CH, EV, G, target)
+        return
+    _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
+    dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
+    rating, stunt, fd = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
+    s = _roll(DICE, G, faces)
+    _emit(EV, G, E_ROLLED, actor, 0, skill, rating, rating + stunt + fd, faces[0], faces[1], faces[2], faces[3],
+          stunt, fd)
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = CH[actor, C_ZONE]
+    R[R_Z2] = CH[target, C_ZONE]
+    orating, ostunt, ofd = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
+    if ofd:
+        CH[target, C_DEFONFULL] = 1
+    s = _roll(DICE, G, faces)
+    _emit(EV, G, E_ROLLED, target, 1, dskill, orating, orating + ostunt + ofd, faces[0], faces[1], faces[2],
+          faces[3], ostunt, ofd)
+    R[R_OPP] = target
+    R[R_OBASE] = orating + ostunt + ofd
+    R[R_OFACES] = s
+    R[R_OBONUS] = 0
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, True, allies, payers, pick_free, pick_paid)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, actor, 0, effort, opposition, m, target, 0, 0, 0, 0, 0)
+    if m <= -3 and CH[target, C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, target, P[P_NAME_UPPER])
+    if m < 0:
+        return
+    if m == 0:
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
+        return
+    if m >= 3:
+        _decision(EV, G, D_STYLE, actor, 0, R_S_FULL, O_FULLHIT, 0, 0, 0, 0, 0)
+    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, m, actor, plans)
+
+
+# -- a turn (flows/conflict.turn, actions.turn_options, basic._turn and _move) ------------
+@njit(cache=True)
+def _free_moves(SC, CH, P, ZF, ZFN, c, out):
+    z = CH[c, C_ZONE]
+    if P[P_BLOCK] != 0:
+        side = SC[c, S_SIDE]
+        for x in range(SC.shape[0]):
+            if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side and CH[x, C_ZONE] == z:
+                return 0
+    for i in range(ZFN[z]):
+        out[i] = ZF[z, i]
+    return ZFN[z]
+
+
+@njit(cache=True)
+def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
+    nf = _foes(SC, CH, me, buf)
+    na = _attack_skills(P, me, skills)
+    for i in range(nf):
+        for j in range(na):
+            if _can_reach(P, SIGHT, CH, me, skills[j], zone, buf[i]):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
+          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s):
+    G[G_TURNSEQ] += 1
+    _emit(EV, G, E_TURN, actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    if CH[actor, C_FULLDEF] != 0:
+        if P[P_FD_CONDENSED] != 0 and CH[actor, C_DEFONFULL] == 0:
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_PREPARED])
+        CH[actor, C_FULLDEF] = 0
+    free_move = True
+    while True:
+        here = CH[actor, C_ZONE]
+        nm = _free_moves(SC, CH, P, ZF, ZFN, actor, moves) if free_move else 0
+        nf = _foes(SC, CH, actor, buf)
+        na = _attack_skills(P, actor, skills)
+        natt = 0
+        for j in range(na):
+            for i in range(nf):
+                if _can_reach(P, SIGHT, CH, actor, skills[j], here, buf[i]):
+                    att_t[natt] = buf[i]
+                    att_s[natt] = skills[j]
+                    natt += 1
+        nal = _allies(SC, CH, actor, allies)
+        nadv = 0
+        self_tpl = False
+        for k in range(TPL.shape[0]):
+            tg = TPL[k, 0]
+            if tg == TG_FOE:
+                if TPL[k, 1] == 1:
+                    nadv += nf
+                else:
+                    for i in range(nf):
+                        d = SIGHT[here, CH[buf[i], C_ZONE]]
+                        if d >= 0 and d <= P[P_SHOOT]:
+                            nadv += 1
+            elif tg == TG_ALLY:
+                nadv += nal
+            else:
+                nadv += 1
+                if tg == TG_SELF:
+                    self_tpl = True
+        nexp = 0
+        nrem = 0
+        for i in range(G[G_NAL]):
+            aid = AL[i]
+            kind = A[aid, A_KIND]
+            owner = A[aid, A_OWNER]
+            z = A[aid, A_ZONE]
+            if kind != K_BOOST and (owner == NEG or CH[owner, C_STATUS] == ACTIVE) and (z == NEG or z == here):
+                nexp += 1
+            if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
+                if owner != NEG:
+                    if CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] == SC[actor, S_SIDE]:
+                        nrem += 1
+                elif z == NEG or z == here:
+                    nrem += 1
+        nover = 0
+        for i in range(ZRN[here]):
+            z = ZR[here, i]
+            inside = False
+            for j in range(nm):
+                if moves[j] == z:
+                    inside = True
+            if not inside:
+                nover += 1
+        before_fd = nm + natt + nadv + nexp + nover + nrem
+        total = before_fd + 1 + nal + 2
+        # basic._turn
+        if _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, buf, skills):
+            _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+            _concede(CH, EV, G, actor)
+            break
+        best = NEG
+        best_score = -99
+        for i in range(natt):
+            t = att_t[i]
+            odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
+            if odds * 2 + 3 <= best_score:
+                continue
+            finish = 1 if odds + P[P_LIKELY] > _cap(SC, SLOTS, MARK, SLOTA, P, t) else 0
+            score = odds * 2 + finish * 3
+            if score > best_score:
+                best = i
+                best_score = score
+        if best != NEG:
+            t = att_t[best]
+            _decision(EV, G, D_TURN, actor, nm + best, R_T_ATTACK, O_ATTACK, t, att_s[best], 0, 0, 0)
+            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
+                    actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces)
+            break
+        stepped = False
+        for i in range(nm):
+            if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+                _decision(EV, G, D_TURN, actor, i, R_T_STEP, O_MOVE, moves[i], 0, 0, 0, 0)
+                _emit(EV, G, E_MOVED, actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0)
+                CH[actor, C_ZONE] = moves[i]
+                stepped = True
+                break
+        if stepped:
+            free_move = False
+            continue
+        for i in range(ZRN[here]):
+            z = ZR[here, i]
+            inside = False
+            for j in range(nm):
+                if moves[j] == z:
+                    inside = True
+            if not inside and _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
+                G[G_BAIL] = BAIL_OVERCOME
+                return
+        if self_tpl:
+            G[G_BAIL] = BAIL_ADVANTAGE
+            return
+        _decision(EV, G, D_TURN, actor, before_fd, R_T_FULLDEF, O_FULLDEF, 0, 0, 0, 0, 0)
+        CH[actor, C_FULLDEF] = 1
+        CH[actor, C_DEFONFULL] = 0
+        _emit(EV, G, E_FULLDEF, actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        break
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    # the free move after the action
+    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH):
+        nm = _free_moves(SC, CH, P, ZF, ZFN, actor, moves)
+        if nm > 0:
+            here = CH[actor, C_ZONE]
+            nf = _foes(SC, CH, actor, buf)
+            na = _attack_skills(P, actor, skills)
+            in_reach = False
+            for i in range(nf):
+                for j in range(na):
+                    if _can_reach(P, SIGHT, CH, actor, skills[j], here, buf[i]):
+                        in_reach = True
+            pick = 0
+            reason = R_M_STAYS if in_reach else R_M_HOLDS
+            if not in_reach:
+                for i in range(nm):
+                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+                        pick = i + 1
+                        reason = R_M_CLOSES
+                        break
+            if pick == 0:
+                _decision(EV, G, D_MOVE, actor, 0, reason, O_STAY, 0, 0, 0, 0, 0)
+            else:
+                z = moves[pick - 1]
+                _decision(EV, G, D_MOVE, actor, pick, reason, O_MOVE, z, 0, 0, 0, 0)
+                _emit(EV, G, E_MOVED, actor, here, z, 1, 0, 0, 0, 0, 0, 0, 0)
+                CH[actor, C_ZONE] = z
+    _expire_boosts(A, AF, AL, G, EV, actor)
+
+
+# -- the scene's end (end.finish) ---------------------------------------------------------
+@njit(cache=True)
+def _finish(SC, CH, G, EV, unresolved):
+    winner = NEG
+    if not unresolved:
+        for c in range(SC.shape[0]):
+            if CH[c, C_STATUS] == ACTIVE:
+                if winner == NEG:
+                    winner = SC[c, S_SIDE]
+                elif SC[c, S_SIDE] != winner:
+                    winner = -2
+        if winner == -2:
+            winner = NEG
+    for c in range(SC.shape[0]):
+        pay = CH[c, C_OWED] + (1 + CH[c, C_CTAKEN] if CH[c, C_STATUS] == CONCEDED else 0)
+        if pay and SC[c, S_NPC] == 0:
+            CH[c, C_FP] += pay
+    G[G_WINNER] = winner
+    G[G_UNRESOLVED] = 1 if unresolved else 0
+    _emit(EV, G, E_ENDED, winner, G[G_EXCHANGE], 1 if unresolved else 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _begin_exchange(SC, CH, G, EV, P):
+    G[G_EXCHANGE] += 1
+    if G[G_EXCHANGE] > P[P_MAXEX]:
+        G[G_EXCHANGE] -= 1
+        _finish(SC, CH, G, EV, True)
+        return False
+    _emit(EV, G, E_EXCHANGE, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    for c in range(SC.shape[0]):
+        CH[c, C_ACTED] = 0
+    return True
+
+
+# -- one conflict (flows/conflict.run with basic._next) ------------------------------------
+@njit(cache=True)
+def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE, EV, CH, MARK, SLOTA, G):
+    """Play one conflict from its start. ``CH``, ``MARK``, ``SLOTA``, ``G`` come back holding the
+    final state, ``EV[:G[G_NEV]]`` the events; ``G[G_BAIL]`` is non-zero when the episode took a
+    path the kernel does not cover (the caller then plays it on the reference engine)."""
+    n = SC.shape[0]
+    amax = P[P_AMAX]
+    A = np.zeros((amax, NAF), np.int64)
+    AF = np.zeros((amax, n), np.int64)
+    AL = np.zeros(amax, np.int64)
+    INV = np.zeros((P[P_NSIDES], amax), np.int64)
+    R = np.zeros(NR, np.int64)
+    for k in range(G.shape[0]):
+        G[k] = 0
+    G[G_GMPOOL] = P[P_GMPOOL]
+    G[G_WINNER] = NEG
+    for a in range(A0.shape[0]):
+        aid = a + 1
+        for k in range(NAF):
+            A[aid, k] = A0[a, k]
+        for h in range(n):
+            AF[aid, h] = AF0[a, h]
+        A[aid, A_ALIVE] = 1
+        AL[a] = aid
+    A[0, 0] = A0.shape[0]
+    G[G_NAL] = A0.shape[0]
+    G[G_ASEQ] = A0.shape[0]
+    for c in range(n):
+        for k in range(NCF):
+            CH[c, k] = 0
+        CH[c, C_ZONE] = SC[c, S_ZONE]
+        CH[c, C_FP] = SC[c, S_FP]
+        CH[c, C_TOOKBY] = NEG
+        for b in range(MARK.shape[1]):
+            MARK[c, b] = 0
+        for k in range(SLOTA.shape[1]):
+            SLOTA[c, k] = NEG
+    buf = np.empty(n, np.int64)
+    skills = np.empty(4, np.int64)
+    allies = np.empty(n, np.int64)
+    payers = np.empty(n, np.int64)
+    pick_free = np.empty(3, np.int64)
+    pick_paid = np.empty(3, np.int64)
+    plans = np.empty((256, 5), np.int64)
+    faces = np.empty(4, np.int64)
+    moves = np.empty(ZF.shape[1] + 1, np.int64)
+    att_t = np.empty(4 * n, np.int64)
+    att_s = np.empty(4 * n, np.int64)
+    pool = np.empty(n, np.int64)
+
+    if not _begin_exchange(SC, CH, G, EV, P):
+        return
+    opener = P[P_FIRST]
+    actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
+    while True:
+        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
+              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s)
+        if G[G_BAIL] != BAIL_NONE:
+            return
+        CH[actor, C_ACTED] = 1
+        if _over(SC, CH):
+            _finish(SC, CH, G, EV, False)
+            return
+        # who goes next: the one who just acted names them (popcorn)
+        nrem = 0
+        for c in range(n):
+            if CH[c, C_STATUS] == ACTIVE and CH[c, C_ACTED] == 0:
+                pool[nrem] = c
+                nrem += 1
+        npool = nrem
+        if nrem == 0:
+            for c in range(n):
+                if CH[c, C_STATUS] == ACTIVE:
+                    pool[npool] = c
+                    npool += 1
+        if CH[actor, C_STATUS] == ACTIVE:
+            chooser = actor
+        else:
+            na = _allies(SC, CH, actor, allies)
+            chooser = allies[0] if na > 0 else _first_active(CH)
+        if npool == 1:
+            pick = pool[0]
+        else:
+            pick = NEG
+            side = SC[chooser, S_SIDE]
+            for i in range(npool):
+                if SC[pool[i], S_SIDE] == side:
+                    pick = i
+                    break
+            if pick != NEG:
+                _decision(EV, G, D_NEXT, chooser, pick, R_N_ALLY, O_NEXT, pool[pick], 0, 0, 0, 0)
+            else:
+                best = 0
+                best_v = 1 << 30
+                for i in range(npool):
+                    na = _attack_skills(P, pool[i], skills)
+                    v = -(1 << 30)
+                    for j in range(na):
+                        r = _attack_rating(SK, ST, CH, A, pool[i], skills[j], NEG)
+                        if r > v:
+                            v = r
+                    if v < best_v:
+                        best_v = v
+                        best = i
+                pick = best
+                _decision(EV, G, D_NEXT, chooser, pick, R_N_WEAKEST, O_NEXT, pool[pick], 0, 0, 0, 0)
+            pick = pool[pick]
+        _emit(EV, G, E_NEXT, chooser, pick, 1 if nrem == 0 else 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if nrem == 0:
+            if not _begin_exchange(SC, CH, G, EV, P):
+                return
+            actor = pick if CH[pick, C_STATUS] == ACTIVE else _first_active(CH)
+        else:
+            actor = pick
+        if G[G_BAIL] != BAIL_NONE:
+            return
+
+
+@njit(cache=True)
+def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE, CH_out, MARK, SLOTA_out, G_out):
+    """``play`` for every episode's dice block ``DICE[i]``; the final states come back in
+    ``CH_out[i]``, ``SLOTA_out[i]``, ``G_out[i]`` (events are written to a scratch buffer)."""
+    EV = np.zeros((P[P_EMAX], EW), np.int64)
+    for i in range(DICE.shape[0]):
+        play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE[i], EV, CH_out[i], MARK,
+             SLOTA_out[i], G_out[i])

@@ -1,0 +1,269 @@
+"""A scene as the fast core's flat arrays, or a refusal that names what it does not cover.
+
+The fast core plays a declared subset of the rules (see ``covered``); a scene outside it is
+refused here, by name, before any play, and the reference engine runs it instead. Tracks,
+slots and box values come from the reference's own builders (``state.build_fighter``), so the
+two cores start from the same sheet by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fate_env.rules.aspects import CONSEQUENCE_NAMES
+from fate_env.rules.kinds import SceneKind
+from fate_env.rules.scene import Scene
+from fate_env.rules.skills import DEFAULT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
+from fate_env.rules.state import build_fighter
+
+from . import kernel as k
+
+SEVERITIES = ("mild", "moderate", "severe", "extreme")
+TRACKS = (PHYSICAL, MENTAL)
+BOOSTS = ("Prepared", "Upper Hand", "Opening")
+WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
+             "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
+REACHES = {"melee": 0, "ranged": 1, "any": 2}
+CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
+TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
+#: the controllers the kernel plays natively
+CONTROLLERS = ("basic",)
+AMAX = 256          # aspect ids one episode may reach
+EMAX = 4096         # events one episode may write
+DICE_ROWS = 512     # one block of dice, as the reference draws them
+
+
+class Unsupported(ValueError):
+    """The fast core does not cover this scene (or these controllers); the reference runs it."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Everything the kernel reads, and the names ``decode`` needs to spell events back."""
+
+    scene: Scene
+    ids: tuple[str, ...]
+    sides: tuple[str, ...]
+    skills: tuple[str, ...]
+    zones: tuple[str, ...]
+    names: tuple[str, ...]
+    SC: np.ndarray
+    SK: np.ndarray
+    ST: np.ndarray
+    SLOTS: np.ndarray
+    A0: np.ndarray
+    AF0: np.ndarray
+    P: np.ndarray
+    SIGHT: np.ndarray
+    HOPS: np.ndarray
+    ZF: np.ndarray
+    ZFN: np.ndarray
+    ZR: np.ndarray
+    ZRN: np.ndarray
+    TPL: np.ndarray
+    box_values: tuple[tuple[int, ...], ...]
+    slot_info: tuple[tuple[tuple[str, int], ...], ...]
+
+
+def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str]:
+    """Why the fast core cannot play ``scene`` (empty: it can)."""
+    why = []
+    r = scene.rules
+    if scene.kind != SceneKind.CONFLICT:
+        why.append(f"a {scene.kind} (contests and challenges run on the reference engine)")
+    elif scene.contest is not None or scene.challenge is not None:
+        why.append("a conflict that can turn into a contest or holds a challenge")
+    if r.turn_order != "popcorn":
+        why.append(f"turn_order: {r.turn_order}")
+    if r.stress_style != "condensed":
+        why.append(f"stress style {r.stress_style}")
+    if r.weapons:
+        why.append("weapons: true")
+    if r.mixed_conflicts:
+        why.append("mixed_conflicts: true")
+    if r.full_defense not in ("condensed", "core"):
+        why.append(f"full_defense: {r.full_defense}")
+    names = {a.name for a in scene.aspects}
+    for tpl in scene.advantages:
+        if tpl.name in names:
+            why.append(f"advantage template {tpl.name!r} named like a situation aspect")
+        if tpl.target not in TARGET_KINDS:
+            why.append(f"advantage target {tpl.target!r}")
+    for c in scene.characters:
+        if c.kind == "mob" or (c.count or 1) > 1:
+            why.append(f"{c.id}: a mob")
+        if c.kind not in ("pc", "major", "minor", "mob"):
+            why.append(f"{c.id}: kind {c.kind}")
+        for st in c.stunts:
+            if st.kind == "bonus":
+                tag = st.cond.tag if st.cond is not None else None
+                if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in CONSEQUENCE_LIST:
+                    why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
+            elif st.kind == "use_skill":
+                if st.action != "attack" or st.reach not in REACHES:
+                    why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")
+            elif st.kind not in ("extra_stress", "extra_mild"):
+                why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
+    for cid, spec in (controllers or {}).items():
+        if spec not in CONTROLLERS:
+            why.append(f"{cid} played by {spec!r} (the fast core plays {', '.join(CONTROLLERS)})")
+    return why
+
+
+def build(scene: Scene, params: dict[str, int]) -> Tables:
+    """The kernel's arrays for ``scene`` with the ``basic`` policy's ``params``."""
+    problems = covered(scene)
+    if problems:
+        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(problems)}")
+    rules = scene.rules
+    chars = scene.characters
+    ids = tuple(c.id for c in chars)
+    sides = tuple(scene.sides)
+    zones = tuple(z.id for z in scene.zones)
+    zi = {z: i for i, z in enumerate(zones)}
+    ci = {c: i for i, c in enumerate(ids)}
+    skills = list(DEFAULT_SKILLS)
+    for c in chars:
+        skills.extend(s for s in c.skills if s not in skills)
+        skills.extend(st.skill for st in c.stunts if st.skill and st.skill not in skills)
+    si = {s: i for i, s in enumerate(skills)}
+    track = TRACKS.index(scene.conflict)
+
+    fighters = [build_fighter(c, rules) for c in chars]
+    n = len(chars)
+    nbox = max(len(f.tracks[scene.conflict].values) for f in fighters)
+    nslot = max([len(f.slots) for f in fighters] + [1])
+    if nbox > 62 or nslot > 8:
+        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: more than 62 boxes or 8 slots")
+    SC = np.zeros((n, k.NSF), np.int64)
+    SK = np.zeros((n, len(skills)), np.int64)
+    SLOTS = np.zeros((n, nslot, 3), np.int64)
+    stunts = []
+    for i, (c, f) in enumerate(zip(chars, fighters)):
+        SC[i, k.S_SIDE] = sides.index(c.side)
+        SC[i, k.S_NPC] = 1 if c.is_npc else 0
+        SC[i, k.S_MINOR] = 1 if c.kind == "minor" else 0
+        SC[i, k.S_NBOX] = len(f.tracks[scene.conflict].values)
+        SC[i, k.S_NSLOT] = len(f.slots)
+        SC[i, k.S_FP] = f.fate_points
+        SC[i, k.S_ZONE] = zi[c.zone]
+        for s, v in c.skills.items():
+            SK[i, si[s]] = v
+        for j, sl in enumerate(f.slots):
+            SLOTS[i, j] = (sl.value, SEVERITIES.index(sl.severity), -1 if sl.track is None else TRACKS.index(sl.track))
+        for st in c.stunts:
+            if st.kind != "bonus":
+                continue
+            tag = st.cond.tag if st.cond is not None else None
+            arg = 0
+            if tag == "zone":
+                arg = zi[st.cond.arg]
+            elif tag == "target":
+                arg = ci.get(st.cond.arg, -2)
+            elif tag == "aspect":
+                arg = -1  # named below, once the aspect names are listed
+            action = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND}.get(st.action, k.ACT_OTHER)
+            stunts.append([i, si[st.skill], action, WHEN_TAGS[tag], arg, st.bonus, st.cond.arg if tag == "aspect" else ""])
+    names: list[str] = []
+
+    def name_id(text: str) -> int:
+        if text not in names:
+            names.append(text)
+        return names.index(text)
+
+    rows, free = [], []
+    for i, c in enumerate(chars):  # the order aspects.setup_aspects makes them in
+        for text in [c.high_concept, c.trouble] + list(c.aspects):
+            if text:
+                rows.append((k.K_CHARACTER, i, -1, -1, name_id(text), 0))
+                free.append({})
+    for sa in scene.aspects:
+        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, name_id(sa.name), 0))
+        free.append({ci[h]: v for h, v in sa.free_invokes.items()})
+    for st in stunts:  # a stunt's `when: aspect: NAME` names an aspect by its name id
+        if st[3] == k.W_ASPECT:
+            st[4] = name_id(st[6])
+    ST = np.array([st[:6] for st in stunts], np.int64).reshape(-1, 6)
+    A0 = np.array([r + (0,) for r in rows], np.int64).reshape(-1, k.NAF)
+    AF0 = np.zeros((len(rows), n), np.int64)
+    for a, got in enumerate(free):
+        for h, v in got.items():
+            AF0[a, h] = v
+    boost_ids = [name_id(b) for b in BOOSTS]
+    cons0 = len(names)
+    for t in TRACKS:
+        for sev in SEVERITIES:
+            names.append(CONSEQUENCE_NAMES[t][sev])
+
+    from fate_env.rules.zones import ZoneMap
+    zmap = ZoneMap(scene)
+    nz = len(zones)
+    SIGHT = np.full((nz, nz), -1, np.int64)
+    HOPS = np.full((nz, nz), -1, np.int64)
+    ZF = np.zeros((nz, max(nz, 1)), np.int64)
+    ZFN = np.zeros(nz, np.int64)
+    ZR = np.zeros((nz, max(nz, 1)), np.int64)
+    ZRN = np.zeros(nz, np.int64)
+    for a in zones:
+        for b, d in zmap.sight[a].items():
+            SIGHT[zi[a], zi[b]] = d
+        for b, d in zmap.hops[a].items():
+            HOPS[zi[a], zi[b]] = d
+        fm = zmap.free_moves(a)
+        ZFN[zi[a]] = len(fm)
+        ZF[zi[a], :len(fm)] = [zi[z] for z in fm]
+        rz = zmap.reachable(a)
+        ZRN[zi[a]] = len(rz)
+        ZR[zi[a], :len(rz)] = [zi[z] for z in rz]
+    TPL = np.array([(TARGET_KINDS[t.target], TRACKS.index(t.track)) for t in scene.advantages], np.int64).reshape(-1, 2)
+
+    pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
+        sum(c.fate_points for c in chars if c.is_npc)
+    P = np.zeros(k.NP + k.ATK_W * n, np.int64)
+    track_skills = {PHYSICAL: (("Fight", 0), ("Shoot", 1)), MENTAL: (("Provoke", 2),)}[scene.conflict]
+    for i, c in enumerate(chars):  # reach.attack_skills and reach_of
+        atk = list(track_skills)
+        for st in c.stunts:
+            if st.kind == "use_skill" and st.action == "attack" and st.skill not in [a for a, _ in atk]:
+                atk.append((st.skill, REACHES[st.reach]))
+        if len(atk) > 4:
+            raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {c.id} has over 4 attack skills")
+        at = k.NP + k.ATK_W * i
+        P[at] = len(atk)
+        for j, (sk, reach) in enumerate(atk):
+            P[at + 1 + 2 * j], P[at + 2 + 2 * j] = si[sk], reach
+    P[k.P_TRACK] = track
+    P[k.P_SHOOT] = scene.shoot_range
+    P[k.P_BLOCK] = 1 if scene.foes_block_movement else 0
+    P[k.P_FD_CONDENSED] = 1 if rules.full_defense == "condensed" else 0
+    P[k.P_MAXEX] = rules.max_exchanges
+    P[k.P_FIRST] = ci[scene.first] if scene.first else ci[_first_by_skills(scene)]
+    P[k.P_LIKELY] = int(params["likely_roll"])
+    P[k.P_MARGIN] = int(params["concede_margin"])
+    P[k.P_HURT] = 1 if params["hurt_first"] else 0
+    P[k.P_RESERVE] = int(params["fp_reserve"])
+    P[k.P_GMPOOL] = pool
+    P[k.P_FIGHT], P[k.P_SHOOT_SKILL], P[k.P_PROVOKE] = si["Fight"], si["Shoot"], si["Provoke"]
+    P[k.P_ATHLETICS], P[k.P_WILL] = si["Athletics"], si["Will"]
+    P[k.P_NSIDES] = len(sides)
+    P[k.P_AMAX] = AMAX
+    P[k.P_EMAX] = EMAX
+    P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING] = boost_ids
+    P[k.P_NAME_CONS0] = cons0
+    return Tables(scene, ids, sides, tuple(skills), zones, tuple(names), SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS,
+                  ZF, ZFN, ZR, ZRN, TPL,
+                  tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),
+                  tuple(tuple((s.severity, s.value) for s in f.slots) for f in fighters))
+
+
+def _first_by_skills(scene: Scene) -> str:
+    """The first of Core's order by skills (reach.skill_order), which opens a popcorn conflict
+    that names no ``first``."""
+    skills = ORDER_SKILLS[scene.conflict]
+    order = [c.id for c in scene.characters]
+
+    def rank(c) -> tuple:
+        return tuple(-c.skills.get(s, 0) for s in skills) + (0 if c.kind == "pc" else 1, order.index(c.id))
+    return min(scene.characters, key=rank).id
