@@ -32,12 +32,12 @@ except ImportError:  # pragma: no cover - exercised on machines without the extr
 
 # -- layout of the arrays ------------------------------------------------------------------
 # static, per character (SC)
-S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE = range(7)
-NSF = 7
+S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT = range(8)
+NSF = 8
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
-    C_INVOKES, C_PAID = range(12)
-NCF = 12
+    C_INVOKES, C_PAID, C_NSTUNT = range(13)
+NCF = 13
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
 T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
@@ -214,7 +214,7 @@ def _aspect_here(CH, A, c, name, target):
 def _base(SK, ST, CH, A, c, skill, action, target):
     """(rating, stunt bonus, full defense bonus): a lone character's roll (no teamwork)."""
     rating = SK[c, skill]
-    stunt = _stunt(ST, CH, A, c, skill, action, target)
+    stunt = _stunt(ST, CH, A, c, skill, action, target) if CH[c, C_NSTUNT] else 0
     fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
     return rating, stunt, fd
 
@@ -225,8 +225,11 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
     if reach == 0:  # melee: Athletics, Fight
         a = P[P_ATHLETICS]
         b = P[P_FIGHT]
-        ea = SK[target, a] + _stunt(ST, CH, A, target, a, ACT_DEFEND, attacker)
-        eb = SK[target, b] + _stunt(ST, CH, A, target, b, ACT_DEFEND, attacker)
+        ea = SK[target, a]
+        eb = SK[target, b]
+        if CH[target, C_NSTUNT]:
+            ea += _stunt(ST, CH, A, target, a, ACT_DEFEND, attacker)
+            eb += _stunt(ST, CH, A, target, b, ACT_DEFEND, attacker)
         return a if ea >= eb else b
     if reach == 1:
         return P[P_ATHLETICS]
@@ -278,6 +281,13 @@ def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
 
 
 # -- basic's danger test (BasicController._danger, _should_concede) ------------------------
+@njit(cache=True)
+def _may_concede(CH, P, me):
+    """The cheap half of basic's concession test: a policy that never concedes, or an unhurt
+    character under ``hurt_first``, needs no danger estimate."""
+    return P[P_MARGIN] > -99 and (P[P_HURT] == 0 or CH[me, C_CTAKEN] != 0)
+
+
 @njit(cache=True)
 def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
     if P[P_MARGIN] <= -99:
@@ -433,7 +443,11 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
     pick_paid[0] = NEG
     for i in range(G[G_NAL]):
         aid = AL[i]
-        if not _visible_here(A, CH, R, aid):
+        owner = A[aid, A_OWNER]
+        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+            continue
+        z = A[aid, A_ZONE]
+        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
             continue
         # free invokes: the first holder among who and its allies
         holder = NEG
@@ -450,10 +464,13 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
                 pick_free[1] = aid
                 pick_free[2] = holder
             n += neffects
-        if npay > 0 and A[aid, A_KIND] != K_BOOST and INV[side, aid] != stamp:
+        kind = A[aid, A_KIND]
+        if npay > 0 and kind != K_BOOST and INV[side, aid] != stamp:
+            # a fate point buys your own aspect, a situation aspect, or an opponent's (_may_pay)
+            personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
             for j in range(npay):
                 p = payers[j]
-                if _may_pay(SC, A, aid, p, side):
+                if (not personal) or owner == p or SC[owner, S_SIDE] != side:
                     if p == who and pick_paid[0] == NEG:
                         pick_paid[0] = n + 1
                         pick_paid[1] = aid
@@ -471,13 +488,19 @@ def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
     payable = 0
     for i in range(G[G_NAL]):
         aid = AL[i]
-        if not _visible_here(A, CH, R, aid):
+        owner = A[aid, A_OWNER]
+        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+            continue
+        z = A[aid, A_ZONE]
+        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
             continue
         free += AF[aid, who]
         for j in range(nal):
             free += AF[aid, allies[j]]
-        if fp != 0 and A[aid, A_KIND] != K_BOOST and INV[side, aid] != stamp:
-            if _may_pay(SC, A, aid, who, side):
+        kind = A[aid, A_KIND]
+        if fp != 0 and kind != K_BOOST and INV[side, aid] != stamp:
+            personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+            if (not personal) or owner == who or SC[owner, S_SIDE] != side:
                 payable += 1
     return free, fp, payable
 
@@ -744,7 +767,7 @@ def _concede(CH, EV, G, c):
 @njit(cache=True)
 def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
             actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces):
-    if _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, target, buf, skills):
+    if _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, target, buf, skills):
         _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
         _concede(CH, EV, G, target)
         return
@@ -884,7 +907,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         before_fd = nm + natt + nadv + nexp + nover + nrem
         total = before_fd + 1 + nal + 2
         # basic._turn
-        if _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, buf, skills):
+        if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, buf, skills):
             _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
             _concede(CH, EV, G, actor)
             break
@@ -1035,6 +1058,7 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE
         CH[c, C_ZONE] = SC[c, S_ZONE]
         CH[c, C_FP] = SC[c, S_FP]
         CH[c, C_TOOKBY] = NEG
+        CH[c, C_NSTUNT] = SC[c, S_NSTUNT]
         for b in range(MARK.shape[1]):
             MARK[c, b] = 0
         for k in range(SLOTA.shape[1]):

@@ -149,6 +149,7 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
         SC[i, k.S_NSLOT] = len(f.slots)
         SC[i, k.S_FP] = f.fate_points
         SC[i, k.S_ZONE] = zi[c.zone]
+        SC[i, k.S_NSTUNT] = sum(1 for st in c.stunts if st.kind == "bonus")
         for s, v in c.skills.items():
             SK[i, si[s]] = v
         for j, sl in enumerate(f.slots):
