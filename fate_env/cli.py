@@ -231,10 +231,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sides = scenes[0].sides
     focus = next((c.side for c in written.characters if c.kind == "pc"), sides[0])
 
+    try:
+        engine, why_not = B.choose_engine(scenes, controls, args.engine)
+    except B.BenchError as exc:
+        raise UsageError(str(exc)) from None
+
     def run(n: int, start: int = 0) -> list[dict]:
         jobs = [(base, file, params, args.rules, controls, args.seed, vi, i)
                 for vi, params in enumerate(grid) for i in range(start, start + n)]
-        return B.run_jobs(jobs, args.workers, args.ray, _progress)
+        return B.run_jobs(jobs, args.workers, args.ray, _progress, engine=engine)
 
     try:
         n = args.n
@@ -262,7 +267,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     baseline = B.baseline_index(base, grid)
     summaries = B.variant_summaries(scenes[0], grid, by_variant, focus, baseline)
     header = {"scene": scenes[0].name, "rules": scenes[0].rules.name, "seed": args.seed, "episodes_per_variant": n,
-              "controls": controls, "variants": grid, "focus": focus}
+              "controls": controls, "variants": grid, "focus": focus, "engine": B.engine_line(records)}
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({**header, "summary": summaries, "episodes": records}, fh, sort_keys=True,
@@ -279,6 +284,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print("\n".join(B.summary_table(summaries)))
             print()
         print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, baseline)))
+    print(B.engine_line(records) + (f" (the fast core: {why_not})" if engine == "reference" and why_not else ""))
     if args.plot:
         try:
             B.plot(args.plot, grid, by_variant, focus, varies)
@@ -436,6 +442,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--plot", metavar="FILE.png")
     b.add_argument("--workers", type=_count, default=1)
     b.add_argument("--ray", metavar="ADDRESS|auto", help="run the episodes as Ray tasks (the cluster extra)")
+    b.add_argument("--engine", choices=["auto", "fast", "reference"], default="auto",
+                   help="auto: the fast core when it covers the scene and controllers (the fast extra), "
+                        "else the reference engine")
     b.set_defaults(func=cmd_bench)
     pl = sub.add_parser("play", help="a live session: the players decide for their PCs, the tool plays the NPCs")
     pl.add_argument("scene", nargs="?", default=None)

@@ -134,13 +134,28 @@ def episode_seed(seed: int, index: int) -> int:
 
 
 def record(scene, seed_value: int, variant: int, index: int, controls: dict[str, str]) -> dict[str, Any]:
-    """One episode, reduced to what the report needs (plain JSON)."""
+    """One episode on the reference engine, reduced to what the report needs (plain JSON)."""
     c = play(start(scene, seed_value), controllers_for(scene, controls, seed=seed_value))
-    out = c.outcome
+    side_of = {ch.id: ch.side for ch in scene.characters}
+    counts = {s: {"fate_points": 0, "invokes": 0, "advantages": 0} for s in scene.sides}
+    for e in c.events:
+        if isinstance(e, ev.Invoked):
+            counts[side_of[e.invoker]]["invokes"] += 1
+            if not e.free:
+                counts[side_of[e.paid_by]]["fate_points"] += 1
+        elif isinstance(e, ev.Resolved) and e.action == "create_advantage" and e.outcome in ("success", "success_with_style"):
+            counts[side_of[e.actor]]["advantages"] += 1
+    return summarise(scene, c.outcome, counts, seed_value, variant, index)
+
+
+def summarise(scene, out, counts: dict[str, dict[str, int]], seed_value: int, variant: int,
+              index: int) -> dict[str, Any]:
+    """An episode's record from its outcome and each side's invokes, fate points and advantages
+    (the same record whichever engine played it)."""
     side_of = {ch.id: ch.side for ch in scene.characters}
     sides: dict[str, dict[str, Any]] = {
-        s: {"consequences": {k: 0 for k in SEVERITIES}, "taken_out": 0, "conceded": 0, "fate_points": 0,
-            "invokes": 0, "advantages": 0} for s in scene.sides}
+        s: {"consequences": {k: 0 for k in SEVERITIES}, "taken_out": 0, "conceded": 0, **counts[s]}
+        for s in scene.sides}
     for cid, cons in out.consequences.items():
         for x in cons:
             sides[side_of[cid]]["consequences"][x["severity"]] += 1
@@ -148,13 +163,6 @@ def record(scene, seed_value: int, variant: int, index: int, controls: dict[str,
         sides[side_of[cid]]["taken_out"] += 1
     for cid in out.conceded:
         sides[side_of[cid]]["conceded"] += 1
-    for e in c.events:
-        if isinstance(e, ev.Invoked):
-            sides[side_of[e.invoker]]["invokes"] += 1
-            if not e.free:
-                sides[side_of[e.paid_by]]["fate_points"] += 1
-        elif isinstance(e, ev.Resolved) and e.action == "create_advantage" and e.outcome in ("success", "success_with_style"):
-            sides[side_of[e.actor]]["advantages"] += 1
     pcs = [ch.id for ch in scene.characters if ch.kind == "pc"]
     weight = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
 
@@ -174,7 +182,7 @@ def record(scene, seed_value: int, variant: int, index: int, controls: dict[str,
 def _work(job: tuple) -> dict[str, Any]:
     base, file, params, rules, controls, seed, variant, index = job
     scene = _scene_cache(base, file, params, rules)
-    return record(scene, episode_seed(seed, index), variant, index, controls)
+    return {**record(scene, episode_seed(seed, index), variant, index, controls), "engine": "reference"}
 
 
 _CACHE: dict[str, Any] = {}
@@ -187,11 +195,79 @@ def _scene_cache(base: dict, file: str, params: dict, rules: str | None):
     return _CACHE[key]
 
 
+# -- the fast core ------------------------------------------------------------------
+
+def effective_controls(scene, controls: dict[str, str]) -> dict[str, str]:
+    """Who plays each character: the override for it or its side, else the scene's choice."""
+    return {c.id: controls.get(c.id) or controls.get(c.side) or c.controller for c in scene.characters}
+
+
+def choose_engine(scenes: Sequence, controls: dict[str, str], wanted: str = "auto") -> tuple[str, str]:
+    """("fast", "") when the fast core plays every variant, else ("reference", why not).
+    ``wanted``: auto (the fast core when it can), fast (it must: else BenchError), reference."""
+    if wanted == "reference":
+        return "reference", ""
+    from fate_env import fast
+    why = [] if fast.available() else [fast.NOTICE]
+    for sc in scenes:
+        why += [w for w in fast.covered(sc, effective_controls(sc, controls)) if w not in why]
+    if why and wanted == "fast":
+        raise BenchError("--engine fast: " + "; ".join(why))
+    return ("reference", "; ".join(why)) if why else ("fast", "")
+
+
+_CORES: dict[str, Any] = {}
+
+
+def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
+    """A batch of one variant's episodes in one call into the fast core; an episode it does not
+    cover to the end (it says why) is played again on the reference engine."""
+    from fate_env.fast import FastCore
+    from fate_env.fast import kernel as k
+    from fate_env.fast.decode import outcome
+    base, file, params, rules, controls, seed, variant, _ = jobs[0]
+    scene = _scene_cache(base, file, params, rules)
+    key = repr((file, sorted(params.items()), rules))
+    core = _CORES.get(key)
+    if core is None:
+        core = _CORES[key] = FastCore(scene)
+    seeds = [episode_seed(j[5], j[7]) for j in jobs]
+    CH, SLOTA, G = core.run(seeds)
+    side_idx = core.tables.SC[:, k.S_SIDE]
+    out = []
+    for i, j in enumerate(jobs):
+        if G[i, k.G_BAIL]:
+            r = record(scene, seeds[i], variant, j[7], controls)
+            r["engine"] = "reference: " + k.BAIL_REASONS[int(G[i, k.G_BAIL])]
+        else:
+            counts = {s: {"fate_points": int(CH[i, side_idx == si, k.C_PAID].sum()),
+                          "invokes": int(CH[i, side_idx == si, k.C_INVOKES].sum()), "advantages": 0}
+                      for si, s in enumerate(core.tables.sides)}
+            r = summarise(scene, outcome(core.tables, CH[i], SLOTA[i], G[i]), counts, seeds[i], variant, j[7])
+            r["engine"] = "fast"
+        out.append(r)
+    return out
+
+
+def _fast_batches(jobs: list[tuple], size: int) -> list[list[tuple]]:
+    """Consecutive jobs of one variant, at most ``size`` per batch."""
+    out: list[list[tuple]] = []
+    for j in jobs:
+        if out and len(out[-1]) < size and out[-1][0][6] == j[6]:
+            out[-1].append(j)
+        else:
+            out.append([j])
+    return out
+
+
 def run_jobs(jobs: list[tuple], workers: int = 1, ray_address: str | None = None,
-             progress=None) -> list[dict[str, Any]]:
-    """Run episodes with one process, a pool, or Ray; results in job order either way."""
+             progress=None, engine: str = "reference") -> list[dict[str, Any]]:
+    """Run episodes with one process, a pool, or Ray; results in job order either way.
+    ``engine`` "fast": batches of episodes go to the fast core (see ``choose_engine``)."""
     if ray_address:
-        return _run_ray(jobs, ray_address)
+        return _run_ray(jobs, ray_address, engine)
+    if engine == "fast":
+        return _run_fast(jobs, workers, progress)
     if workers <= 1:
         out = []
         for i, j in enumerate(jobs):
@@ -211,7 +287,36 @@ def run_jobs(jobs: list[tuple], workers: int = 1, ray_address: str | None = None
         return out
 
 
-def _run_ray(jobs: list[tuple], address: str) -> list[dict[str, Any]]:
+def _run_fast(jobs: list[tuple], workers: int, progress=None) -> list[dict[str, Any]]:
+    per = max(1, min(2000, -(-len(jobs) // max(1, workers))))
+    batches = _fast_batches(jobs, per)
+    out: list[dict[str, Any]] = []
+    if workers <= 1 or len(batches) == 1:
+        for b in batches:
+            out += _work_fast(b)
+            if progress:
+                progress(len(out), len(jobs))
+        return out
+    import multiprocessing as mp
+    with mp.get_context("spawn").Pool(workers) as pool:
+        for got in pool.imap(_work_fast, batches):
+            out += got
+            if progress:
+                progress(len(out), len(jobs))
+    return out
+
+
+def engine_line(records: list[dict[str, Any]]) -> str:
+    """Which engine played the episodes, for the report."""
+    fast = sum(1 for r in records if r.get("engine") == "fast")
+    if not fast:
+        return "engine: reference (Python)"
+    ref = Counter(r["engine"].split(": ", 1)[1] for r in records if r["engine"].startswith("reference: "))
+    tail = "; ".join(f"{n} on the reference ({why})" for why, n in ref.items()) or "none on the reference"
+    return f"engine: fast core (numba): {fast} episodes; {tail}"
+
+
+def _run_ray(jobs: list[tuple], address: str, engine: str = "reference") -> list[dict[str, Any]]:
     try:
         import ray
     except ImportError:
@@ -226,9 +331,9 @@ def _run_ray(jobs: list[tuple], address: str) -> list[dict[str, Any]]:
         except (ConnectionError, RuntimeError, ValueError) as exc:
             hint = "start one with `ray start --head`, or use --ray local" if address == "auto" else "check the address"
             raise BenchError(f"--ray {address}: no Ray cluster there ({str(exc).splitlines()[0]}); {hint}") from None
-    remote = ray.remote(_work_batch)
+    remote = ray.remote(_work_fast if engine == "fast" else _work_batch)
     size = max(1, len(jobs) // 64)
-    batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    batches = _fast_batches(jobs, size) if engine == "fast" else [jobs[i:i + size] for i in range(0, len(jobs), size)]
     results = ray.get([remote.remote(b) for b in batches])
     return [r for batch in results for r in batch]
 

@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover - exercised on machines without the extr
 # -- layout of the arrays ------------------------------------------------------------------
 # static, per character (SC)
 S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT = range(8)
-NSF = 8
+NSF = 8  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT = range(13)
@@ -54,8 +54,10 @@ TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
 # parameters (P)
 (P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
- P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0) = range(23)
-NP = 23
+ P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER) = range(26)
+NP = 26
+STYLE_CONDENSED, STYLE_CORE = 0, 1
+# P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
 ATK_W = 9
 # globals (G)
@@ -322,11 +324,16 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
 
 @njit(cache=True)
 def _cap(SC, SLOTS, MARK, SLOTA, P, c):
-    """What ``c`` can still absorb on the scene's track (Absorber.capacity, Condensed boxes)."""
+    """What ``c`` can still absorb on the scene's track (Absorber.capacity): Condensed, every
+    free box; Core, the biggest free box; and the free consequence slots for the track."""
     n = 0
+    core = P[P_STYLE] == STYLE_CORE
     for b in range(SC[c, S_NBOX]):
         if MARK[c, b] == 0:
-            n += 1
+            if not core:
+                n += 1
+            elif SC[c, NSF + b] > n:
+                n = SC[c, NSF + b]
     for k in range(SC[c, S_NSLOT]):
         if SLOTA[c, k] == NEG:
             tr = SLOTS[c, k, L_TRACK]
@@ -664,43 +671,62 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, sourc
             rem = shifts - total
             if rem <= 0:
                 if size > 0 and total - vmin < shifts:
-                    plans[np_, 0] = size
-                    plans[np_, 1] = total
-                    plans[np_, 2] = 0
-                    plans[np_, 3] = _lexkey(mask, nu)
-                    plans[np_, 4] = mask
-                    np_ += 1
+                    np_ = _plan(plans, np_, size, total, 0, _lexkey(mask, nu), mask, NEG, 0)
                 continue
-            if nfree >= rem:
-                plans[np_, 0] = size
-                plans[np_, 1] = total
-                plans[np_, 2] = rem
-                plans[np_, 3] = _lexkey(mask, nu)
-                plans[np_, 4] = mask
-                np_ += 1
+            if P[P_STYLE] == STYLE_CONDENSED:  # any rem free boxes (stress.Condensed.box_options)
+                if nfree >= rem:
+                    np_ = _plan(plans, np_, size, total, rem, _lexkey(mask, nu), mask, NEG, rem)
+                continue
+            # Core: one box of exactly rem, else one of each higher value (stress.Core.box_options),
+            # kept if minimal: no consequence in the plan could be dropped
+            exact = NEG
+            for b in range(SC[target, S_NBOX]):
+                if MARK[target, b] == 0 and SC[target, NSF + b] == rem:
+                    exact = b
+                    break
+            seen = 0
+            for b in range(SC[target, S_NBOX]):
+                if MARK[target, b] != 0:
+                    continue
+                v = SC[target, NSF + b]
+                if exact != NEG:
+                    if b != exact:
+                        continue
+                elif v <= rem or (seen >> v) & 1:
+                    continue
+                seen |= 1 << v
+                minimal = True
+                for j in range(nu):
+                    if mask & (1 << j) and v + total - SLOTS[target, usable[j], L_VALUE] >= shifts:
+                        minimal = False
+                if minimal:
+                    np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, b, 1)
     # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
     _sort_plans(plans, np_)
     if np_ == 0:  # only "taken out": taken without asking
         _taken_out(CH, EV, G, target, source)
         return
-    best = 0
+    best = 0  # basic._absorb: the least consequence value, then the fewest slots, then boxes
     for i in range(1, np_):
-        if (plans[i, 1], plans[i, 0], plans[i, 2]) < (plans[best, 1], plans[best, 0], plans[best, 2]):
+        if (plans[i, 1], plans[i, 0], plans[i, 6]) < (plans[best, 1], plans[best, 0], plans[best, 6]):
             best = i
     mask = plans[best, 4]
-    boxes = plans[best, 2]
+    boxes = plans[best, 6]
     slotmask = 0
     for j in range(nu):
         if mask & (1 << j):
             slotmask |= 1 << usable[j]
     boxmask = 0
-    left = boxes
-    for b in range(SC[target, S_NBOX]):
-        if left == 0:
-            break
-        if MARK[target, b] == 0:
-            boxmask |= 1 << b
-            left -= 1
+    if plans[best, 5] != NEG:  # Core: the one box the plan names
+        boxmask = 1 << plans[best, 5]
+    else:  # Condensed: the first free boxes
+        left = boxes
+        for b in range(SC[target, S_NBOX]):
+            if left == 0:
+                break
+            if MARK[target, b] == 0:
+                boxmask |= 1 << b
+                left -= 1
     _decision(EV, G, D_ABSORB, target, best, R_A_LEAST, O_ABSORB, boxmask, slotmask, 0, 0, 0)
     for b in range(SC[target, S_NBOX]):
         if boxmask & (1 << b):
@@ -716,6 +742,18 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, sourc
             SLOTA[target, k] = aid
             CH[target, C_CTAKEN] += 1
     _emit(EV, G, E_ABSORBED, target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _plan(plans, n, size, total, box, lex, mask, boxindex, nboxes):
+    plans[n, 0] = size
+    plans[n, 1] = total
+    plans[n, 2] = box
+    plans[n, 3] = lex
+    plans[n, 4] = mask
+    plans[n, 5] = boxindex
+    plans[n, 6] = nboxes
+    return n + 1
 
 
 @njit(cache=True)
@@ -743,7 +781,7 @@ def _sort_plans(plans, n):
         j = i
         while j > 0 and (plans[j, 0], plans[j, 1], plans[j, 2], plans[j, 3]) < \
                 (plans[j - 1, 0], plans[j - 1, 1], plans[j - 1, 2], plans[j - 1, 3]):
-            for k in range(5):
+            for k in range(7):
                 tmp = plans[j, k]
                 plans[j, k] = plans[j - 1, k]
                 plans[j - 1, k] = tmp
@@ -1024,6 +1062,39 @@ def _begin_exchange(SC, CH, G, EV, P):
     return True
 
 
+@njit(cache=True)
+def _next_in_order(CH, P, after):
+    """By skills: the position of the next character still in the fight after ``after`` (or -1)."""
+    n = CH.shape[0]
+    for j in range(after + 1, n):
+        if CH[P[P[P_ORDER] + j], C_STATUS] == ACTIVE:
+            return j
+    return NEG
+
+
+@njit(cache=True)
+def _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
+               TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s):
+    """Core's fixed order by skills (flows/conflict.run when ``turn_order`` is not popcorn)."""
+    cursor = _next_in_order(CH, P, NEG)
+    while True:
+        actor = P[P[P_ORDER] + cursor]
+        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
+              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s)
+        if G[G_BAIL] != BAIL_NONE:
+            return
+        CH[actor, C_ACTED] = 1
+        if _over(SC, CH):
+            _finish(SC, CH, G, EV, False)
+            return
+        i = _next_in_order(CH, P, cursor)
+        if i == NEG:
+            if not _begin_exchange(SC, CH, G, EV, P):
+                return
+            i = _next_in_order(CH, P, NEG)
+        cursor = i
+
+
 # -- one conflict (flows/conflict.run with basic._next) ------------------------------------
 @njit(cache=True)
 def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE, EV, CH, MARK, SLOTA, G):
@@ -1069,7 +1140,7 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE
     payers = np.empty(n, np.int64)
     pick_free = np.empty(3, np.int64)
     pick_paid = np.empty(3, np.int64)
-    plans = np.empty((256, 5), np.int64)
+    plans = np.empty((2048, 7), np.int64)
     faces = np.empty(4, np.int64)
     moves = np.empty(ZF.shape[1] + 1, np.int64)
     att_t = np.empty(4 * n, np.int64)
@@ -1077,6 +1148,10 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE
     pool = np.empty(n, np.int64)
 
     if not _begin_exchange(SC, CH, G, EV, P):
+        return
+    if P[P_POPCORN] == 0:
+        _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR,
+                   ZRN, TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s)
         return
     opener = P[P_FIRST]
     actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)

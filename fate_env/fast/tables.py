@@ -26,6 +26,7 @@ BOOSTS = ("Prepared", "Upper Hand", "Opening")
 WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
              "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
 REACHES = {"melee": 0, "ranged": 1, "any": 2}
+STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
 CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
 TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
 #: the controllers the kernel plays natively
@@ -75,9 +76,9 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append(f"a {scene.kind} (contests and challenges run on the reference engine)")
     elif scene.contest is not None or scene.challenge is not None:
         why.append("a conflict that can turn into a contest or holds a challenge")
-    if r.turn_order != "popcorn":
-        why.append(f"turn_order: {r.turn_order}")
-    if r.stress_style != "condensed":
+    if r.turn_order not in ("popcorn", "skills") or r.turn_order == "skills" and r.npcs_at_best_slot:
+        why.append(f"turn_order: {r.turn_order}" + (" with npcs_at_best_slot" if r.npcs_at_best_slot else ""))
+    if r.stress_style not in STYLES:
         why.append(f"stress style {r.stress_style}")
     if r.weapons:
         why.append("weapons: true")
@@ -137,7 +138,7 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
     nslot = max([len(f.slots) for f in fighters] + [1])
     if nbox > 62 or nslot > 8:
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: more than 62 boxes or 8 slots")
-    SC = np.zeros((n, k.NSF), np.int64)
+    SC = np.zeros((n, k.NSF + nbox), np.int64)
     SK = np.zeros((n, len(skills)), np.int64)
     SLOTS = np.zeros((n, nslot, 3), np.int64)
     stunts = []
@@ -149,6 +150,8 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
         SC[i, k.S_NSLOT] = len(f.slots)
         SC[i, k.S_FP] = f.fate_points
         SC[i, k.S_ZONE] = zi[c.zone]
+        values = f.tracks[scene.conflict].values
+        SC[i, k.NSF:k.NSF + len(values)] = values
         SC[i, k.S_NSTUNT] = sum(1 for st in c.stunts if st.kind == "bonus")
         for s, v in c.skills.items():
             SK[i, si[s]] = v
@@ -222,7 +225,11 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
-    P = np.zeros(k.NP + k.ATK_W * n, np.int64)
+    P = np.zeros(k.NP + k.ATK_W * n + n, np.int64)
+    P[k.P_STYLE] = STYLES[rules.stress_style]
+    P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
+    P[k.P_ORDER] = k.NP + k.ATK_W * n
+    P[P[k.P_ORDER]:] = [ci[c] for c in _order_by_skills(scene)]
     track_skills = {PHYSICAL: (("Fight", 0), ("Shoot", 1)), MENTAL: (("Provoke", 2),)}[scene.conflict]
     for i, c in enumerate(chars):  # reach.attack_skills and reach_of
         atk = list(track_skills)
@@ -259,12 +266,16 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
                   tuple(tuple((s.severity, s.value) for s in f.slots) for f in fighters))
 
 
-def _first_by_skills(scene: Scene) -> str:
-    """The first of Core's order by skills (reach.skill_order), which opens a popcorn conflict
-    that names no ``first``."""
+def _order_by_skills(scene: Scene) -> list[str]:
+    """Core's order by skills (reach.skill_order; PCs first on a full tie, then scene order)."""
     skills = ORDER_SKILLS[scene.conflict]
     order = [c.id for c in scene.characters]
 
     def rank(c) -> tuple:
         return tuple(-c.skills.get(s, 0) for s in skills) + (0 if c.kind == "pc" else 1, order.index(c.id))
-    return min(scene.characters, key=rank).id
+    return [c.id for c in sorted(scene.characters, key=rank)]
+
+
+def _first_by_skills(scene: Scene) -> str:
+    """The first of that order, which opens a popcorn conflict that names no ``first``."""
+    return _order_by_skills(scene)[0]
