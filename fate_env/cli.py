@@ -284,7 +284,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print("\n".join(B.summary_table(summaries)))
             print()
         print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, baseline)))
-    print(B.engine_line(records) + (f" (the fast core: {why_not})" if engine == "reference" and why_not else ""))
+    print(B.engine_line(records) + (f"; not the fast core: {why_not}" if engine == "reference" and why_not else ""))
     if args.plot:
         try:
             B.plot(args.plot, grid, by_variant, focus, varies)

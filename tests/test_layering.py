@@ -105,7 +105,8 @@ def test_actions_are_offered_in_the_order_saved_sessions_and_models_rely_on():
 def test_tests_mirror_the_package():
     """Each test folder is named for the package folder it tests."""
     package = {"rules": ROOT / "fate_env" / "rules", "environment": ROOT / "fate_env" / "environment",
-               "evaluation": ROOT / "fate_env" / "evaluation", "agents": ROOT / "agents"}
+               "evaluation": ROOT / "fate_env" / "evaluation", "fast": ROOT / "fate_env" / "fast",
+               "agents": ROOT / "agents"}
     folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
     assert folders <= set(package), f"test folders without a package folder: {folders - set(package)}"
     for name in folders:

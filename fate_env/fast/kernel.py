@@ -91,7 +91,7 @@ NEG = -1
 
 
 # -- events -----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit(EV, G, code, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     n = G[G_NEV]
     if n >= EV.shape[0]:
@@ -113,13 +113,13 @@ def _emit(EV, G, code, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     G[G_NEV] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decision(EV, G, kind, actor, index, reason, okind, x1, x2, x3, x4, x5):
     _emit(EV, G, E_DECISION, kind, actor, index, reason, okind, x1, x2, x3, x4, x5, 0)
 
 
 # -- who is in the fight (Table.active_ids, foes_of, allies_of, is_over) ------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _over(SC, CH):
     side = NEG
     for c in range(SC.shape[0]):
@@ -131,7 +131,7 @@ def _over(SC, CH):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _foes(SC, CH, c, out):
     n = 0
     side = SC[c, S_SIDE]
@@ -142,7 +142,7 @@ def _foes(SC, CH, c, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _allies(SC, CH, c, out):
     n = 0
     side = SC[c, S_SIDE]
@@ -153,7 +153,7 @@ def _allies(SC, CH, c, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_active(CH):
     for x in range(CH.shape[0]):
         if CH[x, C_STATUS] == ACTIVE:
@@ -162,7 +162,7 @@ def _first_active(CH):
 
 
 # -- ratings (rolls.stunt_bonus, holds, base, best_skill) --------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _stunt(ST, CH, A, c, skill, action, target):
     total = 0
     for i in range(ST.shape[0]):
@@ -189,7 +189,7 @@ def _stunt(ST, CH, A, c, skill, action, target):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _aspect_here(CH, A, c, name, target):
     """An aspect called ``name`` in play where ``c`` or its target stands, on nobody else (rolls.holds)."""
     z1 = CH[c, C_ZONE]
@@ -212,7 +212,7 @@ def _aspect_here(CH, A, c, name, target):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _base(SK, ST, CH, A, c, skill, action, target):
     """(rating, stunt bonus, full defense bonus): a lone character's roll (no teamwork)."""
     rating = SK[c, skill]
@@ -221,7 +221,7 @@ def _base(SK, ST, CH, A, c, skill, action, target):
     return rating, stunt, fd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
     """The first skill of the highest effective rating among the reach's defend skills."""
     if reach == 0:  # melee: Athletics, Fight
@@ -238,7 +238,7 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
     return P[P_WILL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reach_of(P, c, skill):
     """The reach of ``c``'s attacks with ``skill`` (reach.reach_of): melee unless listed."""
     at = NP + ATK_W * c
@@ -248,7 +248,7 @@ def _reach_of(P, c, skill):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_reach(P, SIGHT, CH, c, skill, here, target):
     reach = _reach_of(P, c, skill)
     if reach == 2:
@@ -260,7 +260,7 @@ def _can_reach(P, SIGHT, CH, c, skill, here, target):
     return d >= 0 and d <= P[P_SHOOT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _attack_skills(P, c, out):
     """``c``'s attack skills in this scene (reach.attack_skills): the track's, then its stunts'."""
     at = NP + ATK_W * c
@@ -269,13 +269,13 @@ def _attack_skills(P, c, out):
     return P[at]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _attack_rating(SK, ST, CH, A, c, skill, target):
     r, s, fd = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
     return r + s + fd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
     r, s, fd = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
@@ -283,14 +283,14 @@ def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
 
 
 # -- basic's danger test (BasicController._danger, _should_concede) ------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_concede(CH, P, me):
     """The cheap half of basic's concession test: a policy that never concedes, or an unhurt
     character under ``hurt_first``, needs no danger estimate."""
     return P[P_MARGIN] > -99 and (P[P_HURT] == 0 or CH[me, C_CTAKEN] != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
     if P[P_MARGIN] <= -99:
         return False
@@ -322,7 +322,7 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
     return found and worst >= P[P_MARGIN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cap(SC, SLOTS, MARK, SLOTA, P, c):
     """What ``c`` can still absorb on the scene's track (Absorber.capacity): Condensed, every
     free box; Core, the biggest free box; and the free consequence slots for the track."""
@@ -343,7 +343,7 @@ def _cap(SC, SLOTS, MARK, SLOTA, P, c):
 
 
 # -- aspects (aspects.new_aspect, boost, expire_boosts) ---------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
     aid = G[G_ASEQ] + 1
     if aid >= P[P_AMAX]:
@@ -365,7 +365,7 @@ def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
     return aid
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _drop_aspect(A, AL, G, aid):
     A[aid, A_ALIVE] = 0
     n = G[G_NAL]
@@ -377,7 +377,7 @@ def _drop_aspect(A, AL, G, aid):
     G[G_NAL] = j
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _boost(A, AF, AL, G, P, EV, holder, name):
     aid = _new_aspect(A, AF, AL, G, P, name, K_BOOST, NEG, NEG, holder)
     if aid == NEG:
@@ -387,7 +387,7 @@ def _boost(A, AF, AL, G, P, EV, holder, name):
     _emit(EV, G, E_BOOST, name, aid, holder, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _expire_boosts(A, AF, AL, G, EV, actor):
     i = 0
     while i < G[G_NAL]:
@@ -400,7 +400,7 @@ def _expire_boosts(A, AF, AL, G, EV, actor):
 
 
 # -- invokes (invokes.invoke_options, invoke_budget, apply_invoke, basic._invoke) --------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _payers(SC, CH, G, who, allies, nal, out):
     """Who may pay a fate point for ``who``'s invoke: itself (NPCs: the GM pool), PC allies."""
     if SC[who, S_NPC] != 0:
@@ -420,7 +420,7 @@ def _payers(SC, CH, G, who, allies, nal, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _visible_here(A, CH, R, aid):
     owner = A[aid, A_OWNER]
     if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
@@ -429,7 +429,7 @@ def _visible_here(A, CH, R, aid):
     return z == NEG or z == R[R_Z1] or z == R[R_Z2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_pay(SC, A, aid, payer, side):
     """A fate point buys your own aspect, a situation aspect, or an opponent's (never a friend's)."""
     kind = A[aid, A_KIND]
@@ -438,7 +438,7 @@ def _may_pay(SC, A, aid, payer, side):
     return (not personal) or owner == payer or SC[owner, S_SIDE] != side
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
     pick_free = [index, aspect, holder] of the first free +2 and pick_paid = [index, aspect] of
@@ -485,7 +485,7 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
     """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget."""
     side = SC[who, S_SIDE]
@@ -512,7 +512,7 @@ def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
     return free, fp, payable
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
     hostile = NEG
     if free:
@@ -546,7 +546,7 @@ def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
             _emit(EV, G, E_REMOVED, aid, A[aid, A_NAME], WHY_USED, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, allies, payers, pick_free, pick_paid):
     """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic answers."""
     G[G_ROLLNO] += 1
@@ -618,7 +618,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, allies, payers, 
 
 
 # -- dice --------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _roll(DICE, G, out):
     k = G[G_NDICE]
     if k >= DICE.shape[0]:
@@ -637,12 +637,11 @@ def _roll(DICE, G, out):
 
 
 # -- harm (harm.harm, stress.absorb_plans for Condensed boxes, basic._absorb) -------------
-@njit(cache=True)
-def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, source, plans):
+@njit(cache=True, _nrt=False)
+def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, source, plans, usable):
     track = P[P_TRACK]
     _emit(EV, G, E_HIT, target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0)
     # usable slots, in slot order
-    usable = np.empty(8, np.int64)
     nu = 0
     for k in range(SC[target, S_NSLOT]):
         if SLOTA[target, k] == NEG:
@@ -744,7 +743,7 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, sourc
     _emit(EV, G, E_ABSORBED, target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plan(plans, n, size, total, box, lex, mask, boxindex, nboxes):
     plans[n, 0] = size
     plans[n, 1] = total
@@ -756,7 +755,7 @@ def _plan(plans, n, size, total, box, lex, mask, boxindex, nboxes):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _popcount(x):
     n = 0
     while x:
@@ -765,7 +764,7 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lexkey(mask, nu):
     """A key that orders same-size masks as itertools.combinations does (lexicographic indices)."""
     key = 0
@@ -774,7 +773,7 @@ def _lexkey(mask, nu):
     return -key  # more low indices set first: (0, 1) before (0, 2) before (1, 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sort_plans(plans, n):
     """Order by (size, lexicographic) — the generation order — then stable by (size, total, boxes)."""
     for i in range(1, n):  # insertion sort: n is small (at most 2**slots)
@@ -788,23 +787,23 @@ def _sort_plans(plans, n):
             j -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _taken_out(CH, EV, G, target, source):
     CH[target, C_STATUS] = TAKEN_OUT
     CH[target, C_TOOKBY] = source
     _emit(EV, G, E_TAKENOUT, target, source, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _concede(CH, EV, G, c):
     CH[c, C_STATUS] = CONCEDED
     _emit(EV, G, E_CONCEDED, c, 1 + CH[c, C_CTAKEN], 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 # -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
-            actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces):
+            actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable):
     if _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, target, buf, skills):
         _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
         _concede(CH, EV, G, target)
@@ -849,11 +848,11 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         return
     if m >= 3:
         _decision(EV, G, D_STYLE, actor, 0, R_S_FULL, O_FULLHIT, 0, 0, 0, 0, 0)
-    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, m, actor, plans)
+    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, m, actor, plans, usable)
 
 
 # -- a turn (flows/conflict.turn, actions.turn_options, basic._turn and _move) ------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _free_moves(SC, CH, P, ZF, ZFN, c, out):
     z = CH[c, C_ZONE]
     if P[P_BLOCK] != 0:
@@ -866,7 +865,7 @@ def _free_moves(SC, CH, P, ZF, ZFN, c, out):
     return ZFN[z]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
     nf = _foes(SC, CH, me, buf)
     na = _attack_skills(P, me, skills)
@@ -877,9 +876,9 @@ def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
-          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s):
+          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0)
     if CH[actor, C_FULLDEF] != 0:
@@ -965,7 +964,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             t = att_t[best]
             _decision(EV, G, D_TURN, actor, nm + best, R_T_ATTACK, O_ATTACK, t, att_s[best], 0, 0, 0)
             _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
-                    actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces)
+                    actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
             break
         stepped = False
         for i in range(nm):
@@ -1028,7 +1027,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
 
 
 # -- the scene's end (end.finish) ---------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(SC, CH, G, EV, unresolved):
     winner = NEG
     if not unresolved:
@@ -1049,7 +1048,7 @@ def _finish(SC, CH, G, EV, unresolved):
     _emit(EV, G, E_ENDED, winner, G[G_EXCHANGE], 1 if unresolved else 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _begin_exchange(SC, CH, G, EV, P):
     G[G_EXCHANGE] += 1
     if G[G_EXCHANGE] > P[P_MAXEX]:
@@ -1062,7 +1061,7 @@ def _begin_exchange(SC, CH, G, EV, P):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_in_order(CH, P, after):
     """By skills: the position of the next character still in the fight after ``after`` (or -1)."""
     n = CH.shape[0]
@@ -1072,15 +1071,15 @@ def _next_in_order(CH, P, after):
     return NEG
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
-               TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s):
+               TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
     """Core's fixed order by skills (flows/conflict.run when ``turn_order`` is not popcorn)."""
     cursor = _next_in_order(CH, P, NEG)
     while True:
         actor = P[P[P_ORDER] + cursor]
         _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
-              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s)
+              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
         if G[G_BAIL] != BAIL_NONE:
             return
         CH[actor, C_ACTED] = 1
@@ -1146,18 +1145,28 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE
     att_t = np.empty(4 * n, np.int64)
     att_s = np.empty(4 * n, np.int64)
     pool = np.empty(n, np.int64)
+    usable = np.empty(8, np.int64)
+    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool)
 
+
+@njit(cache=True, _nrt=False)
+def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool):
+    """The conflict's flow once the state is set up (compiled without reference counting:
+    every helper below only reads and writes arrays it is handed)."""
+    n = SC.shape[0]
     if not _begin_exchange(SC, CH, G, EV, P):
         return
     if P[P_POPCORN] == 0:
         _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR,
-                   ZRN, TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s)
+                   ZRN, TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
         return
     opener = P[P_FIRST]
     actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     while True:
         _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
-              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s)
+              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
         if G[G_BAIL] != BAIL_NONE:
             return
         CH[actor, C_ACTED] = 1

@@ -1,0 +1,126 @@
+"""The fast core against the reference engine (issue 13): the same scene, seed and ``basic``
+controllers must give the identical event log and outcome, on every shipped scene it covers,
+under both rule sets and a set of optional dials; every scene it does not cover is refused by
+name. ``scripts/diff_cores.py`` runs the same comparison over 10,000+ episodes per scene."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.base import controllers_for, play
+from fate_env.evaluation.bench import episode_seed
+from fate_env.fast import FastCore, Unsupported, covered
+from fate_env.fast import kernel as k
+from fate_env.rules.engine import start
+from fate_env.scenes import config_dir, load_scene, scene_from_dict
+
+SHIPPED = sorted(p.stem for p in (config_dir() / "scenes").glob("*.yaml"))
+#: small seeds, and the large ones `fate-npc bench` draws
+SEEDS = list(range(120)) + [episode_seed(7, i) for i in range(80)]
+#: optional dials the fast core covers: extreme consequences, Core's full defense, and a short
+#: exchange limit so that unresolved endings are compared too
+DIALS = {"extreme_consequences": True, "full_defense": "core", "max_exchanges": 4}
+
+
+def reference(scene, seed):
+    return play(start(scene, seed), controllers_for(scene, {s: "basic" for s in scene.sides}, seed=seed))
+
+
+def first_difference(ref: list, got: list) -> str:
+    for i, (a, b) in enumerate(zip(ref, got)):
+        if a != b:
+            return f"event {i}:\n  reference {a}\n  fast core {b}"
+    return f"lengths {len(ref)} and {len(got)}"
+
+
+def compare(scene, seeds) -> int:
+    """Play every seed on both engines; returns how many the fast core played to the end."""
+    core = FastCore(scene)
+    played = 0
+    for seed in seeds:
+        ep = core.episode(seed)
+        if ep.bail:
+            continue
+        played += 1
+        ref = reference(scene, seed)
+        got = ep.log()
+        assert got == ref.log(), f"{scene.name} ({scene.rules.name}) seed {seed}: {first_difference(ref.log(), got)}"
+        assert ep.outcome.to_json() == ref.outcome.to_json(), f"{scene.name} seed {seed}: outcomes differ"
+    return played
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_scene_is_played_identically_or_refused_by_name(name, rules):
+    scene = load_scene(name, rules=rules)
+    why = covered(scene)
+    if why:
+        with pytest.raises(Unsupported) as err:
+            FastCore(scene)
+        assert f"scene {name!r}: {why[0]}" in str(err.value)
+        return
+    played = compare(scene, SEEDS)
+    assert played >= 0.9 * len(SEEDS), f"{name}: the fast core played only {played} of {len(SEEDS)} to the end"
+
+
+@pytest.mark.parametrize("name", ["warehouse", "duel", "ghoul"])
+def test_optional_dials_are_played_identically(name):
+    scene = load_scene(name, dials=DIALS)
+    assert not covered(scene)
+    assert compare(scene, SEEDS[:100]) >= 90
+
+
+def test_the_shipped_scenes_it_covers():
+    """The scenes the README lists as played by the fast core."""
+    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "interrogation", "warehouse"]
+
+
+APART = {  # melee fighters a zone apart: the free move into reach, then the attack
+    "name": "apart",
+    "shoot_range": 0,
+    "zones": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+    "borders": [{"between": ["a", "b"]}, {"between": ["b", "c"]}],
+    "characters": {
+        "hero": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3, "Athletics": 2, "Physique": 2},
+                 "fate_points": 2, "high_concept": "Bold"},
+        "brute": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Fight": 3, "Physique": 1},
+                  "high_concept": "Mean"},
+        "mook": {"kind": "minor", "side": "npcs", "zone": "b", "skills": {"Fight": 1}, "stress": 2},
+    },
+}
+
+
+@pytest.mark.parametrize("block", [True, False])
+def test_moves_into_reach_and_the_free_move_after_acting(block):
+    """Free moves before the action (into reach) and after it (offered when foes do not block)."""
+    scene = scene_from_dict({**APART, "foes_block_movement": block})
+    assert compare(scene, range(60)) == 60
+    kinds = {r[1] for r in FastCore(scene).episode(3).EV if r[0] == k.E_DECISION}
+    assert k.D_TURN in kinds
+
+
+def test_an_uncovered_path_stops_the_episode_with_its_reason():
+    """A foe behind an impeded border: basic climbs (an overcome move), which the fast core does
+    not play; the episode stops with the reason and the reference plays it (see test_bench_engines)."""
+    data = {**APART, "borders": [{"between": ["a", "b"], "difficulty": 2}, {"between": ["b", "c"]}]}
+    data["characters"] = {k_: v for k_, v in APART["characters"].items() if k_ != "mook"}
+    ep = FastCore(scene_from_dict(data)).episode(0)
+    assert ep.bail == k.BAIL_REASONS[k.BAIL_OVERCOME]
+
+
+def test_the_batch_gives_each_episode_its_own_outcome():
+    scene = load_scene("warehouse")
+    core = FastCore(scene)
+    seeds = [episode_seed(3, i) for i in range(40)]
+    batch = core.outcomes(seeds)
+    assert [o.to_json() for o in batch] == [core.episode(s).outcome.to_json() for s in seeds]
+    assert len({(o.winner, o.exchanges, tuple(o.taken_out)) for o in batch}) > 5  # not forty copies of one fight
+
+
+def test_refusals_name_the_scene_and_each_reason():
+    scene = load_scene("warehouse_mobs")
+    with pytest.raises(Unsupported) as err:
+        FastCore(scene)
+    assert "warehouse_mobs" in str(err.value) and "thugs: a mob" in str(err.value)
+    assert covered(load_scene("warehouse"), {"cynere": "tactician"}) == [
+        "cynere played by 'tactician' (the fast core plays basic)"]
