@@ -309,9 +309,9 @@ def _run_fast(jobs: list[tuple], workers: int, progress=None) -> list[dict[str, 
 def engine_line(records: list[dict[str, Any]]) -> str:
     """Which engine played the episodes, for the report."""
     fast = sum(1 for r in records if r.get("engine") == "fast")
-    if not fast:
-        return "engine: reference (Python)"
     ref = Counter(r["engine"].split(": ", 1)[1] for r in records if r["engine"].startswith("reference: "))
+    if not fast and not ref:
+        return "engine: reference (Python)"
     tail = "; ".join(f"{n} on the reference ({why})" for why, n in ref.items()) or "none on the reference"
     return f"engine: fast core (numba): {fast} episodes; {tail}"
 

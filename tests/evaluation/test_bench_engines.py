@@ -1,0 +1,78 @@
+"""fate-npc bench on the fast core (issue 13): the same records as the reference engine, an
+episode the fast core cannot finish played on the reference, and the report says which ran."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from fate_env import fast
+from fate_env.cli import main
+from fate_env.evaluation import bench as B
+from fate_env.scenes import load_scene
+
+
+def records(path) -> list[dict]:
+    got = json.loads(path.read_text())["episodes"]
+    for r in got:
+        r.pop("engine")
+    return got
+
+
+def test_the_fast_core_gives_the_reference_records_across_a_sweep(tmp_path, capsys):
+    fast_json, ref_json = tmp_path / "fast.json", tmp_path / "ref.json"
+    args = ["bench", "warehouse", "-n", "60", "--seed", "3", "--vary", "characters.og.skills.Fight=3,5"]
+    assert main(args + ["--json", str(fast_json)]) == 0
+    assert "engine: fast core (numba): 120 episodes; none on the reference" in capsys.readouterr().out
+    assert main(args + ["--engine", "reference", "--json", str(ref_json)]) == 0
+    assert "engine: reference (Python)" in capsys.readouterr().out
+    assert records(fast_json) == records(ref_json)
+    assert json.loads(fast_json.read_text())["summary"] == json.loads(ref_json.read_text())["summary"]
+
+
+def test_workers_give_the_same_records_on_the_fast_core(tmp_path):
+    one, two = tmp_path / "1.json", tmp_path / "2.json"
+    assert main(["bench", "duel", "-n", "300", "--json", str(one)]) == 0
+    assert main(["bench", "duel", "-n", "300", "--workers", "2", "--json", str(two)]) == 0
+    assert json.loads(one.read_text())["episodes"] == json.loads(two.read_text())["episodes"]
+
+
+CLIMB = {  # the foe is up a ladder: basic climbs (an overcome move), which the fast core hands back
+    "name": "climb",
+    "shoot_range": 0,
+    "zones": [{"id": "floor"}, {"id": "loft"}],
+    "borders": [{"between": ["floor", "loft"], "difficulty": 1}],
+    "characters": {
+        "hero": {"kind": "pc", "side": "pcs", "zone": "floor", "skills": {"Fight": 3, "Athletics": 2}},
+        "lookout": {"kind": "major", "side": "npcs", "zone": "loft", "skills": {"Fight": 2, "Athletics": 1}},
+    },
+}
+
+
+def test_an_episode_the_fast_core_hands_back_is_played_on_the_reference(tmp_path, capsys):
+    path = tmp_path / "climb.yaml"
+    path.write_text(yaml.safe_dump(CLIMB))
+    fast_json, ref_json = tmp_path / "fast.json", tmp_path / "ref.json"
+    assert main(["bench", str(path), "-n", "20", "--json", str(fast_json)]) == 0
+    out = capsys.readouterr().out
+    assert "on the reference (an overcome move (not in the fast core))" in out
+    assert main(["bench", str(path), "-n", "20", "--engine", "reference", "--json", str(ref_json)]) == 0
+    assert records(fast_json) == records(ref_json)
+
+
+def test_without_numba_the_reference_runs_and_says_how_to_get_the_fast_core(monkeypatch):
+    monkeypatch.setattr(fast, "available", lambda: False)
+    engine, why = B.choose_engine([load_scene("warehouse")], {})
+    assert engine == "reference" and why == fast.NOTICE
+    with pytest.raises(B.BenchError, match='pip install -e ".\\[fast\\]"'):
+        B.choose_engine([load_scene("warehouse")], {}, "fast")
+
+
+def test_scenes_and_controllers_it_does_not_cover_run_on_the_reference(capsys):
+    assert main(["bench", "warehouse", "-n", "5", "--control", "smugglers=brute"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: reference (Python); not the fast core: og played by 'brute'" in out
+    assert main(["bench", "warehouse_mobs", "-n", "5", "--engine", "fast"]) == 2
+    assert "thugs: a mob" in capsys.readouterr().err
