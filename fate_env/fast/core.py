@@ -2,9 +2,10 @@
 
 ``FastCore(scene)`` refuses a scene it does not cover (:class:`Unsupported`, naming why);
 ``episode(seed)`` plays one conflict and can spell its log; ``outcomes(seeds)`` plays many in
-one call into the kernel. Every seed's dice are the reference engine's (one block of 4dF drawn
-from ``numpy.random.default_rng(seed)``), so a covered episode ends exactly as the reference
-would end it; an episode that leaves the covered paths (``bail``) is played on the reference.
+one call into the kernel. Every seed's dice are the reference engine's (``dice.py`` draws
+``numpy.random.default_rng(seed)``'s stream inside the kernel), so a covered episode ends
+exactly as the reference would end it; an episode that leaves the covered paths (``bail``) is
+played on the reference.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 from . import kernel as k
 from .decode import events, outcome
-from .tables import DICE_ROWS, EMAX, Tables, Unsupported, build, covered
+from .tables import EMAX, Tables, Unsupported, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "basic_params", "NOTICE"]
 
@@ -34,9 +35,12 @@ def basic_params() -> dict[str, Any]:
     return dict(BasicController().params)
 
 
-def dice_block(seed: int) -> np.ndarray:
-    """The first block of dice the reference engine draws for ``seed`` (``rules/dice.py``)."""
-    return np.random.default_rng(seed).integers(-1, 2, size=(DICE_ROWS, 4))
+def _seeds(seeds) -> np.ndarray:
+    out = [int(s) for s in seeds]
+    bad = [s for s in out if not 0 <= s < 2 ** 64]
+    if bad:
+        raise ValueError(f"the fast core takes seeds from 0 to 2**64 - 1, got {bad[0]}")
+    return np.array(out, dtype=np.uint64)
 
 
 @dataclass
@@ -87,16 +91,15 @@ class FastCore:
         CH, SLOTA, G = self._state()
         EV = np.zeros((EMAX, k.EW), np.int64)
         MARK = np.zeros((CH.shape[0], 64), np.int64)
-        k.play(*self._args(), dice_block(seed), EV, CH, MARK, SLOTA, G)
+        k.play(*self._args(), _seeds([seed])[0], EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH, SLOTA, G)
 
     def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play every seed in one kernel call: the final (CH, SLOTA, G) arrays, one row per seed."""
-        seeds = list(seeds)
-        DICE = np.stack([dice_block(s) for s in seeds]) if seeds else np.zeros((0, DICE_ROWS, 4), np.int64)
-        CH, SLOTA, G = self._state(len(seeds))
-        MARK = np.zeros((CH.shape[1] if seeds else 1, 64), np.int64)
-        k.play_batch(*self._args(), DICE, CH, MARK, SLOTA, G)
+        SEEDS = _seeds(seeds)
+        CH, SLOTA, G = self._state(len(SEEDS))
+        MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
+        k.play_batch(*self._args(), SEEDS, CH, MARK, SLOTA, G)
         return CH, SLOTA, G
 
     def outcomes(self, seeds: list[int]) -> list[Any]:

@@ -19,16 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # the fast extra: pip install -e ".[fast]"
-    from numba import njit
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - exercised on machines without the extra
-    HAVE_NUMBA = False
-
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
+from .dice import RNG_SIZE, die, seed_rng
+from .jit import HAVE_NUMBA, njit
 
 # -- layout of the arrays ------------------------------------------------------------------
 # static, per character (SC)
@@ -83,9 +75,9 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
 WHY_USED, WHY_EXPIRED = 0, 1
 
 # why an episode was handed to the reference engine
-BAIL_NONE, BAIL_OVERCOME, BAIL_ADVANTAGE, BAIL_DICE, BAIL_ASPECTS, BAIL_EVENTS = range(6)
+BAIL_NONE, BAIL_OVERCOME, BAIL_ADVANTAGE, BAIL_ASPECTS, BAIL_EVENTS = range(5)
 BAIL_REASONS = ("", "an overcome move (not in the fast core)", "creating an advantage (not in the fast core)",
-                "more than a block of dice", "too many aspects", "too many events")
+                "too many aspects", "too many events")
 
 NEG = -1
 
@@ -619,21 +611,15 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, allies, payers, 
 
 # -- dice --------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _roll(DICE, G, out):
-    k = G[G_NDICE]
-    if k >= DICE.shape[0]:
-        G[G_BAIL] = BAIL_DICE
-        out[0] = 0
-        out[1] = 0
-        out[2] = 0
-        out[3] = 0
-        return 0
-    G[G_NDICE] = k + 1
-    s = 0
+def _roll(RNG, G, out):
+    """Four dice from the episode's generator (dice.py: the reference's stream); their sum."""
+    total = 0
     for j in range(4):
-        out[j] = DICE[k, j]
-        s += DICE[k, j]
-    return s
+        v = die(RNG)
+        out[j] = v
+        total += v
+    G[G_NDICE] += 1
+    return total
 
 
 # -- harm (harm.harm, stress.absorb_plans for Condensed boxes, basic._absorb) -------------
@@ -802,7 +788,7 @@ def _concede(CH, EV, G, c):
 
 # -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
 @njit(cache=True, _nrt=False)
-def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
+def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
             actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable):
     if _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, target, buf, skills):
         _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
@@ -811,7 +797,7 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
     _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
     rating, stunt, fd = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
-    s = _roll(DICE, G, faces)
+    s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED, actor, 0, skill, rating, rating + stunt + fd, faces[0], faces[1], faces[2], faces[3],
           stunt, fd)
     R[R_ACTOR] = actor
@@ -823,7 +809,7 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
     orating, ostunt, ofd = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
     if ofd:
         CH[target, C_DEFONFULL] = 1
-    s = _roll(DICE, G, faces)
+    s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED, target, 1, dskill, orating, orating + ostunt + ofd, faces[0], faces[1], faces[2],
           faces[3], ostunt, ofd)
     R[R_OPP] = target
@@ -877,7 +863,7 @@ def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
 
 
 @njit(cache=True, _nrt=False)
-def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
+def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
           actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -963,7 +949,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         if best != NEG:
             t = att_t[best]
             _decision(EV, G, D_TURN, actor, nm + best, R_T_ATTACK, O_ATTACK, t, att_s[best], 0, 0, 0)
-            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE,
+            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
                     actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
             break
         stepped = False
@@ -1072,13 +1058,13 @@ def _next_in_order(CH, P, after):
 
 
 @njit(cache=True, _nrt=False)
-def _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
+def _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
                TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
     """Core's fixed order by skills (flows/conflict.run when ``turn_order`` is not popcorn)."""
     cursor = _next_in_order(CH, P, NEG)
     while True:
         actor = P[P[P_ORDER] + cursor]
-        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
+        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
               TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -1096,8 +1082,8 @@ def _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
 
 # -- one conflict (flows/conflict.run with basic._next) ------------------------------------
 @njit(cache=True)
-def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE, EV, CH, MARK, SLOTA, G):
-    """Play one conflict from its start. ``CH``, ``MARK``, ``SLOTA``, ``G`` come back holding the
+def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, seed, EV, CH, MARK, SLOTA, G):
+    """Play one conflict from its start, its dice drawn from ``default_rng(seed)``. ``CH``, ``MARK``, ``SLOTA``, ``G`` come back holding the
     final state, ``EV[:G[G_NEV]]`` the events; ``G[G_BAIL]`` is non-zero when the episode took a
     path the kernel does not cover (the caller then plays it on the reference engine)."""
     n = SC.shape[0]
@@ -1107,6 +1093,8 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE
     AL = np.zeros(amax, np.int64)
     INV = np.zeros((P[P_NSIDES], amax), np.int64)
     R = np.zeros(NR, np.int64)
+    RNG = np.zeros(RNG_SIZE, np.uint64)
+    seed_rng(RNG, seed)
     for k in range(G.shape[0]):
         G[k] = 0
     G[G_GMPOOL] = P[P_GMPOOL]
@@ -1146,12 +1134,12 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE
     att_s = np.empty(4 * n, np.int64)
     pool = np.empty(n, np.int64)
     usable = np.empty(8, np.int64)
-    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
+    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
          buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool)
 
 
 @njit(cache=True, _nrt=False)
-def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN, TPL,
+def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
          buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool):
     """The conflict's flow once the state is set up (compiled without reference counting:
     every helper below only reads and writes arrays it is handed)."""
@@ -1159,13 +1147,13 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
     if not _begin_exchange(SC, CH, G, EV, P):
         return
     if P[P_POPCORN] == 0:
-        _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR,
+        _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR,
                    ZRN, TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
         return
     opener = P[P_FIRST]
     actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     while True:
-        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, DICE, ZF, ZFN, ZR, ZRN,
+        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
               TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -1229,10 +1217,10 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
 
 
 @njit(cache=True)
-def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE, CH_out, MARK, SLOTA_out, G_out):
-    """``play`` for every episode's dice block ``DICE[i]``; the final states come back in
+def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, CH_out, MARK, SLOTA_out, G_out):
+    """``play`` for every seed in ``SEEDS``; the final states come back in
     ``CH_out[i]``, ``SLOTA_out[i]``, ``G_out[i]`` (events are written to a scratch buffer)."""
     EV = np.zeros((P[P_EMAX], EW), np.int64)
-    for i in range(DICE.shape[0]):
-        play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, DICE[i], EV, CH_out[i], MARK,
+    for i in range(SEEDS.shape[0]):
+        play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS[i], EV, CH_out[i], MARK,
              SLOTA_out[i], G_out[i])

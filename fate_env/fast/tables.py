@@ -33,7 +33,6 @@ TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k
 CONTROLLERS = ("basic",)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
-DICE_ROWS = 512     # one block of dice, as the reference draws them
 
 
 class Unsupported(ValueError):
