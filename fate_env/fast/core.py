@@ -76,6 +76,7 @@ class FastCore:
     def __init__(self, scene, params: dict[str, Any] | None = None):
         self.scene = scene
         self.tables: Tables = build(scene, params if params is not None else basic_params())
+        self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
 
     def _args(self) -> tuple:
         t = self.tables
@@ -88,18 +89,18 @@ class FastCore:
                 np.zeros(lead + (k.NG,), np.int64))
 
     def episode(self, seed: int) -> Episode:
-        CH, SLOTA, G = self._state()
+        CH, SLOTA, G = self._state(1)
         EV = np.zeros((EMAX, k.EW), np.int64)
-        MARK = np.zeros((CH.shape[0], 64), np.int64)
-        k.play(*self._args(), _seeds([seed])[0], EV, CH, MARK, SLOTA, G)
-        return Episode(self, seed, EV, CH, SLOTA, G)
+        MARK = np.zeros((CH.shape[1], 64), np.int64)
+        k.play_batch(*self._args(), _seeds([seed]), EV, CH, MARK, SLOTA, G)
+        return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
     def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play every seed in one kernel call: the final (CH, SLOTA, G) arrays, one row per seed."""
         SEEDS = _seeds(seeds)
         CH, SLOTA, G = self._state(len(SEEDS))
         MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
-        k.play_batch(*self._args(), SEEDS, CH, MARK, SLOTA, G)
+        k.play_batch(*self._args(), SEEDS, self._scratch_events, CH, MARK, SLOTA, G)
         return CH, SLOTA, G
 
     def outcomes(self, seeds: list[int]) -> list[Any]:

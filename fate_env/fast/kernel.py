@@ -1057,44 +1057,19 @@ def _next_in_order(CH, P, after):
     return NEG
 
 
-@njit(cache=True, _nrt=False)
-def _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
-               TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
-    """Core's fixed order by skills (flows/conflict.run when ``turn_order`` is not popcorn)."""
-    cursor = _next_in_order(CH, P, NEG)
-    while True:
-        actor = P[P[P_ORDER] + cursor]
-        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
-              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
-        if G[G_BAIL] != BAIL_NONE:
-            return
-        CH[actor, C_ACTED] = 1
-        if _over(SC, CH):
-            _finish(SC, CH, G, EV, False)
-            return
-        i = _next_in_order(CH, P, cursor)
-        if i == NEG:
-            if not _begin_exchange(SC, CH, G, EV, P):
-                return
-            i = _next_in_order(CH, P, NEG)
-        cursor = i
-
-
 # -- one conflict (flows/conflict.run with basic._next) ------------------------------------
-@njit(cache=True)
-def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, seed, EV, CH, MARK, SLOTA, G):
-    """Play one conflict from its start, its dice drawn from ``default_rng(seed)``. ``CH``, ``MARK``, ``SLOTA``, ``G`` come back holding the
-    final state, ``EV[:G[G_NEV]]`` the events; ``G[G_BAIL]`` is non-zero when the episode took a
-    path the kernel does not cover (the caller then plays it on the reference engine)."""
+@njit(cache=True, _nrt=False)
+def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
+    """A fresh table for the next episode: the characters as built, the aspects of the set-up."""
     n = SC.shape[0]
-    amax = P[P_AMAX]
-    A = np.zeros((amax, NAF), np.int64)
-    AF = np.zeros((amax, n), np.int64)
-    AL = np.zeros(amax, np.int64)
-    INV = np.zeros((P[P_NSIDES], amax), np.int64)
-    R = np.zeros(NR, np.int64)
-    RNG = np.zeros(RNG_SIZE, np.uint64)
-    seed_rng(RNG, seed)
+    for a in range(A.shape[0]):
+        for k in range(NAF):
+            A[a, k] = 0
+        for h in range(n):
+            AF[a, h] = 0
+        AL[a] = 0
+        for sd in range(INV.shape[0]):
+            INV[sd, a] = 0
     for k in range(G.shape[0]):
         G[k] = 0
     G[G_GMPOOL] = P[P_GMPOOL]
@@ -1121,6 +1096,26 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, seed
             MARK[c, b] = 0
         for k in range(SLOTA.shape[1]):
             SLOTA[c, k] = NEG
+
+
+# -- conflicts, one after another (flows/conflict.run with basic._next) ---------------------
+@njit(cache=True)
+def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, EV, CH_out, MARK, SLOTA_out,
+               G_out):
+    """Play one conflict per seed in ``SEEDS``, each from its start with the dice of
+    ``default_rng(seed)``. The final states come back in ``CH_out[i]``, ``SLOTA_out[i]``,
+    ``G_out[i]``; ``EV[:G_out[-1, G_NEV]]`` holds the last episode's events (one seed: its log).
+    ``G_out[i, G_BAIL]`` is non-zero when episode i took a path the kernel does not cover (the
+    caller then plays it on the reference engine). Every array the flow needs is allocated here,
+    once per batch: the helpers below run without reference counting."""
+    n = SC.shape[0]
+    amax = P[P_AMAX]
+    A = np.zeros((amax, NAF), np.int64)
+    AF = np.zeros((amax, n), np.int64)
+    AL = np.zeros(amax, np.int64)
+    INV = np.zeros((P[P_NSIDES], amax), np.int64)
+    R = np.zeros(NR, np.int64)
+    RNG = np.zeros(RNG_SIZE, np.uint64)
     buf = np.empty(n, np.int64)
     skills = np.empty(4, np.int64)
     allies = np.empty(n, np.int64)
@@ -1134,8 +1129,14 @@ def play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, seed
     att_s = np.empty(4 * n, np.int64)
     pool = np.empty(n, np.int64)
     usable = np.empty(8, np.int64)
-    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool)
+    for i in range(SEEDS.shape[0]):
+        seed_rng(RNG, SEEDS[i])
+        CH = CH_out[i]
+        SLOTA = SLOTA_out[i]
+        G = G_out[i]
+        _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
+        _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool)
 
 
 @njit(cache=True, _nrt=False)
@@ -1146,10 +1147,26 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
     n = SC.shape[0]
     if not _begin_exchange(SC, CH, G, EV, P):
         return
-    if P[P_POPCORN] == 0:
-        _by_skills(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR,
-                   ZRN, TPL, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
-        return
+    if P[P_POPCORN] == 0:  # Core's fixed order by skills
+        cursor = _next_in_order(CH, P, NEG)
+        while True:
+            actor = P[P[P_ORDER] + cursor]
+            _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
+                  TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s,
+                  usable)
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            CH[actor, C_ACTED] = 1
+            if _over(SC, CH):
+                _finish(SC, CH, G, EV, False)
+                return
+            i = _next_in_order(CH, P, cursor)
+            if i == NEG:
+                if not _begin_exchange(SC, CH, G, EV, P):
+                    return
+                i = _next_in_order(CH, P, NEG)
+            cursor = i
+    # popcorn: whoever acted names who goes next
     opener = P[P_FIRST]
     actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     while True:
@@ -1215,12 +1232,3 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
         if G[G_BAIL] != BAIL_NONE:
             return
 
-
-@njit(cache=True)
-def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, CH_out, MARK, SLOTA_out, G_out):
-    """``play`` for every seed in ``SEEDS``; the final states come back in
-    ``CH_out[i]``, ``SLOTA_out[i]``, ``G_out[i]`` (events are written to a scratch buffer)."""
-    EV = np.zeros((P[P_EMAX], EW), np.int64)
-    for i in range(SEEDS.shape[0]):
-        play(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS[i], EV, CH_out[i], MARK,
-             SLOTA_out[i], G_out[i])
