@@ -92,7 +92,8 @@ class FastCore:
         CH, SLOTA, G = self._state(1)
         EV = np.zeros((EMAX, k.EW), np.int64)
         MARK = np.zeros((CH.shape[1], 64), np.int64)
-        k.play_batch(*self._args(), _seeds([seed]), EV, CH, MARK, SLOTA, G)
+        with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
+            k.play_batch(*self._args(), _seeds([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
     def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -100,7 +101,8 @@ class FastCore:
         SEEDS = _seeds(seeds)
         CH, SLOTA, G = self._state(len(SEEDS))
         MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
-        k.play_batch(*self._args(), SEEDS, self._scratch_events, CH, MARK, SLOTA, G)
+        with np.errstate(over="ignore"):
+            k.play_batch(*self._args(), SEEDS, self._scratch_events, CH, MARK, SLOTA, G)
         return CH, SLOTA, G
 
     def outcomes(self, seeds: list[int]) -> list[Any]:

@@ -130,7 +130,9 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             option = _option(tb, row)
             out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
         elif code == k.E_ROLLED:
-            notes = ((f"stunt +{a[9]}",) if a[9] else ()) + (("full defense +2",) if a[10] else ())
+            fd, tw = a[10] & 0xFF, a[10] >> 8
+            notes = ((f"stunt +{a[9]}",) if a[9] else ()) + ((f"teamwork +{tw}",) if tw else ()) + \
+                (("full defense +2",) if fd else ())
             out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
                                  notes))
         elif code == k.E_INVOKED:
@@ -152,6 +154,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             values = tuple(tb.box_values[c][b] for b in boxes)
             cons = tuple(f"{sev}: {_cons_name(tb, track, sev)}" for sev, _ in (tb.slot_info[c][s] for s in slots))
             out.append(ev.Absorbed(ids[c], a[1], TRACKS[a[2]], boxes, values, cons))
+        elif code == k.E_MOBHIT:
+            out.append(ev.MobHit(ids[a[0]], a[1], a[2], a[3]))
         elif code == k.E_TAKENOUT:
             out.append(ev.TakenOutEvent(ids[a[0]], who(a[1])))
         elif code == k.E_CONCEDED:

@@ -24,12 +24,12 @@ from .jit import HAVE_NUMBA, njit
 
 # -- layout of the arrays ------------------------------------------------------------------
 # static, per character (SC)
-S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT = range(8)
-NSF = 8  # SC[c, NSF + b]: the value of c's box b on the scene's track
+S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT = range(10)
+NSF = 10  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
-    C_INVOKES, C_PAID, C_NSTUNT = range(13)
-NCF = 13
+    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP = range(17)
+NCF = 17  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
 T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
@@ -46,8 +46,8 @@ TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
 # parameters (P)
 (P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
- P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER) = range(26)
-NP = 26
+ P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP) = range(27)
+NP = 27
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
@@ -63,7 +63,7 @@ NR = 11
 # event rows: EV[i, 0] is the code, the rest its fields
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
-    E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED = range(1, 18)
+    E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT = range(1, 19)
 # decision kinds, option kinds, reasons (decode.py spells them out)
 D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE = range(7)
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
@@ -206,11 +206,18 @@ def _aspect_here(CH, A, c, name, target):
 
 @njit(cache=True, _nrt=False)
 def _base(SK, ST, CH, A, c, skill, action, target):
-    """(rating, stunt bonus, full defense bonus): a lone character's roll (no teamwork)."""
+    """(rating, stunt bonus, teamwork bonus, full defense bonus) — rolls.base for a character
+    with no pledged supporters: a mob's other members help its roll (+1 each with Average or
+    better, capped at the rating under Condensed, 003:1449-1455)."""
     rating = SK[c, skill]
     stunt = _stunt(ST, CH, A, c, skill, action, target) if CH[c, C_NSTUNT] else 0
+    tw = 0
+    if CH[c, C_MEMBERS] > 1 and rating >= 1:
+        tw = CH[c, C_MEMBERS] - 1
+        if CH[c, C_TWCAP] != 0 and tw > rating:
+            tw = rating
     fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
-    return rating, stunt, fd
+    return rating, stunt, tw, fd
 
 
 @njit(cache=True, _nrt=False)
@@ -263,15 +270,15 @@ def _attack_skills(P, c, out):
 
 @njit(cache=True, _nrt=False)
 def _attack_rating(SK, ST, CH, A, c, skill, target):
-    r, s, fd = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
-    return r + s + fd
+    r, s, tw, fd = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
+    return r + s + tw + fd
 
 
 @njit(cache=True, _nrt=False)
 def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
-    r, s, fd = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
-    return r + s + fd
+    r, s, tw, fd = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
+    return r + s + tw + fd
 
 
 # -- basic's danger test (BasicController._danger, _should_concede) ------------------------
@@ -279,19 +286,25 @@ def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
 def _may_concede(CH, P, me):
     """The cheap half of basic's concession test: a policy that never concedes, or an unhurt
     character under ``hurt_first``, needs no danger estimate."""
-    return P[P_MARGIN] > -99 and (P[P_HURT] == 0 or CH[me, C_CTAKEN] != 0)
+    return P[P_MARGIN] > -99 and (P[P_HURT] == 0 or _holds(CH, me))
+
+
+@njit(cache=True, _nrt=False)
+def _holds(CH, me):
+    """Already hurt: a consequence taken, or a mob that has lost members."""
+    return CH[me, C_CTAKEN] != 0 or (CH[me, C_MOB] != 0 and CH[me, C_MEMBERS] < CH[me, C_COUNT])
 
 
 @njit(cache=True, _nrt=False)
 def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
     if P[P_MARGIN] <= -99:
         return False
-    if P[P_HURT] != 0 and CH[me, C_CTAKEN] == 0:
+    if P[P_HURT] != 0 and not _holds(CH, me):
         return False
     nf = _foes(SC, CH, me, buf)
     worst = 0
     found = False
-    cap = _cap(SC, SLOTS, MARK, SLOTA, P, me)
+    cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, me)
     for i in range(nf):
         foe = buf[i]
         na = _attack_skills(P, foe, skills)
@@ -315,7 +328,7 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
 
 
 @njit(cache=True, _nrt=False)
-def _cap(SC, SLOTS, MARK, SLOTA, P, c):
+def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
     """What ``c`` can still absorb on the scene's track (Absorber.capacity): Condensed, every
     free box; Core, the biggest free box; and the free consequence slots for the track."""
     n = 0
@@ -331,6 +344,8 @@ def _cap(SC, SLOTS, MARK, SLOTA, P, c):
             tr = SLOTS[c, k, L_TRACK]
             if tr == NEG or tr == P[P_TRACK]:
                 n += SLOTS[c, k, L_VALUE]
+    if SC[c, S_MOB] != 0:  # stress.Mob.capacity: each member still standing behind this one
+        n += (CH[c, C_MEMBERS] - 1) * (SC[c, S_NBOX] + 1)
     return n
 
 
@@ -627,6 +642,9 @@ def _roll(RNG, G, out):
 def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, source, plans, usable):
     track = P[P_TRACK]
     _emit(EV, G, E_HIT, target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0)
+    if SC[target, S_MOB] != 0:
+        _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source)
+        return
     # usable slots, in slot order
     nu = 0
     for k in range(SC[target, S_NSLOT]):
@@ -730,6 +748,47 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, sourc
 
 
 @njit(cache=True, _nrt=False)
+def _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source):
+    """stress.Mob.absorb: the member in front takes what its boxes can; a hit past them takes it
+    out (its capacity and one shift more) and the rest carries to the next, fresh member."""
+    total = shifts
+    lost = 0
+    core = P[P_STYLE] == STYLE_CORE
+    nbox = SC[target, S_NBOX]
+    while shifts > 0 and CH[target, C_MEMBERS] > 0:
+        # absorb_whole: Condensed, any `shifts` free boxes; Core, the smallest box that holds it
+        free = 0
+        biggest = 0
+        fit = NEG
+        for b in range(nbox):
+            if MARK[target, b] == 0:
+                free += 1
+                v = SC[target, NSF + b]
+                if v > biggest:
+                    biggest = v
+                if v >= shifts and (fit == NEG or v < SC[target, NSF + fit]):
+                    fit = b
+        if not core and free >= shifts:
+            left = shifts
+            for b in range(nbox):
+                if left > 0 and MARK[target, b] == 0:
+                    MARK[target, b] = 1
+                    left -= 1
+            break
+        if core and fit != NEG:
+            MARK[target, fit] = 1
+            break
+        shifts -= (biggest if core else free) + 1
+        CH[target, C_MEMBERS] -= 1
+        lost += 1
+        for b in range(nbox):
+            MARK[target, b] = 0
+    _emit(EV, G, E_MOBHIT, target, total, lost, CH[target, C_MEMBERS], 0, 0, 0, 0, 0, 0, 0)
+    if CH[target, C_MEMBERS] == 0:
+        _taken_out(CH, EV, G, target, source)
+
+
+@njit(cache=True, _nrt=False)
 def _plan(plans, n, size, total, box, lex, mask, boxindex, nboxes):
     plans[n, 0] = size
     plans[n, 1] = total
@@ -796,24 +855,24 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         return
     _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
-    rating, stunt, fd = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
+    rating, stunt, tw, fd = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
     s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, actor, 0, skill, rating, rating + stunt + fd, faces[0], faces[1], faces[2], faces[3],
-          stunt, fd)
+    _emit(EV, G, E_ROLLED, actor, 0, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2], faces[3],
+          stunt, fd | (tw << 8))
     R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + fd
+    R[R_BASE] = rating + stunt + tw + fd
     R[R_FACES] = s
     R[R_BONUS] = 0
     R[R_Z1] = CH[actor, C_ZONE]
     R[R_Z2] = CH[target, C_ZONE]
-    orating, ostunt, ofd = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
+    orating, ostunt, otw, ofd = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
     if ofd:
         CH[target, C_DEFONFULL] = 1
     s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, target, 1, dskill, orating, orating + ostunt + ofd, faces[0], faces[1], faces[2],
-          faces[3], ostunt, ofd)
+    _emit(EV, G, E_ROLLED, target, 1, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1], faces[2],
+          faces[3], ostunt, ofd | (otw << 8))
     R[R_OPP] = target
-    R[R_OBASE] = orating + ostunt + ofd
+    R[R_OBASE] = orating + ostunt + otw + ofd
     R[R_OFACES] = s
     R[R_OBONUS] = 0
     if G[G_BAIL] != BAIL_NONE:
@@ -941,7 +1000,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
             if odds * 2 + 3 <= best_score:
                 continue
-            finish = 1 if odds + P[P_LIKELY] > _cap(SC, SLOTS, MARK, SLOTA, P, t) else 0
+            finish = 1 if odds + P[P_LIKELY] > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
             score = odds * 2 + finish * 3
             if score > best_score:
                 best = i
@@ -1092,6 +1151,10 @@ def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
         CH[c, C_FP] = SC[c, S_FP]
         CH[c, C_TOOKBY] = NEG
         CH[c, C_NSTUNT] = SC[c, S_NSTUNT]
+        CH[c, C_MEMBERS] = SC[c, S_COUNT]
+        CH[c, C_MOB] = SC[c, S_MOB]
+        CH[c, C_COUNT] = SC[c, S_COUNT]
+        CH[c, C_TWCAP] = P[P_TWCAP]
         for b in range(MARK.shape[1]):
             MARK[c, b] = 0
         for k in range(SLOTA.shape[1]):

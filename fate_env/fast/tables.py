@@ -92,8 +92,6 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         if tpl.target not in TARGET_KINDS:
             why.append(f"advantage target {tpl.target!r}")
     for c in scene.characters:
-        if c.kind == "mob" or (c.count or 1) > 1:
-            why.append(f"{c.id}: a mob")
         if c.kind not in ("pc", "major", "minor", "mob"):
             why.append(f"{c.id}: kind {c.kind}")
         for st in c.stunts:
@@ -152,6 +150,8 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
         values = f.tracks[scene.conflict].values
         SC[i, k.NSF:k.NSF + len(values)] = values
         SC[i, k.S_NSTUNT] = sum(1 for st in c.stunts if st.kind == "bonus")
+        SC[i, k.S_MOB] = 1 if c.kind == "mob" else 0
+        SC[i, k.S_COUNT] = f.members
         for s, v in c.skills.items():
             SK[i, si[s]] = v
         for j, sl in enumerate(f.slots):
@@ -227,6 +227,9 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
     P = np.zeros(k.NP + k.ATK_W * n + n, np.int64)
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
+    P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0
+    if rules.teamwork_cap not in ("leader_skill", "none"):
+        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: teamwork_cap {rules.teamwork_cap}")
     P[k.P_ORDER] = k.NP + k.ATK_W * n
     P[P[k.P_ORDER]:] = [ci[c] for c in _order_by_skills(scene)]
     track_skills = {PHYSICAL: (("Fight", 0), ("Shoot", 1)), MENTAL: (("Provoke", 2),)}[scene.conflict]

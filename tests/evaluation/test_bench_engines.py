@@ -74,5 +74,5 @@ def test_scenes_and_controllers_it_does_not_cover_run_on_the_reference(capsys):
     assert main(["bench", "warehouse", "-n", "5", "--control", "smugglers=brute"]) == 0
     out = capsys.readouterr().out
     assert "engine: reference (Python); not the fast core: og played by 'brute'" in out
-    assert main(["bench", "warehouse_mobs", "-n", "5", "--engine", "fast"]) == 2
-    assert "thugs: a mob" in capsys.readouterr().err
+    assert main(["bench", "chase", "-n", "5", "--engine", "fast"]) == 2
+    assert "a contest" in capsys.readouterr().err
