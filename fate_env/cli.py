@@ -235,6 +235,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         engine, why_not = B.choose_engine(scenes, controls, args.engine)
     except B.BenchError as exc:
         raise UsageError(str(exc)) from None
+    if engine == "fast":
+        from . import fast
+        if not fast.compiled():
+            print("fate-npc: compiling the fast core (once, about a minute; cached on disk for later runs)",
+                  file=sys.stderr, flush=True)
 
     def run(n: int, start: int = 0) -> list[dict]:
         jobs = [(base, file, params, args.rules, controls, args.seed, vi, i)

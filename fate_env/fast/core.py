@@ -19,7 +19,7 @@ from . import kernel as k
 from .decode import events, outcome
 from .tables import EMAX, Tables, Unsupported, build, covered
 
-__all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "basic_params", "NOTICE"]
+__all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
 
 NOTICE = 'the fast core needs numba: pip install -e ".[fast]" (the reference engine runs meanwhile)'
 
@@ -27,6 +27,17 @@ NOTICE = 'the fast core needs numba: pip install -e ".[fast]" (the reference eng
 def available() -> bool:
     """Whether the kernel is compiled (numba installed); without it the kernel is plain Python."""
     return k.HAVE_NUMBA
+
+
+def compiled() -> bool:
+    """Whether the kernel is compiled already (in this process or in numba's disk cache); the
+    first run after an install or an upgrade compiles it, which takes about a minute."""
+    if not k.HAVE_NUMBA:
+        return True
+    try:
+        return bool(k.play_batch.signatures) or bool(k.play_batch._cache._cache_file._load_index())
+    except Exception:  # numba's cache layout changed: cannot tell, so say nothing
+        return True
 
 
 def basic_params() -> dict[str, Any]:
