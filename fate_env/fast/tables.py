@@ -104,9 +104,12 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
                     why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")
             elif st.kind not in ("extra_stress", "extra_mild"):
                 why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
+    others: dict[str, list[str]] = {}
     for cid, spec in (controllers or {}).items():
         if spec not in CONTROLLERS:
-            why.append(f"{cid} played by {spec!r} (the fast core plays {', '.join(CONTROLLERS)})")
+            others.setdefault(spec, []).append(cid)
+    for spec, cids in others.items():
+        why.append(f"{', '.join(cids)} played by {spec!r} (the fast core plays {', '.join(CONTROLLERS)})")
     return why
 
 
