@@ -232,17 +232,20 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     if core is None:
         core = _CORES[key] = FastCore(scene)
     seeds = [episode_seed(j[5], j[7]) for j in jobs]
-    CH, SLOTA, G = core.run(seeds)
-    side_idx = core.tables.SC[:, k.S_SIDE]
+    CH, SLOTA, G = (a.tolist() for a in core.run(seeds))  # Python lists: one conversion per batch
+    sides = core.tables.sides
+    side_of = [sides[x] for x in core.tables.SC[:, k.S_SIDE].tolist()]
     out = []
     for i, j in enumerate(jobs):
-        if G[i, k.G_BAIL]:
+        if G[i][k.G_BAIL]:
             r = record(scene, seeds[i], variant, j[7], controls)
-            r["engine"] = "reference: " + k.BAIL_REASONS[int(G[i, k.G_BAIL])]
+            r["engine"] = "reference: " + k.BAIL_REASONS[G[i][k.G_BAIL]]
         else:
-            counts = {s: {"fate_points": int(CH[i, side_idx == si, k.C_PAID].sum()),
-                          "invokes": int(CH[i, side_idx == si, k.C_INVOKES].sum()), "advantages": 0}
-                      for si, s in enumerate(core.tables.sides)}
+            counts = {s: {"fate_points": 0, "invokes": 0, "advantages": 0} for s in sides}
+            for c, row in enumerate(CH[i]):
+                got = counts[side_of[c]]
+                got["fate_points"] += row[k.C_PAID]
+                got["invokes"] += row[k.C_INVOKES]
             r = summarise(scene, outcome(core.tables, CH[i], SLOTA[i], G[i]), counts, seeds[i], variant, j[7])
             r["engine"] = "fast"
         out.append(r)

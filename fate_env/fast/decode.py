@@ -186,37 +186,44 @@ def _cons_name(tb: Tables, track: str, sev: str) -> str:
     return tb.names[int(tb.P[k.P_NAME_CONS0]) + 4 * TRACKS.index(track) + SEVERITIES.index(sev)]
 
 
-def payouts(tb: Tables, CH: np.ndarray) -> dict[str, int]:
+def payouts(tb: Tables, CH) -> dict[str, int]:
+    """Fate points owed at the end (end.finish): hostile invokes, and concessions."""
+    CH = CH.tolist() if isinstance(CH, np.ndarray) else CH
     out = {}
     for i, cid in enumerate(tb.ids):
-        pay = int(CH[i, k.C_OWED]) + (1 + int(CH[i, k.C_CTAKEN]) if CH[i, k.C_STATUS] == k.CONCEDED else 0)
+        row = CH[i]
+        pay = row[k.C_OWED] + (1 + row[k.C_CTAKEN] if row[k.C_STATUS] == k.CONCEDED else 0)
         if pay:
             out[cid] = pay
     return out
 
 
-def outcome(tb: Tables, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> Outcome:
-    """The reference's ``Outcome`` record from the kernel's final state."""
+def outcome(tb: Tables, CH, SLOTA, G) -> Outcome:
+    """The reference's ``Outcome`` record from the kernel's final state (arrays, or their
+    ``tolist()``: a batch converts once, which is most of the cost of a record)."""
+    CH = CH.tolist() if isinstance(CH, np.ndarray) else CH
+    SLOTA = SLOTA.tolist() if isinstance(SLOTA, np.ndarray) else SLOTA
+    G = G.tolist() if isinstance(G, np.ndarray) else G
     ids = tb.ids
-    track = TRACKS[int(tb.P[k.P_TRACK])]
+    names = tb.cons_names
     pays = payouts(tb, CH)
     consequences = {}
     for i, cid in enumerate(ids):
-        got = [{"severity": sev, "aspect": _cons_name(tb, track, sev)}
-               for s, (sev, _) in enumerate(tb.slot_info[i]) if SLOTA[i, s] >= 0]
+        got = [{"severity": sev, "aspect": names[sev]} for s, (sev, _) in enumerate(tb.slot_info[i]) if SLOTA[i][s] >= 0]
         if got:
             consequences[cid] = got
+    fp_start = tb.fp_start
     return Outcome(
-        winner=None if G[k.G_WINNER] < 0 else tb.sides[int(G[k.G_WINNER])],
-        exchanges=int(G[k.G_EXCHANGE]),
+        winner=None if G[k.G_WINNER] < 0 else tb.sides[G[k.G_WINNER]],
+        exchanges=G[k.G_EXCHANGE],
         unresolved=bool(G[k.G_UNRESOLVED]),
-        taken_out={cid: (None if CH[i, k.C_TOOKBY] < 0 else ids[int(CH[i, k.C_TOOKBY])])
-                   for i, cid in enumerate(ids) if CH[i, k.C_STATUS] == k.TAKEN_OUT},
-        conceded=[cid for i, cid in enumerate(ids) if CH[i, k.C_STATUS] == k.CONCEDED],
+        taken_out={cid: (None if CH[i][k.C_TOOKBY] < 0 else ids[CH[i][k.C_TOOKBY]])
+                   for i, cid in enumerate(ids) if CH[i][k.C_STATUS] == k.TAKEN_OUT},
+        conceded=[cid for i, cid in enumerate(ids) if CH[i][k.C_STATUS] == k.CONCEDED],
         consequences=consequences,
-        fate_points={cid: {"start": int(tb.SC[i, k.S_FP]), "spent": int(CH[i, k.C_FPSPENT]),
-                           "payout": pays.get(cid, 0), "end": int(CH[i, k.C_FP])} for i, cid in enumerate(ids)},
-        gm_pool={"start": int(tb.P[k.P_GMPOOL]), "spent": int(G[k.G_GMSPENT]), "end": int(G[k.G_GMPOOL])},
+        fate_points={cid: {"start": fp_start[i], "spent": CH[i][k.C_FPSPENT], "payout": pays.get(cid, 0),
+                           "end": CH[i][k.C_FP]} for i, cid in enumerate(ids)},
+        gm_pool={"start": tb.gm_start, "spent": G[k.G_GMSPENT], "end": G[k.G_GMPOOL]},
         payouts=pays,
         kind=tb.scene.kind,
     )

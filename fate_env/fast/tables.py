@@ -65,6 +65,9 @@ class Tables:
     TPL: np.ndarray
     box_values: tuple[tuple[int, ...], ...]
     slot_info: tuple[tuple[tuple[str, int], ...], ...]
+    cons_names: dict[str, str]       # severity -> the consequence's name on the scene's track
+    fp_start: tuple[int, ...]
+    gm_start: int
 
 
 def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str]:
@@ -268,7 +271,8 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
     return Tables(scene, ids, sides, tuple(skills), zones, tuple(names), SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS,
                   ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),
-                  tuple(tuple((s.severity, s.value) for s in f.slots) for f in fighters))
+                  tuple(tuple((s.severity, s.value) for s in f.slots) for f in fighters),
+                  dict(CONSEQUENCE_NAMES[scene.conflict]), tuple(f.fate_points for f in fighters), int(pool))
 
 
 def _order_by_skills(scene: Scene) -> list[str]:
