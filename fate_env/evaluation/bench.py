@@ -228,9 +228,11 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     base, file, params, rules, controls, seed, variant, _ = jobs[0]
     scene = _scene_cache(base, file, params, rules)
     key = repr((file, sorted(params.items()), rules))
+    controllers = effective_controls(scene, controls)
+    key += repr(sorted(controllers.items()))
     core = _CORES.get(key)
     if core is None:
-        core = _CORES[key] = FastCore(scene)
+        core = _CORES[key] = FastCore(scene, controllers)
     seeds = [episode_seed(j[5], j[7]) for j in jobs]
     CH, SLOTA, G = (a.tolist() for a in core.run(seeds))  # Python lists: one conversion per batch
     sides = core.tables.sides

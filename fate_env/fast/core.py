@@ -17,7 +17,7 @@ import numpy as np
 
 from . import kernel as k
 from .decode import events, outcome
-from .tables import EMAX, Tables, Unsupported, build, covered
+from .tables import CONTROLLERS, EMAX, Tables, Unsupported, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
 
@@ -40,10 +40,10 @@ def compiled() -> bool:
         return True
 
 
-def basic_params() -> dict[str, Any]:
-    """The ``basic`` policy's parameters, as the Python controller reads them."""
-    from agents.basic import BasicController
-    return dict(BasicController().params)
+def basic_params(name: str = "basic") -> dict[str, Any]:
+    """A scripted policy's parameters, as its Python controller reads them (configs/policies.yaml)."""
+    from agents.base import make_controller
+    return dict(make_controller(name).params)
 
 
 def _seeds(seeds) -> np.ndarray:
@@ -82,11 +82,14 @@ class Episode:
 
 
 class FastCore:
-    """A scene compiled for the kernel, with ``basic`` in every seat."""
+    """A scene compiled for the kernel. ``controllers`` maps characters to the scripted policy
+    playing them (``basic`` for any not named; ``tables.CONTROLLERS`` are covered)."""
 
-    def __init__(self, scene, params: dict[str, Any] | None = None):
+    def __init__(self, scene, controllers: dict[str, str] | None = None):
         self.scene = scene
-        self.tables: Tables = build(scene, params if params is not None else basic_params())
+        names = {c.id: (controllers or {}).get(c.id, "basic") for c in scene.characters}
+        params = {name: basic_params(name) for name in set(names.values()) if name in CONTROLLERS}
+        self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()})
         self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
 
     def _args(self) -> tuple:

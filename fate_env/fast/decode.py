@@ -37,6 +37,8 @@ def _reason(tb: Tables, code: int, option: Any) -> str:
         return "the next hit would take it out; concedes while it can"
     if code == k.R_T_ATTACK:
         return f"attacks {option.target} with {option.skill}: the best odds in reach"
+    if code == k.R_T_SMASH:
+        return f"smashes the closest foe, {option.target}"
     if code == k.R_T_STEP:
         return f"steps into {option.zone} to reach a foe"
     if code == k.R_T_FULLDEF:

@@ -43,11 +43,15 @@ NAF = 7
 K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(5)
 # templates (TPL): target kind, track
 TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
-# parameters (P)
+# parameters (P); P_LIKELY..P_RESERVE are unused (each character's policy has its own: P_POL)
 (P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
- P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP) = range(27)
-NP = 27
+ P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL) = range(28)
+NP = 28
+# P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
+POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED = range(6)
+POL_W = 6
+PK_BASIC, PK_BRUTE, PK_MINION = range(3)  # coward is basic with other parameters
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
@@ -70,7 +74,7 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
     O_NEXT, O_STAY = range(13)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
- R_M_CLOSES, R_M_HOLDS) = range(21)
+ R_M_CLOSES, R_M_HOLDS, R_T_SMASH) = range(22)
 # removal reasons
 WHY_USED, WHY_EXPIRED = 0, 1
 
@@ -284,9 +288,13 @@ def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
 # -- basic's danger test (BasicController._danger, _should_concede) ------------------------
 @njit(cache=True, _nrt=False)
 def _may_concede(CH, P, me):
-    """The cheap half of basic's concession test: a policy that never concedes, or an unhurt
-    character under ``hurt_first``, needs no danger estimate."""
-    return P[P_MARGIN] > -99 and (P[P_HURT] == 0 or _holds(CH, me))
+    """The cheap half of the concession test: a policy that never concedes, or an unhurt
+    character under ``hurt_first``, needs no danger estimate (a minion conceding once marked
+    always looks)."""
+    pol = P[P_POL] + POL_W * me
+    if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
+        return True
+    return P[pol + POL_MARGIN] > -99 and (P[pol + POL_HURT] == 0 or _holds(CH, me))
 
 
 @njit(cache=True, _nrt=False)
@@ -297,9 +305,21 @@ def _holds(CH, me):
 
 @njit(cache=True, _nrt=False)
 def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
-    if P[P_MARGIN] <= -99:
+    """basic._should_concede with ``me``'s parameters (and minion's override, tactics.py)."""
+    pol = P[P_POL] + POL_W * me
+    if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
+        marked = False
+        for b in range(SC[me, S_NBOX]):
+            if MARK[me, b] != 0:
+                marked = True
+        lost = CH[me, C_MOB] != 0 and CH[me, C_MEMBERS] * 2 <= CH[me, C_COUNT]
+        if marked or lost or CH[me, C_CTAKEN] != 0:
+            return True
+    margin = P[pol + POL_MARGIN]
+    likely = P[pol + POL_LIKELY]
+    if margin <= -99:
         return False
-    if P[P_HURT] != 0 and not _holds(CH, me):
+    if P[pol + POL_HURT] != 0 and not _holds(CH, me):
         return False
     nf = _foes(SC, CH, me, buf)
     worst = 0
@@ -317,14 +337,14 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
                     d = 9
                 near = d <= 1
             if near:
-                hit = _attack_rating(SK, ST, CH, A, foe, skill, me) + P[P_LIKELY] - \
+                hit = _attack_rating(SK, ST, CH, A, foe, skill, me) + likely - \
                     _defense_rating(SK, ST, CH, A, P, me, foe, skill)
                 if hit > 0:
                     over = hit - cap
                     if not found or over > worst:
                         worst = over
                         found = True
-    return found and worst >= P[P_MARGIN]
+    return found and worst >= margin
 
 
 @njit(cache=True, _nrt=False)
@@ -594,7 +614,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, allies, payers, 
                 need = (-margin + 1) // 2
         if need > 0:
             free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal)
-            fp = fp - P[P_RESERVE]
+            fp = fp - P[P[P_POL] + POL_W * who + POL_RESERVE]
             if fp < 0:
                 fp = 0
             if free + min(fp, payable) < need:
@@ -993,6 +1013,27 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
             _concede(CH, EV, G, actor)
             break
+        pol = P[P_POL] + POL_W * actor
+        if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
+            # brute: the closest foe (same zone if any), the attack with the highest rating
+            same = False
+            for i in range(natt):
+                if CH[att_t[i], C_ZONE] == here:
+                    same = True
+            best = NEG
+            best_r = 0
+            for i in range(natt):
+                if same and CH[att_t[i], C_ZONE] != here:
+                    continue
+                r = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i])
+                if best == NEG or r > best_r:
+                    best = i
+                    best_r = r
+            t = att_t[best]
+            _decision(EV, G, D_TURN, actor, nm + best, R_T_SMASH, O_ATTACK, t, att_s[best], 0, 0, 0)
+            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                    actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
+            break
         best = NEG
         best_score = -99
         for i in range(natt):
@@ -1000,7 +1041,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
             if odds * 2 + 3 <= best_score:
                 continue
-            finish = 1 if odds + P[P_LIKELY] > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
+            finish = 1 if odds + P[pol + POL_LIKELY] > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
             score = odds * 2 + finish * 3
             if score > best_score:
                 best = i

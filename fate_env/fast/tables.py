@@ -29,8 +29,10 @@ REACHES = {"melee": 0, "ranged": 1, "any": 2}
 STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
 CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
 TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
-#: the controllers the kernel plays natively
-CONTROLLERS = ("basic",)
+#: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
+#: basic with other parameters
+POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION}
+CONTROLLERS = tuple(POLICY_KINDS)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
 
@@ -116,9 +118,10 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
     return why
 
 
-def build(scene: Scene, params: dict[str, int]) -> Tables:
-    """The kernel's arrays for ``scene`` with the ``basic`` policy's ``params``."""
-    problems = covered(scene)
+def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
+    """The kernel's arrays for ``scene``; ``policies`` maps each character to the controller that
+    plays it and that controller's parameters."""
+    problems = covered(scene, {cid: name for cid, (name, _) in policies.items()})
     if problems:
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(problems)}")
     rules = scene.rules
@@ -230,14 +233,24 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
-    P = np.zeros(k.NP + k.ATK_W * n + n, np.int64)
+    P = np.zeros(k.NP + k.ATK_W * n + n + k.POL_W * n, np.int64)
+    P[k.P_POL] = k.NP + k.ATK_W * n + n
+    for i, c in enumerate(chars):
+        name, params = policies[c.id]
+        at = P[k.P_POL] + k.POL_W * i
+        P[at + k.POL_KIND] = POLICY_KINDS[name]
+        P[at + k.POL_LIKELY] = int(params["likely_roll"])
+        P[at + k.POL_MARGIN] = int(params["concede_margin"])
+        P[at + k.POL_HURT] = 1 if params["hurt_first"] else 0
+        P[at + k.POL_RESERVE] = int(params["fp_reserve"])
+        P[at + k.POL_MARKED] = 1 if params.get("concede_when_marked") else 0
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0
     if rules.teamwork_cap not in ("leader_skill", "none"):
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: teamwork_cap {rules.teamwork_cap}")
     P[k.P_ORDER] = k.NP + k.ATK_W * n
-    P[P[k.P_ORDER]:] = [ci[c] for c in _order_by_skills(scene)]
+    P[P[k.P_ORDER]:P[k.P_ORDER] + n] = [ci[c] for c in _order_by_skills(scene)]
     track_skills = {PHYSICAL: (("Fight", 0), ("Shoot", 1)), MENTAL: (("Provoke", 2),)}[scene.conflict]
     for i, c in enumerate(chars):  # reach.attack_skills and reach_of
         atk = list(track_skills)
@@ -256,10 +269,6 @@ def build(scene: Scene, params: dict[str, int]) -> Tables:
     P[k.P_FD_CONDENSED] = 1 if rules.full_defense == "condensed" else 0
     P[k.P_MAXEX] = rules.max_exchanges
     P[k.P_FIRST] = ci[scene.first] if scene.first else ci[_first_by_skills(scene)]
-    P[k.P_LIKELY] = int(params["likely_roll"])
-    P[k.P_MARGIN] = int(params["concede_margin"])
-    P[k.P_HURT] = 1 if params["hurt_first"] else 0
-    P[k.P_RESERVE] = int(params["fp_reserve"])
     P[k.P_GMPOOL] = pool
     P[k.P_FIGHT], P[k.P_SHOOT_SKILL], P[k.P_PROVOKE] = si["Fight"], si["Shoot"], si["Provoke"]
     P[k.P_ATHLETICS], P[k.P_WILL] = si["Athletics"], si["Will"]

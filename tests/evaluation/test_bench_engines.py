@@ -32,6 +32,15 @@ def test_the_fast_core_gives_the_reference_records_across_a_sweep(tmp_path, caps
     assert json.loads(fast_json.read_text())["summary"] == json.loads(ref_json.read_text())["summary"]
 
 
+def test_tactics_it_plays_give_the_reference_records(tmp_path, capsys):
+    fast_json, ref_json = tmp_path / "fast.json", tmp_path / "ref.json"
+    args = ["bench", "warehouse_mobs", "-n", "40", "--control", "pcs=brute", "--control", "smugglers=minion"]
+    assert main(args + ["--json", str(fast_json)]) == 0
+    assert "engine: fast core (numba): 40 episodes" in capsys.readouterr().out
+    assert main(args + ["--engine", "reference", "--json", str(ref_json)]) == 0
+    assert records(fast_json) == records(ref_json)
+
+
 def test_workers_give_the_same_records_on_the_fast_core(tmp_path):
     one, two = tmp_path / "1.json", tmp_path / "2.json"
     assert main(["bench", "duel", "-n", "300", "--json", str(one)]) == 0
@@ -71,8 +80,8 @@ def test_without_numba_the_reference_runs_and_says_how_to_get_the_fast_core(monk
 
 
 def test_scenes_and_controllers_it_does_not_cover_run_on_the_reference(capsys):
-    assert main(["bench", "warehouse", "-n", "5", "--control", "smugglers=brute"]) == 0
+    assert main(["bench", "warehouse", "-n", "5", "--control", "smugglers=tactician"]) == 0
     out = capsys.readouterr().out
-    assert "engine: reference (Python); not the fast core: og, thug1, thug2, thug3, archer played by 'brute'" in out
+    assert "engine: reference (Python); not the fast core: og, thug1, thug2, thug3, archer played by 'tactician'" in out
     assert main(["bench", "chase", "-n", "5", "--engine", "fast"]) == 2
     assert "a contest" in capsys.readouterr().err

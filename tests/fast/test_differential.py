@@ -22,8 +22,9 @@ SEEDS = list(range(120)) + [episode_seed(7, i) for i in range(80)]
 DIALS = {"extreme_consequences": True, "full_defense": "core", "max_exchanges": 4}
 
 
-def reference(scene, seed):
-    return play(start(scene, seed), controllers_for(scene, {s: "basic" for s in scene.sides}, seed=seed))
+def reference(scene, seed, controllers=None):
+    who = controllers or {s: "basic" for s in scene.sides}
+    return play(start(scene, seed), controllers_for(scene, who, seed=seed))
 
 
 def first_difference(ref: list, got: list) -> str:
@@ -33,16 +34,17 @@ def first_difference(ref: list, got: list) -> str:
     return f"lengths {len(ref)} and {len(got)}"
 
 
-def compare(scene, seeds) -> int:
-    """Play every seed on both engines; returns how many the fast core played to the end."""
-    core = FastCore(scene)
+def compare(scene, seeds, controllers=None) -> int:
+    """Play every seed on both engines (``controllers``: character -> policy, default basic);
+    returns how many the fast core played to the end."""
+    core = FastCore(scene, controllers)
     played = 0
     for seed in seeds:
         ep = core.episode(seed)
         if ep.bail:
             continue
         played += 1
-        ref = reference(scene, seed)
+        ref = reference(scene, seed, controllers)
         got = ep.log()
         assert got == ref.log(), f"{scene.name} ({scene.rules.name}) seed {seed}: {first_difference(ref.log(), got)}"
         assert ep.outcome.to_json() == ref.outcome.to_json(), f"{scene.name} seed {seed}: outcomes differ"
@@ -68,6 +70,18 @@ def test_optional_dials_are_played_identically(name):
     scene = load_scene(name, dials=DIALS)
     assert not covered(scene)
     assert compare(scene, SEEDS[:100]) >= 90
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel"])
+@pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward")])
+def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
+    """brute (closest foe, never concedes), coward (basic with other parameters) and minion
+    (concedes once marked), one per side, against the reference's controllers."""
+    scene = load_scene(name, rules=rules)
+    by_side = dict(zip(scene.sides, mix))
+    controllers = {c.id: by_side[c.side] for c in scene.characters}
+    assert compare(scene, range(60), controllers) == 60
 
 
 def test_the_shipped_scenes_it_covers():
@@ -123,5 +137,5 @@ def test_refusals_name_the_scene_and_each_reason():
     with pytest.raises(Unsupported) as err:
         FastCore(scene)
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
-    assert covered(load_scene("warehouse"), {"cynere": "tactician"}) == [
-        "cynere played by 'tactician' (the fast core plays basic)"]
+    assert covered(load_scene("warehouse"), {"cynere": "tactician", "zird": "tactician"}) == [
+        "cynere, zird played by 'tactician' (the fast core plays basic, coward, brute, minion)"]
