@@ -124,9 +124,3 @@ class FastCore:
         CH, SLOTA, G = self.run(seeds)
         return [None if G[i, k.G_BAIL] else outcome(self.tables, CH[i], SLOTA[i], G[i]) for i in range(len(G))]
 
-
-def check(scene, controllers: dict[str, str] | None = None) -> None:
-    """Raise :class:`Unsupported` (naming why) unless the fast core covers ``scene``."""
-    why = covered(scene, controllers)
-    if why:
-        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(why)}")

@@ -21,7 +21,7 @@ from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb
 
 from . import kernel as k
-from .tables import SEVERITIES, TRACKS, Tables
+from .tables import TRACKS, Tables
 
 KINDS = (DecisionKind.TURN, DecisionKind.RESPOND, DecisionKind.INVOKE, DecisionKind.STYLE, DecisionKind.ABSORB,
          DecisionKind.NEXT, DecisionKind.MOVE)
@@ -115,7 +115,6 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         sides.setdefault(c.side, []).append(c.id)
     out: list[ev.Event] = [ev.ConflictStarted(scene.name, scene.rules.name, scene.conflict, sides,
                                               int(tb.P[k.P_GMPOOL]))]
-    track = TRACKS[int(tb.P[k.P_TRACK])]
     aspect_names: dict[int, str] = {}
 
     def who(x: int) -> str | None:
@@ -154,7 +153,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             c = a[0]
             boxes, slots = _mask(a[3]), _mask(a[4])
             values = tuple(tb.box_values[c][b] for b in boxes)
-            cons = tuple(f"{sev}: {_cons_name(tb, track, sev)}" for sev, _ in (tb.slot_info[c][s] for s in slots))
+            cons = tuple(f"{sev}: {tb.cons_names[sev]}" for sev, _ in (tb.slot_info[c][s] for s in slots))
             out.append(ev.Absorbed(ids[c], a[1], TRACKS[a[2]], boxes, values, cons))
         elif code == k.E_MOBHIT:
             out.append(ev.MobHit(ids[a[0]], a[1], a[2], a[3]))
@@ -182,10 +181,6 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
         return (f"free invoke on {name} to turn the result" if code == k.R_I_FREE
                 else f"pays a fate point to invoke {name} and turn the result")
     return _reason(tb, code, option)
-
-
-def _cons_name(tb: Tables, track: str, sev: str) -> str:
-    return tb.names[int(tb.P[k.P_NAME_CONS0]) + 4 * TRACKS.index(track) + SEVERITIES.index(sev)]
 
 
 def payouts(tb: Tables, CH) -> dict[str, int]:
