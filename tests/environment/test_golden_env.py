@@ -1,0 +1,39 @@
+"""The golden environment streams (see ``tests/golden_env.py``): a speed-up of the environment
+changes no observation, mask, reward or ending that an agent receives."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import golden_env as g
+
+EXPECTED = json.loads((g.HERE / "env.json").read_text())
+
+
+def test_every_shipped_scene_is_pinned():
+    assert {k.split("/")[1] for k in EXPECTED} == set(g.SCENES)
+    assert {k.split("/")[0] for k in EXPECTED} == {"aec", "single"}
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED))
+def test_stream_unchanged(key):
+    view, scene, rules = key.split("/")
+    digest = g.aec_digest(scene, rules) if view == "aec" else g.single_digest(scene, rules)
+    assert digest == EXPECTED[key], (f"{key}: the observations, masks or rewards changed; if deliberate, "
+                                     "rewrite with python tests/golden_env.py --write and say why in the commit")
+
+
+def test_digest_sees_a_change(monkeypatch):
+    """The check can fail: one float of one observation moved changes the digest."""
+    from fate_env.environment.observation import ObservationEncoder
+    real = ObservationEncoder.encode
+
+    def nudged(self, c, ego, slots):
+        obs = real(self, c, ego, slots)
+        obs[0] += 1e-3
+        return obs
+
+    monkeypatch.setattr(ObservationEncoder, "encode", nudged)
+    assert g.aec_digest("duel", "condensed") != EXPECTED["aec/duel/condensed"]
