@@ -49,6 +49,10 @@ class PPOController:
         meta = Path(path).with_suffix(".json")
         info = json.loads(meta.read_text()) if meta.exists() else {}
         self.learn = tuple(info["learn"]) if info.get("learn") else None
+        # "compact": the model's actions are the layout's actions of its decision kinds only
+        self.actions = info.get("actions", "full")
+        if self.actions not in ("full", "compact") or (self.actions == "compact" and self.learn is None):
+            raise ValueError(f"{meta}: actions {self.actions!r}: expected 'full', or 'compact' with 'learn'")
         from .base import make_controller
         self.helper = make_controller(info.get("helper", "basic"), seed)
 
@@ -61,29 +65,34 @@ class PPOController:
         encoder = ObservationEncoder(layout)
         obs_shape = self.model.observation_space.shape
         n = self.model.action_space.n
-        if obs_shape != (encoder.size,) or n != layout.n:
+        full = np.array(layout.indices_for(self.learn) if self.actions == "compact" else range(layout.n),
+                        dtype=np.int64)
+        if obs_shape != (encoder.size,) or n != len(full):
             raise ShapeMismatch(
                 f"ppo:{self.path} was trained for observations {obs_shape} and {n} actions; scene "
-                f"{scene.name!r} has ({encoder.size},) and {layout.n}: train on a scene with the same maxima")
-        return layout, encoder
+                f"{scene.name!r} has ({encoder.size},) and {len(full)} ({self.actions} actions): train on a scene "
+                "with the same maxima")
+        return layout, encoder, full
 
     def _tables_for(self, c: Conflict):
         from fate_env.environment.actions import AspectSlots
         key = id(c)
         if key not in self._tables:
-            layout, encoder = self.check_scene(c.scene)
-            self._tables = {key: (layout, encoder, AspectSlots(layout.A))}
+            layout, encoder, full = self.check_scene(c.scene)
+            self._tables = {key: (layout, encoder, full, AspectSlots(layout.A))}
         return self._tables[key]
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
         from fate_env.environment.actions import usable_boosts
         if self.learn is not None and d.kind not in self.learn:
             return self.helper.choose(c, d)
-        layout, encoder, slots = self._tables_for(c)
+        layout, encoder, full, slots = self._tables_for(c)
         slots.sync(c)
         boosts = usable_boosts(c, d.options)
         actions = [layout.encode(c, d.actor, o, slots, boosts) for o in d.options]
-        mask = np.zeros(layout.n, dtype=bool)
+        if self.actions == "compact":
+            actions = np.searchsorted(full, actions).tolist()
+        mask = np.zeros(len(full), dtype=bool)
         mask[actions] = True
         obs = encoder.encode(c, d.actor, slots)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)

@@ -40,7 +40,7 @@ def record(env, teacher, episodes: int, seed: int, gamma: float) -> Demonstratio
         while not done:
             c = env.aec.conflict
             index, _ = teacher.choose(c, c.pending)
-            a = env.aec.action_for_option(index)
+            a = env.action_for_option(index)
             obs.append(o)
             masks.append(env.action_masks())
             actions.append(a)

@@ -19,7 +19,7 @@ import yaml
 from .stats import wilson
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
-              "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate"}
+              "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions"}
 IMITATE_KEYS = {"policy", "episodes", "epochs"}
 
 
@@ -34,6 +34,10 @@ def load_config(path: str | Path) -> dict[str, Any]:
         if not isinstance(imitate, dict) or "policy" not in imitate or set(imitate) - IMITATE_KEYS:
             raise ValueError(f"{path}: imitate: expected a mapping with 'policy' (a scripted controller) and "
                              f"optionally 'episodes' and 'epochs', got {imitate!r}")
+    actions = data.get("actions", "full")
+    if actions not in ("full", "compact") or (actions == "compact" and not data.get("learn")):
+        raise ValueError(f"{path}: actions: expected 'full' or 'compact' (with 'learn': the decision kinds the "
+                         f"learner makes), got {actions!r}")
     return data
 
 
@@ -82,7 +86,8 @@ def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, A
         return FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
                                   rules=rules, opponent_seed=opponent_seed, learn=learn,
                                   helper=str(config.get("helper", "basic")),
-                                  outcome=str(config.get("outcome", "characters")), controllers=REGISTRY)
+                                  outcome=str(config.get("outcome", "characters")), controllers=REGISTRY,
+                                  actions=str(config.get("actions", "full")))
     return make
 
 
@@ -159,9 +164,16 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                 self.last = self.num_timesteps
                 snap = out_path.with_name(out_path.stem + "_snapshot.zip")
                 self.model.save(snap)
+                sidecar(snap)  # the snapshot makes the learner's decisions only, with its action space
                 others = {s: f"ppo:{snap}" for s in env.aec.scene.sides if s != env.side}
                 self.training_env.env_method("set_opponents", others, seed)
             return True
+
+    def sidecar(path: Path) -> None:
+        """Which decisions the model makes (the rest go to the helper) and its action space, for ppo:PATH."""
+        path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None, "helper": helper,
+                                                         "scene": env.aec.scene.name, "side": env.side,
+                                                         "actions": env.actions}))
 
     callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
     start = time.perf_counter()
@@ -169,10 +181,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     minutes = (time.perf_counter() - start) / 60
     venv.close()
     model.save(out_path)
-    # which decisions the model makes, for the ppo:PATH controller (the rest go to the helper)
-    out_path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None,
-                                                         "helper": helper, "scene": env.aec.scene.name,
-                                                         "side": env.side}))
+    sidecar(out_path)
 
     episodes = int(config.get("eval_episodes", 300))
     rng = np.random.default_rng(seed)
@@ -183,7 +192,8 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
         results["imitation"] = cloned
     for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):
         test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
-                                      learn=learn, helper=helper, controllers=REGISTRY)
+                                      learn=learn, helper=helper, controllers=REGISTRY,
+                                      actions=str(config.get("actions", "full")))
         results[f"vs_{name}"] = evaluate(
             test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, 100_000)
         results[f"random_seat_vs_{name}"] = evaluate(

@@ -3,7 +3,7 @@ same PPO on a dummy environment with identical spaces (so the difference is the 
 of training time), with 1 and with N environments in parallel processes.
 
     python scripts/bench_train.py [--config configs/train/side_shaped.yaml] [--steps 4096] [--envs 2]
-                                  [--torch-threads 1]
+                                  [--torch-threads 1] [--actions full|compact]
 
 Every figure is measured in this run; the aim (issue 13) is an environment share under 25% and
 training that uses every core.
@@ -99,15 +99,18 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=4096)
     ap.add_argument("--envs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--torch-threads", type=int, default=1)
+    ap.add_argument("--actions", choices=["full", "compact"], help="override the config's action space")
     args = ap.parse_args()
     torch.set_num_threads(args.torch_threads)
     config = load_config(args.config)
+    if args.actions:
+        config["actions"] = args.actions
     make = make_env_fn(args.scene, args.side, args.opponent, config, None, 0)
     probe = make()
     obs_shape, n = probe.observation_space.shape, int(probe.action_space.n)
     env_only, legal, length = env_rate(make, 1500)
     print(f"{args.scene} / {args.side} vs {args.opponent}, {Path(args.config).name}: observation {obs_shape[0]} floats, "
-          f"Discrete({n}), median {legal} legal actions, {length} learner steps an episode; "
+          f"Discrete({n}) ({config.get('actions', 'full')} actions), median {legal} legal actions, {length} learner steps an episode; "
           f"torch threads {args.torch_threads}, {os.cpu_count()} cores")
     print(f"environment alone (masked random): {env_only:8.0f} learner steps/s")
     real = ppo_rate(vector_env(args.scene, args.side, args.opponent, config, None, 0, 1), config, args.steps, 1)
@@ -117,6 +120,11 @@ def main() -> None:
     print(f"PPO on the real env, 1 env      : {real:8.0f} learner steps/s")
     print(f"PPO on a dummy env, same spaces : {dummy:8.0f} learner steps/s")
     print(f"environment's share of training : {share:8.0%}  (aim < 25%: {'met' if share < 0.25 else 'NOT met'})")
+    if config.get("actions") == "compact":  # what the compact head saves, on the dummy (PPO alone)
+        n_full = probe.aec.layout.n
+        wide = ppo_rate(DummyVecEnv([lambda: DummyEnv(obs_shape, n_full, legal, length)]), config, args.steps, 1)
+        print(f"PPO on a dummy env, Discrete({n_full}) (full actions): {wide:8.0f} learner steps/s "
+              f"(compact {dummy / wide:.2f}x)")
     if args.envs > 1:
         par = ppo_rate(vector_env(args.scene, args.side, args.opponent, config, None, 0, args.envs), config,
                        args.steps, args.envs)

@@ -33,3 +33,31 @@ def test_a_bad_env_count_is_refused():
     r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--envs", "0"], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--envs" in r.stderr
+
+
+def test_a_compact_turn_learner_trains_imitates_snapshots_and_plays(tmp_path):
+    """``actions: compact``: the model's head covers the turn decisions only; imitation, self-play
+    snapshots (with their sidecar) and the ppo: controller all speak the compact space."""
+    pytest.importorskip("sb3_contrib")
+    from agents.base import make_controller
+    from fate_env.environment.actions import ActionLayout
+    from agents.base import controllers_for, play
+    from fate_env.rules.engine import start
+    from fate_env.scenes import load_scene
+
+    cfg = tmp_path / "compact.yaml"
+    cfg.write_text("n_steps: 64\nbatch_size: 32\nn_epochs: 1\nnet_arch: [16]\neval_episodes: 2\nlearn: [turn]\n"
+                   "actions: compact\nself_play: {snapshot_every: 64}\nimitate: {policy: basic, episodes: 2, "
+                   "epochs: 1}\n")
+    out = tmp_path / "compact.zip"
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--self-play",
+                        "--timesteps", "128", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    for path in (out, tmp_path / "compact_snapshot.zip"):
+        assert json.loads(path.with_suffix(".json").read_text())["actions"] == "compact"
+    scene = load_scene("duel")
+    ctl = make_controller(f"ppo:{out}")
+    assert ctl.model.action_space.n == len(ActionLayout(scene).indices_for(["turn"]))
+    fight = play(start(scene, 3), controllers_for(scene, {"rival": f"ppo:{out}"}, seed=3))
+    assert fight.over and any(r == "the learned policy's choice" for r in fight.reasons)

@@ -60,6 +60,26 @@ from ..rules.skills import ATTACK_SKILLS
 from ..rules.state import BOOST, build_fighter
 
 
+#: the segments each decision kind's options fall in (the table above); a learner that makes only
+#: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
+SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
+             "concede", "pass", "task", "to_contest"),
+    "move": ("stay", "move"),
+    "respond": ("concede", "defend"),
+    "invoke": ("done", "invoke", "boost"),
+    "style": ("full_hit", "boost_hit"),
+    "cost": ("no_aspect", "aspect_for_enemy", "minor_cost", "fail_with_boost", "forfeit", "pay", "fail",
+             "major_cost"),
+    "absorb": ("absorb", "taken_out"),
+    "next": ("next",),
+    "contest_roll": ("roll_for",),
+    "support": ("no_support", "support"),
+    "contest_advantage": ("no_advantage", "advantage", "exploit"),
+    "task": ("task",),
+}
+
+
 class LayoutOverflow(RuntimeError):
     """An option the fixed layout cannot name (a bound was too small): refused loudly, never dropped."""
 
@@ -81,9 +101,15 @@ class AspectSlots:
         self.size = size
         self.slot_of: dict[int, int] = {}
         self.aspect_at: list[int | None] = [None] * size
+        self._seen: tuple = ()
 
     def sync(self, conflict: Conflict) -> None:
         live = conflict.aspects
+        # every new aspect takes the next number (rules/aspects.py new_aspect) and a removal shortens
+        # the table: the same table, size and last number mean the same aspects (most steps)
+        seen = (live, len(live), conflict.t.aspect_seq)
+        if self._seen and self._seen[0] is live and self._seen[1:] == seen[1:]:
+            return
         for aid, slot in list(self.slot_of.items()):
             if aid not in live:
                 del self.slot_of[aid]
@@ -96,6 +122,7 @@ class AspectSlots:
                     raise LayoutOverflow(f"more than {self.size} aspects in play; raise max_aspects") from None
                 self.slot_of[aid] = slot
                 self.aspect_at[slot] = aid
+        self._seen = seen
 
 
 def usable_boosts(conflict: Conflict, options: Sequence[Any]) -> list[int]:
@@ -164,6 +191,7 @@ class ActionLayout:
                        Defend: "defend", DoneInvoking: "done", TakenOut: "taken_out", NoSupport: "no_support",
                        NoAdvantage: "no_advantage", TurnToContest: "to_contest"}
         self._contest_skill_index = {s: i for i, s in enumerate(self.contest_skills)}
+        self._encoders = self._encoder_table()
 
     # -- ego ordering ---------------------------------------------------------
     def order(self, ego: str) -> list[str]:
@@ -187,64 +215,71 @@ class ActionLayout:
         fixed = self._fixed.get(t)
         if fixed is not None:
             return self.segments[fixed].start
-        if t is Stay:
-            return self.at("stay")
-        if t is Move:
-            return self.at("move", self._zone_index[option.zone])
-        if t is Attack:
-            return self.at("attack", self.slot(ego, option.target) * self.K + self._skill_index[option.skill])
-        if t is CreateAdvantage:
-            target = option.target
-            if target in conflict.f:
+        how = self._encoders.get(t)
+        if how is None:
+            raise LayoutOverflow(f"no action for option {option!r}")
+        return how(conflict, ego, option, slots, boosts)
+
+    def _encoder_table(self) -> dict[type, Any]:
+        """One small encoder per option type (a dict lookup instead of a chain of type tests: the
+        mask of an invoke decision encodes dozens of options)."""
+        invoke_start = self.segments["invoke"].start
+        per_aspect = 2 + 2 * self.C
+
+        def move(c, ego, o, slots, boosts):
+            return self.at("move", self._zone_index[o.zone])
+
+        def attack(c, ego, o, slots, boosts):
+            return self.at("attack", self.slot(ego, o.target) * self.K + self._skill_index[o.skill])
+
+        def advantage(c, ego, o, slots, boosts):
+            target = o.target
+            if target in c.f:
                 ti = self.slot(ego, target)
             elif target in self._zone_index:
                 ti = self.C + self._zone_index[target]
             else:
                 ti = self.C + self.Z
-            return self.at("advantage", self._template_index[option.template] * (self.C + self.Z + 1) + ti)
-        if t is Exploit:
-            return self.at("exploit", slots.slot_of[option.aspect])
-        if t is OvercomeMove:
-            return self.at("overcome_move", self._zone_index[option.zone])
-        if t is RemoveAspect:
-            return self.at("remove", slots.slot_of[option.aspect])
-        if t is FullDefense:
-            return self.at("full_defense")
-        if t is Support:
-            return self.at("support", self.slot(ego, option.ally))
-        if t is Concede:
-            return self.at("concede")
-        if t is Pass:
-            return self.at("pass")
-        if t is Defend:
-            return self.at("defend")
-        if t is DoneInvoking:
-            return self.at("done")
-        if t is Invoke:
-            effect = 0 if option.effect == "bonus" else 1
-            aspect = conflict.aspects[option.aspect]
-            if aspect.kind == BOOST:
-                return self.at("boost", boosts.index(option.aspect) * 2 + effect)
-            mode = effect if option.free else 2 + 2 * self.slot(ego, option.payer) + effect
-            return self.at("invoke", slots.slot_of[option.aspect] * (2 + 2 * self.C) + mode)
-        if t is Choose:
-            return self.at({"full_hit": "full_hit", "boost": "boost_hit"}.get(option.option, option.option))
-        if t is Absorb:
+            return self.at("advantage", self._template_index[o.template] * (self.C + self.Z + 1) + ti)
+
+        def invoke(c, ego, o, slots, boosts):
+            effect = 0 if o.effect == "bonus" else 1
+            if c.aspects[o.aspect].kind == BOOST:
+                return self.at("boost", boosts.index(o.aspect) * 2 + effect)
+            mode = effect if o.free else 2 + 2 * self._slots[ego][o.payer] + effect
+            return invoke_start + slots.slot_of[o.aspect] * per_aspect + mode  # both always in range
+
+        def choose(c, ego, o, slots, boosts):
+            return self.at({"full_hit": "full_hit", "boost": "boost_hit"}.get(o.option, o.option))
+
+        def absorb(c, ego, o, slots, boosts):
             mask = 0
-            for s in option.slots:
+            for s in o.slots:
                 mask |= 1 << s
-            box = 1 + option.boxes[0] if self.scene.rules.one_box_per_hit and option.boxes else 0
+            box = 1 + o.boxes[0] if self.scene.rules.one_box_per_hit and o.boxes else 0
             return self.at("absorb", mask * (self.X + 1) + box)
-        if t is TakenOut:
-            return self.at("taken_out")
-        if t is Next:
-            return self.at("next", self.slot(ego, option.character))
-        if t is RollFor:
-            return self.at("roll_for", self.slot(ego, option.character) * self.Kc
-                           + self._contest_skill_index[option.skill])
-        if t is TakeTask:
-            return self.at("task", option.task * self.C + self.slot(ego, option.character))
-        raise LayoutOverflow(f"no action for option {option!r}")
+
+        return {
+            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, Absorb: absorb,
+            Exploit: lambda c, ego, o, slots, boosts: self.at("exploit", slots.slot_of[o.aspect]),
+            OvercomeMove: lambda c, ego, o, slots, boosts: self.at("overcome_move", self._zone_index[o.zone]),
+            RemoveAspect: lambda c, ego, o, slots, boosts: self.at("remove", slots.slot_of[o.aspect]),
+            Support: lambda c, ego, o, slots, boosts: self.at("support", self.slot(ego, o.ally)),
+            Next: lambda c, ego, o, slots, boosts: self.at("next", self.slot(ego, o.character)),
+            RollFor: lambda c, ego, o, slots, boosts: self.at(
+                "roll_for", self.slot(ego, o.character) * self.Kc + self._contest_skill_index[o.skill]),
+            TakeTask: lambda c, ego, o, slots, boosts: self.at("task", o.task * self.C + self.slot(ego, o.character)),
+        }
+
+    def indices_for(self, kinds: Sequence[str]) -> list[int]:
+        """The action indices the options of these decision kinds can take, in layout order: the
+        compact action space of a learner that makes only these decisions (a turn-only learner
+        on the warehouse needs a tenth of the layout; the invoke segment is most of it)."""
+        unknown = [k for k in kinds if k not in SEGMENTS_BY_KIND]
+        if unknown:
+            raise ValueError(f"decision kind(s) {', '.join(unknown)}: expected some of {', '.join(SEGMENTS_BY_KIND)}")
+        names = {n for k in kinds for n in SEGMENTS_BY_KIND[k]}
+        return [i for seg in self.segments.values() if seg.name in names for i in range(seg.start, seg.start + seg.size)]
 
     def segment_of(self, action: int) -> tuple[str, int]:
         """(segment name, offset) of an action index: for docs, tests and debugging."""

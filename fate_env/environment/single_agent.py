@@ -13,6 +13,9 @@ the mean over the learning side's characters of what each received. With
 (``win``/``loss``/``unresolved`` whether or not anyone of it is still standing):
 the per-character default gives no ``loss`` to a side whose members are all out,
 so a side of expendable minions learns to keep them alive rather than to win.
+With ``actions="compact"`` the action space holds only the layout's segments of the decision
+kinds in ``learn`` (``ActionLayout.indices_for``): for a turn-only learner on the warehouse,
+a tenth of the layout, so the policy's head and its masked softmax are a tenth as large.
 An action outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
 returns the same observation, ``illegal_penalty`` (0 by default) and the reason
 in ``info["illegal_action"]``.
@@ -47,9 +50,10 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
                  render_mode: str | None = None, reward: Mapping[str, float] | None = None,
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
                  illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
-                 outcome: str = "characters", controllers: ControllerFactory | None = None, **dials: Any):
+                 outcome: str = "characters", controllers: ControllerFactory | None = None, actions: str = "full",
+                 **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, learn, helper, outcome, controllers, **dials)
+                          illegal_penalty, learn, helper, outcome, controllers, actions, **dials)
         if controllers is None:
             raise ValueError("FateSingleAgentEnv needs controllers=...: a factory of the other seats' controllers "
                              "(agents.base.REGISTRY, or your own with controllers_for and make_controller)")
@@ -83,7 +87,18 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.helper = controllers.make_controller(helper, opponent_seed)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-10.0, 10.0, shape=(self.aec.encoder.size,), dtype=np.float32)
-        self.action_space = spaces.Discrete(self.aec.layout.n)
+        if actions not in ("full", "compact"):
+            raise ValueError(f"actions {actions!r}: expected 'full' or 'compact'")
+        if actions == "compact" and self.learn is None:
+            raise ValueError("actions='compact' needs learn=(decision kinds, ...): the compact space holds only "
+                             "the actions of the decisions the learner makes")
+        self.actions = actions
+        # compact: action i of the learner is the layout's action full[i] (see ActionLayout.indices_for)
+        self.full = np.array(self.aec.layout.indices_for(self.learn) if actions == "compact"
+                             else range(self.aec.layout.n), dtype=np.int64)
+        self.action_space = spaces.Discrete(len(self.full))
+        pass_at = np.flatnonzero(self.full == self.aec.layout.segments["pass"].start)
+        self._idle = int(pass_at[0]) if len(pass_at) else 0
         self._agent: str | None = None
 
     def set_opponents(self, overrides: Mapping[str, str], seed: int = 0) -> None:
@@ -143,17 +158,27 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
 
     def action_masks(self) -> np.ndarray:
         if self.aec.conflict.over:
-            mask = np.zeros(self.aec.layout.n, dtype=bool)
-            mask[self.aec.layout.segments["pass"].start] = True  # any action ends nothing: keeps SB3 happy
+            mask = np.zeros(len(self.full), dtype=bool)
+            mask[self._idle] = True  # any action ends nothing: keeps SB3 happy
             return mask
-        return self.aec.action_mask(self._agent).astype(bool)
+        mask = self.aec.action_mask(self._agent).astype(bool)
+        return mask if self.actions == "full" else mask[self.full]
+
+    def action_for_option(self, index: int) -> int:
+        """The learner's action that picks option ``index`` of the pending decision (imitation)."""
+        a = self.aec.action_for_option(index)
+        if self.actions == "full":
+            return a
+        return int(np.searchsorted(self.full, a))
 
     def step(self, action: int):
         aec = self.aec
         if aec.conflict.over:
             return self._obs(), 0.0, True, False, {"outcome": aec.conflict.outcome.to_json()}
         try:
-            aec.step(int(action))
+            if not 0 <= int(action) < len(self.full):
+                raise IllegalAction(f"action {action} is outside Discrete({len(self.full)})")
+            aec.step(int(self.full[int(action)]))
         except IllegalAction as exc:
             return self._obs(), self.illegal_penalty, False, False, {"illegal_action": str(exc)}
         reward = self._collect()

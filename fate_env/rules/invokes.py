@@ -9,6 +9,7 @@ aspect per roll for paid invokes; free invokes are the stated exception (003:608
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
@@ -58,6 +59,13 @@ def roll_context(r: Roll, who: str) -> dict[str, Any]:
             "margin": r.margin if mine else -r.margin, "as_roller": mine}
 
 
+@lru_cache(maxsize=1 << 16)
+def _invoke(aspect: int, payer: str, free: bool, effect: str) -> Invoke:
+    """One shared, immutable option per invoke: options are built for every invoke decision, and a
+    frozen dataclass costs more to make than to look up."""
+    return Invoke(aspect, payer, free, effect)
+
+
 def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> Any:
     """Every invoke ``who`` may make now (or, with ``any_only``, whether there is one).
     Hot path: one pass over the aspects."""
@@ -97,7 +105,7 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
                     if any_only:
                         return True
                     for eff in effects:
-                        out.append(Invoke(a.id, h, True, eff))
+                        out.append(_invoke(a.id, h, True, eff))
                     break
         if payers and a.kind != BOOST and a.id not in invoked:
             personal = a.kind in (CHARACTER, CONSEQUENCE) and owner is not None
@@ -108,7 +116,7 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
                     if any_only:
                         return True
                     for eff in effects:
-                        out.append(Invoke(a.id, p, False, eff))
+                        out.append(_invoke(a.id, p, False, eff))
     return False if any_only else out
 
 
