@@ -292,20 +292,9 @@ def run_jobs(jobs: list[tuple], workers: int = 1, ray_address: str | None = None
         return out
 
 
-def _fast_start_method() -> str:
-    """How the fast core's workers start. Fork where it is safe (POSIX, and torch not loaded: a
-    forked child of a process with torch threads can deadlock): the children inherit the loaded
-    kernel and the scene tables instead of importing numba and loading the kernel each (about a
-    second apiece, as long as a worker's share of a 10,000-fight bench). Spawn elsewhere."""
-    import multiprocessing as mp
-    import sys
-    if "fork" in mp.get_all_start_methods() and "torch" not in sys.modules:
-        return "fork"
-    return "spawn"
-
-
 def _run_fast(jobs: list[tuple], workers: int, progress=None) -> list[dict[str, Any]]:
-    per = max(1, min(2000, -(-len(jobs) // max(1, workers))))
+    # a few batches per worker, so that the workers finish together; one big batch alone
+    per = max(1, min(2000 if workers <= 1 else 500, -(-len(jobs) // (max(1, workers) * 4))))
     batches = _fast_batches(jobs, per)
     out: list[dict[str, Any]] = []
     if workers <= 1 or len(batches) == 1:
@@ -314,16 +303,15 @@ def _run_fast(jobs: list[tuple], workers: int, progress=None) -> list[dict[str, 
             if progress:
                 progress(len(out), len(jobs))
         return out
-    import multiprocessing as mp
-    method = _fast_start_method()
-    if method == "fork":  # load the kernel and build each variant's tables once, here, for every child
+    from .pools import pool, start_method
+    if start_method() == "fork":  # load the kernel and build each variant's tables once, here, for every child
         warmed: set = set()
         for b in batches:
             if b[0][6] not in warmed:
                 warmed.add(b[0][6])
                 _work_fast(b[:1])
-    with mp.get_context(method).Pool(workers) as pool:
-        for got in pool.imap(_work_fast, batches):
+    with pool(workers) as workers_pool:
+        for got in workers_pool.imap(_work_fast, batches):
             out += got
             if progress:
                 progress(len(out), len(jobs))

@@ -63,33 +63,50 @@ def run_episodes(jobs: list[tuple], workers: int = 1) -> list[tuple]:
         return list(pool.imap(episode, jobs, chunksize=max(1, len(jobs) // (workers * 16))))
 
 
-def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int) -> dict[tuple[str, str], list[tuple]]:
+def _seats(scene: Scene, pa: str, pb: str) -> dict[str, str]:
+    """Who plays each character: ``pa`` the first side, ``pb`` the second."""
+    return {c.id: pa if c.side == scene.sides[0] else pb for c in scene.characters}
+
+
+def _fast_cell(job: tuple) -> list[tuple]:
+    """One pair's episodes as one batch on the fast core: the same tuples as ``episode`` gives (an
+    episode it hands back is played by ``episode`` on the reference)."""
+    from fate_env import fast
+    scene, pa, pb, n, seed = job
+    side_a = scene.sides[0]
+    who = _seats(scene, pa, pb)
+    seeds = [seed + k for k in range(n)]
+    outcomes = fast.FastCore(scene, who).outcomes(seeds)
+    a_side = {c.id for c in scene.characters if c.side == side_a}
+    rows = []
+    for s, o in zip(seeds, outcomes):
+        if o is None:
+            rows.append(episode((scene, pa, pb, s)))
+            continue
+        cons_a = sum(len(v) for cid, v in o.consequences.items() if cid in a_side)
+        conc_a = sum(1 for cid in o.conceded if cid in a_side)
+        rows.append((o.winner, o.exchanges, cons_a, sum(len(v) for v in o.consequences.values()) - cons_a,
+                     conc_a, len(o.conceded) - conc_a))
+    return rows
+
+
+def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int,
+               workers: int = 1) -> dict[tuple[str, str], list[tuple]]:
     """The pairs the fast core can play (every seat a policy it covers, numba installed), each as
-    one batch: the same tuples as ``episode`` gives (an episode it hands back is played by
-    ``episode`` on the reference)."""
+    one batch, the batches shared by ``workers`` processes."""
     from fate_env import fast
     if not fast.available():
         return {}
-    side_a, _ = scene.sides
-    out: dict[tuple[str, str], list[tuple]] = {}
-    for pa, pb in pairs:
-        who = {c.id: pa if c.side == side_a else pb for c in scene.characters}
-        if fast.covered(scene, who):
-            continue
-        seeds = [seed + k for k in range(n)]
-        outcomes = fast.FastCore(scene, who).outcomes(seeds)
-        a_side = {c.id for c in scene.characters if c.side == side_a}
-        rows = []
-        for s, o in zip(seeds, outcomes):
-            if o is None:
-                rows.append(episode((scene, pa, pb, s)))
-                continue
-            cons_a = sum(len(v) for cid, v in o.consequences.items() if cid in a_side)
-            conc_a = sum(1 for cid in o.conceded if cid in a_side)
-            rows.append((o.winner, o.exchanges, cons_a, sum(len(v) for v in o.consequences.values()) - cons_a,
-                         conc_a, len(o.conceded) - conc_a))
-        out[(pa, pb)] = rows
-    return out
+    covered = [(scene, pa, pb, n, seed) for pa, pb in pairs if not fast.covered(scene, _seats(scene, pa, pb))]
+    if workers <= 1 or len(covered) <= 1:
+        rows = [_fast_cell(j) for j in covered]
+    else:
+        from .pools import pool, start_method
+        if start_method() == "fork":  # load the kernel here, once for every child
+            fast.FastCore(scene, _seats(scene, *covered[0][1:3])).outcomes([seed])
+        with pool(workers) as p:
+            rows = p.map(_fast_cell, covered, chunksize=1)
+    return {(j[1], j[2]): r for j, r in zip(covered, rows)}
 
 
 def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0,
@@ -102,7 +119,7 @@ def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0,
         raise ValueError(f"cross-play needs a scene with two sides; {scene.name} has {len(scene.sides)}")
     side_a, side_b = scene.sides
     pairs = [(pa, pb) for pa in policies for pb in columns]
-    done = fast_cells(scene, pairs, n, seed) if engine == "auto" else {}
+    done = fast_cells(scene, pairs, n, seed, workers) if engine == "auto" else {}
     rest = iter(run_episodes([(scene, pa, pb, seed + k) for pa, pb in pairs if (pa, pb) not in done
                               for k in range(n)], workers))
     results = iter([row for pa, pb in pairs for row in (done[(pa, pb)] if (pa, pb) in done

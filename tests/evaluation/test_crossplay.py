@@ -31,3 +31,12 @@ def test_the_fast_core_gives_the_same_table():
     assert ref["engine"] == {"fast core": 0, "reference": 9 * 30}
     fast.pop("engine"), ref.pop("engine")
     assert fast == ref
+
+
+def test_fast_cells_shared_by_workers_give_the_same_table():
+    """The fast core's cells go to the workers too (one batch per pair); the table is unchanged."""
+    scene = load_scene("duel")
+    one = crossplay(scene, ["basic", "brute", "coward"], 20, seed=9)
+    two = crossplay(scene, ["basic", "brute", "coward"], 20, seed=9, workers=2)
+    assert one["engine"] == two["engine"] == {"fast core": 9 * 20, "reference": 0}
+    assert one == two
