@@ -73,6 +73,12 @@ def _reason(tb: Tables, code: int, option: Any) -> str:
         return f"closes in to {option.zone}"
     if code == k.R_M_HOLDS:
         return "holds position"
+    if code == k.R_T_BACKS:
+        return f"backs off to {option.zone} to keep its distance"
+    if code == k.R_T_SHOOTS:
+        return f"shoots {option.target} from range"
+    if code == k.R_M_FALLS:
+        return "falls back to a firing position"
     raise ValueError(f"unknown reason code {code}")
 
 

@@ -51,7 +51,7 @@ NP = 28
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED = range(6)
 POL_W = 6
-PK_BASIC, PK_BRUTE, PK_MINION = range(3)  # coward is basic with other parameters
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER = range(4)  # coward is basic with other parameters
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
@@ -74,7 +74,7 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
     O_NEXT, O_STAY = range(13)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
- R_M_CLOSES, R_M_HOLDS, R_T_SMASH) = range(22)
+ R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS) = range(25)
 # removal reasons
 WHY_USED, WHY_EXPIRED = 0, 1
 
@@ -931,6 +931,17 @@ def _free_moves(SC, CH, P, ZF, ZFN, c, out):
 
 
 @njit(cache=True, _nrt=False)
+def _foe_here(SC, CH, me):
+    """An active foe in ``me``'s zone (the sniper's trigger)."""
+    side = SC[me, S_SIDE]
+    z = CH[me, C_ZONE]
+    for x in range(SC.shape[0]):
+        if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side and CH[x, C_ZONE] == z:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
     nf = _foes(SC, CH, me, buf)
     na = _attack_skills(P, me, skills)
@@ -1008,12 +1019,43 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                 nover += 1
         before_fd = nm + natt + nadv + nexp + nover + nrem
         total = before_fd + 1 + nal + 2
+        pol = P[P_POL] + POL_W * actor
+        if P[pol + POL_KIND] == PK_SNIPER:
+            # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
+            # reaches a foe; then the ranged attack with the best rating against defense; else basic
+            backed = False
+            if _foe_here(SC, CH, actor):
+                for i in range(nm):
+                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+                        _decision(EV, G, D_TURN, actor, i, R_T_BACKS, O_MOVE, moves[i], 0, 0, 0, 0)
+                        _emit(EV, G, E_MOVED, actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0)
+                        CH[actor, C_ZONE] = moves[i]
+                        backed = True
+                        break
+            if backed:
+                free_move = False
+                continue
+            best = NEG
+            best_v = 0
+            for i in range(natt):
+                if att_s[i] == P[P_FIGHT]:
+                    continue
+                v = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) - \
+                    _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i])
+                if best == NEG or v > best_v:
+                    best = i
+                    best_v = v
+            if best != NEG:
+                t = att_t[best]
+                _decision(EV, G, D_TURN, actor, nm + best, R_T_SHOOTS, O_ATTACK, t, att_s[best], 0, 0, 0)
+                _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                        actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
+                break
         # basic._turn
         if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, buf, skills):
             _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
             _concede(CH, EV, G, actor)
             break
-        pol = P[P_POL] + POL_W * actor
         if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
             # brute: the closest foe (same zone if any), the attack with the highest rating
             same = False
@@ -1096,7 +1138,13 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         in_reach = True
             pick = 0
             reason = R_M_STAYS if in_reach else R_M_HOLDS
-            if not in_reach:
+            if P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
+                for i in range(nm):  # sniper: falls back to a firing position
+                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+                        pick = i + 1
+                        reason = R_M_FALLS
+                        break
+            if pick == 0 and not in_reach:
                 for i in range(nm):
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1

@@ -31,7 +31,8 @@ CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.val
 TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
 #: basic with other parameters
-POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION}
+POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
+                "sniper": k.PK_SNIPER}
 CONTROLLERS = tuple(POLICY_KINDS)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write

@@ -74,10 +74,12 @@ def test_optional_dials_are_played_identically(name):
 
 @pytest.mark.parametrize("rules", ["condensed", "core"])
 @pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel"])
-@pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward")])
+@pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward"), ("sniper", "basic"),
+                                 ("brute", "sniper")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
-    """brute (closest foe, never concedes), coward (basic with other parameters) and minion
-    (concedes once marked), one per side, against the reference's controllers."""
+    """brute (closest foe, never concedes), coward (basic with other parameters), minion
+    (concedes once marked) and sniper (ranged attacks first), one per side, against the
+    reference's controllers."""
     scene = load_scene(name, rules=rules)
     by_side = dict(zip(scene.sides, mix))
     controllers = {c.id: by_side[c.side] for c in scene.characters}
@@ -114,6 +116,35 @@ def test_moves_into_reach_and_the_free_move_after_acting(block):
     assert k.D_TURN in kinds
 
 
+SNIPE = {  # archers and brawlers in a line of zones, shooting one zone away: snipers back off
+    "name": "snipe",
+    "shoot_range": 1,
+    "zones": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+    "borders": [{"between": ["a", "b"]}, {"between": ["b", "c"]}],
+    "characters": {
+        "archer": {"kind": "pc", "side": "pcs", "zone": "b", "skills": {"Shoot": 3, "Fight": 1, "Athletics": 2},
+                   "fate_points": 2, "high_concept": "Keen Eyed"},
+        "scout": {"kind": "pc", "side": "pcs", "zone": "c", "skills": {"Shoot": 2, "Athletics": 3}, "fate_points": 1,
+                  "high_concept": "Quick"},
+        "brute": {"kind": "major", "side": "npcs", "zone": "b", "skills": {"Fight": 3, "Physique": 2},
+                  "high_concept": "Mean"},
+        "bowman": {"kind": "minor", "side": "npcs", "zone": "a", "skills": {"Shoot": 2, "Fight": 1}, "stress": 2},
+    },
+}
+
+
+@pytest.mark.parametrize("block", [True, False])
+def test_snipers_back_off_and_shoot(block):
+    """sniper on both sides: a foe in its zone -> the free move that keeps a foe in range (before
+    acting, or after it), then the ranged attack with the best odds."""
+    scene = scene_from_dict({**SNIPE, "foes_block_movement": block})
+    who = {c.id: "sniper" for c in scene.characters}
+    assert compare(scene, range(60), who) == 60
+    reasons = {e.reason.split()[0] for s in range(60) for e in FastCore(scene, who).episode(s).events()
+               if getattr(e, "reason", None)}
+    assert "shoots" in reasons and ("backs" in reasons) == (not block)
+
+
 def test_an_uncovered_path_stops_the_episode_with_its_reason():
     """A foe behind an impeded border: basic climbs (an overcome move), which the fast core does
     not play; the episode stops with the reason and the reference plays it (see test_bench_engines)."""
@@ -138,4 +169,4 @@ def test_refusals_name_the_scene_and_each_reason():
         FastCore(scene)
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
     assert covered(load_scene("warehouse"), {"cynere": "tactician", "zird": "tactician"}) == [
-        "cynere, zird played by 'tactician' (the fast core plays basic, coward, brute, minion)"]
+        "cynere, zird played by 'tactician' (the fast core plays basic, coward, brute, minion, sniper)"]
