@@ -953,6 +953,20 @@ def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
 
 
 @njit(cache=True, _nrt=False)
+def _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, reason):
+    """The turn's free move: the first of ``moves`` from which a foe is in reach, taken (with
+    ``reason``); False if none is."""
+    here = CH[actor, C_ZONE]
+    for i in range(nm):
+        if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+            _decision(EV, G, D_TURN, actor, i, reason, O_MOVE, moves[i], 0, 0, 0, 0)
+            _emit(EV, G, E_MOVED, actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0)
+            CH[actor, C_ZONE] = moves[i]
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
           actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
     G[G_TURNSEQ] += 1
@@ -1023,16 +1037,8 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         if P[pol + POL_KIND] == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
-            backed = False
-            if _foe_here(SC, CH, actor):
-                for i in range(nm):
-                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
-                        _decision(EV, G, D_TURN, actor, i, R_T_BACKS, O_MOVE, moves[i], 0, 0, 0, 0)
-                        _emit(EV, G, E_MOVED, actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0)
-                        CH[actor, C_ZONE] = moves[i]
-                        backed = True
-                        break
-            if backed:
+            if _foe_here(SC, CH, actor) and _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
+                                                            R_T_BACKS):
                 free_move = False
                 continue
             best = NEG
@@ -1094,15 +1100,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
                     actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
             break
-        stepped = False
-        for i in range(nm):
-            if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
-                _decision(EV, G, D_TURN, actor, i, R_T_STEP, O_MOVE, moves[i], 0, 0, 0, 0)
-                _emit(EV, G, E_MOVED, actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0)
-                CH[actor, C_ZONE] = moves[i]
-                stepped = True
-                break
-        if stepped:
+        if _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
             continue
         for i in range(ZRN[here]):
