@@ -32,23 +32,26 @@ def bradley_terry(games: Sequence[tuple[str, str, float]], iterations: int = 500
     theta = 1.0
     wins = {k: 0.0 for k in players}
     first_wins = 0.0
+    count: dict[tuple[str, str], int] = {}  # games per ordered pair: the MM sums depend only on the pair
     for a, b, s in games:
         wins[a] += s
         wins[b] += 1 - s
         first_wins += s
+        count[(a, b)] = count.get((a, b), 0) + 1
+    pairs = list(count.items())
     for _ in range(iterations):
         old = dict(p)
         for k in players:
             denom = 0.0
-            for a, b, _ in games:
+            for (a, b), n in pairs:
                 if a == k:
-                    denom += theta / (theta * p[a] + p[b])
+                    denom += n * theta / (theta * p[a] + p[b])
                 elif b == k:
-                    denom += 1 / (theta * p[a] + p[b])
+                    denom += n / (theta * p[a] + p[b])
             p[k] = max(wins[k], 1e-3) / denom if denom else p[k]
         g = math.exp(sum(math.log(v) for v in p.values()) / len(p))
         p = {k: v / g for k, v in p.items()}
-        denom = sum(p[a] / (theta * p[a] + p[b]) for a, b, _ in games)
+        denom = sum(n * p[a] / (theta * p[a] + p[b]) for (a, b), n in pairs)
         theta = max(first_wins, 1e-3) / denom if denom else theta
         if max(abs(p[k] - old[k]) for k in players) < tol:
             break

@@ -3,8 +3,9 @@
     python scripts/bench_throughput.py [--scene warehouse] [-n 400] [--engine reference|fast]
 
 Scripted controllers (the scene's, `basic`); the same seeds for both runs, whose
-records are checked to be identical. ``--engine fast`` measures the fast core (the workers'
-start-up, importing numba and loading the compiled kernel, is included).
+records are checked to be identical. This process warms up first (imports, and the fast core's
+kernel loaded); with 2 workers their start-up is included (fork where it is safe: the children
+inherit the loaded kernel; spawn: each imports numba and loads it).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def main() -> None:
     path = scene_path(args.scene)
     base = yaml.safe_load(path.read_text())
     jobs = [(base, str(path), {}, None, {}, 0, 0, i) for i in range(args.n)]
+    B.run_jobs(jobs[:20], 1, engine=args.engine)  # warm up in this process: imports, the kernel's load
     results = {}
     for workers in (1, 2):
         t = time.perf_counter()
