@@ -274,7 +274,7 @@ class ActionLayout:
     def indices_for(self, kinds: Sequence[str]) -> list[int]:
         """The action indices the options of these decision kinds can take, in layout order: the
         compact action space of a learner that makes only these decisions (a turn-only learner
-        on the warehouse needs a tenth of the layout; the invoke segment is most of it)."""
+        on the warehouse needs a seventh of the layout; the invoke segment is most of it)."""
         unknown = [k for k in kinds if k not in SEGMENTS_BY_KIND]
         if unknown:
             raise ValueError(f"decision kind(s) {', '.join(unknown)}: expected some of {', '.join(SEGMENTS_BY_KIND)}")

@@ -15,7 +15,7 @@ the per-character default gives no ``loss`` to a side whose members are all out,
 so a side of expendable minions learns to keep them alive rather than to win.
 With ``actions="compact"`` the action space holds only the layout's segments of the decision
 kinds in ``learn`` (``ActionLayout.indices_for``): for a turn-only learner on the warehouse,
-a tenth of the layout, so the policy's head and its masked softmax are a tenth as large.
+a seventh of the layout (420 of 2,988 actions), so the policy head and its masked softmax shrink alike.
 An action outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
 returns the same observation, ``illegal_penalty`` (0 by default) and the reason
 in ``info["illegal_action"]``.
