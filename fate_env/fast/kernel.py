@@ -967,6 +967,60 @@ def _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, rea
 
 
 @njit(cache=True, _nrt=False)
+def _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s):
+    """sniper: the attack not with Fight with the best rating against defense (the first of equals)."""
+    best = NEG
+    best_v = 0
+    for i in range(natt):
+        if att_s[i] == P[P_FIGHT]:
+            continue
+        v = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) - \
+            _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i])
+        if best == NEG or v > best_v:
+            best = i
+            best_v = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s):
+    """brute: the closest foe (its own zone if any there), the attack with the highest rating."""
+    here = CH[actor, C_ZONE]
+    same = False
+    for i in range(natt):
+        if CH[att_t[i], C_ZONE] == here:
+            same = True
+    best = NEG
+    best_r = 0
+    for i in range(natt):
+        if same and CH[att_t[i], C_ZONE] != here:
+            continue
+        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i])
+        if best == NEG or r > best_r:
+            best = i
+            best_r = r
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t, att_s, likely):
+    """basic: odds x 2, +3 if the likely roll takes the target out; the first of the best."""
+    best = NEG
+    best_score = -99
+    for i in range(natt):
+        t = att_t[i]
+        odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
+        if odds * 2 + 3 <= best_score:
+            continue
+        finish = 1 if odds + likely > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
+        score = odds * 2 + finish * 3
+        if score > best_score:
+            best = i
+            best_score = score
+    return best
+
+
+@njit(cache=True, _nrt=False)
 def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
           actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
     G[G_TURNSEQ] += 1
@@ -1034,6 +1088,8 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         before_fd = nm + natt + nadv + nexp + nover + nrem
         total = before_fd + 1 + nal + 2
         pol = P[P_POL] + POL_W * actor
+        pick = NEG
+        why = R_T_ATTACK
         if P[pol + POL_KIND] == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
@@ -1041,64 +1097,26 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                                                             R_T_BACKS):
                 free_move = False
                 continue
-            best = NEG
-            best_v = 0
-            for i in range(natt):
-                if att_s[i] == P[P_FIGHT]:
-                    continue
-                v = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) - \
-                    _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i])
-                if best == NEG or v > best_v:
-                    best = i
-                    best_v = v
-            if best != NEG:
-                t = att_t[best]
-                _decision(EV, G, D_TURN, actor, nm + best, R_T_SHOOTS, O_ATTACK, t, att_s[best], 0, 0, 0)
-                _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-                        actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
+            pick = _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s)
+            why = R_T_SHOOTS
+        if pick == NEG:
+            # basic._turn
+            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                              actor, buf, skills):
+                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+                _concede(CH, EV, G, actor)
                 break
-        # basic._turn
-        if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, buf, skills):
-            _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-            _concede(CH, EV, G, actor)
-            break
-        if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
-            # brute: the closest foe (same zone if any), the attack with the highest rating
-            same = False
-            for i in range(natt):
-                if CH[att_t[i], C_ZONE] == here:
-                    same = True
-            best = NEG
-            best_r = 0
-            for i in range(natt):
-                if same and CH[att_t[i], C_ZONE] != here:
-                    continue
-                r = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i])
-                if best == NEG or r > best_r:
-                    best = i
-                    best_r = r
-            t = att_t[best]
-            _decision(EV, G, D_TURN, actor, nm + best, R_T_SMASH, O_ATTACK, t, att_s[best], 0, 0, 0)
+            if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
+                pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
+                why = R_T_SMASH
+            else:
+                pick = _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t, att_s,
+                                       P[pol + POL_LIKELY])
+        if pick != NEG:
+            t = att_t[pick]
+            _decision(EV, G, D_TURN, actor, nm + pick, why, O_ATTACK, t, att_s[pick], 0, 0, 0)
             _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-                    actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
-            break
-        best = NEG
-        best_score = -99
-        for i in range(natt):
-            t = att_t[i]
-            odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
-            if odds * 2 + 3 <= best_score:
-                continue
-            finish = 1 if odds + P[pol + POL_LIKELY] > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
-            score = odds * 2 + finish * 3
-            if score > best_score:
-                best = i
-                best_score = score
-        if best != NEG:
-            t = att_t[best]
-            _decision(EV, G, D_TURN, actor, nm + best, R_T_ATTACK, O_ATTACK, t, att_s[best], 0, 0, 0)
-            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-                    actor, t, att_s[best], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
+                    actor, t, att_s[pick], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
             break
         if _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
