@@ -99,7 +99,7 @@ class FastCore:
     def _state(self, *lead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t = self.tables
         n = t.SC.shape[0]
-        return (np.zeros(lead + (n, k.NCF), np.int64), np.zeros(lead + (n, t.SLOTS.shape[1]), np.int64),
+        return (np.zeros(lead + (n, k.NCF + n), np.int64), np.zeros(lead + (n, t.SLOTS.shape[1]), np.int64),
                 np.zeros(lead + (k.NG,), np.int64))
 
     def episode(self, seed: int) -> Episode:

@@ -15,7 +15,7 @@ from fate_env.rules import events as ev
 from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
-    Attack, Choose, Concede, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, Pass, Stay,
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, Pass, Stay, Support,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb
@@ -24,8 +24,20 @@ from . import kernel as k
 from .tables import TRACKS, Tables
 
 KINDS = (DecisionKind.TURN, DecisionKind.RESPOND, DecisionKind.INVOKE, DecisionKind.STYLE, DecisionKind.ABSORB,
-         DecisionKind.NEXT, DecisionKind.MOVE)
-ACTIONS = ("attack", "defend")
+         DecisionKind.NEXT, DecisionKind.MOVE, DecisionKind.COST)
+ACTIONS = ("attack", "defend", "create_advantage", "overcome")  # kernel.ACT_*
+ASPECT_KINDS = {k.K_SITUATION: AspectKind.SITUATION, k.K_ADVANTAGE: AspectKind.ADVANTAGE}
+
+
+def _target(tb: Tables, code: int) -> str | None:
+    """A target code (kernel.TGT_*) as the reference names it: a character, a zone, the scene."""
+    if code < 0:
+        return None
+    if code >= k.TGT_ZONE:
+        return tb.zones[code - k.TGT_ZONE]
+    if code == k.TGT_SCENE:
+        return "scene"
+    return tb.ids[code]
 
 
 def _mask(m: int) -> tuple[int, ...]:
@@ -79,6 +91,22 @@ def _reason(tb: Tables, code: int, option: Any) -> str:
         return f"shoots {option.target} from range"
     if code == k.R_M_FALLS:
         return "falls back to a firing position"
+    if code == k.R_T_SETS_UP:
+        return f"no foe in reach: sets up {option.template}"
+    if code == k.R_C_NOTHING:
+        return "gives the enemy nothing"
+    if code == k.R_T_GUARDS:
+        return "one hit from out: full defense"
+    if code == k.R_T_CASHES:
+        return f"cashes its stacked invokes on {option.target}, the most wounded"
+    if code == k.R_T_SETS_UP_ON:
+        return f"sets up {option.template} on {option.target} before striking"
+    if code == k.R_T_FOCUSES:
+        return f"focuses fire on {option.target}, the most wounded"
+    if code == k.R_T_SETS_UP_FOR:
+        return f"sets up {option.template} on {option.target} for its allies"
+    if code == k.R_N_HOLDER:
+        return f"hands the turn to {option.character}, who holds free invokes"
     raise ValueError(f"unknown reason code {code}")
 
 
@@ -109,6 +137,12 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Next(tb.ids[x1])
     if o == k.O_STAY:
         return Stay()
+    if o == k.O_ADVANTAGE:
+        return CreateAdvantage(tb.scene.advantages[x1].name, _target(tb, x2))
+    if o == k.O_NO_ASPECT:
+        return Choose("no_aspect")
+    if o == k.O_SUPPORT:
+        return Support(tb.ids[x1])
     raise ValueError(f"unknown option code {o}")
 
 
@@ -137,15 +171,21 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             option = _option(tb, row)
             out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
         elif code == k.E_ROLLED:
-            fd, tw = a[10] & 0xFF, a[10] >> 8
-            notes = ((f"stunt +{a[9]}",) if a[9] else ()) + ((f"teamwork +{tw}",) if tw else ()) + \
-                (("full defense +2",) if fd else ())
+            fd, tw, lead = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16
+            notes = ((f"stunt +{a[9]}",) if a[9] else ()) + \
+                ((f"{ids[lead - 1]} leads the teamwork",) if lead else ()) + \
+                ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ())
             out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
                                  notes))
         elif code == k.E_INVOKED:
             out.append(ev.Invoked(ids[a[0]], names[a[5]], a[1], ids[a[2]], bool(a[3]), "bonus", who(a[4]), None))
         elif code == k.E_RESOLVED:
-            out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), who(a[5])))
+            out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
+        elif code == k.E_PASSIVE:
+            out.append(ev.PassiveOpposition(ids[a[0]], ACTIONS[a[1]], a[2], f"create {scene.advantages[a[3]].name}"))
+        elif code == k.E_CREATED:
+            on = None if a[3] == k.TGT_SCENE else _target(tb, a[3])
+            out.append(ev.AspectCreated(names[a[0]], a[1], ASPECT_KINDS[a[2]], on, a[4], ids[a[5]]))
         elif code == k.E_BOOST:
             aspect_names[a[1]] = names[a[0]]
             out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))
@@ -173,6 +213,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Moved(ids[a[0]], tb.zones[a[1]], tb.zones[a[2]], bool(a[3])))
         elif code == k.E_FULLDEF:
             out.append(ev.FullDefenseDeclared(ids[a[0]]))
+        elif code == k.E_SUPPORT:
+            out.append(ev.SupportPledged(ids[a[0]], ids[a[1]]))
         elif code == k.E_PASSED:
             out.append(ev.Passed(ids[a[0]]))
         else:
@@ -182,6 +224,10 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
 
 def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
     code = a[3]
+    if code == k.R_I_CASHES:
+        return f"cashes a free invoke on {tb.names[a[8]]}"
+    if code == k.R_T_BACKS_UP:
+        return f"backs {option.ally} up: +1 teamwork on its {tb.skills[a[6]]}"
     if code in (k.R_I_FREE, k.R_I_PAID):
         name = tb.names[a[8]]
         return (f"free invoke on {name} to turn the result" if code == k.R_I_FREE

@@ -28,12 +28,13 @@ S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT 
 NSF = 10  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
-    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP = range(17)
-NCF = 17  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP = range(18)
+NCF = 18  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+# CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
 T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
-ACT_ATTACK, ACT_DEFEND, ACT_OTHER = 0, 1, 2
+ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = 0, 1, 2, 3  # decode.ACTIONS spells them
 W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT = range(7)
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
@@ -41,17 +42,23 @@ L_VALUE, L_SEV, L_TRACK = range(3)
 A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE = range(7)
 NAF = 7
 K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(5)
-# templates (TPL): target kind, track
+# advantage templates (TPL[k]): target kind, track, name, difficulty, skills (count, up to 4),
+# defend skills (count, up to 4)
+TP_TARGET, TP_TRACK, TP_NAME, TP_DIFF, TP_NSK, TP_SK, TP_NDEF, TP_DEF = 0, 1, 2, 3, 4, 5, 9, 10
+TPL_W = 14
 TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
+# what an advantage is placed on, in option and event rows: a character's index, or one of these
+TGT_SCENE = 999
+TGT_ZONE = 1000  # + the zone's index
 # parameters (P); P_LIKELY..P_RESERVE are unused (each character's policy has its own: P_POL)
 (P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL) = range(28)
 NP = 28
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
-POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED = range(6)
-POL_W = 6
-PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER = range(4)  # coward is basic with other parameters
+POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK = range(7)
+POL_W = 7
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT = range(6)  # coward is basic with other parameters
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
@@ -67,21 +74,23 @@ NR = 11
 # event rows: EV[i, 0] is the code, the rest its fields
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
-    E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT = range(1, 19)
+    E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
+    E_CREATED, E_SUPPORT = range(1, 22)
 # decision kinds, option kinds, reasons (decode.py spells them out)
-D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE = range(7)
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(8)
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
-    O_NEXT, O_STAY = range(13)
+    O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT = range(16)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
- R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS) = range(25)
+ R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
+ R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR) = range(35)
 # removal reasons
 WHY_USED, WHY_EXPIRED = 0, 1
 
 # why an episode was handed to the reference engine
-BAIL_NONE, BAIL_OVERCOME, BAIL_ADVANTAGE, BAIL_ASPECTS, BAIL_EVENTS = range(5)
-BAIL_REASONS = ("", "an overcome move (not in the fast core)", "creating an advantage (not in the fast core)",
-                "too many aspects", "too many events")
+BAIL_NONE, BAIL_OVERCOME, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT = range(5)
+BAIL_REASONS = ("", "an overcome move (not in the fast core)", "too many aspects", "too many events",
+                "more pledges of support than characters")
 
 NEG = -1
 
@@ -210,18 +219,40 @@ def _aspect_here(CH, A, c, name, target):
 
 @njit(cache=True, _nrt=False)
 def _base(SK, ST, CH, A, c, skill, action, target):
-    """(rating, stunt bonus, teamwork bonus, full defense bonus) — rolls.base for a character
-    with no pledged supporters: a mob's other members help its roll (+1 each with Average or
-    better, capped at the rating under Condensed, 003:1449-1455)."""
-    rating = SK[c, skill]
-    stunt = _stunt(ST, CH, A, c, skill, action, target) if CH[c, C_NSTUNT] else 0
-    tw = 0
-    if CH[c, C_MEMBERS] > 1 and rating >= 1:
-        tw = CH[c, C_MEMBERS] - 1
-        if CH[c, C_TWCAP] != 0 and tw > rating:
-            tw = rating
+    """(rating, stunt bonus, teamwork bonus, full defense bonus, 1 + the teamwork's leader or 0
+    when c leads) — rolls.base: the best-rated supporter still in the fight leads when it
+    outranks c (003:1449-1455); a mob's other members and every other helper with Average or
+    better add +1 each, capped at the leader's rating under Condensed. No help on defense."""
+    own = SK[c, skill]
+    leader = c
+    rating = own
+    helpers = 0
+    nsup = CH[c, C_NSUP] if action != ACT_DEFEND else 0
+    if nsup > 0 or CH[c, C_MEMBERS] > 1:
+        best = NEG
+        best_v = 0
+        for j in range(nsup):
+            x = CH[c, NCF + j]
+            if CH[x, C_STATUS] == ACTIVE and (best == NEG or SK[x, skill] > best_v):
+                best = x
+                best_v = SK[x, skill]
+        if best != NEG and best_v > own:
+            leader = best
+            rating = best_v
+        if CH[c, C_MEMBERS] > 1 and own >= 1:
+            helpers += CH[c, C_MEMBERS] - 1
+        if leader != c and own >= 1:
+            helpers += 1
+        for j in range(nsup):
+            x = CH[c, NCF + j]
+            if CH[x, C_STATUS] == ACTIVE and x != leader and SK[x, skill] >= 1:
+                helpers += 1
+    stunt = _stunt(ST, CH, A, leader, skill, action, target) if CH[leader, C_NSTUNT] else 0
+    tw = helpers
+    if CH[c, C_TWCAP] != 0 and tw > rating:
+        tw = rating if rating > 0 else 0
     fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
-    return rating, stunt, tw, fd
+    return rating, stunt, tw, fd, (leader + 1 if leader != c else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -274,14 +305,14 @@ def _attack_skills(P, c, out):
 
 @njit(cache=True, _nrt=False)
 def _attack_rating(SK, ST, CH, A, c, skill, target):
-    r, s, tw, fd = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
+    r, s, tw, fd, _ = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
     return r + s + tw + fd
 
 
 @njit(cache=True, _nrt=False)
 def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
-    r, s, tw, fd = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
+    r, s, tw, fd, _ = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
     return r + s + tw + fd
 
 
@@ -316,11 +347,19 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
         if marked or lost or CH[me, C_CTAKEN] != 0:
             return True
     margin = P[pol + POL_MARGIN]
-    likely = P[pol + POL_LIKELY]
     if margin <= -99:
         return False
     if P[pol + POL_HURT] != 0 and not _holds(CH, me):
         return False
+    found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, pol, buf, skills)
+    return found and worst >= margin
+
+
+@njit(cache=True, _nrt=False)
+def _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, pol, buf, skills):
+    """BasicController._danger: (a foe can hurt ``me``, how far the likeliest such hit goes past
+    what ``me`` can absorb), with the likely roll of the policy at ``pol``."""
+    likely = P[pol + POL_LIKELY]
     nf = _foes(SC, CH, me, buf)
     worst = 0
     found = False
@@ -344,7 +383,37 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
                     if not found or over > worst:
                         worst = over
                         found = True
-    return found and worst >= margin
+    return found, worst
+
+
+@njit(cache=True, _nrt=False)
+def _held(SC, A, AF, AL, G, me, target):
+    """TacticianController._held: free invokes ``me``'s side holds on aspects of ``target``."""
+    side = SC[me, S_SIDE]
+    total = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        if A[aid, A_OWNER] == target:
+            for h in range(SC.shape[0]):
+                if SC[h, S_SIDE] == side:
+                    total += AF[aid, h]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def _holds_free(AF, AL, G, c):
+    """``c`` holds a free invoke on some aspect in play."""
+    for i in range(G[G_NAL]):
+        if AF[AL[i], c] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _full_defense(CH, EV, G, actor):
+    CH[actor, C_FULLDEF] = 1
+    CH[actor, C_DEFONFULL] = 0
+    _emit(EV, G, E_FULLDEF, actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -466,14 +535,17 @@ def _may_pay(SC, A, aid, payer, side):
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid):
+def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
+                 owned_by):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
-    pick_free = [index, aspect, holder] of the first free +2 and pick_paid = [index, aspect] of
-    the first paid +2 paid by ``who`` itself."""
+    pick_free = [index, aspect, holder] of the first free +2, pick_free[3:6] the same for the
+    first free +2 on an aspect of ``owned_by`` (the tactician's), and pick_paid = [index, aspect]
+    of the first paid +2 paid by ``who`` itself."""
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     n = 0
     pick_free[0] = NEG
+    pick_free[3] = NEG
     pick_paid[0] = NEG
     for i in range(G[G_NAL]):
         aid = AL[i]
@@ -497,6 +569,10 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
                 pick_free[0] = n + 1
                 pick_free[1] = aid
                 pick_free[2] = holder
+            if pick_free[3] == NEG and owner == owned_by and owned_by != NEG:
+                pick_free[3] = n + 1
+                pick_free[4] = aid
+                pick_free[5] = holder
             n += neffects
         kind = A[aid, A_KIND]
         if npay > 0 and kind != K_BOOST and INV[side, aid] != stamp:
@@ -574,28 +650,40 @@ def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, allies, payers, pick_free, pick_paid):
-    """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic answers."""
+def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, active, allies, payers, pick_free, pick_paid):
+    """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
+    and the tactician's (it cashes every free invoke on its attack's target first). ``active``:
+    the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
     seats1 = R[R_OPP]
     nseats = 2 if seats1 != NEG else 1
     passes = 0
     i = 0
-    neffects = 2  # an attack is opposed by a roll: +2 and reroll for both sides
     while passes < nseats:
         who = seats0 if i % nseats == 0 else seats1
         i += 1
+        mine = who == R[R_ACTOR]
+        neffects = 2 if mine or active else 1  # +2 and reroll; a passive roll's voice: +2 only
+        tactician = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_TACTICIAN
         nal = _allies(SC, CH, who, allies)
         npay = _payers(SC, CH, G, who, allies, nal, payers)
-        n = _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid)
+        n = _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
+                         R[R_OPP] if tactician else NEG)
         if n == 0:
             passes += 1
+            continue
+        if tactician and pick_free[3] != NEG:  # TacticianController._invoke
+            aid = pick_free[4]
+            _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, pick_free[5], True)
+            passes = 0
+            if G[G_BAIL] != BAIL_NONE:
+                return
             continue
         # basic._invoke
         effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
         opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-        mine = who == R[R_ACTOR]
         margin = effort - opposition if mine else opposition - effort
         choice = 0
         reason = R_I_CANNOT
@@ -875,29 +963,29 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         return
     _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
-    rating, stunt, tw, fd = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
     s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED, actor, 0, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2], faces[3],
-          stunt, fd | (tw << 8))
+          stunt, fd | (tw << 8) | (lead << 16))
     R[R_ACTOR] = actor
     R[R_BASE] = rating + stunt + tw + fd
     R[R_FACES] = s
     R[R_BONUS] = 0
     R[R_Z1] = CH[actor, C_ZONE]
     R[R_Z2] = CH[target, C_ZONE]
-    orating, ostunt, otw, ofd = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
+    orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
     if ofd:
         CH[target, C_DEFONFULL] = 1
     s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED, target, 1, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1], faces[2],
-          faces[3], ostunt, ofd | (otw << 8))
+          faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
     R[R_OPP] = target
     R[R_OBASE] = orating + ostunt + otw + ofd
     R[R_OFACES] = s
     R[R_OBONUS] = 0
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, True, allies, payers, pick_free, pick_paid)
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, True, True, allies, payers, pick_free, pick_paid)
     if G[G_BAIL] != BAIL_NONE:
         return
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -914,6 +1002,167 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
     if m >= 3:
         _decision(EV, G, D_STYLE, actor, 0, R_S_FULL, O_FULLHIT, 0, 0, 0, 0, 0)
     _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, m, actor, plans, usable)
+
+
+# -- create an advantage (actions/advantage.offer, create_advantage, place) ---------------
+@njit(cache=True, _nrt=False)
+def _key_of(A, aid):
+    """Where an aspect sits, as a target code: its owner, else its zone, else the scene."""
+    if A[aid, A_OWNER] != NEG:
+        return A[aid, A_OWNER]
+    if A[aid, A_ZONE] != NEG:
+        return TGT_ZONE + A[aid, A_ZONE]
+    return TGT_SCENE
+
+
+@njit(cache=True, _nrt=False)
+def _named(A, AL, G, name, target):
+    """An advantage or situation aspect called ``name`` already on ``target`` (offer's ``named``)."""
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        kind = A[aid, A_KIND]
+        if (kind == K_ADVANTAGE or kind == K_SITUATION) and A[aid, A_NAME] == name and _key_of(A, aid) == target:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _advantage_options(CH, A, AL, G, P, SIGHT, TPL, actor, foes, nf, allies, nal, adv_k, adv_g):
+    """The turn's advantage options in the reference's order (template by template, each
+    template's targets from where the actor stands, reach.template_targets), without the ones
+    already in play: (template, target code) pairs in ``adv_k``/``adv_g``; their count."""
+    here = CH[actor, C_ZONE]
+    n = 0
+    for k in range(TPL.shape[0]):
+        tg = TPL[k, TP_TARGET]
+        name = TPL[k, TP_NAME]
+        if tg == TG_FOE:
+            for i in range(nf):
+                t = foes[i]
+                if TPL[k, TP_TRACK] == 0:  # physical: the foe must be within shooting range
+                    d = SIGHT[here, CH[t, C_ZONE]]
+                    if d < 0 or d > P[P_SHOOT]:
+                        continue
+                if not _named(A, AL, G, name, t):
+                    adv_k[n] = k
+                    adv_g[n] = t
+                    n += 1
+        elif tg == TG_ALLY:
+            for i in range(nal):
+                if not _named(A, AL, G, name, allies[i]):
+                    adv_k[n] = k
+                    adv_g[n] = allies[i]
+                    n += 1
+        else:
+            t = actor if tg == TG_SELF else TGT_ZONE + here if tg == TG_ZONE else TGT_SCENE
+            if not _named(A, AL, G, name, t):
+                adv_k[n] = k
+                adv_g[n] = t
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _best_of(SK, ST, CH, A, c, TPL, k, col, action, attacker):
+    """rolls.best_skill over the template's listed skills: the first of the highest ratings with
+    stunts (tables.covered refuses the use_skill stunts that would widen the list)."""
+    best = NEG
+    best_v = 0
+    for j in range(TPL[k, col]):
+        s = TPL[k, col + 1 + j]
+        v = SK[c, s] + (_stunt(ST, CH, A, c, s, action, attacker) if CH[c, C_NSTUNT] else 0)
+        if best == NEG or v > best_v:
+            best = s
+            best_v = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _voice(SC, CH, me):
+    """Who speaks for a passive opposition (rolls.voice): a foe in the zone, else the first foe."""
+    side = SC[me, S_SIDE]
+    first = NEG
+    for x in range(SC.shape[0]):
+        if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side:
+            if CH[x, C_ZONE] == CH[me, C_ZONE]:
+                return x
+            if first == NEG:
+                first = x
+    return first
+
+
+@njit(cache=True, _nrt=False)
+def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
+               actor, k, target, buf, skills, allies, payers, pick_free, pick_paid, faces):
+    """advantage.create_advantage with basic's answers: against a foe's defense, else the
+    template's difficulty; a tie gives a boost named for the template, a success the aspect with
+    one free invoke (two with style); a failure asks the cost question, and basic gives nothing."""
+    on_char = target < TGT_SCENE
+    skill = _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG)
+    dskill = NEG
+    active = TPL[k, TP_TARGET] == TG_FOE
+    if active:
+        if _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                           target, buf, skills):
+            _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+            _concede(CH, EV, G, target)
+            return
+        _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
+        dskill = _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor)
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ADVANTAGE, target if on_char else NEG)
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, actor, ACT_ADVANTAGE, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
+          faces[3], stunt, fd | (tw << 8) | (lead << 16))
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + tw + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = CH[actor, C_ZONE]
+    R[R_Z2] = CH[target, C_ZONE] if on_char else CH[actor, C_ZONE]
+    R[R_OBONUS] = 0
+    if active:
+        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
+        if ofd:
+            CH[target, C_DEFONFULL] = 1
+        s = _roll(RNG, G, faces)
+        _emit(EV, G, E_ROLLED, target, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
+              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
+        R[R_OPP] = target
+        R[R_OBASE] = orating + ostunt + otw + ofd
+        R[R_OFACES] = s
+    else:
+        R[R_OPP] = _voice(SC, CH, actor)
+        R[R_OBASE] = TPL[k, TP_DIFF]
+        R[R_OFACES] = 0
+        _emit(EV, G, E_PASSIVE, actor, ACT_ADVANTAGE, TPL[k, TP_DIFF], k, 0, 0, 0, 0, 0, 0, 0)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, False, active, allies, payers, pick_free, pick_paid)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, actor, ACT_ADVANTAGE, effort, opposition, m, target, 0, 0, 0, 0, 0)
+    if active and m <= -3 and CH[target, C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, target, P[P_NAME_UPPER])
+    name = TPL[k, TP_NAME]
+    if m < 0:
+        if R[R_OPP] != NEG:  # success at a cost would hand the enemy the aspect: basic never does
+            _decision(EV, G, D_COST, actor, 0, R_C_NOTHING, O_NO_ASPECT, 0, 0, 0, 0, 0)
+        return
+    if m == 0:
+        _boost(A, AF, AL, G, P, EV, actor, name)
+        return
+    owner = target if on_char else NEG
+    zone = target - TGT_ZONE if target >= TGT_ZONE else NEG
+    kind = K_ADVANTAGE if on_char else K_SITUATION
+    aid = _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, actor)
+    if aid == NEG:
+        return
+    count = 2 if m >= 3 else 1
+    AF[aid, actor] = count
+    _emit(EV, G, E_CREATED, name, aid, kind, target, count, actor, 0, 0, 0, 0, 0)
 
 
 # -- a turn (flows/conflict.turn, actions.turn_options, basic._turn and _move) ------------
@@ -1022,7 +1271,8 @@ def _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t
 
 @njit(cache=True, _nrt=False)
 def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable):
+          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, adv_k,
+          adv_g):
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0)
     if CH[actor, C_FULLDEF] != 0:
@@ -1043,24 +1293,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                     att_s[natt] = skills[j]
                     natt += 1
         nal = _allies(SC, CH, actor, allies)
-        nadv = 0
-        self_tpl = False
-        for k in range(TPL.shape[0]):
-            tg = TPL[k, 0]
-            if tg == TG_FOE:
-                if TPL[k, 1] == 1:
-                    nadv += nf
-                else:
-                    for i in range(nf):
-                        d = SIGHT[here, CH[buf[i], C_ZONE]]
-                        if d >= 0 and d <= P[P_SHOOT]:
-                            nadv += 1
-            elif tg == TG_ALLY:
-                nadv += nal
-            else:
-                nadv += 1
-                if tg == TG_SELF:
-                    self_tpl = True
+        nadv = _advantage_options(CH, A, AL, G, P, SIGHT, TPL, actor, buf, nf, allies, nal, adv_k, adv_g)
         nexp = 0
         nrem = 0
         for i in range(G[G_NAL]):
@@ -1090,6 +1323,103 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         pol = P[P_POL] + POL_W * actor
         pick = NEG
         why = R_T_ATTACK
+        if P[pol + POL_KIND] == PK_TACTICIAN:
+            # tactician (agents/tactics.py): concede as basic; one hit from out -> full defense;
+            # else the most wounded foe in reach: cash stacked free invokes on it, or set it up,
+            # or hit it with the best rating; nothing in reach -> basic
+            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                              actor, buf, skills):
+                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+                _concede(CH, EV, G, actor)
+                break
+            found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, pol, buf, skills)
+            if found and worst > 0:
+                _decision(EV, G, D_TURN, actor, before_fd, R_T_GUARDS, O_FULLDEF, 0, 0, 0, 0, 0)
+                _full_defense(CH, EV, G, actor)
+                break
+            if natt > 0:
+                focus = NEG
+                focus_cap = 0
+                for i in range(natt):  # the targets in the order the attacks offer them
+                    t = att_t[i]
+                    seen = False
+                    for j in range(i):
+                        if att_t[j] == t:
+                            seen = True
+                    if not seen:
+                        cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, t)
+                        if focus == NEG or cap < focus_cap:
+                            focus = t
+                            focus_cap = cap
+                why = R_T_FOCUSES
+                if _held(SC, A, AF, AL, G, actor, focus) >= P[pol + POL_STACK]:
+                    why = R_T_CASHES
+                else:
+                    for i in range(nadv):
+                        if adv_g[i] == focus:
+                            _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_ON, O_ADVANTAGE, adv_k[i],
+                                      focus, 0, 0, 0)
+                            _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS,
+                                       RNG, TPL, actor, adv_k[i], focus, buf, skills, allies, payers, pick_free,
+                                       pick_paid, faces)
+                            pick = -2
+                            break
+                if pick == -2:
+                    break
+                best_r = 0
+                for i in range(natt):
+                    if att_t[i] == focus:
+                        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], focus)
+                        if pick == NEG or r > best_r:
+                            pick = i
+                            best_r = r
+        if P[pol + POL_KIND] == PK_SUPPORT:
+            # support (agents/tactics.py): concede as basic; back up the first ally yet to act whose
+            # best attack skill it has a rank in; else, with allies, set up the first foe it can
+            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                              actor, buf, skills):
+                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+                _concede(CH, EV, G, actor)
+                break
+            helped = False
+            for j in range(nal):
+                ally = allies[j]
+                if CH[ally, C_ACTED] != 0:
+                    continue
+                na = _attack_skills(P, ally, skills)
+                best = 0
+                best_s = NEG
+                for q in range(na):
+                    v = SK[ally, skills[q]] + (_stunt(ST, CH, A, ally, skills[q], ACT_ATTACK, NEG)
+                                               if CH[ally, C_NSTUNT] else 0)
+                    if best_s == NEG or v > best:
+                        best = v
+                        best_s = skills[q]
+                if best > 0 and SK[actor, best_s] >= 1:
+                    _decision(EV, G, D_TURN, actor, before_fd + 1 + j, R_T_BACKS_UP, O_SUPPORT, ally, best_s, 0, 0, 0)
+                    if CH[ally, C_NSUP] >= SC.shape[0]:
+                        G[G_BAIL] = BAIL_SUPPORT
+                        return
+                    CH[ally, NCF + CH[ally, C_NSUP]] = actor
+                    CH[ally, C_NSUP] += 1
+                    _emit(EV, G, E_SUPPORT, actor, ally, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                    helped = True
+                    break
+            if helped:
+                break
+            if nal > 0:
+                for i in range(nadv):
+                    t = adv_g[i]
+                    if t < TGT_SCENE and SC[t, S_SIDE] != SC[actor, S_SIDE]:
+                        _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_FOR, O_ADVANTAGE, adv_k[i], t,
+                                  0, 0, 0)
+                        _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS,
+                                   RNG, TPL, actor, adv_k[i], t, buf, skills, allies, payers, pick_free, pick_paid,
+                                   faces)
+                        pick = -2
+                        break
+                if pick == -2:
+                    break
         if P[pol + POL_KIND] == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
@@ -1130,16 +1460,22 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             if not inside and _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
                 G[G_BAIL] = BAIL_OVERCOME
                 return
-        if self_tpl:
-            G[G_BAIL] = BAIL_ADVANTAGE
-            return
+        setup = NEG
+        for i in range(nadv):
+            if adv_g[i] == actor:
+                setup = i
+                break
+        if setup != NEG:
+            _decision(EV, G, D_TURN, actor, nm + natt + setup, R_T_SETS_UP, O_ADVANTAGE, adv_k[setup], actor, 0, 0, 0)
+            _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
+                       actor, adv_k[setup], actor, buf, skills, allies, payers, pick_free, pick_paid, faces)
+            break
         _decision(EV, G, D_TURN, actor, before_fd, R_T_FULLDEF, O_FULLDEF, 0, 0, 0, 0, 0)
-        CH[actor, C_FULLDEF] = 1
-        CH[actor, C_DEFONFULL] = 0
-        _emit(EV, G, E_FULLDEF, actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        _full_defense(CH, EV, G, actor)
         break
     if G[G_BAIL] != BAIL_NONE:
         return
+    CH[actor, C_NSUP] = 0  # the pledges were for this action
     # the free move after the action
     if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH):
         nm = _free_moves(SC, CH, P, ZF, ZFN, actor, moves)
@@ -1288,7 +1624,7 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
     skills = np.empty(4, np.int64)
     allies = np.empty(n, np.int64)
     payers = np.empty(n, np.int64)
-    pick_free = np.empty(3, np.int64)
+    pick_free = np.empty(6, np.int64)
     pick_paid = np.empty(3, np.int64)
     plans = np.empty((2048, 7), np.int64)
     faces = np.empty(4, np.int64)
@@ -1297,6 +1633,8 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
     att_s = np.empty(4 * n, np.int64)
     pool = np.empty(n, np.int64)
     usable = np.empty(8, np.int64)
+    adv_k = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
+    adv_g = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
     for i in range(SEEDS.shape[0]):
         seed_rng(RNG, SEEDS[i])
         CH = CH_out[i]
@@ -1304,12 +1642,14 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
         G = G_out[i]
         _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
         _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool)
+             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+             adv_g)
 
 
 @njit(cache=True, _nrt=False)
 def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool):
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+         adv_g):
     """The conflict's flow once the state is set up (compiled without reference counting:
     every helper below only reads and writes arrays it is handed)."""
     n = SC.shape[0]
@@ -1321,7 +1661,7 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
             actor = P[P[P_ORDER] + cursor]
             _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
                   TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s,
-                  usable)
+                  usable, adv_k, adv_g)
             if G[G_BAIL] != BAIL_NONE:
                 return
             CH[actor, C_ACTED] = 1
@@ -1339,7 +1679,8 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
     actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     while True:
         _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
-              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable)
+              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable,
+              adv_k, adv_g)
         if G[G_BAIL] != BAIL_NONE:
             return
         CH[actor, C_ACTED] = 1
@@ -1368,13 +1709,21 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
         else:
             pick = NEG
             side = SC[chooser, S_SIDE]
-            for i in range(npool):
-                if SC[pool[i], S_SIDE] == side:
-                    pick = i
-                    break
-            if pick != NEG:
-                _decision(EV, G, D_NEXT, chooser, pick, R_N_ALLY, O_NEXT, pool[pick], 0, 0, 0, 0)
-            else:
+            if P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:
+                for i in range(npool):  # TacticianController._next: an ally who holds free invokes
+                    if SC[pool[i], S_SIDE] == side and _holds_free(AF, AL, G, pool[i]):
+                        pick = i
+                        break
+                if pick != NEG:
+                    _decision(EV, G, D_NEXT, chooser, pick, R_N_HOLDER, O_NEXT, pool[pick], 0, 0, 0, 0)
+            if pick == NEG:
+                for i in range(npool):
+                    if SC[pool[i], S_SIDE] == side:
+                        pick = i
+                        break
+                if pick != NEG:
+                    _decision(EV, G, D_NEXT, chooser, pick, R_N_ALLY, O_NEXT, pool[pick], 0, 0, 0, 0)
+            if pick == NEG:
                 best = 0
                 best_v = 1 << 30
                 for i in range(npool):

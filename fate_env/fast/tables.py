@@ -28,11 +28,13 @@ WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zon
 REACHES = {"melee": 0, "ranged": 1, "any": 2}
 STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
 CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
+ACTION_CODES = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND, "create_advantage": k.ACT_ADVANTAGE,
+                "overcome": k.ACT_OVERCOME}
 TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
 #: basic with other parameters
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
-                "sniper": k.PK_SNIPER}
+                "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT}
 CONTROLLERS = tuple(POLICY_KINDS)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
@@ -97,13 +99,23 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
             why.append(f"advantage template {tpl.name!r} named like a situation aspect")
         if tpl.target not in TARGET_KINDS:
             why.append(f"advantage target {tpl.target!r}")
+        if len(tpl.skills) > 4 or len(tpl.defend) > 4:
+            why.append(f"advantage template {tpl.name!r} with over 4 skills to roll or defend with")
+    zone_ids = {z.id for z in scene.zones}
+    clash = sorted(zone_ids & {c.id for c in scene.characters} | zone_ids & {"scene"})
+    if clash:  # an advantage's target is a character, a zone or the scene, told apart by name
+        why.append(f"{', '.join(clash)}: a zone named like a character or the scene")
+    for sa in scene.aspects:
+        if any(v <= 0 for v in sa.free_invokes.values()):
+            why.append(f"situation aspect {sa.name!r} with a free invoke count under 1")
     for c in scene.characters:
         if c.kind not in ("pc", "major", "minor", "mob"):
             why.append(f"{c.id}: kind {c.kind}")
         for st in c.stunts:
             if st.kind == "bonus":
                 tag = st.cond.tag if st.cond is not None else None
-                if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in CONSEQUENCE_LIST:
+                if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in CONSEQUENCE_LIST \
+                        or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
                     why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
             elif st.kind == "use_skill":
                 if st.action != "attack" or st.reach not in REACHES:
@@ -136,6 +148,8 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
     for c in chars:
         skills.extend(s for s in c.skills if s not in skills)
         skills.extend(st.skill for st in c.stunts if st.skill and st.skill not in skills)
+    for tpl in scene.advantages:
+        skills.extend(s for s in tuple(tpl.skills) + tuple(tpl.defend) if s not in skills)
     si = {s: i for i, s in enumerate(skills)}
     track = TRACKS.index(scene.conflict)
 
@@ -177,7 +191,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
                 arg = ci.get(st.cond.arg, -2)
             elif tag == "aspect":
                 arg = -1  # named below, once the aspect names are listed
-            action = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND}.get(st.action, k.ACT_OTHER)
+            action = ACTION_CODES[st.action]
             stunts.append([i, si[st.skill], action, WHEN_TAGS[tag], arg, st.bonus, st.cond.arg if tag == "aspect" else ""])
     names: list[str] = []
 
@@ -230,7 +244,14 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
         rz = zmap.reachable(a)
         ZRN[zi[a]] = len(rz)
         ZR[zi[a], :len(rz)] = [zi[z] for z in rz]
-    TPL = np.array([(TARGET_KINDS[t.target], TRACKS.index(t.track)) for t in scene.advantages], np.int64).reshape(-1, 2)
+    TPL = np.zeros((len(scene.advantages), k.TPL_W), np.int64)
+    for j, t in enumerate(scene.advantages):
+        TPL[j, [k.TP_TARGET, k.TP_TRACK, k.TP_NAME, k.TP_DIFF]] = (TARGET_KINDS[t.target], TRACKS.index(t.track),
+                                                                  name_id(t.name), t.difficulty)
+        TPL[j, k.TP_NSK] = len(t.skills)
+        TPL[j, k.TP_SK:k.TP_SK + len(t.skills)] = [si[s] for s in t.skills]
+        TPL[j, k.TP_NDEF] = len(t.defend)
+        TPL[j, k.TP_DEF:k.TP_DEF + len(t.defend)] = [si[s] for s in t.defend]
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
@@ -245,6 +266,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
         P[at + k.POL_HURT] = 1 if params["hurt_first"] else 0
         P[at + k.POL_RESERVE] = int(params["fp_reserve"])
         P[at + k.POL_MARKED] = 1 if params.get("concede_when_marked") else 0
+        P[at + k.POL_STACK] = int(params.get("stack", 2))
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0

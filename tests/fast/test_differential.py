@@ -75,11 +75,13 @@ def test_optional_dials_are_played_identically(name):
 @pytest.mark.parametrize("rules", ["condensed", "core"])
 @pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel"])
 @pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward"), ("sniper", "basic"),
-                                 ("brute", "sniper")])
+                                 ("brute", "sniper"), ("tactician", "basic"), ("coward", "tactician"),
+                                 ("tactician", "tactician"), ("support", "basic"), ("tactician", "support")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
     """brute (closest foe, never concedes), coward (basic with other parameters), minion
-    (concedes once marked) and sniper (ranged attacks first), one per side, against the
-    reference's controllers."""
+    (concedes once marked), sniper (ranged attacks first), tactician (full defense when one hit
+    from out, sets up the most wounded foe, cashes its free invokes) and support (backs up an
+    ally yet to act, else sets up a foe), one per side, against the reference's controllers."""
     scene = load_scene(name, rules=rules)
     by_side = dict(zip(scene.sides, mix))
     controllers = {c.id: by_side[c.side] for c in scene.characters}
@@ -145,6 +147,68 @@ def test_snipers_back_off_and_shoot(block):
     assert "shoots" in reasons and ("backs" in reasons) == (not block)
 
 
+COVER = {  # a lurker cut off from everyone takes cover (a passive roll that the first foe speaks
+    # against), then, with its cover in play, goes on full defense; every kind of template is on
+    # offer, so the options' order is compared as advantages come and go
+    "name": "cover",
+    "shoot_range": 1,
+    "zones": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+    "borders": [{"between": ["a", "b"]}],
+    "advantages": [  # with the default templates (one of the same name is replaced, and goes last)
+        {"name": "Off Balance", "skills": ["Fight", "Athletics"], "target": "foe", "defend": ["Athletics", "Fight"]},
+        {"name": "Taking Cover", "skills": ["Athletics", "Stealth"], "target": "self", "difficulty": 2},
+        {"name": "Rallied", "skills": ["Rapport"], "target": "ally", "difficulty": 1},
+        {"name": "Smoke", "skills": ["Crafts", "Lore"], "target": "zone", "difficulty": 2},
+        {"name": "Chaos", "skills": ["Provoke"], "target": "scene", "difficulty": 3},
+        {"name": "Rattled", "skills": ["Provoke", "Deceive"], "target": "foe", "track": "mental", "defend": ["Will"]},
+    ],
+    "characters": {
+        "hero": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3, "Athletics": 2, "Provoke": 1, "Notice": 3},
+                 "fate_points": 3, "high_concept": "Bold", "trouble": "Reckless"},
+        "scout": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Shoot": 2, "Athletics": 3, "Will": 2},
+                  "fate_points": 2, "high_concept": "Quick"},
+        "brute": {"kind": "major", "side": "npcs", "zone": "b", "skills": {"Fight": 3, "Physique": 2, "Will": 1, "Notice": 3},
+                  "high_concept": "Mean"},
+        "lurker": {"kind": "minor", "side": "npcs", "zone": "c", "skills": {"Fight": 2, "Stealth": 2, "Athletics": 1},
+                   "stress": 2, "stunts": [{"name": "Shadow", "kind": "bonus", "skill": "Stealth",
+                                            "action": "create_advantage"}]},
+    },
+}
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("mix", [("basic", "basic"), ("tactician", "basic"), ("basic", "tactician")])
+def test_advantages_are_created_identically(rules, mix):
+    """Advantages against a foe's defense and against a difficulty (with the voice's +2), ties
+    that leave a boost named for the template, the cost question on a failure, and the turn's
+    options as the aspects they would create come into play."""
+    scene = scene_from_dict(COVER, rules=rules, dials={"max_exchanges": 6})
+    by_side = dict(zip(scene.sides, mix))
+    who = {c.id: by_side[c.side] for c in scene.characters}
+    assert compare(scene, range(60), who) == 60
+    events = [e for s in range(20) for e in FastCore(scene, who).episode(s).events()]
+    created = {(e.aspect, e.on) for e in events if type(e).__name__ == "AspectCreated" and e.kind != "boost"}
+    assert ("Taking Cover", "lurker") in created
+    passive = [e for e in events if type(e).__name__ == "PassiveOpposition"]
+    assert passive and all(e.why == "create Taking Cover" for e in passive)
+    if "tactician" in mix:
+        foes = {c.id for c in scene.characters if by_side[c.side] == "basic"}
+        assert any(on in foes for _, on in created)
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+def test_pledged_support_leads_and_helps_as_the_reference(rules):
+    """support on both sides of the mobs' warehouse: pledges, the best-rated supporter leading the
+    roll (named in the roll's notes), teamwork from pledges and mob members together."""
+    scene = load_scene("warehouse_mobs", rules=rules)
+    who = {c.id: "support" for c in scene.characters}
+    assert compare(scene, range(60), who) == 60
+    events = [e for s in range(20) for e in FastCore(scene, who).episode(s).events()]
+    assert any(type(e).__name__ == "SupportPledged" for e in events)
+    notes = [n for e in events if type(e).__name__ == "Rolled" for n in e.notes]
+    assert any(n.endswith("leads the teamwork") for n in notes) and any(n.startswith("teamwork") for n in notes)
+
+
 def test_an_uncovered_path_stops_the_episode_with_its_reason():
     """A foe behind an impeded border: basic climbs (an overcome move), which the fast core does
     not play; the episode stops with the reason and the reference plays it (see test_bench_engines)."""
@@ -168,5 +232,6 @@ def test_refusals_name_the_scene_and_each_reason():
     with pytest.raises(Unsupported) as err:
         FastCore(scene)
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
-    assert covered(load_scene("warehouse"), {"cynere": "tactician", "zird": "tactician"}) == [
-        "cynere, zird played by 'tactician' (the fast core plays basic, coward, brute, minion, sniper)"]
+    assert covered(load_scene("warehouse"), {"cynere": "random", "zird": "ppo:models/x.zip"}) == [
+        "cynere played by 'random' (the fast core plays basic, coward, brute, minion, sniper, tactician, support)",
+        "zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, tactician, support)"]
