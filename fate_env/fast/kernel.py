@@ -65,8 +65,8 @@ STYLE_CONDENSED, STYLE_CORE = 0, 1
 ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
-    G_UNRESOLVED = range(12)
-NG = 12
+    G_UNRESOLVED, G_PLACED = range(13)
+NG = 13  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
 NR = 11
@@ -1017,7 +1017,10 @@ def _key_of(A, aid):
 
 @njit(cache=True, _nrt=False)
 def _named(A, AL, G, name, target):
-    """An advantage or situation aspect called ``name`` already on ``target`` (offer's ``named``)."""
+    """An advantage or situation aspect called ``name`` already on ``target`` (offer's ``named``).
+    Only placed advantages can be: tables.covered refuses templates named like situation aspects."""
+    if G[G_PLACED] == 0:
+        return False
     for i in range(G[G_NAL]):
         aid = AL[i]
         kind = A[aid, A_KIND]
@@ -1160,6 +1163,7 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
     aid = _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, actor)
     if aid == NEG:
         return
+    G[G_PLACED] += 1
     count = 2 if m >= 3 else 1
     AF[aid, actor] = count
     _emit(EV, G, E_CREATED, name, aid, kind, target, count, actor, 0, 0, 0, 0, 0)
