@@ -15,7 +15,7 @@ from fate_env.rules import events as ev
 from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, Pass, Stay, Support,
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, OvercomeMove, Pass, Stay, Support,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb
@@ -26,7 +26,10 @@ from .tables import TRACKS, Tables
 KINDS = (DecisionKind.TURN, DecisionKind.RESPOND, DecisionKind.INVOKE, DecisionKind.STYLE, DecisionKind.ABSORB,
          DecisionKind.NEXT, DecisionKind.MOVE, DecisionKind.COST)
 ACTIONS = ("attack", "defend", "create_advantage", "overcome")  # kernel.ACT_*
-ASPECT_KINDS = {k.K_SITUATION: AspectKind.SITUATION, k.K_ADVANTAGE: AspectKind.ADVANTAGE}
+ASPECT_KINDS = {k.K_SITUATION: AspectKind.SITUATION, k.K_ADVANTAGE: AspectKind.ADVANTAGE,
+                k.K_CONSEQUENCE: AspectKind.CONSEQUENCE}
+MAJOR_COSTS = {k.MAJOR_CONSEQUENCE: "consequence", k.MAJOR_ENEMY_ASPECT: "enemy_aspect"}
+CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -105,6 +108,14 @@ def _reason(tb: Tables, code: int, option: Any) -> str:
         return f"focuses fire on {option.target}, the most wounded"
     if code == k.R_T_SETS_UP_FOR:
         return f"sets up {option.template} on {option.target} for its allies"
+    if code == k.R_T_FORCES:
+        return f"forces a way to {option.zone} to reach a foe"
+    if code == k.R_C_MINOR:
+        return "gets there at a minor cost"
+    if code == k.R_C_MAJOR:
+        return "gets there at a major cost while still unhurt"
+    if code == k.R_C_HURT:
+        return "too hurt to pay a major cost"
     if code == k.R_N_HOLDER:
         return f"hands the turn to {option.character}, who holds free invokes"
     raise ValueError(f"unknown reason code {code}")
@@ -139,8 +150,10 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Stay()
     if o == k.O_ADVANTAGE:
         return CreateAdvantage(tb.scene.advantages[x1].name, _target(tb, x2))
-    if o == k.O_NO_ASPECT:
-        return Choose("no_aspect")
+    if o in CHOICES:
+        return Choose(CHOICES[o])
+    if o == k.O_OVERCOME:
+        return OvercomeMove(tb.zones[x1])
     if o == k.O_SUPPORT:
         return Support(tb.ids[x1])
     raise ValueError(f"unknown option code {o}")
@@ -182,10 +195,13 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_RESOLVED:
             out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
         elif code == k.E_PASSIVE:
-            out.append(ev.PassiveOpposition(ids[a[0]], ACTIONS[a[1]], a[2], f"create {scene.advantages[a[3]].name}"))
+            why = f"create {scene.advantages[a[3]].name}" if a[1] == k.ACT_ADVANTAGE else f"move to {_target(tb, a[3])}"
+            out.append(ev.PassiveOpposition(ids[a[0]], ACTIONS[a[1]], a[2], why))
+        elif code == k.E_MAJOR:
+            out.append(ev.MajorCost(ids[a[0]], MAJOR_COSTS[a[1]], names[a[3]], a[2]))
         elif code == k.E_CREATED:
             on = None if a[3] == k.TGT_SCENE else _target(tb, a[3])
-            out.append(ev.AspectCreated(names[a[0]], a[1], ASPECT_KINDS[a[2]], on, a[4], ids[a[5]]))
+            out.append(ev.AspectCreated(names[a[0]], a[1], ASPECT_KINDS[a[2]], on, a[4], who(a[5])))
         elif code == k.E_BOOST:
             aspect_names[a[1]] = names[a[0]]
             out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))

@@ -53,8 +53,11 @@ TGT_ZONE = 1000  # + the zone's index
 # parameters (P); P_LIKELY..P_RESERVE are unused (each character's policy has its own: P_POL)
 (P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
- P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL) = range(28)
-NP = 28
+ P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
+ P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST) = range(35)
+NP = 35
+# P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
+MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK = range(7)
 POL_W = 7
@@ -75,22 +78,22 @@ NR = 11
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
-    E_CREATED, E_SUPPORT = range(1, 22)
+    E_CREATED, E_SUPPORT, E_MAJOR = range(1, 23)
 # decision kinds, option kinds, reasons (decode.py spells them out)
 D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(8)
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
-    O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT = range(16)
+    O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST = range(20)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
- R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR) = range(35)
+ R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
+ R_C_MINOR, R_C_MAJOR, R_C_HURT) = range(39)
 # removal reasons
 WHY_USED, WHY_EXPIRED = 0, 1
 
 # why an episode was handed to the reference engine
-BAIL_NONE, BAIL_OVERCOME, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT = range(5)
-BAIL_REASONS = ("", "an overcome move (not in the fast core)", "too many aspects", "too many events",
-                "more pledges of support than characters")
+BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT = range(4)
+BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of support than characters")
 
 NEG = -1
 
@@ -1169,6 +1172,136 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
     _emit(EV, G, E_CREATED, name, aid, kind, target, count, actor, 0, 0, 0, 0, 0)
 
 
+# -- move as an overcome (actions/overcome_move.run, overcome.overcome_outcome) -------------
+@njit(cache=True, _nrt=False)
+def _blocker(SC, SK, ST, CH, A, P, mover):
+    """reach.blocker: the foe in the mover's zone with the best Fight or Athletics defense."""
+    best = NEG
+    best_v = 0
+    side = SC[mover, S_SIDE]
+    for x in range(SC.shape[0]):
+        if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side and CH[x, C_ZONE] == CH[mover, C_ZONE]:
+            v = NEG
+            for s in (P[P_FIGHT], P[P_ATHLETICS]):
+                e = SK[x, s] + (_stunt(ST, CH, A, x, s, ACT_DEFEND, NEG) if CH[x, C_NSTUNT] else 0)
+                if v == NEG or e > v:
+                    v = e
+            if best == NEG or v > best_v:
+                best = x
+                best_v = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _major_slot(SC, SLOTS, SLOTA, P, c):
+    """overcome.major_cost_slot: the smallest free mild or moderate slot for the scene's track."""
+    best = NEG
+    for k in range(SC[c, S_NSLOT]):
+        if SLOTA[c, k] == NEG and SLOTS[c, k, L_SEV] <= 1 and (SLOTS[c, k, L_TRACK] == NEG or
+                                                             SLOTS[c, k, L_TRACK] == P[P_TRACK]):
+            if best == NEG or SLOTS[c, k, L_VALUE] < SLOTS[c, best, L_VALUE]:
+                best = k
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, zone, allies,
+                   payers, pick_free, pick_paid, faces):
+    """overcome_move.run with basic's answers: Athletics against the foe who blocks the way
+    (foes_block_movement) or the move's difficulty; a tie takes the minor cost (the voice gets a
+    boost), a failure a major cost while unhurt (the major_cost dial), style a boost."""
+    here = CH[actor, C_ZONE]
+    by = _blocker(SC, SK, ST, CH, A, P, actor) if P[P_BLOCK] != 0 else NEG
+    skill = P[P_ATHLETICS]
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_OVERCOME, NEG)
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, actor, ACT_OVERCOME, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
+          faces[3], stunt, fd | (tw << 8) | (lead << 16))
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + tw + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = here
+    R[R_Z2] = here
+    R[R_OBONUS] = 0
+    active = by != NEG
+    if active:
+        dskill = P[P_FIGHT]
+        v = NEG
+        for c in (P[P_FIGHT], P[P_ATHLETICS]):  # best_skill(by, BLOCK_SKILLS, "defend", attacker=actor)
+            e = SK[by, c] + (_stunt(ST, CH, A, by, c, ACT_DEFEND, actor) if CH[by, C_NSTUNT] else 0)
+            if v == NEG or e > v:
+                v = e
+                dskill = c
+        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, by, dskill, ACT_DEFEND, actor)
+        if ofd:
+            CH[by, C_DEFONFULL] = 1
+        s = _roll(RNG, G, faces)
+        _emit(EV, G, E_ROLLED, by, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
+              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
+        R[R_OPP] = by
+        R[R_OBASE] = orating + ostunt + otw + ofd
+        R[R_OFACES] = s
+    else:
+        diff = P[P[P_ZCOST] + here * SIGHT.shape[0] + zone]
+        R[R_OPP] = _voice(SC, CH, actor)
+        R[R_OBASE] = diff
+        R[R_OFACES] = 0
+        _emit(EV, G, E_PASSIVE, actor, ACT_OVERCOME, diff, TGT_ZONE + zone, 0, 0, 0, 0, 0, 0, 0)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, False, active, allies, payers, pick_free, pick_paid)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, actor, ACT_OVERCOME, effort, opposition, m, TGT_ZONE + zone, 0, 0, 0, 0, 0)
+    if active and m <= -3 and CH[by, C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, by, P[P_NAME_UPPER])
+    enemy = R[R_OPP]
+    if m < 0:
+        if P[P_MAJOR] == MAJOR_OFF:
+            return
+        slot = _major_slot(SC, SLOTS, SLOTA, P, actor)
+        payable = slot != NEG if P[P_MAJOR] == MAJOR_CONSEQUENCE else enemy != NEG
+        if not payable:
+            return  # the lone option, fail, is taken at once
+        if CH[actor, C_CTAKEN] != 0:
+            _decision(EV, G, D_COST, actor, 0, R_C_HURT, O_FAIL, 0, 0, 0, 0, 0)
+            return
+        _decision(EV, G, D_COST, actor, 1, R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
+        if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost
+            name = P[P_NAME_CONS0] + 4 * P[P_TRACK] + SLOTS[actor, slot, L_SEV]
+            aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, actor, NEG, enemy)
+            if aid == NEG:
+                return
+            if enemy != NEG:
+                AF[aid, enemy] = 1
+            SLOTA[actor, slot] = aid
+            CH[actor, C_CTAKEN] += 1
+            _emit(EV, G, E_MAJOR, actor, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0)
+            _emit(EV, G, E_CREATED, name, aid, K_CONSEQUENCE, actor, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0)
+        else:
+            name = P[P_NAME_HARD_WON]
+            aid = _new_aspect(A, AF, AL, G, P, name, K_SITUATION, NEG, zone, enemy)
+            if aid == NEG:
+                return
+            G[G_PLACED] += 1
+            AF[aid, enemy] = 2
+            _emit(EV, G, E_MAJOR, actor, MAJOR_ENEMY_ASPECT, aid, name, 0, 0, 0, 0, 0, 0, 0)
+            _emit(EV, G, E_CREATED, name, aid, K_SITUATION, TGT_ZONE + zone, 2, enemy, 0, 0, 0, 0, 0)
+    elif m == 0:
+        if P[P_TIE_CHOICE] != 0:  # minor cost, or fail with a boost: basic takes the cost
+            _decision(EV, G, D_COST, actor, 0, R_C_MINOR, O_MINOR_COST, 0, 0, 0, 0, 0)
+        if enemy != NEG:
+            _boost(A, AF, AL, G, P, EV, enemy, P[P_NAME_SMALL_WIN])
+    _emit(EV, G, E_MOVED, actor, here, zone, 0, 0, 0, 0, 0, 0, 0, 0)
+    CH[actor, C_ZONE] = zone
+    if m >= 3:
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
+
+
 # -- a turn (flows/conflict.turn, actions.turn_options, basic._turn and _move) ------------
 @njit(cache=True, _nrt=False)
 def _free_moves(SC, CH, P, ZF, ZFN, c, out):
@@ -1455,15 +1588,24 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         if _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
             continue
-        for i in range(ZRN[here]):
+        over = NEG
+        j = 0
+        for i in range(ZRN[here]):  # the overcome moves, in the reference's order
             z = ZR[here, i]
             inside = False
-            for j in range(nm):
-                if moves[j] == z:
+            for q in range(nm):
+                if moves[q] == z:
                     inside = True
-            if not inside and _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
-                G[G_BAIL] = BAIL_OVERCOME
-                return
+            if not inside:
+                if _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
+                    over = z
+                    break
+                j += 1
+        if over != NEG:
+            _decision(EV, G, D_TURN, actor, nm + natt + nadv + nexp + j, R_T_FORCES, O_OVERCOME, over, 0, 0, 0, 0)
+            _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, over, allies,
+                           payers, pick_free, pick_paid, faces)
+            break
         setup = NEG
         for i in range(nadv):
             if adv_g[i] == actor:

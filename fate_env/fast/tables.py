@@ -22,7 +22,8 @@ from . import kernel as k
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
 TRACKS = (PHYSICAL, MENTAL)
-BOOSTS = ("Prepared", "Upper Hand", "Opening")
+BOOSTS = ("Prepared", "Upper Hand", "Opening", "Small Win", "Second Wind", "Momentum")
+MAJOR_COSTS = {"off": k.MAJOR_OFF, "consequence": k.MAJOR_CONSEQUENCE, "enemy_aspect": k.MAJOR_ENEMY_ASPECT}
 WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
              "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
 REACHES = {"melee": 0, "ranged": 1, "any": 2}
@@ -219,6 +220,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
         for h, v in got.items():
             AF0[a, h] = v
     boost_ids = [name_id(b) for b in BOOSTS]
+    hard_won = name_id("Hard-Won Ground")
     cons0 = len(names)
     for t in TRACKS:
         for sev in SEVERITIES:
@@ -255,7 +257,11 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
-    P = np.zeros(k.NP + k.ATK_W * n + n + k.POL_W * n, np.int64)
+    P = np.zeros(k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2, np.int64)
+    P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
+    for a in zones:  # zones.ZoneMap.move_difficulty
+        for b, cost in zmap.cost[a].items():
+            P[P[k.P_ZCOST] + zi[a] * len(zones) + zi[b]] = cost
     P[k.P_POL] = k.NP + k.ATK_W * n + n
     for i, c in enumerate(chars):
         name, params = policies[c.id]
@@ -298,7 +304,14 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
     P[k.P_NSIDES] = len(sides)
     P[k.P_AMAX] = AMAX
     P[k.P_EMAX] = EMAX
-    P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING] = boost_ids
+    (P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING], P[k.P_NAME_SMALL_WIN], P[k.P_NAME_SECOND_WIND],
+     P[k.P_NAME_MOMENTUM]) = boost_ids
+    P[k.P_NAME_HARD_WON] = hard_won
+    if rules.major_cost not in MAJOR_COSTS or rules.overcome_tie not in ("choice", "minor_cost"):
+        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: major_cost {rules.major_cost}, "
+                          f"overcome_tie {rules.overcome_tie}")
+    P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
+    P[k.P_TIE_CHOICE] = 1 if rules.overcome_tie == "choice" else 0
     P[k.P_NAME_CONS0] = cons0
     return Tables(scene, ids, sides, tuple(skills), zones, tuple(names), SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS,
                   ZF, ZFN, ZR, ZRN, TPL,

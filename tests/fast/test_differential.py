@@ -209,13 +209,28 @@ def test_pledged_support_leads_and_helps_as_the_reference(rules):
     assert any(n.endswith("leads the teamwork") for n in notes) and any(n.startswith("teamwork") for n in notes)
 
 
-def test_an_uncovered_path_stops_the_episode_with_its_reason():
-    """A foe behind an impeded border: basic climbs (an overcome move), which the fast core does
-    not play; the episode stops with the reason and the reference plays it (see test_bench_engines)."""
-    data = {**APART, "borders": [{"between": ["a", "b"], "difficulty": 2}, {"between": ["b", "c"]}]}
-    data["characters"] = {k_: v for k_, v in APART["characters"].items() if k_ != "mook"}
-    ep = FastCore(scene_from_dict(data)).episode(0)
-    assert ep.bail == k.BAIL_REASONS[k.BAIL_OVERCOME]
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("major_cost", ["consequence", "enemy_aspect", "off"])
+def test_climbing_past_impeded_borders_is_played_identically(rules, major_cost):
+    """Foes behind impeded borders: basic forces its way (an overcome move against the border's
+    difficulty, with the voice's +2), a tie at a minor cost, a failure at a major cost while
+    unhurt (each major_cost dial), style with a boost."""
+    data = {**APART, "borders": [{"between": ["a", "b"], "difficulty": 2}, {"between": ["b", "c"], "difficulty": 1}]}
+    scene = scene_from_dict(data, rules=rules, dials={"major_cost": major_cost})
+    assert compare(scene, range(80)) == 80
+    events = [e for s in range(80) for e in FastCore(scene).episode(s).events()]
+    climbs = [e for e in events if type(e).__name__ == "Moved" and not e.free]
+    assert climbs and any(type(e).__name__ == "PassiveOpposition" and e.why.startswith("move to") for e in events)
+    assert any(type(e).__name__ == "MajorCost" for e in events) == (major_cost != "off")
+
+
+def test_an_episode_past_the_kernels_tables_stops_with_its_reason():
+    """A lurker no one can reach keeps the conflict going to a 500-exchange limit: more aspects
+    (its boosts) or events than the kernel's tables hold, so the episode stops with the reason and
+    the reference plays it (see test_bench_engines)."""
+    scene = scene_from_dict(COVER, dials={"max_exchanges": 500})
+    ep = FastCore(scene).episode(0)
+    assert ep.bail in (k.BAIL_REASONS[k.BAIL_ASPECTS], k.BAIL_REASONS[k.BAIL_EVENTS])
 
 
 def test_the_batch_gives_each_episode_its_own_outcome():
