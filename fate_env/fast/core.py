@@ -88,7 +88,11 @@ class FastCore:
     def __init__(self, scene, controllers: dict[str, str] | None = None):
         self.scene = scene
         names = {c.id: (controllers or {}).get(c.id, "basic") for c in scene.characters}
-        params = {name: basic_params(name) for name in set(names.values()) if name in CONTROLLERS}
+        params = {name: basic_params(name if name != "random" else "basic") for name in set(names.values())
+                  if name in CONTROLLERS}
+        #: the random policy's seed offset: agents.base.controllers_for seeds one controller per
+        #: policy name with seed * 1000 + the index of the first character it plays
+        self._random_at = next((i for i, c in enumerate(scene.characters) if names[c.id] == "random"), None)
         self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()})
         self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
 
@@ -102,12 +106,25 @@ class FastCore:
         return (np.zeros(lead + (n, k.NCF + n), np.int64), np.zeros(lead + (n, t.SLOTS.shape[1]), np.int64),
                 np.zeros(lead + (k.NG,), np.int64))
 
+    def _policy_rngs(self, seeds) -> np.ndarray:
+        """Each episode's random-policy generator at its start: numpy's PCG64 state for
+        ``default_rng(seed * 1000 + i)`` (SeedSequence on a seed past 64 bits is left to numpy)."""
+        out = np.zeros((len(seeds), 6), np.uint64)
+        if self._random_at is None:
+            return out
+        mask = (1 << 64) - 1
+        for j, seed in enumerate(seeds):
+            st = np.random.default_rng(int(seed) * 1000 + self._random_at).bit_generator.state
+            state, inc = st["state"]["state"], st["state"]["inc"]
+            out[j] = (state >> 64, state & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"])
+        return out
+
     def episode(self, seed: int) -> Episode:
         CH, SLOTA, G = self._state(1)
         EV = np.zeros((EMAX, k.EW), np.int64)
         MARK = np.zeros((CH.shape[1], 64), np.int64)
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
-            k.play_batch(*self._args(), _seeds([seed]), EV, CH, MARK, SLOTA, G)
+            k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
     def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -116,7 +133,7 @@ class FastCore:
         CH, SLOTA, G = self._state(len(SEEDS))
         MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
         with np.errstate(over="ignore"):
-            k.play_batch(*self._args(), SEEDS, self._scratch_events, CH, MARK, SLOTA, G)
+            k.play_batch(*self._args(), SEEDS, self._policy_rngs(seeds), self._scratch_events, CH, MARK, SLOTA, G)
         return CH, SLOTA, G
 
     def outcomes(self, seeds: list[int]) -> list[Any]:

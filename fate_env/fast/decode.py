@@ -15,10 +15,11 @@ from fate_env.rules import events as ev
 from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, OvercomeMove, Pass, Stay, Support,
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Exploit, Invoke, Move, Next, OvercomeMove, Pass, RemoveAspect, Stay,
+    Support,
 )
 from fate_env.rules.rolls import band
-from fate_env.rules.stress import Absorb
+from fate_env.rules.stress import Absorb, TakenOut
 
 from . import kernel as k
 from .tables import TRACKS, Tables
@@ -29,7 +30,8 @@ ACTIONS = ("attack", "defend", "create_advantage", "overcome")  # kernel.ACT_*
 ASPECT_KINDS = {k.K_SITUATION: AspectKind.SITUATION, k.K_ADVANTAGE: AspectKind.ADVANTAGE,
                 k.K_CONSEQUENCE: AspectKind.CONSEQUENCE}
 MAJOR_COSTS = {k.MAJOR_CONSEQUENCE: "consequence", k.MAJOR_ENEMY_ASPECT: "enemy_aspect"}
-CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost"}
+CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost",
+           k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -108,6 +110,8 @@ def _reason(tb: Tables, code: int, option: Any) -> str:
         return f"focuses fire on {option.target}, the most wounded"
     if code == k.R_T_SETS_UP_FOR:
         return f"sets up {option.template} on {option.target} for its allies"
+    if code == k.R_RANDOM:
+        return "at random"
     if code == k.R_T_FORCES:
         return f"forces a way to {option.zone} to reach a foe"
     if code == k.R_C_MINOR:
@@ -139,7 +143,9 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
     if o == k.O_DONE:
         return DoneInvoking()
     if o == k.O_INVOKE:
-        return Invoke(x1, tb.ids[x2], bool(x3), "bonus")
+        return Invoke(x1, tb.ids[x2], bool(x3), "reroll" if int(row[10]) else "bonus")
+    if o == k.O_TAKENOUT:
+        return TakenOut()
     if o == k.O_FULLHIT:
         return Choose("full_hit")
     if o == k.O_ABSORB:
@@ -154,6 +160,10 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Choose(CHOICES[o])
     if o == k.O_OVERCOME:
         return OvercomeMove(tb.zones[x1])
+    if o == k.O_EXPLOIT:
+        return Exploit(x1)
+    if o == k.O_REMOVE:
+        return RemoveAspect(x1)
     if o == k.O_SUPPORT:
         return Support(tb.ids[x1])
     raise ValueError(f"unknown option code {o}")
@@ -191,11 +201,20 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
                                  notes))
         elif code == k.E_INVOKED:
-            out.append(ev.Invoked(ids[a[0]], names[a[5]], a[1], ids[a[2]], bool(a[3]), "bonus", who(a[4]), None))
+            reroll = bool(a[6])
+            out.append(ev.Invoked(ids[a[0]], names[a[5]], a[1], ids[a[2]], bool(a[3]), "reroll" if reroll else "bonus",
+                                  who(a[4]), (a[7], a[8], a[9], a[10]) if reroll else None))
         elif code == k.E_RESOLVED:
             out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
         elif code == k.E_PASSIVE:
-            why = f"create {scene.advantages[a[3]].name}" if a[1] == k.ACT_ADVANTAGE else f"move to {_target(tb, a[3])}"
+            if a[4] == k.WHY_PASSIVE_EXPLOIT:
+                why = f"take advantage of {names[a[3]]}"
+            elif a[4] == k.WHY_PASSIVE_CLEAR:
+                why = f"clear {names[a[3]]}"
+            elif a[1] == k.ACT_ADVANTAGE:
+                why = f"create {scene.advantages[a[3]].name}"
+            else:
+                why = f"move to {_target(tb, a[3])}"
             out.append(ev.PassiveOpposition(ids[a[0]], ACTIONS[a[1]], a[2], why))
         elif code == k.E_MAJOR:
             out.append(ev.MajorCost(ids[a[0]], MAJOR_COSTS[a[1]], names[a[3]], a[2]))
@@ -206,7 +225,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             aspect_names[a[1]] = names[a[0]]
             out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))
         elif code == k.E_REMOVED:
-            out.append(ev.AspectRemoved(names[a[1]], a[0], "boost used" if a[2] == k.WHY_USED else "boost expired"))
+            why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired"}.get(a[2]) or f"cleared by {ids[a[3]]}"
+            out.append(ev.AspectRemoved(names[a[1]], a[0], why))
         elif code == k.E_NEXT:
             out.append(ev.NextActor(ids[a[0]], ids[a[1]], bool(a[2])))
         elif code == k.E_HIT:
@@ -229,6 +249,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Moved(ids[a[0]], tb.zones[a[1]], tb.zones[a[2]], bool(a[3])))
         elif code == k.E_FULLDEF:
             out.append(ev.FullDefenseDeclared(ids[a[0]]))
+        elif code == k.E_GAINED:
+            out.append(ev.FreeInvokeGained(ids[a[0]], names[a[2]], a[1], a[3]))
         elif code == k.E_SUPPORT:
             out.append(ev.SupportPledged(ids[a[0]], ids[a[1]]))
         elif code == k.E_PASSED:

@@ -138,3 +138,42 @@ def die(RNG):
         while (m & M32) < ONE:  # the threshold (2**32 - 3) % 3 is 1: only a zero leftover is redrawn
             m = _next32(RNG) * THREE
     return np.int64(m >> S32) - 1
+
+
+# -- a policy's own generator (RNG[6:12]): the ``random`` controller's default_rng(seed) ---------
+POLICY_RNG = 6  # its offset in the kernel's RNG array
+
+
+@njit(cache=True, _nrt=False)
+def _next32_at(RNG, o):
+    """``_next32`` on the generator stored at ``RNG[o:o + 6]``."""
+    if RNG[o + 4] != ZERO:
+        RNG[o + 4] = ZERO
+        return RNG[o + 5]
+    hi, lo = _mul128(RNG[o], RNG[o + 1], MULT_HI, MULT_LO)
+    lo2 = lo + RNG[o + 3]
+    carry = ONE if lo2 < lo else ZERO
+    RNG[o] = hi + RNG[o + 2] + carry
+    RNG[o + 1] = lo2
+    h = RNG[o]
+    x = h ^ RNG[o + 1]
+    rot = h >> S58
+    n = (x >> rot) | (x << ((S64 - rot) & S63))
+    RNG[o + 4] = ONE
+    RNG[o + 5] = n >> S32
+    return n & M32
+
+
+@njit(cache=True, _nrt=False)
+def pick(RNG, n):
+    """``Generator.integers(n)`` on the policy's generator: numpy's 32-bit Lemire draw (a single
+    value: nothing is drawn when n is 1)."""
+    if n <= 1:
+        return np.int64(0)
+    nn = U(n)
+    m = _next32_at(RNG, POLICY_RNG) * nn
+    if (m & M32) < nn:
+        threshold = (U(0x100000000) - nn) % nn
+        while (m & M32) < threshold:
+            m = _next32_at(RNG, POLICY_RNG) * nn
+    return np.int64(m >> S32)

@@ -1,15 +1,18 @@
-"""The fast core's kernel: one conflict played to its end, `basic` controllers in every seat.
+"""The fast core's kernel: one conflict played to its end by scripted or random controllers.
 
 This mirrors, step for step, the reference engine's conflict flow (``fate_env/rules/flows/
-conflict.py``), the ``attack`` action, invoke rounds (``rules/invokes.py``), Condensed stress
+conflict.py``), every action a turn offers (``rules/actions/``: moves, attack, create an advantage,
+exploit, the overcome move, remove, full defense, support, concede, pass), invoke rounds
+(``rules/invokes.py``), overcome outcomes (``rules/overcome.py``), Condensed and Core stress
 (``rules/stress.py``), boosts (``rules/aspects.py``), the scene's end (``rules/end.py``) and the
-``basic`` policy (``agents/basic.py``) — over flat integer arrays, so numba can compile it.
-The rules' citations live beside the reference code; each function here names the reference
-function it mirrors. It writes the same events as the reference, as rows of integers that
-``decode.py`` turns back into event objects (only when a log is asked for).
+policies of ``agents/`` (``basic``, the tactics, ``random``) — over flat integer arrays, so numba
+can compile it. The rules' citations live beside the reference code; each function here names the
+reference function it mirrors. It writes the same events as the reference, as rows of integers
+that ``decode.py`` turns back into event objects (only when a log is asked for).
 
-A path the kernel does not cover stops the episode with a reason code (see ``BAIL_REASONS``);
-the caller then plays that episode on the reference engine. Nothing is approximated.
+An episode that outgrows the fixed tables (aspects, events) stops with a reason code (see
+``BAIL_REASONS``); the caller then plays that episode on the reference engine. Nothing is
+approximated.
 
 Written in the subset of Python numba compiles; without numba it runs as plain Python (slowly),
 which keeps the logic testable everywhere.
@@ -20,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .dice import RNG_SIZE, die, seed_rng
+from .dice import pick as _pick_index
 from .jit import HAVE_NUMBA, njit
 
 # -- layout of the arrays ------------------------------------------------------------------
@@ -39,8 +43,8 @@ W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT = range(7)
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
 # aspects (A): kind, owner, zone, creator, name, boost turn
-A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE = range(7)
-NAF = 7
+A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE, A_SKILL = range(8)
+NAF = 8  # A_SKILL: the skill that created an advantage (its creator defends with it)
 K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(5)
 # advantage templates (TPL[k]): target kind, track, name, difficulty, skills (count, up to 4),
 # defend skills (count, up to 4)
@@ -54,14 +58,16 @@ TGT_ZONE = 1000  # + the zone's index
 (P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
- P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST) = range(35)
-NP = 35
+ P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
+ P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK) = range(39)
+NP = 39
+# P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
 # P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK = range(7)
 POL_W = 7
-PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT = range(6)  # coward is basic with other parameters
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM = range(7)  # coward is basic with other parameters
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
@@ -78,18 +84,23 @@ NR = 11
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
-    E_CREATED, E_SUPPORT, E_MAJOR = range(1, 23)
+    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED = range(1, 24)
 # decision kinds, option kinds, reasons (decode.py spells them out)
 D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(8)
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
-    O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST = range(20)
+    O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
+    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST = range(25)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
  R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
- R_C_MINOR, R_C_MAJOR, R_C_HURT) = range(39)
+ R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM) = range(40)
 # removal reasons
-WHY_USED, WHY_EXPIRED = 0, 1
+WHY_USED, WHY_EXPIRED, WHY_CLEARED = 0, 1, 2
+# why a passive opposition (E_PASSIVE's fifth field)
+WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR = 0, 1, 2
+# overcome outcomes (overcome.overcome_outcome)
+OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
 
 # why an episode was handed to the reference engine
 BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT = range(4)
@@ -332,6 +343,12 @@ def _may_concede(CH, P, me):
 
 
 @njit(cache=True, _nrt=False)
+def _kind(P, c):
+    """The kind of policy playing ``c`` (PK_*)."""
+    return P[P[P_POL] + POL_W * c + POL_KIND]
+
+
+@njit(cache=True, _nrt=False)
 def _holds(CH, me):
     """Already hurt: a consequence taken, or a mob that has lost members."""
     return CH[me, C_CTAKEN] != 0 or (CH[me, C_MOB] != 0 and CH[me, C_MEMBERS] < CH[me, C_COUNT])
@@ -404,6 +421,45 @@ def _held(SC, A, AF, AL, G, me, target):
 
 
 @njit(cache=True, _nrt=False)
+def _pledge(CH, EV, G, actor, ally):
+    """support.run: ``actor`` helps ``ally``'s next action (False: the pledge list is full)."""
+    if CH[ally, C_NSUP] >= CH.shape[0]:
+        G[G_BAIL] = BAIL_SUPPORT
+        return False
+    CH[ally, NCF + CH[ally, C_NSUP]] = actor
+    CH[ally, C_NSUP] += 1
+    _emit(EV, G, E_SUPPORT, actor, ally, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _nth_aspect(SC, CH, A, AL, G, actor, n, removable):
+    """The n-th aspect ``actor`` could take advantage of (aspects.exploitable) or, with
+    ``removable``, clear (aspects.removable), in the table's order."""
+    here = CH[actor, C_ZONE]
+    q = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        kind = A[aid, A_KIND]
+        owner = A[aid, A_OWNER]
+        z = A[aid, A_ZONE]
+        if removable:
+            ok = False
+            if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
+                if owner != NEG:
+                    ok = CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] == SC[actor, S_SIDE]
+                else:
+                    ok = z == NEG or z == here
+        else:
+            ok = kind != K_BOOST and (owner == NEG or CH[owner, C_STATUS] == ACTIVE) and (z == NEG or z == here)
+        if ok:
+            if q == n:
+                return aid
+            q += 1
+    return NEG
+
+
+@njit(cache=True, _nrt=False)
 def _holds_free(AF, AL, G, c):
     """``c`` holds a free invoke on some aspect in play."""
     for i in range(G[G_NAL]):
@@ -456,6 +512,7 @@ def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
     A[aid, A_NAME] = name
     A[aid, A_BTURN] = 0
     A[aid, A_ALIVE] = 1
+    A[aid, A_SKILL] = NEG
     A[0, 0] = aid
     for h in range(AF.shape[1]):
         AF[aid, h] = 0
@@ -592,6 +649,52 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
 
 
 @njit(cache=True, _nrt=False)
+def _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, index, out):
+    """The invoke option at ``index`` (1-based: 0 is "done") in the reference's order, as
+    out = [aspect, payer, free, reroll] (the walk of ``_invoke_scan``)."""
+    side = SC[who, S_SIDE]
+    stamp = G[G_ROLLNO]
+    n = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        owner = A[aid, A_OWNER]
+        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+            continue
+        z = A[aid, A_ZONE]
+        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+            continue
+        holder = NEG
+        if AF[aid, who] > 0:
+            holder = who
+        else:
+            for j in range(nal):
+                if AF[aid, allies[j]] > 0:
+                    holder = allies[j]
+                    break
+        if holder != NEG:
+            if index <= n + neffects:
+                out[0] = aid
+                out[1] = holder
+                out[2] = 1
+                out[3] = index - n - 1
+                return
+            n += neffects
+        kind = A[aid, A_KIND]
+        if npay > 0 and kind != K_BOOST and INV[side, aid] != stamp:
+            personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+            for j in range(npay):
+                p = payers[j]
+                if (not personal) or owner == p or SC[owner, S_SIDE] != side:
+                    if index <= n + neffects:
+                        out[0] = aid
+                        out[1] = p
+                        out[2] = 0
+                        out[3] = index - n - 1
+                        return
+                    n += neffects
+
+
+@njit(cache=True, _nrt=False)
 def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
     """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget."""
     side = SC[who, S_SIDE]
@@ -619,7 +722,7 @@ def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
 
 
 @njit(cache=True, _nrt=False)
-def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
+def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, payer, free, reroll):
     hostile = NEG
     if free:
         AF[aid, payer] -= 1
@@ -638,11 +741,20 @@ def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
         INV[SC[who, S_SIDE], aid] = G[G_ROLLNO]
         CH[payer, C_PAID] += 1
     CH[who, C_INVOKES] += 1
-    if who == R[R_ACTOR]:
-        R[R_BONUS] += 2
+    if reroll:  # new dice for the invoker's side of the roll
+        s = _roll(RNG, G, faces)
+        if who == R[R_ACTOR]:
+            R[R_FACES] = s
+        else:
+            R[R_OFACES] = s
+        _emit(EV, G, E_INVOKED, who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 1, faces[0], faces[1],
+              faces[2], faces[3])
     else:
-        R[R_OBONUS] += 2
-    _emit(EV, G, E_INVOKED, who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 0, 0, 0, 0, 0)
+        if who == R[R_ACTOR]:
+            R[R_BONUS] += 2
+        else:
+            R[R_OBONUS] += 2
+        _emit(EV, G, E_INVOKED, who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 0, 0, 0, 0, 0)
     if A[aid, A_KIND] == K_BOOST:
         left = 0
         for h in range(AF.shape[1]):
@@ -653,7 +765,8 @@ def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, payer, free):
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, active, allies, payers, pick_free, pick_paid):
+def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
+                   pick_paid):
     """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
     and the tactician's (it cashes every free invoke on its attack's target first). ``active``:
     the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
@@ -676,10 +789,26 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, active, allies, 
         if n == 0:
             passes += 1
             continue
+        if _kind(P, who) == PK_RANDOM:  # RandomController: "done" or any invoke
+            idx = _pick_index(RNG, n + 1)
+            if idx == 0:
+                _decision(EV, G, D_INVOKE, who, 0, R_RANDOM, O_DONE, 0, 0, 0, 0, 0)
+                passes += 1
+                continue
+            _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, idx, pick_paid)
+            aid = pick_paid[0]
+            _decision(EV, G, D_INVOKE, who, idx, R_RANDOM, O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
+                      pick_paid[3])
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_paid[1], pick_paid[2] == 1,
+                          pick_paid[3] == 1)
+            passes = 0
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            continue
         if tactician and pick_free[3] != NEG:  # TacticianController._invoke
             aid = pick_free[4]
             _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, pick_free[5], True)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[5], True, False)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -724,12 +853,12 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, attack, active, allies, 
         elif reason == R_I_FREE:
             aid = pick_free[1]
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, pick_free[2], True)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[2], True, False)
             passes = 0
         else:
             aid = pick_paid[1]
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, who, aid, who, False)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, who, False, False)
             passes = 0
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -750,7 +879,7 @@ def _roll(RNG, G, out):
 
 # -- harm (harm.harm, stress.absorb_plans for Condensed boxes, basic._absorb) -------------
 @njit(cache=True, _nrt=False)
-def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, source, plans, usable):
+def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, source, plans, usable):
     track = P[P_TRACK]
     _emit(EV, G, E_HIT, target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0)
     if SC[target, S_MOB] != 0:
@@ -820,10 +949,19 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, sourc
     if np_ == 0:  # only "taken out": taken without asking
         _taken_out(CH, EV, G, target, source)
         return
-    best = 0  # basic._absorb: the least consequence value, then the fewest slots, then boxes
-    for i in range(1, np_):
-        if (plans[i, 1], plans[i, 0], plans[i, 6]) < (plans[best, 1], plans[best, 0], plans[best, 6]):
-            best = i
+    reason = R_A_LEAST
+    if _kind(P, target) == PK_RANDOM:  # any plan, or taken out (the last option)
+        best = _pick_index(RNG, np_ + 1)
+        reason = R_RANDOM
+        if best == np_:
+            _decision(EV, G, D_ABSORB, target, best, R_RANDOM, O_TAKENOUT, 0, 0, 0, 0, 0)
+            _taken_out(CH, EV, G, target, source)
+            return
+    else:
+        best = 0  # basic._absorb: the least consequence value, then the fewest slots, then boxes
+        for i in range(1, np_):
+            if (plans[i, 1], plans[i, 0], plans[i, 6]) < (plans[best, 1], plans[best, 0], plans[best, 6]):
+                best = i
     mask = plans[best, 4]
     boxes = plans[best, 6]
     slotmask = 0
@@ -841,7 +979,7 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, shifts, sourc
             if MARK[target, b] == 0:
                 boxmask |= 1 << b
                 left -= 1
-    _decision(EV, G, D_ABSORB, target, best, R_A_LEAST, O_ABSORB, boxmask, slotmask, 0, 0, 0)
+    _decision(EV, G, D_ABSORB, target, best, reason, O_ABSORB, boxmask, slotmask, 0, 0, 0)
     for b in range(SC[target, S_NBOX]):
         if boxmask & (1 << b):
             MARK[target, b] = 1
@@ -956,15 +1094,31 @@ def _concede(CH, EV, G, c):
     _emit(EV, G, E_CONCEDED, c, 1 + CH[c, C_CTAKEN], 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
+@njit(cache=True, _nrt=False)
+def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
+    """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
+    the random policy's draw)."""
+    if _kind(P, target) == PK_RANDOM:
+        concede = _pick_index(RNG, 2) == 1
+        reason = R_RANDOM
+    else:
+        concede = _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT,
+                                                                  HOPS, target, buf, skills)
+        reason = R_R_CONCEDE if concede else R_R_DEFEND
+    if concede:
+        _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
+        _concede(CH, EV, G, target)
+        return False
+    _decision(EV, G, D_RESPOND, target, 0, reason, O_DEFEND, 0, 0, 0, 0, 0)
+    return True
+
+
 # -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
 @njit(cache=True, _nrt=False)
 def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
             actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable):
-    if _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, target, buf, skills):
-        _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-        _concede(CH, EV, G, target)
+    if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
         return
-    _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
     rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
     s = _roll(RNG, G, faces)
@@ -988,7 +1142,8 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
     R[R_OBONUS] = 0
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, True, True, allies, payers, pick_free, pick_paid)
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, True, True, allies, payers, pick_free,
+                   pick_paid)
     if G[G_BAIL] != BAIL_NONE:
         return
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -1003,8 +1158,14 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
         return
     if m >= 3:
-        _decision(EV, G, D_STYLE, actor, 0, R_S_FULL, O_FULLHIT, 0, 0, 0, 0, 0)
-    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, target, m, actor, plans, usable)
+        if _kind(P, actor) == PK_RANDOM and _pick_index(RNG, 2) == 1:  # trade a shift for a boost
+            _decision(EV, G, D_STYLE, actor, 1, R_RANDOM, O_BOOST_HIT, 0, 0, 0, 0, 0)
+            m -= 1
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
+        else:
+            _decision(EV, G, D_STYLE, actor, 0, R_RANDOM if _kind(P, actor) == PK_RANDOM else R_S_FULL, O_FULLHIT,
+                      0, 0, 0, 0, 0)
+    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, m, actor, plans, usable)
 
 
 # -- create an advantage (actions/advantage.offer, create_advantage, place) ---------------
@@ -1108,12 +1269,8 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
     dskill = NEG
     active = TPL[k, TP_TARGET] == TG_FOE
     if active:
-        if _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
-                                                           target, buf, skills):
-            _decision(EV, G, D_RESPOND, target, 1, R_R_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-            _concede(CH, EV, G, target)
+        if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
             return
-        _decision(EV, G, D_RESPOND, target, 0, R_R_DEFEND, O_DEFEND, 0, 0, 0, 0, 0)
         dskill = _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor)
     rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ADVANTAGE, target if on_char else NEG)
     s = _roll(RNG, G, faces)
@@ -1143,7 +1300,8 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
         _emit(EV, G, E_PASSIVE, actor, ACT_ADVANTAGE, TPL[k, TP_DIFF], k, 0, 0, 0, 0, 0, 0, 0)
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, False, active, allies, payers, pick_free, pick_paid)
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
+                   pick_paid)
     if G[G_BAIL] != BAIL_NONE:
         return
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -1154,22 +1312,34 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
         _boost(A, AF, AL, G, P, EV, target, P[P_NAME_UPPER])
     name = TPL[k, TP_NAME]
     if m < 0:
-        if R[R_OPP] != NEG:  # success at a cost would hand the enemy the aspect: basic never does
-            _decision(EV, G, D_COST, actor, 0, R_C_NOTHING, O_NO_ASPECT, 0, 0, 0, 0, 0)
+        if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
+            if _kind(P, actor) == PK_RANDOM and _pick_index(RNG, 2) == 1:
+                _decision(EV, G, D_COST, actor, 1, R_RANDOM, O_FOR_ENEMY, 0, 0, 0, 0, 0)
+                _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
+            else:
+                _decision(EV, G, D_COST, actor, 0, R_RANDOM if _kind(P, actor) == PK_RANDOM else R_C_NOTHING,
+                          O_NO_ASPECT, 0, 0, 0, 0, 0)
         return
     if m == 0:
         _boost(A, AF, AL, G, P, EV, actor, name)
         return
+    _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 else 1)
+
+
+@njit(cache=True, _nrt=False)
+def _place(A, AF, AL, G, P, EV, actor, name, target, skill, holder, count):
+    """advantage.place: the new aspect on ``target`` with ``count`` free invokes for ``holder``."""
+    on_char = target < TGT_SCENE
     owner = target if on_char else NEG
     zone = target - TGT_ZONE if target >= TGT_ZONE else NEG
     kind = K_ADVANTAGE if on_char else K_SITUATION
     aid = _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, actor)
     if aid == NEG:
         return
+    A[aid, A_SKILL] = skill
     G[G_PLACED] += 1
-    count = 2 if m >= 3 else 1
-    AF[aid, actor] = count
-    _emit(EV, G, E_CREATED, name, aid, kind, target, count, actor, 0, 0, 0, 0, 0)
+    AF[aid, holder] = count
+    _emit(EV, G, E_CREATED, name, aid, kind, target, count, holder, 0, 0, 0, 0, 0)
 
 
 # -- move as an overcome (actions/overcome_move.run, overcome.overcome_outcome) -------------
@@ -1250,7 +1420,8 @@ def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV,
         _emit(EV, G, E_PASSIVE, actor, ACT_OVERCOME, diff, TGT_ZONE + zone, 0, 0, 0, 0, 0, 0, 0)
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, False, active, allies, payers, pick_free, pick_paid)
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
+                   pick_paid)
     if G[G_BAIL] != BAIL_NONE:
         return
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -1259,23 +1430,43 @@ def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV,
     _emit(EV, G, E_RESOLVED, actor, ACT_OVERCOME, effort, opposition, m, TGT_ZONE + zone, 0, 0, 0, 0, 0)
     if active and m <= -3 and CH[by, C_STATUS] == ACTIVE:
         _boost(A, AF, AL, G, P, EV, by, P[P_NAME_UPPER])
+    outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone)
+    if outcome == OUT_FAIL:
+        return
+    _emit(EV, G, E_MOVED, actor, here, zone, 0, 0, 0, 0, 0, 0, 0, 0)
+    CH[actor, C_ZONE] = zone
+    if outcome == OUT_STYLE:
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
+
+
+@njit(cache=True, _nrt=False)
+def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone):
+    """overcome.overcome_outcome: OUT_FAIL, OUT_COST, OUT_SUCCESS or OUT_STYLE after the roller's
+    choices: a tie at a minor cost (the opposition gets a boost) or, under Condensed, a failure
+    with a boost; a failure at a major cost (the major_cost dial). basic takes the minor cost, and
+    the major one while unhurt; ``zone``: where a "Hard-Won Ground" goes."""
+    rnd = _kind(P, actor) == PK_RANDOM
     enemy = R[R_OPP]
     if m < 0:
         if P[P_MAJOR] == MAJOR_OFF:
-            return
+            return OUT_FAIL
         slot = _major_slot(SC, SLOTS, SLOTA, P, actor)
         payable = slot != NEG if P[P_MAJOR] == MAJOR_CONSEQUENCE else enemy != NEG
         if not payable:
-            return  # the lone option, fail, is taken at once
-        if CH[actor, C_CTAKEN] != 0:
-            _decision(EV, G, D_COST, actor, 0, R_C_HURT, O_FAIL, 0, 0, 0, 0, 0)
-            return
-        _decision(EV, G, D_COST, actor, 1, R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
+            return OUT_FAIL  # the lone option, fail, is taken at once
+        if rnd:
+            major = _pick_index(RNG, 2) == 1
+        else:
+            major = CH[actor, C_CTAKEN] == 0
+        if not major:
+            _decision(EV, G, D_COST, actor, 0, R_RANDOM if rnd else R_C_HURT, O_FAIL, 0, 0, 0, 0, 0)
+            return OUT_FAIL
+        _decision(EV, G, D_COST, actor, 1, R_RANDOM if rnd else R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
         if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost
             name = P[P_NAME_CONS0] + 4 * P[P_TRACK] + SLOTS[actor, slot, L_SEV]
             aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, actor, NEG, enemy)
             if aid == NEG:
-                return
+                return OUT_FAIL
             if enemy != NEG:
                 AF[aid, enemy] = 1
             SLOTA[actor, slot] = aid
@@ -1286,20 +1477,170 @@ def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV,
             name = P[P_NAME_HARD_WON]
             aid = _new_aspect(A, AF, AL, G, P, name, K_SITUATION, NEG, zone, enemy)
             if aid == NEG:
-                return
+                return OUT_FAIL
             G[G_PLACED] += 1
             AF[aid, enemy] = 2
             _emit(EV, G, E_MAJOR, actor, MAJOR_ENEMY_ASPECT, aid, name, 0, 0, 0, 0, 0, 0, 0)
             _emit(EV, G, E_CREATED, name, aid, K_SITUATION, TGT_ZONE + zone, 2, enemy, 0, 0, 0, 0, 0)
-    elif m == 0:
-        if P[P_TIE_CHOICE] != 0:  # minor cost, or fail with a boost: basic takes the cost
-            _decision(EV, G, D_COST, actor, 0, R_C_MINOR, O_MINOR_COST, 0, 0, 0, 0, 0)
-        if enemy != NEG:
-            _boost(A, AF, AL, G, P, EV, enemy, P[P_NAME_SMALL_WIN])
-    _emit(EV, G, E_MOVED, actor, here, zone, 0, 0, 0, 0, 0, 0, 0, 0)
-    CH[actor, C_ZONE] = zone
-    if m >= 3:
-        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
+        return OUT_COST
+    if m > 0:
+        return OUT_STYLE if m >= 3 else OUT_SUCCESS
+    if P[P_TIE_CHOICE] != 0:  # minor cost, or fail with a boost: basic takes the cost
+        if rnd and _pick_index(RNG, 2) == 1:
+            _decision(EV, G, D_COST, actor, 1, R_RANDOM, O_FAIL_BOOST, 0, 0, 0, 0, 0)
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_SECOND_WIND])
+            return OUT_FAIL
+        _decision(EV, G, D_COST, actor, 0, R_RANDOM if rnd else R_C_MINOR, O_MINOR_COST, 0, 0, 0, 0, 0)
+    if enemy != NEG:
+        _boost(A, AF, AL, G, P, EV, enemy, P[P_NAME_SMALL_WIN])
+    return OUT_COST
+
+
+# -- take advantage of an aspect in play (actions/exploit.exploit) -------------------------
+@njit(cache=True, _nrt=False)
+def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid, buf,
+             skills, allies, payers, pick_free, pick_paid, faces):
+    """exploit.exploit: against the owner if hostile (who may concede first), else the foe the
+    exploit_opposition dial names, else a Fair difficulty with its voice; free invokes on the
+    aspect for a tie or better (two with style), one for the opposition on a failure."""
+    skill = NEG
+    best = 0
+    for j in range(9):  # best_skill(actor, EXPLOIT_SKILLS, "create_advantage")
+        x = P[P[P_XSK] + j]
+        v = SK[actor, x] + (_stunt(ST, CH, A, actor, x, ACT_ADVANTAGE, NEG) if CH[actor, C_NSTUNT] else 0)
+        if skill == NEG or v > best:
+            skill = x
+            best = v
+    owner = A[aid, A_OWNER]
+    hostile = owner != NEG and CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] != SC[actor, S_SIDE]
+    if hostile and not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, owner, buf, skills):
+        return
+    dskill = P[P_ATHLETICS] if P[P_TRACK] == 0 else P[P_WILL]  # EXPLOIT_DEFEND
+    opposer = owner if hostile else NEG
+    if not hostile and P[P_EXPLOIT_FOE] != 0:  # exploit.interferer: the foe here best at dskill
+        v = 0
+        for x in range(SC.shape[0]):
+            if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != SC[actor, S_SIDE] and CH[x, C_ZONE] == CH[actor, C_ZONE]:
+                if opposer == NEG or SK[x, dskill] > v:
+                    opposer = x
+                    v = SK[x, dskill]
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ADVANTAGE, owner)
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, actor, ACT_ADVANTAGE, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
+          faces[3], stunt, fd | (tw << 8) | (lead << 16))
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + tw + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = CH[actor, C_ZONE]
+    R[R_Z2] = CH[owner, C_ZONE] if owner != NEG else CH[actor, C_ZONE]
+    R[R_OBONUS] = 0
+    active = opposer != NEG
+    if active:
+        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
+        if ofd:
+            CH[opposer, C_DEFONFULL] = 1
+        s = _roll(RNG, G, faces)
+        _emit(EV, G, E_ROLLED, opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
+              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
+        R[R_OPP] = opposer
+        R[R_OBASE] = orating + ostunt + otw + ofd
+        R[R_OFACES] = s
+    else:
+        R[R_OPP] = _voice(SC, CH, actor)
+        R[R_OBASE] = 2  # skills.EXPLOIT_DIFFICULTY
+        R[R_OFACES] = 0
+        _emit(EV, G, E_PASSIVE, actor, ACT_ADVANTAGE, 2, A[aid, A_NAME], WHY_PASSIVE_EXPLOIT, 0, 0, 0, 0, 0, 0)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
+                   pick_paid)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, actor, ACT_ADVANTAGE, effort, opposition, m, owner, 0, 0, 0, 0, 0)
+    if active and m <= -3 and CH[opposer, C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, opposer, P[P_NAME_UPPER])
+    if m < 0:
+        if R[R_OPP] != NEG:  # a known aspect: the opposition gets the free invoke (003:856)
+            AF[aid, R[R_OPP]] += 1
+            _emit(EV, G, E_GAINED, R[R_OPP], aid, A[aid, A_NAME], 1, 0, 0, 0, 0, 0, 0, 0)
+        return
+    count = 2 if m >= 3 else 1
+    AF[aid, actor] += count
+    _emit(EV, G, E_GAINED, actor, aid, A[aid, A_NAME], count, 0, 0, 0, 0, 0, 0, 0)
+
+
+# -- clear an aspect (actions/remove.run) ---------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
+            pick_free, pick_paid, faces):
+    """remove.run: an overcome against the creator's defense (the skill that made the aspect) if
+    the creator is a foe still in, else a Fair difficulty; the aspect goes on success or at a cost."""
+    skill = NEG
+    best = 0
+    for j in range(3):  # best_skill(actor, REMOVE_SKILLS, "overcome")
+        x = P[P[P_RSK] + j]
+        v = SK[actor, x] + (_stunt(ST, CH, A, actor, x, ACT_OVERCOME, NEG) if CH[actor, C_NSTUNT] else 0)
+        if skill == NEG or v > best:
+            skill = x
+            best = v
+    creator = A[aid, A_CREATOR]
+    active = creator != NEG and CH[creator, C_STATUS] == ACTIVE and SC[creator, S_SIDE] != SC[actor, S_SIDE]
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_OVERCOME, creator if active else NEG)
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, actor, ACT_OVERCOME, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
+          faces[3], stunt, fd | (tw << 8) | (lead << 16))
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + tw + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = CH[actor, C_ZONE]
+    R[R_Z2] = CH[creator, C_ZONE] if active else CH[actor, C_ZONE]
+    R[R_OBONUS] = 0
+    if active:
+        dskill = A[aid, A_SKILL]
+        if dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend")
+            v = NEG
+            for x in (P[P_FIGHT], P[P_ATHLETICS]):
+                e = SK[creator, x] + (_stunt(ST, CH, A, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
+                if v == NEG or e > v:
+                    v = e
+                    dskill = x
+        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, creator, dskill, ACT_DEFEND, actor)
+        if ofd:
+            CH[creator, C_DEFONFULL] = 1
+        s = _roll(RNG, G, faces)
+        _emit(EV, G, E_ROLLED, creator, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
+              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
+        R[R_OPP] = creator
+        R[R_OBASE] = orating + ostunt + otw + ofd
+        R[R_OFACES] = s
+    else:
+        R[R_OPP] = _voice(SC, CH, actor)
+        R[R_OBASE] = 2  # skills.REMOVE_DIFFICULTY
+        R[R_OFACES] = 0
+        _emit(EV, G, E_PASSIVE, actor, ACT_OVERCOME, 2, A[aid, A_NAME], WHY_PASSIVE_CLEAR, 0, 0, 0, 0, 0, 0)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
+                   pick_paid)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, actor, ACT_OVERCOME, effort, opposition, m, creator if active else NEG, 0, 0, 0, 0, 0)
+    if active and m <= -3 and CH[creator, C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, creator, P[P_NAME_UPPER])
+    outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, CH[actor, C_ZONE])
+    if outcome != OUT_FAIL and A[aid, A_ALIVE] != 0:
+        _drop_aspect(A, AL, G, aid)
+        _emit(EV, G, E_REMOVED, aid, A[aid, A_NAME], WHY_CLEARED, actor, 0, 0, 0, 0, 0, 0, 0)
+    if outcome == OUT_STYLE:
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_CLEAR])
 
 
 # -- a turn (flows/conflict.turn, actions.turn_options, basic._turn and _move) ------------
@@ -1460,6 +1801,78 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         pol = P[P_POL] + POL_W * actor
         pick = NEG
         why = R_T_ATTACK
+        if P[pol + POL_KIND] == PK_RANDOM:  # RandomController: any option of the turn
+            j = _pick_index(RNG, total)
+            if j < nm:
+                z = moves[j]
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_MOVE, z, 0, 0, 0, 0)
+                _emit(EV, G, E_MOVED, actor, here, z, 1, 0, 0, 0, 0, 0, 0, 0)
+                CH[actor, C_ZONE] = z
+                free_move = False
+                continue
+            i = j - nm
+            if i < natt:
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_ATTACK, att_t[i], att_s[i], 0, 0, 0)
+                _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                        actor, att_t[i], att_s[i], buf, skills, allies, payers, pick_free, pick_paid, plans, faces,
+                        usable)
+                break
+            i -= natt
+            if i < nadv:
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
+                _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
+                           actor, adv_k[i], adv_g[i], buf, skills, allies, payers, pick_free, pick_paid, faces)
+                break
+            i -= nadv
+            if i < nexp:
+                aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_EXPLOIT, aid, 0, 0, 0, 0)
+                _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid,
+                         buf, skills, allies, payers, pick_free, pick_paid, faces)
+                break
+            i -= nexp
+            if i < nover:
+                q = 0
+                for r in range(ZRN[here]):
+                    z = ZR[here, r]
+                    inside = False
+                    for m in range(nm):
+                        if moves[m] == z:
+                            inside = True
+                    if not inside:
+                        if q == i:
+                            break
+                        q += 1
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_OVERCOME, z, 0, 0, 0, 0)
+                _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, z,
+                               allies, payers, pick_free, pick_paid, faces)
+                break
+            i -= nover
+            if i < nrem:
+                aid = _nth_aspect(SC, CH, A, AL, G, actor, i, True)
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_REMOVE, aid, 0, 0, 0, 0)
+                _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
+                        pick_free, pick_paid, faces)
+                break
+            i -= nrem
+            if i == 0:
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_FULLDEF, 0, 0, 0, 0, 0)
+                _full_defense(CH, EV, G, actor)
+                break
+            i -= 1
+            if i < nal:
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_SUPPORT, allies[i], 0, 0, 0, 0)
+                if not _pledge(CH, EV, G, actor, allies[i]):
+                    return
+                break
+            i -= nal
+            if i == 0:
+                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_CONCEDE, 0, 0, 0, 0, 0)
+                _concede(CH, EV, G, actor)
+                break
+            _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_PASS, 0, 0, 0, 0, 0)
+            _emit(EV, G, E_PASSED, actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            break
         if P[pol + POL_KIND] == PK_TACTICIAN:
             # tactician (agents/tactics.py): concede as basic; one hit from out -> full defense;
             # else the most wounded foe in reach: cash stacked free invokes on it, or set it up,
@@ -1534,12 +1947,8 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         best_s = skills[q]
                 if best > 0 and SK[actor, best_s] >= 1:
                     _decision(EV, G, D_TURN, actor, before_fd + 1 + j, R_T_BACKS_UP, O_SUPPORT, ally, best_s, 0, 0, 0)
-                    if CH[ally, C_NSUP] >= SC.shape[0]:
-                        G[G_BAIL] = BAIL_SUPPORT
+                    if not _pledge(CH, EV, G, actor, ally):
                         return
-                    CH[ally, NCF + CH[ally, C_NSUP]] = actor
-                    CH[ally, C_NSUP] += 1
-                    _emit(EV, G, E_SUPPORT, actor, ally, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                     helped = True
                     break
             if helped:
@@ -1636,13 +2045,16 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         in_reach = True
             pick = 0
             reason = R_M_STAYS if in_reach else R_M_HOLDS
-            if P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
+            if _kind(P, actor) == PK_RANDOM:
+                pick = _pick_index(RNG, nm + 1)
+                reason = R_RANDOM
+            elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
                 for i in range(nm):  # sniper: falls back to a firing position
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_FALLS
                         break
-            if pick == 0 and not in_reach:
+            if pick == 0 and not in_reach and reason != R_RANDOM:
                 for i in range(nm):
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
@@ -1750,13 +2162,14 @@ def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
 
 # -- conflicts, one after another (flows/conflict.run with basic._next) ---------------------
 @njit(cache=True)
-def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, EV, CH_out, MARK, SLOTA_out,
-               G_out):
+def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, POLICY_RNG0, EV, CH_out, MARK,
+               SLOTA_out, G_out):
     """Play one conflict per seed in ``SEEDS``, each from its start with the dice of
     ``default_rng(seed)``. The final states come back in ``CH_out[i]``, ``SLOTA_out[i]``,
     ``G_out[i]``; ``EV[:G_out[-1, G_NEV]]`` holds the last episode's events (one seed: its log).
     ``G_out[i, G_BAIL]`` is non-zero when episode i took a path the kernel does not cover (the
-    caller then plays it on the reference engine). Every array the flow needs is allocated here,
+    caller then plays it on the reference engine). ``POLICY_RNG0[i]``: the random policy's
+    generator at the start of episode i (numpy's state: see core.py). Every array the flow needs is allocated here,
     once per batch: the helpers below run without reference counting."""
     n = SC.shape[0]
     amax = P[P_AMAX]
@@ -1765,13 +2178,13 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
     AL = np.zeros(amax, np.int64)
     INV = np.zeros((P[P_NSIDES], amax), np.int64)
     R = np.zeros(NR, np.int64)
-    RNG = np.zeros(RNG_SIZE, np.uint64)
+    RNG = np.zeros(2 * RNG_SIZE, np.uint64)  # the dice, then the random policy's generator
     buf = np.empty(n, np.int64)
     skills = np.empty(4, np.int64)
     allies = np.empty(n, np.int64)
     payers = np.empty(n, np.int64)
     pick_free = np.empty(6, np.int64)
-    pick_paid = np.empty(3, np.int64)
+    pick_paid = np.empty(4, np.int64)
     plans = np.empty((2048, 7), np.int64)
     faces = np.empty(4, np.int64)
     moves = np.empty(ZF.shape[1] + 1, np.int64)
@@ -1783,6 +2196,8 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
     adv_g = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
     for i in range(SEEDS.shape[0]):
         seed_rng(RNG, SEEDS[i])
+        for j in range(RNG_SIZE):
+            RNG[RNG_SIZE + j] = POLICY_RNG0[i, j]
         CH = CH_out[i]
         SLOTA = SLOTA_out[i]
         G = G_out[i]
@@ -1855,7 +2270,10 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
         else:
             pick = NEG
             side = SC[chooser, S_SIDE]
-            if P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:
+            if _kind(P, chooser) == PK_RANDOM:
+                pick = _pick_index(RNG, npool)
+                _decision(EV, G, D_NEXT, chooser, pick, R_RANDOM, O_NEXT, pool[pick], 0, 0, 0, 0)
+            elif P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:
                 for i in range(npool):  # TacticianController._next: an ally who holds free invokes
                     if SC[pool[i], S_SIDE] == side and _holds_free(AF, AL, G, pool[i]):
                         pick = i

@@ -15,7 +15,8 @@ import numpy as np
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.kinds import SceneKind
 from fate_env.rules.scene import Scene
-from fate_env.rules.skills import DEFAULT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
+from fate_env.rules.actions.remove import REMOVE_SKILLS
+from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
 from fate_env.rules.state import build_fighter
 
 from . import kernel as k
@@ -35,7 +36,7 @@ TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
 #: basic with other parameters
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
-                "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT}
+                "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM}
 CONTROLLERS = tuple(POLICY_KINDS)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
@@ -205,22 +206,23 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
     for i, c in enumerate(chars):  # the order aspects.setup_aspects makes them in
         for text in [c.high_concept, c.trouble] + list(c.aspects):
             if text:
-                rows.append((k.K_CHARACTER, i, -1, -1, name_id(text), 0))
+                rows.append((k.K_CHARACTER, i, -1, -1, name_id(text), 0, 0, -1))
                 free.append({})
     for sa in scene.aspects:
-        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, name_id(sa.name), 0))
+        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, name_id(sa.name), 0, 0, -1))
         free.append({ci[h]: v for h, v in sa.free_invokes.items()})
     for st in stunts:  # a stunt's `when: aspect: NAME` names an aspect by its name id
         if st[3] == k.W_ASPECT:
             st[4] = name_id(st[6])
     ST = np.array([st[:6] for st in stunts], np.int64).reshape(-1, 6)
-    A0 = np.array([r + (0,) for r in rows], np.int64).reshape(-1, k.NAF)
+    A0 = np.array(rows, np.int64).reshape(-1, k.NAF)
     AF0 = np.zeros((len(rows), n), np.int64)
     for a, got in enumerate(free):
         for h, v in got.items():
             AF0[a, h] = v
     boost_ids = [name_id(b) for b in BOOSTS]
     hard_won = name_id("Hard-Won Ground")
+    clear = name_id("Clear Ground")
     cons0 = len(names)
     for t in TRACKS:
         for sev in SEVERITIES:
@@ -257,7 +259,12 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
-    P = np.zeros(k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2, np.int64)
+    P = np.zeros(k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2 + len(EXPLOIT_SKILLS) + 3, np.int64)
+    P[k.P_XSK] = len(P) - len(EXPLOIT_SKILLS) - 3
+    P[k.P_RSK] = len(P) - 3
+    P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
+    P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
+    P[k.P_EXPLOIT_FOE] = 1 if rules.exploit_opposition == "foe_in_zone" else 0
     P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
     for a in zones:  # zones.ZoneMap.move_difficulty
         for b, cost in zmap.cost[a].items():
@@ -307,6 +314,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
     (P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING], P[k.P_NAME_SMALL_WIN], P[k.P_NAME_SECOND_WIND],
      P[k.P_NAME_MOMENTUM]) = boost_ids
     P[k.P_NAME_HARD_WON] = hard_won
+    P[k.P_NAME_CLEAR] = clear
     if rules.major_cost not in MAJOR_COSTS or rules.overcome_tie not in ("choice", "minor_cost"):
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: major_cost {rules.major_cost}, "
                           f"overcome_tie {rules.overcome_tie}")

@@ -96,8 +96,9 @@ def test_without_numba_the_reference_runs_and_says_how_to_get_the_fast_core(monk
 
 
 def test_scenes_and_controllers_it_does_not_cover_run_on_the_reference(capsys):
-    assert main(["bench", "warehouse", "-n", "5", "--control", "smugglers=random"]) == 0
+    model = "ppo:models/warehouse_smugglers.zip"
+    assert main(["bench", "warehouse", "-n", "2", "--control", f"smugglers={model}"]) == 0
     out = capsys.readouterr().out
-    assert "engine: reference (Python); not the fast core: og, thug1, thug2, thug3, archer played by 'random'" in out
+    assert f"engine: reference (Python); not the fast core: og, thug1, thug2, thug3, archer played by '{model}'" in out
     assert main(["bench", "chase", "-n", "5", "--engine", "fast"]) == 2
     assert "a contest" in capsys.readouterr().err

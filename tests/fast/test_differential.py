@@ -76,12 +76,14 @@ def test_optional_dials_are_played_identically(name):
 @pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel"])
 @pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward"), ("sniper", "basic"),
                                  ("brute", "sniper"), ("tactician", "basic"), ("coward", "tactician"),
-                                 ("tactician", "tactician"), ("support", "basic"), ("tactician", "support")])
+                                 ("tactician", "tactician"), ("support", "basic"), ("tactician", "support"),
+                                 ("random", "basic"), ("support", "random"), ("random", "random")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
     """brute (closest foe, never concedes), coward (basic with other parameters), minion
     (concedes once marked), sniper (ranged attacks first), tactician (full defense when one hit
     from out, sets up the most wounded foe, cashes its free invokes) and support (backs up an
-    ally yet to act, else sets up a foe), one per side, against the reference's controllers."""
+    ally yet to act, else sets up a foe) and random (any legal option: every action, invoke,
+    absorb plan and cost the rules offer), one per side, against the reference's controllers."""
     scene = load_scene(name, rules=rules)
     by_side = dict(zip(scene.sides, mix))
     controllers = {c.id: by_side[c.side] for c in scene.characters}
@@ -209,6 +211,35 @@ def test_pledged_support_leads_and_helps_as_the_reference(rules):
     assert any(n.endswith("leads the teamwork") for n in notes) and any(n.startswith("teamwork") for n in notes)
 
 
+RANDOM_DIALS = [("warehouse", {}), ("warehouse", {"exploit_opposition": "foe_in_zone", "major_cost": "enemy_aspect"}),
+                ("duel", {"major_cost": "off", "full_defense": "core"}), ("ghoul", {})]
+
+
+def test_random_play_takes_every_option_as_the_reference():
+    """random in every seat reaches every kind of option the reference offers (exploits, clears,
+    rerolls, a shift traded for a boost, costs of both kinds, taken out by choice), with the same
+    draws from the same generator; under the optional dials too."""
+    seen: set[tuple[str, str]] = set()
+    for name, dials in RANDOM_DIALS:
+        scene = load_scene(name, dials=dials or None)
+        who = {c.id: "random" for c in scene.characters}
+        assert compare(scene, range(100), who) == 100, f"{name} {dials}"
+        for s in range(100):
+            for e in FastCore(scene, who).episode(s).events():
+                kind = type(e).__name__
+                detail = ""
+                if kind == "DecisionMade":
+                    detail = e.to_json()["choice"].split(":")[0]
+                elif kind == "Invoked":
+                    detail = e.effect
+                seen.add((kind, detail))
+    choices = {d for k_, d in seen if k_ == "DecisionMade"}
+    assert {"exploit", "remove", "overcome_move", "support", "pass", "full_defense", "concede", "taken_out", "advantage",
+            "absorb", "move", "stay", "choose", "next", "done"} <= choices
+    assert {("Invoked", "reroll"), ("MajorCost", ""), ("FreeInvokeGained", ""), ("SupportPledged", ""),
+            ("Passed", "")} <= seen
+
+
 @pytest.mark.parametrize("rules", ["condensed", "core"])
 @pytest.mark.parametrize("major_cost", ["consequence", "enemy_aspect", "off"])
 def test_climbing_past_impeded_borders_is_played_identically(rules, major_cost):
@@ -247,6 +278,6 @@ def test_refusals_name_the_scene_and_each_reason():
     with pytest.raises(Unsupported) as err:
         FastCore(scene)
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
-    assert covered(load_scene("warehouse"), {"cynere": "random", "zird": "ppo:models/x.zip"}) == [
-        "cynere played by 'random' (the fast core plays basic, coward, brute, minion, sniper, tactician, support)",
-        "zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, tactician, support)"]
+    assert covered(load_scene("warehouse"), {"cynere": "ppo:models/x.zip", "zird": "ppo:models/x.zip"}) == [
+        "cynere, zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, "
+        "tactician, support, random)"]
