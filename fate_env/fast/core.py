@@ -17,7 +17,7 @@ import numpy as np
 
 from . import kernel as k
 from .decode import events, outcome
-from .tables import CONTROLLERS, EMAX, Tables, Unsupported, build, covered
+from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
 
@@ -77,6 +77,15 @@ class Episode:
         return [e.to_json() for e in self.events()]
 
     @property
+    def pending(self) -> tuple[str, str, int] | None:
+        """The decision a replay paused at: (kind, actor, number of options)."""
+        if int(self.G[k.G_BAIL]) != k.BAIL_PAUSE:
+            return None
+        from .decode import KINDS
+        return (str(KINDS[int(self.G[k.G_PKIND])]), self.core.tables.ids[int(self.G[k.G_PACTOR])],
+                int(self.G[k.G_PCOUNT]))
+
+    @property
     def outcome(self):
         return outcome(self.core.tables, self.CH, self.SLOTA, self.G)
 
@@ -88,13 +97,14 @@ class FastCore:
     def __init__(self, scene, controllers: dict[str, str] | None = None):
         self.scene = scene
         names = {c.id: (controllers or {}).get(c.id, "basic") for c in scene.characters}
-        params = {name: basic_params(name if name != "random" else "basic") for name in set(names.values())
-                  if name in CONTROLLERS}
+        params = {name: basic_params(name if name in CONTROLLERS and name != "random" else "basic")
+                  for name in set(names.values()) if name in CONTROLLERS or name == AGENT}
         #: the random policy's seed offset: agents.base.controllers_for seeds one controller per
         #: policy name with seed * 1000 + the index of the first character it plays
         self._random_at = next((i for i, c in enumerate(scene.characters) if names[c.id] == "random"), None)
         self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()})
         self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
+        self._replay_scratch: tuple | None = None
 
     def _args(self) -> tuple:
         t = self.tables
@@ -126,6 +136,28 @@ class FastCore:
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
             k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
+
+    def replay(self, seed: int, answers: list[int]) -> Episode:
+        """Play ``seed`` with the seats given to ``"agent"`` answered by ``answers`` in turn (each an
+        option index of the decision asked, as ``Conflict.step`` takes it). The episode stops at
+        the first decision past them: ``bail`` says "paused for an answer" and ``pending`` names
+        it. Replaying from the seed with one answer more is how the kernel resumes (a whole
+        warehouse fight replays in tens of microseconds). The arrays the kernel writes are
+        reused from call to call; the episode keeps copies of what it reads."""
+        scratch = self._replay_scratch
+        if scratch is None or scratch[3].shape[1] < k.NG + len(answers):
+            CH, SLOTA, _ = self._state(1)
+            G = np.zeros((1, k.NG + max(256, 2 * len(answers))), np.int64)
+            MARK = np.zeros((CH.shape[1], 64), np.int64)
+            scratch = self._replay_scratch = (CH, SLOTA, MARK, G)
+        CH, SLOTA, MARK, G = scratch
+        G[0, k.G_NANS] = len(answers)
+        G[0, k.NG:k.NG + len(answers)] = answers
+        EV = self._scratch_events
+        with np.errstate(over="ignore"):
+            k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+        n = int(G[0, k.G_NEV])
+        return Episode(self, seed, EV[:n].copy(), CH[0].copy(), SLOTA[0].copy(), G[0, :k.NG].copy())
 
     def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play every seed in one kernel call: the final (CH, SLOTA, G) arrays, one row per seed."""

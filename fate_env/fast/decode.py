@@ -112,6 +112,8 @@ def _reason(tb: Tables, code: int, option: Any) -> str:
         return f"sets up {option.template} on {option.target} for its allies"
     if code == k.R_RANDOM:
         return "at random"
+    if code == k.R_AGENT:
+        return ""
     if code == k.R_T_FORCES:
         return f"forces a way to {option.zone} to reach a foe"
     if code == k.R_C_MINOR:

@@ -67,15 +67,18 @@ MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK = range(7)
 POL_W = 7
-PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM = range(7)  # coward is basic with other parameters
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_AGENT = range(8)
+# PK_AGENT: a seat answered from outside (a learner, a player): see _draw  # coward is basic with other parameters
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
 ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
-    G_UNRESOLVED, G_PLACED = range(13)
-NG = 13  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT = range(18)
+NG = 18  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+# an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
+# decision past them the episode pauses, with the decision's kind, actor and option count
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
 NR = 11
@@ -94,7 +97,7 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
  R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
- R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM) = range(40)
+ R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT) = range(41)
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED = 0, 1, 2
 # why a passive opposition (E_PASSIVE's fifth field)
@@ -103,8 +106,9 @@ WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR = 0, 1, 2
 OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
 
 # why an episode was handed to the reference engine
-BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT = range(4)
-BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of support than characters")
+BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT, BAIL_PAUSE, BAIL_ANSWER = range(6)
+BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of support than characters",
+                "paused for an answer", "an answer outside the options")
 
 NEG = -1
 
@@ -346,6 +350,41 @@ def _may_concede(CH, P, me):
 def _kind(P, c):
     """The kind of policy playing ``c`` (PK_*)."""
     return P[P[P_POL] + POL_W * c + POL_KIND]
+
+
+@njit(cache=True, _nrt=False)
+def _draws(P, c):
+    """``c``'s decisions are drawn (random) or answered from outside (an agent), not scripted."""
+    k = _kind(P, c)
+    return k == PK_RANDOM or k == PK_AGENT
+
+
+@njit(cache=True, _nrt=False)
+def _why(P, c):
+    """The reason a drawn decision gives: random's "at random", an agent's none."""
+    return R_AGENT if _kind(P, c) == PK_AGENT else R_RANDOM
+
+
+@njit(cache=True, _nrt=False)
+def _draw(P, RNG, G, who, dkind, n):
+    """The option ``who`` takes among ``n``: random's draw, or an agent's next answer. With no
+    answer left the episode pauses (-1; G_BAIL = BAIL_PAUSE, the decision in G_PKIND, G_PACTOR,
+    G_PCOUNT): the caller replays it from its seed with one more answer."""
+    if _kind(P, who) != PK_AGENT:
+        return _pick_index(RNG, n)
+    pos = G[G_ANSPOS]
+    if pos < G[G_NANS]:
+        G[G_ANSPOS] = pos + 1
+        a = G[NG + pos]
+        if 0 <= a < n:
+            return a
+        G[G_BAIL] = BAIL_ANSWER
+    else:
+        G[G_BAIL] = BAIL_PAUSE
+    G[G_PKIND] = dkind
+    G[G_PACTOR] = who
+    G[G_PCOUNT] = n
+    return NEG
 
 
 @njit(cache=True, _nrt=False)
@@ -789,15 +828,17 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         if n == 0:
             passes += 1
             continue
-        if _kind(P, who) == PK_RANDOM:  # RandomController: "done" or any invoke
-            idx = _pick_index(RNG, n + 1)
+        if _draws(P, who):  # RandomController (or an agent): "done" or any invoke
+            idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
+            if idx < 0:
+                return
             if idx == 0:
-                _decision(EV, G, D_INVOKE, who, 0, R_RANDOM, O_DONE, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_INVOKE, who, 0, _why(P, who), O_DONE, 0, 0, 0, 0, 0)
                 passes += 1
                 continue
             _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, idx, pick_paid)
             aid = pick_paid[0]
-            _decision(EV, G, D_INVOKE, who, idx, R_RANDOM, O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
+            _decision(EV, G, D_INVOKE, who, idx, _why(P, who), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
                       pick_paid[3])
             _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_paid[1], pick_paid[2] == 1,
                           pick_paid[3] == 1)
@@ -950,11 +991,13 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
         _taken_out(CH, EV, G, target, source)
         return
     reason = R_A_LEAST
-    if _kind(P, target) == PK_RANDOM:  # any plan, or taken out (the last option)
-        best = _pick_index(RNG, np_ + 1)
-        reason = R_RANDOM
+    if _draws(P, target):  # any plan, or taken out (the last option)
+        best = _draw(P, RNG, G, target, D_ABSORB, np_ + 1)
+        if best < 0:
+            return
+        reason = _why(P, target)
         if best == np_:
-            _decision(EV, G, D_ABSORB, target, best, R_RANDOM, O_TAKENOUT, 0, 0, 0, 0, 0)
+            _decision(EV, G, D_ABSORB, target, best, reason, O_TAKENOUT, 0, 0, 0, 0, 0)
             _taken_out(CH, EV, G, target, source)
             return
     else:
@@ -1098,9 +1141,12 @@ def _concede(CH, EV, G, c):
 def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
     """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
     the random policy's draw)."""
-    if _kind(P, target) == PK_RANDOM:
-        concede = _pick_index(RNG, 2) == 1
-        reason = R_RANDOM
+    if _draws(P, target):
+        j = _draw(P, RNG, G, target, D_RESPOND, 2)
+        if j < 0:
+            return False
+        concede = j == 1
+        reason = _why(P, target)
     else:
         concede = _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT,
                                                                   HOPS, target, buf, skills)
@@ -1158,12 +1204,15 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
         return
     if m >= 3:
-        if _kind(P, actor) == PK_RANDOM and _pick_index(RNG, 2) == 1:  # trade a shift for a boost
-            _decision(EV, G, D_STYLE, actor, 1, R_RANDOM, O_BOOST_HIT, 0, 0, 0, 0, 0)
+        j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor) else 0
+        if j < 0:
+            return
+        if j == 1:  # trade a shift for a boost
+            _decision(EV, G, D_STYLE, actor, 1, _why(P, actor), O_BOOST_HIT, 0, 0, 0, 0, 0)
             m -= 1
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
         else:
-            _decision(EV, G, D_STYLE, actor, 0, R_RANDOM if _kind(P, actor) == PK_RANDOM else R_S_FULL, O_FULLHIT,
+            _decision(EV, G, D_STYLE, actor, 0, _why(P, actor) if _draws(P, actor) else R_S_FULL, O_FULLHIT,
                       0, 0, 0, 0, 0)
     _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, m, actor, plans, usable)
 
@@ -1313,11 +1362,14 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
     name = TPL[k, TP_NAME]
     if m < 0:
         if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
-            if _kind(P, actor) == PK_RANDOM and _pick_index(RNG, 2) == 1:
-                _decision(EV, G, D_COST, actor, 1, R_RANDOM, O_FOR_ENEMY, 0, 0, 0, 0, 0)
+            j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor) else 0
+            if j < 0:
+                return
+            if j == 1:
+                _decision(EV, G, D_COST, actor, 1, _why(P, actor), O_FOR_ENEMY, 0, 0, 0, 0, 0)
                 _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
             else:
-                _decision(EV, G, D_COST, actor, 0, R_RANDOM if _kind(P, actor) == PK_RANDOM else R_C_NOTHING,
+                _decision(EV, G, D_COST, actor, 0, _why(P, actor) if _draws(P, actor) else R_C_NOTHING,
                           O_NO_ASPECT, 0, 0, 0, 0, 0)
         return
     if m == 0:
@@ -1445,7 +1497,8 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
     choices: a tie at a minor cost (the opposition gets a boost) or, under Condensed, a failure
     with a boost; a failure at a major cost (the major_cost dial). basic takes the minor cost, and
     the major one while unhurt; ``zone``: where a "Hard-Won Ground" goes."""
-    rnd = _kind(P, actor) == PK_RANDOM
+    rnd = _draws(P, actor)
+    why = _why(P, actor)
     enemy = R[R_OPP]
     if m < 0:
         if P[P_MAJOR] == MAJOR_OFF:
@@ -1455,13 +1508,16 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
         if not payable:
             return OUT_FAIL  # the lone option, fail, is taken at once
         if rnd:
-            major = _pick_index(RNG, 2) == 1
+            j = _draw(P, RNG, G, actor, D_COST, 2)
+            if j < 0:
+                return OUT_FAIL
+            major = j == 1
         else:
             major = CH[actor, C_CTAKEN] == 0
         if not major:
-            _decision(EV, G, D_COST, actor, 0, R_RANDOM if rnd else R_C_HURT, O_FAIL, 0, 0, 0, 0, 0)
+            _decision(EV, G, D_COST, actor, 0, why if rnd else R_C_HURT, O_FAIL, 0, 0, 0, 0, 0)
             return OUT_FAIL
-        _decision(EV, G, D_COST, actor, 1, R_RANDOM if rnd else R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
+        _decision(EV, G, D_COST, actor, 1, why if rnd else R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
         if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost
             name = P[P_NAME_CONS0] + 4 * P[P_TRACK] + SLOTS[actor, slot, L_SEV]
             aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, actor, NEG, enemy)
@@ -1486,11 +1542,14 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
     if m > 0:
         return OUT_STYLE if m >= 3 else OUT_SUCCESS
     if P[P_TIE_CHOICE] != 0:  # minor cost, or fail with a boost: basic takes the cost
-        if rnd and _pick_index(RNG, 2) == 1:
-            _decision(EV, G, D_COST, actor, 1, R_RANDOM, O_FAIL_BOOST, 0, 0, 0, 0, 0)
+        j = _draw(P, RNG, G, actor, D_COST, 2) if rnd else 0
+        if j < 0:
+            return OUT_FAIL
+        if j == 1:
+            _decision(EV, G, D_COST, actor, 1, why, O_FAIL_BOOST, 0, 0, 0, 0, 0)
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_SECOND_WIND])
             return OUT_FAIL
-        _decision(EV, G, D_COST, actor, 0, R_RANDOM if rnd else R_C_MINOR, O_MINOR_COST, 0, 0, 0, 0, 0)
+        _decision(EV, G, D_COST, actor, 0, why if rnd else R_C_MINOR, O_MINOR_COST, 0, 0, 0, 0, 0)
     if enemy != NEG:
         _boost(A, AF, AL, G, P, EV, enemy, P[P_NAME_SMALL_WIN])
     return OUT_COST
@@ -1801,32 +1860,35 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         pol = P[P_POL] + POL_W * actor
         pick = NEG
         why = R_T_ATTACK
-        if P[pol + POL_KIND] == PK_RANDOM:  # RandomController: any option of the turn
-            j = _pick_index(RNG, total)
+        if _draws(P, actor):  # RandomController (or an agent): any option of the turn
+            j = _draw(P, RNG, G, actor, D_TURN, total)
+            if j < 0:
+                return
+            why = _why(P, actor)
             if j < nm:
                 z = moves[j]
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_MOVE, z, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_MOVE, z, 0, 0, 0, 0)
                 _emit(EV, G, E_MOVED, actor, here, z, 1, 0, 0, 0, 0, 0, 0, 0)
                 CH[actor, C_ZONE] = z
                 free_move = False
                 continue
             i = j - nm
             if i < natt:
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_ATTACK, att_t[i], att_s[i], 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_ATTACK, att_t[i], att_s[i], 0, 0, 0)
                 _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
                         actor, att_t[i], att_s[i], buf, skills, allies, payers, pick_free, pick_paid, plans, faces,
                         usable)
                 break
             i -= natt
             if i < nadv:
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
                 _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
                            actor, adv_k[i], adv_g[i], buf, skills, allies, payers, pick_free, pick_paid, faces)
                 break
             i -= nadv
             if i < nexp:
                 aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_EXPLOIT, aid, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_EXPLOIT, aid, 0, 0, 0, 0)
                 _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid,
                          buf, skills, allies, payers, pick_free, pick_paid, faces)
                 break
@@ -1843,34 +1905,34 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         if q == i:
                             break
                         q += 1
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_OVERCOME, z, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_OVERCOME, z, 0, 0, 0, 0)
                 _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, z,
                                allies, payers, pick_free, pick_paid, faces)
                 break
             i -= nover
             if i < nrem:
                 aid = _nth_aspect(SC, CH, A, AL, G, actor, i, True)
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_REMOVE, aid, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_REMOVE, aid, 0, 0, 0, 0)
                 _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
                         pick_free, pick_paid, faces)
                 break
             i -= nrem
             if i == 0:
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_FULLDEF, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_FULLDEF, 0, 0, 0, 0, 0)
                 _full_defense(CH, EV, G, actor)
                 break
             i -= 1
             if i < nal:
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_SUPPORT, allies[i], 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_SUPPORT, allies[i], 0, 0, 0, 0)
                 if not _pledge(CH, EV, G, actor, allies[i]):
                     return
                 break
             i -= nal
             if i == 0:
-                _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_CONCEDE, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, j, why, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
-            _decision(EV, G, D_TURN, actor, j, R_RANDOM, O_PASS, 0, 0, 0, 0, 0)
+            _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
             _emit(EV, G, E_PASSED, actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             break
         if P[pol + POL_KIND] == PK_TACTICIAN:
@@ -2045,16 +2107,18 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         in_reach = True
             pick = 0
             reason = R_M_STAYS if in_reach else R_M_HOLDS
-            if _kind(P, actor) == PK_RANDOM:
-                pick = _pick_index(RNG, nm + 1)
-                reason = R_RANDOM
+            if _draws(P, actor):
+                pick = _draw(P, RNG, G, actor, D_MOVE, nm + 1)
+                if pick < 0:
+                    return
+                reason = _why(P, actor)
             elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
                 for i in range(nm):  # sniper: falls back to a firing position
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_FALLS
                         break
-            if pick == 0 and not in_reach and reason != R_RANDOM:
+            if pick == 0 and not in_reach and not _draws(P, actor):
                 for i in range(nm):
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
@@ -2128,8 +2192,10 @@ def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
         AL[a] = 0
         for sd in range(INV.shape[0]):
             INV[sd, a] = 0
-    for k in range(G.shape[0]):
+    nans = G[G_NANS]
+    for k in range(NG):  # past NG: an agent's answers, kept
         G[k] = 0
+    G[G_NANS] = nans
     G[G_GMPOOL] = P[P_GMPOOL]
     G[G_WINNER] = NEG
     for a in range(A0.shape[0]):
@@ -2270,9 +2336,11 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
         else:
             pick = NEG
             side = SC[chooser, S_SIDE]
-            if _kind(P, chooser) == PK_RANDOM:
-                pick = _pick_index(RNG, npool)
-                _decision(EV, G, D_NEXT, chooser, pick, R_RANDOM, O_NEXT, pool[pick], 0, 0, 0, 0)
+            if _draws(P, chooser):
+                pick = _draw(P, RNG, G, chooser, D_NEXT, npool)
+                if pick < 0:
+                    return
+                _decision(EV, G, D_NEXT, chooser, pick, _why(P, chooser), O_NEXT, pool[pick], 0, 0, 0, 0)
             elif P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:
                 for i in range(npool):  # TacticianController._next: an ally who holds free invokes
                     if SC[pool[i], S_SIDE] == side and _holds_free(AF, AL, G, pool[i]):

@@ -33,11 +33,14 @@ CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.val
 ACTION_CODES = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND, "create_advantage": k.ACT_ADVANTAGE,
                 "overcome": k.ACT_OVERCOME}
 TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
+#: a seat answered from outside the kernel (FastCore.replay): a learner or a player
+AGENT = "agent"
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
 #: basic with other parameters
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
-                "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM}
-CONTROLLERS = tuple(POLICY_KINDS)
+                "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM,
+                AGENT: k.PK_AGENT}
+CONTROLLERS = tuple(p for p in POLICY_KINDS if p != AGENT)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
 
@@ -126,7 +129,7 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
                 why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
     others: dict[str, list[str]] = {}
     for cid, spec in (controllers or {}).items():
-        if spec not in CONTROLLERS:
+        if spec not in CONTROLLERS and spec != AGENT:
             others.setdefault(spec, []).append(cid)
     for spec, cids in others.items():
         why.append(f"{', '.join(cids)} played by {spec!r} (the fast core plays {', '.join(CONTROLLERS)})")
