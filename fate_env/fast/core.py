@@ -90,6 +90,70 @@ class Episode:
         return outcome(self.core.tables, self.CH, self.SLOTA, self.G)
 
 
+class Session:
+    """One conflict whose ``agent`` seats are answered one decision at a time (``FastCore.session``).
+    The kernel keeps the state at each turn's start; an answer replays only the turn in progress
+    from there. ``pending`` is the decision waiting for an answer: (kind, actor, option count)."""
+
+    def __init__(self, core: "FastCore", seed: int):
+        t = core.tables
+        n, amax = t.SC.shape[0], int(t.P[k.P_AMAX])
+        self.core, self.seed = core, seed
+        self._seed = _seeds([seed])
+        self._policy_rng = core._policy_rngs([seed])[0]
+        CH, SLOTA, _ = core._state()
+        self.EV = np.zeros((EMAX, k.EW), np.int64)
+        self.G = np.zeros(k.NG + 1024, np.int64)
+        self.state = (CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
+                      np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
+                      np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * 6, np.uint64))
+        self.checkpoint = tuple(np.zeros_like(a) for a in self.state[:3]) + (np.zeros(k.NG, np.int64),) + \
+            tuple(np.zeros_like(a) for a in self.state[4:])
+        self._advance(True)
+
+    def _advance(self, fresh: bool) -> None:
+        args = self.core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint + (fresh,)
+        if k.HAVE_NUMBA:
+            k.advance(*args)
+        else:  # plain Python: the uint64 dice wrap as intended, with warnings
+            with np.errstate(over="ignore"):
+                k.advance(*args)
+
+    def answer(self, index: int) -> None:
+        """Answer the pending decision with option ``index`` and play on to the next one."""
+        if self.pending is None:
+            raise ValueError("no decision is waiting for an answer")
+        G = self.G
+        n = int(G[k.G_NANS])
+        if k.NG + n >= len(G):  # room for more answers: the state's G grows, the checkpoint's does not
+            G2 = np.zeros(2 * len(G), np.int64)
+            G2[:len(G)] = G
+            self.G = G2
+            self.state = self.state[:3] + (G2,) + self.state[4:]
+            G = G2
+        G[k.NG + n] = index
+        G[k.G_NANS] = n + 1
+        self._advance(False)
+
+    @property
+    def episode(self) -> Episode:
+        """The conflict so far (or to its end)."""
+        CH, _, SLOTA, G = self.state[:4]
+        return Episode(self.core, self.seed, self.EV[:int(G[k.G_NEV])].copy(), CH.copy(), SLOTA.copy(), G[:k.NG].copy())
+
+    @property
+    def pending(self) -> tuple[str, str, int] | None:
+        G = self.G
+        if int(G[k.G_BAIL]) != k.BAIL_PAUSE:
+            return None
+        from .decode import KINDS
+        return str(KINDS[int(G[k.G_PKIND])]), self.core.tables.ids[int(G[k.G_PACTOR])], int(G[k.G_PCOUNT])
+
+    @property
+    def over(self) -> bool:
+        return int(self.G[k.G_BAIL]) == k.BAIL_NONE
+
+
 class FastCore:
     """A scene compiled for the kernel. ``controllers`` maps characters to the scripted policy
     playing them (``basic`` for any not named; ``tables.CONTROLLERS`` are covered)."""
@@ -136,6 +200,11 @@ class FastCore:
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
             k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
+
+    def session(self, seed: int) -> Session:
+        """A conflict to answer one decision at a time (the ``agent`` seats), resumed from the last
+        turn's start after each answer."""
+        return Session(self, seed)
 
     def replay(self, seed: int, answers: list[int]) -> Episode:
         """Play ``seed`` with the seats given to ``"agent"`` answered by ``answers`` in turn (each an

@@ -75,10 +75,13 @@ STYLE_CONDENSED, STYLE_CORE = 0, 1
 ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
-    G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT = range(18)
-NG = 18  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
+    G_CKCURSOR = range(22)
+NG = 22  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
-# decision past them the episode pauses, with the decision's kind, actor and option count
+# decision past them the episode pauses, with the decision's kind, actor and option count.
+# G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
+# from it, at the turn of G_CKACTOR (popcorn) or position G_CKCURSOR (Core's order)
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
 NR = 11
@@ -2270,22 +2273,29 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
         _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
         _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
              buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-             adv_g)
+             adv_g, CH, MARK, SLOTA, G, A, AF, AL, INV, RNG)  # no checkpoints in a batch: the CK arrays unused
 
 
 @njit(cache=True, _nrt=False)
 def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
          buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-         adv_g):
+         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
     """The conflict's flow once the state is set up (compiled without reference counting:
-    every helper below only reads and writes arrays it is handed)."""
+    every helper below only reads and writes arrays it is handed). Under G_CKMODE the state is
+    saved into the CK arrays at each turn's start; under G_RESUME the flow starts from there."""
     n = SC.shape[0]
-    if not _begin_exchange(SC, CH, G, EV, P):
+    resume = G[G_RESUME] != 0
+    G[G_RESUME] = 0
+    if not resume and not _begin_exchange(SC, CH, G, EV, P):
         return
     if P[P_POPCORN] == 0:  # Core's fixed order by skills
-        cursor = _next_in_order(CH, P, NEG)
+        cursor = G[G_CKCURSOR] if resume else _next_in_order(CH, P, NEG)
         while True:
             actor = P[P[P_ORDER] + cursor]
+            if G[G_CKMODE] != 0:
+                G[G_CKCURSOR] = cursor
+                _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV,
+                      CKRNG)
             _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
                   TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s,
                   usable, adv_k, adv_g)
@@ -2303,8 +2313,14 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
             cursor = i
     # popcorn: whoever acted names who goes next
     opener = P[P_FIRST]
-    actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
+    if resume:
+        actor = G[G_CKACTOR]
+    else:
+        actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     while True:
+        if G[G_CKMODE] != 0:
+            G[G_CKACTOR] = actor
+            _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
         _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
               TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable,
               adv_k, adv_g)
@@ -2381,3 +2397,96 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
         if G[G_BAIL] != BAIL_NONE:
             return
 
+
+
+# -- a session answered from outside, resumed at the last turn's start -----------------------
+@njit(cache=True, _nrt=False)
+def _copy2(dst, src, rows):
+    for i in range(rows):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True, _nrt=False)
+def _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
+    """The state at a turn's start, into the checkpoint (the aspect rows in use only)."""
+    _copy2(CKCH, CH, CH.shape[0])
+    _copy2(CKMARK, MARK, MARK.shape[0])
+    _copy2(CKSLOTA, SLOTA, SLOTA.shape[0])
+    for k in range(NG):
+        CKG[k] = G[k]
+    top = A[0, 0] + 1
+    _copy2(CKA, A, top)
+    _copy2(CKAF, AF, top)
+    for i in range(G[G_NAL]):
+        CKAL[i] = AL[i]
+    for sd in range(INV.shape[0]):
+        for a in range(top):
+            CKINV[sd, a] = INV[sd, a]
+    for j in range(RNG.shape[0]):
+        CKRNG[j] = RNG[j]
+
+
+@njit(cache=True, _nrt=False)
+def _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
+    """Back to the checkpoint, keeping the answers (G past NG, and their count): the marks of
+    aspects made after it are cleared, so a new path cannot read the abandoned one's."""
+    nans = G[G_NANS]
+    old_top = A[0, 0] + 1
+    _copy2(CH, CKCH, CH.shape[0])
+    _copy2(MARK, CKMARK, MARK.shape[0])
+    _copy2(SLOTA, CKSLOTA, SLOTA.shape[0])
+    for k in range(NG):
+        G[k] = CKG[k]
+    G[G_NANS] = nans
+    top = CKA[0, 0] + 1
+    _copy2(A, CKA, top)
+    _copy2(AF, CKAF, top)
+    for i in range(G[G_NAL]):
+        AL[i] = CKAL[i]
+    for sd in range(INV.shape[0]):
+        for a in range(top):
+            INV[sd, a] = CKINV[sd, a]
+        for a in range(top, old_top):
+            INV[sd, a] = 0
+    for j in range(RNG.shape[0]):
+        RNG[j] = CKRNG[j]
+
+
+@njit(cache=True)
+def advance(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEED, POLICY_RNG0, EV, CH, MARK, SLOTA,
+            G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG, fresh):
+    """Play one conflict whose ``agent`` seats are answered from outside (G past NG), from its
+    start (``fresh``) or from the checkpoint of the last turn's start, to its end or to the first
+    decision past the answers (a pause: see _draw). Every array is the caller's and persists
+    between calls, so a pause costs the replay of one turn, not of the whole fight."""
+    n = SC.shape[0]
+    if fresh:
+        seed_rng(RNG, SEED[0])
+        for j in range(RNG_SIZE):
+            RNG[RNG_SIZE + j] = POLICY_RNG0[j]
+        _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
+    else:
+        _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        G[G_RESUME] = 1
+    G[G_CKMODE] = 1
+    G[G_BAIL] = BAIL_NONE
+    R = np.zeros(NR, np.int64)
+    buf = np.empty(n, np.int64)
+    skills = np.empty(4, np.int64)
+    allies = np.empty(n, np.int64)
+    payers = np.empty(n, np.int64)
+    pick_free = np.empty(6, np.int64)
+    pick_paid = np.empty(4, np.int64)
+    plans = np.empty((2048, 7), np.int64)
+    faces = np.empty(4, np.int64)
+    moves = np.empty(ZF.shape[1] + 1, np.int64)
+    att_t = np.empty(4 * n, np.int64)
+    att_s = np.empty(4 * n, np.int64)
+    pool = np.empty(n, np.int64)
+    usable = np.empty(8, np.int64)
+    adv_k = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
+    adv_g = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
+    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)

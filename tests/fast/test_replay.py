@@ -58,3 +58,22 @@ def test_an_answer_outside_the_options_stops_the_replay():
     core = FastCore(scene, {c.id: "agent" for c in scene.characters})
     ep = core.replay(0, [99])
     assert ep.bail == k.BAIL_REASONS[k.BAIL_ANSWER]
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name,side", [("duel", None), ("warehouse", None), ("warehouse", "pcs"),
+                                       ("warehouse_mobs", "smugglers")])
+def test_a_session_answered_one_decision_at_a_time_is_the_reference(name, rules, side):
+    """FastCore.session: each answer resumes from the last turn's checkpoint; every decision asked
+    is the reference's, and the whole log too."""
+    scene = load_scene(name, rules=rules)
+    agents = {c.id for c in scene.characters if side is None or c.side == side}
+    core = FastCore(scene, {cid: "agent" for cid in agents})
+    for seed in range(8):
+        answers, asked, log = reference(scene, seed, agents)
+        s = core.session(seed)
+        for i, (answer, want) in enumerate(zip(answers, asked)):
+            assert s.pending == want, f"{name} seed {seed}: decision {i}"
+            s.answer(answer)
+        assert s.over and s.pending is None
+        assert s.episode.log() == log, f"{name} seed {seed}"
