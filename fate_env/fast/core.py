@@ -31,7 +31,7 @@ def available() -> bool:
 
 def compiled() -> bool:
     """Whether the kernel is compiled already (in this process or in numba's disk cache); the
-    first run after an install or an upgrade compiles it, which takes about a minute."""
+    first run after an install or an upgrade compiles it, which takes one to two minutes."""
     if not k.HAVE_NUMBA:
         return True
     try:
@@ -148,6 +148,17 @@ class Session:
             return None
         from .decode import KINDS
         return str(KINDS[int(G[k.G_PKIND])]), self.core.tables.ids[int(G[k.G_PACTOR])], int(G[k.G_PCOUNT])
+
+    @property
+    def options(self) -> list:
+        """The pending decision's options, as the reference's option objects (the kernel writes
+        them past the events when it pauses)."""
+        pending = self.pending
+        if pending is None:
+            return []
+        from .decode import _option
+        start = int(self.G[k.G_NEV])
+        return [_option(self.core.tables, self.EV[start + i]) for i in range(pending[2])]
 
     @property
     def over(self) -> bool:

@@ -369,6 +369,28 @@ def _why(P, c):
 
 
 @njit(cache=True, _nrt=False)
+def _opt(EV, G, i, okind, x1, x2, x3, x4, x5):
+    """Option ``i`` of a paused decision, written past the events (decode._option reads it)."""
+    r = G[G_NEV] + i
+    if r < EV.shape[0]:
+        EV[r, 0] = 0
+        EV[r, 5] = okind
+        EV[r, 6] = x1
+        EV[r, 7] = x2
+        EV[r, 8] = x3
+        EV[r, 9] = x4
+        EV[r, 10] = x5
+
+
+@njit(cache=True, _nrt=False)
+def _paused_two(EV, G, o0, o1):
+    """A two-option decision paused: write its options."""
+    if G[G_BAIL] == BAIL_PAUSE:
+        _opt(EV, G, 0, o0, 0, 0, 0, 0, 0)
+        _opt(EV, G, 1, o1, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
 def _draw(P, RNG, G, who, dkind, n):
     """The option ``who`` takes among ``n``: random's draw, or an agent's next answer. With no
     answer left the episode pauses (-1; G_BAIL = BAIL_PAUSE, the decision in G_PKIND, G_PACTOR,
@@ -834,6 +856,13 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         if _draws(P, who):  # RandomController (or an agent): "done" or any invoke
             idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
             if idx < 0:
+                if G[G_BAIL] == BAIL_PAUSE:  # the options: done, then every invoke
+                    _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
+                    for q in range(1, n + 1):
+                        _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, q,
+                                   pick_paid)
+                        _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME],
+                             pick_paid[3])
                 return
             if idx == 0:
                 _decision(EV, G, D_INVOKE, who, 0, _why(P, who), O_DONE, 0, 0, 0, 0, 0)
@@ -997,6 +1026,11 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
     if _draws(P, target):  # any plan, or taken out (the last option)
         best = _draw(P, RNG, G, target, D_ABSORB, np_ + 1)
         if best < 0:
+            if G[G_BAIL] == BAIL_PAUSE:  # the options: every plan, then taken out
+                for q in range(np_):
+                    bm, sm = _plan_masks(SC, MARK, target, plans, q, usable, nu)
+                    _opt(EV, G, q, O_ABSORB, bm, sm, 0, 0, 0)
+                _opt(EV, G, np_, O_TAKENOUT, 0, 0, 0, 0, 0)
             return
         reason = _why(P, target)
         if best == np_:
@@ -1008,23 +1042,7 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
         for i in range(1, np_):
             if (plans[i, 1], plans[i, 0], plans[i, 6]) < (plans[best, 1], plans[best, 0], plans[best, 6]):
                 best = i
-    mask = plans[best, 4]
-    boxes = plans[best, 6]
-    slotmask = 0
-    for j in range(nu):
-        if mask & (1 << j):
-            slotmask |= 1 << usable[j]
-    boxmask = 0
-    if plans[best, 5] != NEG:  # Core: the one box the plan names
-        boxmask = 1 << plans[best, 5]
-    else:  # Condensed: the first free boxes
-        left = boxes
-        for b in range(SC[target, S_NBOX]):
-            if left == 0:
-                break
-            if MARK[target, b] == 0:
-                boxmask |= 1 << b
-                left -= 1
+    boxmask, slotmask = _plan_masks(SC, MARK, target, plans, best, usable, nu)
     _decision(EV, G, D_ABSORB, target, best, reason, O_ABSORB, boxmask, slotmask, 0, 0, 0)
     for b in range(SC[target, S_NBOX]):
         if boxmask & (1 << b):
@@ -1040,6 +1058,29 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
             SLOTA[target, k] = aid
             CH[target, C_CTAKEN] += 1
     _emit(EV, G, E_ABSORBED, target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def _plan_masks(SC, MARK, target, plans, i, usable, nu):
+    """Plan ``i`` as (box mask, slot mask): Core names its one box, Condensed takes the first
+    free boxes."""
+    mask = plans[i, 4]
+    slotmask = 0
+    for j in range(nu):
+        if mask & (1 << j):
+            slotmask |= 1 << usable[j]
+    boxmask = 0
+    if plans[i, 5] != NEG:
+        boxmask = 1 << plans[i, 5]
+    else:
+        left = plans[i, 6]
+        for b in range(SC[target, S_NBOX]):
+            if left == 0:
+                break
+            if MARK[target, b] == 0:
+                boxmask |= 1 << b
+                left -= 1
+    return boxmask, slotmask
 
 
 @njit(cache=True, _nrt=False)
@@ -1147,6 +1188,7 @@ def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, 
     if _draws(P, target):
         j = _draw(P, RNG, G, target, D_RESPOND, 2)
         if j < 0:
+            _paused_two(EV, G, O_DEFEND, O_CONCEDE)
             return False
         concede = j == 1
         reason = _why(P, target)
@@ -1209,6 +1251,7 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
     if m >= 3:
         j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor) else 0
         if j < 0:
+            _paused_two(EV, G, O_FULLHIT, O_BOOST_HIT)
             return
         if j == 1:  # trade a shift for a boost
             _decision(EV, G, D_STYLE, actor, 1, _why(P, actor), O_BOOST_HIT, 0, 0, 0, 0, 0)
@@ -1367,6 +1410,7 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
         if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
             j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor) else 0
             if j < 0:
+                _paused_two(EV, G, O_NO_ASPECT, O_FOR_ENEMY)
                 return
             if j == 1:
                 _decision(EV, G, D_COST, actor, 1, _why(P, actor), O_FOR_ENEMY, 0, 0, 0, 0, 0)
@@ -1513,6 +1557,7 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
         if rnd:
             j = _draw(P, RNG, G, actor, D_COST, 2)
             if j < 0:
+                _paused_two(EV, G, O_FAIL, O_MAJOR_COST)
                 return OUT_FAIL
             major = j == 1
         else:
@@ -1547,6 +1592,7 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
     if P[P_TIE_CHOICE] != 0:  # minor cost, or fail with a boost: basic takes the cost
         j = _draw(P, RNG, G, actor, D_COST, 2) if rnd else 0
         if j < 0:
+            _paused_two(EV, G, O_MINOR_COST, O_FAIL_BOOST)
             return OUT_FAIL
         if j == 1:
             _decision(EV, G, D_COST, actor, 1, why, O_FAIL_BOOST, 0, 0, 0, 0, 0)
@@ -1866,6 +1912,39 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         if _draws(P, actor):  # RandomController (or an agent): any option of the turn
             j = _draw(P, RNG, G, actor, D_TURN, total)
             if j < 0:
+                if G[G_BAIL] == BAIL_PAUSE:  # the options, action by action (actions.ACTIONS)
+                    q = 0
+                    for i in range(nm):
+                        _opt(EV, G, q, O_MOVE, moves[i], 0, 0, 0, 0)
+                        q += 1
+                    for i in range(natt):
+                        _opt(EV, G, q, O_ATTACK, att_t[i], att_s[i], 0, 0, 0)
+                        q += 1
+                    for i in range(nadv):
+                        _opt(EV, G, q, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
+                        q += 1
+                    for i in range(nexp):
+                        _opt(EV, G, q, O_EXPLOIT, _nth_aspect(SC, CH, A, AL, G, actor, i, False), 0, 0, 0, 0)
+                        q += 1
+                    for i in range(ZRN[here]):
+                        z = ZR[here, i]
+                        inside = False
+                        for m in range(nm):
+                            if moves[m] == z:
+                                inside = True
+                        if not inside:
+                            _opt(EV, G, q, O_OVERCOME, z, 0, 0, 0, 0)
+                            q += 1
+                    for i in range(nrem):
+                        _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, actor, i, True), 0, 0, 0, 0)
+                        q += 1
+                    _opt(EV, G, q, O_FULLDEF, 0, 0, 0, 0, 0)
+                    q += 1
+                    for i in range(nal):
+                        _opt(EV, G, q, O_SUPPORT, allies[i], 0, 0, 0, 0)
+                        q += 1
+                    _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
+                    _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
                 return
             why = _why(P, actor)
             if j < nm:
@@ -2113,6 +2192,10 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             if _draws(P, actor):
                 pick = _draw(P, RNG, G, actor, D_MOVE, nm + 1)
                 if pick < 0:
+                    if G[G_BAIL] == BAIL_PAUSE:
+                        _opt(EV, G, 0, O_STAY, 0, 0, 0, 0, 0)
+                        for q in range(nm):
+                            _opt(EV, G, q + 1, O_MOVE, moves[q], 0, 0, 0, 0)
                     return
                 reason = _why(P, actor)
             elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
@@ -2355,6 +2438,9 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
             if _draws(P, chooser):
                 pick = _draw(P, RNG, G, chooser, D_NEXT, npool)
                 if pick < 0:
+                    if G[G_BAIL] == BAIL_PAUSE:
+                        for q in range(npool):
+                            _opt(EV, G, q, O_NEXT, pool[q], 0, 0, 0, 0)
                     return
                 _decision(EV, G, D_NEXT, chooser, pick, _why(P, chooser), O_NEXT, pool[pick], 0, 0, 0, 0)
             elif P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:

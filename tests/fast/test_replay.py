@@ -17,7 +17,7 @@ from fate_env.scenes import load_scene
 
 def reference(scene, seed, agents, others="basic"):
     """The reference played with ``agents`` answered by a seeded draw and everyone else by
-    ``others``: the answers, each decision asked of an agent, and the log."""
+    ``others``: the answers, each decision asked of an agent (with its options), and the log."""
     c = start(scene, seed)
     ctl = controllers_for(scene, {c_.id: others for c_ in scene.characters if c_.id not in agents}, seed=seed)
     rng = np.random.default_rng(seed + 99)
@@ -26,7 +26,7 @@ def reference(scene, seed, agents, others="basic"):
         d = c.pending
         if d.actor in agents:
             i = int(rng.integers(len(d.options)))
-            asked.append((str(d.kind), d.actor, len(d.options)))
+            asked.append((str(d.kind), d.actor, len(d.options), list(d.options)))
             answers.append(i)
             c.step(i)
         else:
@@ -47,7 +47,7 @@ def test_replays_pause_where_the_reference_asks_and_end_as_it_ends(name, rules, 
         for n in sorted({0, 1, len(answers) // 3, len(answers) // 2, len(answers) - 1} - {len(answers)}):
             ep = core.replay(seed, answers[:n])
             assert ep.bail == k.BAIL_REASONS[k.BAIL_PAUSE]
-            assert ep.pending == asked[n], f"{name} seed {seed} after {n} answers"
+            assert ep.pending == asked[n][:3], f"{name} seed {seed} after {n} answers"
         ep = core.replay(seed, answers)
         assert ep.bail == "" and ep.pending is None
         assert ep.log() == log, f"{name} seed {seed}"
@@ -65,7 +65,7 @@ def test_an_answer_outside_the_options_stops_the_replay():
                                        ("warehouse_mobs", "smugglers")])
 def test_a_session_answered_one_decision_at_a_time_is_the_reference(name, rules, side):
     """FastCore.session: each answer resumes from the last turn's checkpoint; every decision asked
-    is the reference's, and the whole log too."""
+    is the reference's, option for option (what a mask is made from), and the whole log too."""
     scene = load_scene(name, rules=rules)
     agents = {c.id for c in scene.characters if side is None or c.side == side}
     core = FastCore(scene, {cid: "agent" for cid in agents})
@@ -73,7 +73,8 @@ def test_a_session_answered_one_decision_at_a_time_is_the_reference(name, rules,
         answers, asked, log = reference(scene, seed, agents)
         s = core.session(seed)
         for i, (answer, want) in enumerate(zip(answers, asked)):
-            assert s.pending == want, f"{name} seed {seed}: decision {i}"
+            assert s.pending == want[:3], f"{name} seed {seed}: decision {i}"
+            assert s.options == want[3], f"{name} seed {seed}: decision {i}'s options"
             s.answer(answer)
         assert s.over and s.pending is None
         assert s.episode.log() == log, f"{name} seed {seed}"
