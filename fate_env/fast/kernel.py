@@ -485,6 +485,24 @@ def _held(SC, A, AF, AL, G, me, target):
 
 
 @njit(cache=True, _nrt=False)
+def _nth_overcome(ZR, ZRN, here, moves, nm, n):
+    """The n-th overcome move's zone (overcome_move.offer: a reachable zone the free move does not
+    reach, in the map's order), or NEG past the last."""
+    q = 0
+    for i in range(ZRN[here]):
+        z = ZR[here, i]
+        inside = False
+        for m in range(nm):
+            if moves[m] == z:
+                inside = True
+        if not inside:
+            if q == n:
+                return z
+            q += 1
+    return NEG
+
+
+@njit(cache=True, _nrt=False)
 def _pledge(CH, EV, G, actor, ally):
     """support.run: ``actor`` helps ``ally``'s next action (False: the pledge list is full)."""
     if CH[ally, C_NSUP] >= CH.shape[0]:
@@ -1896,14 +1914,8 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                 elif z == NEG or z == here:
                     nrem += 1
         nover = 0
-        for i in range(ZRN[here]):
-            z = ZR[here, i]
-            inside = False
-            for j in range(nm):
-                if moves[j] == z:
-                    inside = True
-            if not inside:
-                nover += 1
+        while _nth_overcome(ZR, ZRN, here, moves, nm, nover) != NEG:
+            nover += 1
         before_fd = nm + natt + nadv + nexp + nover + nrem
         total = before_fd + 1 + nal + 2
         pol = P[P_POL] + POL_W * actor
@@ -1926,15 +1938,9 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                     for i in range(nexp):
                         _opt(EV, G, q, O_EXPLOIT, _nth_aspect(SC, CH, A, AL, G, actor, i, False), 0, 0, 0, 0)
                         q += 1
-                    for i in range(ZRN[here]):
-                        z = ZR[here, i]
-                        inside = False
-                        for m in range(nm):
-                            if moves[m] == z:
-                                inside = True
-                        if not inside:
-                            _opt(EV, G, q, O_OVERCOME, z, 0, 0, 0, 0)
-                            q += 1
+                    for i in range(nover):
+                        _opt(EV, G, q, O_OVERCOME, _nth_overcome(ZR, ZRN, here, moves, nm, i), 0, 0, 0, 0)
+                        q += 1
                     for i in range(nrem):
                         _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, actor, i, True), 0, 0, 0, 0)
                         q += 1
@@ -1976,17 +1982,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                 break
             i -= nexp
             if i < nover:
-                q = 0
-                for r in range(ZRN[here]):
-                    z = ZR[here, r]
-                    inside = False
-                    for m in range(nm):
-                        if moves[m] == z:
-                            inside = True
-                    if not inside:
-                        if q == i:
-                            break
-                        q += 1
+                z = _nth_overcome(ZR, ZRN, here, moves, nm, i)
                 _decision(EV, G, D_TURN, actor, j, why, O_OVERCOME, z, 0, 0, 0, 0)
                 _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, z,
                                allies, payers, pick_free, pick_paid, faces)
@@ -2143,17 +2139,14 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             continue
         over = NEG
         j = 0
-        for i in range(ZRN[here]):  # the overcome moves, in the reference's order
-            z = ZR[here, i]
-            inside = False
-            for q in range(nm):
-                if moves[q] == z:
-                    inside = True
-            if not inside:
-                if _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
-                    over = z
-                    break
-                j += 1
+        while True:  # basic: the first overcome move that brings a foe into reach
+            z = _nth_overcome(ZR, ZRN, here, moves, nm, j)
+            if z == NEG:
+                break
+            if _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
+                over = z
+                break
+            j += 1
         if over != NEG:
             _decision(EV, G, D_TURN, actor, nm + natt + nadv + nexp + j, R_T_FORCES, O_OVERCOME, over, 0, 0, 0, 0)
             _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, over, allies,
