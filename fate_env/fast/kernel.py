@@ -1222,6 +1222,60 @@ def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, 
     return True
 
 
+@njit(cache=True, _nrt=False)
+def _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, action, skill, target, opposer, dskill,
+                 difficulty, why_arg, why_kind):
+    """rolls.roll: ``actor``'s roll for ``action`` (``target``: the character its stunts look at,
+    or NEG), then ``opposer``'s defense with ``dskill``, or with no opposer the ``difficulty`` and
+    its voice (E_PASSIVE says why: ``why_arg``, ``why_kind``). True: the opposition rolled."""
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, action, target)
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, actor, action, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
+          faces[3], stunt, fd | (tw << 8) | (lead << 16))
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + tw + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = CH[actor, C_ZONE]
+    R[R_Z2] = CH[target, C_ZONE] if target != NEG else CH[actor, C_ZONE]
+    R[R_OBONUS] = 0
+    if opposer == NEG:
+        R[R_OPP] = _voice(SC, CH, actor)
+        R[R_OBASE] = difficulty
+        R[R_OFACES] = 0
+        _emit(EV, G, E_PASSIVE, actor, action, difficulty, why_arg, why_kind, 0, 0, 0, 0, 0, 0)
+        return False
+    orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
+    if ofd:
+        CH[opposer, C_DEFONFULL] = 1
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
+          faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
+    R[R_OPP] = opposer
+    R[R_OBASE] = orating + ostunt + otw + ofd
+    R[R_OFACES] = s
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free, pick_paid,
+            action, target):
+    """invokes.invoke_rounds, then rolls.resolved: the margin (E_RESOLVED names ``target``, a
+    target code); a defender who rolled and won by three or more gets a boost. The caller checks
+    G_BAIL before reading the margin."""
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
+                   pick_paid)
+    if G[G_BAIL] != BAIL_NONE:
+        return 0
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, R[R_ACTOR], action, effort, opposition, m, target, 0, 0, 0, 0, 0)
+    if active and m <= -3 and CH[R[R_OPP], C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, R[R_OPP], P[P_NAME_UPPER])
+    return m
+
+
 # -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
 @njit(cache=True, _nrt=False)
 def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
@@ -1229,38 +1283,13 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
     if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
         return
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, target)
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, actor, 0, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2], faces[3],
-          stunt, fd | (tw << 8) | (lead << 16))
-    R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd
-    R[R_FACES] = s
-    R[R_BONUS] = 0
-    R[R_Z1] = CH[actor, C_ZONE]
-    R[R_Z2] = CH[target, C_ZONE]
-    orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
-    if ofd:
-        CH[target, C_DEFONFULL] = 1
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, target, 1, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1], faces[2],
-          faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
-    R[R_OPP] = target
-    R[R_OBASE] = orating + ostunt + otw + ofd
-    R[R_OFACES] = s
-    R[R_OBONUS] = 0
+    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ATTACK, skill, target, target, dskill, 0, 0, 0)
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, True, True, allies, payers, pick_free,
-                   pick_paid)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, True, True, allies, payers, pick_free, pick_paid,
+                ACT_ATTACK, target)
     if G[G_BAIL] != BAIL_NONE:
         return
-    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-    m = effort - opposition
-    _emit(EV, G, E_RESOLVED, actor, 0, effort, opposition, m, target, 0, 0, 0, 0, 0)
-    if m <= -3 and CH[target, C_STATUS] == ACTIVE:
-        _boost(A, AF, AL, G, P, EV, target, P[P_NAME_UPPER])
     if m < 0:
         return
     if m == 0:
@@ -1385,44 +1414,14 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
         if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
             return
         dskill = _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor)
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ADVANTAGE, target if on_char else NEG)
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, actor, ACT_ADVANTAGE, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
-          faces[3], stunt, fd | (tw << 8) | (lead << 16))
-    R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd
-    R[R_FACES] = s
-    R[R_BONUS] = 0
-    R[R_Z1] = CH[actor, C_ZONE]
-    R[R_Z2] = CH[target, C_ZONE] if on_char else CH[actor, C_ZONE]
-    R[R_OBONUS] = 0
-    if active:
-        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, target, dskill, ACT_DEFEND, actor)
-        if ofd:
-            CH[target, C_DEFONFULL] = 1
-        s = _roll(RNG, G, faces)
-        _emit(EV, G, E_ROLLED, target, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
-              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
-        R[R_OPP] = target
-        R[R_OBASE] = orating + ostunt + otw + ofd
-        R[R_OFACES] = s
-    else:
-        R[R_OPP] = _voice(SC, CH, actor)
-        R[R_OBASE] = TPL[k, TP_DIFF]
-        R[R_OFACES] = 0
-        _emit(EV, G, E_PASSIVE, actor, ACT_ADVANTAGE, TPL[k, TP_DIFF], k, 0, 0, 0, 0, 0, 0, 0)
+    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ADVANTAGE, skill, target if on_char else NEG,
+                 target if active else NEG, dskill, TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE)
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
-                   pick_paid)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_ADVANTAGE, target)
     if G[G_BAIL] != BAIL_NONE:
         return
-    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-    m = effort - opposition
-    _emit(EV, G, E_RESOLVED, actor, ACT_ADVANTAGE, effort, opposition, m, target, 0, 0, 0, 0, 0)
-    if active and m <= -3 and CH[target, C_STATUS] == ACTIVE:
-        _boost(A, AF, AL, G, P, EV, target, P[P_NAME_UPPER])
     name = TPL[k, TP_NAME]
     if m < 0:
         if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
@@ -1499,54 +1498,22 @@ def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV,
     boost), a failure a major cost while unhurt (the major_cost dial), style a boost."""
     here = CH[actor, C_ZONE]
     by = _blocker(SC, SK, ST, CH, A, P, actor) if P[P_BLOCK] != 0 else NEG
-    skill = P[P_ATHLETICS]
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_OVERCOME, NEG)
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, actor, ACT_OVERCOME, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
-          faces[3], stunt, fd | (tw << 8) | (lead << 16))
-    R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd
-    R[R_FACES] = s
-    R[R_BONUS] = 0
-    R[R_Z1] = here
-    R[R_Z2] = here
-    R[R_OBONUS] = 0
-    active = by != NEG
-    if active:
-        dskill = P[P_FIGHT]
+    dskill = P[P_FIGHT]
+    if by != NEG:
         v = NEG
         for c in (P[P_FIGHT], P[P_ATHLETICS]):  # best_skill(by, BLOCK_SKILLS, "defend", attacker=actor)
             e = SK[by, c] + (_stunt(ST, CH, A, by, c, ACT_DEFEND, actor) if CH[by, C_NSTUNT] else 0)
             if v == NEG or e > v:
                 v = e
                 dskill = c
-        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, by, dskill, ACT_DEFEND, actor)
-        if ofd:
-            CH[by, C_DEFONFULL] = 1
-        s = _roll(RNG, G, faces)
-        _emit(EV, G, E_ROLLED, by, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
-              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
-        R[R_OPP] = by
-        R[R_OBASE] = orating + ostunt + otw + ofd
-        R[R_OFACES] = s
-    else:
-        diff = P[P[P_ZCOST] + here * SIGHT.shape[0] + zone]
-        R[R_OPP] = _voice(SC, CH, actor)
-        R[R_OBASE] = diff
-        R[R_OFACES] = 0
-        _emit(EV, G, E_PASSIVE, actor, ACT_OVERCOME, diff, TGT_ZONE + zone, 0, 0, 0, 0, 0, 0, 0)
+    active = _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by,
+                          dskill, P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE)
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
-                   pick_paid)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_OVERCOME, TGT_ZONE + zone)
     if G[G_BAIL] != BAIL_NONE:
         return
-    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-    m = effort - opposition
-    _emit(EV, G, E_RESOLVED, actor, ACT_OVERCOME, effort, opposition, m, TGT_ZONE + zone, 0, 0, 0, 0, 0)
-    if active and m <= -3 and CH[by, C_STATUS] == ACTIVE:
-        _boost(A, AF, AL, G, P, EV, by, P[P_NAME_UPPER])
     outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone)
     if outcome == OUT_FAIL:
         return
@@ -1650,45 +1617,14 @@ def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SI
                 if opposer == NEG or SK[x, dskill] > v:
                     opposer = x
                     v = SK[x, dskill]
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ADVANTAGE, owner)
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, actor, ACT_ADVANTAGE, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
-          faces[3], stunt, fd | (tw << 8) | (lead << 16))
-    R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd
-    R[R_FACES] = s
-    R[R_BONUS] = 0
-    R[R_Z1] = CH[actor, C_ZONE]
-    R[R_Z2] = CH[owner, C_ZONE] if owner != NEG else CH[actor, C_ZONE]
-    R[R_OBONUS] = 0
-    active = opposer != NEG
-    if active:
-        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
-        if ofd:
-            CH[opposer, C_DEFONFULL] = 1
-        s = _roll(RNG, G, faces)
-        _emit(EV, G, E_ROLLED, opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
-              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
-        R[R_OPP] = opposer
-        R[R_OBASE] = orating + ostunt + otw + ofd
-        R[R_OFACES] = s
-    else:
-        R[R_OPP] = _voice(SC, CH, actor)
-        R[R_OBASE] = 2  # skills.EXPLOIT_DIFFICULTY
-        R[R_OFACES] = 0
-        _emit(EV, G, E_PASSIVE, actor, ACT_ADVANTAGE, 2, A[aid, A_NAME], WHY_PASSIVE_EXPLOIT, 0, 0, 0, 0, 0, 0)
+    active = _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ADVANTAGE, skill, owner, opposer,
+                          dskill, 2, A[aid, A_NAME], WHY_PASSIVE_EXPLOIT)  # 2: skills.EXPLOIT_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
-                   pick_paid)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_ADVANTAGE, owner)
     if G[G_BAIL] != BAIL_NONE:
         return
-    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-    m = effort - opposition
-    _emit(EV, G, E_RESOLVED, actor, ACT_ADVANTAGE, effort, opposition, m, owner, 0, 0, 0, 0, 0)
-    if active and m <= -3 and CH[opposer, C_STATUS] == ACTIVE:
-        _boost(A, AF, AL, G, P, EV, opposer, P[P_NAME_UPPER])
     if m < 0:
         if R[R_OPP] != NEG:  # a known aspect: the opposition gets the free invoke (003:856)
             AF[aid, R[R_OPP]] += 1
@@ -1715,52 +1651,22 @@ def _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG
             best = v
     creator = A[aid, A_CREATOR]
     active = creator != NEG and CH[creator, C_STATUS] == ACTIVE and SC[creator, S_SIDE] != SC[actor, S_SIDE]
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_OVERCOME, creator if active else NEG)
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, actor, ACT_OVERCOME, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
-          faces[3], stunt, fd | (tw << 8) | (lead << 16))
-    R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd
-    R[R_FACES] = s
-    R[R_BONUS] = 0
-    R[R_Z1] = CH[actor, C_ZONE]
-    R[R_Z2] = CH[creator, C_ZONE] if active else CH[actor, C_ZONE]
-    R[R_OBONUS] = 0
-    if active:
-        dskill = A[aid, A_SKILL]
-        if dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend")
-            v = NEG
-            for x in (P[P_FIGHT], P[P_ATHLETICS]):
-                e = SK[creator, x] + (_stunt(ST, CH, A, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
-                if v == NEG or e > v:
-                    v = e
-                    dskill = x
-        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, creator, dskill, ACT_DEFEND, actor)
-        if ofd:
-            CH[creator, C_DEFONFULL] = 1
-        s = _roll(RNG, G, faces)
-        _emit(EV, G, E_ROLLED, creator, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
-              faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16))
-        R[R_OPP] = creator
-        R[R_OBASE] = orating + ostunt + otw + ofd
-        R[R_OFACES] = s
-    else:
-        R[R_OPP] = _voice(SC, CH, actor)
-        R[R_OBASE] = 2  # skills.REMOVE_DIFFICULTY
-        R[R_OFACES] = 0
-        _emit(EV, G, E_PASSIVE, actor, ACT_OVERCOME, 2, A[aid, A_NAME], WHY_PASSIVE_CLEAR, 0, 0, 0, 0, 0, 0)
+    dskill = A[aid, A_SKILL]
+    if active and dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend")
+        v = NEG
+        for x in (P[P_FIGHT], P[P_ATHLETICS]):
+            e = SK[creator, x] + (_stunt(ST, CH, A, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
+            if v == NEG or e > v:
+                v = e
+                dskill = x
+    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_OVERCOME, skill, creator if active else NEG,
+                 creator if active else NEG, dskill, 2, A[aid, A_NAME], WHY_PASSIVE_CLEAR)  # 2: REMOVE_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:
         return
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free,
-                   pick_paid)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_OVERCOME, creator if active else NEG)
     if G[G_BAIL] != BAIL_NONE:
         return
-    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-    m = effort - opposition
-    _emit(EV, G, E_RESOLVED, actor, ACT_OVERCOME, effort, opposition, m, creator if active else NEG, 0, 0, 0, 0, 0)
-    if active and m <= -3 and CH[creator, C_STATUS] == ACTIVE:
-        _boost(A, AF, AL, G, P, EV, creator, P[P_NAME_UPPER])
     outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, CH[actor, C_ZONE])
     if outcome != OUT_FAIL and A[aid, A_ALIVE] != 0:
         _drop_aspect(A, AL, G, aid)
