@@ -676,6 +676,28 @@ def _may_pay(SC, A, aid, payer, side):
     return (not personal) or owner == payer or SC[owner, S_SIDE] != side
 
 
+NOT_HERE = -2  # _holder_here: the aspect is not in play for this roll
+
+
+@njit(cache=True, _nrt=False)
+def _holder_here(CH, A, AF, R, aid, who, allies, nal):
+    """For an aspect and the roll in progress: the first of ``who`` and its allies holding a free
+    invoke on it (NEG: none), or NOT_HERE when it is not in play here (its owner has left, or it
+    sits in another zone)."""
+    owner = A[aid, A_OWNER]
+    if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+        return NOT_HERE
+    z = A[aid, A_ZONE]
+    if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+        return NOT_HERE
+    if AF[aid, who] > 0:
+        return who
+    for j in range(nal):
+        if AF[aid, allies[j]] > 0:
+            return allies[j]
+    return NEG
+
+
 @njit(cache=True, _nrt=False)
 def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
                  owned_by):
@@ -691,21 +713,10 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
     pick_paid[0] = NEG
     for i in range(G[G_NAL]):
         aid = AL[i]
+        holder = _holder_here(CH, A, AF, R, aid, who, allies, nal)
+        if holder == NOT_HERE:
+            continue
         owner = A[aid, A_OWNER]
-        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
-            continue
-        z = A[aid, A_ZONE]
-        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
-            continue
-        # free invokes: the first holder among who and its allies
-        holder = NEG
-        if AF[aid, who] > 0:
-            holder = who
-        else:
-            for j in range(nal):
-                if AF[aid, allies[j]] > 0:
-                    holder = allies[j]
-                    break
         if holder != NEG:
             if pick_free[0] == NEG:
                 pick_free[0] = n + 1
@@ -739,20 +750,10 @@ def _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers,
     n = 0
     for i in range(G[G_NAL]):
         aid = AL[i]
+        holder = _holder_here(CH, A, AF, R, aid, who, allies, nal)
+        if holder == NOT_HERE:
+            continue
         owner = A[aid, A_OWNER]
-        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
-            continue
-        z = A[aid, A_ZONE]
-        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
-            continue
-        holder = NEG
-        if AF[aid, who] > 0:
-            holder = who
-        else:
-            for j in range(nal):
-                if AF[aid, allies[j]] > 0:
-                    holder = allies[j]
-                    break
         if holder != NEG:
             if index <= n + neffects:
                 out[0] = aid
