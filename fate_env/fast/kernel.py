@@ -2212,6 +2212,17 @@ def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
             SLOTA[c, k] = NEG
 
 
+@njit(cache=True)
+def _scratch(n, ZF, TPL):
+    """The working buffers a flow writes into, sized for the scene (allocated once per call into
+    the kernel: the helpers run without reference counting)."""
+    return (np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(6, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64), np.empty(4, np.int64),
+            np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64), np.empty(4 * n, np.int64),
+            np.empty(n, np.int64), np.empty(8, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64),
+            np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
+
+
 # -- conflicts, one after another (flows/conflict.run with basic._next) ---------------------
 @njit(cache=True)
 def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, POLICY_RNG0, EV, CH_out, MARK,
@@ -2231,21 +2242,8 @@ def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL
     INV = np.zeros((P[P_NSIDES], amax), np.int64)
     R = np.zeros(NR, np.int64)
     RNG = np.zeros(2 * RNG_SIZE, np.uint64)  # the dice, then the random policy's generator
-    buf = np.empty(n, np.int64)
-    skills = np.empty(4, np.int64)
-    allies = np.empty(n, np.int64)
-    payers = np.empty(n, np.int64)
-    pick_free = np.empty(6, np.int64)
-    pick_paid = np.empty(4, np.int64)
-    plans = np.empty((2048, 7), np.int64)
-    faces = np.empty(4, np.int64)
-    moves = np.empty(ZF.shape[1] + 1, np.int64)
-    att_t = np.empty(4 * n, np.int64)
-    att_s = np.empty(4 * n, np.int64)
-    pool = np.empty(n, np.int64)
-    usable = np.empty(8, np.int64)
-    adv_k = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
-    adv_g = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
+    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
+        adv_g = _scratch(n, ZF, TPL)
     for i in range(SEEDS.shape[0]):
         seed_rng(RNG, SEEDS[i])
         for j in range(RNG_SIZE):
@@ -2458,21 +2456,8 @@ def advance(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, S
     G[G_CKMODE] = 1
     G[G_BAIL] = BAIL_NONE
     R = np.zeros(NR, np.int64)
-    buf = np.empty(n, np.int64)
-    skills = np.empty(4, np.int64)
-    allies = np.empty(n, np.int64)
-    payers = np.empty(n, np.int64)
-    pick_free = np.empty(6, np.int64)
-    pick_paid = np.empty(4, np.int64)
-    plans = np.empty((2048, 7), np.int64)
-    faces = np.empty(4, np.int64)
-    moves = np.empty(ZF.shape[1] + 1, np.int64)
-    att_t = np.empty(4 * n, np.int64)
-    att_s = np.empty(4 * n, np.int64)
-    pool = np.empty(n, np.int64)
-    usable = np.empty(8, np.int64)
-    adv_k = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
-    adv_g = np.empty(TPL.shape[0] * (n + 1) + 1, np.int64)
+    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
+        adv_g = _scratch(n, ZF, TPL)
     _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
          buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
          adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
