@@ -92,6 +92,10 @@ class ControllerRegistry:
     """The registry as a factory object, for the environments that take one (they never import
     controllers by name): ``FateSingleAgentEnv(..., controllers=REGISTRY)``. Picklable by reference."""
 
+    #: its scripted controllers are the ones the fast core plays natively (fate_env/fast/tables.py),
+    #: so an environment may run them inside the kernel
+    native = True
+
     def controllers_for(self, scene: Scene, overrides: Mapping[str, str] | None = None,
                         seed: int = 0) -> dict[str, Controller]:
         return controllers_for(scene, overrides, seed)

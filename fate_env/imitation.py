@@ -36,9 +36,9 @@ def record(env, teacher, episodes: int, seed: int, gamma: float) -> Demonstratio
     for i in range(episodes):
         o, _ = env.reset(seed=seed + i)
         rewards: list[float] = []
-        done = env.aec.conflict.over
+        done = env.over
         while not done:
-            c = env.aec.conflict
+            c = env.conflict
             index, _ = teacher.choose(c, c.pending)
             a = env.action_for_option(index)
             obs.append(o)
@@ -52,7 +52,7 @@ def record(env, teacher, episodes: int, seed: int, gamma: float) -> Demonstratio
             g = r + gamma * g
             backwards.append(g)
         returns.extend(reversed(backwards))
-        wins += env.aec.conflict.outcome.winner == env.side
+        wins += env.episode_outcome.winner == env.side
     return Demonstrations(np.asarray(obs, dtype=np.float32), np.asarray(masks, dtype=bool),
                           np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
                           wins, episodes)

@@ -46,11 +46,11 @@ def evaluate(env, act, episodes: int, seed: int) -> dict[str, Any]:
     wins = 0
     for i in range(episodes):
         obs, _ = env.reset(seed=seed + i)
-        done = env.aec.conflict.over
+        done = env.over
         while not done:
             obs, _, term, trunc, _ = env.step(act(obs, env.action_masks()))
             done = term or trunc
-        wins += env.aec.conflict.outcome.winner == env.side
+        wins += env.episode_outcome.winner == env.side
     lo, hi = wilson(wins, episodes)
     return {"episodes": episodes, "wins": wins, "win_rate": wins / episodes, "ci95": [lo, hi]}
 
@@ -74,8 +74,9 @@ def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbos
 
 
 def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, Any], rules: str | None,
-                opponent_seed: int):
-    """A picklable factory of the training environment (for vectorised envs in other processes)."""
+                opponent_seed: int, core: str = "auto"):
+    """A picklable factory of the training environment (for vectorised envs in other processes);
+    ``core``: the engine behind it (``auto``: the fast core when it covers the scene and opponents)."""
     from agents.base import REGISTRY
 
     from .environment.single_agent import FateSingleAgentEnv
@@ -87,7 +88,7 @@ def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, A
                                   rules=rules, opponent_seed=opponent_seed, learn=learn,
                                   helper=str(config.get("helper", "basic")),
                                   outcome=str(config.get("outcome", "characters")), controllers=REGISTRY,
-                                  actions=str(config.get("actions", "full")))
+                                  actions=str(config.get("actions", "full")), core=core)
     return make
 
 

@@ -109,10 +109,14 @@ def main() -> None:
     probe = make()
     obs_shape, n = probe.observation_space.shape, int(probe.action_space.n)
     env_only, legal, length = env_rate(make, 1500)
+    ref_only, _, _ = env_rate(make_env_fn(args.scene, args.side, args.opponent, config, None, 0, "reference"), 1500)
     print(f"{args.scene} / {args.side} vs {args.opponent}, {Path(args.config).name}: observation {obs_shape[0]} floats, "
           f"Discrete({n}) ({config.get('actions', 'full')} actions), median {legal} legal actions, {length} learner steps an episode; "
           f"torch threads {args.torch_threads}, {os.cpu_count()} cores")
-    print(f"environment alone (masked random): {env_only:8.0f} learner steps/s")
+    engine = "fast core" if probe._fast is not None else "reference engine"
+    print(f"environment alone (masked random), reference engine: {ref_only:8.0f} learner steps/s")
+    print(f"environment alone (masked random), {engine:16s}: {env_only:8.0f} learner steps/s "
+          f"({env_only / ref_only:.1f}x)")
     real = ppo_rate(vector_env(args.scene, args.side, args.opponent, config, None, 0, 1), config, args.steps, 1)
     dummy_fns = [lambda: DummyEnv(obs_shape, n, legal, length)]
     dummy = ppo_rate(DummyVecEnv(dummy_fns), config, args.steps, 1)

@@ -40,10 +40,11 @@ def _update(h, *arrays) -> None:
         h.update(np.ascontiguousarray(a).tobytes())
 
 
-def aec_digest(scene: str, rules: str, seeds: int = AEC_SEEDS) -> str:
-    """Masked random play of every seat; the hash of everything ``last()`` and ``observe()`` give."""
+def aec_digest(scene: str, rules: str, seeds: int = AEC_SEEDS, core: str = "auto") -> str:
+    """Masked random play of every seat; the hash of everything ``last()`` and ``observe()`` give
+    (``core``: the engine behind the environment; both must give the same stream)."""
     h = hashlib.sha256()
-    env = raw_env(scene=scene, rules=rules)
+    env = raw_env(scene=scene, rules=rules, core=core)
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
         env.reset(seed=seed)
@@ -61,10 +62,10 @@ def aec_digest(scene: str, rules: str, seeds: int = AEC_SEEDS) -> str:
     return h.hexdigest()
 
 
-def single_digest(scene: str, rules: str, seeds: int = SINGLE_SEEDS) -> str:
+def single_digest(scene: str, rules: str, seeds: int = SINGLE_SEEDS, core: str = "auto") -> str:
     """The single-agent view (turn decisions learned, ``basic`` elsewhere): observations, masks, rewards."""
     h = hashlib.sha256()
-    env = FateSingleAgentEnv(scene=scene, rules=rules, learn=("turn",), controllers=REGISTRY)
+    env = FateSingleAgentEnv(scene=scene, rules=rules, learn=("turn",), controllers=REGISTRY, core=core)
     for seed in range(seeds):
         rng = np.random.default_rng(1000 + seed)
         obs, _ = env.reset(seed=seed)
@@ -84,8 +85,8 @@ def compute() -> dict[str, str]:
     out = {}
     for scene in SCENES:
         for rules in RULES:
-            out[f"aec/{scene}/{rules}"] = aec_digest(scene, rules)
-            out[f"single/{scene}/{rules}"] = single_digest(scene, rules)
+            out[f"aec/{scene}/{rules}"] = aec_digest(scene, rules, core="reference")
+            out[f"single/{scene}/{rules}"] = single_digest(scene, rules, core="reference")
     return out
 
 

@@ -93,6 +93,7 @@ from ..rules.engine import start
 from ..rules.scene import Scene
 from ..scenes import load_scene
 from .actions import ActionLayout, AspectSlots, usable_boosts
+from .fast_table import fast_table_for
 from .observation import ObservationEncoder
 
 DEFAULT_REWARD = {"win": 1.0, "loss": -1.0, "conceded": -0.5, "taken_out": -1.0,
@@ -133,8 +134,8 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, scene: str | Scene = "duel", render_mode: str | None = None, max_exchanges: int | None = None,
                  reward: Mapping[str, float] | None = None, rules: str | None = None, max_aspects: int | None = None,
-                 **dials: Any):
-        EzPickle.__init__(self, scene, render_mode, max_exchanges, reward, rules, max_aspects, **dials)
+                 core: str = "auto", **dials: Any):
+        EzPickle.__init__(self, scene, render_mode, max_exchanges, reward, rules, max_aspects, core, **dials)
         super().__init__()
         if max_exchanges is not None:
             dials = {**dials, "max_exchanges": int(max_exchanges)}
@@ -153,7 +154,10 @@ class raw_env(AECEnv, EzPickle):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.conflict: Conflict | None = None
+        self._ref: Conflict | None = None
+        self._table = None  # the fast core's episode (fast_table.FastTable) when it plays this one
+        self._fast = fast_table_for(self.scene, self.layout, self.encoder, core)
+        self.core = "fast" if self._fast is not None else "reference"
         self._narrator = Narrator(self.scene)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -162,14 +166,33 @@ class raw_env(AECEnv, EzPickle):
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
+    def use_reference(self) -> None:
+        """Play the next episodes on the reference engine (for a caller that steps ``conflict``'s
+        decisions itself, with Python controllers)."""
+        self._fast = None
+        self.core = "reference"
+
+    @property
+    def conflict(self) -> Conflict | None:
+        """The reference engine's conflict (on the fast core, rebuilt at this point when asked)."""
+        return self._table.conflict if self._table is not None else self._ref
+
     # -- episode ----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.seed_used = seed
         forced = (options or {}).get("forced_dice", ())
-        self.conflict = start(self.scene, seed, forced=forced)
-        self.slots = AspectSlots(self.layout.A)
+        self._table = None
+        self._early: list = []
+        if self._fast is not None and not forced:  # forced dice: the reference rolls them
+            self._early = self._fast.reset(seed)  # scored with the first step, as the reference does
+            self._table = self._fast
+            self._ref = None
+            self.slots = None
+        else:
+            self._ref = start(self.scene, seed, forced=forced)
+            self.slots = AspectSlots(self.layout.A)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -178,35 +201,79 @@ class raw_env(AECEnv, EzPickle):
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._events_seen = 0
-        self._last_hit: ev.Hit | None = None
+        self._last_source: str | None = None
         self._rendered = 0
+        self._check_bail(at_reset=True)
         self._refresh_pending()
-        self.agent_selection = self.conflict.pending.actor
+        self.agent_selection = self._actor()
+
+    def _check_bail(self, at_reset: bool = False) -> None:
+        """An episode that outgrows the kernel's tables goes on on the reference engine, from the
+        same point, with the same aspect slots."""
+        t = self._table
+        if t is None or not t.bail:
+            return
+        self._ref = t.conflict
+        self.slots = t.aspect_slots()
+        self._table = None
+        if at_reset:  # the first step scores every event, as the reference's does
+            self._early, self._events_seen = [], 0
+        else:  # the kernel's rows are the reference's events after ConflictStarted; score the rest
+            self._events_seen = t.rows_read + 1
+            self._score_new_events()
+
+    def _over(self) -> bool:
+        return self._table.over if self._table is not None else self._ref.over
+
+    def _outcome(self):
+        return self._table.outcome() if self._table is not None else self._ref.outcome
+
+    def _actor(self) -> str | None:
+        if self._table is not None:
+            return self._table.actor
+        d = self._ref.pending
+        return d.actor if d is not None else None
+
+    def _pending_kind(self) -> str | None:
+        if self._table is not None:
+            return self._table.pending_kind if self._table.pending is not None else None
+        d = self._ref.pending
+        return d.kind if d is not None else None
 
     def _refresh_pending(self) -> None:
         """A new pending decision: aspects take their slots now (the slot order must follow every
         step); its options are mapped to actions (and the mask built) when first asked for, so a
         seat played by a scripted controller through :meth:`step_option` never pays for it."""
-        self.slots.sync(self.conflict)
+        if self._table is None:
+            self.slots.sync(self._ref)
         self._enc: tuple[np.ndarray, dict[int, int], list[int]] | None = None
 
     def _encoding(self) -> tuple[np.ndarray, dict[int, int], list[int]]:
         """(mask, action -> option index, option index -> action) for the pending decision."""
         if self._enc is None:
-            c = self.conflict
-            d = c.pending
             mask = np.zeros(self.layout.n, dtype=np.int8)
             decode: dict[int, int] = {}
             encoded: list[int] = []
-            if d is not None:
-                boosts = usable_boosts(c, d.options)
-                for i, o in enumerate(d.options):
-                    a = self.layout.encode(c, d.actor, o, self.slots, boosts)
-                    if a in decode:
-                        raise RuntimeError(f"two options share action {a}: {d.options[decode[a]]!r} and {o!r}")
-                    decode[a] = i
-                    encoded.append(a)
-                    mask[a] = 1
+            if self._table is not None:
+                if self._table.pending is not None:
+                    acts = self._table.actions()
+                    mask[acts] = 1
+                    encoded = acts.tolist()
+                    if int(mask.sum()) != len(encoded):
+                        raise RuntimeError(f"two options share an action: {encoded}")
+                    decode = None  # built when asked (_decode): a step looks its action up in ``encoded``
+            else:
+                c = self._ref
+                d = c.pending
+                if d is not None:
+                    boosts = usable_boosts(c, d.options)
+                    for i, o in enumerate(d.options):
+                        a = self.layout.encode(c, d.actor, o, self.slots, boosts)
+                        if a in decode:
+                            raise RuntimeError(f"two options share action {a}: {d.options[decode[a]]!r} and {o!r}")
+                        decode[a] = i
+                        encoded.append(a)
+                        mask[a] = 1
             self._enc = (mask, decode, encoded)
         return self._enc
 
@@ -216,19 +283,24 @@ class raw_env(AECEnv, EzPickle):
 
     @property
     def _decode(self) -> dict[int, int]:
-        return self._encoding()[1]
+        mask, decode, encoded = self._encoding()
+        if decode is None:
+            decode = dict(zip(encoded, range(len(encoded))))
+            self._enc = (mask, decode, encoded)
+        return decode
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = self.encoder.encode(self.conflict, agent, self.slots)
-        d = self.conflict.pending
-        mask = self._mask.copy() if d is not None and d.actor == agent and agent == self.agent_selection \
+        if self._table is not None:
+            obs = self._table.observe(agent)
+        else:
+            obs = self.encoder.encode(self._ref, agent, self.slots)
+        mask = self._mask.copy() if self._actor() == agent and agent == self.agent_selection \
             else np.zeros(self.layout.n, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         agent = agent or self.agent_selection
-        d = self.conflict.pending
-        return self._mask.copy() if d is not None and d.actor == agent else np.zeros(self.layout.n, dtype=np.int8)
+        return self._mask.copy() if self._actor() == agent else np.zeros(self.layout.n, dtype=np.int8)
 
     def action_for_option(self, index: int) -> int:
         """The action that picks option ``index`` of the pending decision (for scripted controllers)."""
@@ -236,10 +308,10 @@ class raw_env(AECEnv, EzPickle):
 
     def describe_action(self, action: int) -> str:
         name, offset = self.layout.segment_of(int(action))
-        d = self.conflict.pending if self.conflict else None
-        if d is not None and int(action) in self._decode:
+        if self._actor() is not None and int(action) in self._decode:
             from ..rules.options import key
-            return f"{name}[{offset}] = {key(d.options[self._decode[int(action)]])}"
+            options = self._table.session.options if self._table is not None else self._ref.pending.options
+            return f"{name}[{offset}] = {key(options[self._decode[int(action)]])}"
         return f"{name}[{offset}]"
 
     def step(self, action: int | None) -> None:
@@ -247,14 +319,13 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        c = self.conflict
-        d = c.pending
-        decode = self._decode
-        if action is None or int(action) not in decode:
-            legal = [self.describe_action(a) for a in sorted(decode)][:12]
-            raise IllegalAction(f"{agent}: action {action} is not legal for this {d.kind} decision; "
-                                f"legal: {', '.join(legal)}{' ...' if len(decode) > 12 else ''}")
-        self._apply(agent, decode[int(action)])
+        mask, decode, encoded = self._encoding()
+        if action is not None and 0 <= int(action) < len(mask) and mask[int(action)]:
+            self._apply(agent, decode[int(action)] if decode is not None else encoded.index(int(action)))
+            return
+        legal = [self.describe_action(a) for a in sorted(encoded)][:12]
+        raise IllegalAction(f"{agent}: action {action} is not legal for this {self._pending_kind()} decision; "
+                            f"legal: {', '.join(legal)}{' ...' if len(encoded) > 12 else ''}")
 
     def step_option(self, index: int) -> None:
         """Step with the pending decision's option ``index`` (what a scripted controller returns),
@@ -263,72 +334,95 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(None)
             return
-        d = self.conflict.pending
-        if d is None or d.actor != agent or not 0 <= index < len(d.options):
+        count = (self._table.pending_count if self._table is not None
+                 else len(self._ref.pending.options) if self._ref.pending is not None else 0)
+        if self._actor() != agent or not 0 <= index < count:
             raise IllegalAction(f"{agent}: option {index} is not one of the pending decision's")
         self._apply(agent, index)
 
     def _apply(self, agent: str, index: int) -> None:
-        c = self.conflict
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        c.step(index)
-        self._score_new_events()
-        if c.over:
-            unresolved = c.outcome.unresolved
+        if self._table is not None:
+            scored = self._table.answer(index)
+            if self._early:
+                scored, self._early = self._early + scored, []
+            for what, who, shifts in scored:
+                self._score(what, who, shifts)
+            self._check_bail()
+        else:
+            self._ref.step(index)
+            self._score_new_events()
+        over = self._over()
+        if over:
+            outcome = self._outcome()
+            unresolved = outcome.unresolved
             for a in self.agents:
                 if not (self.terminations[a] or self.truncations[a]):
                     if unresolved:
                         self.rewards[a] += self.reward_cfg["unresolved"]
                         self.truncations[a] = True
                     else:
-                        if c.outcome.winner is not None:  # a challenge has no winner: its results are the GM's
-                            won = c.f[a].sheet.side == c.outcome.winner
+                        if outcome.winner is not None:  # a challenge has no winner: its results are the GM's
+                            won = self.scene.character(a).side == outcome.winner
                             self.rewards[a] += self.reward_cfg["win" if won else "loss"]
                         self.terminations[a] = True
+            summary_json = outcome.to_json()
             for a in self.agents:
-                self.infos[a] = {"outcome": c.outcome.to_json()}
+                self.infos[a] = {"outcome": summary_json}
         else:
             self._refresh_pending()
         self._accumulate_rewards()
-        if c.over:
+        if over:
             self._enc = (np.zeros(self.layout.n, dtype=np.int8), {}, [])
         dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
         if dead:
-            self._skip_agent_selection = None if c.over else c.pending.actor
+            self._skip_agent_selection = None if over else self._actor()
             self.agent_selection = dead[0]
         else:
-            self.agent_selection = c.pending.actor
+            self.agent_selection = self._actor()
         if self.render_mode == "human":
             self.render()
 
-    def _score_new_events(self) -> None:
+    def _score(self, kind: str, who: str | None, shifts: int = 0) -> None:
+        """One scored event: a hit's source, shifts absorbed, a character leaving the fight."""
         cfg = self.reward_cfg
-        c = self.conflict
+        if kind == "hit":
+            self._last_source = who  # its absorption may come in a later step
+        elif kind == "absorbed":
+            if who in self.rewards:
+                self.rewards[who] += cfg["shift_taken"] * shifts
+            if self._last_source in self.rewards:
+                self.rewards[self._last_source] += cfg["shift_dealt"] * shifts
+        elif kind == "decision":
+            return
+        elif who in self.terminations and not self.terminations[who]:  # conceded, taken_out
+            self.rewards[who] += cfg[kind]
+            self.terminations[who] = True
+
+    def _score_new_events(self) -> None:
+        c = self._ref
         for e in c.events[self._events_seen:]:
             if isinstance(e, ev.Hit):
-                self._last_hit = e  # its absorption may come in a later step
+                self._score("hit", e.source)
             elif isinstance(e, (ev.Absorbed, ev.MobHit)):
-                if e.target in self.rewards:
-                    self.rewards[e.target] += cfg["shift_taken"] * e.shifts
-                source = self._last_hit.source if self._last_hit is not None else None
-                if source in self.rewards:
-                    self.rewards[source] += cfg["shift_dealt"] * e.shifts
-            elif isinstance(e, (ev.Conceded, ev.TakenOutEvent)):
-                who = e.actor if isinstance(e, ev.Conceded) else e.target
-                if who in self.terminations and not self.terminations[who]:
-                    self.rewards[who] += cfg["conceded" if isinstance(e, ev.Conceded) else "taken_out"]
-                    self.terminations[who] = True
+                self._score("absorbed", e.target, e.shifts)
+            elif isinstance(e, ev.Conceded):
+                self._score("conceded", e.actor)
+            elif isinstance(e, ev.TakenOutEvent):
+                self._score("taken_out", e.target)
         self._events_seen = len(c.events)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        c = self.conflict
-        lines = self._narrator.lines(c.events[self._rendered:]) if c else []
-        self._rendered = len(c.events) if c else 0
-        if c is not None and c.over and lines:
-            lines += [""] + summary(self.scene, c.outcome)
+        if self._table is None and self._ref is None:
+            return None if self.render_mode == "human" else ""
+        events = self._table.events() if self._table is not None else self._ref.events
+        lines = self._narrator.lines(events[self._rendered:])
+        self._rendered = len(events)
+        if self._over() and lines:
+            lines += [""] + summary(self.scene, self._outcome())
         text = "\n".join(lines)
         if self.render_mode == "human":
             if text:

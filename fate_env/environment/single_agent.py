@@ -32,6 +32,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
 from .aec import IllegalAction, raw_env
+from .fast_side import FastSide, mixes_of
 
 
 class ControllerFactory(Protocol):
@@ -51,9 +52,9 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
                  illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
                  outcome: str = "characters", controllers: ControllerFactory | None = None, actions: str = "full",
-                 **dials: Any):
+                 core: str = "auto", **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, learn, helper, outcome, controllers, actions, **dials)
+                          illegal_penalty, learn, helper, outcome, controllers, actions, core, **dials)
         if controllers is None:
             raise ValueError("FateSingleAgentEnv needs controllers=...: a factory of the other seats' controllers "
                              "(agents.base.REGISTRY, or your own with controllers_for and make_controller)")
@@ -65,7 +66,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.learn = tuple(learn) if learn else None
 
         self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
-                           max_exchanges=max_exchanges, rules=rules, **dials)
+                           max_exchanges=max_exchanges, rules=rules, core=core, **dials)
         self._ends = {k: self.aec.reward_cfg[k] for k in ("win", "loss", "unresolved")}
         if outcome == "side":  # the aec scores characters still in; the side's end is scored here instead
             self.aec.reward_cfg.update({k: 0.0 for k in self._ends})
@@ -77,10 +78,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.learners = [c.id for c in s.characters if c.side == self.side]
         # "basic,random": each episode faces one of them (drawn with the env's seed), so a policy
         # trained against a mixture does not over-fit one opponent's habits
-        if isinstance(opponents, str):
-            mix = [{sd: name.strip() for sd in s.sides if sd != self.side} for name in opponents.split(",")]
-        else:
-            mix = [dict(opponents)]
+        mix = mixes_of(opponents, s.sides, self.side)
         self.factory = controllers
         self.mixture = [controllers.controllers_for(s, m, opponent_seed) for m in mix]
         self.controllers = self.mixture[0]
@@ -100,12 +98,25 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         pass_at = np.flatnonzero(self.full == self.aec.layout.segments["pass"].start)
         self._idle = int(pass_at[0]) if len(pass_at) else 0
         self._agent: str | None = None
+        # the fast core plays the other seats when it can (see fast_side.py), per opponent mixture;
+        # else their Python controllers step the AEC environment on the reference engine
+        self._fast: FastSide | None = None
+        if self.aec.core == "fast" and render_mode is None and getattr(controllers, "native", False):
+            self._fast = FastSide(self.aec, self.learners, mix, helper, self.learn)
+            if not any(self._fast.plays(i) for i in range(len(mix))):
+                self._fast = None
+        self.aec.use_reference()
+        self._on_fast = False  # this episode plays on the fast core
+        self._drop_fast = False  # set_opponents: the reference plays from the next episode on
 
     def set_opponents(self, overrides: Mapping[str, str], seed: int = 0) -> None:
         """Let other controllers play the other seats from the next decision on (self-play snapshots;
-        callable through a vectorised env's ``env_method``)."""
+        callable through a vectorised env's ``env_method``). An episode in progress on the fast
+        core is finished by the kernel's scripted opponents: the new ones take over from the next
+        episode, which the reference engine plays (a snapshot is not a policy the kernel plays)."""
         self.controllers = self.factory.controllers_for(self.aec.scene, dict(overrides), seed)
         self.mixture = [self.controllers]
+        self._drop_fast = True
 
     def _collect(self) -> float:
         return sum(self.aec.rewards.get(a, 0.0) for a in self.learners) / len(self.learners)
@@ -143,8 +154,18 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(2**31 - 1))
-        if len(self.mixture) > 1:
-            self.controllers = self.mixture[int(self.np_random.integers(len(self.mixture)))]
+        if self._drop_fast:
+            self._fast, self._drop_fast = None, False
+        which = int(self.np_random.integers(len(self.mixture))) if len(self.mixture) > 1 else 0
+        self.controllers = self.mixture[which]
+        self._on_fast = self._fast is not None and self._fast.plays(which)
+        if self._on_fast:
+            gathered, over = self._fast.reset(seed, which)
+            self._agent = self._fast.table.actor
+            if over:
+                gathered += self._side_end(self._fast.outcome())
+                return self._obs(), {"skipped_reward": gathered, "outcome": self._fast.outcome().to_json()}
+            return self._obs(), {}
         self.aec.reset(seed=seed)
         gathered, over = self._advance()
         if over:  # the learning side never had a decision (e.g. the opponents conceded at once)
@@ -154,9 +175,38 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
 
     def _obs(self) -> np.ndarray:
         agent = self._agent or self.learners[0]
+        if self._on_fast:
+            return self._fast.table.observe(agent)
         return self.aec.encoder.encode(self.aec.conflict, agent, self.aec.slots)
 
+    @property
+    def over(self) -> bool:
+        """The episode has ended."""
+        return self._fast.table.over if self._on_fast else self.aec.conflict.over
+
+    @property
+    def episode_outcome(self):
+        """The episode's ``Outcome`` (None while it runs)."""
+        if self._on_fast:
+            return self._fast.outcome() if self._fast.table.over else None
+        return self.aec.conflict.outcome
+
+    @property
+    def conflict(self):
+        """The reference engine's conflict at this point (on the fast core, rebuilt when asked:
+        fast_table.FastTable.conflict)."""
+        return self._fast.table.conflict if self._on_fast else self.aec.conflict
+
     def action_masks(self) -> np.ndarray:
+        if self._on_fast:
+            table = self._fast.table
+            mask = np.zeros(self.aec.layout.n, dtype=bool)
+            if table.over:
+                mask = np.zeros(len(self.full), dtype=bool)
+                mask[self._idle] = True
+                return mask
+            mask[table.actions()] = True
+            return mask if self.actions == "full" else mask[self.full]
         if self.aec.conflict.over:
             mask = np.zeros(len(self.full), dtype=bool)
             mask[self._idle] = True  # any action ends nothing: keeps SB3 happy
@@ -166,12 +216,14 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
 
     def action_for_option(self, index: int) -> int:
         """The learner's action that picks option ``index`` of the pending decision (imitation)."""
-        a = self.aec.action_for_option(index)
+        a = int(self._fast.table.actions()[index]) if self._on_fast else self.aec.action_for_option(index)
         if self.actions == "full":
             return a
         return int(np.searchsorted(self.full, a))
 
     def step(self, action: int):
+        if self._on_fast:
+            return self._fast_step(action)
         aec = self.aec
         if aec.conflict.over:
             return self._obs(), 0.0, True, False, {"outcome": aec.conflict.outcome.to_json()}
@@ -192,6 +244,32 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             reward += self._side_end(outcome)
             truncated = outcome.unresolved
             terminated = not truncated
+        return self._obs(), float(reward), terminated, truncated, info
+
+    def _fast_step(self, action: int):
+        """step() with the other seats played inside the kernel (fast_side.py)."""
+        table = self._fast.table
+        if table.over:
+            return self._obs(), 0.0, True, False, {"outcome": table.outcome().to_json()}
+        acts = table.actions()
+        a = int(self.full[int(action)]) if 0 <= int(action) < len(self.full) else None
+        hit = np.flatnonzero(acts == a) if a is not None else ()
+        if not len(hit):
+            why = (f"action {action} is outside Discrete({len(self.full)})" if a is None else
+                   f"{self._agent}: action {a} is not legal for this {table.pending_kind} decision")
+            return self._obs(), self.illegal_penalty, False, False, {"illegal_action": why}
+        reward, gathered, over = self._fast.answer(int(hit[0]))
+        reward += gathered
+        info: dict[str, Any] = {}
+        terminated = truncated = False
+        if over:
+            outcome = table.outcome()
+            info["outcome"] = outcome.to_json()
+            reward += self._side_end(outcome)
+            truncated = outcome.unresolved
+            terminated = not truncated
+        else:
+            self._agent = table.actor
         return self._obs(), float(reward), terminated, truncated, info
 
     def render(self) -> str | None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import kernel as k
 from .decode import events, outcome
-from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, build, covered
+from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, asks_mask, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
 
@@ -109,10 +109,11 @@ class Session:
                       np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * 6, np.uint64))
         self.checkpoint = tuple(np.zeros_like(a) for a in self.state[:3]) + (np.zeros(k.NG, np.int64),) + \
             tuple(np.zeros_like(a) for a in self.state[4:])
+        self._arrays = core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint
         self._advance(True)
 
     def _advance(self, fresh: bool) -> None:
-        args = self.core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint + (fresh,)
+        args = self._arrays + (fresh,)
         if k.HAVE_NUMBA:
             k.advance(*args)
         else:  # plain Python: the uint64 dice wrap as intended, with warnings
@@ -121,15 +122,16 @@ class Session:
 
     def answer(self, index: int) -> None:
         """Answer the pending decision with option ``index`` and play on to the next one."""
-        if self.pending is None:
-            raise ValueError("no decision is waiting for an answer")
         G = self.G
+        if int(G[k.G_BAIL]) != k.BAIL_PAUSE:
+            raise ValueError("no decision is waiting for an answer")
         n = int(G[k.G_NANS])
         if k.NG + n >= len(G):  # room for more answers: the state's G grows, the checkpoint's does not
             G2 = np.zeros(2 * len(G), np.int64)
             G2[:len(G)] = G
             self.G = G2
             self.state = self.state[:3] + (G2,) + self.state[4:]
+            self._arrays = self.core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint
             G = G2
         G[k.NG + n] = index
         G[k.G_NANS] = n + 1
@@ -158,6 +160,9 @@ class Session:
             return []
         from .decode import _option
         start = int(self.G[k.G_NEV])
+        if start + pending[2] > len(self.EV):
+            raise RuntimeError("the paused decision's options did not fit past the events: the episode outgrew "
+                               "the kernel's table (play it on the reference)")
         return [_option(self.core.tables, self.EV[start + i]) for i in range(pending[2])]
 
     @property
@@ -167,9 +172,11 @@ class Session:
 
 class FastCore:
     """A scene compiled for the kernel. ``controllers`` maps characters to the scripted policy
-    playing them (``basic`` for any not named; ``tables.CONTROLLERS`` are covered)."""
+    playing them (``basic`` for any not named; ``tables.CONTROLLERS`` are covered); ``asks`` maps
+    characters to the decision kinds answered from outside (a session's answers), their policy
+    making the rest; a seat played by ``"agent"`` answers every kind."""
 
-    def __init__(self, scene, controllers: dict[str, str] | None = None):
+    def __init__(self, scene, controllers: dict[str, str] | None = None, asks: dict[str, Any] | None = None):
         self.scene = scene
         names = {c.id: (controllers or {}).get(c.id, "basic") for c in scene.characters}
         params = {name: basic_params(name if name in CONTROLLERS and name != "random" else "basic")
@@ -177,7 +184,8 @@ class FastCore:
         #: the random policy's seed offset: agents.base.controllers_for seeds one controller per
         #: policy name with seed * 1000 + the index of the first character it plays
         self._random_at = next((i for i, c in enumerate(scene.characters) if names[c.id] == "random"), None)
-        self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()})
+        self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()},
+                                    {cid: asks_mask(kinds) for cid, kinds in (asks or {}).items()})
         self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
         self._replay_scratch: tuple | None = None
 

@@ -65,10 +65,11 @@ NP = 39
 # P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
-POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK = range(7)
-POL_W = 7
-PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_AGENT = range(8)
-# PK_AGENT: a seat answered from outside (a learner, a player): see _draw  # coward is basic with other parameters
+POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS = range(8)
+POL_W = 8
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM = range(7)
+# coward is basic with other parameters. POL_ASKS: the decision kinds (a bitmask over D_*) the seat
+# answers from outside (a learner, a player: see _draw); its policy makes the others
 STYLE_CONDENSED, STYLE_CORE = 0, 1
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
@@ -76,12 +77,14 @@ ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
-    G_CKCURSOR = range(22)
-NG = 22  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS = range(27)
+NG = 27  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
 # decision past them the episode pauses, with the decision's kind, actor and option count.
 # G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
-# from it, at the turn of G_CKACTOR (popcorn) or position G_CKCURSOR (Core's order)
+# from it, at the turn of G_CKACTOR (popcorn) or position G_CKCURSOR (Core's order).
+# G_PEFFORT..G_PSHIFTS: a paused decision's context, as the reference's Decision.context gives it
+# (an invoke's effort, opposition, margin and "as roller"; the shifts of a style or absorb choice)
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
 NR = 11
@@ -141,7 +144,9 @@ def _emit(EV, G, code, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
 
 @njit(cache=True, _nrt=False)
 def _decision(EV, G, kind, actor, index, reason, okind, x1, x2, x3, x4, x5):
-    _emit(EV, G, E_DECISION, kind, actor, index, reason, okind, x1, x2, x3, x4, x5, 0)
+    """A decision taken; its last field is the last aspect id made before it (the environment's
+    aspect slots follow every decision: fate_env/environment/fast_table.py)."""
+    _emit(EV, G, E_DECISION, kind, actor, index, reason, okind, x1, x2, x3, x4, x5, G[G_ASEQ])
 
 
 # -- who is in the fight (Table.active_ids, foes_of, allies_of, is_over) ------------------
@@ -356,16 +361,21 @@ def _kind(P, c):
 
 
 @njit(cache=True, _nrt=False)
-def _draws(P, c):
-    """``c``'s decisions are drawn (random) or answered from outside (an agent), not scripted."""
-    k = _kind(P, c)
-    return k == PK_RANDOM or k == PK_AGENT
+def _asks(P, c, dkind):
+    """``c``'s decisions of kind ``dkind`` are answered from outside (an agent)."""
+    return (P[P[P_POL] + POL_W * c + POL_ASKS] >> dkind) & 1 != 0
 
 
 @njit(cache=True, _nrt=False)
-def _why(P, c):
+def _draws(P, c, dkind):
+    """``c``'s decision of kind ``dkind`` is drawn (random) or answered from outside, not scripted."""
+    return _kind(P, c) == PK_RANDOM or _asks(P, c, dkind)
+
+
+@njit(cache=True, _nrt=False)
+def _why(P, c, dkind):
     """The reason a drawn decision gives: random's "at random", an agent's none."""
-    return R_AGENT if _kind(P, c) == PK_AGENT else R_RANDOM
+    return R_AGENT if _asks(P, c, dkind) else R_RANDOM
 
 
 @njit(cache=True, _nrt=False)
@@ -395,7 +405,7 @@ def _draw(P, RNG, G, who, dkind, n):
     """The option ``who`` takes among ``n``: random's draw, or an agent's next answer. With no
     answer left the episode pauses (-1; G_BAIL = BAIL_PAUSE, the decision in G_PKIND, G_PACTOR,
     G_PCOUNT): the caller replays it from its seed with one more answer."""
-    if _kind(P, who) != PK_AGENT:
+    if not _asks(P, who, dkind):
         return _pick_index(RNG, n)
     pos = G[G_ANSPOS]
     if pos < G[G_NANS]:
@@ -872,10 +882,16 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         if n == 0:
             passes += 1
             continue
-        if _draws(P, who):  # RandomController (or an agent): "done" or any invoke
+        if _draws(P, who, D_INVOKE):  # RandomController (or an agent): "done" or any invoke
             idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
             if idx < 0:
-                if G[G_BAIL] == BAIL_PAUSE:  # the options: done, then every invoke
+                if G[G_BAIL] == BAIL_PAUSE:  # the context (invokes.roll_context), then the options: done, every invoke
+                    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+                    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+                    G[G_PEFFORT] = effort
+                    G[G_POPP] = opposition
+                    G[G_PMARGIN] = effort - opposition if mine else opposition - effort
+                    G[G_PROLLER] = 1 if mine else 0
                     _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
                     for q in range(1, n + 1):
                         _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, q,
@@ -884,12 +900,12 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
                              pick_paid[3])
                 return
             if idx == 0:
-                _decision(EV, G, D_INVOKE, who, 0, _why(P, who), O_DONE, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_INVOKE, who, 0, _why(P, who, D_INVOKE), O_DONE, 0, 0, 0, 0, 0)
                 passes += 1
                 continue
             _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, idx, pick_paid)
             aid = pick_paid[0]
-            _decision(EV, G, D_INVOKE, who, idx, _why(P, who), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
+            _decision(EV, G, D_INVOKE, who, idx, _why(P, who, D_INVOKE), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
                       pick_paid[3])
             _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_paid[1], pick_paid[2] == 1,
                           pick_paid[3] == 1)
@@ -1042,16 +1058,17 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
         _taken_out(CH, EV, G, target, source)
         return
     reason = R_A_LEAST
-    if _draws(P, target):  # any plan, or taken out (the last option)
+    if _draws(P, target, D_ABSORB):  # any plan, or taken out (the last option)
         best = _draw(P, RNG, G, target, D_ABSORB, np_ + 1)
         if best < 0:
-            if G[G_BAIL] == BAIL_PAUSE:  # the options: every plan, then taken out
+            if G[G_BAIL] == BAIL_PAUSE:  # the context, then the options: every plan, then taken out
+                G[G_PSHIFTS] = shifts
                 for q in range(np_):
                     bm, sm = _plan_masks(SC, MARK, target, plans, q, usable, nu)
                     _opt(EV, G, q, O_ABSORB, bm, sm, 0, 0, 0)
                 _opt(EV, G, np_, O_TAKENOUT, 0, 0, 0, 0, 0)
             return
-        reason = _why(P, target)
+        reason = _why(P, target, D_ABSORB)
         if best == np_:
             _decision(EV, G, D_ABSORB, target, best, reason, O_TAKENOUT, 0, 0, 0, 0, 0)
             _taken_out(CH, EV, G, target, source)
@@ -1204,13 +1221,13 @@ def _concede(CH, EV, G, c):
 def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
     """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
     the random policy's draw)."""
-    if _draws(P, target):
+    if _draws(P, target, D_RESPOND):
         j = _draw(P, RNG, G, target, D_RESPOND, 2)
         if j < 0:
             _paused_two(EV, G, O_DEFEND, O_CONCEDE)
             return False
         concede = j == 1
-        reason = _why(P, target)
+        reason = _why(P, target, D_RESPOND)
     else:
         concede = _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT,
                                                                   HOPS, target, buf, skills)
@@ -1297,16 +1314,17 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
         return
     if m >= 3:
-        j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor) else 0
+        j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
         if j < 0:
+            G[G_PSHIFTS] = m
             _paused_two(EV, G, O_FULLHIT, O_BOOST_HIT)
             return
         if j == 1:  # trade a shift for a boost
-            _decision(EV, G, D_STYLE, actor, 1, _why(P, actor), O_BOOST_HIT, 0, 0, 0, 0, 0)
+            _decision(EV, G, D_STYLE, actor, 1, _why(P, actor, D_STYLE), O_BOOST_HIT, 0, 0, 0, 0, 0)
             m -= 1
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
         else:
-            _decision(EV, G, D_STYLE, actor, 0, _why(P, actor) if _draws(P, actor) else R_S_FULL, O_FULLHIT,
+            _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL, O_FULLHIT,
                       0, 0, 0, 0, 0)
     _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, m, actor, plans, usable)
 
@@ -1426,15 +1444,15 @@ def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, 
     name = TPL[k, TP_NAME]
     if m < 0:
         if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
-            j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor) else 0
+            j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor, D_COST) else 0
             if j < 0:
                 _paused_two(EV, G, O_NO_ASPECT, O_FOR_ENEMY)
                 return
             if j == 1:
-                _decision(EV, G, D_COST, actor, 1, _why(P, actor), O_FOR_ENEMY, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_COST, actor, 1, _why(P, actor, D_COST), O_FOR_ENEMY, 0, 0, 0, 0, 0)
                 _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
             else:
-                _decision(EV, G, D_COST, actor, 0, _why(P, actor) if _draws(P, actor) else R_C_NOTHING,
+                _decision(EV, G, D_COST, actor, 0, _why(P, actor, D_COST) if _draws(P, actor, D_COST) else R_C_NOTHING,
                           O_NO_ASPECT, 0, 0, 0, 0, 0)
         return
     if m == 0:
@@ -1530,8 +1548,8 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
     choices: a tie at a minor cost (the opposition gets a boost) or, under Condensed, a failure
     with a boost; a failure at a major cost (the major_cost dial). basic takes the minor cost, and
     the major one while unhurt; ``zone``: where a "Hard-Won Ground" goes."""
-    rnd = _draws(P, actor)
-    why = _why(P, actor)
+    rnd = _draws(P, actor, D_COST)
+    why = _why(P, actor, D_COST)
     enemy = R[R_OPP]
     if m < 0:
         if P[P_MAJOR] == MAJOR_OFF:
@@ -1828,7 +1846,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         pol = P[P_POL] + POL_W * actor
         pick = NEG
         why = R_T_ATTACK
-        if _draws(P, actor):  # RandomController (or an agent): any option of the turn
+        if _draws(P, actor, D_TURN):  # RandomController (or an agent): any option of the turn
             j = _draw(P, RNG, G, actor, D_TURN, total)
             if j < 0:
                 if G[G_BAIL] == BAIL_PAUSE:  # the options, action by action (actions.ACTIONS)
@@ -1859,7 +1877,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                     _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
                     _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
                 return
-            why = _why(P, actor)
+            why = _why(P, actor, D_TURN)
             if j < nm:
                 z = moves[j]
                 _decision(EV, G, D_TURN, actor, j, why, O_MOVE, z, 0, 0, 0, 0)
@@ -2089,7 +2107,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         in_reach = True
             pick = 0
             reason = R_M_STAYS if in_reach else R_M_HOLDS
-            if _draws(P, actor):
+            if _draws(P, actor, D_MOVE):
                 pick = _draw(P, RNG, G, actor, D_MOVE, nm + 1)
                 if pick < 0:
                     if G[G_BAIL] == BAIL_PAUSE:
@@ -2097,14 +2115,14 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         for q in range(nm):
                             _opt(EV, G, q + 1, O_MOVE, moves[q], 0, 0, 0, 0)
                     return
-                reason = _why(P, actor)
+                reason = _why(P, actor, D_MOVE)
             elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
                 for i in range(nm):  # sniper: falls back to a firing position
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_FALLS
                         break
-            if pick == 0 and not in_reach and not _draws(P, actor):
+            if pick == 0 and not in_reach and not _draws(P, actor, D_MOVE):
                 for i in range(nm):
                     if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
@@ -2122,7 +2140,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
 
 # -- the scene's end (end.finish) ---------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _finish(SC, CH, G, EV, unresolved):
+def _finish(SC, CH, MARK, G, EV, unresolved):
     winner = NEG
     if not unresolved:
         for c in range(SC.shape[0]):
@@ -2137,17 +2155,19 @@ def _finish(SC, CH, G, EV, unresolved):
         pay = CH[c, C_OWED] + (1 + CH[c, C_CTAKEN] if CH[c, C_STATUS] == CONCEDED else 0)
         if pay and SC[c, S_NPC] == 0:
             CH[c, C_FP] += pay
+        for b in range(SC[c, S_NBOX]):
+            MARK[c, b] = 0
     G[G_WINNER] = winner
     G[G_UNRESOLVED] = 1 if unresolved else 0
     _emit(EV, G, E_ENDED, winner, G[G_EXCHANGE], 1 if unresolved else 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def _begin_exchange(SC, CH, G, EV, P):
+def _begin_exchange(SC, CH, MARK, G, EV, P):
     G[G_EXCHANGE] += 1
     if G[G_EXCHANGE] > P[P_MAXEX]:
         G[G_EXCHANGE] -= 1
-        _finish(SC, CH, G, EV, True)
+        _finish(SC, CH, MARK, G, EV, True)
         return False
     _emit(EV, G, E_EXCHANGE, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     for c in range(SC.shape[0]):
@@ -2267,7 +2287,7 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
     n = SC.shape[0]
     resume = G[G_RESUME] != 0
     G[G_RESUME] = 0
-    if not resume and not _begin_exchange(SC, CH, G, EV, P):
+    if not resume and not _begin_exchange(SC, CH, MARK, G, EV, P):
         return
     if P[P_POPCORN] == 0:  # Core's fixed order by skills
         cursor = G[G_CKCURSOR] if resume else _next_in_order(CH, P, NEG)
@@ -2284,11 +2304,11 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
                 return
             CH[actor, C_ACTED] = 1
             if _over(SC, CH):
-                _finish(SC, CH, G, EV, False)
+                _finish(SC, CH, MARK, G, EV, False)
                 return
             i = _next_in_order(CH, P, cursor)
             if i == NEG:
-                if not _begin_exchange(SC, CH, G, EV, P):
+                if not _begin_exchange(SC, CH, MARK, G, EV, P):
                     return
                 i = _next_in_order(CH, P, NEG)
             cursor = i
@@ -2309,7 +2329,7 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
             return
         CH[actor, C_ACTED] = 1
         if _over(SC, CH):
-            _finish(SC, CH, G, EV, False)
+            _finish(SC, CH, MARK, G, EV, False)
             return
         # who goes next: the one who just acted names them (popcorn)
         nrem = 0
@@ -2333,14 +2353,14 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
         else:
             pick = NEG
             side = SC[chooser, S_SIDE]
-            if _draws(P, chooser):
+            if _draws(P, chooser, D_NEXT):
                 pick = _draw(P, RNG, G, chooser, D_NEXT, npool)
                 if pick < 0:
                     if G[G_BAIL] == BAIL_PAUSE:
                         for q in range(npool):
                             _opt(EV, G, q, O_NEXT, pool[q], 0, 0, 0, 0)
                     return
-                _decision(EV, G, D_NEXT, chooser, pick, _why(P, chooser), O_NEXT, pool[pick], 0, 0, 0, 0)
+                _decision(EV, G, D_NEXT, chooser, pick, _why(P, chooser, D_NEXT), O_NEXT, pool[pick], 0, 0, 0, 0)
             elif P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:
                 for i in range(npool):  # TacticianController._next: an ally who holds free invokes
                     if SC[pool[i], S_SIDE] == side and _holds_free(AF, AL, G, pool[i]):
@@ -2373,7 +2393,7 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
             pick = pool[pick]
         _emit(EV, G, E_NEXT, chooser, pick, 1 if nrem == 0 else 0, 0, 0, 0, 0, 0, 0, 0, 0)
         if nrem == 0:
-            if not _begin_exchange(SC, CH, G, EV, P):
+            if not _begin_exchange(SC, CH, MARK, G, EV, P):
                 return
             actor = pick if CH[pick, C_STATUS] == ACTIVE else _first_active(CH)
         else:

@@ -39,7 +39,11 @@ AGENT = "agent"
 #: basic with other parameters
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
                 "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM,
-                AGENT: k.PK_AGENT}
+                AGENT: k.PK_BASIC}
+#: the decision kinds a seat may answer from outside (kernel.POL_ASKS bits; decode.KINDS spells them)
+DECISION_BITS = {"turn": k.D_TURN, "respond": k.D_RESPOND, "invoke": k.D_INVOKE, "style": k.D_STYLE,
+                 "absorb": k.D_ABSORB, "next": k.D_NEXT, "move": k.D_MOVE, "cost": k.D_COST}
+ASK_ALL = (1 << len(DECISION_BITS)) - 1
 CONTROLLERS = tuple(p for p in POLICY_KINDS if p != AGENT)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
@@ -136,9 +140,19 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
     return why
 
 
-def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
+def asks_mask(kinds) -> int:
+    """The POL_ASKS bitmask of some decision kinds (names as the reference's DecisionKind)."""
+    unknown = sorted(set(kinds) - set(DECISION_BITS))
+    if unknown:
+        raise Unsupported(f"the fast core asks only a conflict's decisions ({', '.join(DECISION_BITS)}), "
+                          f"not {', '.join(unknown)}")
+    return sum(1 << DECISION_BITS[x] for x in set(kinds))
+
+
+def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None = None) -> Tables:
     """The kernel's arrays for ``scene``; ``policies`` maps each character to the controller that
-    plays it and that controller's parameters."""
+    plays it and that controller's parameters; ``asks`` the decision kinds (a bitmask) a seat
+    answers from outside, its controller making the others (``agent``: every kind, else none)."""
     problems = covered(scene, {cid: name for cid, (name, _) in policies.items()})
     if problems:
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(problems)}")
@@ -283,6 +297,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]]) -> Tables:
         P[at + k.POL_RESERVE] = int(params["fp_reserve"])
         P[at + k.POL_MARKED] = 1 if params.get("concede_when_marked") else 0
         P[at + k.POL_STACK] = int(params.get("stack", 2))
+        P[at + k.POL_ASKS] = ASK_ALL if name == AGENT else (asks or {}).get(c.id, 0)
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0

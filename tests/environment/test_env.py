@@ -237,14 +237,14 @@ def test_single_agent_view_keeps_rewards_landing_between_turns():
     rng = np.random.default_rng(0)
     for seed in range(20):
         obs, info = env.reset(seed=seed)
-        done = env.aec.conflict.over
+        done = env.over
         ep = info.get("skipped_reward", 0.0)
         while not done:
             legal = np.flatnonzero(env.action_masks())
             obs, r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
             ep += r
             done = term or trunc
-        outcome = env.aec.conflict.outcome
+        outcome = env.episode_outcome
         if outcome.winner == "rival":
             assert ep > 0
         elif outcome.winner == "cynere":
@@ -284,9 +284,9 @@ def test_single_agent_view_can_learn_only_the_turn_decisions():
     rng = np.random.default_rng(0)
     for seed in range(5):
         obs, _ = env.reset(seed=seed)
-        done = env.aec.conflict.over
+        done = env.over
         while not done:
-            assert env.aec.conflict.pending.kind == "turn" and env.aec.conflict.pending.actor == "blade"
+            assert env.conflict.pending.kind == "turn" and env.conflict.pending.actor == "blade"
             legal = np.flatnonzero(env.action_masks())
             obs, r, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
             done = term or trunc
@@ -306,8 +306,8 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
         env.reset(seed=3)
         total, done = 0.0, False
         while not done:
-            c = env.aec.conflict
-            _, r, term, trunc, info = env.step(env.aec.action_for_option(helper.choose(c, c.pending)[0]))
+            c = env.conflict
+            _, r, term, trunc, info = env.step(env.action_for_option(helper.choose(c, c.pending)[0]))
             total += r
             done = term or trunc
         assert info["outcome"]["winner"] == "pcs"

@@ -1,5 +1,7 @@
 """The golden environment streams (see ``tests/golden_env.py``): a speed-up of the environment
-changes no observation, mask, reward or ending that an agent receives."""
+changes no observation, mask, reward or ending that an agent receives — and the environment on
+the fast core (``core="fast"``: the kernel steps, observations and masks written from its flat
+state) hands out the reference's streams exactly."""
 
 from __future__ import annotations
 
@@ -12,6 +14,17 @@ import golden_env as g
 EXPECTED = json.loads((g.HERE / "env.json").read_text())
 
 
+def _fast_keys() -> list[str]:
+    """The streams whose scene the fast core covers (the others run on the reference whatever
+    the core asked for)."""
+    from fate_env.fast.core import available, covered
+    from fate_env.scenes import load_scene
+    if not available():
+        return []
+    return [key for key in sorted(EXPECTED)
+            if not covered(load_scene(key.split("/")[1], rules=key.split("/")[2]))]
+
+
 def test_every_shipped_scene_is_pinned():
     assert {k.split("/")[1] for k in EXPECTED} == set(g.SCENES)
     assert {k.split("/")[0] for k in EXPECTED} == {"aec", "single"}
@@ -20,9 +33,18 @@ def test_every_shipped_scene_is_pinned():
 @pytest.mark.parametrize("key", sorted(EXPECTED))
 def test_stream_unchanged(key):
     view, scene, rules = key.split("/")
-    digest = g.aec_digest(scene, rules) if view == "aec" else g.single_digest(scene, rules)
+    digest = (g.aec_digest(scene, rules, core="reference") if view == "aec"
+              else g.single_digest(scene, rules, core="reference"))
     assert digest == EXPECTED[key], (f"{key}: the observations, masks or rewards changed; if deliberate, "
                                      "rewrite with python tests/golden_env.py --write and say why in the commit")
+
+
+@pytest.mark.parametrize("key", _fast_keys())
+def test_fast_core_gives_the_same_stream(key):
+    view, scene, rules = key.split("/")
+    digest = (g.aec_digest(scene, rules, core="fast") if view == "aec"
+              else g.single_digest(scene, rules, core="fast"))
+    assert digest == EXPECTED[key], f"{key}: the environment on the fast core hands out another stream"
 
 
 def test_digest_sees_a_change(monkeypatch):
@@ -36,4 +58,4 @@ def test_digest_sees_a_change(monkeypatch):
         return obs
 
     monkeypatch.setattr(ObservationEncoder, "encode", nudged)
-    assert g.aec_digest("duel", "condensed") != EXPECTED["aec/duel/condensed"]
+    assert g.aec_digest("duel", "condensed", core="reference") != EXPECTED["aec/duel/condensed"]

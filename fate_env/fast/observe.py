@@ -1,0 +1,310 @@
+"""The environment's observation and action mask written from the kernel's flat state.
+
+These mirror ``fate_env/environment/observation.py`` (``ObservationEncoder.encode``) and
+``actions.py`` (``ActionLayout.encode``) number for number, so an environment stepping the fast
+core hands a learner exactly the vectors the reference would. The layout's sizes and segment
+starts come in one integer array (``LP``, built by ``fate_env.environment.fast_table``); the
+aspect table's slots are kept by the caller (they follow every decision, as ``AspectSlots``).
+Everything is computed in float64 and rounded to float32 once, as the reference does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernel as k
+from .jit import njit
+
+# LP: the layout's numbers
+(L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
+ L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
+ L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
+ L_MAJOR, L_ABSORB_SIZE) = range(37)
+NL = 37
+GLOBAL = 23   # observation.GLOBAL
+ASPECT = 14   # observation.ASPECT
+DYN = 7       # where a character row's dynamic columns start (observation.encode: rows[:, 7:])
+OVERFLOW = -1  # an option the layout cannot name (LayoutOverflow)
+
+
+@njit(cache=True, _nrt=False)
+def _slot(ego, c):
+    """ActionLayout.slot: the ego first, then the others in scene order."""
+    if c == ego:
+        return 0
+    return c + 1 if c < ego else c
+
+
+@njit(cache=True, _nrt=False)
+def _rel(SC, ego, who):
+    """0 no one, 1 me, 2 an ally, 3 a foe."""
+    if who == k.NEG:
+        return 0
+    if who == ego:
+        return 1
+    return 2 if SC[who, k.S_SIDE] == SC[ego, k.S_SIDE] else 3
+
+
+@njit(cache=True, _nrt=False)
+def observe(out, buf, ego, pactor, pkind, SC, SLOTS, MARK, SLOTA, CH, G, A, AF, AL, INV, P, SLOT_AT, LP, STATIC,
+            BOXES, DK2OBS):
+    """ObservationEncoder.encode for ``ego``, the decision (``pactor``, ``pkind``; -1 for none)
+    pending. ``buf``: a float64 scratch of the observation's size."""
+    n = SC.shape[0]
+    C, Z, NA = LP[L_C], LP[L_Z], LP[L_A]
+    cs = LP[L_CHAR]
+    for i in range(buf.shape[0]):
+        buf[i] = 0.0
+    side = SC[ego, k.S_SIDE]
+    buf[0] = G[k.G_EXCHANGE] / max(1, LP[L_MAXEX])
+    if pactor == ego:
+        buf[1 + DK2OBS[pkind]] = 1.0
+        if pkind == k.D_INVOKE:
+            buf[13] = G[k.G_PEFFORT] / 10
+            buf[14] = G[k.G_POPP] / 10
+            buf[15] = G[k.G_PMARGIN] / 10
+            buf[17] = 1.0 if G[k.G_PROLLER] != 0 else 0.0
+        elif pkind == k.D_STYLE or pkind == k.D_ABSORB:
+            buf[16] = G[k.G_PSHIFTS] / 10
+        buf[20] = 1.0
+    buf[18] = G[k.G_GMPOOL] / 10
+    buf[19] = (G[k.G_GMPOOL] if SC[ego, k.S_NPC] != 0 else CH[ego, k.C_FP]) / 10
+    # characters: the static columns (who is who, skills), then status, zone and the numbers
+    track = LP[L_TRACK]
+    for r in range(C):
+        c = ego if r == 0 else (r - 1 if r - 1 < ego else r)
+        o = GLOBAL + r * cs
+        for j in range(cs):
+            buf[o + j] = STATIC[ego, r, j]
+        d = o + DYN
+        for j in range(3 + Z + 11):
+            buf[d + j] = 0.0
+        status = CH[c, k.C_STATUS]
+        buf[d + status] = 1.0
+        buf[d + 3 + CH[c, k.C_ZONE]] = 1.0
+        marked = 0
+        for b in range(SC[c, k.S_NBOX]):
+            marked += 1 if MARK[c, b] != 0 else 0
+        pm = marked if track == 0 else 0
+        mm = marked if track == 1 else 0
+        used = 0
+        for s in range(SC[c, k.S_NSLOT]):
+            if SLOTA[c, s] != k.NEG:
+                used += 1
+        cap = 0.0
+        if status == k.ACTIVE:
+            cap = k._cap(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
+        x = d + 3 + Z
+        buf[x] = (BOXES[c, 0] - pm) / 10
+        buf[x + 1] = (BOXES[c, 1] - mm) / 10
+        buf[x + 2] = pm / 10
+        buf[x + 3] = mm / 10
+        buf[x + 4] = used / 5
+        buf[x + 5] = (SC[c, k.S_NSLOT] - used) / 5
+        buf[x + 6] = cap
+        buf[x + 7] = CH[c, k.C_FP] / 10
+        buf[x + 8] = 1.0 if CH[c, k.C_ACTED] != 0 else 0.0
+        buf[x + 9] = 1.0 if CH[c, k.C_FULLDEF] != 0 else 0.0
+        buf[x + 10] = CH[c, k.C_MEMBERS] / SC[c, k.S_COUNT] if SC[c, k.S_MOB] != 0 else 0.0
+    # aspects in their slots; boosts by who holds them
+    base = GLOBAL + C * cs
+    myzone = CH[ego, k.C_ZONE]
+    rolling = pkind == k.D_INVOKE
+    for slot in range(NA):
+        aid = SLOT_AT[slot]
+        if aid == 0:
+            continue
+        o = base + slot * ASPECT
+        owner = A[aid, k.A_OWNER]
+        buf[o] = 1.0
+        buf[o + 1 + A[aid, k.A_KIND]] = 1.0
+        buf[o + 5 + _rel(SC, ego, owner)] = 1.0
+        if A[aid, k.A_ZONE] == myzone or (owner != k.NEG and CH[owner, k.C_ZONE] == myzone):
+            buf[o + 9] = 1.0
+        if rolling and INV[side, aid] == G[k.G_ROLLNO]:
+            buf[o + 13] = 1.0
+        for h in range(n):
+            if AF[aid, h] != 0:
+                buf[o + 9 + _rel(SC, ego, h)] += AF[aid, h] / 3
+    tail = base + NA * ASPECT
+    for i in range(G[k.G_NAL]):
+        aid = AL[i]
+        if A[aid, k.A_KIND] == k.K_BOOST:
+            for h in range(n):
+                if AF[aid, h] != 0:
+                    buf[tail + _rel(SC, ego, h) - 1] += AF[aid, h] / 3
+    for i in range(buf.shape[0]):
+        out[i] = buf[i]
+
+
+@njit(cache=True, _nrt=False)
+def actions(out, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
+    """ActionLayout.encode for each option row of a paused decision (``count`` rows from
+    ``start``); ``boosts`` a scratch for the boost segment's order (usable_boosts). Returns the
+    first option the layout cannot name, or -1."""
+    C, Z, K = LP[L_C], LP[L_Z], LP[L_K]
+    X1 = LP[L_X] + 1
+    nb = 0
+    for i in range(count):
+        row = EV[start + i]
+        o, x1, x2, x3 = row[5], row[6], row[7], row[8]
+        a = OVERFLOW
+        if o == k.O_ATTACK:
+            sk = SKMAP[x2]
+            if sk >= 0:
+                a = LP[L_ATTACK] + _slot(ego, x1) * K + sk
+        elif o == k.O_CONCEDE:
+            a = LP[L_CONCEDE]
+        elif o == k.O_MOVE:
+            a = LP[L_MOVE] + x1
+        elif o == k.O_FULLDEF:
+            a = LP[L_FULLDEF]
+        elif o == k.O_PASS:
+            a = LP[L_PASS]
+        elif o == k.O_DEFEND:
+            a = LP[L_DEFEND]
+        elif o == k.O_DONE:
+            a = LP[L_DONE]
+        elif o == k.O_INVOKE:
+            effect = 1 if row[10] != 0 else 0
+            if A[x1, k.A_KIND] == k.K_BOOST:
+                b = 0
+                while b < nb and boosts[b] != x1:
+                    b += 1
+                if b == nb:
+                    boosts[nb] = x1
+                    nb += 1
+                if b < LP[L_B]:
+                    a = LP[L_BOOST] + b * 2 + effect
+            elif SLOT_OF[x1] >= 0:
+                mode = effect if x3 != 0 else 2 + 2 * _slot(ego, x2) + effect
+                a = LP[L_INVOKE] + SLOT_OF[x1] * (2 + 2 * C) + mode
+        elif o == k.O_FULLHIT:
+            a = LP[L_FULLHIT]
+        elif o == k.O_BOOST_HIT:
+            a = LP[L_BOOSTHIT]
+        elif o == k.O_ABSORB:
+            box = 0
+            if LP[L_ONEBOX] != 0 and x1 != 0:
+                low = 0
+                while not (x1 >> low) & 1:
+                    low += 1
+                box = 1 + low
+            if x2 * X1 + box < LP[L_ABSORB_SIZE]:
+                a = LP[L_ABSORB] + x2 * X1 + box
+        elif o == k.O_TAKENOUT:
+            a = LP[L_TAKENOUT]
+        elif o == k.O_NEXT:
+            a = LP[L_NEXT] + _slot(ego, x1)
+        elif o == k.O_STAY:
+            a = LP[L_STAY]
+        elif o == k.O_ADVANTAGE:
+            if x2 >= k.TGT_ZONE:
+                t = C + x2 - k.TGT_ZONE
+            elif x2 == k.TGT_SCENE:
+                t = C + Z
+            else:
+                t = _slot(ego, x2)
+            a = LP[L_ADVANTAGE] + x1 * (C + Z + 1) + t
+        elif o == k.O_NO_ASPECT:
+            a = LP[L_NOASPECT]
+        elif o == k.O_FOR_ENEMY:
+            a = LP[L_FORENEMY]
+        elif o == k.O_MINOR_COST:
+            a = LP[L_MINOR]
+        elif o == k.O_FAIL_BOOST:
+            a = LP[L_FAILBOOST]
+        elif o == k.O_FAIL:
+            a = LP[L_FAIL]
+        elif o == k.O_MAJOR_COST:
+            a = LP[L_MAJOR]
+        elif o == k.O_OVERCOME:
+            a = LP[L_OVERCOME] + x1
+        elif o == k.O_EXPLOIT:
+            if SLOT_OF[x1] >= 0:
+                a = LP[L_EXPLOIT] + SLOT_OF[x1]
+        elif o == k.O_REMOVE:
+            if SLOT_OF[x1] >= 0:
+                a = LP[L_REMOVE] + SLOT_OF[x1]
+        elif o == k.O_SUPPORT:
+            a = LP[L_SUPPORT] + _slot(ego, x1)
+        if a == OVERFLOW:
+            return i
+        out[i] = a
+    return -1
+
+
+# what digest() reports for the environment's rewards (aec.raw_env._score)
+SC_HIT, SC_ABSORBED, SC_CONCEDED, SC_TAKEN_OUT, SC_DECISION = range(5)  # SC_DECISION: who decided
+D_SEQ, D_NREM = 0, 1  # digest's state: aspect ids given slots so far, removals waiting for the next decision
+
+
+@njit(cache=True, _nrt=False)
+def _sync(A, SLOT_AT, SLOT_OF, ST, REM, upto):
+    """AspectSlots.sync at a decision (``upto``: the last aspect id made before it): the removed
+    leave their slots, then the new aspects take the lowest free ones in the order they were
+    made. Returns False when the table is full (LayoutOverflow)."""
+    nrem = ST[D_NREM]
+    if upto <= ST[D_SEQ] and nrem == 0:
+        return True
+    for i in range(nrem):
+        aid = REM[i]
+        if SLOT_OF[aid] >= 0:
+            SLOT_AT[SLOT_OF[aid]] = 0
+            SLOT_OF[aid] = -1
+    for aid in range(ST[D_SEQ] + 1, upto + 1):
+        if A[aid, k.A_KIND] == k.K_BOOST:
+            continue
+        gone = False
+        for i in range(nrem):
+            if REM[i] == aid:
+                gone = True
+        if gone:
+            continue
+        slot = 0
+        while slot < SLOT_AT.shape[0] and SLOT_AT[slot] != 0:
+            slot += 1
+        if slot == SLOT_AT.shape[0]:
+            return False
+        SLOT_AT[slot] = aid
+        SLOT_OF[aid] = slot
+    if upto > ST[D_SEQ]:
+        ST[D_SEQ] = upto
+    ST[D_NREM] = 0
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def digest(EV, start, end, G, A, SLOT_AT, SLOT_OF, ST, REM, SCORED):
+    """Read the event rows a step wrote: keep the aspect slots in step with every decision (and the
+    one now pending), and list what the rewards score (SCORED rows: what, who, shifts), each
+    decision marking where a step of the reference environment begins. Returns
+    the number of SCORED rows, or -1 when the aspect table overflows."""
+    m = 0
+    for r in range(start, end):
+        code = EV[r, 0]
+        if code == k.E_REMOVED:
+            REM[ST[D_NREM]] = EV[r, 1]
+            ST[D_NREM] += 1
+        elif code == k.E_DECISION:
+            if not _sync(A, SLOT_AT, SLOT_OF, ST, REM, EV[r, 11]):
+                return -1
+            SCORED[m, 0] = SC_DECISION  # a new step of the environment begins
+            SCORED[m, 1] = EV[r, 2]
+            m += 1
+        elif code == k.E_HIT:
+            SCORED[m, 0] = SC_HIT
+            SCORED[m, 1] = EV[r, 2]
+            m += 1
+        elif code == k.E_ABSORBED or code == k.E_MOBHIT:
+            SCORED[m, 0] = SC_ABSORBED
+            SCORED[m, 1] = EV[r, 1]
+            SCORED[m, 2] = EV[r, 2]
+            m += 1
+        elif code == k.E_CONCEDED or code == k.E_TAKENOUT:
+            SCORED[m, 0] = SC_CONCEDED if code == k.E_CONCEDED else SC_TAKEN_OUT
+            SCORED[m, 1] = EV[r, 1]
+            m += 1
+    if G[k.G_BAIL] == k.BAIL_PAUSE and not _sync(A, SLOT_AT, SLOT_OF, ST, REM, G[k.G_ASEQ]):
+        return -1
+    return m

@@ -1,0 +1,124 @@
+"""The environment on the fast core hands out the reference environment's streams.
+
+The golden streams (``test_golden_env.py``) pin the default settings on every shipped scene; these
+tests step both engines side by side, decision by decision, where the defaults do not reach:
+shaped rewards and a truncating exchange cap, an episode that outgrows the kernel's tables and
+goes on on the reference, opponent mixtures the kernel plays only in part, every decision kind
+learned, and ``outcome="side"``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.base import REGISTRY
+from fate_env.environment.aec import raw_env
+from fate_env.environment.single_agent import FateSingleAgentEnv
+from fate_env.fast import core as fast_core
+from fate_env.fast.core import Unsupported
+
+pytestmark = pytest.mark.skipif(not fast_core.available(), reason="the fast core needs numba (the fast extra)")
+
+SHAPED = {"shift_dealt": 0.1, "shift_taken": -0.1, "unresolved": -1.0}
+
+
+def aec_side_by_side(seeds, **kw) -> int:
+    """Step a reference and a fast AEC environment with the same masked random actions; every
+    observation of every agent, every mask, reward, ending and info must agree. Returns the steps."""
+    ref, fast = raw_env(core="reference", **kw), raw_env(core="fast", **kw)
+    steps = 0
+    for seed in seeds:
+        ref.reset(seed=seed)
+        fast.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            assert ref.agent_selection == fast.agent_selection
+            for agent in ref.possible_agents:
+                a, b = ref.observe(agent), fast.observe(agent)
+                np.testing.assert_array_equal(a["observation"], b["observation"])
+                np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+            for attr in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+                assert getattr(ref, attr) == getattr(fast, attr), (seed, steps, attr)
+            if not ref.agents:
+                break
+            agent = ref.agent_selection
+            action = None
+            if not (ref.terminations[agent] or ref.truncations[agent]):
+                legal = np.flatnonzero(ref.observe(agent)["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            ref.step(action)
+            fast.step(action)
+            steps += 1
+    return steps
+
+
+def test_aec_with_shaped_rewards_and_a_truncating_cap_is_the_reference():
+    assert aec_side_by_side(range(6), scene="warehouse", reward=SHAPED, max_exchanges=3) > 300
+    assert aec_side_by_side(range(6), scene="warehouse_mobs", rules="core", reward=SHAPED) > 300
+
+
+def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
+    """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
+    engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""
+    monkeypatch.setattr(fast_core, "EMAX", 120)
+    env = raw_env(scene="warehouse", core="fast")
+    env.reset(seed=3)
+    handed_back = False
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        handed_back |= env._table is None
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(None if term or trunc else int(legal[rng.integers(len(legal))]))
+    assert handed_back
+    assert aec_side_by_side(range(3), scene="warehouse") > 100  # the side-by-side check under the same patch
+
+
+def test_uncovered_scenes_and_bad_cores():
+    with pytest.raises(Unsupported, match="contests and challenges run on the reference"):
+        raw_env(scene="race", core="fast")
+    assert raw_env(scene="race").core == "reference"
+    assert raw_env(scene="duel", core="reference").core == "reference"
+    with pytest.raises(ValueError, match="core 'numba': expected one of auto, fast, reference"):
+        raw_env(scene="duel", core="numba")
+
+
+def single_side_by_side(seeds, **kw) -> int:
+    ref = FateSingleAgentEnv(controllers=REGISTRY, core="reference", **kw)
+    fast = FateSingleAgentEnv(controllers=REGISTRY, **kw)
+    assert fast._fast is not None and ref._fast is None
+    steps = 0
+    for seed in seeds:
+        rng = np.random.default_rng(1000 + seed)
+        a, b = ref.reset(seed=seed), fast.reset(seed=seed)
+        while True:
+            np.testing.assert_array_equal(a[0], b[0])
+            assert a[1:] == b[1:], (seed, steps)
+            if (len(a) == 5 and (a[2] or a[3])) or (len(a) == 2 and ref.over):
+                break
+            mask = ref.action_masks()
+            np.testing.assert_array_equal(mask, fast.action_masks())
+            action = int(rng.choice(np.flatnonzero(mask)))
+            a, b = ref.step(action), fast.step(action)
+            steps += 1
+    return steps
+
+
+def test_single_agent_view_on_the_fast_core_is_the_reference():
+    # opponents drawn from a mixture the kernel plays only in part (random: the reference plays those)
+    assert single_side_by_side(range(8), scene="warehouse", side="smugglers", opponents="basic,random,tactician",
+                               learn=("turn",), reward=SHAPED) > 50
+    # every decision learned; the side's end scored once
+    assert single_side_by_side(range(4), scene="warehouse_mobs", side="pcs", opponents="brute", reward=SHAPED,
+                               outcome="side", rules="core") > 100
+    assert single_side_by_side(range(6), scene="duel", side="rival", learn=("turn", "invoke")) > 50
+
+
+def test_single_agent_view_reports_an_illegal_action_and_changes_nothing():
+    env = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", learn=("turn",))
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    again, reward, term, trunc, info = env.step(illegal)
+    assert "not legal" in info["illegal_action"] and not term and reward == 0.0
+    np.testing.assert_array_equal(obs, again)
