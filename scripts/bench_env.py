@@ -4,7 +4,7 @@ Both run under the same loop (agent_iter, last, a masked random action, step)
 in the same process; the ratio is ours / connect four's. Needs the ``bench``
 extra (``pip install -e ".[bench]"``) for connect four.
 
-    python scripts/bench_env.py [--scene warehouse] [--steps 20000]
+    python scripts/bench_env.py [--scene warehouse] [--steps 20000] [--floor]
 """
 
 from __future__ import annotations
@@ -43,10 +43,68 @@ def steps_per_second(make, steps: int, seed: int = 0) -> float:
     return done / (time.perf_counter() - start)
 
 
+class Idle:
+    """An AEC environment that does no work: the scene's agents, observation size and mask width,
+    a fixed handful of legal actions, episodes of a fixed length. What the loop itself costs with
+    spaces this wide (the floor under any environment of the same shapes)."""
+
+    def __new__(cls, template, legal: int = 30, length: int = 150):
+        from pettingzoo import AECEnv
+        from pettingzoo.utils.agent_selector import AgentSelector
+
+        class _Idle(AECEnv):
+            metadata = {"name": "idle", "is_parallelizable": False}
+
+            def __init__(self):
+                super().__init__()
+                self.possible_agents = list(template.possible_agents)
+                self._obs_space = template.observation_space(self.possible_agents[0])
+                self._act_space = template.action_space(self.possible_agents[0])
+                size, n = self._obs_space["observation"].shape[0], self._act_space.n
+                self._obs = np.zeros(size, np.float32)
+                self._mask = np.zeros(n, np.int8)
+                self._mask[np.linspace(0, n - 1, legal).astype(int)] = 1
+
+            def observation_space(self, agent):
+                return self._obs_space
+
+            def action_space(self, agent):
+                return self._act_space
+
+            def observe(self, agent):
+                return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+
+            def reset(self, seed=None, options=None):
+                self.agents = self.possible_agents[:]
+                self.rewards = {a: 0.0 for a in self.agents}
+                self._cumulative_rewards = {a: 0.0 for a in self.agents}
+                self.terminations = {a: False for a in self.agents}
+                self.truncations = {a: False for a in self.agents}
+                self.infos = {a: {} for a in self.agents}
+                self._selector = AgentSelector(self.agents)
+                self.agent_selection = self._selector.next()
+                self.t = 0
+
+            def step(self, action):
+                if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+                    self._was_dead_step(action)
+                    return
+                self._cumulative_rewards[self.agent_selection] = 0.0
+                self.t += 1
+                if self.t >= length:
+                    self.terminations = {a: True for a in self.agents}
+                self.agent_selection = self._selector.next()
+                self._accumulate_rewards()
+
+        return _Idle()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scene", default="warehouse")
     ap.add_argument("--steps", type=int, default=20_000)
+    ap.add_argument("--floor", action="store_true",
+                    help="also time an environment that does no work, with the same shapes, in the same loop")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     import fate_env
@@ -58,9 +116,16 @@ def main() -> None:
         print(f"connect_four_v3 unavailable ({exc}); install the bench extra: pip install -e '.[bench]'")
         return
     c4 = steps_per_second(lambda: connect_four_v3.env(), args.steps)
-    print(f"fate_conflict ({args.scene}): {ours:10,.0f} AEC steps/s")
+    engine = fate_env.raw_env(scene=args.scene).core
+    print(f"fate_conflict ({args.scene}, {engine} core): {ours:10,.0f} AEC steps/s")
     print(f"connect_four_v3          : {c4:10,.0f} AEC steps/s")
     print(f"ratio (ours / connect four): {ours / c4:.2f}x   (aim: >= 2x)")
+    if args.floor:
+        from pettingzoo.utils import wrappers
+        template = fate_env.raw_env(scene=args.scene)
+        idle = steps_per_second(lambda: wrappers.OrderEnforcingWrapper(Idle(template)), args.steps)
+        print(f"an idle env of the same shapes: {idle:10,.0f} AEC steps/s ({idle / c4:.2f}x connect four): "
+              f"the loop's own floor")
 
 
 if __name__ == "__main__":

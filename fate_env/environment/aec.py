@@ -256,11 +256,7 @@ class raw_env(AECEnv, EzPickle):
             encoded: list[int] = []
             if self._table is not None:
                 if self._table.pending is not None:
-                    acts = self._table.actions()
-                    mask[acts] = 1
-                    encoded = acts.tolist()
-                    if int(mask.sum()) != len(encoded):
-                        raise RuntimeError(f"two options share an action: {encoded}")
+                    encoded = self._table.encode(mask)
                     decode = None  # built when asked (_decode): a step looks its action up in ``encoded``
             else:
                 c = self._ref
@@ -434,7 +430,30 @@ class raw_env(AECEnv, EzPickle):
         pass
 
 
+def _forwarded(name: str) -> property:
+    def get(self):
+        if not self._has_reset and name != "_cumulative_rewards":
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+    return property(get, doc=f"the environment's ``{name}``")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing wrapper, with the attributes an AEC loop reads at every step
+    (``last()`` reads four, ``agent_iter`` two) forwarded by properties rather than found through
+    ``__getattr__``'s fallback (about a microsecond each: a fifth of a warehouse step). The same
+    checks: reading them before ``reset`` raises the wrapper's AttributeError."""
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment (PettingZoo's order enforcing wrapper)."""
     e = raw_env(**kwargs)
-    return wrappers.OrderEnforcingWrapper(e)
+    return OrderEnforcing(e)

@@ -21,7 +21,7 @@ from ..fast import kernel as k
 from ..fast import observe as ob
 from ..fast.core import FastCore, Session
 from ..fast.tables import AGENT, EMAX
-from ..fast.decode import KINDS, events, outcome
+from ..fast.decode import KINDS, outcome
 from ..rules.engine import replay
 from ..rules.scene import Scene
 from ..rules.state import build_fighter
@@ -118,7 +118,7 @@ class FastTable:
         amax = int(self.core.tables.P[k.P_AMAX])
         self.slot_at = np.zeros(self.layout.A, np.int64)
         self.slot_of = np.full(amax, -1, np.int64)
-        self._digest = np.zeros(2, np.int64)  # observe.D_SEQ, D_NREM
+        self._digest = np.zeros(ob.ND, np.int64)  # digest's state and report (observe.D_*)
         self._removed = np.zeros(amax, np.int64)
         self._seen = 0
         self._conflict = None
@@ -134,22 +134,20 @@ class FastTable:
         return self._after_step()
 
     def _after_step(self) -> list[tuple[str, str | None, int]]:
-        G = self.session.G
-        n = int(G[k.G_NEV])
-        m = ob.digest(self.session.EV, self._seen, n, G, self.session.state[4], self.slot_at, self.slot_of,
+        m = ob.digest(self.session.EV, self._seen, self.session.G, self.session.state[4], self.slot_at, self.slot_of,
                       self._digest, self._removed, self._scored)
         if m < 0:
             raise LayoutOverflow(f"more than {self.layout.A} aspects in play; raise max_aspects")
-        self._seen = n
+        self._seen, paused, pkind, pactor, count = self._digest[ob.D_NEV:].tolist()
         self._acts = None
         #: the kernel paused, but its options did not fit past the events: the episode outgrew its table
-        self._no_room = int(G[k.G_BAIL]) == k.BAIL_PAUSE and n + int(G[k.G_PCOUNT]) > len(self.session.EV)
-        if int(G[k.G_BAIL]) == k.BAIL_PAUSE and not self._no_room:
-            self.pending = (int(G[k.G_PKIND]), int(G[k.G_PACTOR]))
-            self.actor = self.ids[self.pending[1]]
-            self.pending_count = int(G[k.G_PCOUNT])
+        self._no_room = paused and count < 0
+        if paused and count >= 0:
+            self.pending, self.actor, self.pending_count = (pkind, pactor), self.ids[pactor], count
         else:
             self.pending, self.actor, self.pending_count = None, None, 0
+        if not m:
+            return []
         ids = self.ids
         return [(SCORED[what], ids[who] if who >= 0 else None, shifts) for what, who, shifts in self._scored[:m].tolist()]
 
@@ -191,16 +189,22 @@ class FastTable:
     def actions(self) -> np.ndarray:
         """The action index of each option of the pending decision, in option order."""
         if self._acts is None:
-            G = self.session.G
-            count = int(G[k.G_PCOUNT])
-            out = np.zeros(count, np.int64)
-            st = self.session.state
-            bad = ob.actions(out, self.session.EV, int(G[k.G_NEV]), count, int(G[k.G_PACTOR]), st[4], self.slot_of,
-                             self.LP, self.skmap, self._boosts)
-            if bad >= 0:
-                raise LayoutOverflow(f"no action for option {self.session.options[bad]!r}")
-            self._acts = out
+            self.encode(np.zeros(self.layout.n, np.int8))
         return self._acts
+
+    def encode(self, mask: np.ndarray) -> list[int]:
+        """Mark the pending decision's actions in ``mask`` (zeros); returns them in option order."""
+        G = self.session.G
+        count = self.pending_count
+        out = np.zeros(count, np.int64)
+        bad = ob.actions(out, mask, self.session.EV, int(G[k.G_NEV]), count, self.pending[1], self.session.state[4],
+                         self.slot_of, self.LP, self.skmap, self._boosts)
+        if bad >= 0:
+            raise LayoutOverflow(f"no action for option {self.session.options[bad]!r}")
+        if bad < -1:
+            raise RuntimeError(f"two options share an action: {self.session.options[-2 - bad]!r}")
+        self._acts = out
+        return out.tolist()
 
     def observe(self, ego: str) -> np.ndarray:
         out = np.zeros(self.size, np.float32)

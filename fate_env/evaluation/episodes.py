@@ -2,7 +2,10 @@
 
 Scripted controllers read the engine (``env.unwrapped.conflict``) and pick an
 option; the runner turns that into the env's action, so the same controllers
-serve the CLI, the env, tests and benchmarks.
+serve the CLI, the env, tests and benchmarks. On the fast core the env rebuilds
+that engine at each decision asked: make the env with ``core="reference"`` when
+Python controllers play most seats (or let ``fate-npc bench`` / ``eval`` play
+scripted seats inside the kernel).
 """
 
 from __future__ import annotations

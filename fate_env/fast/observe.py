@@ -10,8 +10,6 @@ Everything is computed in float64 and rounded to float32 once, as the reference 
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import kernel as k
 from .jit import njit
 
@@ -138,10 +136,11 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, MARK, SLOTA, CH, G, A, AF, 
 
 
 @njit(cache=True, _nrt=False)
-def actions(out, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
+def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
     """ActionLayout.encode for each option row of a paused decision (``count`` rows from
-    ``start``); ``boosts`` a scratch for the boost segment's order (usable_boosts). Returns the
-    first option the layout cannot name, or -1."""
+    ``start``), marking each in ``mask`` (zeros on entry); ``boosts`` a scratch for the boost
+    segment's order (usable_boosts). Returns -1, or the first option the layout cannot name, or
+    -2 - i when option i shares its action with an earlier one."""
     C, Z, K = LP[L_C], LP[L_Z], LP[L_K]
     X1 = LP[L_X] + 1
     nb = 0
@@ -230,13 +229,20 @@ def actions(out, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             a = LP[L_SUPPORT] + _slot(ego, x1)
         if a == OVERFLOW:
             return i
+        if mask[a] != 0:
+            return -2 - i
+        mask[a] = 1
         out[i] = a
     return -1
 
 
 # what digest() reports for the environment's rewards (aec.raw_env._score)
 SC_HIT, SC_ABSORBED, SC_CONCEDED, SC_TAKEN_OUT, SC_DECISION = range(5)  # SC_DECISION: who decided
-D_SEQ, D_NREM = 0, 1  # digest's state: aspect ids given slots so far, removals waiting for the next decision
+# digest's state (ST): aspect ids given slots so far, removals waiting for the next decision; then
+# what it reports of the step: the events written, whether a decision is pending, its kind, actor
+# and option count (-1 when the kernel paused with no room for the options: it outgrew its table)
+D_SEQ, D_NREM, D_NEV, D_PAUSED, D_PKIND, D_PACTOR, D_PCOUNT = range(7)
+ND = 7
 
 
 @njit(cache=True, _nrt=False)
@@ -275,12 +281,19 @@ def _sync(A, SLOT_AT, SLOT_OF, ST, REM, upto):
 
 
 @njit(cache=True, _nrt=False)
-def digest(EV, start, end, G, A, SLOT_AT, SLOT_OF, ST, REM, SCORED):
+def digest(EV, start, G, A, SLOT_AT, SLOT_OF, ST, REM, SCORED):
     """Read the event rows a step wrote: keep the aspect slots in step with every decision (and the
     one now pending), and list what the rewards score (SCORED rows: what, who, shifts), each
     decision marking where a step of the reference environment begins. Returns
     the number of SCORED rows, or -1 when the aspect table overflows."""
     m = 0
+    end = G[k.G_NEV]
+    paused = G[k.G_BAIL] == k.BAIL_PAUSE
+    ST[D_NEV] = end
+    ST[D_PAUSED] = 1 if paused else 0
+    ST[D_PKIND] = G[k.G_PKIND]
+    ST[D_PACTOR] = G[k.G_PACTOR]
+    ST[D_PCOUNT] = G[k.G_PCOUNT] if end + G[k.G_PCOUNT] <= EV.shape[0] else -1
     for r in range(start, end):
         code = EV[r, 0]
         if code == k.E_REMOVED:
@@ -305,6 +318,6 @@ def digest(EV, start, end, G, A, SLOT_AT, SLOT_OF, ST, REM, SCORED):
             SCORED[m, 0] = SC_CONCEDED if code == k.E_CONCEDED else SC_TAKEN_OUT
             SCORED[m, 1] = EV[r, 1]
             m += 1
-    if G[k.G_BAIL] == k.BAIL_PAUSE and not _sync(A, SLOT_AT, SLOT_OF, ST, REM, G[k.G_ASEQ]):
+    if paused and not _sync(A, SLOT_AT, SLOT_OF, ST, REM, G[k.G_ASEQ]):
         return -1
     return m
