@@ -130,7 +130,17 @@ class FastTable:
         Returns what the rewards score of the new events: (what, who, shifts) with what one of
         "hit" (who: its source), "absorbed", "conceded", "taken_out", and "decision" (who
         decided: a step of the reference environment starts there)."""
-        self.session.answer(index)
+        s = self.session
+        G = s.G
+        if self.pending is None:
+            raise ValueError("no decision is waiting for an answer")
+        n = int(G[k.G_NANS])
+        if k.NG + n >= len(G):
+            s.answer(index)  # the session grows its answer table
+        else:  # Session.answer without its checks (this is every step of the environment)
+            G[k.NG + n] = index
+            G[k.G_NANS] = n + 1
+            s._advance(False)
         return self._after_step()
 
     def _after_step(self) -> list[tuple[str, str | None, int]]:
@@ -138,10 +148,14 @@ class FastTable:
                       self._digest, self._removed, self._scored)
         if m < 0:
             raise LayoutOverflow(f"more than {self.layout.A} aspects in play; raise max_aspects")
-        self._seen, paused, pkind, pactor, count = self._digest[ob.D_NEV:].tolist()
+        self._seen, bail, pkind, pactor, count = self._digest[ob.D_NEV:].tolist()
         self._acts = None
-        #: the kernel paused, but its options did not fit past the events: the episode outgrew its table
-        self._no_room = paused and count < 0
+        paused = bail == k.BAIL_PAUSE
+        self.over = bail == k.BAIL_NONE
+        if paused and count < 0:  # the kernel paused, but its options did not fit past the events
+            self.bail = k.BAIL_REASONS[k.BAIL_EVENTS]
+        else:
+            self.bail = "" if paused or self.over else k.BAIL_REASONS[bail]
         if paused and count >= 0:
             self.pending, self.actor, self.pending_count = (pkind, pactor), self.ids[pactor], count
         else:
@@ -151,27 +165,18 @@ class FastTable:
         ids = self.ids
         return [(SCORED[what], ids[who] if who >= 0 else None, shifts) for what, who, shifts in self._scored[:m].tolist()]
 
-    #: the pending decision: (kind code, actor index), its actor and option count (set by each step)
+    #: the pending decision: (kind code, actor index), its actor and option count; whether the
+    #: scene has ended; why the kernel stopped short of its end ("" if it did not) (set by each step)
     pending: tuple[int, int] | None
     actor: str | None
     pending_count: int
-
-    @property
-    def over(self) -> bool:
-        return self.session.over
+    over: bool
+    bail: str
 
     @property
     def rows_read(self) -> int:
         """The kernel's event rows read so far (each the reference's event after ConflictStarted)."""
         return self._seen
-
-    @property
-    def bail(self) -> str:
-        """Why the kernel stopped short of the scene's end, other than to ask ("" if it did not)."""
-        code = int(self.session.G[k.G_BAIL])
-        if self._no_room:
-            return k.BAIL_REASONS[k.BAIL_EVENTS]
-        return "" if code in (k.BAIL_NONE, k.BAIL_PAUSE) else k.BAIL_REASONS[code]
 
     def aspect_slots(self) -> AspectSlots:
         """The aspect slots as the reference environment keeps them (to go on on the reference)."""

@@ -239,9 +239,10 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
 # what digest() reports for the environment's rewards (aec.raw_env._score)
 SC_HIT, SC_ABSORBED, SC_CONCEDED, SC_TAKEN_OUT, SC_DECISION = range(5)  # SC_DECISION: who decided
 # digest's state (ST): aspect ids given slots so far, removals waiting for the next decision; then
-# what it reports of the step: the events written, whether a decision is pending, its kind, actor
-# and option count (-1 when the kernel paused with no room for the options: it outgrew its table)
-D_SEQ, D_NREM, D_NEV, D_PAUSED, D_PKIND, D_PACTOR, D_PCOUNT = range(7)
+# what it reports of the step: the events written, why the kernel stopped (G_BAIL: a pause is a
+# decision pending), the pending kind, actor and option count (-1 when the kernel paused with no
+# room for the options: it outgrew its table)
+D_SEQ, D_NREM, D_NEV, D_BAIL, D_PKIND, D_PACTOR, D_PCOUNT = range(7)
 ND = 7
 
 
@@ -290,7 +291,7 @@ def digest(EV, start, G, A, SLOT_AT, SLOT_OF, ST, REM, SCORED):
     end = G[k.G_NEV]
     paused = G[k.G_BAIL] == k.BAIL_PAUSE
     ST[D_NEV] = end
-    ST[D_PAUSED] = 1 if paused else 0
+    ST[D_BAIL] = G[k.G_BAIL]
     ST[D_PKIND] = G[k.G_PKIND]
     ST[D_PACTOR] = G[k.G_PACTOR]
     ST[D_PCOUNT] = G[k.G_PCOUNT] if end + G[k.G_PCOUNT] <= EV.shape[0] else -1
