@@ -17,12 +17,13 @@ from typing import Any
 from .fast_table import FastTable, fast_table_for
 
 
-def coverable(names: Sequence[str]) -> bool:
-    """Scripted policies the kernel plays as the reference's controllers do. ``random`` is not
-    one here: the single-agent view seeds its controllers once (``opponent_seed``), and their
-    draws run on across episodes, where the kernel starts each episode's stream afresh."""
+def coverable(opponents: Sequence[str], helper: str) -> bool:
+    """Policies the kernel plays as the reference's controllers do: every scripted policy, and
+    ``random`` for the opponents (one generator per mixture, carried from episode to episode as
+    the single-agent view's controller is; see FastSide). Not a ``random`` helper: the kernel
+    holds one random stream per episode, and the helper's would be a second."""
     from ..fast.tables import CONTROLLERS
-    return all(n in CONTROLLERS and n != "random" for n in names)
+    return all(n in CONTROLLERS for n in opponents) and helper in CONTROLLERS and helper != "random"
 
 
 class FastSide:
@@ -30,20 +31,30 @@ class FastSide:
     (None for a mixture the kernel cannot play: its episodes run on the reference)."""
 
     def __init__(self, aec: Any, learners: list[str], mixes: list[dict[str, str]], helper: str,
-                 learn: tuple[str, ...] | None):
+                 learn: tuple[str, ...] | None, opponent_seed: int):
+        from ..fast.core import rng_state
         from ..fast.tables import DECISION_BITS
         scene = aec.scene
         self.aec = aec
         self.learners = learners
         kinds = tuple(learn) if learn else tuple(DECISION_BITS)
         self.tables: list[FastTable | None] = []
+        #: each mixture's random opponent generator, carried across its episodes: the reference's
+        #: RandomController is made once (agents.base.controllers_for: one per policy name, seeded
+        #: opponent_seed * 1000 + the index of the first character it is resolved for) and goes on
+        self.streams: list = []
         for mix in mixes:
-            specs = {c.id: helper if c.id in learners else mix.get(c.id) or mix.get(c.side) or c.controller
-                     for c in scene.characters}
-            others = [spec for cid, spec in specs.items() if cid not in learners] + [helper]
-            self.tables.append(fast_table_for(scene, aec.layout, aec.encoder, "fast", specs,
-                                              {cid: kinds for cid in learners}) if coverable(others) else None)
+            resolved = [mix.get(c.id) or mix.get(c.side) or c.controller for c in scene.characters]
+            specs = {c.id: helper if c.id in learners else spec for c, spec in zip(scene.characters, resolved)}
+            others = [spec for cid, spec in specs.items() if cid not in learners]
+            table = None
+            if coverable(others, helper):
+                table = fast_table_for(scene, aec.layout, aec.encoder, "fast", specs, {cid: kinds for cid in learners})
+            self.tables.append(table)
+            first = resolved.index("random") if "random" in others else None
+            self.streams.append(rng_state(opponent_seed * 1000 + first) if first is not None else None)
         self.table: FastTable | None = None
+        self._which: int | None = None
 
     def plays(self, which: int) -> bool:
         """Whether the kernel plays the episodes against mixture ``which``."""
@@ -52,7 +63,8 @@ class FastSide:
     # -- an episode ---------------------------------------------------------------------------
     def reset(self, seed: int, which: int) -> tuple[float, bool]:
         """Play to the learner's first decision: (reward gathered, over)."""
-        self.table = self.tables[which]
+        self._keep_stream()
+        self.table, self._which = self.tables[which], which
         self.agents = [c.id for c in self.aec.scene.characters]
         self.terminated: set[str] = set()   # terminated or truncated
         self.removed: set[str] = set()      # no longer scored (the AEC environment removed them)
@@ -60,8 +72,15 @@ class FastSide:
         self.step_rewards: dict[str, float] = {}
         self.opened = False                 # a decision has started the step in progress
         self.last_source: str | None = None
-        collected = self._digest(self.table.reset(seed))
+        collected = self._digest(self.table.reset(seed, self.streams[which]))
         return sum(collected, 0.0), self.table.over
+
+    def _keep_stream(self) -> None:
+        """The last episode's random opponent generator, as its draws left it (an episode cut
+        short included: the reference's controller keeps the draws it made)."""
+        w = self._which
+        if w is not None and self.streams[w] is not None:
+            self.streams[w] = self.tables[w].session.policy_rng()
 
     def answer(self, index: int) -> tuple[float, float, bool]:
         """The learner's answer: (its own step's reward, what the other steps gathered, over)."""

@@ -111,9 +111,10 @@ class FastTable:
         self._scored = np.zeros((EMAX, 3), np.int64)
 
     # -- episode ----------------------------------------------------------------------
-    def reset(self, seed: int) -> list[tuple[str, str | None, int]]:
+    def reset(self, seed: int, policy_rng: np.ndarray | None = None) -> list[tuple[str, str | None, int]]:
         """A new episode on ``seed``, played to the first decision asked; returns what the
-        rewards score of the events so far (see :meth:`answer`)."""
+        rewards score of the events so far (see :meth:`answer`). ``policy_rng``: the random
+        policy's generator to start from (else the seed's, as ``fate-npc resolve`` seeds it)."""
         self.seed = seed
         amax = int(self.core.tables.P[k.P_AMAX])
         self.slot_at = np.zeros(self.layout.A, np.int64)
@@ -122,7 +123,7 @@ class FastTable:
         self._removed = np.zeros(amax, np.int64)
         self._seen = 0
         self._conflict = None
-        self.session: Session = self.core.session(seed)
+        self.session: Session = self.core.session(seed, policy_rng)
         return self._after_step()
 
     def answer(self, index: int) -> list[tuple[str, str | None, int]]:

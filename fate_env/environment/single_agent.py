@@ -102,7 +102,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         # else their Python controllers step the AEC environment on the reference engine
         self._fast: FastSide | None = None
         if self.aec.core == "fast" and render_mode is None and getattr(controllers, "native", False):
-            self._fast = FastSide(self.aec, self.learners, mix, helper, self.learn)
+            self._fast = FastSide(self.aec, self.learners, mix, helper, self.learn, opponent_seed)
             if not any(self._fast.plays(i) for i in range(len(mix))):
                 self._fast = None
         self.aec.use_reference()

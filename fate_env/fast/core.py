@@ -17,6 +17,7 @@ import numpy as np
 
 from . import kernel as k
 from .decode import events, outcome
+from .dice import RNG_SIZE
 from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, asks_mask, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
@@ -44,6 +45,16 @@ def basic_params(name: str = "basic") -> dict[str, Any]:
     """A scripted policy's parameters, as its Python controller reads them (configs/policies.yaml)."""
     from agents.base import make_controller
     return dict(make_controller(name).params)
+
+
+def rng_state(seed: int) -> np.ndarray:
+    """numpy's PCG64 state for ``default_rng(seed)`` as the kernel keeps a policy's generator
+    (state and increment as 64-bit halves, then the cached 32-bit draw); SeedSequence on a seed
+    past 64 bits is left to numpy."""
+    mask = (1 << 64) - 1
+    st = np.random.default_rng(seed).bit_generator.state
+    state, inc = st["state"]["state"], st["state"]["inc"]
+    return np.array([state >> 64, state & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"]], np.uint64)
 
 
 def _seeds(seeds) -> np.ndarray:
@@ -95,12 +106,12 @@ class Session:
     The kernel keeps the state at each turn's start; an answer replays only the turn in progress
     from there. ``pending`` is the decision waiting for an answer: (kind, actor, option count)."""
 
-    def __init__(self, core: "FastCore", seed: int):
+    def __init__(self, core: "FastCore", seed: int, policy_rng: np.ndarray | None = None):
         t = core.tables
         n, amax = t.SC.shape[0], int(t.P[k.P_AMAX])
         self.core, self.seed = core, seed
         self._seed = _seeds([seed])
-        self._policy_rng = core._policy_rngs([seed])[0]
+        self._policy_rng = core._policy_rngs([seed])[0] if policy_rng is None else np.asarray(policy_rng, np.uint64)
         CH, SLOTA, _ = core._state()
         self.EV = np.zeros((EMAX, k.EW), np.int64)
         self.G = np.zeros(k.NG + 1024, np.int64)
@@ -169,6 +180,11 @@ class Session:
     def over(self) -> bool:
         return int(self.G[k.G_BAIL]) == k.BAIL_NONE
 
+    def policy_rng(self) -> np.ndarray:
+        """The random policy's generator now (its draws so far taken): where a controller that
+        lives across episodes goes on from (``FastCore.session(seed, policy_rng=...)``)."""
+        return self.state[8][RNG_SIZE:2 * RNG_SIZE].copy()
+
 
 class FastCore:
     """A scene compiled for the kernel. ``controllers`` maps characters to the scripted policy
@@ -200,16 +216,13 @@ class FastCore:
                 np.zeros(lead + (k.NG,), np.int64))
 
     def _policy_rngs(self, seeds) -> np.ndarray:
-        """Each episode's random-policy generator at its start: numpy's PCG64 state for
-        ``default_rng(seed * 1000 + i)`` (SeedSequence on a seed past 64 bits is left to numpy)."""
-        out = np.zeros((len(seeds), 6), np.uint64)
+        """Each episode's random-policy generator at its start: ``default_rng(seed * 1000 + i)``
+        (agents.base.controllers_for's seeding), as ``rng_state`` gives it."""
+        out = np.zeros((len(seeds), RNG_SIZE), np.uint64)
         if self._random_at is None:
             return out
-        mask = (1 << 64) - 1
         for j, seed in enumerate(seeds):
-            st = np.random.default_rng(int(seed) * 1000 + self._random_at).bit_generator.state
-            state, inc = st["state"]["state"], st["state"]["inc"]
-            out[j] = (state >> 64, state & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"])
+            out[j] = rng_state(int(seed) * 1000 + self._random_at)
         return out
 
     def episode(self, seed: int) -> Episode:
@@ -220,10 +233,11 @@ class FastCore:
             k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
-    def session(self, seed: int) -> Session:
+    def session(self, seed: int, policy_rng: np.ndarray | None = None) -> Session:
         """A conflict to answer one decision at a time (the ``agent`` seats), resumed from the last
-        turn's start after each answer."""
-        return Session(self, seed)
+        turn's start after each answer. ``policy_rng``: the random policy's generator to start
+        from (``rng_state``, or a past session's ``policy_rng()``) instead of the seed's."""
+        return Session(self, seed, policy_rng)
 
     def replay(self, seed: int, answers: list[int]) -> Episode:
         """Play ``seed`` with the seats given to ``"agent"`` answered by ``answers`` in turn (each an

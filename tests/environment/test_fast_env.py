@@ -3,8 +3,8 @@
 The golden streams (``test_golden_env.py``) pin the default settings on every shipped scene; these
 tests step both engines side by side, decision by decision, where the defaults do not reach:
 shaped rewards and a truncating exchange cap, an episode that outgrows the kernel's tables and
-goes on on the reference, opponent mixtures the kernel plays only in part, every decision kind
-learned, and ``outcome="side"``.
+goes on on the reference, opponent mixtures with ``random`` (its generator carried across
+episodes, cut short or not), every decision kind learned, and ``outcome="side"``.
 """
 
 from __future__ import annotations
@@ -84,7 +84,9 @@ def test_uncovered_scenes_and_bad_cores():
         raw_env(scene="duel", core="numba")
 
 
-def single_side_by_side(seeds, **kw) -> int:
+def single_side_by_side(seeds, cut: int | None = None, **kw) -> int:
+    """Both engines, the same masked random learner; ``cut``: reset after that many steps of an
+    episode (a random opponent's generator keeps the draws of the episode cut short)."""
     ref = FateSingleAgentEnv(controllers=REGISTRY, core="reference", **kw)
     fast = FateSingleAgentEnv(controllers=REGISTRY, **kw)
     assert fast._fast is not None and ref._fast is None
@@ -92,7 +94,7 @@ def single_side_by_side(seeds, **kw) -> int:
     for seed in seeds:
         rng = np.random.default_rng(1000 + seed)
         a, b = ref.reset(seed=seed), fast.reset(seed=seed)
-        while True:
+        for _ in range(cut if cut is not None else 10 ** 9):
             np.testing.assert_array_equal(a[0], b[0])
             assert a[1:] == b[1:], (seed, steps)
             if (len(a) == 5 and (a[2] or a[3])) or (len(a) == 2 and ref.over):
@@ -106,13 +108,22 @@ def single_side_by_side(seeds, **kw) -> int:
 
 
 def test_single_agent_view_on_the_fast_core_is_the_reference():
-    # opponents drawn from a mixture the kernel plays only in part (random: the reference plays those)
+    # opponents drawn from a mixture; random's generator carried from episode to episode
     assert single_side_by_side(range(8), scene="warehouse", side="smugglers", opponents="basic,random,tactician",
-                               learn=("turn",), reward=SHAPED) > 50
+                               learn=("turn",), reward=SHAPED, opponent_seed=4) > 50
+    assert single_side_by_side(range(12), cut=3, scene="duel", side="rival", opponents="random", learn=("turn",)) > 20
     # every decision learned; the side's end scored once
     assert single_side_by_side(range(4), scene="warehouse_mobs", side="pcs", opponents="brute", reward=SHAPED,
                                outcome="side", rules="core") > 100
     assert single_side_by_side(range(6), scene="duel", side="rival", learn=("turn", "invoke")) > 50
+
+
+def test_a_random_helper_runs_on_the_reference():
+    """The kernel keeps one random generator an episode: the opponents'. A random helper would be
+    a second (the reference seeds it apart), so that view stays on the reference."""
+    env = FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", helper="random")
+    assert env._fast is None
+    assert FateSingleAgentEnv(controllers=REGISTRY, scene="duel", side="rival", opponents="random")._fast is not None
 
 
 def test_single_agent_view_reports_an_illegal_action_and_changes_nothing():
