@@ -177,7 +177,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         print()
         return 0
     print(f"trained {result['side']} in {result['scene']} for {result['timesteps']} steps "
-          f"({result['minutes']:.1f} min); model {result['model']}, logs {result['logs']}")
+          f"({result['minutes']:.1f} min, engine: {result['engine']}); model {result['model']}, logs {result['logs']}")
     for key, r in result.items():
         if key.startswith("vs_") or key.startswith("random_seat"):
             who = "random in its seat" if key.startswith("random_seat") else "trained"

@@ -188,7 +188,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     rng = np.random.default_rng(seed)
     results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
                "minutes": minutes, "envs": envs, "self_play": self_play, "model": str(out_path), "logs": str(log_dir),
-               "init": init}
+               "init": init, "engine": env.engine}
     if cloned is not None:
         results["imitation"] = cloned
     for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):

@@ -180,6 +180,16 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         return self.aec.encoder.encode(self.aec.conflict, agent, self.aec.slots)
 
     @property
+    def engine(self) -> str:
+        """Which engine plays this view's episodes: the fast core (every opponent mixture, or some
+        of them, the rest on the reference), or the reference."""
+        if self._fast is None:
+            return "reference"
+        played = sum(self._fast.plays(i) for i in range(len(self._fast.tables)))
+        return "fast core" if played == len(self._fast.tables) else \
+            f"fast core for {played} of {len(self._fast.tables)} opponent mixtures, the reference for the rest"
+
+    @property
     def over(self) -> bool:
         """The episode has ended."""
         return self._fast.table.over if self._on_fast else self.aec.conflict.over
