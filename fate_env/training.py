@@ -124,7 +124,9 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     learn = tuple(config["learn"]) if config.get("learn") else None
     helper = str(config.get("helper", "basic"))
     env = make_env_fn(scene, side, opponent, config, rules, seed)()  # names, sidecar, imitation
-    venv = vector_env(scene, side, opponent, config, rules, seed, envs)
+    from stable_baselines3.common.vec_env import VecMonitor
+    # episode returns and lengths into the log (rollout/ep_rew_mean, ep_len_mean): the learning curve
+    venv = VecMonitor(vector_env(scene, side, opponent, config, rules, seed, envs))
     out_path = Path(out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     log_dir = out_path.with_suffix(".log")
