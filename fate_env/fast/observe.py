@@ -10,6 +10,8 @@ Everything is computed in float64 and rounded to float32 once, as the reference 
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import kernel as k
 from .jit import njit
 
@@ -135,6 +137,16 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, MARK, SLOTA, CH, G, A, AF, 
         out[i] = buf[i]
 
 
+#: the options that are one action each (ActionLayout._fixed): option code -> where LP holds its action
+FIXED = np.full(32, -1, np.int64)
+for _code, _at in ((k.O_CONCEDE, L_CONCEDE), (k.O_FULLDEF, L_FULLDEF), (k.O_PASS, L_PASS), (k.O_DEFEND, L_DEFEND),
+                   (k.O_DONE, L_DONE), (k.O_FULLHIT, L_FULLHIT), (k.O_BOOST_HIT, L_BOOSTHIT),
+                   (k.O_TAKENOUT, L_TAKENOUT), (k.O_STAY, L_STAY), (k.O_NO_ASPECT, L_NOASPECT),
+                   (k.O_FOR_ENEMY, L_FORENEMY), (k.O_MINOR_COST, L_MINOR), (k.O_FAIL_BOOST, L_FAILBOOST),
+                   (k.O_FAIL, L_FAIL), (k.O_MAJOR_COST, L_MAJOR)):
+    FIXED[_code] = _at
+
+
 @njit(cache=True, _nrt=False)
 def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
     """ActionLayout.encode for each option row of a paused decision (``count`` rows from
@@ -148,22 +160,31 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
         row = EV[start + i]
         o, x1, x2, x3 = row[5], row[6], row[7], row[8]
         a = OVERFLOW
-        if o == k.O_ATTACK:
+        if FIXED[o] >= 0:
+            a = LP[FIXED[o]]
+        elif o == k.O_ATTACK:
             sk = SKMAP[x2]
             if sk >= 0:
                 a = LP[L_ATTACK] + _slot(ego, x1) * K + sk
-        elif o == k.O_CONCEDE:
-            a = LP[L_CONCEDE]
         elif o == k.O_MOVE:
             a = LP[L_MOVE] + x1
-        elif o == k.O_FULLDEF:
-            a = LP[L_FULLDEF]
-        elif o == k.O_PASS:
-            a = LP[L_PASS]
-        elif o == k.O_DEFEND:
-            a = LP[L_DEFEND]
-        elif o == k.O_DONE:
-            a = LP[L_DONE]
+        elif o == k.O_OVERCOME:
+            a = LP[L_OVERCOME] + x1
+        elif o == k.O_SUPPORT:
+            a = LP[L_SUPPORT] + _slot(ego, x1)
+        elif o == k.O_NEXT:
+            a = LP[L_NEXT] + _slot(ego, x1)
+        elif o == k.O_EXPLOIT or o == k.O_REMOVE:
+            if SLOT_OF[x1] >= 0:
+                a = LP[L_EXPLOIT if o == k.O_EXPLOIT else L_REMOVE] + SLOT_OF[x1]
+        elif o == k.O_ADVANTAGE:
+            if x2 >= k.TGT_ZONE:
+                t = C + x2 - k.TGT_ZONE
+            elif x2 == k.TGT_SCENE:
+                t = C + Z
+            else:
+                t = _slot(ego, x2)
+            a = LP[L_ADVANTAGE] + x1 * (C + Z + 1) + t
         elif o == k.O_INVOKE:
             effect = 1 if row[10] != 0 else 0
             if A[x1, k.A_KIND] == k.K_BOOST:
@@ -178,10 +199,6 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             elif SLOT_OF[x1] >= 0:
                 mode = effect if x3 != 0 else 2 + 2 * _slot(ego, x2) + effect
                 a = LP[L_INVOKE] + SLOT_OF[x1] * (2 + 2 * C) + mode
-        elif o == k.O_FULLHIT:
-            a = LP[L_FULLHIT]
-        elif o == k.O_BOOST_HIT:
-            a = LP[L_BOOSTHIT]
         elif o == k.O_ABSORB:
             box = 0
             if LP[L_ONEBOX] != 0 and x1 != 0:
@@ -191,42 +208,6 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
                 box = 1 + low
             if x2 * X1 + box < LP[L_ABSORB_SIZE]:
                 a = LP[L_ABSORB] + x2 * X1 + box
-        elif o == k.O_TAKENOUT:
-            a = LP[L_TAKENOUT]
-        elif o == k.O_NEXT:
-            a = LP[L_NEXT] + _slot(ego, x1)
-        elif o == k.O_STAY:
-            a = LP[L_STAY]
-        elif o == k.O_ADVANTAGE:
-            if x2 >= k.TGT_ZONE:
-                t = C + x2 - k.TGT_ZONE
-            elif x2 == k.TGT_SCENE:
-                t = C + Z
-            else:
-                t = _slot(ego, x2)
-            a = LP[L_ADVANTAGE] + x1 * (C + Z + 1) + t
-        elif o == k.O_NO_ASPECT:
-            a = LP[L_NOASPECT]
-        elif o == k.O_FOR_ENEMY:
-            a = LP[L_FORENEMY]
-        elif o == k.O_MINOR_COST:
-            a = LP[L_MINOR]
-        elif o == k.O_FAIL_BOOST:
-            a = LP[L_FAILBOOST]
-        elif o == k.O_FAIL:
-            a = LP[L_FAIL]
-        elif o == k.O_MAJOR_COST:
-            a = LP[L_MAJOR]
-        elif o == k.O_OVERCOME:
-            a = LP[L_OVERCOME] + x1
-        elif o == k.O_EXPLOIT:
-            if SLOT_OF[x1] >= 0:
-                a = LP[L_EXPLOIT] + SLOT_OF[x1]
-        elif o == k.O_REMOVE:
-            if SLOT_OF[x1] >= 0:
-                a = LP[L_REMOVE] + SLOT_OF[x1]
-        elif o == k.O_SUPPORT:
-            a = LP[L_SUPPORT] + _slot(ego, x1)
         if a == OVERFLOW:
             return i
         if mask[a] != 0:
