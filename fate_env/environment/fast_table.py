@@ -29,7 +29,7 @@ from .actions import ActionLayout, AspectSlots, LayoutOverflow
 from .observation import DECISION_KINDS, ObservationEncoder
 
 
-def layout_numbers(layout: ActionLayout, core: FastCore) -> np.ndarray:
+def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: FastCore) -> np.ndarray:
     """The layout's sizes and segment starts as observe.LP."""
     seg = layout.segments
     tb = core.tables
@@ -39,7 +39,7 @@ def layout_numbers(layout: ActionLayout, core: FastCore) -> np.ndarray:
         raise RuntimeError("the fast core and the layout disagree on the order of advantage templates")
     LP = np.zeros(ob.NL, np.int64)
     LP[[ob.L_C, ob.L_Z, ob.L_A, ob.L_K]] = layout.C, layout.Z, layout.A, layout.K
-    LP[ob.L_CHAR] = ObservationEncoder(layout).char_size
+    LP[ob.L_CHAR] = encoder.char_size
     LP[ob.L_MAXEX] = layout.scene.rules.max_exchanges
     LP[ob.L_X], LP[ob.L_B] = layout.X, layout.B
     LP[ob.L_ONEBOX] = 1 if layout.scene.rules.one_box_per_hit else 0
@@ -98,7 +98,7 @@ class FastTable:
         tb = self.core.tables
         self.ids = tb.ids
         self.index = {cid: i for i, cid in enumerate(tb.ids)}
-        self.LP = layout_numbers(layout, self.core)
+        self.LP = layout_numbers(layout, encoder, self.core)
         self.static = np.stack([encoder._static[cid] for cid in tb.ids]).astype(np.float64)
         fighters = [build_fighter(c, scene.rules) for c in scene.characters]
         self.boxes = np.array([[len(f.tracks["physical"].values), len(f.tracks["mental"].values)] for f in fighters],
@@ -131,17 +131,7 @@ class FastTable:
         Returns what the rewards score of the new events: (what, who, shifts) with what one of
         "hit" (who: its source), "absorbed", "conceded", "taken_out", and "decision" (who
         decided: a step of the reference environment starts there)."""
-        s = self.session
-        G = s.G
-        if self.pending is None:
-            raise ValueError("no decision is waiting for an answer")
-        n = int(G[k.G_NANS])
-        if k.NG + n >= len(G):
-            s.answer(index)  # the session grows its answer table
-        else:  # Session.answer without its checks (this is every step of the environment)
-            G[k.NG + n] = index
-            G[k.G_NANS] = n + 1
-            s._advance(False)
+        self.session.answer(index)
         return self._after_step()
 
     def _after_step(self) -> list[tuple[str, str | None, int]]:

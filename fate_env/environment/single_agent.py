@@ -210,11 +210,11 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
     def action_masks(self) -> np.ndarray:
         if self._on_fast:
             table = self._fast.table
-            mask = np.zeros(self.aec.layout.n, dtype=bool)
             if table.over:
                 mask = np.zeros(len(self.full), dtype=bool)
                 mask[self._idle] = True
                 return mask
+            mask = np.zeros(self.aec.layout.n, dtype=bool)
             mask[table.actions()] = True
             return mask if self.actions == "full" else mask[self.full]
         if self.aec.conflict.over:
