@@ -60,7 +60,7 @@ def make_controller(spec: str, seed: int = 0) -> Controller:
 
 
 def _load_builtin() -> None:
-    from . import basic, learned, random_policy, tactics  # noqa: F401  (registers on import)
+    from . import basic, learned, random_policy, search, tactics  # noqa: F401  (registers on import)
 
 
 def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, seed: int = 0) -> dict[str, Controller]:

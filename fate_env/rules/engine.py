@@ -256,6 +256,15 @@ class Engine(View):
         self._drawn[:] = c._drawn
         return c
 
+    def fork(self, rng: np.random.Generator) -> "Engine":
+        """A what-if copy: the same table and pending decision, its dice from here on drawn from
+        ``rng`` instead of this engine's (no forced rolls, no player's physical dice). What a
+        look-ahead plays on, so that it never sees the dice this scene will really roll."""
+        c = self.clone()
+        c.dice = Dice(rng)
+        c.dice.journal = c._drawn
+        return c
+
     def _rebuild(self, ckpt: tuple, events: list, choices: list, reasons: list, dice: Dice, inputs: list) -> None:
         table, n_events, n_choices = ckpt
         self._ckpt = ckpt  # shared: a checkpoint is never changed, only replaced

@@ -1,0 +1,120 @@
+"""The ``search`` NPC: looks ahead on forks of the scene, never on the scene's own dice."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from conftest import SHIPPED, make_scene
+
+from agents.base import controllers_for, make_controller, play
+from agents.search import SearchController, harm, outlook
+from fate_env.rules.engine import replay, start
+from fate_env.rules.options import Attack
+from fate_env.scenes import load_scene
+
+DUO = {
+    "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 2, "Athletics": 1},
+             "high_concept": "Tired Hero", "fate_points": 0},
+    "npc": {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2},
+            "high_concept": "Hired Blade"},
+}
+QUICK = {"simulations": 4, "depth": 1}
+
+
+def test_a_fork_plays_on_its_own_dice_and_leaves_the_scene_alone():
+    sc = load_scene("duel")
+    a, b = start(sc, 5), start(sc, 5)
+    fork = a.fork(np.random.default_rng(99))
+    assert fork.pending.kind == a.pending.kind and fork.log() == a.log()
+    ctr = controllers_for(sc, seed=0)
+    play(fork, ctr)
+    play(a, ctr)
+    play(b, ctr)
+    assert a.log() == b.log()          # forking drew nothing from the scene's dice
+    assert fork.log() != a.log()       # the fork rolled other dice (seed 99's, not 5's)
+
+
+def test_search_plays_every_shipped_kind_of_decision_and_its_choices_replay():
+    sc = load_scene("duel")
+    ctr = controllers_for(sc, {"rival": "search"}, seed=3)
+    ctr["blade"] = SearchController(3, **QUICK)
+    game = play(start(sc, 11), ctr)
+    again = replay(sc, 11, game.choices, reasons=game.reasons)
+    assert again.log() == game.log()   # the real dice were never touched by the look-ahead
+    said = [r for r, e in zip(game.reasons, game.events) if "outlook" in r]
+    assert said and all("within 1 exchange " in r for r in said)
+
+
+def test_the_same_scene_and_seeds_give_the_same_choices():
+    sc = load_scene("duel")
+    logs = []
+    for _ in range(2):
+        ctr = controllers_for(sc, seed=0)
+        ctr["blade"] = SearchController(7, **QUICK)
+        logs.append(play(start(sc, 4), ctr).log())
+    assert logs[0] == logs[1]
+
+
+def test_it_finishes_a_foe_who_is_one_hit_from_out():
+    c = start(make_scene(DUO, first="npc"), seed=0)
+    hero = c.f["hero"]
+    for tr in hero.tracks.values():
+        tr.marked = [True] * len(tr.marked)
+    for s in hero.slots:
+        s.aspect = 0 if s.severity != "mild" else None
+    d = c.pending
+    assert d.kind == "turn" and d.actor == "npc"
+    index, reason = SearchController(0, simulations=8, depth=1).choose(c, d)
+    assert type(d.options[index]) is Attack and d.options[index].target == "hero", reason
+    assert reason.startswith("attacks hero with Fight: ") and "to take hero out within 1 exchange" in reason
+
+
+def test_outlook_scores_an_ended_scene_by_its_winner_and_a_running_one_by_harm():
+    sc = make_scene(DUO, first="npc")
+    c = start(sc, seed=1)
+    assert outlook(c, "npcs") == 0.5 and harm(c, "hero") == 0.0
+    c.f["hero"].tracks["physical"].marked[0] = True
+    assert outlook(c, "npcs") > 0.5 > outlook(c, "pcs")
+    c.concede("hero")
+    assert c.pending is None and outlook(c, "npcs") == 1.0 and outlook(c, "pcs") == 0.0
+    c2 = start(sc, seed=1)
+    c2.gm_end()
+    assert outlook(c2, "npcs") == 0.0 and outlook(c2, "npcs", draw=0.5) == 0.5
+
+
+def test_a_time_limit_bounds_the_search():
+    c = start(load_scene("warehouse"), seed=2)
+    while c.pending.kind != "turn" or c.side_of(c.pending.actor) != "smugglers":
+        c.step(make_controller("basic").choose(c, c.pending)[0])
+    index, reason = SearchController(0, simulations=10_000, depth=0, time_limit=0.05).choose(c, c.pending)
+    assert 0 <= index < len(c.pending.options)
+    rounds = int(re.search(r"(\d+) simulations? each", reason).group(1))
+    assert 1 <= rounds < 10_000   # the limit is checked after each round of every option
+
+
+@pytest.mark.parametrize("params", [{"simulations": 0}, {"depth": -1}, {"rollout": "search"}, {"rollout": "random"}])
+def test_bad_parameters_are_refused(params):
+    with pytest.raises(ValueError, match="search: "):
+        SearchController(0, **params)
+
+
+def test_other_decisions_are_basics():
+    c = start(make_scene(DUO, first="hero"), seed=0)
+    c.step(Attack("npc", "Fight"))
+    d = c.pending
+    assert (d.kind, d.actor) == ("respond", "npc")
+    assert SearchController(0).choose(c, d) == make_controller("basic").choose(c, d)
+
+
+@pytest.mark.parametrize("scene", SHIPPED)
+def test_search_finishes_every_shipped_scene(scene):
+    sc = load_scene(scene)
+    ctr = controllers_for(sc, seed=1)
+    look = SearchController(1, simulations=2, depth=1)
+    for c in sc.characters:
+        if c.is_npc:
+            ctr[c.id] = look
+    game = play(start(sc, 3), ctr)
+    assert game.over and game.outcome is not None
