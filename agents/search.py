@@ -40,16 +40,64 @@ from fate_env.rules.options import Attack, Concede, CreateAdvantage, FullDefense
 from .base import Controller, make_controller, register
 from .basic import BasicController
 
-_SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "time_limit": None, "draw": 0.0}
+_SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "time_limit": None, "draw": 0.0,
+                    "core": "auto"}
+
+
+def copy_seed(base: list[int], n: int) -> int:
+    """The seed of the n-th copy's dice (below 2**63: the kernel and numpy read it alike)."""
+    return int(np.random.SeedSequence(base + [n]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def share(used: int, total: int, members: int, count: int, out: bool) -> float:
+    """How much of a character's staying power is used up, from 0 (fresh) to 1 (out of the fight):
+    the share of its stress boxes on the scene's track and of its consequence slots that are
+    filled (``used`` of ``total``, by value), and for a mob of ``count`` the members gone."""
+    if out:
+        return 1.0
+    part = used / total if total else 0.0
+    if count > 1:
+        part = 1.0 - (1.0 - part) * members / count
+    return min(part, 1.0)
+
+
+def score(winner: str | None, ended: bool, side: str, mine: list[float], theirs: list[float], draw: float) -> float:
+    """The side's outlook: 1 won, 0 lost, ``draw`` ended with no winner; before the end, 1/2 plus
+    half the difference between the mean harm (``share``) of its foes and of its own side."""
+    if ended:
+        return draw if winner is None else 1.0 if winner == side else 0.0
+    if not mine or not theirs:
+        return 0.5
+    return 0.5 + 0.5 * (sum(theirs) / len(theirs) - sum(mine) / len(mine))
+
+
+def scores(got, sides_of: list[str], side: str, side_names: list[str], draw: float) -> np.ndarray:
+    """``score`` for every copy the kernel played (``fate_env.fast.lookahead.Copies``), with the
+    same arithmetic in the same order as ``share`` and ``score`` (the two paths agree exactly)."""
+    part = np.where(got.total > 0, got.used / np.maximum(got.total, 1), 0.0)
+    mob = got.count > 1
+    part[:, mob] = 1.0 - (1.0 - part[:, mob]) * got.members[:, mob] / got.count[mob]
+    part = np.where(got.status != 0, 1.0, np.minimum(part, 1.0))
+    mine = [q for q, sd in enumerate(sides_of) if sd == side]
+    theirs = [q for q, sd in enumerate(sides_of) if sd != side]
+    out = np.full(len(part), 0.5)
+    if mine and theirs:
+        a = np.zeros(len(part))
+        b = np.zeros(len(part))
+        for q in mine:
+            a = a + part[:, q]
+        for q in theirs:
+            b = b + part[:, q]
+        out = 0.5 + 0.5 * (b / len(theirs) - a / len(mine))
+    won = np.array([name == side for name in side_names] + [False])[got.winner]  # winner -1: the False
+    ended = ~got.running
+    out[ended] = np.where(got.winner[ended] < 0, draw, np.where(won[ended], 1.0, 0.0))
+    return out
 
 
 def harm(c: Conflict, cid: str) -> float:
-    """How much of ``cid``'s staying power is used up, from 0 (fresh) to 1 (out of the fight):
-    the share of its stress boxes on the scene's track and of its consequence slots that are
-    filled, and for a mob the share of its members that are gone."""
+    """``share`` for a character of a scene in play."""
     f = c.f[cid]
-    if f.status != Status.ACTIVE:
-        return 1.0
     track = f.tracks.get(c.kind)
     total = used = 0
     if track is not None:
@@ -59,26 +107,16 @@ def harm(c: Conflict, cid: str) -> float:
         if s.track is None or s.track == c.kind:
             total += s.value
             used += s.value if s.aspect is not None else 0
-    share = used / total if total else 0.0
-    count = f.sheet.count if f.sheet.kind == "mob" else 1
-    if count > 1:
-        share = 1.0 - (1.0 - share) * f.members / count
-    return min(share, 1.0)
+    return share(used, total, f.members, f.sheet.count if f.sheet.kind == "mob" else 1, f.status != Status.ACTIVE)
 
 
 def outlook(c: Conflict, side: str, draw: float = 0.0) -> float:
-    """The side's outlook in a scene (a copy played on): 1 won, 0 lost, ``draw`` when it ended
-    with no winner; before the end, 1/2 plus half the difference between the mean harm of its
-    foes and of its own side."""
-    if c.pending is None:
-        o = c.outcome
-        winner = o.winner if o is not None else None
-        return draw if winner is None else 1.0 if winner == side else 0.0
+    """``score`` for a scene in play (a copy played on)."""
+    ended = c.pending is None
+    winner = c.outcome.winner if ended and c.outcome is not None else None
     mine = [harm(c, cid) for cid, f in c.f.items() if f.sheet.side == side]
     theirs = [harm(c, cid) for cid, f in c.f.items() if f.sheet.side != side]
-    if not mine or not theirs:
-        return 0.5
-    return 0.5 + 0.5 * (sum(theirs) / len(theirs) - sum(mine) / len(mine))
+    return score(winner, ended, side, mine, theirs, draw)
 
 
 def describe(c: Conflict, me: str, option: Any) -> str:
@@ -120,6 +158,10 @@ class SearchController(BasicController):
         self.time_limit = None if p["time_limit"] in (None, 0) else float(p["time_limit"])
         self.rollout = str(p["rollout"])
         self.draw = float(p["draw"])
+        self.core = str(p["core"])
+        if self.core not in ("auto", "fast", "reference"):
+            raise ValueError(f"search: core is auto, fast or reference, got {self.core!r}")
+        self._looks: dict[int, tuple] = {}  # id(scene) -> (scene, the kernel's look-ahead or None)
         if self.simulations < 1 or self.depth < 0:
             raise ValueError(f"search: simulations must be at least 1 and depth at least 0 (0: to the end), "
                              f"got simulations={self.simulations}, depth={self.depth}")
@@ -134,25 +176,75 @@ class SearchController(BasicController):
             return 0, "its only option"
         me = d.actor
         side = c.side_of(me)
-        totals = [0.0] * len(opts)
-        outs = [0] * len(opts)
+        look = self._lookahead(c, d)
+        totals = np.zeros(len(opts))
+        outs = np.zeros(len(opts), np.int64)
         n = 0
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         base = [self.seed, int(c.seed or 0), len(c.choices)]
         while n < self.simulations:
-            stream = np.random.SeedSequence(base + [n])
-            for i, option in enumerate(opts):
-                copy = c.fork(np.random.default_rng(stream))
-                copy.step(i, "")
-                self._play_on(copy, c.exchange)
-                totals[i] += outlook(copy, side, self.draw)
-                if type(option) is Attack and copy.f[option.target].status != Status.ACTIVE:
-                    outs[i] += 1
-            n += 1
+            rounds = self.simulations - n if deadline is None else 1
+            seeds = [copy_seed(base, n + j) for j in range(rounds)]
+            values, taken = self._copies(c, d, side, seeds, look)
+            for j in range(rounds):  # copy after copy, as the totals of a slower search would grow
+                totals = totals + values[j]
+                outs = outs + taken[j]
+            n += rounds
             if deadline is not None and time.monotonic() > deadline:
                 break
         best = max(range(len(opts)), key=lambda i: (totals[i], -i))
         return best, self._reason(c, me, opts[best], totals[best] / n, outs[best] / n, len(opts), n)
+
+    # -- the copies: forks on the reference engine, or the kernel's batch --------------------------
+    def _copies(self, c: Conflict, d: Decision, side: str, seeds: list[int], look) -> tuple[np.ndarray, np.ndarray]:
+        """[copy seed, option]: each option's outlook, and whether an attack's target is out."""
+        opts = d.options
+        m = len(opts)
+        if look is None:
+            got = [[self._fork(c, i, o, seed, side) for i, o in enumerate(opts)] for seed in seeds]
+            return np.array([[v for v, _ in row] for row in got]), np.array([[t for _, t in row] for row in got])
+        got = look.play(int(c.seed), c.choices, (d.kind, d.actor, m), [i for _ in seeds for i in range(m)],
+                        [s for s in seeds for _ in range(m)], c.exchange + self.depth if self.depth else 0)
+        values = scores(got, [f.sheet.side for f in c.f.values()], side, look.sides, self.draw).reshape(len(seeds), m)
+        cols = [c.order.index(o.target) if type(o) is Attack else 0 for o in opts]
+        rows = np.arange(len(got.winner))
+        taken = (got.status[rows, np.tile(cols, len(seeds))] != 0).reshape(len(seeds), m) & \
+            np.array([type(o) is Attack for o in opts])
+        for r in np.flatnonzero(got.bailed):  # the kernel's tables were too small for this copy: fork it
+            j, i = divmod(int(r), m)
+            values[j, i], taken[j, i] = self._fork(c, i, opts[i], seeds[j], side)
+        return values, taken
+
+    def _fork(self, c: Conflict, i: int, option: Any, seed: int, side: str) -> tuple[float, bool]:
+        """Option ``i`` tried on a fork of the scene with the dice of ``default_rng(seed)``."""
+        copy = c.fork(np.random.default_rng(seed))
+        copy.step(i, "")
+        self._play_on(copy, c.exchange)
+        return outlook(copy, side, self.draw), type(option) is Attack and copy.f[option.target].status != Status.ACTIVE
+
+    def _lookahead(self, c: Conflict, d: Decision):
+        """The kernel's look-ahead for this scene, if it may be used here (``core``: ``auto`` when
+        numba is installed, the scene covered and the scene replayable from its seed), else None."""
+        if self.core == "reference" or not getattr(c, "reproducible", False):
+            return None
+        from fate_env.fast import core as fast
+        if not fast.available() and self.core == "auto":
+            return None
+        key = id(c.scene)
+        if key not in self._looks:
+            from fate_env.fast.lookahead import Lookahead
+            try:
+                self._looks[key] = (c.scene, Lookahead(c.scene, self.rollout))
+            except fast.Unsupported:
+                if self.core == "fast":
+                    raise
+                self._looks[key] = (c.scene, None)
+        return self._looks[key][1]
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_looks"] = {}  # compiled tables are rebuilt where the copy plays
+        return state
 
     def _play_on(self, copy: Conflict, exchange: int) -> None:
         """Play a copy on with the rollout policy until it ends or ``depth`` exchanges have begun."""
@@ -174,4 +266,4 @@ class SearchController(BasicController):
         return f"{what}: outlook {value:.0%} {horizon} (best of {count} options, {sims})"
 
 
-__all__ = ["SearchController", "harm", "outlook", "describe"]
+__all__ = ["SearchController", "share", "score", "harm", "outlook", "describe", "copy_seed"]

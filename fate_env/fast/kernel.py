@@ -77,14 +77,17 @@ ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
-    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS = range(27)
-NG = 27  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON = range(29)
+NG = 29  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
 # decision past them the episode pauses, with the decision's kind, actor and option count.
 # G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
 # from it, at the turn of G_CKACTOR (popcorn) or position G_CKCURSOR (Core's order).
 # G_PEFFORT..G_PSHIFTS: a paused decision's context, as the reference's Decision.context gives it
 # (an invoke's effort, opposition, margin and "as roller"; the shifts of a style or absorb choice)
+# G_PLAYOUT, G_HORIZON: a look-ahead's copy (``playouts``): G_PLAYOUT characters ask until the last
+# answer is taken, then every seat plays its policy on fresh dice (-1 once that happened), and the
+# copy stops when exchange G_HORIZON begins (0: plays to the end)
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
 NR = 11
@@ -112,9 +115,9 @@ WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR = 0, 1, 2
 OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
 
 # why an episode was handed to the reference engine
-BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT, BAIL_PAUSE, BAIL_ANSWER = range(6)
+BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT, BAIL_PAUSE, BAIL_ANSWER, BAIL_HORIZON = range(7)
 BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of support than characters",
-                "paused for an answer", "an answer outside the options")
+                "paused for an answer", "an answer outside the options", "stopped at the look-ahead's horizon")
 
 NEG = -1
 
@@ -401,6 +404,18 @@ def _paused_two(EV, G, o0, o1):
 
 
 @njit(cache=True, _nrt=False)
+def _play_out(P, RNG, G):
+    """A look-ahead's copy has taken its last answer: from here every seat plays its policy
+    (``P`` is the copy's own) and the dice are the copy's own (the third block of ``RNG``), as
+    ``Engine.fork`` gives a copy its own generator."""
+    for c in range(G[G_PLAYOUT]):
+        P[P[P_POL] + POL_W * c + POL_ASKS] = 0
+    for j in range(RNG_SIZE):
+        RNG[j] = RNG[2 * RNG_SIZE + j]
+    G[G_PLAYOUT] = NEG
+
+
+@njit(cache=True, _nrt=False)
 def _draw(P, RNG, G, who, dkind, n):
     """The option ``who`` takes among ``n``: random's draw, or an agent's next answer. With no
     answer left the episode pauses (-1; G_BAIL = BAIL_PAUSE, the decision in G_PKIND, G_PACTOR,
@@ -412,6 +427,8 @@ def _draw(P, RNG, G, who, dkind, n):
         G[G_ANSPOS] = pos + 1
         a = G[NG + pos]
         if 0 <= a < n:
+            if G[G_PLAYOUT] > 0 and pos + 1 == G[G_NANS]:
+                _play_out(P, RNG, G)
             return a
         G[G_BAIL] = BAIL_ANSWER
     else:
@@ -2169,6 +2186,9 @@ def _begin_exchange(SC, CH, MARK, G, EV, P):
         G[G_EXCHANGE] -= 1
         _finish(SC, CH, MARK, G, EV, True)
         return False
+    if G[G_HORIZON] > 0 and G[G_EXCHANGE] >= G[G_HORIZON]:  # a look-ahead's copy has seen enough
+        G[G_BAIL] = BAIL_HORIZON
+        return False
     _emit(EV, G, E_EXCHANGE, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     for c in range(SC.shape[0]):
         CH[c, C_ACTED] = 0
@@ -2198,10 +2218,10 @@ def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
         AL[a] = 0
         for sd in range(INV.shape[0]):
             INV[sd, a] = 0
-    nans = G[G_NANS]
-    for k in range(NG):  # past NG: an agent's answers, kept
+    nans, playout, horizon = G[G_NANS], G[G_PLAYOUT], G[G_HORIZON]
+    for k in range(NG):  # past NG: an agent's answers, kept (and a look-ahead's settings)
         G[k] = 0
-    G[G_NANS] = nans
+    G[G_NANS], G[G_PLAYOUT], G[G_HORIZON] = nans, playout, horizon
     G[G_GMPOOL] = P[P_GMPOOL]
     G[G_WINNER] = NEG
     for a in range(A0.shape[0]):
@@ -2481,3 +2501,90 @@ def advance(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, S
     _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
          buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
          adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+
+
+# -- a look-ahead: copies of one position played on (agents/search.py) ---------------------------
+@njit(cache=True)
+def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEED, ANSWERS, TRIES, RSEEDS, horizon,
+             EV, CH_out, OUT, H_out):
+    """Copies of one position, each played on with its own dice (``Engine.fork``). The scene is
+    replayed once from ``SEED`` with every seat answered by ``ANSWERS`` (the scene's answers so
+    far) to the decision they lead to, keeping the state at that turn's start; copy i starts from
+    there, answers that decision with ``TRIES[i]``, and from then on every seat plays its policy on
+    the dice of ``default_rng(RSEEDS[i])`` until the end or until exchange ``horizon`` begins (0:
+    the end). ``OUT[i]``: the winning side (-1 none) and G_BAIL (BAIL_HORIZON: stopped at the
+    horizon); ``OUT[-1]``: the decision the replay reached (kind, actor, option count; actor -1 if
+    it reached none). ``H_out[i, c]``: what c has used up of its stress boxes and consequence
+    slots on the scene's track, and their total (search.harm); ``CH_out[i]``: its characters."""
+    n = SC.shape[0]
+    P = P0.copy()  # the copies' seats stop asking once their answers are spent: their own P
+    asks = np.zeros(n, np.int64)
+    for c in range(n):
+        asks[c] = P[P[P_POL] + POL_W * c + POL_ASKS]
+    amax = P[P_AMAX]
+    A = np.zeros((amax, NAF), np.int64)
+    AF = np.zeros((amax, n), np.int64)
+    AL = np.zeros(amax, np.int64)
+    INV = np.zeros((P[P_NSIDES], amax), np.int64)
+    R = np.zeros(NR, np.int64)
+    MARK = np.zeros((n, 64), np.int64)
+    RNG = np.zeros(3 * RNG_SIZE, np.uint64)  # the dice, the random policy's generator, the copy's dice
+    nans = ANSWERS.shape[0]
+    G = np.zeros(NG + nans + 1, np.int64)
+    CH = np.zeros((n, CH_out.shape[2]), np.int64)
+    SLOTA = np.zeros((n, SLOTS.shape[1]), np.int64)
+    CKCH, CKMARK, CKSLOTA = np.zeros_like(CH), np.zeros_like(MARK), np.zeros_like(SLOTA)
+    CKG, CKA, CKAF, CKAL = np.zeros(NG, np.int64), np.zeros_like(A), np.zeros_like(AF), np.zeros_like(AL)
+    CKINV, CKRNG = np.zeros_like(INV), np.zeros_like(RNG)
+    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
+        adv_g = _scratch(n, ZF, TPL)
+    # the scene to the decision, once, keeping its turn's start
+    for j in range(nans):
+        G[NG + j] = ANSWERS[j]
+    G[G_NANS] = nans
+    seed_rng(RNG, SEED[0])
+    _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
+    G[G_CKMODE] = 1
+    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+    last = OUT.shape[0] - 1
+    OUT[last, 0] = G[G_PKIND]
+    OUT[last, 1] = G[G_PACTOR] if G[G_BAIL] == BAIL_PAUSE else NEG
+    OUT[last, 2] = G[G_PCOUNT]
+    if G[G_BAIL] != BAIL_PAUSE:
+        return
+    for i in range(TRIES.shape[0]):
+        _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        for c in range(n):
+            P[P[P_POL] + POL_W * c + POL_ASKS] = asks[c]
+        seed_rng(RNG[2 * RNG_SIZE:], RSEEDS[i])
+        G[NG + nans] = TRIES[i]
+        G[G_NANS] = nans + 1
+        G[G_RESUME] = 1
+        G[G_CKMODE] = 0
+        G[G_BAIL] = BAIL_NONE
+        G[G_PLAYOUT] = n
+        G[G_HORIZON] = horizon
+        _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+             adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        OUT[i, 0] = G[G_WINNER]
+        OUT[i, 1] = G[G_BAIL]
+        for c in range(n):
+            used = 0
+            total = 0
+            for b in range(SC[c, S_NBOX]):
+                total += SC[c, NSF + b]
+                if MARK[c, b] != 0:
+                    used += SC[c, NSF + b]
+            for k in range(SC[c, S_NSLOT]):
+                if SLOTS[c, k, L_TRACK] == NEG or SLOTS[c, k, L_TRACK] == P[P_TRACK]:
+                    total += SLOTS[c, k, L_VALUE]
+                    if SLOTA[c, k] != NEG:
+                        used += SLOTS[c, k, L_VALUE]
+            H_out[i, c, 0] = used
+            H_out[i, c, 1] = total
+        for c in range(n):
+            for k in range(CH.shape[1]):
+                CH_out[i, c, k] = CH[c, k]

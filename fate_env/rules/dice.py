@@ -48,6 +48,8 @@ def show_faces(faces: Faces) -> str:
 class Dice:
     """A source of 4dF rolls: forced faces first, then the generator."""
 
+    outside = 0  # (a class default too: a copy pickled before the count existed has none)
+
     def __init__(self, rng: np.random.Generator | None = None, forced: Iterable[Sequence[int]] = ()):
         self._rng: np.random.Generator | None = rng if rng is not None else np.random.default_rng()
         self._rng_state: tuple | None = None  # (bit generator type, state): a copy's generator, made when first needed
@@ -60,6 +62,8 @@ class Dice:
         # copy being rebuilt takes its rolls from ``_replay`` first (the rolls its original drew)
         self.journal: list[Faces] | None = None
         self._replay: deque[Faces] = deque()
+        #: rolls that came from outside the generator (forced, or a player's physical dice)
+        self.outside = 0
 
     @property
     def rng(self) -> np.random.Generator:
@@ -86,10 +90,11 @@ class Dice:
         d.provider, d.wants = self.provider, self.wants
         d.journal = None
         d._replay = deque(replay)
+        d.outside = self.outside
         return d
 
     def __getstate__(self) -> dict:
-        state = {k: getattr(self, k) for k in ("_forced", "_block", "journal", "_replay")}
+        state = {k: getattr(self, k) for k in ("_forced", "_block", "journal", "_replay", "outside")}
         state["_rng"], state["_rng_state"] = self.rng, None
         state["provider"] = state["wants"] = None  # a live player's dice do not travel
         return state
@@ -118,8 +123,10 @@ class Dice:
         if self._replay:
             return self._replay.popleft()
         if self._forced:
+            self.outside += 1
             return self._forced.popleft()
         if self.provider is not None and self.wants is not None and self.wants(who):
+            self.outside += 1
             return check_faces(self.provider(who, what))
         if not self._block:
             draws = self.rng.integers(-1, 2, size=(_BLOCK, 4))

@@ -145,9 +145,21 @@ class Engine(View):
         if d.actor == cid and Concede() in d.options:
             self.step(Concede(), reason)  # the option itself: the turn's or the target's
             return
-        self._inputs.append(("concede", cid, reason))
+        self._outside(("concede", cid, reason))
         concede_fighter(self, f)
         self._advance(RECONSIDER)
+
+    def _outside(self, entry: tuple) -> None:
+        """Note an input that is not an answer to a decision (for copies, and for ``reproducible``)."""
+        self._inputs.append(entry)
+        self.t.outside += 1
+
+    @property
+    def reproducible(self) -> bool:
+        """Whether the scene so far follows from its seed and its answers alone (``replay``): no GM
+        power, no concession outside a decision, no forced or physical dice. A look-ahead that
+        replays the scene elsewhere (the fast core) may do so only then."""
+        return self.seed is not None and self.t.outside == 0 and self.dice.outside == 0
 
     def _gm_check(self) -> None:
         if self.pending is None:
@@ -160,7 +172,7 @@ class Engine(View):
             raise ValueError("an aspect needs a name")
         if zone is not None and zone not in self.map.neighbours:
             raise ValueError(f"no zone {zone!r}; zones: {', '.join(self.map.ids)}")
-        self._inputs.append(("gm_add_aspect", name, zone))
+        self._outside(("gm_add_aspect", name, zone))
         a = new_aspect(self, name.strip(), SITUATION, zone=zone)
         self.emit(ev.GmAction("add_aspect", None, a.name, 0, zone))
         self._refresh_pending()
@@ -175,7 +187,7 @@ class Engine(View):
         if d.kind not in PRE_DICE and d.build is None and any(getattr(o, "aspect", None) == aid for o in d.options):
             raise ValueError(f"{a.name} is one of {d.actor}'s options in the {d.kind} decision now; "
                              "remove it once that decision is taken")
-        self._inputs.append(("gm_remove_aspect", aid))
+        self._outside(("gm_remove_aspect", aid))
         del self.t.aspects[aid]
         self.emit(ev.GmAction("remove_aspect", None, a.name, 0, None))
         self._refresh_pending()
@@ -188,7 +200,7 @@ class Engine(View):
             raise ValueError(f"no character {cid!r} or aspect {aid}")
         if not accepted and self.t.fate_points_of(cid) < 1:
             raise ValueError(f"{cid} has no fate point to refuse the compel with")
-        self._inputs.append(("gm_compel", cid, aid, accepted))
+        self._outside(("gm_compel", cid, aid, accepted))
         self.t.adjust_fp(cid, 1 if accepted else -1)
         self.emit(ev.GmAction("compel", cid, self.t.aspects[aid].name, 1 if accepted else -1, None))
         self._refresh_pending()
@@ -200,7 +212,7 @@ class Engine(View):
             raise ValueError(f"no character {cid!r}")
         if self.t.fate_points_of(cid) + delta < 0:
             raise ValueError(f"{cid} has only {self.t.fate_points_of(cid)} fate point(s)")
-        self._inputs.append(("gm_fate_points", cid, delta))
+        self._outside(("gm_fate_points", cid, delta))
         self.t.adjust_fp(cid, delta)
         self.emit(ev.GmAction("fate_points", cid, None, delta, None))
         self._refresh_pending()
@@ -208,7 +220,7 @@ class Engine(View):
     def gm_end(self) -> None:
         """The GM ends the scene now: no winner, payouts as at any end."""
         self._gm_check()
-        self._inputs.append(("gm_end",))
+        self._outside(("gm_end",))
         self.emit(ev.GmAction("end", None, None, 0, None))
         finish(self, unresolved=True)
         self.pending = None

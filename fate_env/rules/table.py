@@ -83,6 +83,7 @@ class Table:
     twists: int = 0
     roll: Roll | None = None          # the roll being invoked on
     outcome: Any = None
+    outside: int = 0                  # GM powers and concessions outside a decision so far (Engine.reproducible)
     # derived, rebuilt on demand (never copied)
     active_cache: list[str] | None = None
     foes_cache: dict[str, list[str]] = field(default_factory=dict)
@@ -96,7 +97,7 @@ class Table:
             set(self.acted), set(self.set_back), self.tasks_left[:], [dict(r) for r in self.task_results],
             self.to_contest, self.can_concede, self.mode, self.cursor,
             dict(self.victories) if self.victories is not None else None, self.twists,
-            self.roll.copy() if self.roll is not None else None, self.outcome)
+            self.roll.copy() if self.roll is not None else None, self.outcome, self.outside)
 
     # -- who is in the fight -------------------------------------------------------
     def active_ids(self) -> list[str]:

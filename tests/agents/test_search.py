@@ -118,3 +118,56 @@ def test_search_finishes_every_shipped_scene(scene):
             ctr[c.id] = look
     game = play(start(sc, 3), ctr)
     assert game.over and game.outcome is not None
+
+
+# -- the kernel's look-ahead: the same copies as the forks, number for number -----------------
+fast = pytest.importorskip("fate_env.fast.core")
+
+
+@pytest.mark.parametrize("scene,rules,seed,depth", [
+    ("duel", "condensed", 3, 1), ("duel", "core", 8, 0), ("warehouse", "condensed", 2, 1),
+    ("warehouse", "core", 5, 2), ("warehouse_mobs", "condensed", 4, 1), ("ghoul", "core", 1, 1),
+    ("interrogation", "condensed", 2, 1),
+])
+def test_the_kernels_copies_choose_exactly_as_the_forks_do(scene, rules, seed, depth):
+    sc = load_scene(scene, rules=rules)
+    logs = {}
+    for core in ("fast", "reference"):
+        ctr = controllers_for(sc, seed=1)
+        look = SearchController(1, simulations=2, depth=depth, core=core)
+        for c in sc.characters:
+            if c.is_npc:
+                ctr[c.id] = look
+        logs[core] = play(start(sc, seed), ctr).log()
+        if core == "fast":
+            assert look._looks and all(lk is not None for _, lk in look._looks.values())
+    assert logs["fast"] == logs["reference"]  # every reason carries the outlook: the same numbers
+
+
+def test_a_scene_with_forced_dice_or_gm_powers_is_looked_at_on_the_reference():
+    sc = load_scene("duel")
+    look = SearchController(0, simulations=1, depth=1, core="fast")
+    c = start(sc, 3)
+    assert c.reproducible and look._lookahead(c, c.pending) is not None
+    c.gm_fate_points("cynere", 1)
+    assert not c.reproducible and look._lookahead(c, c.pending) is None
+    assert not c.clone().reproducible   # a copy remembers it
+    forced = start(sc, 3, forced=[(1, 1, 1, 1)])
+    while forced.dice.forced_pending:
+        forced.step(make_controller("basic").choose(forced, forced.pending)[0])
+    assert not forced.reproducible and not start(sc, None).reproducible
+
+
+def test_core_fast_refuses_a_scene_the_kernel_does_not_cover_and_auto_looks_on_the_reference():
+    sc = load_scene("vault")  # a conflict that holds a challenge: the kernel refuses it by name
+    c = start(sc, 1)
+    while c.pending.kind != "turn":
+        c.step(make_controller("basic").choose(c, c.pending)[0])
+    with pytest.raises(fast.Unsupported, match="'vault'"):
+        SearchController(0, simulations=1, depth=1, core="fast")._lookahead(c, c.pending)
+    auto = SearchController(0, simulations=1, depth=1)
+    assert auto._lookahead(c, c.pending) is None
+    index, reason = auto.choose(c, c.pending)
+    assert "outlook" in reason
+    with pytest.raises(ValueError, match="search: core"):
+        SearchController(0, core="gpu")
