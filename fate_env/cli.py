@@ -187,6 +187,43 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_exploit(args: argparse.Namespace) -> int:
+    from agents.base import make_controller
+
+    from .exploit import exploit, format_report, npc_spec
+    from .training import load_config
+
+    model = npc_spec(args.model)
+    scene = args.scene
+    if model.startswith("ppo:"):
+        card = Path(model[4:]).with_suffix(".json")
+        if not Path(model[4:]).exists():
+            return _fail(f"{args.model}: no such model file")
+        if scene is None and card.exists():
+            scene = json.loads(card.read_text()).get("scene")
+    if scene is None:
+        raise UsageError("--scene: needed for a scripted NPC (a model's .json sidecar names its scene)")
+    if args.timesteps < 1:
+        raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
+    baselines = [b.strip() for b in args.baseline.split(",") if b.strip()]
+    try:
+        load_scene(scene, rules=args.rules)
+        config = load_config(args.config)
+        for spec in [model, *baselines]:
+            make_controller(npc_spec(spec))
+        report = exploit(scene, model, args.side, args.timesteps, config, args.out_dir, baselines, seed=args.seed,
+                         rules=args.rules, verbose=0 if args.quiet else 1, envs=args.envs,
+                         torch_threads=args.torch_threads, episodes=args.episodes)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.json:
+        json.dump(report, sys.stdout, indent=1)
+        print()
+    else:
+        print("\n".join(format_report(report)))
+    return 0
+
+
 def _progress(done: int, total: int) -> None:
     if not sys.stderr.isatty() or total < 200:
         return
@@ -431,6 +468,23 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true")
     t.add_argument("--quiet", action="store_true")
     t.set_defaults(func=cmd_train)
+    x = sub.add_parser("exploit", help="train a best response against an NPC (and baselines): what it concedes")
+    x.add_argument("model", help="the NPC: ppo:PATH, a model's PATH.zip, or a scripted policy (then --scene)")
+    x.add_argument("--side", required=True, help="the side the NPC plays; the best response plays the other")
+    x.add_argument("--scene", help="the scene (default: the one in the model's .json sidecar)")
+    x.add_argument("--baseline", default="basic",
+                   help="NPC policies to measure the same way, comma-separated (default: basic)")
+    x.add_argument("--timesteps", type=_count, default=100_000, help="each best response's training budget")
+    x.add_argument("--config", default=str(_default_train_config().with_name("exploit.yaml")))
+    x.add_argument("--episodes", type=_count, help="fresh seeds for each win rate (default: the config's)")
+    x.add_argument("--out-dir", default="runs/exploit", help="where the best responses are saved")
+    x.add_argument("--envs", type=_count, default=1)
+    x.add_argument("--torch-threads", type=_count, default=1)
+    x.add_argument("--seed", type=_seed, default=0)
+    x.add_argument("--rules")
+    x.add_argument("--json", action="store_true")
+    x.add_argument("--quiet", action="store_true")
+    x.set_defaults(func=cmd_exploit)
     b = sub.add_parser("bench", help="run a scene many times: win rates with intervals, sweeps, tuning")
     b.add_argument("scene")
     b.add_argument("-n", type=_count, default=1000, help="episodes per variant")
