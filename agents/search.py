@@ -35,7 +35,10 @@ import numpy as np
 
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.kinds import Status
-from fate_env.rules.options import Attack, Concede, CreateAdvantage, FullDefense, Move, OvercomeMove, Pass, Support
+from fate_env.rules.options import (
+    Attack, Concede, CreateAdvantage, Exploit, FullDefense, Move, OvercomeMove, Pass, RemoveAspect, Support, TakeTask,
+    TurnToContest,
+)
 
 from .base import Controller, make_controller, register
 from .basic import BasicController
@@ -139,7 +142,20 @@ def describe(c: Conflict, me: str, option: Any) -> str:
         return "concedes"
     if t is Pass:
         return "waits"
+    if t is Exploit:
+        return f"takes advantage of {_aspect_name(c, option.aspect)}"
+    if t is RemoveAspect:
+        return f"clears {_aspect_name(c, option.aspect)}"
+    if t is TakeTask:
+        return f"takes on {c.scene.challenge.tasks[option.task].name}"
+    if t is TurnToContest:
+        return "turns the fight into the scene's contest"
     return type(option).__name__.lower()
+
+
+def _aspect_name(c: Conflict, aid: int) -> str:
+    a = c.aspects.get(aid)
+    return a.name if a is not None else f"aspect {aid}"
 
 
 @register("search")

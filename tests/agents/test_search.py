@@ -171,3 +171,16 @@ def test_core_fast_refuses_a_scene_the_kernel_does_not_cover_and_auto_looks_on_t
     assert "outlook" in reason
     with pytest.raises(ValueError, match="search: core"):
         SearchController(0, core="gpu")
+
+
+def test_every_turn_option_of_the_shipped_scenes_is_described_in_words():
+    from agents.search import describe
+    for name in SHIPPED:
+        c = start(load_scene(name), 0)
+        while c.pending is not None and c.pending.kind != "turn":
+            c.step(make_controller("basic").choose(c, c.pending)[0])
+        if c.pending is None:
+            continue
+        for o in c.pending.options:
+            words = describe(c, c.pending.actor, o)
+            assert words != type(o).__name__.lower() and "aspect " not in words, (name, o, words)
