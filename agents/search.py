@@ -28,6 +28,7 @@ best of 9 options, 16 simulations each)".
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -43,8 +44,9 @@ from fate_env.rules.options import (
 from .base import Controller, make_controller, register
 from .basic import BasicController
 
-_SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "time_limit": None, "draw": 0.0,
-                    "core": "auto"}
+_SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "foes": ["basic"], "time_limit": None,
+                    "draw": 0.0, "core": "auto", "confidence": 1.0}
+_NOT_ROLLOUT = ("search", "random")
 
 
 def copy_seed(base: list[int], n: int) -> int:
@@ -173,18 +175,26 @@ class SearchController(BasicController):
         self.depth = int(p["depth"])
         self.time_limit = None if p["time_limit"] in (None, 0) else float(p["time_limit"])
         self.rollout = str(p["rollout"])
+        foes = p["foes"]
+        self.foes = [f.strip() for f in foes.split(",")] if isinstance(foes, str) else [str(f) for f in foes]
         self.draw = float(p["draw"])
+        self.confidence = float(p["confidence"])
         self.core = str(p["core"])
         if self.core not in ("auto", "fast", "reference"):
             raise ValueError(f"search: core is auto, fast or reference, got {self.core!r}")
-        self._looks: dict[int, tuple] = {}  # id(scene) -> (scene, the kernel's look-ahead or None)
+        self._looks: dict[tuple, tuple] = {}  # (id(scene), side) -> (scene, {foe policy: the kernel's look-ahead} or None)
         if self.simulations < 1 or self.depth < 0:
             raise ValueError(f"search: simulations must be at least 1 and depth at least 0 (0: to the end), "
                              f"got simulations={self.simulations}, depth={self.depth}")
-        if self.rollout in ("search", "random") or self.rollout.startswith("ppo"):
-            raise ValueError(f"search: the rollout policy must be a scripted one, got {self.rollout!r}")
-        #: plays every character of the copies (the scripted policies keep no state between calls)
-        self.player: Controller = make_controller(self.rollout, self.seed)
+        for who in [self.rollout, *self.foes]:
+            if who in _NOT_ROLLOUT or who.startswith("ppo"):
+                raise ValueError(f"search: the rollout and foes policies must be scripted ones, got {who!r}")
+        if not self.foes:
+            raise ValueError("search: foes needs at least one policy")
+        #: play the copies: its own side by ``rollout``, the other sides by ``foes[j % len(foes)]`` in
+        #: the j-th copy (the scripted policies keep no state between calls)
+        self.players: dict[str, Controller] = {name: make_controller(name, self.seed)
+                                               for name in dict.fromkeys([self.rollout, *self.foes])}
 
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
         opts = d.options
@@ -193,49 +203,74 @@ class SearchController(BasicController):
         me = d.actor
         side = c.side_of(me)
         look = self._lookahead(c, d)
-        totals = np.zeros(len(opts))
-        outs = np.zeros(len(opts), np.int64)
+        rows, outs_rows = [], []
         n = 0
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         base = [self.seed, int(c.seed or 0), len(c.choices)]
         while n < self.simulations:
             rounds = self.simulations - n if deadline is None else 1
             seeds = [copy_seed(base, n + j) for j in range(rounds)]
-            values, taken = self._copies(c, d, side, seeds, look)
-            for j in range(rounds):  # copy after copy, as the totals of a slower search would grow
-                totals = totals + values[j]
-                outs = outs + taken[j]
+            values, taken = self._copies(c, d, side, seeds, n, look)
+            rows.extend(values)
+            outs_rows.extend(taken)
             n += rounds
             if deadline is not None and time.monotonic() > deadline:
                 break
+        vals = np.array(rows)
+        totals = np.zeros(len(opts))
+        for row in vals:  # copy after copy, as the totals of a slower search grow (the same sums on both paths)
+            totals = totals + row
+        outs = np.sum(outs_rows, axis=0)
         best = max(range(len(opts)), key=lambda i: (totals[i], -i))
+        script, why = super()._turn(c, d)
+        if best != script and not self._sure(vals[:, best] - vals[:, script]):
+            return script, f"{why}; the look-ahead finds nothing surely better (outlook {totals[script] / n:.0%}, " \
+                           f"{self._horizon()}, {n} simulation{'s' if n != 1 else ''} of {len(opts)} options)"
         return best, self._reason(c, me, opts[best], totals[best] / n, outs[best] / n, len(opts), n)
 
+    def _sure(self, diff: np.ndarray) -> bool:
+        """Whether the copies show an option better than the script's (``diff``: their outlooks'
+        difference copy by copy, on the same dice): by more than ``confidence`` standard errors."""
+        mean = float(np.mean(diff))
+        if len(diff) < 2:
+            return mean > 0
+        return mean > 0 and mean > self.confidence * float(np.std(diff, ddof=1)) / math.sqrt(len(diff))
+
     # -- the copies: forks on the reference engine, or the kernel's batch --------------------------
-    def _copies(self, c: Conflict, d: Decision, side: str, seeds: list[int], look) -> tuple[np.ndarray, np.ndarray]:
-        """[copy seed, option]: each option's outlook, and whether an attack's target is out."""
+    def _copies(self, c: Conflict, d: Decision, side: str, seeds: list[int], first: int,
+                looks) -> tuple[np.ndarray, np.ndarray]:
+        """[copy, option]: each option's outlook, and whether an attack's target is out; copy j
+        (the ``first + j``-th of this decision) rolls ``seeds[j]`` against ``foes[(first + j) % k]``."""
         opts = d.options
         m = len(opts)
-        if look is None:
-            got = [[self._fork(c, i, o, seed, side) for i, o in enumerate(opts)] for seed in seeds]
+        foe = [self.foes[(first + j) % len(self.foes)] for j in range(len(seeds))]
+        if looks is None:
+            got = [[self._fork(c, i, o, seed, side, foe[j]) for i, o in enumerate(opts)] for j, seed in enumerate(seeds)]
             return np.array([[v for v, _ in row] for row in got]), np.array([[t for _, t in row] for row in got])
-        got = look.play(int(c.seed), c.choices, (d.kind, d.actor, m), [i for _ in seeds for i in range(m)],
-                        [s for s in seeds for _ in range(m)], c.exchange + self.depth if self.depth else 0)
-        values = scores(got, [f.sheet.side for f in c.f.values()], side, look.sides, self.draw).reshape(len(seeds), m)
-        cols = [c.order.index(o.target) if type(o) is Attack else 0 for o in opts]
-        rows = np.arange(len(got.winner))
-        taken = (got.status[rows, np.tile(cols, len(seeds))] != 0).reshape(len(seeds), m) & \
-            np.array([type(o) is Attack for o in opts])
-        for r in np.flatnonzero(got.bailed):  # the kernel's tables were too small for this copy: fork it
-            j, i = divmod(int(r), m)
-            values[j, i], taken[j, i] = self._fork(c, i, opts[i], seeds[j], side)
+        values = np.zeros((len(seeds), m))
+        taken = np.zeros((len(seeds), m), bool)
+        attack = np.array([type(o) is Attack for o in opts])
+        cols = np.array([c.order.index(o.target) if type(o) is Attack else 0 for o in opts])
+        sides_of = [f.sheet.side for f in c.f.values()]
+        for name in dict.fromkeys(foe):  # one kernel call per foes policy
+            js = [j for j in range(len(seeds)) if foe[j] == name]
+            look = looks[name]
+            got = look.play(int(c.seed), c.choices, (d.kind, d.actor, m), [i for _ in js for i in range(m)],
+                            [seeds[j] for j in js for _ in range(m)], c.exchange + self.depth if self.depth else 0)
+            values[js] = scores(got, sides_of, side, look.sides, self.draw).reshape(len(js), m)
+            rows = np.arange(len(got.winner))
+            taken[js] = (got.status[rows, np.tile(cols, len(js))] != 0).reshape(len(js), m) & attack
+            for r in np.flatnonzero(got.bailed):  # the kernel's tables were too small for this copy: fork it
+                q, i = divmod(int(r), m)
+                values[js[q], i], taken[js[q], i] = self._fork(c, i, opts[i], seeds[js[q]], side, name)
         return values, taken
 
-    def _fork(self, c: Conflict, i: int, option: Any, seed: int, side: str) -> tuple[float, bool]:
-        """Option ``i`` tried on a fork of the scene with the dice of ``default_rng(seed)``."""
+    def _fork(self, c: Conflict, i: int, option: Any, seed: int, side: str, foe: str) -> tuple[float, bool]:
+        """Option ``i`` tried on a fork of the scene with the dice of ``default_rng(seed)``, the
+        other sides played by ``foe``."""
         copy = c.fork(np.random.default_rng(seed))
         copy.step(i, "")
-        self._play_on(copy, c.exchange)
+        self._play_on(copy, c.exchange, side, foe)
         return outlook(copy, side, self.draw), type(option) is Attack and copy.f[option.target].status != Status.ACTIVE
 
     def _lookahead(self, c: Conflict, d: Decision):
@@ -246,11 +281,13 @@ class SearchController(BasicController):
         from fate_env.fast import core as fast
         if not fast.available() and self.core == "auto":
             return None
-        key = id(c.scene)
+        side = c.side_of(d.actor)
+        key = (id(c.scene), side)
         if key not in self._looks:
             from fate_env.fast.lookahead import Lookahead
             try:
-                self._looks[key] = (c.scene, Lookahead(c.scene, self.rollout))
+                self._looks[key] = (c.scene, {foe: Lookahead(c.scene, self.rollout, side, foe)
+                                              for foe in dict.fromkeys(self.foes)})
             except fast.Unsupported:
                 if self.core == "fast":
                     raise
@@ -262,18 +299,22 @@ class SearchController(BasicController):
         state["_looks"] = {}  # compiled tables are rebuilt where the copy plays
         return state
 
-    def _play_on(self, copy: Conflict, exchange: int) -> None:
-        """Play a copy on with the rollout policy until it ends or ``depth`` exchanges have begun."""
+    def _play_on(self, copy: Conflict, exchange: int, side: str, foe: str) -> None:
+        """Play a copy on (its side by ``rollout``, the others by ``foe``) until it ends or ``depth``
+        exchanges have begun."""
+        mine, theirs = self.players[self.rollout], self.players[foe]
         while copy.pending is not None:
             if self.depth and copy.exchange >= exchange + self.depth:
                 return
             d = copy.pending
-            index, _ = self.player.choose(copy, d)
+            index, _ = (mine if copy.side_of(d.actor) == side else theirs).choose(copy, d)
             copy.step(index, "")
 
+    def _horizon(self) -> str:
+        return "by the end" if self.depth == 0 else f"within {self.depth} exchange{'s' if self.depth != 1 else ''}"
+
     def _reason(self, c: Conflict, me: str, option: Any, value: float, taken: float, count: int, n: int) -> str:
-        horizon = "by the end" if self.depth == 0 else \
-            f"within {self.depth} exchange{'s' if self.depth != 1 else ''}"
+        horizon = self._horizon()
         what = describe(c, me, option)
         sims = f"{n} simulation{'s' if n != 1 else ''} each"
         if type(option) is Attack:

@@ -39,12 +39,14 @@ class Copies:
 
 class Lookahead:
     """A scene compiled for look-ahead copies: every seat answers from the given answers, then
-    plays ``rollout`` (a scripted policy the kernel plays). Raises ``Unsupported`` for a scene or
-    policy the kernel does not cover."""
+    plays its policy: ``rollout`` for the seats of ``side``, ``foes`` for the others (scripted
+    policies the kernel plays; ``side`` None: ``rollout`` everywhere). Raises ``Unsupported`` for a
+    scene or policy the kernel does not cover."""
 
-    def __init__(self, scene, rollout: str):
+    def __init__(self, scene, rollout: str, side: str | None = None, foes: str | None = None):
         ids = [c.id for c in scene.characters]
-        self.core = FastCore(scene, {cid: rollout for cid in ids}, {cid: tuple(DECISION_BITS) for cid in ids})
+        plays = {c.id: rollout if side is None or c.side == side else (foes or rollout) for c in scene.characters}
+        self.core = FastCore(scene, plays, {cid: tuple(DECISION_BITS) for cid in ids})
         self.ids = list(self.core.tables.ids)
         self.sides = list(self.core.tables.sides)
         self._events = np.zeros((EMAX, k.EW), np.int64)

@@ -44,7 +44,9 @@ def test_search_plays_every_shipped_kind_of_decision_and_its_choices_replay():
     again = replay(sc, 11, game.choices, reasons=game.reasons)
     assert again.log() == game.log()   # the real dice were never touched by the look-ahead
     said = [r for r, e in zip(game.reasons, game.events) if "outlook" in r]
-    assert said and all("within 1 exchange " in r for r in said)
+    assert said and all("within 1 exchange" in r for r in said)
+    kept = [r for r in said if "the look-ahead finds nothing surely better" in r]
+    assert len(kept) < len(said)   # it takes its own choices, and keeps basic's where it cannot tell
 
 
 def test_the_same_scene_and_seeds_give_the_same_choices():
@@ -94,7 +96,8 @@ def test_a_time_limit_bounds_the_search():
     assert 1 <= rounds < 10_000   # the limit is checked after each round of every option
 
 
-@pytest.mark.parametrize("params", [{"simulations": 0}, {"depth": -1}, {"rollout": "search"}, {"rollout": "random"}])
+@pytest.mark.parametrize("params", [{"simulations": 0}, {"depth": -1}, {"rollout": "search"}, {"rollout": "random"},
+                                    {"foes": "basic,random"}, {"foes": []}, {"foes": "ppo:x.zip"}])
 def test_bad_parameters_are_refused(params):
     with pytest.raises(ValueError, match="search: "):
         SearchController(0, **params)
@@ -124,17 +127,17 @@ def test_search_finishes_every_shipped_scene(scene):
 fast = pytest.importorskip("fate_env.fast.core")
 
 
-@pytest.mark.parametrize("scene,rules,seed,depth", [
-    ("duel", "condensed", 3, 1), ("duel", "core", 8, 0), ("warehouse", "condensed", 2, 1),
-    ("warehouse", "core", 5, 2), ("warehouse_mobs", "condensed", 4, 1), ("ghoul", "core", 1, 1),
-    ("interrogation", "condensed", 2, 1),
+@pytest.mark.parametrize("scene,rules,seed,depth,foes", [
+    ("duel", "condensed", 3, 1, "basic"), ("duel", "core", 8, 0, "basic"), ("warehouse", "condensed", 2, 1, "basic"),
+    ("warehouse", "core", 5, 2, "sniper,brute"), ("warehouse_mobs", "condensed", 4, 1, "basic"),
+    ("ghoul", "core", 1, 1, "tactician,basic,sniper"), ("interrogation", "condensed", 2, 1, "basic"),
 ])
-def test_the_kernels_copies_choose_exactly_as_the_forks_do(scene, rules, seed, depth):
+def test_the_kernels_copies_choose_exactly_as_the_forks_do(scene, rules, seed, depth, foes):
     sc = load_scene(scene, rules=rules)
     logs = {}
     for core in ("fast", "reference"):
         ctr = controllers_for(sc, seed=1)
-        look = SearchController(1, simulations=2, depth=depth, core=core)
+        look = SearchController(1, simulations=3, depth=depth, core=core, foes=foes)
         for c in sc.characters:
             if c.is_npc:
                 ctr[c.id] = look
@@ -184,3 +187,35 @@ def test_every_turn_option_of_the_shipped_scenes_is_described_in_words():
         for o in c.pending.options:
             words = describe(c, c.pending.actor, o)
             assert words != type(o).__name__.lower() and "aspect " not in words, (name, o, words)
+
+
+def test_the_foes_of_each_copy_take_turns():
+    sc = load_scene("duel")
+    c = start(sc, 2)
+    while c.pending.kind != "turn" or c.pending.actor != "blade":
+        c.step(make_controller("basic").choose(c, c.pending)[0])
+    look = SearchController(0, simulations=4, depth=1, foes=["basic", "sniper"], core="reference")
+    played = []
+    real = look._play_on
+    look._play_on = lambda copy, ex, side, foe: (played.append(foe), real(copy, ex, side, foe))[1]
+    look.choose(c, c.pending)
+    m = len(c.pending.options)
+    assert played == [f for f in ["basic", "sniper", "basic", "sniper"] for _ in range(m)]
+
+
+def test_it_keeps_the_scripts_choice_unless_the_copies_show_better():
+    sc = load_scene("warehouse")
+    c = start(sc, 6)
+    while c.pending.kind != "turn" or c.side_of(c.pending.actor) != "smugglers":
+        c.step(make_controller("basic").choose(c, c.pending)[0])
+    script = make_controller("basic").choose(c, c.pending)[0]
+    doubtful = SearchController(0, simulations=8, depth=1, confidence=1e9)  # never sure: the script's move
+    index, reason = doubtful.choose(c, c.pending)
+    assert index == script and "finds nothing surely better" in reason
+    eager = SearchController(0, simulations=8, depth=1, confidence=-1e9)   # any better mean will do
+    vals = []
+    real = eager._copies
+    eager._copies = lambda *a: (lambda got: (vals.append(got[0]), got)[1])(real(*a))
+    index, _ = eager.choose(c, c.pending)
+    means = np.concatenate(vals).mean(axis=0)
+    assert means[index] == means.max()
