@@ -124,35 +124,27 @@ def outlook(c: Conflict, side: str, draw: float = 0.0) -> float:
     return score(winner, ended, side, mine, theirs, draw)
 
 
+#: each kind of turn option in words (``describe``)
+_WORDS = {
+    Attack: lambda c, me, o: f"attacks {o.target} with {o.skill}",
+    CreateAdvantage: lambda c, me, o: f"creates {o.template} on {'itself' if o.target == me else o.target}",
+    Move: lambda c, me, o: f"moves to {o.zone}",
+    OvercomeMove: lambda c, me, o: f"forces its way to {o.zone}",
+    Support: lambda c, me, o: f"backs {o.ally} up",
+    FullDefense: lambda c, me, o: "goes on full defense",
+    Concede: lambda c, me, o: "concedes",
+    Pass: lambda c, me, o: "waits",
+    Exploit: lambda c, me, o: f"takes advantage of {_aspect_name(c, o.aspect)}",
+    RemoveAspect: lambda c, me, o: f"clears {_aspect_name(c, o.aspect)}",
+    TakeTask: lambda c, me, o: f"takes on {c.scene.challenge.tasks[o.task].name}",
+    TurnToContest: lambda c, me, o: "turns the fight into the scene's contest",
+}
+
+
 def describe(c: Conflict, me: str, option: Any) -> str:
     """An option in a few words, as the narration reads."""
-    t = type(option)
-    if t is Attack:
-        return f"attacks {option.target} with {option.skill}"
-    if t is CreateAdvantage:
-        on = "itself" if option.target == me else option.target
-        return f"creates {option.template} on {on}"
-    if t is Move:
-        return f"moves to {option.zone}"
-    if t is OvercomeMove:
-        return f"forces its way to {option.zone}"
-    if t is Support:
-        return f"backs {option.ally} up"
-    if t is FullDefense:
-        return "goes on full defense"
-    if t is Concede:
-        return "concedes"
-    if t is Pass:
-        return "waits"
-    if t is Exploit:
-        return f"takes advantage of {_aspect_name(c, option.aspect)}"
-    if t is RemoveAspect:
-        return f"clears {_aspect_name(c, option.aspect)}"
-    if t is TakeTask:
-        return f"takes on {c.scene.challenge.tasks[option.task].name}"
-    if t is TurnToContest:
-        return "turns the fight into the scene's contest"
-    return type(option).__name__.lower()
+    words = _WORDS.get(type(option))
+    return words(c, me, option) if words is not None else type(option).__name__.lower()
 
 
 def _aspect_name(c: Conflict, aid: int) -> str:

@@ -72,6 +72,16 @@ def fresh_seed() -> int:
     return secrets.randbelow(2 ** 31)
 
 
+def _show(result: dict, as_json: bool, lines) -> int:
+    """A command's result: as JSON on stdout, or as the lines ``lines(result)`` gives."""
+    if as_json:
+        json.dump(result, sys.stdout, indent=1)
+        print()
+    else:
+        print("\n".join(lines(result)))
+    return 0
+
+
 def _fail(message: str) -> int:
     print(f"fate-npc: error: {message}", file=sys.stderr)
     return 2
@@ -143,12 +153,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         result = crossplay(scene, policies, args.n, args.seed, columns=columns, workers=args.workers)
     except (UnknownController, ValueError) as exc:
         return _fail(str(exc))
-    if args.json:
-        json.dump(result, sys.stdout, indent=1)
-        print()
-    else:
-        print("\n".join(format_table(result)))
-    return 0
+    return _show(result, args.json, format_table)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -216,12 +221,7 @@ def cmd_exploit(args: argparse.Namespace) -> int:
                          torch_threads=args.torch_threads, episodes=args.episodes)
     except ValueError as exc:
         return _fail(str(exc))
-    if args.json:
-        json.dump(report, sys.stdout, indent=1)
-        print()
-    else:
-        print("\n".join(format_report(report)))
-    return 0
+    return _show(report, args.json, format_report)
 
 
 def _progress(done: int, total: int) -> None:
