@@ -2,9 +2,10 @@
 
 For each of its turn decisions it tries every legal option on a copy of the scene
 (``Engine.fork``: the same table, dice it draws itself, never the scene's real ones) and plays
-each copy on for ``depth`` exchanges (0: to the end) with a scripted policy (``rollout``,
-``basic`` by default) for every character, itself included, ``simulations`` times. It takes the
-option with the best average **outlook** for its side:
+each copy on for ``depth`` exchanges (0: to the end) with scripted play, ``simulations`` times:
+``rollout`` (``basic``) for its own side, itself included, and ``foes`` (``basic``; several take
+turns copy by copy) for the others. It looks for the option with the best average **outlook**
+for its side:
 
 * a copy that ended scores 1 if its side won, 0 if another side won, and ``draw`` (0 by default)
   if nobody did: an NPC that counts a stalemate as half a win learns to stall to the exchange
@@ -20,6 +21,12 @@ separate them. The streams come from the controller's seed, the scene's seed and
 place in the scene: the same scene and seed give the same choices (unless ``time_limit`` cuts a
 search short, which trades that for a bounded wait at a live table; it is checked after each
 round, one copy of every option, so a round always completes).
+
+It takes that option only when it beats ``basic``'s own move by more than ``confidence``
+standard errors of their difference copy by copy (on the same dice): where the copies cannot tell
+the options apart, following the noise loses fights the script would win, so it keeps the
+script's move and says so. The copies run in the fast core when they can
+(``fate_env/fast/lookahead.py``), with the same numbers.
 
 The other decisions (defend, invoke, absorb, who goes next) are ``basic``'s. Its reason names
 what it expects: "attacks Zird with Fight: 62% to take Zird out within 2 exchanges (outlook 71%,
@@ -208,10 +215,8 @@ class SearchController(BasicController):
             n += rounds
             if deadline is not None and time.monotonic() > deadline:
                 break
-        vals = np.array(rows)
-        totals = np.zeros(len(opts))
-        for row in vals:  # copy after copy, as the totals of a slower search grow (the same sums on both paths)
-            totals = totals + row
+        vals = np.array(rows)  # [copy, option]: the same numbers from the kernel or the forks
+        totals = vals.sum(axis=0)
         outs = np.sum(outs_rows, axis=0)
         best = max(range(len(opts)), key=lambda i: (totals[i], -i))
         script, why = super()._turn(c, d)
