@@ -446,3 +446,20 @@ def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
     return Stunt(name=st["name"], kind=kind, skill=st.get("skill"), action=st.get("action"),
                  bonus=st.get("bonus", 2), when=when, track=st.get("track"), count=st.get("count", 1),
                  reach=st.get("reach", "melee"))
+
+
+def rule_dials(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's dials as plain data (what a model's sidecar records it was trained under)."""
+    import dataclasses
+    return json.loads(json.dumps({f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
+                                  if f.name not in ("title", "extra")}))
+
+
+def scene_digest(scene: Scene) -> str:
+    """A fingerprint of everything a scene holds once loaded (its characters, zones, aspects, rule
+    set and dials): the same scene file under the same rules gives the same digest, any change to
+    what plays gives another. SHA-256 of the scene as canonical JSON."""
+    import dataclasses
+    import hashlib
+    data = json.dumps(dataclasses.asdict(scene), sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(data.encode()).hexdigest()

@@ -117,6 +117,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     from agents.base import REGISTRY
 
     from .environment.single_agent import FateSingleAgentEnv
+    from .scenes import rule_dials, scene_digest
 
     if envs < 1:
         raise ValueError(f"envs: expected at least 1, got {envs}")
@@ -174,9 +175,12 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
 
     def sidecar(path: Path) -> None:
         """Which decisions the model makes (the rest go to the helper) and its action space, for ppo:PATH."""
+        scene = env.aec.scene
         path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None, "helper": helper,
-                                                         "scene": env.aec.scene.name, "side": env.side,
-                                                         "actions": env.actions}))
+                                                         "scene": scene.name, "side": env.side,
+                                                         "actions": env.actions, "rules": scene.rules.name,
+                                                         "dials": rule_dials(scene.rules),
+                                                         "scene_digest": scene_digest(scene)}))
 
     callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
     start = time.perf_counter()
