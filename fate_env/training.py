@@ -23,6 +23,11 @@ TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learni
 IMITATE_KEYS = {"policy", "episodes", "epochs"}
 
 
+#: the first seed of the closing evaluation (seeds no training episode used); exploit.py
+#: measures the scripted policies on the same ones
+EVAL_SEED = 100_000
+
+
 def load_config(path: str | Path) -> dict[str, Any]:
     data = yaml.safe_load(Path(path).read_text()) or {}
     unknown = sorted(set(data) - TRAIN_KEYS)
@@ -202,7 +207,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                                       learn=learn, helper=helper, controllers=REGISTRY,
                                       actions=str(config.get("actions", "full")))
         results[f"vs_{name}"] = evaluate(
-            test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, 100_000)
+            test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, EVAL_SEED)
         results[f"random_seat_vs_{name}"] = evaluate(
-            test_env, lambda o, m: int(rng.choice(np.flatnonzero(m))), episodes, 100_000)
+            test_env, lambda o, m: int(rng.choice(np.flatnonzero(m))), episodes, EVAL_SEED)
     return results

@@ -2,9 +2,10 @@
 
 The reference way is ``Engine.fork``: copy the engine, give the copy its own dice, play it on
 with a scripted policy everywhere. Here the kernel does the same for a whole batch of copies in
-one call (``kernel.playouts``): each copy replays the scene from its seed with the scene's
-answers so far and the option being tried, then every seat plays the rollout policy on the dice
-of ``default_rng(copy seed)``, the generator a fork would be given. So the copies end exactly as
+one call (``kernel.playouts``): the scene is replayed once from its seed with its answers so far,
+keeping the state at the turn's start; each copy starts from there, answers with the option being
+tried, then every seat plays its scripted policy (the searcher's ``rollout`` for its side, ``foes``
+for the others) on the dice of ``default_rng(copy seed)``, the generator a fork would be given. So the copies end exactly as
 the forks would, number for number (a differential test checks it), at a fraction of the cost.
 
 Only a scene that follows from its seed and answers alone can be replayed (``Engine.reproducible``:
