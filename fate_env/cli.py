@@ -163,7 +163,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         from agents.base import make_controller
-        for name in args.opponent.split(","):
+        if args.league and args.opponent is not None:
+            raise ValueError("--league draws the opponents from the config's league population; drop --opponent")
+        if args.league:
+            from .league import league_settings
+            opponents = league_settings(config.get("league"), f"{args.config}: league")["opponents"]
+        else:
+            opponents = (args.opponent or "basic").split(",")
+        for name in opponents:
             make_controller(name.strip())
     except Exception as exc:  # noqa: BLE001 - reported as one line
         return _fail(str(exc))
@@ -172,9 +179,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.init and not Path(args.init).exists():
         return _fail(f"--init {args.init}: no such model file")
     try:
-        result = train(args.scene, args.side, args.opponent, args.timesteps, args.out, config, seed=args.seed,
-                       self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1, init=args.init,
-                       envs=args.envs, torch_threads=args.torch_threads)
+        result = train(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
+                       seed=args.seed, self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1,
+                       init=args.init, envs=args.envs, torch_threads=args.torch_threads, league=args.league)
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
@@ -189,6 +196,12 @@ def cmd_train(args: argparse.Namespace) -> int:
             lo, hi = r["ci95"]
             print(f"  {who:>18} {key.split('vs_')[1]:>10}: {r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] "
                   f"over {r['episodes']} seeds")
+    if "league" in result:
+        print("league at the end (the learner's wins over all its fights against each; its share of the next):")
+        for m in result["league"]["members"]:
+            rate = "—" if m["win_rate"] is None else f"{m['win_rate']:.1%}"
+            print(f"  {m['name']:>18} ({m['kind']}{', retired' if m['retired'] else ''}): {m['fights']} fights, "
+                  f"won {rate}; share {m['share']:.1%}")
     return 0
 
 
@@ -451,13 +464,17 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train one side with MaskablePPO (needs the train extra)")
     t.add_argument("scene")
     t.add_argument("--side", help="the side that learns (default: the first NPC side)")
-    t.add_argument("--opponent", default="basic",
+    t.add_argument("--opponent",
                    help="who plays the other sides: a policy name or ppo:PATH; several, comma-separated, "
-                        "for one of them per episode")
+                        "for one of them per episode (default basic)")
     t.add_argument("--timesteps", type=_count, default=100_000)
     t.add_argument("--out", default="runs/model.zip")
     t.add_argument("--config", default=str(_default_train_config()))
     t.add_argument("--self-play", action="store_true", help="play against frozen snapshots of itself")
+    t.add_argument("--league", action="store_true",
+                   help="train against a league: the config's league population (every scripted policy and "
+                        "search by default), snapshots of the learner and exploiters trained against it, "
+                        "the ones it loses to drawn most")
     t.add_argument("--init", help="start from this saved model's weights (same scene maxima and net_arch)")
     t.add_argument("--envs", type=_count, default=1,
                    help="environments stepping in parallel processes (use the machine's cores; default 1)")

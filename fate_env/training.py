@@ -19,7 +19,8 @@ import yaml
 from .stats import wilson
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
-              "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions"}
+              "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions",
+              "league"}
 IMITATE_KEYS = {"policy", "episodes", "epochs"}
 
 
@@ -39,6 +40,9 @@ def load_config(path: str | Path) -> dict[str, Any]:
         if not isinstance(imitate, dict) or "policy" not in imitate or set(imitate) - IMITATE_KEYS:
             raise ValueError(f"{path}: imitate: expected a mapping with 'policy' (a scripted controller) and "
                              f"optionally 'episodes' and 'epochs', got {imitate!r}")
+    if "league" in data:
+        from .league import league_settings
+        league_settings(data["league"], f"{path}: league")
     actions = data.get("actions", "full")
     if actions not in ("full", "compact") or (actions == "compact" and not data.get("learn")):
         raise ValueError(f"{path}: actions: expected 'full' or 'compact' (with 'learn': the decision kinds the "
@@ -109,11 +113,14 @@ def vector_env(scene: str, side: str | None, opponent: str, config: dict[str, An
 
 def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
           seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1,
-          init: str | None = None, envs: int = 1, torch_threads: int = 1) -> dict[str, Any]:
+          init: str | None = None, envs: int = 1, torch_threads: int = 1, league: bool = False) -> dict[str, Any]:
     """Train, save to ``out`` (+ ``.json`` sidecar), evaluate. ``init``: start from a saved model's weights
     (same scene maxima and net_arch), e.g. to go on training against other opponents. ``envs``: how many
     environments step in parallel processes (the rollout keeps ``n_steps`` in all: ``n_steps // envs``
-    each); ``torch_threads``: torch's threads in this process (1 is fastest on a small shared machine)."""
+    each); ``torch_threads``: torch's threads in this process (1 is fastest on a small shared machine).
+    ``league``: the opponents are the config's ``league`` population (fate_env/league.py), drawn by
+    prioritised sampling, with snapshots and exploiters joining as it trains; ``opponent`` is ignored.
+    ``eval_episodes: 0`` in the config skips the closing evaluation."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -126,6 +133,13 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
 
     if envs < 1:
         raise ValueError(f"envs: expected at least 1, got {envs}")
+    if league and self_play:
+        raise ValueError("--league and --self-play: choose one (the league holds snapshots of the learner)")
+    settings = None
+    if league:
+        from .league import league_settings
+        settings = league_settings(config.get("league"), "league")
+        opponent = ",".join(settings["opponents"])
     torch.set_num_threads(max(1, int(torch_threads)))
     learn = tuple(config["learn"]) if config.get("learn") else None
     helper = str(config.get("helper", "basic"))
@@ -188,6 +202,10 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                                                          "scene_digest": scene_digest(scene)}))
 
     callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
+    league_cb = None
+    if settings is not None:
+        from .league_training import LeagueCallback
+        callback = league_cb = LeagueCallback(settings, env, out_path, sidecar, scene, rules, seed, verbose)
     start = time.perf_counter()
     model.learn(total_timesteps=timesteps, callback=callback)
     minutes = (time.perf_counter() - start) / 60
@@ -202,6 +220,11 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                "init": init, "engine": env.engine}
     if cloned is not None:
         results["imitation"] = cloned
+    if league_cb is not None:
+        results["league"] = league_cb.report()
+        (log_dir / "league.json").write_text(json.dumps(results["league"], indent=1))
+    if episodes <= 0:
+        return results
     for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):
         test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
                                       learn=learn, helper=helper, controllers=REGISTRY,

@@ -32,29 +32,37 @@ class FastSide:
 
     def __init__(self, aec: Any, learners: list[str], mixes: list[dict[str, str]], helper: str,
                  learn: tuple[str, ...] | None, opponent_seed: int):
-        from ..fast.core import rng_state
         from ..fast.tables import DECISION_BITS
-        scene = aec.scene
         self.aec = aec
         self.learners = learners
-        kinds = tuple(learn) if learn else tuple(DECISION_BITS)
+        self.helper = helper
+        self.kinds = tuple(learn) if learn else tuple(DECISION_BITS)
+        self.opponent_seed = opponent_seed
         self.tables: list[FastTable | None] = []
         #: each mixture's random opponent generator, carried across its episodes: the reference's
         #: RandomController is made once (agents.base.controllers_for: one per policy name, seeded
         #: opponent_seed * 1000 + the index of the first character it is resolved for) and goes on
         self.streams: list = []
         for mix in mixes:
-            resolved = [mix.get(c.id) or mix.get(c.side) or c.controller for c in scene.characters]
-            specs = {c.id: helper if c.id in learners else spec for c, spec in zip(scene.characters, resolved)}
-            others = [spec for cid, spec in specs.items() if cid not in learners]
-            table = None
-            if coverable(others, helper):
-                table = fast_table_for(scene, aec.layout, aec.encoder, "fast", specs, {cid: kinds for cid in learners})
-            self.tables.append(table)
-            first = resolved.index("random") if "random" in others else None
-            self.streams.append(rng_state(opponent_seed * 1000 + first) if first is not None else None)
+            self.extend(mix)
         self.table: FastTable | None = None
         self._which: int | None = None
+
+    def extend(self, mix: Mapping[str, str]) -> int:
+        """One more opponent mixture (league training adds them as it goes): its index here."""
+        from ..fast.core import rng_state
+        scene, learners, helper = self.aec.scene, self.learners, self.helper
+        resolved = [mix.get(c.id) or mix.get(c.side) or c.controller for c in scene.characters]
+        specs = {c.id: helper if c.id in learners else spec for c, spec in zip(scene.characters, resolved)}
+        others = [spec for cid, spec in specs.items() if cid not in learners]
+        table = None
+        if coverable(others, helper):
+            table = fast_table_for(scene, self.aec.layout, self.aec.encoder, "fast", specs,
+                                   {cid: self.kinds for cid in learners})
+        self.tables.append(table)
+        first = resolved.index("random") if "random" in others else None
+        self.streams.append(rng_state(self.opponent_seed * 1000 + first) if first is not None else None)
+        return len(self.tables) - 1
 
     def plays(self, which: int) -> bool:
         """Whether the kernel plays the episodes against mixture ``which``."""

@@ -80,8 +80,16 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         # trained against a mixture does not over-fit one opponent's habits
         mix = mixes_of(opponents, s.sides, self.side)
         self.factory = controllers
+        self.opponent_seed = opponent_seed
         self.mixture = [controllers.controllers_for(s, m, opponent_seed) for m in mix]
         self.controllers = self.mixture[0]
+        #: each mixture's name (the policy name; "custom" for a mapping), reported in the last step's
+        #: info as "opponent"; ``weights``: the draw's odds (None: uniform); ``_fast_of``: its fast table
+        self.names = [name.strip() for name in opponents.split(",")] if isinstance(opponents, str) else ["custom"]
+        self.weights: np.ndarray | None = None
+        self._fast_of = list(range(len(mix)))
+        self._pool: dict[str, tuple[Mapping[str, Any], int]] = {}
+        self.opponent = self.names[0]
         self.helper = controllers.make_controller(helper, opponent_seed)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-10.0, 10.0, shape=(self.aec.encoder.size,), dtype=np.float32)
@@ -116,7 +124,31 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         episode, which the reference engine plays (a snapshot is not a policy the kernel plays)."""
         self.controllers = self.factory.controllers_for(self.aec.scene, dict(overrides), seed)
         self.mixture = [self.controllers]
+        self.names, self.weights, self._fast_of = ["custom"], None, [0]
         self._drop_fast = True
+
+    def set_league(self, names: list[str], specs: list[str], weights: list[float]) -> None:
+        """From the next episode on, draw each episode's opponent from ``specs`` (one policy for every
+        other seat) with odds ``weights`` (league training: fate_env/league.py). The fast core keeps
+        playing the scripted ones it can; the others (search, saved models) play on the reference."""
+        if not (len(names) == len(specs) == len(weights)) or not names:
+            raise ValueError("set_league: names, specs and weights must be non-empty and of one length")
+        w = np.asarray(weights, dtype=np.float64)
+        if (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"set_league: weights must be >= 0 with a positive sum, got {weights}")
+        if not self._pool:  # the mixtures built so far, by name
+            self._pool = {n: (m, f) for n, m, f in zip(self.names, self.mixture, self._fast_of)}
+        s = self.aec.scene
+        for name, spec in zip(names, specs):
+            if name in self._pool:
+                continue
+            mix = {sd: spec for sd in s.sides if sd != self.side}
+            fast = self._fast.extend(mix) if self._fast is not None else -1
+            self._pool[name] = (self.factory.controllers_for(s, mix, self.opponent_seed), fast)
+        self.names = list(names)
+        self.mixture = [self._pool[n][0] for n in names]
+        self._fast_of = [self._pool[n][1] for n in names]
+        self.weights = w / w.sum()
 
     def _collect(self) -> float:
         return sum(self.aec.rewards.get(a, 0.0) for a in self.learners) / len(self.learners)
@@ -156,11 +188,16 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             seed = int(self.np_random.integers(2**31 - 1))
         if self._drop_fast:
             self._fast, self._drop_fast = None, False
-        which = int(self.np_random.integers(len(self.mixture))) if len(self.mixture) > 1 else 0
+        if self.weights is not None:
+            which = int(self.np_random.choice(len(self.mixture), p=self.weights))
+        else:
+            which = int(self.np_random.integers(len(self.mixture))) if len(self.mixture) > 1 else 0
         self.controllers = self.mixture[which]
-        self._on_fast = self._fast is not None and self._fast.plays(which)
+        self.opponent = self.names[which]
+        fast = self._fast_of[which]
+        self._on_fast = self._fast is not None and fast >= 0 and self._fast.plays(fast)
         if self._on_fast:
-            gathered, over = self._fast.reset(seed, which)
+            gathered, over = self._fast.reset(seed, fast)
             self._agent = self._fast.table.actor
             if over:
                 gathered += self._side_end(self._fast.outcome())
@@ -251,6 +288,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         if over:
             outcome = aec.conflict.outcome
             info["outcome"] = outcome.to_json()
+            info["opponent"] = self.opponent
             reward += self._side_end(outcome)
             truncated = outcome.unresolved
             terminated = not truncated
@@ -275,6 +313,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         if over:
             outcome = table.outcome()
             info["outcome"] = outcome.to_json()
+            info["opponent"] = self.opponent
             reward += self._side_end(outcome)
             truncated = outcome.unresolved
             terminated = not truncated

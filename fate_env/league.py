@@ -1,0 +1,134 @@
+"""League training's population (``fate-npc train ... --league``): who the learner faces, and how often.
+
+A policy trained against one opponent learns that opponent's habits; the learned warehouse
+smugglers beat the ``basic`` PCs they trained with and fold against ``support`` PCs. A league
+keeps a population instead (as AlphaStar's league and PSRO do, much simplified):
+
+* every scripted policy of the other side, and the ``search`` NPC playing it;
+* frozen snapshots of the learner, added every ``snapshot_every`` steps (the oldest dropped past
+  ``max_snapshots``), so it cannot forget how to beat its own earlier tricks;
+* learned opponents (*exploiters*): every ``exploiter_every`` steps a policy for the other side is
+  trained against the current snapshot for ``exploiter_steps`` and joins, so a hole a table could
+  find is found in training first.
+
+Each fight's opponent is drawn by **prioritised fictitious self-play**: an opponent the learner
+beats with (smoothed) rate p weighs ``(1 - p) ** power + floor``; the ones it loses to come up
+most, the ones it has mastered still now and then (``floor``), so nothing is forgotten. The rate
+counts the last ``window`` fights against that opponent, with one win and one loss of prior, so a
+newcomer starts at ½.
+
+This module is the bookkeeping only (no SB3, no torch): ``fate_env.training`` drives it from a
+callback and hands the mixture to the environments (``FateSingleAgentEnv.set_league``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the ``league`` mapping of a training config, with its defaults
+DEFAULTS: dict[str, Any] = {
+    "opponents": ["random", "basic", "brute", "sniper", "tactician", "coward", "minion", "support", "search"],
+    "snapshot_every": 50_000,
+    "max_snapshots": 4,
+    "exploiter_every": 100_000,
+    "exploiter_steps": 30_000,
+    "refresh_every": 4_096,
+    "window": 200,
+    "power": 2.0,
+    "floor": 0.05,
+}
+
+
+def league_settings(given: Any, where: str = "league") -> dict[str, Any]:
+    """The config's ``league`` mapping over the defaults; a typo or a bad value is named."""
+    if given is None or given is True:
+        given = {}
+    if not isinstance(given, dict):
+        raise ValueError(f"{where}: expected a mapping of {', '.join(DEFAULTS)}, got {given!r}")
+    unknown = sorted(set(given) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; expected some of {', '.join(DEFAULTS)}")
+    out = {**DEFAULTS, **given}
+    if not isinstance(out["opponents"], list) or not out["opponents"] or \
+            not all(isinstance(o, str) and o.strip() for o in out["opponents"]):
+        raise ValueError(f"{where}.opponents: expected a non-empty list of policy names, got {out['opponents']!r}")
+    for key in ("snapshot_every", "max_snapshots", "exploiter_every", "exploiter_steps", "refresh_every", "window"):
+        if not isinstance(out[key], int) or out[key] < 0 or (key in ("refresh_every", "window") and out[key] < 1):
+            raise ValueError(f"{where}.{key}: expected a whole number (0 turns snapshots or exploiters off), "
+                             f"got {out[key]!r}")
+    for key in ("power", "floor"):
+        if not isinstance(out[key], (int, float)) or out[key] < 0:
+            raise ValueError(f"{where}.{key}: expected a number >= 0, got {out[key]!r}")
+    return out
+
+
+@dataclass
+class Member:
+    """One opponent of the population: its name in logs, its controller spec, what it is."""
+    name: str
+    spec: str
+    kind: str  # "scripted", "search", "snapshot" or "exploiter"
+    added_at: int = 0
+    recent: deque = field(default_factory=deque)
+    fights: int = 0
+    wins: int = 0
+
+    def rate(self) -> float:
+        """The learner's smoothed win rate over the recent fights (½ with none)."""
+        return (sum(self.recent) + 1) / (len(self.recent) + 2)
+
+
+class League:
+    """The population and its prioritised sampling (see the module docstring)."""
+
+    def __init__(self, opponents: list[str], power: float = 2.0, floor: float = 0.05, window: int = 200,
+                 max_snapshots: int = 4):
+        self.power, self.floor, self.window, self.max_snapshots = float(power), float(floor), int(window), \
+            int(max_snapshots)
+        self.members: list[Member] = []
+        self.retired: list[Member] = []
+        for name in dict.fromkeys(o.strip() for o in opponents):
+            self.add(name, name, "search" if name.split(":")[0] == "search" else "scripted")
+
+    def add(self, name: str, spec: str, kind: str, at: int = 0) -> Member:
+        if any(m.name == name for m in self.members):
+            raise ValueError(f"league: {name!r} is already a member")
+        member = Member(name, spec, kind, at, deque(maxlen=self.window))
+        self.members.append(member)
+        snapshots = [m for m in self.members if m.kind == "snapshot"]
+        if kind == "snapshot" and len(snapshots) > self.max_snapshots:
+            self.members.remove(snapshots[0])  # the oldest snapshot leaves
+            self.retired.append(snapshots[0])
+        return member
+
+    def record(self, name: str, won: bool) -> None:
+        """One finished fight against ``name`` (a retired member's late results are dropped)."""
+        for m in self.members:
+            if m.name == name:
+                m.recent.append(1 if won else 0)
+                m.fights += 1
+                m.wins += bool(won)
+                return
+
+    def weights(self) -> list[float]:
+        """Each member's share of the next fights (sums to 1)."""
+        raw = [(1.0 - m.rate()) ** self.power + self.floor for m in self.members]
+        total = sum(raw)
+        return [w / total for w in raw]
+
+    def specs(self) -> list[str]:
+        return [m.spec for m in self.members]
+
+    def names(self) -> list[str]:
+        return [m.name for m in self.members]
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Every member (retired ones too) with its fights, wins and current share, for the report."""
+        shares = dict(zip(self.names(), self.weights()))
+        return [{"name": m.name, "spec": m.spec, "kind": m.kind, "added_at": m.added_at, "fights": m.fights,
+                 "wins": m.wins, "win_rate": m.wins / m.fights if m.fights else None,
+                 "recent_win_rate": sum(m.recent) / len(m.recent) if m.recent else None,
+                 "share": shares.get(m.name, 0.0), "retired": m not in self.members}
+                for m in [*self.members, *self.retired]]
