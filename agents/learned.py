@@ -1,4 +1,5 @@
-"""``ppo:PATH``: a saved MaskablePPO model playing as a controller in any scene with the same maxima.
+"""``ppo:PATH``: a saved MaskablePPO model (or its policy-only export) playing as a controller in any
+scene with the same maxima.
 
 The model sees what the environment would show it (the ego-centric observation
 and the mask of the pending decision), so it can sit in any seat. A scene whose
@@ -25,11 +26,16 @@ _MODELS: dict[tuple[str, float], object] = {}
 
 
 def _load_model(path: str):
-    """Load a saved model once per process (a benchmark makes a controller per episode)."""
-    from sb3_contrib import MaskablePPO
+    """Load a saved model once per process (a benchmark makes a controller per episode): a
+    policy-only export (fate_env/policy_file.py, numpy only) or a full SB3 save."""
+    from fate_env.policy_file import PolicyOnly, is_policy_only
     key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
     if key not in _MODELS:
-        _MODELS[key] = MaskablePPO.load(path, device="cpu")
+        if is_policy_only(path):
+            _MODELS[key] = PolicyOnly(path)
+        else:
+            from sb3_contrib import MaskablePPO
+            _MODELS[key] = MaskablePPO.load(path, device="cpu")
     return _MODELS[key]
 
 

@@ -205,6 +205,24 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from .paths import check_output
+    from .policy_file import export
+
+    if not Path(args.model).exists():
+        return _fail(f"{args.model}: no such model file")
+    try:
+        check_output(args.out, "--out")
+        info = export(args.model, args.out)
+    except ImportError as exc:
+        return _fail(f"export reads an SB3 model: it needs the train extra ({exc})")
+    except (ValueError, OSError) as exc:
+        return _fail(str(exc))
+    print(f"{info['model']}: the policy of {args.model} only ({info['hidden_layers']} hidden layers, "
+          f"{info['observations']} observations, {info['actions']} actions), {info['bytes'] / 1e6:.2f} MB")
+    return 0
+
+
 def cmd_exploit(args: argparse.Namespace) -> int:
     from agents.base import make_controller
 
@@ -485,6 +503,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true")
     t.add_argument("--quiet", action="store_true")
     t.set_defaults(func=cmd_train)
+    xp = sub.add_parser("export", help="write a trained model's policy only (no value net, no optimizer): "
+                                      "what an NPC needs to play, loadable as ppo:PATH without torch")
+    xp.add_argument("model", help="a model saved by fate-npc train (PATH.zip, with its .json sidecar)")
+    xp.add_argument("out", help="the policy-only file to write (its sidecar is copied beside it)")
+    xp.set_defaults(func=cmd_export)
     x = sub.add_parser("exploit", help="train a best response against an NPC (and baselines): what it concedes")
     x.add_argument("model", help="the NPC: ppo:PATH, a model's PATH.zip, or a scripted policy (then --scene)")
     x.add_argument("--side", required=True, help="the side the NPC plays; the best response plays the other")

@@ -1,0 +1,105 @@
+"""Policy-only exports (fate_env/policy_file.py, ``fate-npc export``): the file plays exactly as the
+SB3 model it came from, loads as ``ppo:PATH`` with numpy alone, and the shipped NPCs are such
+files, small, with sidecars that match the scenes they were trained on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    pytest.importorskip("sb3_contrib")
+    folder = tmp_path_factory.mktemp("export")
+    cfg = folder / "tiny.yaml"
+    cfg.write_text("net_arch: [32, 16]\nn_steps: 128\nbatch_size: 64\nn_epochs: 2\nlearn: [turn]\n"
+                   "actions: compact\noutcome: side\neval_episodes: 0\n")
+    out = folder / "full.zip"
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--timesteps",
+                        "256", "--out", str(out), "--config", str(cfg), "--quiet"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    small = folder / "policy.zip"
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(out), str(small)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return out, small
+
+
+def test_the_export_chooses_what_the_model_chooses(trained):
+    from sb3_contrib import MaskablePPO
+
+    from agents.base import REGISTRY
+    from fate_env.environment.single_agent import FateSingleAgentEnv
+    from fate_env.policy_file import PolicyOnly, is_policy_only
+
+    full, small = trained
+    assert is_policy_only(small) and not is_policy_only(full)
+    model, policy = MaskablePPO.load(str(full), device="cpu"), PolicyOnly(small)
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic,random", controllers=REGISTRY,
+                             learn=("turn",), actions="compact", outcome="side")
+    decisions = 0
+    for seed in range(15):
+        obs, _ = env.reset(seed=seed)
+        done = env.over
+        while not done:
+            mask = env.action_masks()
+            want = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
+            assert int(policy.predict(obs, mask)[0]) == want
+            # the logits themselves, not only their argmax
+            import torch
+            with torch.no_grad():
+                dist = model.policy.get_distribution(torch.as_tensor(obs[None]))
+                ref = dist.distribution.logits.numpy()[0]
+            got = policy.logits(obs)
+            assert np.allclose(got - got.max(), ref - ref.max(), atol=1e-4)
+            obs, _, term, trunc, _ = env.step(want)
+            done = term or trunc
+            decisions += 1
+    assert decisions > 30
+    assert json.loads(small.with_suffix(".json").read_text()) == json.loads(full.with_suffix(".json").read_text())
+    with zipfile.ZipFile(small) as z:
+        assert sorted(z.namelist()) == ["policy.json", "policy.npz"]  # no value net, no optimizer
+
+
+def test_the_export_plays_as_a_ppo_controller(trained):
+    from agents.base import controllers_for, play
+    from fate_env.rules.engine import start
+    from fate_env.scenes import load_scene
+
+    full, small = trained
+    scene = load_scene("duel")
+    logs = []
+    for path in (full, small):
+        c = start(scene, seed=11)
+        play(c, controllers_for(scene, {"rival": f"ppo:{path}"}, seed=0))
+        logs.append([e.to_json() for e in c.events])
+    assert logs[0] == logs[1]
+
+
+def test_a_missing_model_or_a_bad_out_is_refused(tmp_path, trained):
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(tmp_path / "none.zip"),
+                        str(tmp_path / "o.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "no such model file" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(trained[0]),
+                        str(tmp_path / "nowhere" / "o.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "does not exist" in r.stderr and not (tmp_path / "nowhere").exists()
+
+
+def test_a_policy_only_file_plays_its_best_action_only(trained):
+    from fate_env.policy_file import PolicyOnly
+    policy = PolicyOnly(trained[1])
+    obs = np.zeros(policy.observation_space.shape, dtype=np.float32)
+    with pytest.raises(ValueError, match="deterministic"):
+        policy.predict(obs, deterministic=False)
+    mask = np.zeros(policy.action_space.n, dtype=bool)
+    mask[3] = True
+    assert int(policy.predict(obs, mask)[0]) == 3  # the only legal action, whatever the logits
