@@ -178,6 +178,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
     if args.init and not Path(args.init).exists():
         return _fail(f"--init {args.init}: no such model file")
+    if args.ray:
+        return _train_on_ray(args, config)
     try:
         result = train(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
                        seed=args.seed, self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1,
@@ -220,6 +222,37 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(f"{info['model']}: the policy of {args.model} only ({info['hidden_layers']} hidden layers, "
           f"{info['observations']} observations, {info['actions']} actions), {info['bytes'] / 1e6:.2f} MB")
+    return 0
+
+
+def _train_on_ray(args: argparse.Namespace, config: dict) -> int:
+    """``train --ray ADDRESS``: RLlib's multi-agent PPO (fate_env/ray_training.py)."""
+    unsupported = [flag for flag, on in (("--league", args.league), ("--self-play", args.self_play),
+                                         ("--init", args.init)) if on]
+    unsupported += [f"{key} in the config" for key in ("imitate", "learn", "league", "self_play") if config.get(key)]
+    if unsupported:
+        return _fail(f"--ray trains every decision of the side against scripted opponents; it does not take "
+                     f"{', '.join(unsupported)} (SB3's path does)")
+    try:
+        from .ray_training import train_ray
+    except ImportError as exc:
+        return _fail(f"--ray needs the cluster extra (pip install -e '.[cluster,train]'): {exc}")
+    try:
+        result = train_ray(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
+                           args.ray, seed=args.seed, rules=args.rules, envs=args.envs,
+                           verbose=0 if args.quiet else 1)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.json:
+        json.dump(result, sys.stdout, indent=1)
+        print()
+        return 0
+    print(f"trained {result['side']} in {result['scene']} on Ray ({result['address']}) for {result['timesteps']} "
+          f"steps ({result['minutes']:.1f} min); checkpoint {result['checkpoint']}")
+    r = result.get(f"vs_{result['opponent']}")
+    if r:
+        print(f"  vs {result['opponent']}: {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] "
+              f"over {r['episodes']} seeds")
     return 0
 
 
@@ -494,6 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "search by default), snapshots of the learner and exploiters trained against it, "
                         "the ones it loses to drawn most")
     t.add_argument("--init", help="start from this saved model's weights (same scene maxima and net_arch)")
+    t.add_argument("--ray", metavar="ADDRESS",
+                   help="train on Ray RLlib's multi-agent PPO instead of SB3: a cluster's address (auto, "
+                        "ray://head:10001) or local; --envs sets the env runners (needs the cluster extra)")
     t.add_argument("--envs", type=_count, default=1,
                    help="environments stepping in parallel processes (use the machine's cores; default 1)")
     t.add_argument("--torch-threads", type=_count, default=1,
