@@ -134,11 +134,26 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dials(given: list[str] | None) -> dict | None:
+    """``--dial KEY=VALUE`` (repeatable): single dials over the rule set (the scene file's
+    ``rules.dials`` does the same); the value is read as YAML (``foe_in_zone``, ``3``, ``true``)."""
+    import yaml
+    if not given:
+        return None
+    out = {}
+    for item in given:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"--dial {item}: expected KEY=VALUE, e.g. exploit_opposition=foe_in_zone")
+        out[key.strip()] = yaml.safe_load(value)
+    return out
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, make_controller
     from fate_env.evaluation.crossplay import crossplay, format_table
 
-    scene = load_scene(args.scene, rules=args.rules)
+    scene = load_scene(args.scene, rules=args.rules, dials=_dials(args.dial))
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     if not policies:
         raise UsageError("--policies: expected a comma-separated list, e.g. basic,brute,random")
@@ -510,6 +525,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes sharing the episodes (the table is the same for any count)")
     e.add_argument("--seed", type=_seed, default=0)
     e.add_argument("--rules")
+    e.add_argument("--dial", action="append", metavar="KEY=VALUE",
+                   help="a rule dial over the rule set, e.g. exploit_opposition=foe_in_zone (repeatable)")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=cmd_eval)
     t = sub.add_parser("train", help="train one side with MaskablePPO (needs the train extra)")

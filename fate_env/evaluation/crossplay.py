@@ -152,7 +152,7 @@ def crossplay(scene: Scene, policies: list[str], n: int, seed: int = 0,
     strengths, theta = bradley_terry(games) if games else ({p: 1.0 for p in everyone}, 1.0)
     ref = "random" if "random" in strengths else min(strengths, key=strengths.get)
     return {
-        "scene": scene.name, "rules": scene.rules.name, "sides": [side_a, side_b], "episodes_per_cell": n,
+        "scene": scene.name, "rules": scene.rules.name, "dials": changed_dials(scene.rules), "sides": [side_a, side_b], "episodes_per_cell": n,
         "seed": seed, "policies": policies, "columns": columns,
         "cells": [c.to_json((side_a, side_b)) for c in cells],
         "ratings": {p: {"strength": strengths[p], "odds_vs_" + ref: odds_against(strengths, ref)[p]}
@@ -185,12 +185,24 @@ def _grid(result: dict[str, Any], who: str, width: int) -> list[str]:
     return lines
 
 
+def changed_dials(rules: Any) -> dict[str, Any]:
+    """The dials where ``rules`` differs from its named rule set (a scene's or ``--dial``'s changes)."""
+    from ..scenes import load_rules, rule_dials
+    try:
+        base = rule_dials(load_rules(rules.name))
+    except Exception:  # noqa: BLE001 - a rule set not on disk: nothing to compare with
+        return {}
+    return {k: v for k, v in rule_dials(rules).items() if base.get(k) != v}
+
+
 def format_table(result: dict[str, Any]) -> list[str]:
     """Both sides' win rates (a fight that hits the exchange cap is a win for neither, so one table
     cannot be read off the other), the ratings, and the undecided count."""
     side_a, side_b = result["sides"]
     width = max(12, max(len(_short(p)) for p in result["policies"] + result["columns"]) + 2)
-    head = (f"{result['scene']} ({result['rules']} rules), {result['episodes_per_cell']} paired seeds per cell "
+    changed = ", ".join(f"{k}: {v}" for k, v in result.get("dials", {}).items())
+    rules = f"{result['rules']} rules" + (f"; {changed}" if changed else "")
+    head = (f"{result['scene']} ({rules}), {result['episodes_per_cell']} paired seeds per cell "
             f"from {result['seed']}; rows = {side_a}'s policy, columns = {side_b}'s policy")
     lines = [head, f"{side_a}'s win rate [95% Wilson]:", *_grid(result, "a", width),
              "", f"{side_b}'s win rate [95% Wilson]:", *_grid(result, "b", width)]

@@ -40,3 +40,27 @@ def test_fast_cells_shared_by_workers_give_the_same_table():
     two = crossplay(scene, ["basic", "brute", "coward"], 20, seed=9, workers=2)
     assert one["engine"] == two["engine"] == {"fast core": 9 * 20, "reference": 0}
     assert one == two
+
+
+def test_a_dial_given_on_the_command_line_is_played_and_named(tmp_path):
+    """``fate-npc eval --dial exploit_opposition=foe_in_zone`` plays the scene as a scene file with
+    that dial would, and the table's head says which dial differs from the rule set."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    from fate_env.evaluation.crossplay import format_table
+
+    run = [sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", "tactician", "--vs", "basic",
+           "-n", "30", "--json"]
+    plain = json.loads(subprocess.run(run, cwd=ROOT, capture_output=True, text=True, check=True).stdout)
+    dialled = json.loads(subprocess.run(run + ["--dial", "exploit_opposition=foe_in_zone"], cwd=ROOT,
+                                        capture_output=True, text=True, check=True).stdout)
+    scene = load_scene("duel", dials={"exploit_opposition": "foe_in_zone"})
+    direct = crossplay(scene, ["tactician"], 30, 0, columns=["basic"])
+    assert dialled["cells"] == json.loads(json.dumps(direct["cells"]))
+    assert plain["dials"] == {} and dialled["dials"] == {"exploit_opposition": "foe_in_zone"}
+    assert "exploit_opposition: foe_in_zone" in format_table(dialled)[0]
+    bad = subprocess.run(run + ["--dial", "exploit_oposition=foe_in_zone"], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode != 0 and "exploit_oposition" in bad.stderr
