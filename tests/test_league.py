@@ -124,6 +124,7 @@ def test_a_scripted_league_member_stays_on_the_fast_core():
 
 
 def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture(tmp_path):
+    """Two environments in their own processes (SubprocVecEnv): the mixture reaches both."""
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "league.yaml"
     cfg.write_text("net_arch: [16]\nn_steps: 128\nbatch_size: 64\nn_epochs: 1\nlearn: [turn]\noutcome: side\n"
@@ -131,7 +132,7 @@ def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture
                    "exploiter_every: 384, exploiter_steps: 128, refresh_every: 128, max_snapshots: 1}\n")
     out = tmp_path / "lg.zip"
     r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--league",
-                        "--timesteps", "640", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
+                        "--envs", "2", "--timesteps", "640", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
                        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
