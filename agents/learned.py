@@ -102,4 +102,6 @@ class PPOController:
         mask[actions] = True
         obs = encoder.encode(c, d.actor, slots)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
-        return actions.index(int(action)), "the learned policy's choice"
+        index = actions.index(int(action))
+        from .search import describe
+        return index, f"{describe(c, d.actor, d.options[index])}: the learned policy's choice"
