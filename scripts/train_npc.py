@@ -1,23 +1,26 @@
-"""Train an NPC side with MaskablePPO, then play it against every scripted policy (README, "Training").
+"""Train an NPC side the way the shipped models were trained, export it, and print its proof tables.
 
-    python scripts/train_npc.py duel          # the rival, against basic Cynere
-    python scripts/train_npc.py warehouse     # the smugglers, against basic and random PCs
+    python scripts/train_npc.py duel          # the rival (models/duel_rival.zip)
+    python scripts/train_npc.py warehouse     # the smugglers (models/warehouse_smugglers.zip)
 
-Each preset is the run the README reports: the scene, the side, the opponent it trains
-against, the config in configs/train/ and the step count. Then `fate-npc eval` plays the
-other side's scripted policies (rows) against the learned side's scripted policies and the
-new model (columns) on the same paired seeds, so the model's column can be read against the
-best scripted column. Needs the `train` extra.
+Each preset is the run the README reports ("League training"): the scene, the side, league
+training with configs/train/league.yaml (every scripted PC policy and the search NPC, snapshots of
+the learner and exploiters, prioritised sampling), seed 1 and the step count. Then
+`fate-npc export` writes the policy-only file beside the model (`<out>` with `_policy` added),
+and scripts/proof_tables.py plays every scripted PC policy and the search PCs against every
+scripted NPC policy, the search NPC and the model, under the default rules, the
+`exploit_opposition: foe_in_zone` dial and Core. Needs the `train` extra.
 
     --timesteps N    override the preset's step count
     --out PATH       where to save the model (default runs/<preset>.zip)
-    --eval-n N       paired seeds per cell of the table (default 100)
-    --eval-only      skip training; evaluate the model already at --out
+    --eval-n N       paired seeds per cell of the default rules' table (default 200; 100 for the others)
+    --eval-only      skip training; evaluate the model already at --out (a full or a policy-only file)
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -26,13 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from fate_env.cli import main  # noqa: E402
 
-SCRIPTED = "basic,brute,tactician,coward,minion,support,sniper,random"
 PRESETS = {
-    "duel": {"scene": "duel", "side": "rival", "opponent": "basic", "config": "configs/train/turns.yaml",
-             "timesteps": 150_000},
-    # mostly basic PCs, random PCs one fight in four (so it also finishes off weak opposition)
-    "warehouse": {"scene": "warehouse", "side": "smugglers", "opponent": "basic,basic,basic,random",
-                  "config": "configs/train/side_shaped.yaml", "timesteps": 300_000},
+    "duel": {"scene": "duel", "side": "rival", "timesteps": 200_000, "search_column": "all"},
+    "warehouse": {"scene": "warehouse", "side": "smugglers", "timesteps": 250_000, "search_column": "condensed"},
 }
 
 
@@ -41,20 +40,25 @@ def run(argv: list[str]) -> int:
     ap.add_argument("preset", choices=sorted(PRESETS))
     ap.add_argument("--timesteps", type=int)
     ap.add_argument("--out")
-    ap.add_argument("--eval-n", type=int, default=100)
+    ap.add_argument("--eval-n", type=int, default=200)
     ap.add_argument("--eval-only", action="store_true")
     args = ap.parse_args(argv)
     p = PRESETS[args.preset]
     out = Path(args.out or f"runs/{args.preset}.zip")
+    policy = out
     if not args.eval_only:
-        code = main(["train", p["scene"], "--side", p["side"], "--opponent", p["opponent"],
-                     "--config", str(ROOT / p["config"]), "--timesteps", str(args.timesteps or p["timesteps"]),
-                     "--out", str(out)])
+        code = main(["train", p["scene"], "--side", p["side"], "--league", "--seed", "1",
+                     "--config", str(ROOT / "configs/train/league.yaml"),
+                     "--timesteps", str(args.timesteps or p["timesteps"]), "--out", str(out)])
         if code:
             return code
-    return main(["eval", p["scene"], "--policies", SCRIPTED, "--vs", f"{SCRIPTED},ppo:{out}",
-                 "-n", str(args.eval_n), "--seed", "0"])
-
+        policy = out.with_name(out.stem + "_policy.zip")
+        code = main(["export", str(out), str(policy)])
+        if code:
+            return code
+    return subprocess.call([sys.executable, str(ROOT / "scripts" / "proof_tables.py"), p["scene"],
+                            "--model", str(policy), "-n", str(args.eval_n), "--seed", "20000",
+                            "--search-column", p["search_column"], "--out", str(out.with_suffix(".proof"))])
 
 if __name__ == "__main__":
     sys.exit(run(sys.argv[1:]))
