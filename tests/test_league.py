@@ -158,3 +158,11 @@ def test_league_and_opponent_together_are_refused(tmp_path):
     r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--league", "--config", str(cfg),
                         "--out", str(tmp_path / "x.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "typo.yaml" in r.stderr and "oponents" in r.stderr
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "train").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_training_config_loads(path):
+    from fate_env.training import load_config
+    config = load_config(path)
+    if "league" in config:
+        assert league_settings(config["league"])["opponents"]
