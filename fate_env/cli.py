@@ -222,6 +222,18 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .dials import catalogue, format_catalogue
+    cat = catalogue()
+    if args.json:
+        json.dump(cat, sys.stdout, indent=1)
+        print()
+        return 0
+    for line in format_catalogue(cat):
+        print(line)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from .paths import check_output
     from .policy_file import export
@@ -610,6 +622,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
     pl.add_argument("--rules")
     pl.set_defaults(func=cmd_play)
+    ru = sub.add_parser("rules", help="list the rule sets and every dial: values, choices, where the texts set it")
+    ru.add_argument("--json", action="store_true")
+    ru.set_defaults(func=cmd_rules)
     s = sub.add_parser("scenes", help="list the shipped scenes")
     s.set_defaults(func=cmd_scenes)
     return p

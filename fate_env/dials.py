@@ -1,0 +1,97 @@
+"""``fate-npc rules``: every rule set and every dial, with its value, its choices and where the texts set it.
+
+The rule sets are data (``configs/rules/*.yaml``) and each dial there carries its citation as a
+comment (``turn_order: popcorn  # 003:1408-1413``; the nested ``stress`` dials on the comment
+lines above them). This module reads the values through the loader (so what is listed is what
+the engine plays) and the comments from the files, so the listing cannot drift from either.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .rules import ruleset as R
+from .scenes import config_dir, load_rules, rule_dials
+
+#: the choices of each dial that takes one of a few values
+CHOICES: dict[str, tuple[str, ...]] = {
+    "turn_order": R.TURN_ORDERS, "full_defense": R.FULL_DEFENSE, "teamwork_cap": R.TEAMWORK_CAPS,
+    "overcome_tie": R.OVERCOME_TIES, "exploit_opposition": R.EXPLOIT_OPPOSITION, "major_cost": R.MAJOR_COSTS,
+}
+DEFAULT = "condensed"
+#: what a dial's file cannot say by a comment (it is derived, not written)
+DERIVED = {"stress_style": "how boxes absorb a hit: follows one_box_per_hit unless stress.style names one"}
+_KEY = re.compile(r"^(\s*)([a-z_]+):(.*)$")
+
+
+def _comments(path: Path) -> dict[str, str]:
+    """Each dial's comment in a rule-set file: the one after its value, or the lines just above it."""
+    out: dict[str, str] = {}
+    above: list[str] = []
+    for line in path.read_text().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            above.append(stripped.lstrip("#").strip())
+            continue
+        m = _KEY.match(line)
+        if not m:
+            above = []
+            continue
+        key, rest = m.group(2), m.group(3)
+        trailing = rest.split("#", 1)[1].strip() if "#" in rest else ""
+        if trailing or above:
+            out[key] = trailing or " ".join(above)
+        above = []
+    return out
+
+
+def _choices(dial: str, value: Any) -> str:
+    if dial in CHOICES:
+        return " | ".join(CHOICES[dial])
+    if isinstance(value, bool):
+        return "true | false"
+    if dial == "stress_style":
+        from .rules.stress import STYLES
+        return " | ".join(STYLES)
+    return ""
+
+
+def catalogue() -> dict[str, Any]:
+    """The rule sets (name, title, file) and, per dial, each set's value and citation, and the choices."""
+    files = sorted((config_dir() / "rules").glob("*.yaml"), key=lambda p: (p.stem != DEFAULT, p.stem))
+    sets, values, notes = [], {}, {}
+    for path in files:
+        rules = load_rules(path.stem, str(path))
+        sets.append({"name": rules.name, "title": rules.title, "file": str(path), "default": path.stem == DEFAULT})
+        values[rules.name] = rule_dials(rules)
+        notes[rules.name] = _comments(path)
+    dials = []
+    first = sets[0]["name"]
+    for dial in values[first]:
+        if dial == "name":
+            continue
+        key = {"stress_style": "style"}.get(dial, dial)
+        dials.append({"dial": dial, "choices": _choices(dial, values[first][dial]),
+                      "values": {s["name"]: values[s["name"]][dial] for s in sets},
+                      "cites": {s["name"]: notes[s["name"]].get(key) or DERIVED.get(dial, "") for s in sets}})
+    return {"rule_sets": sets, "dials": dials}
+
+
+def format_catalogue(cat: dict[str, Any]) -> list[str]:
+    lines = ["rule sets: " + ", ".join(f"{s['name']} ({s['title']}{', the default' if s['default'] else ''})"
+                                      for s in cat["rule_sets"]),
+             "a scene picks one (rules: NAME) and may change single dials (rules: {name: NAME, dials: {...}});",
+             "fate-npc eval takes --rules NAME and --dial KEY=VALUE", ""]
+    width = max(len(str(v)) for d in cat["dials"] for v in d["values"].values())
+    width = min(width, 40)
+    for d in cat["dials"]:
+        lines.append(d["dial"] + (f"  ({d['choices']})" if d["choices"] else ""))
+        for name, value in d["values"].items():
+            text = str(value).replace(" ", "")
+            if len(text) > width:
+                text = text[: width - 3] + "..."
+            cite = d["cites"][name]
+            lines.append(f"  {name:<10} {text:<{width}}  {cite}".rstrip())
+    return lines
