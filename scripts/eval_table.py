@@ -29,7 +29,7 @@ def verdict(mine: dict, rivals: list[dict], side: str) -> str:
     if hi < leader[f"{side}_win_ci95"][0]:
         return "below, apart"
     below = mine[f"{side}_win_rate"] < leader[f"{side}_win_rate"]
-    return f"{'below, ' if below else ''}overlap {top - lo:.0%}"
+    return f"{'below, ' if below else ''}overlap {top - lo:.1%}"
 
 
 def table(report: dict, side: str = "b", best: str | None = None, against: list[str] | None = None) -> str:

@@ -18,8 +18,8 @@ def cell(rate, lo, hi, a="x", b="y"):
 def test_the_verdicts():
     assert verdict(cell(0.5, 0.4, 0.6), [cell(0.2, 0.1, 0.3), cell(0.3, 0.2, 0.35)], "b") == "apart"
     assert verdict(cell(0.2, 0.1, 0.3), [cell(0.5, 0.4, 0.6)], "b") == "below, apart"
-    assert verdict(cell(0.3, 0.2, 0.4), [cell(0.25, 0.15, 0.35)], "b") == "overlap 15%"
-    assert verdict(cell(0.25, 0.15, 0.35), [cell(0.3, 0.2, 0.4)], "b") == "below, overlap 25%"
+    assert verdict(cell(0.3, 0.2, 0.4), [cell(0.25, 0.15, 0.35)], "b") == "overlap 15.0%"
+    assert verdict(cell(0.25, 0.15, 0.35), [cell(0.3, 0.2, 0.4)], "b") == "below, overlap 25.0%"
 
 
 def test_against_compares_with_the_named_columns_only_and_names_the_best():
