@@ -63,16 +63,50 @@ def table(report: dict, side: str = "b", best: str | None = None, against: list[
     return "\n".join(out)
 
 
+def compact(report: dict, best: str, against: list[str], side: str = "b", also: tuple[str, ...] = ("search",)) -> str:
+    """One line per row: the best of ``against`` (named), the ``also`` columns, ``best``, the verdict."""
+    cells = {(c["policy_a"], c["policy_b"]): c for c in report["cells"]}
+    cols = report["columns"]
+    also = tuple(a for a in also if a in cols and a != best)
+    other = report["sides"][0 if side == "b" else 1]
+    head = [f"{other}'s policy", "best scripted", *(f"`{a}`" for a in also), f"`{best}`", "apart?"]
+    changed = ", ".join(f"{k}: {v}" for k, v in report.get("dials", {}).items())
+    out = [f"{report['sides'][1 if side == 'b' else 0]}'s win rate, {report['episodes_per_cell']} fights per cell "
+           f"(seeds from {report['seed']}, {report['rules']} rules{'; ' + changed if changed else ''})", "",
+           "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+
+    def show(c: dict) -> str:
+        lo, hi = c[f"{side}_win_ci95"]
+        return f"{c[f'{side}_win_rate']:.0%} [{lo:.0%}, {hi:.0%}]"
+
+    for r in report["policies"]:
+        rivals = [cells[(r, c)] for c in cols if c in against]
+        lead = max((c for c in cols if c in against), key=lambda c: cells[(r, c)][f"{side}_win_rate"])
+        mine = cells[(r, best)]
+        line = [f"`{r}`", f"`{lead}` {show(cells[(r, lead)])}", *(show(cells[(r, a)]) for a in also), show(mine),
+                verdict(mine, rivals, side)]
+        out.append("| " + " | ".join(line) + " |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("report")
     ap.add_argument("--side", choices=("a", "b"), default="b", help="whose win rate: a (rows) or b (columns)")
     ap.add_argument("--best", help="a column policy to compare with the others in each row")
     ap.add_argument("--against", help="the columns to compare it with, comma-separated (default: all the others)")
+    ap.add_argument("--compact", action="store_true",
+                    help="with --best and --against: one line per row (best of --against, search, --best, verdict)")
     args = ap.parse_args()
     against = [a.strip() for a in args.against.split(",")] if args.against else None
     with open(args.report) as f:
-        print(table(json.load(f), args.side, args.best, against))
+        report = json.load(f)
+    if args.compact:
+        if not (args.best and against):
+            ap.error("--compact needs --best and --against")
+        print(compact(report, args.best, against, args.side))
+    else:
+        print(table(report, args.side, args.best, against))
 
 
 if __name__ == "__main__":

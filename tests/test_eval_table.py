@@ -31,3 +31,14 @@ def test_against_compares_with_the_named_columns_only_and_names_the_best():
     assert lines[2].endswith("| best of s1, s2 | `ppo` apart? |")
     assert lines[-1].endswith("| `s1` 10% | apart |")
     assert table(report, "b", "ppo").splitlines()[-1].endswith("| below, apart |")  # search beats it
+
+
+def test_the_compact_table_names_the_best_scripted_column_and_keeps_the_verdict():
+    from eval_table import compact
+    report = {"policies": ["basic"], "columns": ["s1", "s2", "search", "ppo"], "sides": ["pcs", "npcs"],
+              "episodes_per_cell": 200, "seed": 0, "rules": "condensed",
+              "cells": [cell(0.10, 0.06, 0.15, "basic", "s1"), cell(0.05, 0.02, 0.09, "basic", "s2"),
+                        cell(0.60, 0.53, 0.67, "basic", "search"), cell(0.30, 0.24, 0.37, "basic", "ppo")]}
+    lines = compact(report, "ppo", ["s1", "s2"]).splitlines()
+    assert lines[2] == "| pcs's policy | best scripted | `search` | `ppo` | apart? |"
+    assert lines[-1] == "| `basic` | `s1` 10% [6%, 15%] | 60% [53%, 67%] | 30% [24%, 37%] | apart |"
