@@ -1,6 +1,7 @@
 """The SB3 side of league training: a callback that keeps the population (fate_env/league.py).
 
-It reads each finished fight's opponent and outcome from the environments' last-step info,
+It reads each finished fight's opponent and outcome from the environments' last-step info (a
+fight over before the learner's first decision has no step, so it is not counted),
 re-weights the population every ``refresh_every`` steps (prioritised sampling), saves a frozen
 snapshot of the learner every ``snapshot_every`` steps, trains an exploiter against the newest
 snapshot every ``exploiter_every`` steps, and hands the mixture to every environment
@@ -76,7 +77,9 @@ class LeagueCallback(BaseCallback):
         """A policy for the other side, trained against the learner as it is now, joins the league."""
         from .exploit import learner_side
         from .training import load_config, train
-        snap = self._save_snapshot()
+        snap = self.folder / f"snapshot_{self.num_timesteps}.zip"
+        if not snap.exists():  # no snapshot was taken at this very step
+            snap = self._save_snapshot()
         other = learner_side(self.scene, self.side, self.rules)
         config = {**load_config(config_dir() / "train" / "exploit.yaml"), "eval_episodes": 0}
         out = self.folder / f"exploiter_{self.num_timesteps}.zip"
