@@ -19,7 +19,7 @@ import yaml
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
-    Border, ChallengeSpec, CharacterSheet, ContestSpec, Scene, SceneAspect, Stunt, Task, Threat, Zone,
+    SCALES, Border, ChallengeSpec, CharacterSheet, ContestSpec, Scene, SceneAspect, Stunt, Task, Threat, Zone,
 )
 from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
 
@@ -277,6 +277,18 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         for j, st in enumerate(c.get("stunts", [])):
             sfield = f"{base}.stunts.{j}"
             stunts.append(_stunt(st, sfield, skills, known, fail))
+        if "extreme_replaces" in c:
+            others = [x for x in [c.get("trouble")] + list(c.get("aspects", [])) if x]
+            if kind in ("minor", "mob"):
+                fail(f"{base}.extreme_replaces", "minor NPCs and mobs take no consequences; expected no extreme_replaces")
+            if c["extreme_replaces"] not in others:
+                fail(f"{base}.extreme_replaces", "expected the trouble or one of the aspects (never the high "
+                     f"concept, 003:2209-2211): one of {others}")
+        scale = c.get("scale", 0)
+        if isinstance(scale, str):
+            if scale not in SCALES:
+                fail(f"{base}.scale", f"expected a level 0-4 or one of {', '.join(SCALES)}, got {scale!r}")
+            scale = SCALES.index(scale)
         if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
             fail(f"{base}.stunts", "minor NPCs and mobs have no consequence slots; expected no extra_mild stunt")
         chars.append(CharacterSheet(
@@ -286,7 +298,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             fate_points=c.get("fate_points", c.get("refresh", 3) if kind == "pc" else 0),
             stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
             count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
-            controller=c.get("controller", "basic"),
+            controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")

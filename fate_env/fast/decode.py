@@ -227,7 +227,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             aspect_names[a[1]] = names[a[0]]
             out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))
         elif code == k.E_REMOVED:
-            why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired"}.get(a[2]) or f"cleared by {ids[a[3]]}"
+            why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired",
+                   k.WHY_REPLACED: "replaced by an extreme consequence"}.get(a[2]) or f"cleared by {ids[a[3]]}"
             out.append(ev.AspectRemoved(names[a[1]], a[0], why))
         elif code == k.E_NEXT:
             out.append(ev.NextActor(ids[a[0]], ids[a[1]], bool(a[2])))

@@ -28,8 +28,9 @@ from .jit import HAVE_NUMBA, njit
 
 # -- layout of the arrays ------------------------------------------------------------------
 # static, per character (SC)
-S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT = range(10)
-NSF = 10  # SC[c, NSF + b]: the value of c's box b on the scene's track
+S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL = range(11)
+NSF = 11  # SC[c, NSF + b]: the value of c's box b on the scene's track
+# S_XREPL: the aspect an extreme consequence replaces (harm.replace_for_extreme), NEG for none
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP = range(18)
@@ -108,7 +109,8 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
  R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
  R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT) = range(41)
 # removal reasons
-WHY_USED, WHY_EXPIRED, WHY_CLEARED = 0, 1, 2
+WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
+SEV_EXTREME = 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
 WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR = 0, 1, 2
 # overcome outcomes (overcome.overcome_outcome)
@@ -1100,6 +1102,7 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
     for b in range(SC[target, S_NBOX]):
         if boxmask & (1 << b):
             MARK[target, b] = 1
+    extreme = False
     for k in range(SC[target, S_NSLOT]):
         if slotmask & (1 << k):
             sev = SLOTS[target, k, L_SEV]
@@ -1110,7 +1113,13 @@ def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, 
                 AF[aid, source] = 1
             SLOTA[target, k] = aid
             CH[target, C_CTAKEN] += 1
+            if sev == SEV_EXTREME:
+                extreme = True
     _emit(EV, G, E_ABSORBED, target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0)
+    lost = SC[target, S_XREPL]
+    if extreme and lost != NEG and A[lost, A_ALIVE] != 0:  # harm.replace_for_extreme
+        _drop_aspect(A, AL, G, lost)
+        _emit(EV, G, E_REMOVED, lost, A[lost, A_NAME], WHY_REPLACED, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)

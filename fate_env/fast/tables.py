@@ -228,6 +228,13 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     for sa in scene.aspects:
         rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, name_id(sa.name), 0, 0, -1))
         free.append({ci[h]: v for h, v in sa.free_invokes.items()})
+    for i, c in enumerate(chars):  # the aspect an extreme consequence replaces, by its kernel id (row + 1)
+        SC[i, k.S_XREPL] = k.NEG
+        lost = c.extreme_loses()
+        for row, r in enumerate(rows):
+            if r[1] == i and r[0] == k.K_CHARACTER and names[r[4]] == lost and names[r[4]] != c.high_concept:
+                SC[i, k.S_XREPL] = row + 1
+                break
     for st in stunts:  # a stunt's `when: aspect: NAME` names an aspect by its name id
         if st[3] == k.W_ASPECT:
             st[4] = name_id(st[6])

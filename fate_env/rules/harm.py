@@ -12,7 +12,7 @@ from . import events as ev
 from .aspects import CONSEQUENCE_NAMES, new_aspect
 from .decisions import Flow, ask
 from .kinds import DecisionKind
-from .state import CONSEQUENCE, Fighter
+from .state import CHARACTER, CONSEQUENCE, Fighter
 from .stress import Absorb, TakenOut, absorb_plans, absorber_for, plan_value
 
 if TYPE_CHECKING:
@@ -55,3 +55,16 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
         t.consequences_taken += 1
         names.append(f"{slot.severity}: {name}")
     e.emit(ev.Absorbed(t.id, shifts, track, choice.boxes, tuple(tr.values[b] for b in choice.boxes), tuple(names)))
+    if any(t.slots[s].severity == "extreme" for s in choice.slots):
+        replace_for_extreme(e, t)
+
+
+def replace_for_extreme(e: "Engine", t: Fighter) -> None:
+    """An extreme consequence replaces one of the character's aspects, never the high concept
+    (003:2209-2211, 000:402): that aspect leaves play, free invokes on it included."""
+    lost = t.sheet.extreme_loses()
+    for a in list(e.t.aspects.values()):
+        if a.owner == t.id and a.kind == CHARACTER and a.name == lost and a.role != "high_concept":
+            del e.t.aspects[a.id]
+            e.emit(ev.AspectRemoved(a.name, a.id, "replaced by an extreme consequence"))
+            return

@@ -23,6 +23,15 @@ EXPLOIT_OPPOSITION = ("difficulty", "foe_in_zone")
 # off (a failure is a failure), consequence (the roller takes its smallest free mild or
 # moderate consequence), enemy_aspect (the opposition gets a situation aspect with two free invokes)
 MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
+# who may take the optional extreme consequence: Condensed gives it to "a character" (003:2204-2217),
+# so major NPCs too; Core to "every PC" (000:400)
+EXTREME_FOR = ("characters", "pcs")
+# what a higher scale gives on a roll against a lesser (003:2430-2439 lists three benefits and
+# says "one of"): effort, +1 per level to the effort before the roll, on every rolled action
+# against the lesser (defence included); after_roll, +2 shifts per level on a successful attack
+# and one more free invoke per level on a successful advantage, +1 per level before the roll on
+# the rolls that have no such success (defend, overcome)
+SCALE_BENEFITS = ("effort", "after_roll")
 
 
 class RuleSetError(ValueError):
@@ -38,6 +47,8 @@ class RuleSet:
     extra_mild_at: int
     consequences: tuple[tuple[str, int], ...] = (("mild", 2), ("moderate", 4), ("severe", 6))
     extreme_consequences: bool = False
+    extreme_for: str = "characters"
+    scale_benefit: str = "effort"
     turn_order: str = "popcorn"
     npcs_at_best_slot: bool = False
     full_defense: str = "condensed"
@@ -152,6 +163,8 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         extra_mild_at=int(stress.get("extra_mild_at", 5)),
         consequences=tuple((k, int(cons[k])) for k in ("mild", "moderate", "severe")),
         extreme_consequences=bool(data.get("extreme_consequences", False)),
+        extreme_for=_choice(data, "extreme_for", EXTREME_FOR, "characters"),
+        scale_benefit=_choice(data, "scale_benefit", SCALE_BENEFITS, "effort"),
         turn_order=_choice(data, "turn_order", TURN_ORDERS, "popcorn"),
         npcs_at_best_slot=bool(data.get("npcs_at_best_slot", False)),
         full_defense=_choice(data, "full_defense", FULL_DEFENSE, "condensed"),
@@ -178,6 +191,8 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         },
         "consequences": dict(rules.consequences),
         "extreme_consequences": rules.extreme_consequences,
+        "extreme_for": rules.extreme_for,
+        "scale_benefit": rules.scale_benefit,
         "turn_order": rules.turn_order,
         "npcs_at_best_slot": rules.npcs_at_best_slot,
         "full_defense": rules.full_defense,

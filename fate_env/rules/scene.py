@@ -13,6 +13,8 @@ from .ruleset import RuleSet
 from .skills import DEFAULT_ADVANTAGES, AdvantageTemplate
 
 KINDS = ("pc", "major", "minor", "mob")
+#: the levels of scale Fate Condensed gives as an example (003:2410-2427), by number
+SCALES = ("mundane", "supernatural", "otherworldly", "legendary", "godlike")
 STUNT_KINDS = ("bonus", "extra_stress", "extra_mild", "use_skill")
 ACTIONS = ("overcome", "create_advantage", "attack", "defend")
 
@@ -80,10 +82,26 @@ class CharacterSheet:
     weapon: int = 0
     armor: int = 0
     controller: str = "basic"
+    #: the aspect an extreme consequence replaces (None: the engine's ruling, see :meth:`extreme_loses`)
+    extreme_replaces: str | None = None
+    #: the optional scale (003:2400-2439): 0 mundane, 1 supernatural, 2 otherworldly, 3 legendary, 4 godlike
+    scale: int = 0
 
     @property
     def is_npc(self) -> bool:
         return self.kind != "pc"
+
+    def extreme_loses(self) -> str | None:
+        """The aspect an extreme consequence replaces: any but the high concept (003:2209-2211,
+        000:402), the taker's choice. The sheet's ``extreme_replaces`` names it; without one the
+        engine's ruling takes the last of the other aspects, else the trouble (the aspects a
+        character lists last are the ones it leans on least). None: nothing can be replaced, so
+        the extreme consequence cannot be taken ("you must replace one")."""
+        if self.extreme_replaces is not None:
+            return self.extreme_replaces
+        if self.aspects:
+            return self.aspects[-1]
+        return self.trouble
 
     def skill(self, name: str) -> int:
         return self.skills.get(name, 0)

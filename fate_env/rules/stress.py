@@ -205,8 +205,9 @@ class Standard(Absorber):
         if sheet.skill("Will") >= rules.extra_mild_at:
             slots.append(Slot("mild", mild, MENTAL))
         slots.extend(Slot("mild", mild, track) for track in extra_mild)
-        if rules.extreme_consequences and sheet.kind == "pc":
-            slots.append(Slot("extreme", 8))
+        if rules.extreme_consequences and (sheet.kind == "pc" or rules.extreme_for == "characters") \
+                and sheet.extreme_loses() is not None:
+            slots.append(Slot("extreme", 8))  # 003:2204-2217 (a character), 000:398-404 (a PC)
         fp = sheet.fate_points if sheet.kind == "pc" else 0
         return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
 

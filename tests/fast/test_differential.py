@@ -72,6 +72,13 @@ def test_optional_dials_are_played_identically(name):
     assert compare(scene, SEEDS[:100]) >= 90
 
 
+def test_the_compared_dials_reach_the_extreme_consequence_and_its_replaced_aspect():
+    """The comparison above covers an aspect replaced by an extreme consequence (003:2207-2211)."""
+    scene = load_scene("warehouse", dials=DIALS)
+    logs = [str(FastCore(scene).episode(seed).log()) for seed in SEEDS[:20]]
+    assert sum("replaced by an extreme consequence" in log for log in logs) >= 5
+
+
 @pytest.mark.parametrize("rules", ["condensed", "core"])
 @pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel"])
 @pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward"), ("sniper", "basic"),
