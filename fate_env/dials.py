@@ -19,7 +19,7 @@ from .scenes import config_dir, load_rules, rule_dials
 CHOICES: dict[str, tuple[str, ...]] = {
     "turn_order": R.TURN_ORDERS, "full_defense": R.FULL_DEFENSE, "teamwork_cap": R.TEAMWORK_CAPS,
     "overcome_tie": R.OVERCOME_TIES, "exploit_opposition": R.EXPLOIT_OPPOSITION, "major_cost": R.MAJOR_COSTS,
-    "extreme_for": R.EXTREME_FOR, "scale_benefit": R.SCALE_BENEFITS,
+    "extreme_for": R.EXTREME_FOR, "scale_benefit": R.SCALE_BENEFITS, "conditions": R.CONDITIONS,
 }
 DEFAULT = "condensed"
 #: what a dial's file cannot say by a comment (it is derived, not written)

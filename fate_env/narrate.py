@@ -79,6 +79,17 @@ class Narrator:
                         else f"rolls {e.action.replace('_', ' ')} with")
                 return (f"   {n(e.actor)} {verb} {e.skill} {describe(e.rating)}{extra}: "
                         f"dice {show_faces(e.faces)} {signed(sum(e.faces))} = {describe(total)}")
+            case ev.CountdownMarked():
+                return f"   ⏳ {e.countdown}: {e.marked} of {e.boxes} boxes marked"
+            case ev.CountdownEnded():
+                then = f" {e.text}" if e.text else ""
+                won = f" {e.winner} win(s) the scene." if e.winner else ""
+                return f"   ⌛ {e.countdown} runs out!{then}{won}"
+            case ev.CountdownStopped():
+                return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.ScaleBenefit():
+                gain = f"+{e.shifts} shifts" if e.shifts else f"+{e.free_invokes} free invoke(s)"
+                return f"   {n(e.actor)}'s scale tells against {n(e.against)}: {gain} ({e.levels} level(s) above)"
             case ev.PassiveOpposition():
                 return f"   against a passive {describe(e.difficulty)} ({e.why})"
             case ev.Invoked():

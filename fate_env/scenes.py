@@ -19,7 +19,8 @@ import yaml
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
-    SCALES, Border, ChallengeSpec, CharacterSheet, ContestSpec, Scene, SceneAspect, Stunt, Task, Threat, Zone,
+    COUNTDOWN_TRIGGERS, SCALES, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Scene, SceneAspect,
+    Stunt, Task, Threat, Zone, parse_when,
 )
 from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
 
@@ -322,6 +323,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         for holder in a.free_invokes:
             if holder not in ids:
                 fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+    countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
         fail("first", f"no character {data['first']!r}; expected one of {', '.join(ids)}")
     scene = Scene(
@@ -331,7 +333,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
         description=data.get("description", ""), source=data.get("source"),
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
-        kind=kind, contest=contest, challenge=challenge,
+        kind=kind, contest=contest, challenge=challenge, countdowns=countdowns,
     )
     _check_stunt_circumstances(scene, fail)
     if kind == "conflict":
@@ -341,12 +343,14 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
 
 def _check_stunt_circumstances(scene: Scene, fail) -> None:
     """A bonus stunt whose ``when`` can never hold in this scene is refused, not silently dead."""
+    from .rules.aspects import CONDITION_ROWS
     from .rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
     ids = [c.id for c in scene.characters]
     zones = [z.id for z in scene.zones]
     names = ({a.name for a in scene.aspects} | {t.name for t in scene.advantages} | set(ENGINE_ASPECTS)
              | {n for c in scene.characters for n in (c.high_concept, c.trouble, *c.aspects) if n}
              | {n for track in CONSEQUENCE_NAMES.values() for n in track.values()}
+             | ({row[0] for row in CONDITION_ROWS} if scene.rules.conditions != "off" else set())
              | set((scene.contest.twists or ()) if scene.contest else ()))
     for c in scene.characters:
         for i, st in enumerate(c.stunts):
@@ -387,6 +391,43 @@ def _check_sides_can_meet(scene: Scene, fail) -> None:
                        for za in by_side[a] for zb in by_side[b]):
                 fail("borders", f"sides {a!r} and {b!r} stand in zones no border path joins, so neither can ever "
                                 "reach the other; expected borders that connect them")
+
+
+def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: list[str], ids: list[str],
+                check_zone: Any, fail: Any) -> tuple[Countdown, ...]:
+    """The scene's countdowns (003:2171-2195), each trigger and outcome checked by name."""
+    if items and (kind != "conflict" or contest is not None or challenge is not None):
+        fail("countdowns", "countdowns run in a conflict's exchanges; expected none in a contest, a challenge, "
+             "or a conflict that holds either")
+    out = []
+    for i, cd in enumerate(items):
+        base = f"countdowns.{i}"
+        triggers = []
+        for j, text in enumerate(cd["triggers"]):
+            when = parse_when(text)
+            if when.tag not in COUNTDOWN_TRIGGERS:
+                fail(f"{base}.triggers.{j}", f"unknown trigger {text!r}; expected exchange, turn: ID, "
+                     "consequence: ID or taken_out: ID")
+            if when.tag == "exchange" and when.arg or when.tag != "exchange" and when.arg not in ids:
+                fail(f"{base}.triggers.{j}", f"{text!r}: expected exchange alone, or a character id after "
+                     f"{when.tag}: (one of {', '.join(ids)})")
+            triggers.append(when)
+        if "winner" in cd and cd["winner"] not in sides:
+            fail(f"{base}.winner", f"no side {cd['winner']!r}; expected one of {', '.join(sides)}")
+        aspect = None
+        if "aspect" in cd:
+            a = cd["aspect"]
+            if "zone" in a:
+                check_zone(f"{base}.aspect.zone", a["zone"])
+            for holder in a.get("free_invokes", {}):
+                if holder not in ids:
+                    fail(f"{base}.aspect.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+            aspect = SceneAspect(a["name"], a.get("zone"), dict(a.get("free_invokes", {})))
+        if "stops_when_out" in cd and cd["stops_when_out"] not in ids:
+            fail(f"{base}.stops_when_out", f"no character {cd['stops_when_out']!r}; expected one of {', '.join(ids)}")
+        out.append(Countdown(cd["name"], cd["boxes"], tuple(triggers), cd.get("text", ""), cd.get("winner"),
+                             aspect, cd.get("stops_when_out")))
+    return tuple(out)
 
 
 def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -> ContestSpec:

@@ -30,7 +30,8 @@ def aspect_id(c, name):
     return next(a.id for a in c.aspects.values() if a.name == name)
 
 
-SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault"]
+SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
+           "summoning", "wyrm"]
 
 
 def make_scene(characters: dict, zones=("room",), borders=(), aspects=(), rules="condensed", **extra):

@@ -16,6 +16,8 @@ Layout (float32; C characters, Z zones, A aspect slots; skills are the 19 defaul
   consequence); on no one, me, an ally, a foe; in my zone; free invokes held by
   me, my allies, my foes (/3); already invoked by my side on this roll.
 * boosts (3): boosts held by me, my allies, my foes (/3).
+* countdowns (2 each, only in scenes that have them, 003:2171-2195): the share of its boxes
+  marked, and whether it still runs.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.conflict import Conflict
+from ..rules.countdowns import marks as countdown_marks
 from ..rules.skills import DEFAULT_SKILLS
 from ..rules.state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONCEDED, CONSEQUENCE, SITUATION
 from .actions import ActionLayout, AspectSlots
@@ -45,7 +48,9 @@ class ObservationEncoder:
         self.layout = layout
         self.C, self.Z, self.A = layout.C, layout.Z, layout.A
         self.char_size = CHAR_FIXED + self.Z
-        self.size = GLOBAL + self.C * self.char_size + self.A * ASPECT + 3
+        self.countdowns = len(layout.scene.countdowns)
+        # the scene's countdowns, two numbers each, last: a scene without any keeps its old layout
+        self.size = GLOBAL + self.C * self.char_size + self.A * ASPECT + 3 + 2 * self.countdowns
         self._zone_index = {z: i for i, z in enumerate(layout.zones)}
         scene = layout.scene
         self._index = {cid: i for i, cid in enumerate(layout.ids)}
@@ -183,4 +188,6 @@ class ObservationEncoder:
             obs[k] = v
         tail = base + self.A * ASPECT
         obs[tail:tail + 3] = boosts
+        if self.countdowns:
+            obs[tail + 3:] = countdown_marks(c)
         return obs

@@ -131,6 +131,12 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
                     why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")
             elif st.kind not in ("extra_stress", "extra_mild"):
                 why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
+    if scene.countdowns:
+        why.append("countdowns")
+    if r.conditions != "off":
+        why.append(f"conditions: {r.conditions}")
+    if len({c.scale for c in scene.characters}) > 1:
+        why.append("characters of different scale")
     others: dict[str, list[str]] = {}
     for cid, spec in (controllers or {}).items():
         if spec not in CONTROLLERS and spec != AGENT:

@@ -20,6 +20,11 @@ CONSEQUENCE_NAMES = {
     MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt",
              "extreme": "Broken Spirit"},
 }
+#: Fate Condensed's conditions (003:2068-2074): name, severity, value; the first two take the
+#: extra boxes an extra mild slot becomes (Hurt for physical, Scared for mental, 003:2076-2077)
+CONDITION_ROWS = (("Hurt", "mild", 1), ("Scared", "mild", 1), ("Injured", "moderate", 2), ("Shaken", "moderate", 2),
+                  ("Wounded", "severe", 3), ("Demoralized", "severe", 3))
+CONDITION_FOR_TRACK = {PHYSICAL: "Hurt", MENTAL: "Scared"}
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
 #: ``when: aspect: NAME`` may name one of these, see fate_env.scenes)
 ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",

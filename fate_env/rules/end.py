@@ -38,6 +38,8 @@ def finish(e: "Engine", unresolved: bool = False, winner: str | None = None, **e
     """Pay out what is owed (hostile invokes, concessions), clear stress, record the outcome."""
     t = e.t
     sides = {t.f[c].sheet.side for c in t.active_ids()}
+    if t.decided is not None and not unresolved:
+        winner = t.decided  # a countdown's outcome (003:2189-2190)
     if winner is None and not unresolved and len(sides) == 1 and e.scene.kind != SceneKind.CHALLENGE:
         winner = next(iter(sides))
     payouts: dict[str, int] = {}

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import events as ev
+from . import countdowns
 from .aspects import new_aspect, setup_aspects
 from .decisions import RECONSIDER, ConflictOver, Decision, Flow, IllegalChoice
 from .dice import Dice
@@ -40,7 +41,7 @@ from .zones import ZoneMap
 #: turns between the table copies the hot path takes; a copy made between them replays at most
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
-_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "autostep_single", "interned")
+_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "autostep_single", "interned")
 
 
 class Engine(View):
@@ -64,6 +65,7 @@ class Engine(View):
         self._resuming = False
         self._eager = False
         setup_aspects(self)
+        countdowns.setup(self)
         self._take_checkpoint()
         self._flow = FLOWS[self.t.mode](self)
         self.pending: Decision | None = None
@@ -78,6 +80,8 @@ class Engine(View):
         self.map = ZoneMap(scene)
         self.order = [c.id for c in scene.characters]
         self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
+        #: whether any two characters differ in scale (003:2400-2439), so rolls need to compare them
+        self.scaled = len({c.scale for c in scene.characters}) > 1
         self.autostep_single = autostep_single
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
 

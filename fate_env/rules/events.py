@@ -62,6 +62,45 @@ class Moved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CountdownMarked(Event):
+    """A box of a countdown marked (003:2180-2188)."""
+
+    countdown: str
+    marked: int
+    boxes: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountdownEnded(Event):
+    """The last box marked: the outcome happens (003:2189-2190)."""
+
+    countdown: str
+    text: str
+    winner: str | None
+    aspect: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CountdownStopped(Event):
+    """The character a countdown was tied to has left the fight: it runs no more."""
+
+    countdown: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleBenefit(Event):
+    """A higher scale's benefit taken after the roll (003:2430-2439, dial scale_benefit: after_roll):
+    ``shifts`` more on a successful attack, or ``free_invokes`` more on a successful advantage."""
+
+    actor: str
+    against: str
+    levels: int
+    shifts: int = 0
+    free_invokes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Rolled(Event):
     """One side of a roll: ``base`` is skill plus stunts and teamwork."""
 

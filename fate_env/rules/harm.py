@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import countdowns
 from . import events as ev
 from .aspects import CONSEQUENCE_NAMES, new_aspect
 from .decisions import Flow, ask
@@ -47,16 +48,30 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
         tr.marked[b] = True
     for s in choice.slots:
         slot = t.slots[s]
-        name = CONSEQUENCE_NAMES[track][slot.severity]
-        a = new_aspect(e, name, CONSEQUENCE, owner=t.id, creator=source, role=slot.severity)
+        name = slot.name or CONSEQUENCE_NAMES[track][slot.severity]
+        a = condition_marked(e, t, slot) if slot.name else None
+        if a is None:
+            a = new_aspect(e, name, CONSEQUENCE, owner=t.id, creator=source, role=slot.severity)
         if source is not None:
-            a.free[source] = 1  # the attacker's free invoke (003:1631-1634)
+            a.free[source] = a.free.get(source, 0) + 1  # the attacker's free invoke (003:1631-1634)
         slot.aspect = a.id
         t.consequences_taken += 1
         names.append(f"{slot.severity}: {name}")
     e.emit(ev.Absorbed(t.id, shifts, track, choice.boxes, tuple(tr.values[b] for b in choice.boxes), tuple(names)))
     if any(t.slots[s].severity == "extreme" for s in choice.slots):
         replace_for_extreme(e, t)
+    if e.scene.countdowns:
+        for _ in choice.slots:  # one box per consequence taken (a hit may take two)
+            countdowns.trigger(e, "consequence", t.id)
+
+
+def condition_marked(e: "Engine", t: Fighter, slot: Any) -> Any:
+    """The aspect of a condition ``t`` has already marked a box of (one condition, one aspect;
+    marking another of its boxes adds a free invoke on it), or None."""
+    for other in t.slots:
+        if other is not slot and other.name == slot.name and other.aspect is not None and other.aspect in e.t.aspects:
+            return e.t.aspects[other.aspect]
+    return None
 
 
 def replace_for_extreme(e: "Engine", t: Fighter) -> None:

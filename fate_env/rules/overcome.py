@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import countdowns
 from . import events as ev
 from .aspects import CONSEQUENCE_NAMES, boost, new_aspect
 from .decisions import Flow, ask
@@ -53,9 +54,11 @@ def overcome_outcome(e: "Engine", f: Fighter, r: Roll, action: str = "overcome")
 
 
 def major_cost_slot(e: "Engine", f: Fighter) -> int | None:
-    """The smallest free mild or moderate consequence slot ``f`` could take as a cost."""
+    """The smallest free mild or moderate consequence slot ``f`` could take as a cost (under the
+    ``conditions`` dial, of a condition not yet marked: the cost is a new aspect)."""
+    marked = {sl.name for sl in f.slots if sl.name and not sl.free}
     free = [i for i, sl in enumerate(f.slots) if sl.free and sl.severity in ("mild", "moderate")
-            and sl.track in (None, e.kind)]
+            and sl.track in (None, e.kind) and sl.name not in marked]
     return min(free, key=lambda i: f.slots[i].value, default=None)
 
 
@@ -73,11 +76,13 @@ def pay_major_cost(e: "Engine", f: Fighter, r: Roll) -> None:
     enemy = r.opposer
     if e.rules.major_cost == "consequence":
         slot = f.slots[major_cost_slot(e, f)]
-        a = new_aspect(e, CONSEQUENCE_NAMES[e.kind][slot.severity], CONSEQUENCE, owner=f.id,
+        a = new_aspect(e, slot.name or CONSEQUENCE_NAMES[e.kind][slot.severity], CONSEQUENCE, owner=f.id,
                        creator=enemy, role=slot.severity)
         if enemy is not None:
             a.free[enemy] = 1
         slot.aspect = a.id
+        if e.scene.countdowns:
+            countdowns.trigger(e, "consequence", f.id)
         f.consequences_taken += 1
         e.emit(ev.MajorCost(f.id, "consequence", a.name, a.id))
         e.emit(ev.AspectCreated(a.name, a.id, CONSEQUENCE, f.id, 1 if enemy else 0, enemy))

@@ -87,12 +87,28 @@ def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attack
     return max(pool, key=lambda s: (effective(e, cid, s, action, attacker), -pool.index(s)))
 
 
+#: the actions whose scale benefit under ``scale_benefit: after_roll`` comes once the roll succeeds
+AFTER_ROLL = ("attack", "create_advantage")
+
+
+def scale_edge(e: "Engine", cid: str, against: str | None) -> int:
+    """How many levels of scale ``cid`` stands above ``against``, the character opposing its roll
+    (003:2430-2439): 0 when none opposes it, or when ``against`` is not lesser."""
+    if against is None or not e.scaled:
+        return 0
+    F = e.t.f
+    return max(0, F[cid].sheet.scale - F[against].sheet.scale)
+
+
 def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, notes: list[str],
-         peek: bool = False) -> tuple[int, int]:
-    """Skill + stunts + teamwork (mob members, pledged supporters) + full defense: (rating, total).
+         peek: bool = False, against: str | None = None) -> tuple[int, int]:
+    """Skill + stunts + teamwork (mob members, pledged supporters) + full defense + scale: (rating, total).
 
     When a supporter outranks the actor, the roll is at the supporter's rating (and stunts) and
-    the actor helps (003:1449-1455). ``peek``: a look, not a roll (full defense is not used up)."""
+    the actor helps (003:1449-1455). ``peek``: a look, not a roll (full defense is not used up).
+    ``against``: the character opposing the roll, for scale (the acting character's own scale
+    counts, whoever leads the teamwork); under ``scale_benefit: after_roll`` attacks and
+    advantages take theirs after the roll instead (:func:`after_roll_edge`)."""
     F = e.t.f
     f = F[cid]
     own = f.sheet.skills.get(skill, 0)
@@ -123,14 +139,28 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
         if not peek:
             f.defended_on_full = True
         notes.append("full defense +2")
+    if against is not None and e.scaled:
+        edge = scale_edge(e, cid, against)
+        if edge and (e.rules.scale_benefit == "effort" or action not in AFTER_ROLL):
+            total += edge
+            notes.append(f"scale +{edge}")
     return rating, total
+
+
+def after_roll_edge(e: "Engine", r: Roll) -> int:
+    """The levels of scale a successful attack or advantage adds after the roll (``scale_benefit:
+    after_roll``): +2 shifts per level, or one more free invoke per level (003:2436-2439)."""
+    if not e.scaled or e.rules.scale_benefit != "after_roll" or not r.active:
+        return 0
+    return scale_edge(e, r.actor, r.opposer)
 
 
 def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
          opp_skill: str | None = None, difficulty: int | None = None, why: str = "") -> Roll:
     """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty."""
     notes: list[str] = []
-    rating, total = base(e, f.id, skill, action, target, notes)
+    against = opposer if opposer is not None and difficulty is None else None
+    rating, total = base(e, f.id, skill, action, target, notes, against=against)
     faces = e.dice.roll(f.id, f"{action.replace('_', ' ')} with {skill}")
     e.emit(ev.Rolled(f.id, action, skill, rating, total, faces, tuple(notes)))
     F = e.t.f
@@ -138,7 +168,7 @@ def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None
     r = Roll(action, f.id, skill, total, faces, target=target, zones=zones)
     if opposer is not None and difficulty is None:
         notes = []
-        o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes)
+        o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes, against=f.id)
         o_faces = e.dice.roll(opposer, f"defend with {opp_skill}")
         e.emit(ev.Rolled(opposer, "defend", opp_skill, o_rating, o_total, o_faces, tuple(notes)))
         r.opposer, r.active, r.opp_skill, r.opp_base, r.opp_faces = opposer, True, opp_skill, o_total, o_faces

@@ -32,6 +32,10 @@ EXTREME_FOR = ("characters", "pcs")
 # and one more free invoke per level on a successful advantage, +1 per level before the roll on
 # the rolls that have no such success (defend, overcome)
 SCALE_BENEFITS = ("effort", "after_roll")
+# conditions instead of consequences (003:2062-2090): off; together, Condensed's six conditions,
+# any of which a hit of either kind may mark. "Moving conditions further apart" (003:2078-2090)
+# is not modelled and is refused by name.
+CONDITIONS = ("off", "together")
 
 
 class RuleSetError(ValueError):
@@ -58,6 +62,8 @@ class RuleSet:
     major_cost: str = "consequence"
     mixed_conflicts: bool = False
     weapons: bool = False
+    faster_contests: bool = False
+    conditions: str = "off"
     max_exchanges: int = 30
     #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
     #: "core" when one box takes a whole hit, else "condensed")
@@ -126,6 +132,18 @@ def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str
     return value
 
 
+def _conditions(data: dict[str, Any]) -> str:
+    value = data.get("conditions", "off")
+    if value == "apart":
+        raise RuleSetError("dial 'conditions': 'apart' (physical and mental conditions kept apart, 003:2078-2090) "
+                           "is not modelled; expected off or together")
+    value = _choice(data, "conditions", CONDITIONS, "off")
+    if value != "off" and data.get("extreme_consequences"):
+        raise RuleSetError("dials 'conditions' and 'extreme_consequences': conditions replace consequences "
+                           "entirely (003:2064); expected one of the two")
+    return value
+
+
 def from_dict(data: dict[str, Any]) -> RuleSet:
     """Build a rule set from its YAML mapping, refusing unknown dials."""
     known = _DIAL_NAMES | {"stress", "consequences"}
@@ -143,7 +161,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     cons = data.get("consequences", {"mild": 2, "moderate": 4, "severe": 6})
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
-    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts"):
+    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests"):
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
     max_ex = data.get("max_exchanges", 30)
@@ -174,6 +192,8 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         major_cost=_choice(data, "major_cost", MAJOR_COSTS, "consequence"),
         mixed_conflicts=bool(data.get("mixed_conflicts", False)),
         weapons=bool(data.get("weapons", False)),
+        faster_contests=bool(data.get("faster_contests", False)),
+        conditions=_conditions(data),
         max_exchanges=max_ex,
     )
 
@@ -202,6 +222,8 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "major_cost": rules.major_cost,
         "mixed_conflicts": rules.mixed_conflicts,
         "weapons": rules.weapons,
+        "faster_contests": rules.faster_contests,
+        "conditions": rules.conditions,
         "max_exchanges": rules.max_exchanges,
     }
 

@@ -181,6 +181,28 @@ class ChallengeSpec:
     side: str | None = None
 
 
+#: what marks a countdown's box (003:2186-2188): an exchange ending, or a character's turn ending,
+#: consequence taken, or being taken out
+COUNTDOWN_TRIGGERS = ("exchange", "turn", "consequence", "taken_out")
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """A countdown (003:2171-2195): a row of ``boxes`` marked left to right, one per ``trigger``
+    (``When`` tags: exchange, or turn/consequence/taken_out with a character's id); marking the
+    last one brings the outcome: ``text`` for the table and, if given, the scene won by the side
+    ``winner`` or the situation ``aspect`` put into play. ``stops_when_out``: the character whose
+    leaving the fight (taken out or conceding) stops it, the engine's reading of "deal with it now"."""
+
+    name: str
+    boxes: int
+    triggers: tuple[When, ...]
+    text: str = ""
+    winner: str | None = None
+    aspect: SceneAspect | None = None
+    stops_when_out: str | None = None
+
+
 @dataclass(frozen=True)
 class Scene:
     name: str
@@ -202,6 +224,7 @@ class Scene:
     kind: str = "conflict"
     contest: ContestSpec | None = None
     challenge: ChallengeSpec | None = None
+    countdowns: tuple[Countdown, ...] = ()
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:

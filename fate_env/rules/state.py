@@ -43,19 +43,21 @@ class Track:
 
 @dataclass(slots=True)
 class Slot:
-    """A consequence slot. ``track`` restricts it (the extra mild at Superb)."""
+    """A consequence slot. ``track`` restricts it (the extra mild at Superb). ``name``: a
+    condition's (the ``conditions`` dial, 003:2062-2090); None for a consequence, named by the hit."""
 
     severity: str
     value: int
     track: str | None = None
     aspect: int | None = None  # id of the consequence aspect filling it
+    name: str | None = None
 
     @property
     def free(self) -> bool:
         return self.aspect is None
 
     def copy(self) -> "Slot":
-        return Slot(self.severity, self.value, self.track, self.aspect)
+        return Slot(self.severity, self.value, self.track, self.aspect, self.name)
 
 
 @dataclass(slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import countdowns
 from . import events as ev
 from .decisions import RECONSIDER, Flow, ask
 from .kinds import DecisionKind
@@ -41,6 +42,8 @@ def concede_fighter(e: "Engine", f: Fighter) -> None:
     f.status = CONCEDED
     e.t.left_fight()
     e.emit(ev.Conceded(f.id, 1 + f.consequences_taken))
+    if e.scene.countdowns:
+        countdowns.left_fight(e, f.id)
 
 
 def taken_out(e: "Engine", f: Fighter, source: str | None) -> None:
@@ -48,3 +51,6 @@ def taken_out(e: "Engine", f: Fighter, source: str | None) -> None:
     e.t.left_fight()
     f.taken_out_by = source
     e.emit(ev.TakenOutEvent(f.id, source))
+    if e.scene.countdowns:
+        countdowns.trigger(e, "taken_out", f.id)
+        countdowns.left_fight(e, f.id)

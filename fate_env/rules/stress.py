@@ -198,6 +198,10 @@ class Standard(Absorber):
             PHYSICAL: Track.of(_extend(rules.boxes_for(sheet.skill("Physique")), extra[PHYSICAL], style)),
             MENTAL: Track.of(_extend(rules.boxes_for(sheet.skill("Will")), extra[MENTAL], style)),
         }
+        if rules.conditions != "off":
+            slots = _conditions(sheet, rules, extra_mild)
+            fp = sheet.fate_points if sheet.kind == "pc" else 0
+            return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
         slots = [Slot(sev, val) for sev, val in rules.consequences]
         mild = rules.consequence_value("mild")
         if sheet.skill("Physique") >= rules.extra_mild_at:
@@ -210,6 +214,24 @@ class Standard(Absorber):
             slots.append(Slot("extreme", 8))  # 003:2204-2217 (a character), 000:398-404 (a PC)
         fp = sheet.fate_points if sheet.kind == "pc" else 0
         return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
+
+
+def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | None]) -> list[Slot]:
+    """Condensed's conditions instead of consequences (003:2062-2077): six named slots of 1, 1, 2,
+    2, 3 and 3, any of which a hit of either kind may mark; each extra mild slot (Superb Physique or
+    Will, a stunt) becomes two more 1-point boxes of Hurt or Scared, as its track says (a stunt
+    that names none: Hurt). A condition with several boxes is one aspect (``harm``)."""
+    from .aspects import CONDITION_FOR_TRACK, CONDITION_ROWS
+    slots = [Slot(sev, val, None, None, name) for name, sev, val in CONDITION_ROWS]
+    more = []
+    if sheet.skill("Physique") >= rules.extra_mild_at:
+        more.append(PHYSICAL)
+    if sheet.skill("Will") >= rules.extra_mild_at:
+        more.append(MENTAL)
+    more.extend(track or PHYSICAL for track in extra_mild)
+    for track in more:
+        slots.extend(Slot("mild", 1, None, None, CONDITION_FOR_TRACK[track]) for _ in range(2))
+    return slots
 
 
 class Minor(Absorber):

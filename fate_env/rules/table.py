@@ -84,6 +84,9 @@ class Table:
     roll: Roll | None = None          # the roll being invoked on
     outcome: Any = None
     outside: int = 0                  # GM powers and concessions outside a decision so far (Engine.reproducible)
+    countdowns: list[int] = field(default_factory=list)   # boxes marked per scene countdown (countdowns.py)
+    running: list[bool] = field(default_factory=list)     # whether each countdown still runs
+    decided: str | None = None        # the side a countdown's outcome made the winner
     # derived, rebuilt on demand (never copied)
     active_cache: list[str] | None = None
     foes_cache: dict[str, list[str]] = field(default_factory=dict)
@@ -97,7 +100,8 @@ class Table:
             set(self.acted), set(self.set_back), self.tasks_left[:], [dict(r) for r in self.task_results],
             self.to_contest, self.can_concede, self.mode, self.cursor,
             dict(self.victories) if self.victories is not None else None, self.twists,
-            self.roll.copy() if self.roll is not None else None, self.outcome, self.outside)
+            self.roll.copy() if self.roll is not None else None, self.outcome, self.outside,
+            self.countdowns[:], self.running[:], self.decided)
 
     # -- who is in the fight -------------------------------------------------------
     def active_ids(self) -> list[str]:
@@ -129,8 +133,8 @@ class Table:
         self.active_cache = None
 
     def is_over(self) -> bool:
-        """One side (or none) is left."""
-        return len({self.f[c].sheet.side for c in self.active_ids()}) <= 1
+        """One side (or none) is left, or a countdown has decided the scene (003:2189-2190)."""
+        return self.decided is not None or len({self.f[c].sheet.side for c in self.active_ids()}) <= 1
 
     def fate_points_of(self, cid: str) -> int:
         """Fate points ``cid`` may spend now: its own, or the GM pool for NPCs (003:2009-2028)."""

@@ -132,13 +132,13 @@ class View:
 
     def attack_rating(self, actor: str, skill: str, target: str | None = None) -> int:
         """Skill + stunts + teamwork an attack with ``skill`` would roll with."""
-        return base(self, actor, skill, "attack", target, [], peek=True)[1]
+        return base(self, actor, skill, "attack", target, [], peek=True, against=target)[1]
 
     def defense_rating(self, target: str, attacker: str, skill: str) -> int:
         """What ``target`` would defend an attack with ``skill`` at (best legal skill, stunts, full defense)."""
         reach = reach_of(self.t.f[attacker], skill)
         d = best_skill(self, target, DEFEND_SKILLS[reach], "defend", attacker=attacker)
-        return base(self, target, d, "defend", attacker, [], peek=True)[1]
+        return base(self, target, d, "defend", attacker, [], peek=True, against=attacker)[1]
 
     def attack_track(self, skill: str) -> str:
         """The stress track an attack with ``skill`` harms."""

@@ -6,9 +6,10 @@ import pytest
 from conftest import DUO, Driver, aspect_id, make_scene
 
 from fate_env.rules.conflict import Conflict
+from fate_env.rules.engine import start
 from fate_env.rules.harm import Absorb
-from fate_env.rules.options import Attack, Choose, Defend
-from fate_env.scenes import SceneError
+from fate_env.rules.options import Attack, Choose, CreateAdvantage, Defend
+from fate_env.scenes import SceneError, load_scene, scene_from_dict
 
 EXTREME = {"extreme_consequences": True}
 HUGE_HIT = [(1, 1, 1, 1), (-1, -1, -1, -1)]  # Fight 3 + 4 against the brute's Fight 3 - 4: eight shifts
@@ -67,3 +68,266 @@ def test_extreme_replaces_must_name_an_aspect_other_than_the_high_concept(value,
     chars = {**DUO, "brute": {**DUO["brute"], "extreme_replaces": value}}
     with pytest.raises(SceneError, match=rf"characters\.brute\.extreme_replaces.*{expected}"):
         make_scene(chars)
+
+
+# -- scale (003:2400-2439) -------------------------------------------------------------------
+def _scaled(dials=None, hero_scale="supernatural", brute_scale=0):
+    chars = {"hero": {**DUO["hero"], "scale": hero_scale}, "brute": {**DUO["brute"], "scale": brute_scale}}
+    return make_scene(chars, first="hero", rules={"name": "condensed", "dials": dials or {}})
+
+
+def _rolled(c):
+    return [e for e in c.events if type(e).__name__ == "Rolled"]
+
+
+def test_scale_adds_one_per_level_before_the_roll_to_attack_and_defence():
+    """003:2430-2435: +1 per level of difference to every rolled action against the lesser: the
+    Supernatural hero attacks at Fight 3 + 1 and, attacked, defends at +1."""
+    c = Conflict(_scaled(), seed=0, forced=[(0, 0, 0, 0)] * 4)
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.skip_invokes()
+    attack, defence = _rolled(c)[-2:]
+    assert (attack.actor, attack.base, attack.notes) == ("hero", 4, ("scale +1",))
+    assert (defence.actor, defence.base, defence.notes) == ("brute", 3, ())
+    assert c.pending.kind == "absorb" and c.pending.context["shifts"] == 1  # 4 against 3
+    # what the controllers see: the hero's attack at 4, and its defence against the brute at 4 too
+    assert c.attack_rating("hero", "Fight", "brute") == 4 and c.defense_rating("hero", "brute", "Fight") == 4
+    assert c.attack_rating("brute", "Fight", "hero") == 3
+
+
+def test_two_levels_and_no_scale_between_equals():
+    c = Conflict(_scaled(hero_scale="legendary", brute_scale="supernatural"), seed=0, forced=[(0, 0, 0, 0)] * 2)
+    Driver(c).do("turn", "hero", Attack("brute", "Fight"))
+    c.step(Defend())
+    assert _rolled(c)[-2].notes == ("scale +2",)
+    same = Conflict(_scaled(hero_scale=1, brute_scale=1), seed=0)
+    assert not same.scaled
+
+
+def test_after_roll_scale_adds_two_shifts_to_a_successful_attack_only():
+    """003:2436-2437: +2 per level to the result after the roll, if the roll succeeds."""
+    dials = {"scale_benefit": "after_roll"}
+    c = Conflict(_scaled(dials), seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0)])  # 4 against 3: one shift
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.skip_invokes()
+    assert _rolled(c)[-2].notes == ()  # nothing before the roll
+    benefit = next(e for e in c.events if type(e).__name__ == "ScaleBenefit")
+    assert (benefit.actor, benefit.against, benefit.levels, benefit.shifts) == ("hero", "brute", 1, 2)
+    assert c.pending.kind == "style" and c.pending.context["shifts"] == 3  # 1 + 2: now with style
+    tie = Conflict(_scaled(dials), seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(tie)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.skip_invokes()
+    assert not [e for e in tie.events if type(e).__name__ == "ScaleBenefit"]  # a tie is no success
+
+
+def test_after_roll_scale_adds_a_free_invoke_per_level_to_a_successful_advantage():
+    """003:2438-2439."""
+    c = Conflict(_scaled({"scale_benefit": "after_roll"}), seed=0, forced=[(1, 1, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", CreateAdvantage("Off Balance", "brute"))
+    d.do("respond", "brute", Defend())
+    d.skip_invokes()
+    a = next(a for a in c.aspects.values() if a.name == "Off Balance")
+    assert a.free == {"hero": 2}  # one for the success, one for the level of scale
+
+
+def test_scale_in_an_opposed_contest():
+    scene = load_scene("race")
+    data_scene = scene_from_dict({**_race_data(), "characters": {**_race_data()["characters"],
+                                  "teran": {**_race_data()["characters"]["teran"], "scale": "otherworldly"}}}, "<t>")
+    c = start(data_scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    while c.pending is not None and not _rolled(c):
+        c.step(0)
+    rolls = {r.actor: r for r in _rolled(c)}
+    assert rolls["teran"].notes == ("scale +2",) and rolls["cynere"].notes == ()
+    assert scene.characters[0].scale == 0
+
+
+def _race_data():
+    import yaml
+
+    from fate_env.scenes import config_dir
+    return yaml.safe_load((config_dir() / "scenes" / "race.yaml").read_text())
+
+
+def test_scale_is_checked_in_scene_files_and_the_fast_core_refuses_it():
+    from fate_env.fast import covered
+    with pytest.raises(SceneError, match=r"characters\.hero\.scale"):
+        _scaled(hero_scale="titanic")
+    assert "characters of different scale" in covered(_scaled())
+    assert not covered(_scaled(hero_scale=2, brute_scale=2))
+
+
+# -- countdowns (003:2171-2195) ----------------------------------------------------------------
+def _countdown_scene(**countdown):
+    cd = {"name": "The Summoning", "boxes": 2, "triggers": ["exchange"], "text": "The gate opens.", **countdown}
+    return make_scene(DUO, first="hero", countdowns=[cd])
+
+
+def _names(c, kind):
+    return [e for e in c.events if type(e).__name__ == kind]
+
+
+def _pass_exchange(c):
+    """Everyone passes until the next exchange opens (or the scene ends)."""
+    from fate_env.rules.options import Next, Pass
+    start = c.t.exchange
+    while c.pending is not None and c.t.exchange == start:
+        d = c.pending
+        if d.kind == "turn":
+            c.step(Pass())
+        else:
+            c.step(Next("hero") if Next("hero") in d.options else 0)
+
+
+def test_a_countdown_marks_a_box_per_exchange_and_its_outcome_decides_the_scene():
+    """003:2180-2190: each trigger marks a box; the last box brings the outcome (here the NPCs win)."""
+    c = Conflict(_countdown_scene(winner="npcs"), seed=0)
+    _pass_exchange(c)
+    assert [(e.marked, e.boxes) for e in _names(c, "CountdownMarked")] == [(1, 2)]
+    assert c.t.countdowns == [1] and not c.over
+    _pass_exchange(c)
+    ended = _names(c, "CountdownEnded")
+    assert [(e.countdown, e.text, e.winner) for e in ended] == [("The Summoning", "The gate opens.", "npcs")]
+    assert c.over and c.outcome.winner == "npcs" and c.outcome.exchanges == 2
+
+
+def test_a_countdown_can_put_an_aspect_into_play_and_then_runs_no_more():
+    c = Conflict(_countdown_scene(boxes=1, aspect={"name": "Reinforcements Arrive", "free_invokes": {"brute": 2}}),
+                 seed=0)
+    _pass_exchange(c)
+    a = next(a for a in c.aspects.values() if a.name == "Reinforcements Arrive")
+    assert a.free == {"brute": 2} and not c.over
+    _pass_exchange(c)
+    assert len(_names(c, "CountdownMarked")) == 1 and c.t.running == [False]
+
+
+def test_character_triggers_and_stopping_when_its_character_leaves():
+    """A box per consequence the villain takes (003:2187-2188); taken out, its countdown stops."""
+    scene = _countdown_scene(boxes=3, triggers=["consequence: brute", "turn: brute"], stops_when_out="brute")
+    c = Conflict(scene, seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.do("style", "hero", Choose("full_hit"))
+    d.skip_invokes()
+    c.step(Absorb((), (1, 2)))  # moderate and severe together: two consequences, two boxes
+    assert [e.marked for e in _names(c, "CountdownMarked")] == [1, 2]
+    c.concede("brute")
+    assert [(e.countdown, e.by) for e in _names(c, "CountdownStopped")] == [("The Summoning", "brute")]
+    assert c.t.running == [False] and c.outcome.winner == "pcs"
+
+
+def test_a_copy_carries_the_countdown():
+    c = Conflict(_countdown_scene(boxes=3), seed=0)
+    _pass_exchange(c)
+    twin = c.clone()
+    assert twin.t.countdowns == [1] and twin.t.running == [True]
+    _pass_exchange(twin)
+    assert c.t.countdowns == [1] and twin.t.countdowns == [2]
+
+
+@pytest.mark.parametrize("countdown,field,expected", [
+    ({"triggers": ["midnight"]}, "triggers.0", "unknown trigger"),
+    ({"triggers": ["turn: nobody"]}, "triggers.0", "character id"),
+    ({"winner": "cultists"}, "winner", "no side"),
+    ({"stops_when_out": "ghost"}, "stops_when_out", "no character"),
+])
+def test_countdown_typos_are_named(countdown, field, expected):
+    with pytest.raises(SceneError, match=rf"countdowns\.0\.{field}.*{expected}"):
+        _countdown_scene(**countdown)
+
+
+def test_countdowns_are_seen_by_the_environment_and_refused_by_the_fast_core():
+    from fate_env.environment.actions import ActionLayout, AspectSlots
+    from fate_env.environment.observation import ObservationEncoder
+    from fate_env.fast import covered
+    plain = ObservationEncoder(ActionLayout(make_scene(DUO)))
+    with_cd = ObservationEncoder(ActionLayout(_countdown_scene(boxes=4)))
+    assert with_cd.size == plain.size + 2
+    c = Conflict(_countdown_scene(boxes=4), seed=0)
+    _pass_exchange(c)
+    slots = AspectSlots(with_cd.A)
+    slots.sync(c)
+    assert list(with_cd.encode(c, "hero", slots)[-2:]) == [0.25, 1.0]
+    assert "countdowns" in covered(_countdown_scene())
+
+
+# -- faster contests (003:2219-2230) -----------------------------------------------------------
+def test_faster_contests_one_of_roll_advantage_or_teamwork():
+    """Each contestant picks one: Landon helps the roll (so tries no advantage), Zird helps
+    nobody and creates an advantage instead; Cynere, the roller, tries none."""
+    from fate_env.rules import events as ev
+    from fate_env.rules.options import NoAdvantage, NoSupport, RollFor, Support
+    c = start(load_scene("chase", rules="condensed", dials={"faster_contests": True}), seed=0,
+              forced=[(-1, -1, -1, -1)] + [(0, 0, 0, 0)] * 6)
+    d = Driver(c)
+    d.do("contest_roll", "cynere", RollFor("cynere", "Athletics"))
+    d.do("support", "landon", Support("cynere"))
+    d.do("support", "zird", NoSupport())
+    assert c.pending.kind == "contest_advantage" and c.pending.actor == "zird"  # cynere and landon are skipped
+    template = next(o for o in c.pending.options if type(o) is CreateAdvantage)
+    d.do("contest_advantage", "zird", template)
+    d.skip_invokes()
+    d.do("cost", "zird", Choose("forfeit"))  # it failed: the side's roll goes (003:1531-1534)
+    assert [(f.side, f.who, f.what) for f in c.events if isinstance(f, ev.Forfeited)] == [("pcs", "zird", "roll")]
+
+
+def test_without_the_dial_everyone_may_also_try_an_advantage():
+    from fate_env.rules.options import NoSupport, RollFor, Support
+    c = start(load_scene("chase"), seed=0)
+    d = Driver(c)
+    d.do("contest_roll", "cynere", RollFor("cynere", "Athletics"))
+    d.do("support", "landon", Support("cynere"))
+    d.do("support", "zird", NoSupport())
+    assert c.pending.kind == "contest_advantage" and c.pending.actor == "cynere"
+
+
+# -- conditions (003:2062-2077) ----------------------------------------------------------------
+def test_conditions_replace_consequences():
+    """Six conditions of half a consequence's value; Superb Physique adds two Hurt boxes."""
+    chars = {**DUO, "brute": {**DUO["brute"], "skills": {**DUO["brute"]["skills"], "Physique": 5}}}
+    c = Conflict(make_scene(chars, rules={"name": "condensed", "dials": {"conditions": "together"}}), seed=0)
+    assert [(s.name, s.severity, s.value, s.track) for s in c.f["hero"].slots] == [
+        ("Hurt", "mild", 1, None), ("Scared", "mild", 1, None), ("Injured", "moderate", 2, None),
+        ("Shaken", "moderate", 2, None), ("Wounded", "severe", 3, None), ("Demoralized", "severe", 3, None)]
+    assert [s.name for s in c.f["brute"].slots][6:] == ["Hurt", "Hurt"]
+
+
+def test_a_hit_marks_conditions_of_either_kind_and_a_condition_is_one_aspect():
+    chars = {**DUO, "brute": {**DUO["brute"], "skills": {**DUO["brute"]["skills"], "Physique": 5}}}
+    scene = make_scene(chars, first="hero", rules={"name": "condensed", "dials": {"conditions": "together"}})
+    c = Conflict(scene, seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.do("style", "hero", Choose("full_hit"))
+    d.skip_invokes()
+    slots = c.f["brute"].slots
+    hurt = [i for i, s in enumerate(slots) if s.name == "Hurt"]
+    scared = next(i for i, s in enumerate(slots) if s.name == "Scared")
+    shaken = next(i for i, s in enumerate(slots) if s.name == "Shaken")
+    plan = Absorb((), tuple(sorted(hurt + [scared, shaken, next(i for i, s in enumerate(slots) if s.name == "Injured")])))
+    assert c.pending.context["shifts"] == 8 and plan in c.pending.options, c.pending.options[:5]
+    c.step(plan)  # 1 + 1 + 1 (Hurt) + 1 (Scared) + 2 + 2 = 8, a physical hit marking a mental condition too
+    mine = sorted(a.name for a in c.aspects.values() if a.owner == "brute" and a.kind == "consequence")
+    assert mine == ["Hurt", "Injured", "Scared", "Shaken"]
+    hurt_aspect = next(a for a in c.aspects.values() if a.name == "Hurt")
+    assert hurt_aspect.free == {"hero": 3}  # one free invoke per box marked
+
+
+def test_conditions_refuse_what_the_engine_does_not_model():
+    from fate_env.scenes import SceneError
+    with pytest.raises(SceneError, match="apart.*not modelled"):
+        make_scene(DUO, rules={"name": "condensed", "dials": {"conditions": "apart"}})
+    with pytest.raises(SceneError, match="replace consequences entirely"):
+        make_scene(DUO, rules={"name": "condensed", "dials": {"conditions": "together", "extreme_consequences": True}})
+    from fate_env.fast import covered
+    assert "conditions: together" in covered(make_scene(DUO, rules={"name": "condensed",
+                                                                   "dials": {"conditions": "together"}}))

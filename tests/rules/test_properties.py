@@ -40,6 +40,7 @@ def scenes(draw):
                 "skills": {s: draw(st.integers(0, 5)) for s in draw(st.sets(st.sampled_from(SKILLS), max_size=6))},
                 "aspects": [f"{side}{i} aspect {j}" for j in range(draw(st.integers(0, 2)))],
                 "weapon": draw(st.integers(0, 2)), "armor": draw(st.integers(0, 2)),
+                "scale": draw(st.integers(0, 2)),
             }
             if kind in ("minor", "mob"):
                 c["stress"] = draw(st.integers(0, 3))
@@ -50,7 +51,11 @@ def scenes(draw):
                 c["high_concept"] = f"Hero {side}{i}"
             chars[f"{side}{i}"] = c
     dials = {"weapons": draw(st.booleans()), "extreme_consequences": draw(st.booleans()),
+             "extreme_for": draw(st.sampled_from(["characters", "pcs"])),
+             "scale_benefit": draw(st.sampled_from(["effort", "after_roll"])),
              "max_exchanges": draw(st.integers(3, 12))}
+    if not dials["extreme_consequences"]:
+        dials["conditions"] = draw(st.sampled_from(["off", "together"]))
     rules = draw(st.sampled_from(["condensed", "core"]))
     if rules == "core":
         dials["npcs_at_best_slot"] = draw(st.booleans())
@@ -93,6 +98,9 @@ def run_checked(scene, seed: int) -> Conflict:
             assert sum(1 for s in f.slots if s.aspect is not None) <= len(f.slots)
             assert all(s.aspect is None or c.aspects[s.aspect].kind == "consequence" for s in f.slots)
             assert 0 <= f.members <= f.sheet.count
+            if any(s.severity == "extreme" and s.aspect is not None for s in f.slots):  # 003:2207-2211
+                assert f.sheet.extreme_loses() not in {a.name for a in c.aspects.values()
+                                                       if a.owner == f.id and a.kind == "character"}
         assert steps < 20_000
     # at the end only the documented payouts came in (those to NPCs are carried, not paid now)
     paid_to_pcs = sum(p for cid, p in c.outcome.payouts.items() if not scene.character(cid).is_npc)

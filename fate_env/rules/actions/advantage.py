@@ -19,7 +19,7 @@ from ..invokes import invoke_rounds
 from ..kinds import Band, DecisionKind
 from ..options import Choose, CreateAdvantage
 from ..reach import template_targets
-from ..rolls import FAIL, STYLE, TIE, band, best_skill, resolved, roll
+from ..rolls import FAIL, STYLE, TIE, after_roll_edge, band, best_skill, resolved, roll
 from ..state import ADVANTAGE, SITUATION, Aspect, Fighter
 from ..steps import respond
 from ..table import Roll
@@ -107,8 +107,17 @@ def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_co
     if outcome == TIE:
         boost(e, f.id, template)
     else:
-        place(e, f, template, target, skill, f.id, 2 if outcome == STYLE else 1)
+        place(e, f, template, target, skill, f.id, (2 if outcome == STYLE else 1) + scale_invokes(e, r))
     return Attempt(outcome, r)
+
+
+def scale_invokes(e: "Engine", r: Roll) -> int:
+    """One more free invoke per level of scale on a successful advantage (003:2438-2439), under
+    ``scale_benefit: after_roll``; announced, so the log says where the extra invokes came from."""
+    edge = after_roll_edge(e, r)
+    if edge:
+        e.emit(ev.ScaleBenefit(r.actor, r.opposer, edge, free_invokes=edge))
+    return edge
 
 
 def give_failed(e: "Engine", f: Fighter, attempt: Attempt, holder: str) -> None:
@@ -121,4 +130,4 @@ def give_failed(e: "Engine", f: Fighter, attempt: Attempt, holder: str) -> None:
 
 ACTION = Action(CreateAdvantage, offer, run)
 
-__all__ = ["ACTION", "Attempt", "create_advantage", "give_failed"]
+__all__ = ["ACTION", "Attempt", "create_advantage", "give_failed", "scale_invokes"]

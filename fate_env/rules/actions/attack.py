@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import events as ev
 from ..aspects import boost
 from ..decisions import Flow, ask
 from ..harm import harm
@@ -15,7 +16,7 @@ from ..invokes import invoke_rounds
 from ..kinds import DecisionKind
 from ..options import Attack, Choose
 from ..reach import attack_skills, attack_track, can_reach, reach_of
-from ..rolls import best_skill, resolved, roll
+from ..rolls import after_roll_edge, best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
 from ..state import Fighter
 from ..steps import respond
@@ -48,6 +49,10 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id)
     r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
     yield from invoke_rounds(e, r)
+    edge = after_roll_edge(e, r) if r.margin > 0 else 0
+    if edge:  # the result after the roll, before style is judged (003:2436-2437)
+        r.bonus += 2 * edge
+        e.emit(ev.ScaleBenefit(f.id, target, edge, shifts=2 * edge))
     m = r.margin
     resolved(e, r)
     weapons = e.rules.weapons and track == PHYSICAL

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import countdowns
 from .. import events as ev
 from ..actions import BY_OPTION, turn_options
 from ..aspects import boost, expire_boosts
@@ -46,6 +47,8 @@ def run(e: "Engine") -> Flow:
             actor = skill_order(e)[t.cursor]
         yield from turn(e, actor)
         t.acted.add(actor)
+        if e.scene.countdowns:
+            countdowns.trigger(e, "turn", actor)
         if t.to_contest is not None:
             yield from become_contest(e)
             return
@@ -82,6 +85,11 @@ def run(e: "Engine") -> Flow:
 def begin_exchange(e: "Engine") -> bool:
     """A new exchange, unless the scene has run out of them (then it ends unresolved)."""
     t = e.t
+    if t.exchange and e.scene.countdowns:
+        countdowns.trigger(e, "exchange")  # the exchange that just ended (003:2186-2187)
+        if t.decided is not None:
+            finish(e)
+            return False
     t.exchange += 1
     if t.exchange > e.rules.max_exchanges:
         t.exchange -= 1

@@ -58,7 +58,8 @@ def run(e: "Engine") -> Flow:
         e.emit(ev.ExchangeStarted(t.exchange))
         plans = yield from _plans(e)
         yield from _advantages(e, plans)
-        rolls = {side: _contest_roll(e, plan) for side, plan in plans.items() if not plan["forfeit"]}
+        rolls = {side: _contest_roll(e, plan, _opposite(e, plans, side)) for side, plan in plans.items()
+                 if not plan["forfeit"]}
         yield from _invokes(e, rolls)
         _score(e, rolls)
         if spec.threat is not None:
@@ -104,10 +105,19 @@ def _plans(e: "Engine") -> Flow:
 
 
 def _advantages(e: "Engine", plans: dict[str, dict[str, Any]]) -> Flow:
-    """Anyone may try to create an advantage before the rolls (003:1527-1535; 000:131-137)."""
+    """Anyone may try to create an advantage before the rolls (003:1527-1535; 000:131-137).
+
+    Under the ``faster_contests`` dial each contestant does one of three things an exchange
+    (003:2219-2230): the side's roll, an advantage (no teamwork on it), or teamwork for the roll;
+    so the roller and the supporters try no advantage, and a failed one costs the side its roll
+    (or the other side a free invoke): the text's "your side forfeits its overcome roll"
+    (003:1531-1534), the contestant having no roll or bonus of its own to lose."""
     t = e.t
+    faster = e.rules.faster_contests
     for side, plan in plans.items():
         for m in members(e, side):
+            if faster and (m == plan["roller"] or m in plan["supporters"]):
+                continue
             f = t.f[m]
             options = [NoAdvantage()] + advantage_options(e, f)
             choice = yield from ask(e, DecisionKind.CONTEST_ADVANTAGE, m, options)
@@ -119,8 +129,8 @@ def _advantages(e: "Engine", plans: dict[str, dict[str, Any]]) -> Flow:
                 attempt = yield from exploit(e, f, t.aspects[choice.aspect])
             if attempt.outcome != FAIL:
                 continue
-            what = "roll" if m == plan["roller"] else "support"
-            if what == "support" and m not in plan["supporters"]:
+            what = "roll" if m == plan["roller"] or faster else "support"
+            if what == "support" and m not in plan["supporters"] or what == "roll" and plan["forfeit"]:
                 continue  # nothing to forfeit but the attempt itself
             pay = False
             if e.rules.overcome_tie == "choice":  # condensed: forfeit, or keep it at a cost
@@ -165,11 +175,19 @@ def _other_lead(e: "Engine", side: str) -> str | None:
     return None
 
 
-def _contest_roll(e: "Engine", plan: dict[str, Any]) -> Roll:
+def _opposite(e: "Engine", plans: dict[str, dict[str, Any]], side: str) -> str | None:
+    """The roller a side's contest roll is against, for scale: the other side's, when two sides
+    roll opposed; a passive contest's rolls are against difficulties, so scale plays no part."""
+    if e.scene.contest.mode != "opposed" or len(plans) != 2:
+        return None
+    return next(p["roller"] for s, p in plans.items() if s != side)
+
+
+def _contest_roll(e: "Engine", plan: dict[str, Any], against: str | None = None) -> Roll:
     f = e.t.f[plan["roller"]]
     f.supporters = list(plan["supporters"])
     notes: list[str] = []
-    rating, total = base(e, f.id, plan["skill"], "overcome", None, notes)
+    rating, total = base(e, f.id, plan["skill"], "overcome", None, notes, against=against)
     f.supporters = []
     faces = e.dice.roll(f.id, f"contest with {plan['skill']}")
     e.emit(ev.Rolled(f.id, "contest", plan["skill"], rating, total, faces, tuple(notes)))
