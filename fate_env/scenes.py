@@ -68,7 +68,8 @@ def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSe
     path = config_dir() / "rules" / f"{name}.yaml"
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
-        raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}")
+        later = " (the FATE 2.0 and Fate 3.0 rule sets are not written yet)" if name in ("fate2", "fate3") else ""
+        raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}{later}")
     try:
         return ruleset_from_dict(yaml.safe_load(path.read_text()))
     except RuleSetError as exc:
@@ -209,7 +210,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
     rules_spec = data.get("rules", "condensed")
     rules_name = rules_spec if isinstance(rules_spec, str) else rules_spec["name"]
     scene_dials = {} if isinstance(rules_spec, str) else dict(rules_spec.get("dials", {}))
-    ruleset = load_rules(rules_override or rules_name, file)
+    ruleset = load_rules(rules_override or rules_name, file, "rules (as overridden by --rules)" if rules_override else "rules")
     try:
         if scene_dials:
             ruleset = ruleset.with_dials(scene_dials)

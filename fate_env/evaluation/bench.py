@@ -74,9 +74,11 @@ def set_path(data: dict, path: str, value: Any) -> None:
         return
     node = data
     for p in parts[:-1]:
-        if not isinstance(node, dict) or p not in node:
-            raise ValueError(f"--vary {path}: no field {p!r} on the way; expected a path into the scene file")
-        node = node[p]
+        if _has(node, p):
+            node = node[int(p)] if isinstance(node, list) else node[p]
+            continue
+        raise ValueError(f"--vary {path}: no field {p!r} on the way; expected a path into the scene file "
+                         "(a list's items by number: countdowns.0.boxes)")
     if not isinstance(node, dict):
         raise ValueError(f"--vary {path}: {parts[-2]!r} is not a mapping")
     node[parts[-1]] = value
@@ -97,10 +99,17 @@ def get_path(data: dict, path: str) -> Any:
         return rules.get("dials", {}).get(parts[1]) if isinstance(rules, dict) else None
     node: Any = data
     for p in parts:
-        if not isinstance(node, dict) or p not in node:
+        if not _has(node, p):
             return None
-        node = node[p]
+        node = node[int(p)] if isinstance(node, list) else node[p]
     return node
+
+
+def _has(node: Any, key: str) -> bool:
+    """Whether a scene mapping has ``key``, or a list has item number ``key``."""
+    if isinstance(node, list):
+        return key.isdigit() and int(key) < len(node)
+    return isinstance(node, dict) and key in node
 
 
 def baseline_index(base: dict, grid: list[dict[str, Any]]) -> int:

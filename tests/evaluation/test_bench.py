@@ -175,6 +175,11 @@ def test_vary_values_and_paths():
     assert data["characters"]["og"]["skills"]["Fight"] == 2
     with pytest.raises(ValueError, match="no field 'ogg'"):
         B.set_path(data, "characters.ogg.skills.Fight", 2)
+    data["countdowns"] = [{"name": "Gate", "boxes": 4}]
+    B.set_path(data, "countdowns.0.boxes", 6)  # a list's items by number
+    assert B.get_path(data, "countdowns.0.boxes") == 6 and B.get_path(data, "countdowns.1.boxes") is None
+    with pytest.raises(ValueError, match="no field '1'"):
+        B.set_path(data, "countdowns.1.boxes", 2)
 
 
 def test_bad_vary_is_one_clear_error(capsys):

@@ -201,7 +201,8 @@ def contests(draw):
                                               else {"difficulty": draw(st.integers(0, 5))})}
     rules = draw(st.sampled_from(["condensed", "core"]))
     return make_scene(chars, zones=("field",), kind="contest", contest=spec,
-                      rules={"name": rules, "dials": {"max_exchanges": draw(st.integers(2, 15))}})
+                      rules={"name": rules, "dials": {"max_exchanges": draw(st.integers(2, 15)),
+                                                      "faster_contests": draw(st.booleans())}})
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -226,6 +227,12 @@ def test_random_contests_keep_the_invariants(scene, seed):
             assert sum(1 for v in r.scores.values() if v == r.scores[r.winner]) == 1
         else:
             assert r.twist is not None or not r.scores
+    if scene.rules.faster_contests:  # one of roll, advantage or teamwork (003:2219-2230)
+        for x in c.events:
+            if isinstance(x, ev.ContestPlan):
+                plan = x
+            elif isinstance(x, ev.DecisionMade) and x.kind == "contest_advantage":
+                assert x.actor != plan.roller and x.actor not in plan.supporters
     again = replay(scene, seed, c.choices, reasons=c.reasons)
     assert json.dumps(again.log()) == json.dumps(c.log())
 
