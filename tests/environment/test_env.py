@@ -93,6 +93,17 @@ def test_fuzz_a_thousand_masked_random_episodes(scene):
         run_episode(env, seed, seed)
 
 
+@pytest.mark.parametrize("scene,dials", [
+    ("warehouse", {"conditions": "together"}), ("duel", {"extreme_consequences": True, "scale_benefit": "after_roll"}),
+    ("chase", {"faster_contests": True}), ("wyrm", {"scale_benefit": "after_roll", "conditions": "together"}),
+])
+def test_fuzz_the_optional_rules(scene, dials):
+    """Condensed's optional rules (issue 15) under the env's invariants: masks, spaces, rewards."""
+    env = fate_env.env(scene=scene, **dials)
+    for seed in range(150):
+        run_episode(env, seed, 7919 * seed + 3)
+
+
 def test_action_layout_pinned_on_the_ghoul_example():
     """The mask at each decision point of the ghoul's first hit (003:1571-1580), forced dice."""
     env = fate_env.raw_env(scene="ghoul")
