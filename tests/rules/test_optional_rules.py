@@ -15,6 +15,16 @@ EXTREME = {"extreme_consequences": True}
 HUGE_HIT = [(1, 1, 1, 1), (-1, -1, -1, -1)]  # Fight 3 + 4 against the brute's Fight 3 - 4: eight shifts
 
 
+def _hit_brute_hard(c):
+    """The hero's HUGE_HIT on the brute, kept whole: the brute's absorb decision is next."""
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.do("style", "hero", Choose("full_hit"))
+    d.skip_invokes()
+    assert c.pending.kind == "absorb" and c.pending.actor == "brute"
+
+
 def _severities(c, cid):
     return [s.severity for s in c.f[cid].slots]
 
@@ -36,11 +46,7 @@ def test_the_extreme_consequence_replaces_an_aspect_never_the_high_concept():
     chars = {**DUO, "brute": {**DUO["brute"], "aspects": ["Loyal to the Boss"], "extreme_replaces": "Slow Witted"}}
     c = Conflict(make_scene(chars, first="hero", rules={"name": "condensed", "dials": EXTREME}), seed=0,
                  forced=HUGE_HIT)
-    d = Driver(c)
-    d.do("turn", "hero", Attack("brute", "Fight"))
-    d.do("respond", "brute", Defend())
-    d.do("style", "hero", Choose("full_hit"))
-    d.skip_invokes()
+    _hit_brute_hard(c)
     assert c.pending.kind == "absorb" and c.pending.actor == "brute"
     extreme = _severities(c, "brute").index("extreme")
     assert c.pending.context["shifts"] == 8
@@ -212,11 +218,7 @@ def test_character_triggers_and_stopping_when_its_character_leaves():
     """A box per consequence the villain takes (003:2187-2188); taken out, its countdown stops."""
     scene = _countdown_scene(boxes=3, triggers=["consequence: brute", "turn: brute"], stops_when_out="brute")
     c = Conflict(scene, seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
-    d = Driver(c)
-    d.do("turn", "hero", Attack("brute", "Fight"))
-    d.do("respond", "brute", Defend())
-    d.do("style", "hero", Choose("full_hit"))
-    d.skip_invokes()
+    _hit_brute_hard(c)
     c.step(Absorb((), (1, 2)))  # moderate and severe together: two consequences, two boxes
     assert [e.marked for e in _names(c, "CountdownMarked")] == [1, 2]
     c.concede("brute")
@@ -304,11 +306,7 @@ def test_a_hit_marks_conditions_of_either_kind_and_a_condition_is_one_aspect():
     chars = {**DUO, "brute": {**DUO["brute"], "skills": {**DUO["brute"]["skills"], "Physique": 5}}}
     scene = make_scene(chars, first="hero", rules={"name": "condensed", "dials": {"conditions": "together"}})
     c = Conflict(scene, seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
-    d = Driver(c)
-    d.do("turn", "hero", Attack("brute", "Fight"))
-    d.do("respond", "brute", Defend())
-    d.do("style", "hero", Choose("full_hit"))
-    d.skip_invokes()
+    _hit_brute_hard(c)
     slots = c.f["brute"].slots
     hurt = [i for i, s in enumerate(slots) if s.name == "Hurt"]
     scared = next(i for i, s in enumerate(slots) if s.name == "Scared")
