@@ -171,15 +171,16 @@ class BasicController:
         ctx = d.context
         margin = ctx["margin"]
         me = d.actor
+        worth = min(c.invoke_bonus(me, True), c.invoke_bonus(me, False))  # +2, unless a solo bonus says
         if ctx["as_roller"]:
             goal = 1 if ctx["action"] in ("attack", "contest") else 0  # a hit, an exchange won; else a tie
             if margin >= goal:
                 return 0, "already enough"
-            need = math.ceil((goal - margin) / 2)
+            need = math.ceil((goal - margin) / worth)
         else:
             if margin >= 0:
                 return 0, "the defense holds"
-            need = math.ceil(-margin / 2)
+            need = math.ceil(-margin / worth)
         free_count, fp, payable = c.invoke_budget(me)
         fp = max(0, fp - self.fp_reserve)  # thrift: keep some back
         if free_count + min(fp, payable) < need:

@@ -87,6 +87,12 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.SoloBonus():
+                what = {"reduce_stress": f"shrugs off {e.amount} shift(s)",
+                        "reduce_stress_min_1": f"shrugs off {e.amount} shift(s)",
+                        "amplified_invokes": f"invokes for +{e.amount}",
+                        "suppress_invokes": f"holds the invoke to +{e.amount}"}[e.bonus]
+                return f"   {n(e.character)} fights alone and {what} (solo bonus)"
             case ev.ScaleBenefit():
                 gain = f"+{e.shifts} shifts" if e.shifts else f"+{e.free_invokes} free invoke(s)"
                 return f"   {n(e.actor)}'s scale tells against {n(e.against)}: {gain} ({e.levels} level(s) above)"

@@ -291,6 +291,11 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             if scale not in SCALES:
                 fail(f"{base}.scale", f"expected a level 0-4 or one of {', '.join(SCALES)}, got {scale!r}")
             scale = SCALES.index(scale)
+        solo = tuple(c.get("solo_bonus", ()))
+        if solo and kind != "major":
+            fail(f"{base}.solo_bonus", f"a solo bonus is a big bad's (003:2574-2602); expected it on a major NPC, not a {kind}")
+        if {"reduce_stress", "reduce_stress_min_1"} <= set(solo):
+            fail(f"{base}.solo_bonus", "reduce_stress and reduce_stress_min_1 are two readings of one bonus; expected one")
         if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
             fail(f"{base}.stunts", "minor NPCs and mobs have no consequence slots; expected no extra_mild stunt")
         chars.append(CharacterSheet(
@@ -301,6 +306,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
             count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
+            solo_bonus=solo,
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")

@@ -20,8 +20,8 @@ CONSEQUENCE_NAMES = {
     MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt",
              "extreme": "Broken Spirit"},
 }
-#: Fate Condensed's conditions (003:2068-2074): name, severity, value; the first two take the
-#: extra boxes an extra mild slot becomes (Hurt for physical, Scared for mental, 003:2076-2077)
+#: Fate Condensed's conditions (003:2070-2078): name, severity, value; the first two take the
+#: extra boxes an extra mild slot becomes (Hurt for physical, Scared for mental, 003:2085-2086)
 CONDITION_ROWS = (("Hurt", "mild", 1), ("Scared", "mild", 1), ("Injured", "moderate", 2), ("Shaken", "moderate", 2),
                   ("Wounded", "severe", 3), ("Demoralized", "severe", 3))
 CONDITION_FOR_TRACK = {PHYSICAL: "Hurt", MENTAL: "Scared"}

@@ -2,7 +2,7 @@
 
 A countdown is a row of boxes marked left to right; each trigger the scene names marks one (an
 exchange ending, a character's turn ending, a consequence it takes, its being taken out,
-003:2186-2188); marking the last brings the outcome (003:2189-2190). The outcome the engine can
+003:2186-2188); marking the last brings the outcome (003:2190-2191). The outcome the engine can
 play is the text for the table and, if the scene gives them, a side that wins the scene there
 and then (the ritual is complete) or a situation aspect put into play (the reinforcements are
 here). A countdown tied to a character stops when that character leaves the fight

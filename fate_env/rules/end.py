@@ -39,7 +39,7 @@ def finish(e: "Engine", unresolved: bool = False, winner: str | None = None, **e
     t = e.t
     sides = {t.f[c].sheet.side for c in t.active_ids()}
     if t.decided is not None and not unresolved:
-        winner = t.decided  # a countdown's outcome (003:2189-2190)
+        winner = t.decided  # a countdown's outcome (003:2190-2191)
     if winner is None and not unresolved and len(sides) == 1 and e.scene.kind != SceneKind.CHALLENGE:
         winner = next(iter(sides))
     payouts: dict[str, int] = {}

@@ -41,7 +41,7 @@ from .zones import ZoneMap
 #: turns between the table copies the hot path takes; a copy made between them replays at most
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
-_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "autostep_single", "interned")
+_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "autostep_single", "interned")
 
 
 class Engine(View):
@@ -82,6 +82,8 @@ class Engine(View):
         self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
         #: whether any two characters differ in scale (003:2400-2439), so rolls need to compare them
         self.scaled = len({c.scale for c in scene.characters}) > 1
+        #: whether any character has a solo bonus (fate_env.rules.solo)
+        self.solo = any(c.solo_bonus for c in scene.characters)
         self.autostep_single = autostep_single
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
 

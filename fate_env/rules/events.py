@@ -72,7 +72,7 @@ class CountdownMarked(Event):
 
 @dataclass(frozen=True, slots=True)
 class CountdownEnded(Event):
-    """The last box marked: the outcome happens (003:2189-2190)."""
+    """The last box marked: the outcome happens (003:2190-2191)."""
 
     countdown: str
     text: str
@@ -86,6 +86,16 @@ class CountdownStopped(Event):
 
     countdown: str
     by: str
+
+
+@dataclass(frozen=True, slots=True)
+class SoloBonus(Event):
+    """A big bad's solo bonus at work where no roll note shows it (003:2574-2602): ``amount`` shifts
+    taken off a hit (reduce_stress), or an invoke worth ``amount`` instead of +2."""
+
+    character: str
+    bonus: str
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)

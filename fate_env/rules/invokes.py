@@ -17,6 +17,7 @@ from .decisions import Decision, Flow
 from .kinds import DecisionKind
 from .options import DoneInvoking, Invoke
 from .state import ACTIVE, BOOST, CHARACTER, CONSEQUENCE
+from .solo import INVOKE_BONUS, invoke_worth
 from .table import Roll
 
 if TYPE_CHECKING:
@@ -143,17 +144,22 @@ def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
     if not inv.free:  # free invokes are the stated exception to "once per roll" (003:608-610)
         r.invoked.setdefault(F[who].sheet.side, set()).add(a.id)
     new_faces = None
+    worth, solo_rule, big_bad = INVOKE_BONUS, None, None
     if inv.effect == "reroll":
         new_faces = e.dice.roll(who, f"reroll (invoking {a.name})")
         if who == r.actor:
             r.faces = new_faces
         else:
             r.opp_faces = new_faces
-    elif who == r.actor:
-        r.bonus += 2
     else:
-        r.opp_bonus += 2
+        worth, solo_rule, big_bad = invoke_worth(e, who, r, inv.free)
+        if who == r.actor:
+            r.bonus += worth
+        else:
+            r.opp_bonus += worth
     e.emit(ev.Invoked(who, a.name, a.id, inv.payer, inv.free, inv.effect, hostile, new_faces))
+    if solo_rule is not None:
+        e.emit(ev.SoloBonus(big_bad, solo_rule, worth))
     if a.kind == BOOST and not a.free:
         del t.aspects[a.id]
         e.emit(ev.AspectRemoved(a.name, a.id, "boost used"))

@@ -14,6 +14,7 @@ from . import events as ev
 from .kinds import Band
 from .scene import When
 from .state import Fighter
+from .solo import skill_bonus
 from .table import Roll
 
 if TYPE_CHECKING:
@@ -139,6 +140,11 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
         if not peek:
             f.defended_on_full = True
         notes.append("full defense +2")
+    if e.solo:
+        solo = skill_bonus(e, cid, rating)
+        if solo:
+            total += solo
+            notes.append(f"solo +{solo}")
     if against is not None and e.scaled:
         edge = scale_edge(e, cid, against)
         if edge and (e.rules.scale_benefit == "effort" or action not in AFTER_ROLL):

@@ -86,6 +86,8 @@ class CharacterSheet:
     extreme_replaces: str | None = None
     #: the optional scale (003:2400-2439): 0 mundane, 1 supernatural, 2 otherworldly, 3 legendary, 4 godlike
     scale: int = 0
+    #: a big bad's solo bonuses (fate_env.rules.solo, 003:2574-2602)
+    solo_bonus: tuple[str, ...] = ()
 
     @property
     def is_npc(self) -> bool:

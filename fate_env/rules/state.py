@@ -44,7 +44,7 @@ class Track:
 @dataclass(slots=True)
 class Slot:
     """A consequence slot. ``track`` restricts it (the extra mild at Superb). ``name``: a
-    condition's (the ``conditions`` dial, 003:2062-2090); None for a consequence, named by the hit."""
+    condition's (the ``conditions`` dial, 003:2062-2101); None for a consequence, named by the hit."""
 
     severity: str
     value: int

@@ -217,7 +217,7 @@ class Standard(Absorber):
 
 
 def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | None]) -> list[Slot]:
-    """Condensed's conditions instead of consequences (003:2062-2077): six named slots of 1, 1, 2,
+    """Condensed's conditions instead of consequences (003:2062-2087): six named slots of 1, 1, 2,
     2, 3 and 3, any of which a hit of either kind may mark; each extra mild slot (Superb Physique or
     Will, a stunt) becomes two more 1-point boxes of Hurt or Scared, as its track says (a stunt
     that names none: Hurt). A condition with several boxes is one aspect (``harm``)."""

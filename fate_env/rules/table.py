@@ -133,7 +133,7 @@ class Table:
         self.active_cache = None
 
     def is_over(self) -> bool:
-        """One side (or none) is left, or a countdown has decided the scene (003:2189-2190)."""
+        """One side (or none) is left, or a countdown has decided the scene (003:2190-2191)."""
         return self.decided is not None or len({self.f[c].sheet.side for c in self.active_ids()}) <= 1
 
     def fate_points_of(self, cid: str) -> int:

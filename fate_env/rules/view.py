@@ -155,6 +155,12 @@ class View:
         diff = self.attack_rating(actor, skill, target) - self.defense_rating(target, actor, skill)
         return odds.band_odds(diff, opposed=True)
 
+    def invoke_bonus(self, who: str, free: bool) -> int:
+        """What a +2 invoke by ``who`` on the roll being invoked on is worth (solo bonuses, 003:2593-2600)."""
+        from .solo import INVOKE_BONUS, invoke_bonus
+        r = self.t.roll
+        return invoke_bonus(self, who, r, free) if r is not None else INVOKE_BONUS
+
     def invoke_budget(self, who: str) -> tuple[int, int, int]:
         """For the roll being invoked on: (free invokes ``who`` and its allies hold here, fate
         points ``who`` can spend, distinct aspects it could pay to invoke)."""

@@ -291,7 +291,7 @@ def test_without_the_dial_everyone_may_also_try_an_advantage():
     assert c.pending.kind == "contest_advantage" and c.pending.actor == "cynere"
 
 
-# -- conditions (003:2062-2077) ----------------------------------------------------------------
+# -- conditions (003:2062-2087) ----------------------------------------------------------------
 def test_conditions_replace_consequences():
     """Six conditions of half a consequence's value; Superb Physique adds two Hurt boxes."""
     chars = {**DUO, "brute": {**DUO["brute"], "skills": {**DUO["brute"]["skills"], "Physique": 5}}}
@@ -329,3 +329,78 @@ def test_conditions_refuse_what_the_engine_does_not_model():
     from fate_env.fast import covered
     assert "conditions: together" in covered(make_scene(DUO, rules={"name": "condensed",
                                                                    "dials": {"conditions": "together"}}))
+
+
+# -- solo bonuses for big bads (003:2574-2602) --------------------------------------------------
+TRIO = {
+    "hero": DUO["hero"],
+    "ally": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 2, "Athletics": 1},
+             "high_concept": "Loyal Friend", "fate_points": 2},
+    "third": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 1}, "high_concept": "Plucky Kid",
+              "fate_points": 1},
+}
+
+
+def _boss(*bonuses, **extra):
+    chars = {**TRIO, "boss": {**DUO["brute"], "solo_bonus": list(bonuses)}, **extra}
+    return make_scene(chars, first="hero")
+
+
+def test_solo_skill_bonus_is_the_groups_teamwork_capped_at_the_skill():
+    """Three heroes: +2 on the boss's rolls (003:2581-2587); its Athletics 1 caps it at +1."""
+    c = Conflict(_boss("skill"), seed=0, forced=[(0, 0, 0, 0)] * 2)
+    d = Driver(c)
+    d.do("turn", "hero", Attack("boss", "Fight"))
+    d.do("respond", "boss", Defend())
+    defence = _rolled(c)[-1]
+    assert (defence.actor, defence.skill, defence.base, defence.notes) == ("boss", "Fight", 5, ("solo +2",))
+    assert c.attack_rating("boss", "Fight", "hero") == 5
+    minion = {"mook": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}}}
+    with_help = Conflict(_boss("skill", **minion), seed=0)
+    assert with_help.attack_rating("boss", "Fight", "hero") == 3  # not alone: no solo bonus
+
+
+@pytest.mark.parametrize("bonus,shifts_left", [("reduce_stress", 0), ("reduce_stress_min_1", 1)])
+def test_solo_stress_reduction(bonus, shifts_left):
+    """Three heroes: hits on the boss drop by 2 (half of three, rounded up); the second reading
+    keeps a hit at least 1 (003:2588-2591). A 2-shift hit: 0 left, or 1."""
+    c = Conflict(_boss(bonus), seed=0, forced=[(1, 1, 0, 0), (0, 0, 0, 0)])  # Fight 3 + 2 against Fight 3
+    d = Driver(c)
+    d.do("turn", "hero", Attack("boss", "Fight"))
+    d.do("respond", "boss", Defend())
+    d.skip_invokes()
+    solo = _names(c, "SoloBonus")
+    assert [(e.character, e.bonus, e.amount) for e in solo] == [("boss", bonus, 2 - shifts_left)]
+    hits = _names(c, "Hit")
+    assert [h.shifts for h in hits] == ([shifts_left] if shifts_left else [])
+
+
+def test_amplified_and_suppressed_invokes():
+    """003:2593-2600: the boss's paid invoke is worth +3 against three heroes; with suppress, a
+    hero's invoke against it is worth +1."""
+    from fate_env.rules.options import Invoke
+    c = Conflict(_boss("amplified_invokes", "suppress_invokes"), seed=0, forced=[(0, 0, 0, 0), (-1, 0, 0, 0)])
+    c.t.gm_pool = 1
+    d = Driver(c)
+    d.do("turn", "hero", Attack("boss", "Fight"))
+    d.do("respond", "boss", Defend())
+    brave = aspect_id(c, "Brave Hero")
+    d.do("invoke", "hero", Invoke(brave, "hero", False, "bonus"))  # 3 + 0 + 1 against 3 - 1
+    hulk = aspect_id(c, "Hulking Brute")
+    d.do("invoke", "boss", Invoke(hulk, "boss", False, "bonus"))
+    assert [(e.character, e.bonus, e.amount) for e in _names(c, "SoloBonus")] == [
+        ("boss", "suppress_invokes", 1), ("boss", "amplified_invokes", 3)]
+    roll = c.t.roll
+    assert (roll.bonus, roll.opp_bonus) == (1, 3)
+
+
+def test_solo_bonus_typos_and_kinds_are_refused():
+    with pytest.raises(SceneError, match=r"characters\.boss\.solo_bonus"):
+        _boss("bigger")
+    with pytest.raises(SceneError, match="two readings of one bonus"):
+        _boss("reduce_stress", "reduce_stress_min_1")
+    with pytest.raises(SceneError, match="major NPC"):
+        make_scene({**TRIO, "boss": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1},
+                                     "solo_bonus": ["skill"]}})
+    from fate_env.fast import covered
+    assert "solo bonuses" in covered(_boss("skill"))

@@ -46,6 +46,9 @@ def scenes(draw):
                 c["stress"] = draw(st.integers(0, 3))
             if kind == "mob":
                 c["count"] = draw(st.integers(2, 4))
+            if kind == "major":
+                c["solo_bonus"] = draw(st.lists(st.sampled_from(["skill", "reduce_stress_min_1", "amplified_invokes",
+                                                                 "suppress_invokes"]), unique=True, max_size=2))
             if kind == "pc":
                 c["fate_points"] = draw(st.integers(0, 4))
                 c["high_concept"] = f"Hero {side}{i}"

@@ -18,6 +18,7 @@ from ..options import Attack, Choose
 from ..reach import attack_skills, attack_track, can_reach, reach_of
 from ..rolls import after_roll_edge, best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
+from ..solo import reduce_hit
 from ..state import Fighter
 from ..steps import respond
 from .base import Action, TurnContext
@@ -78,6 +79,8 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
         if hit <= 0:
             boost(e, f.id, "Glancing Blow")  # 003:2686-2689
             return
+    if e.solo:
+        hit = reduce_hit(e, target, hit)
     yield from harm(e, t, hit, track, f.id, note=note)
 
 
