@@ -87,6 +87,8 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.HazardActs():
+                return f"{e.hazard} strikes at {n(e.target)}!"
             case ev.SoloBonus():
                 what = {"reduce_stress": f"shrugs off {e.amount} shift(s)",
                         "reduce_stress_min_1": f"shrugs off {e.amount} shift(s)",

@@ -19,7 +19,7 @@ import yaml
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
-    COUNTDOWN_TRIGGERS, SCALES, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Scene, SceneAspect,
+    COUNTDOWN_TRIGGERS, SCALES, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Hazard, Scene, SceneAspect,
     Stunt, Task, Threat, Zone, parse_when,
 )
 from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
@@ -330,6 +330,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         for holder in a.free_invokes:
             if holder not in ids:
                 fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+    hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
     countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
         fail("first", f"no character {data['first']!r}; expected one of {', '.join(ids)}")
@@ -340,7 +341,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
         description=data.get("description", ""), source=data.get("source"),
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
-        kind=kind, contest=contest, challenge=challenge, countdowns=countdowns,
+        kind=kind, contest=contest, challenge=challenge, countdowns=countdowns, hazards=hazards,
     )
     _check_stunt_circumstances(scene, fail)
     if kind == "conflict":
@@ -398,6 +399,29 @@ def _check_sides_can_meet(scene: Scene, fail) -> None:
                        for za in by_side[a] for zb in by_side[b]):
                 fail("borders", f"sides {a!r} and {b!r} stand in zones no border path joins, so neither can ever "
                                 "reach the other; expected borders that connect them")
+
+
+def _hazards(items: list, kind: str, contest: Any, challenge: Any, sides: list[str],
+             aspects: list, check_zone: Any, fail: Any) -> tuple[Hazard, ...]:
+    """The scene's hazards (003:2270-2297), checked; see fate_env.rules.hazards for the rulings."""
+    if items and (kind != "conflict" or contest is not None or challenge is not None):
+        fail("hazards", "hazards act in a conflict's exchanges; expected none in a contest (it has its threat), "
+             "a challenge, or a conflict that holds either")
+    taken = {a.name for a in aspects}
+    out = []
+    for i, h in enumerate(items):
+        base = f"hazards.{i}"
+        if h["name"] in taken:
+            fail(f"{base}.name", f"{h['name']!r} is already an aspect of the scene; a hazard's name is its aspect")
+        taken.add(h["name"])
+        if "zone" in h:
+            check_zone(f"{base}.zone", h["zone"])
+        for s in h.get("attacks", []):
+            if s not in sides:
+                fail(f"{base}.attacks", f"no side {s!r}; expected some of {', '.join(sides)}")
+        out.append(Hazard(h["name"], h["rating"], h["weapon"], h.get("zone"), tuple(h.get("attacks", ())),
+                          h.get("track", "physical")))
+    return tuple(out)
 
 
 def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: list[str], ids: list[str],
@@ -515,11 +539,31 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
                                   if f.name not in ("title", "extra")}))
 
 
+#: fields added after the first models shipped (issue 15's optional rules), with the value that
+#: leaves play as it was: left out of digests while at it, so that a model's sidecar still names
+#: the scene it was trained on, and counted the moment one is used
+LATER_DEFAULTS: dict[str, Any] = {
+    "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
+    "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [],
+}
+
+
+def _without_later_defaults(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _without_later_defaults(v) for k, v in node.items()
+                if not (k in LATER_DEFAULTS and _without_later_defaults(v) == LATER_DEFAULTS[k])}
+    if isinstance(node, (list, tuple)):
+        return [_without_later_defaults(v) for v in node]
+    return node
+
+
 def scene_digest(scene: Scene) -> str:
     """A fingerprint of everything a scene holds once loaded (its characters, zones, aspects, rule
     set and dials): the same scene file under the same rules gives the same digest, any change to
-    what plays gives another. SHA-256 of the scene as canonical JSON."""
+    what plays gives another. SHA-256 of the scene as canonical JSON (the fields of
+    ``LATER_DEFAULTS`` left out while at their defaults)."""
     import dataclasses
     import hashlib
-    data = json.dumps(dataclasses.asdict(scene), sort_keys=True, default=str, separators=(",", ":"))
+    data = json.dumps(_without_later_defaults(dataclasses.asdict(scene)), sort_keys=True, default=str,
+                      separators=(",", ":"))
     return hashlib.sha256(data.encode()).hexdigest()

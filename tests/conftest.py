@@ -31,7 +31,7 @@ def aspect_id(c, name):
 
 
 SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-           "summoning", "wyrm"]
+           "summoning", "wyrm", "burning_mill"]
 
 
 def make_scene(characters: dict, zones=("room",), borders=(), aspects=(), rules="condensed", **extra):

@@ -13,7 +13,7 @@ from agents.base import controllers_for, make_controller, play
 from conftest import ROOT
 from fate_env.policy_file import PolicyOnly, is_policy_only
 from fate_env.rules.engine import start
-from fate_env.scenes import load_scene, rule_dials, scene_digest
+from fate_env.scenes import LATER_DEFAULTS, load_scene, rule_dials, scene_digest
 
 SHIPPED = {"warehouse_smugglers": ("warehouse", "smugglers"), "duel_rival": ("duel", "rival")}
 
@@ -28,7 +28,10 @@ def test_a_shipped_model_is_a_small_policy_only_file_with_an_honest_sidecar(name
     scene_name, side = SHIPPED[name]
     scene = load_scene(scene_name)
     assert (card["scene"], card["side"], card["rules"]) == (scene_name, side, scene.rules.name)
-    assert card["dials"] == rule_dials(scene.rules)
+    now = rule_dials(scene.rules)
+    later = {k: now[k] for k in set(now) - set(card["dials"])}  # dials that came after the model
+    assert {k: now[k] for k in card["dials"]} == card["dials"]
+    assert later == {k: LATER_DEFAULTS[k] for k in later}, "a dial added since is not at the value it was trained under"
     assert card["scene_digest"] == scene_digest(scene), "the scene changed since the model was trained"
     assert card["learn"] == ["turn"] and card["actions"] == "compact"
 
@@ -48,3 +51,11 @@ def test_a_shipped_model_beats_basic_in_its_seat_on_fixed_seeds(name, opponent, 
             controllers.update({c.id: npc for c in scene.characters if c.side == side})
             wins[who] += play(start(scene, 20_000 + seed), controllers).outcome.winner == side
     assert wins["model"] >= wins["basic"] + margin, wins
+
+
+def test_the_digest_leaves_out_later_fields_only_at_their_defaults():
+    """A shipped model's sidecar names the scene it was trained on; turning on a rule added since
+    (conditions, a hazard, ...) changes what plays, and so the digest."""
+    duel = scene_digest(load_scene("duel"))
+    assert scene_digest(load_scene("duel", dials={"conditions": "together"})) != duel
+    assert scene_digest(load_scene("duel", dials={"conditions": "off"})) == duel

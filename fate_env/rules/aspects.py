@@ -51,6 +51,8 @@ def setup_aspects(e: "Engine") -> None:
     for sa in e.scene.aspects:
         a = new_aspect(e, sa.name, SITUATION, zone=sa.zone)
         a.free.update(sa.free_invokes)
+    for hz in e.scene.hazards:  # a hazard's name is an aspect (003:2276-2278)
+        new_aspect(e, hz.name, SITUATION, zone=hz.zone)
 
 
 def visible(e: "Engine", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:

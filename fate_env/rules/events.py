@@ -89,6 +89,14 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HazardActs(Event):
+    """A hazard's turn: it attacks ``target`` (003:2288-2293)."""
+
+    hazard: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class SoloBonus(Event):
     """A big bad's solo bonus at work where no roll note shows it (003:2574-2602): ``amount`` shifts
     taken off a hit (reduce_stress), or an invoke worth ``amount`` instead of +2."""

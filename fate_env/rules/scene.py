@@ -206,6 +206,20 @@ class Countdown:
 
 
 @dataclass(frozen=True)
+class Hazard:
+    """An obstacle that attacks (003:2270-2297; fate_env.rules.hazards): its ``name`` is an aspect
+    and what it rolls at ``rating``; a hit adds ``weapon`` (1-4). It attacks characters of the
+    sides in ``attacks`` (all when empty) in ``zone`` (anywhere when None), on ``track``."""
+
+    name: str
+    rating: int
+    weapon: int
+    zone: str | None = None
+    attacks: tuple[str, ...] = ()
+    track: str = "physical"
+
+
+@dataclass(frozen=True)
 class Scene:
     name: str
     title: str
@@ -227,6 +241,7 @@ class Scene:
     contest: ContestSpec | None = None
     challenge: ChallengeSpec | None = None
     countdowns: tuple[Countdown, ...] = ()
+    hazards: tuple[Hazard, ...] = ()
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:

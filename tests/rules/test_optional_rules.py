@@ -404,3 +404,59 @@ def test_solo_bonus_typos_and_kinds_are_refused():
                                      "solo_bonus": ["skill"]}})
     from fate_env.fast import covered
     assert "solo bonuses" in covered(_boss("skill"))
+
+
+# -- hazards (003:2270-2297) ---------------------------------------------------------------------
+def _hazard_scene(rules="condensed", **hazard):
+    hz = {"name": "Machine-Gun Turret", "rating": 4, "weapon": 3, **hazard}  # 003:2364 gives this one
+    return make_scene(DUO, first="hero", hazards=[hz], rules=rules)
+
+
+def test_a_hazard_attacks_at_the_end_of_the_exchange_and_a_tie_hits_for_its_weapon():
+    """003:2288-2293: it rolls its rating; a tie or better adds its weapon rating. It fires at the
+    lowest defence: the brute's Athletics 1 (Fight does not defend a shot) under the hero's 2."""
+    from fate_env.rules.options import Pass
+    c = Conflict(_hazard_scene(), seed=0, forced=[(0, 0, 0, 0), (1, 1, 1, 0)])  # 4 against 1 + 3: a tie
+    d = Driver(c)
+    d.do("turn", "hero", Pass())  # the brute is the only one left to name: it goes next
+    d.do("turn", "brute", Pass())
+    assert [(e.hazard, e.target) for e in _names(c, "HazardActs")] == [("Machine-Gun Turret", "brute")]
+    d.do("respond", "brute", Defend())
+    d.skip_invokes()
+    turret, defence = _rolled(c)[-2:]
+    assert (turret.actor, turret.base, defence.actor, defence.skill) == ("Machine-Gun Turret", 4, "brute", "Athletics")
+    assert c.pending.kind == "absorb" and c.pending.context["shifts"] == 3  # a tie: the weapon's 3
+    assert c.pending.context["source"] is None
+
+
+def test_a_hazard_is_an_aspect_and_only_attacks_its_zone_and_sides():
+    c = Conflict(_hazard_scene(attacks=["pcs"]), seed=0)
+    assert aspect_id(c, "Machine-Gun Turret")
+    from fate_env.rules.hazards import targets
+    assert targets(c, c.scene.hazards[0]) == ["hero"]
+    two_rooms = make_scene(DUO, zones=("room", "hall"), borders=[{"between": ["room", "hall"]}],
+                           hazards=[{"name": "Vat of Acid", "rating": 3, "weapon": 4, "zone": "hall"}])
+    assert targets(Conflict(two_rooms, seed=0), two_rooms.hazards[0]) == []
+
+
+@pytest.mark.parametrize("hazard,rules,expected", [
+    ({"attacks": ["ghosts"]}, "condensed", r"hazards\.0\.attacks.*no side"),
+    ({"zone": "attic"}, "condensed", r"hazards\.0\.zone"),
+])
+def test_hazard_typos_are_refused(hazard, rules, expected):
+    with pytest.raises(SceneError, match=expected):
+        _hazard_scene(rules=rules, **hazard)
+
+
+def test_under_cores_order_the_hazard_acts_after_everyone():
+    c = Conflict(_hazard_scene(rules="core"), seed=0)
+    from fate_env.rules.options import Pass
+    while c.pending is not None and c.pending.kind == "turn":
+        c.step(Pass())
+    assert [e.hazard for e in _names(c, "HazardActs")] == ["Machine-Gun Turret"]
+    assert {e.actor for e in _names(c, "TurnStarted")} == {"hero", "brute"}
+
+
+def test_the_fast_core_refuses_hazards():
+    from fate_env.fast import covered
+    assert "hazards" in covered(_hazard_scene())

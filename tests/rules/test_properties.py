@@ -63,8 +63,12 @@ def scenes(draw):
     if rules == "core":
         dials["npcs_at_best_slot"] = draw(st.booleans())
     kind = draw(st.sampled_from(["physical", "mental"]))
+    hazards = [{"name": f"Hazard {i}", "rating": draw(st.integers(0, 5)), "weapon": draw(st.integers(1, 4)),
+                "track": kind, **({"zone": draw(st.sampled_from(zones))} if draw(st.booleans()) else {})}
+               for i in range(draw(st.integers(0, 2) if rules == "condensed" else st.just(0)))]
     return make_scene(chars, zones=zones, borders=borders, rules={"name": rules, "dials": dials},
-                      aspects=[{"name": "Scene Aspect"}], conflict=kind, shoot_range=draw(st.integers(0, 2)))
+                      aspects=[{"name": "Scene Aspect"}], conflict=kind, shoot_range=draw(st.integers(0, 2)),
+                      hazards=hazards)
 
 
 def fp_total(c: Conflict) -> int:

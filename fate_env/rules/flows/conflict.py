@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import countdowns
+from .. import countdowns, hazards
 from .. import events as ev
 from ..actions import BY_OPTION, turn_options
 from ..aspects import boost, expire_boosts
@@ -58,11 +58,18 @@ def run(e: "Engine") -> Flow:
                 return
             i = _next_in_order(e, t.cursor)
             if i is None:
+                if e.scene.hazards:
+                    yield from hazards.act(e)
+                    if t.is_over():
+                        finish(e)
+                        return
                 if not begin_exchange(e):
                     return
                 i = _next_in_order(e, -1)
             t.cursor = i
             continue
+        if e.scene.hazards and not t.is_over() and all(c in t.acted for c in t.active_ids()):
+            yield from hazards.act(e)  # the hazards' turns close the exchange (rules/hazards.py)
         pick = RECONSIDER
         while pick is RECONSIDER:  # asked again if someone concedes meanwhile
             if t.is_over():

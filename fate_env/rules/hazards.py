@@ -1,0 +1,96 @@
+"""Hazards: obstacles that attack (Fate Condensed's optional obstacles, 003:2270-2297).
+
+A hazard has a name, a rating and a weapon rating; its name is an aspect (a situation aspect in
+its zone) and what it rolls. It cannot be attacked and overcomes nothing; on its turn it attacks,
+rolling its rating, and a tie or better hits for the shifts plus its weapon rating (003:2290-2292).
+
+The engine's rulings, where the text leaves the GM to judge:
+
+* **When it acts.** The text places a hazard in the initiative by its rating where initiative is
+  rolled (003:2288-2290); neither popcorn order nor Core's order by skill rolls it. The engine
+  gives each hazard its turn once every character has acted in the exchange: under popcorn
+  before the last actor names who opens the next, under Core's order before the next exchange
+  (a fixed place a GM could have chosen).
+* **Whom it attacks.** The characters of the sides it ``attacks`` (default: every side) in its
+  ``zone`` (default: anywhere): the one whose defence against it is lowest, the first in the
+  scene's order on a tie, as "acts as implied by its name" reads for a fire or a turret.
+* **Its rolls.** The defender invokes as usual (the hazard's own aspect included: a situation
+  aspect); the GM spends no fate points on a hazard's rolls. A hit from a hazard gives no one the
+  free invoke on a consequence it causes (there is no one to hold it).
+* Creating advantages by a hazard, and overcoming or creating advantages against one (passive
+  opposition at its rating, 003:2295-2297), are not offered yet.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .decisions import RECONSIDER, Flow, ask
+from .harm import harm
+from .invokes import invoke_turns, roll_context
+from .kinds import DecisionKind
+from .options import Concede, Defend
+from .rolls import base, best_skill, resolved
+from .skills import DEFEND_SKILLS, PHYSICAL
+from .steps import concede_fighter
+from .table import Roll
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .scene import Hazard
+
+#: what defends against a hazard's attack on each track (a ranged attack's defence; Will, mentally)
+DEFENCE = {PHYSICAL: DEFEND_SKILLS["ranged"], "mental": DEFEND_SKILLS["any"]}
+
+
+def act(e: "Engine") -> Flow:
+    """Every hazard's turn, in the scene's order (at the end of each exchange)."""
+    for hz in e.scene.hazards:
+        if e.t.is_over():
+            return
+        yield from attack(e, hz)
+
+
+def _defence(e: "Engine", cid: str, hz: "Hazard") -> tuple[str, int]:
+    skill = best_skill(e, cid, DEFENCE[hz.track], "defend")
+    return skill, base(e, cid, skill, "defend", None, [], peek=True)[1]
+
+
+def targets(e: "Engine", hz: "Hazard") -> list[str]:
+    F = e.t.f
+    return [c for c in e.t.active_ids()
+            if (not hz.attacks or F[c].sheet.side in hz.attacks) and (hz.zone is None or F[c].zone == hz.zone)]
+
+
+def attack(e: "Engine", hz: "Hazard") -> Flow:
+    """The hazard attacks the target it has the best odds against (003:2288-2293)."""
+    t = e.t
+    pool = targets(e, hz)
+    if not pool:
+        return
+    target = min(pool, key=lambda c: _defence(e, c, hz)[1])
+    e.emit(ev.HazardActs(hz.name, target))
+    options = [Defend(), Concede()] if t.can_concede else [Defend()]
+    choice = RECONSIDER
+    while choice is RECONSIDER:
+        if t.is_over() or not t.f[target].active:
+            return
+        choice = yield from ask(e, DecisionKind.RESPOND, target, options, attacker=hz.name, action="attack")
+    if type(choice) is Concede:
+        concede_fighter(e, t.f[target])
+        return
+    f = t.f[target]
+    faces = e.dice.roll(hz.name, f"{hz.name} attacks")
+    e.emit(ev.Rolled(hz.name, "attack", hz.name, hz.rating, hz.rating, faces, ()))
+    skill = best_skill(e, target, DEFENCE[hz.track], "defend")
+    notes: list[str] = []
+    rating, total = base(e, target, skill, "defend", None, notes)
+    o_faces = e.dice.roll(target, f"defend with {skill}")
+    e.emit(ev.Rolled(target, "defend", skill, rating, total, o_faces, tuple(notes)))
+    r = Roll("attack", hz.name, hz.name, hz.rating, faces, opposer=target, active=True, opp_skill=skill,
+             opp_base=total, opp_faces=o_faces, target=target, zones=(f.zone,))
+    yield from invoke_turns(e, [(target, r)], roll_context)
+    resolved(e, r)
+    if r.margin >= 0 and f.active:  # a tie or better hits, with the weapon rating (003:2290-2292)
+        yield from harm(e, f, r.margin + hz.weapon, hz.track, None, note=f"{hz.name}: weapon {hz.weapon}")
