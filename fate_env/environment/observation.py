@@ -27,6 +27,7 @@ import numpy as np
 from ..rules.conflict import Conflict
 from ..rules.countdowns import marks as countdown_marks
 from ..rules.skills import DEFAULT_SKILLS
+from ..rules.stress import absorber_for
 from ..rules.state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONCEDED, CONSEQUENCE, SITUATION
 from .actions import ActionLayout, AspectSlots
 
@@ -108,6 +109,8 @@ class ObservationEncoder:
                 if f.sheet.kind == "mob":
                     boxes += (f.members - 1) * (len(t.values) + 1)
                 cap = (boxes + free_slots) / 20
+                if c.rules.conditions == "apart":  # rows with a cutoff (003:2092-2101): ask the absorber
+                    cap = absorber_for(s_ := f.sheet).capacity(f, track, c.rules) / 20
             s = f.sheet
             row[3 + self.Z:] = (
                 (len(phys.values) - pm) / 10, (len(ment.values) - mm) / 10, pm / 10, mm / 10,

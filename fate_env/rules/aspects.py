@@ -25,6 +25,9 @@ CONSEQUENCE_NAMES = {
 CONDITION_ROWS = (("Hurt", "mild", 1), ("Scared", "mild", 1), ("Injured", "moderate", 2), ("Shaken", "moderate", 2),
                   ("Wounded", "severe", 3), ("Demoralized", "severe", 3))
 CONDITION_FOR_TRACK = {PHYSICAL: "Hurt", MENTAL: "Scared"}
+#: which hits mark which conditions when they are kept apart (003:2089-2101)
+CONDITION_TRACKS = {"Hurt": PHYSICAL, "Injured": PHYSICAL, "Wounded": PHYSICAL,
+                    "Scared": MENTAL, "Shaken": MENTAL, "Demoralized": MENTAL}
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
 #: ``when: aspect: NAME`` may name one of these, see fate_env.scenes)
 ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",

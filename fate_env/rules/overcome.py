@@ -17,6 +17,7 @@ from .kinds import DecisionKind
 from .options import Choose
 from .rolls import FAIL, TIE, band
 from .state import CONSEQUENCE, SITUATION, Fighter
+from .stress import row_room
 from .table import Roll
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ def major_cost_slot(e: "Engine", f: Fighter) -> int | None:
     ``conditions`` dial, of a condition not yet marked: the cost is a new aspect)."""
     marked = {sl.name for sl in f.slots if sl.name and not sl.free}
     free = [i for i, sl in enumerate(f.slots) if sl.free and sl.severity in ("mild", "moderate")
-            and sl.track in (None, e.kind) and sl.name not in marked]
+            and sl.track in (None, e.kind) and sl.name not in marked
+            and (e.rules.conditions != "apart" or row_room(f, sl.severity) > 0)]
     return min(free, key=lambda i: f.slots[i].value, default=None)
 
 

@@ -32,10 +32,11 @@ EXTREME_FOR = ("characters", "pcs")
 # and one more free invoke per level on a successful advantage, +1 per level before the roll on
 # the rolls that have no such success (defend, overcome)
 SCALE_BENEFITS = ("effort", "after_roll")
-# conditions instead of consequences (003:2062-2101): off; together, Condensed's six conditions,
-# any of which a hit of either kind may mark. "Moving conditions further apart" (003:2089-2101)
-# is not modelled and is refused by name.
-CONDITIONS = ("off", "together")
+# conditions instead of consequences (003:2062-2087): off; together, Condensed's six conditions,
+# any of which a hit of either kind may mark; apart, "moving conditions further apart"
+# (003:2089-2101): physical hits mark the physical ones, mental the mental, each with twice the
+# boxes, and a row (a severity) takes no more once two of its boxes are marked
+CONDITIONS = ("off", "together", "apart")
 
 
 class RuleSetError(ValueError):
@@ -133,10 +134,6 @@ def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str
 
 
 def _conditions(data: dict[str, Any]) -> str:
-    value = data.get("conditions", "off")
-    if value == "apart":
-        raise RuleSetError("dial 'conditions': 'apart' (physical and mental conditions kept apart, 003:2089-2101) "
-                           "is not modelled; expected off or together")
     value = _choice(data, "conditions", CONDITIONS, "off")
     if value != "off" and data.get("extreme_consequences"):
         raise RuleSetError("dials 'conditions' and 'extreme_consequences': conditions replace consequences "

@@ -163,7 +163,11 @@ class Absorber(ABC):
     def capacity(self, f: Fighter, track: str, rules: RuleSet) -> int:
         """The biggest hit ``f`` could absorb now without being taken out."""
         boxes = style_of(rules).capacity(f.tracks[track])
-        return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
+        usable = [s for s in f.slots if s.free and (s.track in (None, track))]
+        if rules.conditions != "apart":
+            return boxes + sum(s.value for s in usable)
+        return boxes + sum(min(row_room(f, sev), sum(1 for s in usable if s.severity == sev)) * value
+                           for sev, value in (("mild", 1), ("moderate", 2), ("severe", 3)))
 
     def absorb(self, f: Fighter, shifts: int, track: str, rules: RuleSet) -> tuple[int, int]:
         raise NotImplementedError(f"{type(self).__name__} asks how a hit is absorbed")
@@ -220,9 +224,13 @@ def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | No
     """Condensed's conditions instead of consequences (003:2062-2087): six named slots of 1, 1, 2,
     2, 3 and 3, any of which a hit of either kind may mark; each extra mild slot (Superb Physique or
     Will, a stunt) becomes two more 1-point boxes of Hurt or Scared, as its track says (a stunt
-    that names none: Hurt). A condition with several boxes is one aspect (``harm``)."""
-    from .aspects import CONDITION_FOR_TRACK, CONDITION_ROWS
-    slots = [Slot(sev, val, None, None, name) for name, sev, val in CONDITION_ROWS]
+    that names none: Hurt). A condition with several boxes is one aspect (``harm``). Kept apart
+    (003:2089-2101), each condition has two boxes, for its own kind of hit only, and a row takes
+    two boxes in all, two more for each extra mild slot (:func:`row_room`)."""
+    from .aspects import CONDITION_FOR_TRACK, CONDITION_ROWS, CONDITION_TRACKS
+    apart = rules.conditions == "apart"
+    slots = [Slot(sev, val, CONDITION_TRACKS[name] if apart else None, None, name)
+             for name, sev, val in CONDITION_ROWS for _ in range(2 if apart else 1)]
     more = []
     if sheet.skill("Physique") >= rules.extra_mild_at:
         more.append(PHYSICAL)
@@ -230,8 +238,15 @@ def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | No
         more.append(MENTAL)
     more.extend(track or PHYSICAL for track in extra_mild)
     for track in more:
-        slots.extend(Slot("mild", 1, None, None, CONDITION_FOR_TRACK[track]) for _ in range(2))
+        slots.extend(Slot("mild", 1, track if apart else None, None, CONDITION_FOR_TRACK[track]) for _ in range(2))
     return slots
+
+
+def row_room(f: Fighter, severity: str) -> int:
+    """Boxes a row of conditions kept apart may still take: two, two more per extra mild slot
+    (its boxes beyond the row's four), less those marked (003:2092-2101)."""
+    row = [s for s in f.slots if s.severity == severity]
+    return len(row) - 2 - sum(1 for s in row if not s.free)
 
 
 class Minor(Absorber):
@@ -287,9 +302,13 @@ def absorb_plans(f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Ab
     style = style_of(rules)
     t = f.tracks[track]
     usable = [i for i, s in enumerate(f.slots) if s.free and (s.track is None or s.track == track)]
+    room = {sev: row_room(f, sev) for sev in ("mild", "moderate", "severe")} if rules.conditions == "apart" else None
     plans: list[tuple[tuple, Absorb]] = []
     for n in range(len(usable) + 1):
         for combo in combinations(usable, n):
+            if room is not None and any(sum(1 for i in combo if f.slots[i].severity == sev) > left
+                                        for sev, left in room.items()):
+                continue  # past a row's cutoff (003:2092-2099)
             values = [f.slots[i].value for i in combo]
             total = sum(values)
             rem = shifts - total

@@ -320,10 +320,32 @@ def test_a_hit_marks_conditions_of_either_kind_and_a_condition_is_one_aspect():
     assert hurt_aspect.free == {"hero": 3}  # one free invoke per box marked
 
 
+def test_conditions_kept_apart_have_twice_the_boxes_for_their_own_hits_and_a_cutoff_per_row():
+    """003:2089-2101: physical hits mark the physical conditions, each with two boxes; once two
+    boxes of a row are marked the row takes no more; an extra mild slot adds two boxes and two to
+    the row's cutoff."""
+    from fate_env.rules.stress import absorb_plans, row_room
+    chars = {**DUO, "brute": {**DUO["brute"], "skills": {**DUO["brute"]["skills"], "Physique": 5}}}
+    c = Conflict(make_scene(chars, rules={"name": "condensed", "dials": {"conditions": "apart"}}), seed=0)
+    hero = c.f["hero"]
+    assert [(s.name, s.value, s.track) for s in hero.slots][::2] == [
+        ("Hurt", 1, "physical"), ("Scared", 1, "mental"), ("Injured", 2, "physical"), ("Shaken", 2, "mental"),
+        ("Wounded", 3, "physical"), ("Demoralized", 3, "mental")]
+    assert len(hero.slots) == 12 and row_room(hero, "mild") == 2 and row_room(c.f["brute"], "mild") == 4
+    hero.tracks["physical"].marked = [True] * len(hero.tracks["physical"].marked)  # boxes gone: conditions only
+    plans = absorb_plans(hero, 2, "physical", c.rules)
+    assert all(hero.slots[i].track == "physical" for p in plans for i in p.slots)
+    hurt = [i for i, s in enumerate(hero.slots) if s.name == "Hurt"]
+    assert any(set(p.slots) == set(hurt) for p in plans)  # both Hurt boxes: the row's two
+    hero.slots[hurt[0]].aspect = -1  # one Hurt box marked: one box left in the mild row
+    scared = [i for i, s in enumerate(hero.slots) if s.name == "Scared"]
+    assert not any(set(p.slots) >= set(scared) for p in absorb_plans(hero, 2, "mental", c.rules))
+    # three mental stress boxes, one mild box left in the row, then two boxes of each other row
+    assert c.capacity("hero", "mental") == 3 + 1 + 2 * 2 + 2 * 3
+
+
 def test_conditions_refuse_what_the_engine_does_not_model():
     from fate_env.scenes import SceneError
-    with pytest.raises(SceneError, match="apart.*not modelled"):
-        make_scene(DUO, rules={"name": "condensed", "dials": {"conditions": "apart"}})
     with pytest.raises(SceneError, match="replace consequences entirely"):
         make_scene(DUO, rules={"name": "condensed", "dials": {"conditions": "together", "extreme_consequences": True}})
     from fate_env.fast import covered

@@ -58,7 +58,7 @@ def scenes(draw):
              "scale_benefit": draw(st.sampled_from(["effort", "after_roll"])),
              "max_exchanges": draw(st.integers(3, 12))}
     if not dials["extreme_consequences"]:
-        dials["conditions"] = draw(st.sampled_from(["off", "together"]))
+        dials["conditions"] = draw(st.sampled_from(["off", "together", "apart"]))
     rules = draw(st.sampled_from(["condensed", "core"]))
     if rules == "core":
         dials["npcs_at_best_slot"] = draw(st.booleans())
