@@ -110,7 +110,7 @@ class ObservationEncoder:
                     boxes += (f.members - 1) * (len(t.values) + 1)
                 cap = (boxes + free_slots) / 20
                 if c.rules.conditions == "apart":  # rows with a cutoff (003:2092-2101): ask the absorber
-                    cap = absorber_for(s_ := f.sheet).capacity(f, track, c.rules) / 20
+                    cap = absorber_for(f.sheet).capacity(f, track, c.rules) / 20
             s = f.sheet
             row[3 + self.Z:] = (
                 (len(phys.values) - pm) / 10, (len(ment.values) - mm) / 10, pm / 10, mm / 10,
