@@ -19,7 +19,7 @@ import yaml
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
-    COUNTDOWN_TRIGGERS, SCALES, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Hazard, Scene, SceneAspect,
+    COUNTDOWN_TRIGGERS, SCALES, Block, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Hazard, Scene, SceneAspect,
     Stunt, Task, Threat, Zone, parse_when,
 )
 from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
@@ -247,7 +247,14 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         seen_pairs.add(frozenset((a_id, b_id)))
         if "aspect" in b and b["aspect"] not in aspect_names:
             fail(f"borders.{i}.aspect", f"no scene aspect {b['aspect']!r}; expected the name of an entry in aspects")
-        borders.append(Border(a_id, b_id, b.get("difficulty", 0), b.get("aspect"), b.get("blocks_ranged", False)))
+        block = None
+        if "block" in b:
+            k = b["block"]
+            if k["name"] in aspect_names:
+                fail(f"borders.{i}.block.name", f"{k['name']!r} is already a scene aspect; a block's name is its aspect")
+            block = Block(k["name"], k["rating"], k.get("weapon", 0), k.get("remove"), k.get("cover", "none"))
+        borders.append(Border(a_id, b_id, b.get("difficulty", 0), b.get("aspect"), b.get("blocks_ranged", False),
+                              block))
 
     skills = set(DEFAULT_SKILLS) | set(data.get("skills", []))
     known = "the 19 default skills or the scene's skills list"
@@ -544,7 +551,7 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 #: the scene it was trained on, and counted the moment one is used
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
-    "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [],
+    "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
 }
 
 

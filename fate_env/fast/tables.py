@@ -137,6 +137,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append(f"conditions: {r.conditions}")
     if scene.hazards:
         why.append("hazards")
+    if any(b.block is not None for b in scene.borders):
+        why.append("blocks")
     if any(c.solo_bonus for c in scene.characters):
         why.append("solo bonuses")
     if len({c.scale for c in scene.characters}) > 1:

@@ -54,6 +54,9 @@ def setup_aspects(e: "Engine") -> None:
     for sa in e.scene.aspects:
         a = new_aspect(e, sa.name, SITUATION, zone=sa.zone)
         a.free.update(sa.free_invokes)
+    for b in e.scene.borders:  # a block's name is an aspect (003:2306-2307)
+        if b.block is not None:
+            new_aspect(e, b.block.name, SITUATION)
     for hz in e.scene.hazards:  # a hazard's name is an aspect (003:2276-2278)
         new_aspect(e, hz.name, SITUATION, zone=hz.zone)
 
@@ -77,8 +80,14 @@ def exploitable(e: "Engine", f: Fighter) -> list[Aspect]:
 def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     """Advantages and situation aspects someone could plausibly clear from here."""
     F = e.t.f
+    from .blocks import standing_block
     out = []
     for a in e.t.aspects.values():
+        if a.kind == SITUATION and a.creator is None and e.scene_has_blocks:
+            b = standing_block(e, a)  # a block is cleared from either side of it (003:2344-2345)
+            if b is not None and f.zone in (b.a, b.b):
+                out.append(a)
+            continue
         if a.kind == ADVANTAGE or (a.kind == SITUATION and a.creator is not None):
             if a.owner is not None:
                 if F[a.owner].status == ACTIVE and F[a.owner].sheet.side == f.sheet.side:

@@ -41,7 +41,8 @@ from .zones import ZoneMap
 #: turns between the table copies the hot path takes; a copy made between them replays at most
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
-_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "autostep_single", "interned")
+_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "maps",
+           "scene_has_blocks", "autostep_single", "interned")
 
 
 class Engine(View):
@@ -78,6 +79,9 @@ class Engine(View):
         self.kind = scene.conflict  # the track the scene is fought on: physical or mental
         self.tracks_in_play = self.rules.tracks_in_play(self.kind)
         self.map = ZoneMap(scene)
+        #: the maps by the blocks cleared so far (fate_env.rules.blocks), shared by every copy
+        self.maps: dict[frozenset, ZoneMap] = {frozenset(): self.map}
+        self.scene_has_blocks = any(b.block is not None for b in scene.borders)
         self.order = [c.id for c in scene.characters]
         self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
         #: whether any two characters differ in scale (003:2400-2439), so rolls need to compare them
@@ -283,10 +287,21 @@ class Engine(View):
         c.dice.journal = c._drawn
         return c
 
+    def map_for(self, cleared: frozenset) -> ZoneMap:
+        """The zone map with the blocks on the ``cleared`` borders gone (built once per set)."""
+        m = self.maps.get(cleared)
+        if m is None:
+            m = self.maps[cleared] = ZoneMap(self.scene, cleared)
+        return m
+
     def _rebuild(self, ckpt: tuple, events: list, choices: list, reasons: list, dice: Dice, inputs: list) -> None:
         table, n_events, n_choices = ckpt
         self._ckpt = ckpt  # shared: a checkpoint is never changed, only replaced
         self.t = table.copy()
+        if self.t.cleared:  # the map as it stood at the checkpoint (blocks cleared since the start)
+            self.map = self.map_for(self.t.cleared)
+        elif self.scene_has_blocks:
+            self.map = self.map_for(frozenset())
         self.events = events[:n_events]
         self.choices = choices[:n_choices]
         self.reasons = reasons[:n_choices]

@@ -89,6 +89,15 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Cover(Event):
+    """A block between the zones mitigates an attack: ``armor`` off its shifts (003:2333-2337)."""
+
+    target: str
+    block: str
+    armor: int
+
+
+@dataclass(frozen=True, slots=True)
 class HazardActs(Event):
     """A hazard's turn: it attacks ``target`` (003:2288-2293)."""
 

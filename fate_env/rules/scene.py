@@ -110,6 +110,29 @@ class CharacterSheet:
 
 
 @dataclass(frozen=True)
+class Block:
+    """A block on a border (Fate Condensed's obstacles, 003:2300-2345; fate_env.rules.blocks): its
+    ``name`` is an aspect; crossing is an overcome against its ``rating``; with a ``weapon`` a
+    failed crossing hurts by the shifts missed; clearing it is an overcome against ``remove``
+    (default: the rating plus two); ``cover``: whether it mitigates (armor of half its rating, at
+    least 1) or negates (no shot across) attacks from one of its zones to the other."""
+
+    name: str
+    rating: int
+    weapon: int = 0
+    remove: int | None = None
+    cover: str = "none"
+
+    @property
+    def remove_difficulty(self) -> int:
+        return self.rating + 2 if self.remove is None else self.remove
+
+    @property
+    def armor(self) -> int:
+        return max(1, self.rating // 2) if self.cover == "mitigates" else 0
+
+
+@dataclass(frozen=True)
 class Border:
     """Two zones that touch. ``difficulty`` > 0 or an ``aspect`` impedes the
     free move across it (003:1330-1336); ``blocks_ranged`` stops shots."""
@@ -119,10 +142,23 @@ class Border:
     difficulty: int = 0
     aspect: str | None = None
     blocks_ranged: bool = False
+    block: Block | None = None
 
     @property
     def impeded(self) -> bool:
         return self.difficulty > 0 or self.aspect is not None
+
+    def standing(self) -> "Border":
+        """This border while its block stands: crossing it is against the block's rating, and a
+        block that negates cover stops shots (003:2328-2337)."""
+        if self.block is None:
+            return self
+        return Border(self.a, self.b, self.block.rating, self.block.name,
+                      self.blocks_ranged or self.block.cover == "negates", self.block)
+
+    def cleared(self) -> "Border":
+        """This border once its block is cleared."""
+        return Border(self.a, self.b, self.difficulty, self.aspect, self.blocks_ranged)
 
 
 @dataclass(frozen=True)

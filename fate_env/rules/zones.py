@@ -14,9 +14,15 @@ from .scene import Border, Scene
 
 
 class ZoneMap:
-    def __init__(self, scene: Scene):
+    """The map as it stands: ``cleared`` names the borders whose block has been cleared (a block
+    that stands sets its border's difficulty and stops shots as it says, ``Border.standing``)."""
+
+    def __init__(self, scene: Scene, cleared: frozenset = frozenset()):
         self.ids = [z.id for z in scene.zones]
-        self.borders: dict[frozenset, Border] = {frozenset((b.a, b.b)): b for b in scene.borders}
+        self.borders: dict[frozenset, Border] = {}
+        for b in scene.borders:
+            key = frozenset((b.a, b.b))
+            self.borders[key] = b.cleared() if key in cleared else b.standing()
         self.neighbours: dict[str, list[str]] = {z: [] for z in self.ids}
         for b in scene.borders:
             self.neighbours[b.a].append(b.b)
@@ -34,6 +40,26 @@ class ZoneMap:
 
     def move_difficulty(self, a: str, b: str) -> int:
         return self.cost[a][b]
+
+    def path_borders(self, a: str, b: str) -> list[Border]:
+        """The borders a cheapest move from ``a`` to ``b`` crosses (the one ``move_difficulty`` prices)."""
+        prev: dict[str, str] = {}
+        best = {a: 0}
+        heap = [(0, a)]
+        while heap:
+            d, z = heapq.heappop(heap)
+            if d > best.get(z, 1 << 30):
+                continue
+            for n in self.neighbours[z]:
+                nd = d + 1 + self.borders[frozenset((z, n))].difficulty
+                if nd < best.get(n, 1 << 30):
+                    best[n], prev[n] = nd, z
+                    heapq.heappush(heap, (nd, n))
+        out, z = [], b
+        while z != a and z in prev:
+            out.append(self.borders[frozenset((prev[z], z))])
+            z = prev[z]
+        return out[::-1]
 
     def reachable(self, a: str) -> list[str]:
         return [z for z in self.ids if z != a and z in self.cost[a]]

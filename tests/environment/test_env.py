@@ -105,6 +105,24 @@ def test_fuzz_the_optional_rules(scene, dials):
         run_episode(env, seed, 7919 * seed + 3)
 
 
+def test_fuzz_blocks_and_hazards():
+    """A scene with a block on every border and a hazard, under the env's invariants."""
+    from conftest import make_scene
+    scene = make_scene(
+        {"hero": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3, "Shoot": 2, "Athletics": 2},
+                  "high_concept": "Hero", "fate_points": 3},
+         "thug": {"kind": "minor", "side": "npcs", "zone": "b", "skills": {"Fight": 2, "Shoot": 1}},
+         "boss": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Shoot": 3, "Athletics": 1},
+                  "high_concept": "Boss", "solo_bonus": ["skill"]}},
+        zones=("a", "b", "c"), rules="condensed",
+        borders=[{"between": ["a", "b"], "block": {"name": "Vat of Acid", "rating": 3, "weapon": 4}},
+                 {"between": ["b", "c"], "block": {"name": "Chain Link Fence", "rating": 2, "cover": "mitigates"}}],
+        hazards=[{"name": "Distant Sniper", "rating": 5, "weapon": 4, "attacks": ["pcs"]}])
+    env = fate_env.env(scene=scene)
+    for seed in range(200):
+        run_episode(env, seed, seed + 11)
+
+
 def test_action_layout_pinned_on_the_ghoul_example():
     """The mask at each decision point of the ghoul's first hit (003:1571-1580), forced dice."""
     env = fate_env.raw_env(scene="ghoul")

@@ -482,3 +482,74 @@ def test_under_cores_order_the_hazard_acts_after_everyone():
 def test_the_fast_core_refuses_hazards():
     from fate_env.fast import covered
     assert "hazards" in covered(_hazard_scene())
+
+
+# -- blocks (003:2300-2345) ---------------------------------------------------------------------
+VAT = {"name": "Vat of Acid", "rating": 3, "weapon": 4}        # 003:2387: Good, Weapon:4, Superb to remove
+FENCE = {"name": "Chain Link Fence", "rating": 2, "cover": "mitigates"}  # 003:2386: Fair, Great to remove
+APART = {"hero": {**DUO["hero"], "skills": {**DUO["hero"]["skills"], "Shoot": 2}},
+         "brute": {**DUO["brute"], "zone": "hall"}}
+
+
+def _blocked(block):
+    return make_scene(APART, zones=("room", "hall"), first="hero", borders=[{"between": ["room", "hall"], "block": block}])
+
+
+def test_the_texts_blocks_and_their_removal_difficulties():
+    vat, fence = (_blocked(b).borders[0].block for b in (VAT, FENCE))
+    assert (vat.remove_difficulty, fence.remove_difficulty) == (5, 4)
+    assert (vat.armor, fence.armor) == (0, 1)
+
+
+def test_crossing_a_harmful_block_that_stops_you_hurts_by_the_shifts_missed():
+    """003:2318-2322: crossing is against the block's rating; failing a block that can harm, the
+    roller takes a hit of the shifts missed."""
+    from fate_env.rules.options import OvercomeMove
+    c = Conflict(_blocked(VAT), seed=0, forced=[(-1, -1, -1, 0)])  # Athletics 2 - 3 against Good (+3)
+    d = Driver(c)
+    d.do("turn", "hero", OvercomeMove("hall"))
+    d.skip_invokes()
+    assert [e.difficulty for e in _names(c, "PassiveOpposition")] == [3]
+    d.do("cost", "hero", Choose("fail"))
+    hit = _names(c, "Hit")[-1]
+    assert (hit.target, hit.shifts, hit.source, hit.notes) == ("hero", 4, None, ("Vat of Acid",))
+    assert c.f["hero"].zone == "room"
+
+
+def test_a_block_is_cleared_against_its_rating_plus_two_and_the_border_opens():
+    """003:2344-2345; afterwards the move across is a free one."""
+    from fate_env.rules.options import Move, RemoveAspect
+    c = Conflict(_blocked(FENCE), seed=0, forced=[(1, 1, 0, 0)])  # Athletics 2 + 2 against Great (+4): a tie
+    d = Driver(c)
+    fence = aspect_id(c, "Chain Link Fence")
+    turn = d.expect("turn", "hero")
+    assert RemoveAspect(fence) in turn.options and Move("hall") not in turn.options
+    d.do("turn", "hero", RemoveAspect(fence))
+    d.skip_invokes()
+    assert _names(c, "PassiveOpposition")[-1].difficulty == 4
+    d.do("cost", "hero", Choose("minor_cost"))
+    assert "Chain Link Fence" not in {a.name for a in c.aspects.values()} and c.t.cleared
+    twin = c.clone()
+    assert twin.map.free_moves("room") == ["hall"] and c.map.free_moves("room") == ["hall"]
+
+
+def test_a_block_used_as_cover_mitigates_or_negates_shots_across_it():
+    """003:2333-2337: mitigating, the defender has armor of half the block's rating (at least 1);
+    negating, the shot is not possible."""
+    c = Conflict(_blocked(FENCE), seed=0, forced=[(1, 1, 1, 0), (0, 0, 0, 0)])  # Shoot 2 + 3 against 1: 4
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Shoot"))
+    d.do("respond", "brute", Defend())
+    d.do("style", "hero", Choose("full_hit"))
+    assert [(e.target, e.block, e.armor) for e in _names(c, "Cover")] == [("brute", "Chain Link Fence", 1)]
+    assert _names(c, "Hit")[-1].shifts == 3
+    walled = Conflict(_blocked({**FENCE, "cover": "negates"}), seed=0)
+    assert Attack("brute", "Shoot") not in walled.pending.options
+
+
+def test_block_names_are_checked_and_the_fast_core_refuses_blocks():
+    from fate_env.fast import covered
+    with pytest.raises(SceneError, match=r"borders\.0\.block\.name"):
+        make_scene(APART, zones=("room", "hall"), aspects=[{"name": "Vat of Acid"}],
+                   borders=[{"between": ["room", "hall"], "block": VAT}])
+    assert "blocks" in covered(_blocked(VAT))

@@ -31,6 +31,10 @@ def scenes(draw):
     zones = [f"z{i}" for i in range(n_zones)]
     borders = [{"between": [zones[i], zones[i + 1]], "difficulty": draw(st.integers(0, 2))}
                for i in range(n_zones - 1)]
+    for i, b in enumerate(borders):  # now and then a block on a border (003:2300-2345)
+        if draw(st.integers(0, 3)) == 0:
+            b["block"] = {"name": f"Block {i}", "rating": draw(st.integers(0, 4)), "weapon": draw(st.integers(0, 4)),
+                          "cover": draw(st.sampled_from(["none", "mitigates", "negates"]))}
     chars = {}
     for side in ("a", "b"):
         for i in range(draw(st.integers(1, 3))):

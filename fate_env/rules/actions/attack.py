@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..aspects import boost
+from ..blocks import cover
 from ..decisions import Flow, ask
 from ..harm import harm
 from ..invokes import invoke_rounds
@@ -78,6 +79,10 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
         note = f"weapon {f.sheet.weapon}, armor {t.sheet.armor}"
         if hit <= 0:
             boost(e, f.id, "Glancing Blow")  # 003:2686-2689
+            return
+    if e.scene_has_blocks:
+        hit -= cover(e, f.zone, t.zone, target)  # a block between them, used as cover (003:2333-2337)
+        if hit <= 0:
             return
     if e.solo:
         hit = reduce_hit(e, target, hit)

@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..aspects import boost
+from ..blocks import harmful_crossing
+from ..harm import harm
 from ..decisions import Flow
 from ..invokes import invoke_rounds
 from ..options import OvercomeMove
 from ..overcome import COST, overcome_outcome
 from ..reach import blocker
 from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
-from ..skills import BLOCK_SKILLS, MOVE_SKILL
+from ..skills import BLOCK_SKILLS, MOVE_SKILL, PHYSICAL
 from ..state import Fighter
 from ..steps import move_to
 from .base import Action, TurnContext
@@ -36,9 +38,14 @@ def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
                  why=f"move to {zone}")
     yield from invoke_rounds(e, r)
     resolved(e, r)
+    start = f.zone
     outcome = yield from overcome_outcome(e, f, r)
     if outcome in (SUCCESS, STYLE, COST):
         move_to(e, f, zone, free=False)
+    elif by is None and e.scene_has_blocks and r.margin < 0 and f.active:
+        border = harmful_crossing(e, start, zone)  # a block that can harm: the shifts missed (003:2318-2322)
+        if border is not None:
+            yield from harm(e, f, -r.margin, PHYSICAL, None, note=border.block.name)
     if outcome == STYLE:
         boost(e, f.id, "Momentum")
 

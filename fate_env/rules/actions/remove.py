@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..aspects import boost, removable
+from ..blocks import clear, standing_block
 from ..decisions import Flow
 from ..invokes import invoke_rounds
 from ..options import RemoveAspect
@@ -34,11 +35,15 @@ def run(e: "Engine", f: Fighter, choice: RemoveAspect) -> Flow:
         opp_skill = a.skill or best_skill(e, creator, BLOCK_SKILLS, "defend")
         r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
     else:
-        r = roll(e, "overcome", f, skill, difficulty=REMOVE_DIFFICULTY, why=f"clear {a.name}")
+        border = standing_block(e, a)
+        difficulty = border.block.remove_difficulty if border is not None else REMOVE_DIFFICULTY
+        r = roll(e, "overcome", f, skill, difficulty=difficulty, why=f"clear {a.name}")
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = yield from overcome_outcome(e, f, r)
     if outcome in (SUCCESS, STYLE, COST) and a.id in t.aspects:
+        if e.scene_has_blocks and (border := standing_block(e, a)) is not None:
+            clear(e, border)
         del t.aspects[a.id]
         e.emit(ev.AspectRemoved(a.name, a.id, f"cleared by {f.id}"))
     if outcome == STYLE:
