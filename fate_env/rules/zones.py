@@ -29,6 +29,7 @@ class ZoneMap:
             self.neighbours[b.b].append(b.a)
         self.hops = {z: self._bfs(z, ranged=False) for z in self.ids}
         self.sight = {z: self._bfs(z, ranged=True) for z in self.ids}
+        self._prev: dict[str, dict[str, str]] = {}
         self.cost = {z: self._dijkstra(z) for z in self.ids}
 
     def border(self, a: str, b: str) -> Border | None:
@@ -43,18 +44,7 @@ class ZoneMap:
 
     def path_borders(self, a: str, b: str) -> list[Border]:
         """The borders a cheapest move from ``a`` to ``b`` crosses (the one ``move_difficulty`` prices)."""
-        prev: dict[str, str] = {}
-        best = {a: 0}
-        heap = [(0, a)]
-        while heap:
-            d, z = heapq.heappop(heap)
-            if d > best.get(z, 1 << 30):
-                continue
-            for n in self.neighbours[z]:
-                nd = d + 1 + self.borders[frozenset((z, n))].difficulty
-                if nd < best.get(n, 1 << 30):
-                    best[n], prev[n] = nd, z
-                    heapq.heappush(heap, (nd, n))
+        prev = self._prev[a]
         out, z = [], b
         while z != a and z in prev:
             out.append(self.borders[frozenset((prev[z], z))])
@@ -85,7 +75,10 @@ class ZoneMap:
         return dist
 
     def _dijkstra(self, start: str) -> dict[str, int]:
+        """Move difficulties from ``start``; the cheapest paths' last steps kept in ``_prev``."""
         best = {start: 0}
+        prev: dict[str, str] = {}
+        self._prev[start] = prev
         heap = [(0, start)]
         while heap:
             d, z = heapq.heappop(heap)
@@ -94,6 +87,6 @@ class ZoneMap:
             for n in self.neighbours[z]:
                 nd = d + 1 + self.borders[frozenset((z, n))].difficulty
                 if nd < best.get(n, 1 << 30):
-                    best[n] = nd
+                    best[n], prev[n] = nd, z
                     heapq.heappush(heap, (nd, n))
         return {z: max(0, d - 1) for z, d in best.items()}
