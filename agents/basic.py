@@ -213,6 +213,9 @@ class BasicController:
         return d.options.index(Choose("full_hit")), "takes the full hit"
 
     def _cost(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if d.context.get("action") == "minion_armor":  # minions are expendable: one takes the hit
+            i = min(range(1, len(d.options)), key=lambda i: c.capacity(d.options[i].minion))
+            return i, f"shoves {d.options[i].minion} into the blow"
         if d.context.get("action") == "overcome" and Choose("major_cost") in d.options:
             if c.f[d.actor].consequences_taken == 0:
                 return d.options.index(Choose("major_cost")), "gets there at a major cost while still unhurt"

@@ -301,6 +301,9 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         solo = tuple(c.get("solo_bonus", ()))
         if solo and kind != "major":
             fail(f"{base}.solo_bonus", f"a solo bonus is a big bad's (003:2574-2602); expected it on a major NPC, not a {kind}")
+        if c.get("minion_armor") and kind != "major":
+            fail(f"{base}.minion_armor", f"expendable minion armor is a big bad's (003:2534-2549); expected it on "
+                 f"a major NPC, not a {kind}")
         if {"reduce_stress", "reduce_stress_min_1"} <= set(solo):
             fail(f"{base}.solo_bonus", "reduce_stress and reduce_stress_min_1 are two readings of one bonus; expected one")
         if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
@@ -313,7 +316,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
             count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
-            solo_bonus=solo,
+            solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -552,6 +555,7 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
+    "minion_armor": False,
 }
 
 

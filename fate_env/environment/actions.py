@@ -40,6 +40,8 @@ forfeit, pay        1 + 1                    cost (a contest's failed advantage)
 task                tasks x C                task (challenges), turn (a conflict's other actions)
 fail, major_cost    1 + 1                    cost (a challenge's failed task)
 to_contest          1                        turn (the conflict becomes the scene's contest)
+take_hit, shield    1 + C, or 0 + 0          cost (a big bad's expendable minion armor; empty in
+                                             scenes without one, so their layouts stay)
 ==================  =======================  ===========================================
 """
 
@@ -53,7 +55,8 @@ from ..rules.conflict import Conflict
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
-    NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, Stay, Support, TakeTask, TurnToContest,
+    NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
+    TurnToContest,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -70,7 +73,7 @@ SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "invoke": ("done", "invoke", "boost"),
     "style": ("full_hit", "boost_hit"),
     "cost": ("no_aspect", "aspect_for_enemy", "minor_cost", "fail_with_boost", "forfeit", "pay", "fail",
-             "major_cost"),
+             "major_cost", "take_hit", "shield"),
     "absorb": ("absorb", "taken_out"),
     "next": ("next",),
     "contest_roll": ("roll_for",),
@@ -166,6 +169,7 @@ class ActionLayout:
         self.A = max_aspects or (initial + sum(len(f.slots) for f in fighters) + self.T * (self.C + self.Z + 1)
                                  + (scene.rules.max_exchanges if contest else 0) + twists)
         self.B = max_boosts or (2 * self.C + 4)
+        armored = any(c.minion_armor for c in scene.characters)
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
             ("advantage", self.T * (self.C + self.Z + 1)), ("exploit", self.A), ("overcome_move", self.Z),
@@ -176,6 +180,8 @@ class ActionLayout:
             # contests and challenges
             ("roll_for", self.C * self.Kc), ("no_support", 1), ("no_advantage", 1), ("forfeit", 1), ("pay", 1),
             ("task", self.tasks * self.C), ("fail", 1), ("major_cost", 1), ("to_contest", 1),
+            # a big bad's expendable minion armor: empty in scenes without it, so their layouts stay
+            ("take_hit", 1 if armored else 0), ("shield", self.C if armored else 0),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -252,6 +258,9 @@ class ActionLayout:
         def choose(c, ego, o, slots, boosts):
             return self.at({"full_hit": "full_hit", "boost": "boost_hit"}.get(o.option, o.option))
 
+        def shield(c, ego, o, slots, boosts):
+            return self.at("shield", self.slot(ego, o.minion))
+
         def absorb(c, ego, o, slots, boosts):
             mask = 0
             for s in o.slots:
@@ -260,7 +269,7 @@ class ActionLayout:
             return self.at("absorb", mask * (self.X + 1) + box)
 
         return {
-            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, Absorb: absorb,
+            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, ShieldWith: shield, Absorb: absorb,
             Exploit: lambda c, ego, o, slots, boosts: self.at("exploit", slots.slot_of[o.aspect]),
             OvercomeMove: lambda c, ego, o, slots, boosts: self.at("overcome_move", self._zone_index[o.zone]),
             RemoveAspect: lambda c, ego, o, slots, boosts: self.at("remove", slots.slot_of[o.aspect]),

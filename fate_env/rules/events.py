@@ -89,6 +89,16 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MinionArmor(Event):
+    """A big bad forces ``minion`` into the path of ``attacker``'s hit (003:2534-2549)."""
+
+    big_bad: str
+    minion: str
+    attacker: str
+    shifts: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cover(Event):
     """A block between the zones mitigates an attack: ``armor`` off its shifts (003:2333-2337)."""
 

@@ -120,6 +120,11 @@ class TakeTask:                     # challenges: this character takes on this t
 
 
 @dataclass(frozen=True, slots=True)
+class ShieldWith:                   # a big bad's expendable minion armor: this minion takes the hit
+    minion: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnToContest:                # a conflict becomes the scene's contest (an escape, a chase)
     pass
 
@@ -156,7 +161,7 @@ _NAMES = {
     Support: "support", Concede: "concede", Pass: "pass", Defend: "defend", Invoke: "invoke",
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
-    TurnToContest: "to_contest",
+    TurnToContest: "to_contest", ShieldWith: "shield",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

@@ -88,6 +88,8 @@ class CharacterSheet:
     scale: int = 0
     #: a big bad's solo bonuses (fate_env.rules.solo, 003:2574-2602)
     solo_bonus: tuple[str, ...] = ()
+    #: a big bad's expendable minion armor (003:2534-2549; actions/attack.py)
+    minion_armor: bool = False
 
     @property
     def is_npc(self) -> bool:

@@ -106,14 +106,16 @@ def test_fuzz_the_optional_rules(scene, dials):
 
 
 def test_fuzz_blocks_and_hazards():
-    """A scene with a block on every border and a hazard, under the env's invariants."""
+    """A scene with a block on every border, a hazard and a big bad with a solo bonus and minion
+    armor, under the env's invariants."""
     from conftest import make_scene
     scene = make_scene(
         {"hero": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3, "Shoot": 2, "Athletics": 2},
                   "high_concept": "Hero", "fate_points": 3},
          "thug": {"kind": "minor", "side": "npcs", "zone": "b", "skills": {"Fight": 2, "Shoot": 1}},
          "boss": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Shoot": 3, "Athletics": 1},
-                  "high_concept": "Boss", "solo_bonus": ["skill"]}},
+                  "high_concept": "Boss", "solo_bonus": ["skill"], "minion_armor": True},
+         "goons": {"kind": "mob", "count": 3, "side": "npcs", "zone": "c", "skills": {"Fight": 1}}},
         zones=("a", "b", "c"), rules="condensed",
         borders=[{"between": ["a", "b"], "block": {"name": "Vat of Acid", "rating": 3, "weapon": 4}},
                  {"between": ["b", "c"], "block": {"name": "Chain Link Fence", "rating": 2, "cover": "mitigates"}}],

@@ -553,3 +553,35 @@ def test_block_names_are_checked_and_the_fast_core_refuses_blocks():
         make_scene(APART, zones=("room", "hall"), aspects=[{"name": "Vat of Acid"}],
                    borders=[{"between": ["room", "hall"], "block": VAT}])
     assert "blocks" in covered(_blocked(VAT))
+
+
+# -- expendable minion armor (003:2534-2549) ------------------------------------------------------
+def test_a_big_bad_forces_a_minion_into_the_path_of_the_blow():
+    """The big bad succeeds at a cost on its defence: the minion in its zone takes the hit without
+    defending."""
+    from fate_env.rules.options import ShieldWith
+    chars = {**DUO, "brute": {**DUO["brute"], "minion_armor": True},
+             "mook": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}, "stress": 2}}
+    c = Conflict(make_scene(chars, first="hero"), seed=0, forced=[(1, 1, 0, 0), (0, 0, 0, 0)])  # 5 against 3
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.skip_invokes()
+    assert c.pending.kind == "cost" and c.pending.actor == "brute"
+    assert c.pending.options == [Choose("take_hit"), ShieldWith("mook")] and c.pending.context["shifts"] == 2
+    c.step(ShieldWith("mook"))
+    assert [(e.big_bad, e.minion, e.shifts) for e in _names(c, "MinionArmor")] == [("brute", "mook", 2)]
+    hit = _names(c, "Hit")[-1]
+    assert (hit.target, hit.shifts) == ("mook", 2)
+    assert not any(e.actor == "mook" for e in _rolled(c))  # the minion does not roll to defend
+
+
+def test_minion_armor_is_a_big_bads_and_the_layout_grows_only_where_it_is_used():
+    from fate_env.environment.actions import ActionLayout
+    from fate_env.fast import covered
+    with pytest.raises(SceneError, match=r"characters\.mook\.minion_armor.*major NPC"):
+        make_scene({**DUO, "mook": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1},
+                                    "minion_armor": True}})
+    armored = make_scene({**DUO, "brute": {**DUO["brute"], "minion_armor": True}})
+    assert ActionLayout(armored).n == ActionLayout(make_scene(DUO)).n + 1 + 2
+    assert "expendable minion armor" in covered(armored)

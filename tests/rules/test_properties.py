@@ -51,6 +51,7 @@ def scenes(draw):
             if kind == "mob":
                 c["count"] = draw(st.integers(2, 4))
             if kind == "major":
+                c["minion_armor"] = draw(st.booleans())
                 c["solo_bonus"] = draw(st.lists(st.sampled_from(["skill", "reduce_stress_min_1", "amplified_invokes",
                                                                  "suppress_invokes"]), unique=True, max_size=2))
             if kind == "pc":

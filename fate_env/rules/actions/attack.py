@@ -15,7 +15,7 @@ from ..decisions import Flow, ask
 from ..harm import harm
 from ..invokes import invoke_rounds
 from ..kinds import DecisionKind
-from ..options import Attack, Choose
+from ..options import Attack, Choose, ShieldWith
 from ..reach import attack_skills, attack_track, can_reach, reach_of
 from ..rolls import after_roll_edge, best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
@@ -66,6 +66,10 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
         else:
             boost(e, f.id, "Opening")
         return
+    if t.sheet.minion_armor:
+        shield = yield from minion_armor(e, f, t, m)
+        if shield is not None:  # the minion takes the hit that would have landed (003:2540-2544)
+            target, t = shield, e.t.f[shield]
     hit = m
     e.t.set_back.add(target)  # successfully attacked: no challenge task this exchange
     if m >= 3:
@@ -87,6 +91,23 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     if e.solo:
         hit = reduce_hit(e, target, hit)
     yield from harm(e, t, hit, track, f.id, note=note)
+
+
+def minion_armor(e: "Engine", f: Fighter, big_bad: Fighter, shifts: int) -> Flow:
+    """Expendable minion armor (003:2534-2549): a big bad hit may succeed at a cost on its defence
+    by forcing a minion into the attack's path; the minion does not defend and takes the hit.
+    The minions are its side's minor NPCs and mobs still in the fight in its zone. Returns the
+    minion's id, or None when the big bad takes the hit itself."""
+    F = e.t.f
+    minions = [c for c in e.t.allies_of(big_bad.id) if F[c].sheet.kind in ("minor", "mob") and F[c].zone == big_bad.zone]
+    if not minions:
+        return None
+    pick = yield from ask(e, DecisionKind.COST, big_bad.id, [Choose("take_hit")] + [ShieldWith(c) for c in minions],
+                          action="minion_armor", shifts=shifts, attacker=f.id)
+    if type(pick) is not ShieldWith:
+        return None
+    e.emit(ev.MinionArmor(big_bad.id, pick.minion, f.id, shifts))
+    return pick.minion
 
 
 ACTION = Action(Attack, offer, run)
