@@ -87,6 +87,8 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.ImmunityEnds():
+                return f"   The way is open: {', '.join(n(c) for c in e.characters)} can be struck now!"
             case ev.MinionArmor():
                 return f"   {n(e.big_bad)} shoves {n(e.minion)} into the path of the blow!"
             case ev.Cover():

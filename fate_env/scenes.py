@@ -317,6 +317,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
             solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
+            challenge_immunity=c.get("challenge_immunity"),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -340,6 +341,13 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         for holder in a.free_invokes:
             if holder not in ids:
                 fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+    for c in chars:
+        if c.challenge_immunity and (kind != "conflict" or challenge is None):
+            fail(f"characters.{c.id}.challenge_immunity", "challenge immunity lasts until the group beats a "
+                 "challenge (003:2520-2525); expected a conflict with a challenge section")
+        if c.challenge_immunity and c.kind != "major":
+            fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
+                 f"NPC, not a {c.kind}")
     hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
     countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
@@ -555,7 +563,7 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
-    "minion_armor": False,
+    "minion_armor": False, "challenge_immunity": None,
 }
 
 

@@ -89,6 +89,13 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ImmunityEnds(Event):
+    """The scene's challenge is beaten: these big bads can be attacked now (003:2520-2525)."""
+
+    characters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MinionArmor(Event):
     """A big bad forces ``minion`` into the path of ``attacker``'s hit (003:2534-2549)."""
 

@@ -59,8 +59,10 @@ def _defence(e: "Engine", cid: str, hz: "Hazard") -> tuple[str, int]:
 
 def targets(e: "Engine", hz: "Hazard") -> list[str]:
     F = e.t.f
+    open_ = bool(e.t.tasks_left)
     return [c for c in e.t.active_ids()
-            if (not hz.attacks or F[c].sheet.side in hz.attacks) and (hz.zone is None or F[c].zone == hz.zone)]
+            if (not hz.attacks or F[c].sheet.side in hz.attacks) and (hz.zone is None or F[c].zone == hz.zone)
+            and not F[c].sheet.immune(hz.track, open_)]
 
 
 def attack(e: "Engine", hz: "Hazard") -> Flow:

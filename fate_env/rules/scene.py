@@ -90,6 +90,13 @@ class CharacterSheet:
     solo_bonus: tuple[str, ...] = ()
     #: a big bad's expendable minion armor (003:2534-2549; actions/attack.py)
     minion_armor: bool = False
+    #: a big bad's challenge immunity (003:2520-2525): "physical", "mental" or "both"; None: none
+    challenge_immunity: str | None = None
+
+    def immune(self, track: str, challenge_open: bool) -> bool:
+        """Whether attacks and advantages on ``track`` cannot touch it now: it has challenge
+        immunity there and the scene's challenge is not yet beaten (tasks left)."""
+        return challenge_open and self.challenge_immunity in (track, "both")
 
     @property
     def is_npc(self) -> bool:

@@ -585,3 +585,28 @@ def test_minion_armor_is_a_big_bads_and_the_layout_grows_only_where_it_is_used()
     armored = make_scene({**DUO, "brute": {**DUO["brute"], "minion_armor": True}})
     assert ActionLayout(armored).n == ActionLayout(make_scene(DUO)).n + 1 + 2
     assert "expendable minion armor" in covered(armored)
+
+
+# -- challenge immunity (003:2518-2525) -----------------------------------------------------------
+def test_a_big_bad_with_challenge_immunity_cannot_be_touched_until_the_challenge_is_beaten():
+    from fate_env.rules.options import Next, Pass, TakeTask
+    chars = {**DUO, "brute": {**DUO["brute"], "challenge_immunity": "physical"}}
+    scene = make_scene(chars, first="hero",
+                       challenge={"side": "pcs", "tasks": [{"name": "Break the Ward", "skill": "Fight", "difficulty": 1}]})
+    c = Conflict(scene, seed=0, forced=[(1, 0, 0, 0)])  # Fight 3 + 1 against Average (+1): success
+    d = Driver(c)
+    turn = d.expect("turn", "hero")
+    assert not [o for o in turn.options if type(o) is Attack and o.target == "brute"]
+    assert not [o for o in turn.options if type(o) is CreateAdvantage and o.target == "brute"
+                and next(t for t in scene.advantages if t.name == o.template).track == "physical"]
+    d.do("turn", "hero", TakeTask(0, "hero"))
+    d.skip_invokes()
+    assert [e.characters for e in _names(c, "ImmunityEnds")] == [("brute",)]
+    d.do("turn", "brute", Pass())
+    d.do("next", "brute", Next("hero"))
+    assert Attack("brute", "Fight") in d.expect("turn", "hero").options
+
+
+def test_challenge_immunity_needs_a_challenge_and_a_big_bad():
+    with pytest.raises(SceneError, match=r"characters\.brute\.challenge_immunity.*challenge section"):
+        make_scene({**DUO, "brute": {**DUO["brute"], "challenge_immunity": "both"}})

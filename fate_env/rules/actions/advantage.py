@@ -56,6 +56,8 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
         if got is None:
             got = targets[k] = template_targets(e, f, tpl, ctx.foes)
         for target in got:
+            if tpl.target == "foe" and e.immunity and e.t.f[target].sheet.immune(tpl.track, bool(e.t.tasks_left)):
+                continue  # challenge immunity (003:2520-2525)
             key = (tpl.name, target)
             if key not in named:  # already there: take advantage of it instead
                 o = interned.get(key)

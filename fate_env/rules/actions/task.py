@@ -58,6 +58,8 @@ def attempt_task(e: "Engine", f: Fighter, index: int) -> Flow:
             boost(e, f.id, "Flying Start")
     if result != "fail" and result != "fail_with_boost" or e.scene.kind == SceneKind.CHALLENGE:
         t.tasks_left.remove(index)
+        if not t.tasks_left and e.immunity:  # the challenge is beaten: the big bad can be touched
+            e.emit(ev.ImmunityEnds(tuple(c.id for c in e.scene.characters if c.challenge_immunity)))
     e.emit(ev.TaskResult(task.name, f.id, r.effort, r.opposition, outcome, result))
     t.task_results.append({"task": task.name, "character": f.id, "effort": r.effort,
                            "difficulty": r.opposition, "outcome": outcome, "result": result})
