@@ -87,6 +87,9 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.TrueFormRevealed():
+                kept = f" (still bearing {', '.join(e.carried)})" if e.carried else ""
+                return f"   {n(e.fallen)} falls... and {n(e.true_form)} rises in its place{kept}!"
             case ev.ImmunityEnds():
                 return f"   The way is open: {', '.join(n(c) for c in e.characters)} can be struck now!"
             case ev.MinionArmor():

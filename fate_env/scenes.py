@@ -317,7 +317,8 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
             solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
-            challenge_immunity=c.get("challenge_immunity"),
+            challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
+            carry_consequences=bool(c.get("carry_consequences", False)),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -348,6 +349,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         if c.challenge_immunity and c.kind != "major":
             fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
                  f"NPC, not a {c.kind}")
+    _check_true_forms(chars, data.get("first"), fail)
     hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
     countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
@@ -417,6 +419,34 @@ def _check_sides_can_meet(scene: Scene, fail) -> None:
                        for za in by_side[a] for zb in by_side[b]):
                 fail("borders", f"sides {a!r} and {b!r} stand in zones no border path joins, so neither can ever "
                                 "reach the other; expected borders that connect them")
+
+
+def _check_true_forms(chars: list[CharacterSheet], first: str | None, fail: Any) -> None:
+    """Each true form (003:2550-2566) is another major NPC of the big bad's side, the true form of
+    one character only, and no chain of them comes back on itself."""
+    by_id = {c.id: c for c in chars}
+    seen: set[str] = set()
+    for c in chars:
+        if c.true_form is None:
+            if c.carry_consequences:
+                fail(f"characters.{c.id}.carry_consequences", "expected it only with a true_form")
+            continue
+        field = f"characters.{c.id}.true_form"
+        nxt = by_id.get(c.true_form)
+        if c.kind != "major" or nxt is None or nxt.kind != "major" or nxt.side != c.side or nxt is c:
+            fail(field, f"{c.true_form!r}: expected another major NPC of side {c.side!r} (a big bad's true form), "
+                 f"on a major NPC")
+        if c.true_form in seen:
+            fail(field, f"{c.true_form!r} is already another character's true form")
+        seen.add(c.true_form)
+        if first == c.true_form:
+            fail("first", f"{first!r} is a true form, out of play until revealed")
+        walk, at = {c.id}, nxt
+        while at is not None and at.true_form is not None:
+            if at.true_form in walk:
+                fail(field, "true forms that come back on themselves; expected a chain that ends")
+            walk.add(at.id)
+            at = by_id.get(at.true_form)
 
 
 def _hazards(items: list, kind: str, contest: Any, challenge: Any, sides: list[str],
@@ -563,7 +593,7 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
-    "minion_armor": False, "challenge_immunity": None,
+    "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
 }
 
 

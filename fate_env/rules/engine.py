@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import events as ev
-from . import countdowns
+from . import countdowns, true_form
 from .aspects import new_aspect, setup_aspects
 from .decisions import RECONSIDER, ConflictOver, Decision, Flow, IllegalChoice
 from .dice import Dice
@@ -67,6 +67,8 @@ class Engine(View):
         self._eager = False
         setup_aspects(self)
         countdowns.setup(self)
+        if any(c.true_form for c in scene.characters):
+            true_form.setup(self)
         self._take_checkpoint()
         self._flow = FLOWS[self.t.mode](self)
         self.pending: Decision | None = None

@@ -89,6 +89,16 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TrueFormRevealed(Event):
+    """A big bad taken out reveals its true form (003:2550-2566)."""
+
+    fallen: str
+    true_form: str
+    zone: str
+    carried: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ImmunityEnds(Event):
     """The scene's challenge is beaten: these big bads can be attacked now (003:2520-2525)."""
 

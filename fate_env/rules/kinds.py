@@ -41,6 +41,7 @@ class Status(StrEnum):
     ACTIVE = "active"
     CONCEDED = "conceded"
     TAKEN_OUT = "taken_out"
+    WAITING = "waiting"  # a big bad's true form, not yet revealed (fate_env.rules.true_form)
 
 
 class AspectKind(StrEnum):

@@ -92,6 +92,10 @@ class CharacterSheet:
     minion_armor: bool = False
     #: a big bad's challenge immunity (003:2520-2525): "physical", "mental" or "both"; None: none
     challenge_immunity: str | None = None
+    #: the character this big bad's true form is, revealed when it is taken out (003:2550-2566)
+    true_form: str | None = None
+    #: carry its consequences into the true form, gentled (003:2562-2566)
+    carry_consequences: bool = False
 
     def immune(self, track: str, challenge_open: bool) -> bool:
         """Whether attacks and advantages on ``track`` cannot touch it now: it has challenge

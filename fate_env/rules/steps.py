@@ -51,6 +51,9 @@ def taken_out(e: "Engine", f: Fighter, source: str | None) -> None:
     e.t.left_fight()
     f.taken_out_by = source
     e.emit(ev.TakenOutEvent(f.id, source))
+    if f.sheet.true_form is not None:
+        from .true_form import reveal
+        reveal(e, f)
     if e.scene.countdowns:
         countdowns.trigger(e, "taken_out", f.id)
         countdowns.left_fight(e, f.id)

@@ -106,15 +106,17 @@ def test_fuzz_the_optional_rules(scene, dials):
 
 
 def test_fuzz_blocks_and_hazards():
-    """A scene with a block on every border, a hazard and a big bad with a solo bonus and minion
-    armor, under the env's invariants."""
+    """A scene with a block on every border, a hazard and a big bad with a solo bonus, minion armor
+    and a true form, under the env's invariants."""
     from conftest import make_scene
     scene = make_scene(
         {"hero": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3, "Shoot": 2, "Athletics": 2},
                   "high_concept": "Hero", "fate_points": 3},
          "thug": {"kind": "minor", "side": "npcs", "zone": "b", "skills": {"Fight": 2, "Shoot": 1}},
          "boss": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Shoot": 3, "Athletics": 1},
-                  "high_concept": "Boss", "solo_bonus": ["skill"], "minion_armor": True},
+                  "high_concept": "Boss", "solo_bonus": ["skill"], "minion_armor": True, "true_form": "beast",
+                  "carry_consequences": True},
+         "beast": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Fight": 4}, "high_concept": "Beast"},
          "goons": {"kind": "mob", "count": 3, "side": "npcs", "zone": "c", "skills": {"Fight": 1}}},
         zones=("a", "b", "c"), rules="condensed",
         borders=[{"between": ["a", "b"], "block": {"name": "Vat of Acid", "rating": 3, "weapon": 4}},
@@ -123,6 +125,25 @@ def test_fuzz_blocks_and_hazards():
     env = fate_env.env(scene=scene)
     for seed in range(200):
         run_episode(env, seed, seed + 11)
+
+
+def test_a_true_form_waits_as_an_agent_and_then_plays():
+    """The true form is an agent from the start, holds no decision while it waits, and plays once
+    revealed (003:2550-2566); the invariants hold throughout."""
+    from conftest import make_scene
+    scene = make_scene(
+        {"hero": {"kind": "pc", "side": "pcs", "zone": "c", "skills": {"Fight": 6, "Athletics": 4},
+                  "high_concept": "Hero", "fate_points": 3},
+         "boss": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Fight": 1}, "high_concept": "Boss",
+                  "true_form": "beast"},
+         "beast": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Fight": 4}, "high_concept": "Beast"}},
+        zones=("c",))
+    env = fate_env.env(scene=scene)
+    revealed = 0
+    for seed in range(100):
+        _, log = run_episode(env, seed, seed)
+        revealed += any(e["type"] == "TrueFormRevealed" for e in log)
+    assert revealed >= 1
 
 
 def test_action_layout_pinned_on_the_ghoul_example():

@@ -610,3 +610,51 @@ def test_a_big_bad_with_challenge_immunity_cannot_be_touched_until_the_challenge
 def test_challenge_immunity_needs_a_challenge_and_a_big_bad():
     with pytest.raises(SceneError, match=r"characters\.brute\.challenge_immunity.*challenge section"):
         make_scene({**DUO, "brute": {**DUO["brute"], "challenge_immunity": "both"}})
+
+
+# -- reveal true form (003:2550-2566) --------------------------------------------------------------
+HORROR = {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2},
+          "high_concept": "The Thing Beneath the Skin"}
+
+
+def test_a_big_bad_taken_out_reveals_its_true_form_where_it_fell():
+    from fate_env.rules.harm import TakenOut
+    from fate_env.rules.state import ACTIVE, Status
+    chars = {**DUO, "brute": {**DUO["brute"], "true_form": "horror", "carry_consequences": True}, "horror": HORROR}
+    c = Conflict(make_scene(chars, first="hero"), seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)] * 2)
+    assert c.f["horror"].status == Status.WAITING and "horror" not in c.t.active_ids()
+    _hit_brute_hard(c)
+    c.step(TakenOut())
+    revealed = _names(c, "TrueFormRevealed")
+    assert [(e.fallen, e.true_form, e.zone) for e in revealed] == [("brute", "horror", "room")]
+    assert c.f["horror"].status == ACTIVE and not c.over
+
+
+def test_the_gentler_true_form_carries_consequences_one_step_down():
+    """003:2562-2566: mild ones dismissed, moderate and severe one step lower."""
+    from fate_env.rules.options import Next, Pass
+    chars = {**DUO, "brute": {**DUO["brute"], "true_form": "horror", "carry_consequences": True}, "horror": HORROR}
+    c = Conflict(make_scene(chars, first="hero"), seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)] * 2)
+    _hit_brute_hard(c)
+    c.step(Absorb((), (1, 2)))  # moderate and severe together: 4 + 6 for the 8 shifts
+    d = Driver(c)
+    d.do("turn", "brute", Pass())
+    d.do("next", "brute", Next("hero"))
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.do("style", "hero", Choose("full_hit"))
+    d.skip_invokes()  # 8 shifts more than the brute has left: taken out, the only option
+    e = _names(c, "TrueFormRevealed")[-1]
+    assert sorted(e.carried) == ["mild: Deep Cut", "moderate: Broken Bones"]
+    assert sorted((s.severity, c.aspects[s.aspect].name) for s in c.f["horror"].slots if s.aspect is not None) == [
+        ("mild", "Deep Cut"), ("moderate", "Broken Bones")]
+
+
+@pytest.mark.parametrize("extra,expected", [
+    ({"brute": {**DUO["brute"], "true_form": "hero"}}, "another major NPC"),
+    ({"brute": {**DUO["brute"], "true_form": "horror"}, "horror": {**HORROR, "true_form": "brute"}}, "come back"),
+    ({"brute": {**DUO["brute"], "carry_consequences": True}}, "only with a true_form"),
+])
+def test_true_form_typos_are_refused(extra, expected):
+    with pytest.raises(SceneError, match=expected):
+        make_scene({**DUO, "horror": HORROR, **extra})
