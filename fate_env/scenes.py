@@ -318,7 +318,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
             solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
             challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
-            carry_consequences=bool(c.get("carry_consequences", False)),
+            carry_consequences=bool(c.get("carry_consequences", False)), protected_by=tuple(c.get("protected_by", ())),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -350,6 +350,12 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
                  f"NPC, not a {c.kind}")
     _check_true_forms(chars, data.get("first"), fail)
+    sides_of = {c.id: c.side for c in chars}
+    for c in chars:
+        for p in c.protected_by:
+            if sides_of.get(p) != c.side or p == c.id:
+                fail(f"characters.{c.id}.protected_by", f"{p!r}: expected another character of side {c.side!r} "
+                     "(a part of the hive, 003:2620-2628)")
     hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
     countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
@@ -594,6 +600,7 @@ LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
+    "protected_by": [],
 }
 
 

@@ -139,6 +139,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append("hazards")
     if any(b.block is not None for b in scene.borders):
         why.append("blocks")
+    if any(c.protected_by for c in scene.characters):
+        why.append("a hive's protected heart")
     if any(c.true_form for c in scene.characters):
         why.append("a true form")
     if any(c.challenge_immunity for c in scene.characters):

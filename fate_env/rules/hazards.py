@@ -62,7 +62,7 @@ def targets(e: "Engine", hz: "Hazard") -> list[str]:
     open_ = bool(e.t.tasks_left)
     return [c for c in e.t.active_ids()
             if (not hz.attacks or F[c].sheet.side in hz.attacks) and (hz.zone is None or F[c].zone == hz.zone)
-            and not F[c].sheet.immune(hz.track, open_)]
+            and not F[c].sheet.immune(hz.track, open_) and not (e.hive and F[c].sheet.shielded(e.t.active_ids()))]
 
 
 def attack(e: "Engine", hz: "Hazard") -> Flow:

@@ -96,6 +96,12 @@ class CharacterSheet:
     true_form: str | None = None
     #: carry its consequences into the true form, gentled (003:2562-2566)
     carry_consequences: bool = False
+    #: a hive's heart (003:2601-2628): the parts that must be out of the fight before it can be struck
+    protected_by: tuple[str, ...] = ()
+
+    def shielded(self, in_fight: set[str] | list[str]) -> bool:
+        """Whether a part of the hive protecting it is still in the fight (003:2620-2628)."""
+        return any(p in in_fight for p in self.protected_by)
 
     def immune(self, track: str, challenge_open: bool) -> bool:
         """Whether attacks and advantages on ``track`` cannot touch it now: it has challenge

@@ -658,3 +658,26 @@ def test_the_gentler_true_form_carries_consequences_one_step_down():
 def test_true_form_typos_are_refused(extra, expected):
     with pytest.raises(SceneError, match=expected):
         make_scene({**DUO, "horror": HORROR, **extra})
+
+
+# -- a hive of characters (003:2601-2628) ----------------------------------------------------------
+def test_a_hives_heart_cannot_be_struck_while_its_parts_fight():
+    from fate_env.rules.harm import TakenOut
+    chars = {**DUO, "brute": {**DUO["brute"], "protected_by": ["tentacle"]},
+             "tentacle": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 2}, "stress": 0}}
+    c = Conflict(make_scene(chars, first="hero"), seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    turn = d.expect("turn", "hero")
+    assert Attack("tentacle", "Fight") in turn.options and Attack("brute", "Fight") not in turn.options
+    d.do("turn", "hero", Attack("tentacle", "Fight"))
+    d.do("respond", "tentacle", Defend())
+    d.skip_invokes()
+    if c.pending is not None and c.pending.kind == "absorb":
+        c.step(TakenOut())
+    assert not c.f["tentacle"].active
+    from fate_env.rules.options import Next, Pass
+    d.do("turn", "brute", Pass())
+    d.do("next", "brute", Next("hero"))
+    assert Attack("brute", "Fight") in d.expect("turn", "hero").options  # the heart is open now
+    with pytest.raises(SceneError, match=r"characters\.brute\.protected_by"):
+        make_scene({**DUO, "brute": {**DUO["brute"], "protected_by": ["hero"]}})

@@ -58,6 +58,8 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
         for target in got:
             if tpl.target == "foe" and e.immunity and e.t.f[target].sheet.immune(tpl.track, bool(e.t.tasks_left)):
                 continue  # challenge immunity (003:2520-2525)
+            if tpl.target == "foe" and e.hive and e.t.f[target].sheet.shielded(e.t.active_ids()):
+                continue  # a hive's heart (003:2620-2628)
             key = (tpl.name, target)
             if key not in named:  # already there: take advantage of it instead
                 o = interned.get(key)

@@ -32,10 +32,13 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     out = []
     interned = e.interned
     shielded = e.immunity and e.t.tasks_left
+    in_fight = e.t.active_ids() if e.hive else ()
     for skill in attack_skills(e, f):
         for t in ctx.foes:
             if shielded and e.t.f[t].sheet.immune(attack_track(e, skill), True):
                 continue  # challenge immunity: not until the challenge is beaten (003:2520-2525)
+            if e.hive and e.t.f[t].sheet.shielded(in_fight):
+                continue  # a hive's heart: its parts first (003:2620-2628)
             if can_reach(e, f, t, skill):
                 key = ("attack", t, skill)
                 o = interned.get(key)
