@@ -81,11 +81,16 @@ def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     """Advantages and situation aspects someone could plausibly clear from here."""
     F = e.t.f
     from .blocks import standing_block
+    from .hazards import hazard_of
     out = []
+    obstacles = e.scene_has_blocks or e.scene.hazards
     for a in e.t.aspects.values():
-        if a.kind == SITUATION and a.creator is None and e.scene_has_blocks:
+        if a.kind == SITUATION and a.creator is None and obstacles:
             b = standing_block(e, a)  # a block is cleared from either side of it (003:2344-2345)
             if b is not None and f.zone in (b.a, b.b):
+                out.append(a)
+            hz = hazard_of(e, a)  # a hazard is overcome from where it strikes (003:2295-2297)
+            if hz is not None and hz.zone in (None, f.zone):
                 out.append(a)
             continue
         if a.kind == ADVANTAGE or (a.kind == SITUATION and a.creator is not None):

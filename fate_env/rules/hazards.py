@@ -17,8 +17,10 @@ The engine's rulings, where the text leaves the GM to judge:
 * **Its rolls.** The defender invokes as usual (the hazard's own aspect included: a situation
   aspect); the GM spends no fate points on a hazard's rolls. A hit from a hazard gives no one the
   free invoke on a consequence it causes (there is no one to hold it).
-* Creating advantages by a hazard, and overcoming or creating advantages against one (passive
-  opposition at its rating, 003:2295-2297), are not offered yet.
+* **Overcoming it** is the clear-an-aspect action on its name, against its rating (003:2295-2297),
+  from its zone (anywhere, for one with none); success renders it irrelevant: its aspect leaves
+  play and it takes no more turns. Creating advantages by a hazard, or against one, is not
+  offered yet.
 """
 
 from __future__ import annotations
@@ -33,23 +35,34 @@ from .kinds import DecisionKind
 from .options import Concede, Defend
 from .rolls import base, best_skill, resolved
 from .skills import DEFEND_SKILLS, PHYSICAL
+from .state import SITUATION
 from .steps import concede_fighter
 from .table import Roll
 
 if TYPE_CHECKING:
     from .engine import Engine
     from .scene import Hazard
+    from .state import Aspect
 
 #: what defends against a hazard's attack on each track (a ranged attack's defence; Will, mentally)
 DEFENCE = {PHYSICAL: DEFEND_SKILLS["ranged"], "mental": DEFEND_SKILLS["any"]}
 
 
 def act(e: "Engine") -> Flow:
-    """Every hazard's turn, in the scene's order (at the end of each exchange)."""
+    """Every hazard still standing takes its turn, in the scene's order (at the end of each exchange)."""
+    standing = {a.name for a in e.t.aspects.values() if a.kind == SITUATION and a.creator is None}
     for hz in e.scene.hazards:
         if e.t.is_over():
             return
-        yield from attack(e, hz)
+        if hz.name in standing:
+            yield from attack(e, hz)
+
+
+def hazard_of(e: "Engine", a: "Aspect") -> "Hazard | None":
+    """The hazard whose name the scene aspect ``a`` is, if any (its aspect stands while it does)."""
+    if a.kind != SITUATION or a.creator is not None:
+        return None
+    return next((hz for hz in e.scene.hazards if hz.name == a.name), None)
 
 
 def _defence(e: "Engine", cid: str, hz: "Hazard") -> tuple[str, int]:

@@ -681,3 +681,18 @@ def test_a_hives_heart_cannot_be_struck_while_its_parts_fight():
     assert Attack("brute", "Fight") in d.expect("turn", "hero").options  # the heart is open now
     with pytest.raises(SceneError, match=r"characters\.brute\.protected_by"):
         make_scene({**DUO, "brute": {**DUO["brute"], "protected_by": ["hero"]}})
+
+
+def test_overcoming_a_hazard_against_its_rating_renders_it_irrelevant():
+    """003:2295-2297: passive opposition at its rating; success: its aspect leaves play and it
+    takes no more turns (the engine's reading of "rendered irrelevant", 003:2254-2255)."""
+    from fate_env.rules.options import Pass, RemoveAspect
+    c = Conflict(_hazard_scene(), seed=0, forced=[(1, 1, 1, 1)])  # Athletics 2 + 4 against Great (+4)
+    d = Driver(c)
+    turret = aspect_id(c, "Machine-Gun Turret")
+    d.do("turn", "hero", RemoveAspect(turret))
+    d.skip_invokes()
+    assert _names(c, "PassiveOpposition")[-1].difficulty == 4
+    assert "Machine-Gun Turret" not in {a.name for a in c.aspects.values()}
+    d.do("turn", "brute", Pass())
+    assert not _names(c, "HazardActs")

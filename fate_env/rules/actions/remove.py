@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events as ev
 from ..aspects import boost, removable
 from ..blocks import clear, standing_block
+from ..hazards import hazard_of
 from ..decisions import Flow
 from ..invokes import invoke_rounds
 from ..options import RemoveAspect
@@ -35,8 +36,9 @@ def run(e: "Engine", f: Fighter, choice: RemoveAspect) -> Flow:
         opp_skill = a.skill or best_skill(e, creator, BLOCK_SKILLS, "defend")
         r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
     else:
-        border = standing_block(e, a)
-        difficulty = border.block.remove_difficulty if border is not None else REMOVE_DIFFICULTY
+        border, hazard = standing_block(e, a), hazard_of(e, a) if e.scene.hazards else None
+        difficulty = (border.block.remove_difficulty if border is not None else hazard.rating if hazard is not None
+                      else REMOVE_DIFFICULTY)
         r = roll(e, "overcome", f, skill, difficulty=difficulty, why=f"clear {a.name}")
     yield from invoke_rounds(e, r)
     resolved(e, r)
