@@ -29,7 +29,7 @@ from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, FullDefense, Invoke, Move, NoAdvantage,
-    NoSupport, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest,
+    NoSupport, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
 from .base import register
@@ -123,6 +123,11 @@ class BasicController:
         if tasks:  # the scene's goal comes first when it is safe to work on it
             i = max(tasks, key=lambda i: c.effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))
             return i, f"works on {c.scene.challenge.tasks[opts[i].task].name}"
+        for i in kinds.get(ZoneAttack, ()):  # a blast that catches two foes or more and no friend
+            caught = [x for x in c.active_ids() if x != me and c.f[x].zone == opts[i].zone]
+            foes = [x for x in caught if c.side_of(x) != c.side_of(me)]
+            if len(foes) >= 2 and len(foes) == len(caught):
+                return i, f"catches {len(foes)} foes in one {opts[i].skill} attack on {opts[i].zone}"
         best, best_score = None, -99
         for i in kinds.get(Attack, ()):
             o = opts[i]

@@ -87,6 +87,9 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.ZoneAttacked():
+                who = ", ".join(n(c) for c in e.targets)
+                return f"   {n(e.actor)} unleashes a {e.skill} attack on everyone in {self.zones.get(e.zone, e.zone)}: {who}"
             case ev.TrueFormRevealed():
                 kept = f" (still bearing {', '.join(e.carried)})" if e.carried else ""
                 return f"   {n(e.fallen)} falls... and {n(e.true_form)} rises in its place{kept}!"

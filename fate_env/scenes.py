@@ -22,7 +22,7 @@ from .rules.scene import (
     COUNTDOWN_TRIGGERS, SCALES, Block, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Hazard, Scene, SceneAspect,
     Stunt, Task, Threat, Zone, parse_when,
 )
-from .rules.skills import DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
+from .rules.skills import ATTACK_SKILLS, DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_PATH = PACKAGE_DIR / "schema" / "scene.schema.json"
@@ -286,6 +286,11 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         for j, st in enumerate(c.get("stunts", [])):
             sfield = f"{base}.stunts.{j}"
             stunts.append(_stunt(st, sfield, skills, known, fail))
+        for j, st in enumerate(stunts):
+            if st.kind == "zone_attack" and st.skill not in ATTACK_SKILLS and not any(
+                    o.kind == "use_skill" and o.action == "attack" and o.skill == st.skill for o in stunts):
+                fail(f"{base}.stunts.{j}.skill", f"{st.skill!r} cannot attack; expected Fight, Shoot, Provoke or a "
+                     "skill a use_skill stunt lets this character attack with")
         if "extreme_replaces" in c:
             others = [x for x in [c.get("trouble")] + list(c.get("aspects", [])) if x]
             if kind in ("minor", "mob"):
@@ -571,7 +576,7 @@ WHEN_TAGS = ("aspect:", "zone:", "target:", "same_zone", "other_zone", "full_def
 def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
     kind = st["kind"]
     needs = {"bonus": ("skill", "action"), "use_skill": ("skill", "action"), "extra_stress": ("track",),
-             "extra_mild": ()}[kind]
+             "extra_mild": (), "zone_attack": ("skill",)}[kind]
     for key in needs:
         if key not in st:
             fail(f"{field}.{key}", f"missing required field for a {kind} stunt")

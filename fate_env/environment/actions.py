@@ -42,6 +42,7 @@ fail, major_cost    1 + 1                    cost (a challenge's failed task)
 to_contest          1                        turn (the conflict becomes the scene's contest)
 take_hit, shield    1 + C, or 0 + 0          cost (a big bad's expendable minion armor; empty in
                                              scenes without one, so their layouts stay)
+zone_attack         Z x K, or 0              turn (a zone_attack stunt's; empty without one)
 ==================  =======================  ===========================================
 """
 
@@ -56,7 +57,7 @@ from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
-    TurnToContest,
+    TurnToContest, ZoneAttack,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -67,7 +68,7 @@ from ..rules.state import BOOST, build_fighter
 #: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
-             "concede", "pass", "task", "to_contest"),
+             "concede", "pass", "task", "to_contest", "zone_attack"),
     "move": ("stay", "move"),
     "respond": ("concede", "defend"),
     "invoke": ("done", "invoke", "boost"),
@@ -170,6 +171,7 @@ class ActionLayout:
                                  + (scene.rules.max_exchanges if contest else 0) + twists)
         self.B = max_boosts or (2 * self.C + 4)
         armored = any(c.minion_armor for c in scene.characters)
+        blasts = any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
             ("advantage", self.T * (self.C + self.Z + 1)), ("exploit", self.A), ("overcome_move", self.Z),
@@ -182,6 +184,8 @@ class ActionLayout:
             ("task", self.tasks * self.C), ("fail", 1), ("major_cost", 1), ("to_contest", 1),
             # a big bad's expendable minion armor: empty in scenes without it, so their layouts stay
             ("take_hit", 1 if armored else 0), ("shield", self.C if armored else 0),
+            # zone attacks (a zone_attack stunt's): empty in scenes without one
+            ("zone_attack", self.Z * self.K if blasts else 0),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -261,6 +265,9 @@ class ActionLayout:
         def shield(c, ego, o, slots, boosts):
             return self.at("shield", self.slot(ego, o.minion))
 
+        def zone_attack(c, ego, o, slots, boosts):
+            return self.at("zone_attack", self._zone_index[o.zone] * self.K + self._skill_index[o.skill])
+
         def absorb(c, ego, o, slots, boosts):
             mask = 0
             for s in o.slots:
@@ -269,7 +276,7 @@ class ActionLayout:
             return self.at("absorb", mask * (self.X + 1) + box)
 
         return {
-            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, ShieldWith: shield, Absorb: absorb,
+            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, ShieldWith: shield, ZoneAttack: zone_attack, Absorb: absorb,
             Exploit: lambda c, ego, o, slots, boosts: self.at("exploit", slots.slot_of[o.aspect]),
             OvercomeMove: lambda c, ego, o, slots, boosts: self.at("overcome_move", self._zone_index[o.zone]),
             RemoveAspect: lambda c, ego, o, slots, boosts: self.at("remove", slots.slot_of[o.aspect]),

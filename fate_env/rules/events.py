@@ -89,6 +89,16 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneAttacked(Event):
+    """An attack on everyone in ``zone`` (003:2644-2650)."""
+
+    actor: str
+    zone: str
+    skill: str
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TrueFormRevealed(Event):
     """A big bad taken out reveals its true form (003:2550-2566)."""
 

@@ -120,6 +120,12 @@ class TakeTask:                     # challenges: this character takes on this t
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneAttack:                   # one roll against everyone in a zone (a zone_attack stunt's)
+    zone: str
+    skill: str
+
+
+@dataclass(frozen=True, slots=True)
 class ShieldWith:                   # a big bad's expendable minion armor: this minion takes the hit
     minion: str
 
@@ -161,7 +167,7 @@ _NAMES = {
     Support: "support", Concede: "concede", Pass: "pass", Defend: "defend", Invoke: "invoke",
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
-    TurnToContest: "to_contest", ShieldWith: "shield",
+    TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

@@ -15,7 +15,7 @@ from .skills import DEFAULT_ADVANTAGES, AdvantageTemplate
 KINDS = ("pc", "major", "minor", "mob")
 #: the levels of scale Fate Condensed gives as an example (003:2410-2427), by number
 SCALES = ("mundane", "supernatural", "otherworldly", "legendary", "godlike")
-STUNT_KINDS = ("bonus", "extra_stress", "extra_mild", "use_skill")
+STUNT_KINDS = ("bonus", "extra_stress", "extra_mild", "use_skill", "zone_attack")
 ACTIONS = ("overcome", "create_advantage", "attack", "defend")
 
 
@@ -44,7 +44,8 @@ class Stunt:
     * ``extra_stress``: ``count`` more boxes on ``track`` (003:437-440);
     * ``extra_mild``: one more mild consequence slot (for ``track`` if given);
     * ``use_skill``: ``skill`` may be used for ``action`` (003:425-427),
-      e.g. Stealth to attack; attacks made so are melee unless ``reach`` says.
+      e.g. Stealth to attack; attacks made so are melee unless ``reach`` says;
+    * ``zone_attack``: ``skill`` may attack everyone in a zone at once (003:2644-2650).
     """
 
     name: str

@@ -106,12 +106,13 @@ def test_fuzz_the_optional_rules(scene, dials):
 
 
 def test_fuzz_blocks_and_hazards():
-    """A scene with a block on every border, a hazard and a big bad with a solo bonus, minion armor
-    and a true form, under the env's invariants."""
+    """A scene with a block on every border, a hazard, a zone attack and a big bad with a solo
+    bonus, minion armor and a true form, under the env's invariants."""
     from conftest import make_scene
     scene = make_scene(
         {"hero": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3, "Shoot": 2, "Athletics": 2},
-                  "high_concept": "Hero", "fate_points": 3},
+                  "high_concept": "Hero", "fate_points": 3,
+                  "stunts": [{"name": "Grenadier", "kind": "zone_attack", "skill": "Shoot"}]},
          "thug": {"kind": "minor", "side": "npcs", "zone": "b", "skills": {"Fight": 2, "Shoot": 1}},
          "boss": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Shoot": 3, "Athletics": 1},
                   "high_concept": "Boss", "solo_bonus": ["skill"], "minion_armor": True, "true_form": "beast",

@@ -696,3 +696,57 @@ def test_overcoming_a_hazard_against_its_rating_renders_it_irrelevant():
     assert "Machine-Gun Turret" not in {a.name for a in c.aspects.values()}
     d.do("turn", "brute", Pass())
     assert not _names(c, "HazardActs")
+
+
+# -- zone attacks (003:2644-2650) ----------------------------------------------------------------
+BLAST = {"hero": {**DUO["hero"], "skills": {**DUO["hero"]["skills"], "Shoot": 3},
+                  "stunts": [{"name": "Grenadier", "kind": "zone_attack", "skill": "Shoot"}]},
+         "pal": {"kind": "pc", "side": "pcs", "zone": "hall", "skills": {"Athletics": 1}, "high_concept": "Pal"},
+         "thug1": {"kind": "minor", "side": "npcs", "zone": "hall", "skills": {"Athletics": 0}, "stress": 1},
+         "thug2": {"kind": "minor", "side": "npcs", "zone": "hall", "skills": {"Athletics": 2}, "stress": 1}}
+
+
+def _blast_scene(chars=None):
+    return make_scene(chars or BLAST, zones=("room", "hall"), borders=[{"between": ["room", "hall"]}], first="hero")
+
+
+def test_a_zone_attack_is_one_roll_every_target_defends_against_friend_and_foe():
+    """003:2644-2650: no splitting; everyone in the zone, the hero's friend included, defends
+    against the total (Shoot 3 + 1 = 4)."""
+    from fate_env.rules.options import ZoneAttack
+    c = Conflict(_blast_scene(), seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    turn = d.expect("turn", "hero")
+    assert ZoneAttack("hall", "Shoot") in turn.options and ZoneAttack("room", "Shoot") not in turn.options
+    d.do("turn", "hero", ZoneAttack("hall", "Shoot"))
+    for who in ("pal", "thug1", "thug2"):
+        d.do("respond", who, Defend())
+    while c.pending is not None and c.pending.kind in ("invoke", "style", "absorb"):
+        c.step(Choose("full_hit") if c.pending.kind == "style" else 0)
+    assert _names(c, "ZoneAttacked")[0].targets == ("pal", "thug1", "thug2")
+    assert [r.actor for r in _rolled(c)] == ["hero", "pal", "thug1", "thug2"]  # one attack roll, three defences
+    assert [(e.target, e.shifts) for e in _names(c, "Resolved")] == [("pal", 3), ("thug1", 4), ("thug2", 2)]
+
+
+def test_basic_blasts_a_zone_of_foes_but_not_its_friends():
+    from agents.basic import BasicController as Basic
+    from fate_env.rules.options import ZoneAttack
+    c = Conflict(_blast_scene(), seed=0)
+    i, _ = Basic()._turn(c, c.pending)
+    assert type(c.pending.options[i]) is not ZoneAttack  # the pal is in the blast
+    c = Conflict(_blast_scene({k: v for k, v in BLAST.items() if k != "pal"}), seed=0)
+    i, why = Basic()._turn(c, c.pending)
+    assert c.pending.options[i] == ZoneAttack("hall", "Shoot") and "2 foes" in why
+
+
+def test_zone_attack_stunts_need_an_attack_skill_and_grow_the_layout_only_where_used():
+    from fate_env.environment.actions import ActionLayout
+    from fate_env.fast import covered
+    bad = {**DUO, "hero": {**DUO["hero"], "stunts": [{"name": "Boom", "kind": "zone_attack", "skill": "Lore"}]}}
+    with pytest.raises(SceneError, match=r"characters\.hero\.stunts\.0\.skill.*cannot attack"):
+        make_scene(bad)
+    lay = ActionLayout(_blast_scene())
+    plain = ActionLayout(_blast_scene({**BLAST, "hero": {**BLAST["hero"], "stunts": []}}))
+    assert lay.segments["zone_attack"].size == lay.Z * lay.K and plain.segments["zone_attack"].size == 0
+    assert lay.n == plain.n + lay.Z * lay.K
+    assert any("zone_attack" in why for why in covered(_blast_scene()))

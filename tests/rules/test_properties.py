@@ -46,6 +46,8 @@ def scenes(draw):
                 "weapon": draw(st.integers(0, 2)), "armor": draw(st.integers(0, 2)),
                 "scale": draw(st.integers(0, 2)),
             }
+            if draw(st.integers(0, 4)) == 0:  # now and then a zone attack (003:2644-2650)
+                c["stunts"] = [{"name": "Blast", "kind": "zone_attack", "skill": draw(st.sampled_from(["Fight", "Shoot"]))}]
             if kind in ("minor", "mob"):
                 c["stress"] = draw(st.integers(0, 3))
             if kind == "mob":

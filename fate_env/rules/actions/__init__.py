@@ -25,6 +25,7 @@ from . import (
     support,
     task,
     turn_to_contest,
+    zone_attack,
 )
 from .base import Action, TurnContext
 
@@ -44,6 +45,7 @@ ACTIONS: tuple[Action, ...] = (
     support.ACTION,
     concede.ACTION,
     pass_.ACTION,
+    zone_attack.ACTION,      # offered only with a zone_attack stunt: last, so no other option moves
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 

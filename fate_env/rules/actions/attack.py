@@ -21,6 +21,7 @@ from ..rolls import after_roll_edge, best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
 from ..solo import reduce_hit
 from ..state import Fighter
+from ..table import Roll
 from ..steps import respond
 from .base import Action, TurnContext
 
@@ -57,6 +58,13 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id)
     r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
     yield from invoke_rounds(e, r)
+    yield from land(e, f, target, r, track)
+
+
+def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str) -> Flow:
+    """An attack roll on ``target``, its invokes done, comes to its outcome: a tie's boost (or a
+    weapon's hit), a hit with its style choice, weapon and armor, cover, and solo bonuses."""
+    t = e.t.f[target]
     edge = after_roll_edge(e, r) if r.margin > 0 else 0
     if edge:  # the result after the roll, before style is judged (003:2436-2437)
         r.bonus += 2 * edge
