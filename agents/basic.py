@@ -218,6 +218,10 @@ class BasicController:
         return d.options.index(Choose("full_hit")), "takes the full hit"
 
     def _cost(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if d.context.get("action") == "split":  # the whole effort on the weakest defence among the foes
+            whole = [i for i, o in enumerate(d.options) if o.effort == d.context["left"]]
+            i = min(whole, key=lambda i: (c.defense_rating(d.options[i].target, d.actor, d.context["skill"]), i))
+            return i, f"puts everything on {d.options[i].target}"
         if d.context.get("action") == "minion_armor":  # minions are expendable: one takes the hit
             i = min(range(1, len(d.options)), key=lambda i: c.capacity(d.options[i].minion))
             return i, f"shoves {d.options[i].minion} into the blow"

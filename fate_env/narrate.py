@@ -87,6 +87,9 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.SplitEffort():
+                parts = ", ".join(f"{describe(v)} at {n(t)}" for t, v in e.given) or "nothing: the roll came to naught"
+                return f"   {n(e.actor)} splits {describe(e.effort)}: {parts}"
             case ev.ZoneAttacked():
                 who = ", ".join(n(c) for c in e.targets)
                 return f"   {n(e.actor)} unleashes a {e.skill} attack on everyone in {self.zones.get(e.zone, e.zone)}: {who}"

@@ -603,6 +603,7 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 #: the scene it was trained on, and counted the moment one is used
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
+    "split_effort": False,
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
     "protected_by": [],

@@ -43,6 +43,8 @@ to_contest          1                        turn (the conflict becomes the scen
 take_hit, shield    1 + C, or 0 + 0          cost (a big bad's expendable minion armor; empty in
                                              scenes without one, so their layouts stay)
 zone_attack         Z x K, or 0              turn (a zone_attack stunt's; empty without one)
+split_attack        Z x K, or 0              turn (the split_effort dial; empty without it)
+assign              C x 16, or 0             cost (a split attack's shares: target, effort 1..16)
 ==================  =======================  ===========================================
 """
 
@@ -57,7 +59,7 @@ from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
-    TurnToContest, ZoneAttack,
+    TurnToContest, ZoneAttack, SplitAttack, Assign,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -68,13 +70,13 @@ from ..rules.state import BOOST, build_fighter
 #: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
-             "concede", "pass", "task", "to_contest", "zone_attack"),
+             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack"),
     "move": ("stay", "move"),
     "respond": ("concede", "defend"),
     "invoke": ("done", "invoke", "boost"),
     "style": ("full_hit", "boost_hit"),
     "cost": ("no_aspect", "aspect_for_enemy", "minor_cost", "fail_with_boost", "forfeit", "pay", "fail",
-             "major_cost", "take_hit", "shield"),
+             "major_cost", "take_hit", "shield", "assign"),
     "absorb": ("absorb", "taken_out"),
     "next": ("next",),
     "contest_roll": ("roll_for",),
@@ -82,6 +84,10 @@ SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "contest_advantage": ("no_advantage", "advantage", "exploit"),
     "task": ("task",),
 }
+
+
+#: the largest share of a split attack's effort the layout names (a share past it: LayoutOverflow)
+MAX_SHARE = 16
 
 
 class LayoutOverflow(RuntimeError):
@@ -172,6 +178,7 @@ class ActionLayout:
         self.B = max_boosts or (2 * self.C + 4)
         armored = any(c.minion_armor for c in scene.characters)
         blasts = any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
+        split = scene.rules.split_effort
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
             ("advantage", self.T * (self.C + self.Z + 1)), ("exploit", self.A), ("overcome_move", self.Z),
@@ -186,6 +193,8 @@ class ActionLayout:
             ("take_hit", 1 if armored else 0), ("shield", self.C if armored else 0),
             # zone attacks (a zone_attack stunt's): empty in scenes without one
             ("zone_attack", self.Z * self.K if blasts else 0),
+            # split attacks (the split_effort dial): the zone and skill, then each target's share
+            ("split_attack", self.Z * self.K if split else 0), ("assign", self.C * MAX_SHARE if split else 0),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -268,6 +277,14 @@ class ActionLayout:
         def zone_attack(c, ego, o, slots, boosts):
             return self.at("zone_attack", self._zone_index[o.zone] * self.K + self._skill_index[o.skill])
 
+        def split_attack(c, ego, o, slots, boosts):
+            return self.at("split_attack", self._zone_index[o.zone] * self.K + self._skill_index[o.skill])
+
+        def assign(c, ego, o, slots, boosts):
+            if not 1 <= o.effort <= MAX_SHARE:
+                raise LayoutOverflow(f"a share of {o.effort} is outside the layout's 1..{MAX_SHARE}")
+            return self.at("assign", self.slot(ego, o.target) * MAX_SHARE + o.effort - 1)
+
         def absorb(c, ego, o, slots, boosts):
             mask = 0
             for s in o.slots:
@@ -276,7 +293,8 @@ class ActionLayout:
             return self.at("absorb", mask * (self.X + 1) + box)
 
         return {
-            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, ShieldWith: shield, ZoneAttack: zone_attack, Absorb: absorb,
+            Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, ShieldWith: shield, ZoneAttack: zone_attack,
+            SplitAttack: split_attack, Assign: assign, Absorb: absorb,
             Exploit: lambda c, ego, o, slots, boosts: self.at("exploit", slots.slot_of[o.aspect]),
             OvercomeMove: lambda c, ego, o, slots, boosts: self.at("overcome_move", self._zone_index[o.zone]),
             RemoveAspect: lambda c, ego, o, slots, boosts: self.at("remove", slots.slot_of[o.aspect]),

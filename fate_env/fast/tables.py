@@ -133,6 +133,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
                 why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
     if scene.countdowns:
         why.append("countdowns")
+    if r.split_effort:
+        why.append("split_effort: true")
     if r.conditions != "off":
         why.append(f"conditions: {r.conditions}")
     if scene.hazards:

@@ -89,6 +89,15 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SplitEffort(Event):
+    """A split attack's effort given out among its targets (003:2634-2646)."""
+
+    actor: str
+    effort: int
+    given: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ZoneAttacked(Event):
     """An attack on everyone in ``zone`` (003:2644-2650)."""
 

@@ -126,6 +126,18 @@ class ZoneAttack:                   # one roll against everyone in a zone (a zon
 
 
 @dataclass(frozen=True, slots=True)
+class SplitAttack:                  # one roll split among the foes in a zone (the split_effort dial)
+    zone: str
+    skill: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:                       # a split attack: this much of the effort goes to this target
+    target: str
+    effort: int
+
+
+@dataclass(frozen=True, slots=True)
 class ShieldWith:                   # a big bad's expendable minion armor: this minion takes the hit
     minion: str
 
@@ -168,6 +180,7 @@ _NAMES = {
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
+    SplitAttack: "split_attack", Assign: "assign",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

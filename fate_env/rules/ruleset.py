@@ -65,6 +65,7 @@ class RuleSet:
     weapons: bool = False
     faster_contests: bool = False
     conditions: str = "off"
+    split_effort: bool = False
     max_exchanges: int = 30
     #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
     #: "core" when one box takes a whole hit, else "condensed")
@@ -158,7 +159,8 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     cons = data.get("consequences", {"mild": 2, "moderate": 4, "severe": 6})
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
-    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests"):
+    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests",
+                "split_effort"):
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
     max_ex = data.get("max_exchanges", 30)
@@ -191,6 +193,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         weapons=bool(data.get("weapons", False)),
         faster_contests=bool(data.get("faster_contests", False)),
         conditions=_conditions(data),
+        split_effort=bool(data.get("split_effort", False)),
         max_exchanges=max_ex,
     )
 
@@ -221,6 +224,7 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "weapons": rules.weapons,
         "faster_contests": rules.faster_contests,
         "conditions": rules.conditions,
+        "split_effort": rules.split_effort,
         "max_exchanges": rules.max_exchanges,
     }
 

@@ -97,6 +97,7 @@ def test_fuzz_a_thousand_masked_random_episodes(scene):
     ("warehouse", {"conditions": "together"}), ("duel", {"extreme_consequences": True, "scale_benefit": "after_roll"}),
     ("chase", {"faster_contests": True}), ("wyrm", {"scale_benefit": "after_roll", "conditions": "together"}),
     ("burning_mill", {"conditions": "apart"}), ("interrogation", {"conditions": "apart"}),
+    ("warehouse_mobs", {"split_effort": True}), ("warehouse", {"split_effort": True}),
 ])
 def test_fuzz_the_optional_rules(scene, dials):
     """Condensed's optional rules (issue 15) under the env's invariants: masks, spaces, rewards."""

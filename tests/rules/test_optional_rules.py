@@ -750,3 +750,56 @@ def test_zone_attack_stunts_need_an_attack_skill_and_grow_the_layout_only_where_
     assert lay.segments["zone_attack"].size == lay.Z * lay.K and plain.segments["zone_attack"].size == 0
     assert lay.n == plain.n + lay.Z * lay.K
     assert any("zone_attack" in why for why in covered(_blast_scene()))
+
+
+# -- splitting effort (003:2634-2646) ------------------------------------------------------------
+GOONS = {"sophie": {"kind": "pc", "side": "pcs", "zone": "hall", "skills": {"Fight": 4}, "high_concept": "Duelist",
+                    "fate_points": 3},
+         **{f"goon{i}": {"kind": "minor", "side": "goons", "zone": "hall", "skills": {"Athletics": 1}, "stress": 1}
+            for i in (1, 2, 3)}}
+
+
+def test_sophies_flurry_splits_epic_effort_three_two_two():
+    """003:2641-2646: with an invoke and a good roll her Fight comes in at Epic (+7); she gives
+    Good (+3) to the veteran and Fair (+2) to each of the others, and each defends."""
+    from fate_env.rules.options import Assign, Invoke, SplitAttack
+    scene = make_scene(GOONS, zones=("hall",), first="sophie", rules={"name": "condensed", "dials": {"split_effort": True}})
+    c = Conflict(scene, seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (-1, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "sophie", SplitAttack("hall", "Fight"))
+    d.do("invoke", "sophie", Invoke(aspect_id(c, "Duelist"), "sophie", False, "bonus"))  # 4 + 1 + 2 = Epic
+    d.skip_invokes()
+    assert c.pending.context == {"action": "split", "left": 7, "skill": "Fight"}
+    assert Assign("goon1", 8) not in c.pending.options
+    d.do("cost", "sophie", Assign("goon1", 3))
+    d.do("cost", "sophie", Assign("goon2", 2))
+    # the last target takes what is left: one option, taken at once
+    split = _names(c, "SplitEffort")[0]
+    assert (split.effort, split.given) == (7, (("goon1", 3), ("goon2", 2), ("goon3", 2)))
+    while c.pending is not None and c.pending.kind in ("invoke", "absorb", "style"):
+        c.step(0)
+    # goon1: 3 against 1 + 0; goon2: 2 against 1 + 0; goon3: 2 against 1 - 1
+    assert [(e.target, e.effort, e.opposition) for e in _names(c, "Resolved")] == [
+        ("goon1", 3, 1), ("goon2", 2, 1), ("goon3", 2, 0)]
+
+
+def test_without_the_dial_no_split_and_the_layout_keeps_its_size():
+    from fate_env.environment.actions import ActionLayout
+    from fate_env.rules.options import SplitAttack
+    plain = make_scene(GOONS, zones=("hall",), first="sophie")
+    c = Conflict(plain, seed=0)
+    assert not [o for o in c.pending.options if type(o) is SplitAttack]
+    split = make_scene(GOONS, zones=("hall",), rules={"name": "condensed", "dials": {"split_effort": True}})
+    assert ActionLayout(split).n == ActionLayout(plain).n + 1 * ActionLayout(plain).K + 4 * 16
+
+
+def test_basic_puts_a_whole_split_on_the_weakest_defence():
+    from agents.basic import BasicController
+    from fate_env.rules.options import Assign, SplitAttack
+    chars = {**GOONS, "goon2": {**GOONS["goon2"], "skills": {"Athletics": 0}}}
+    c = Conflict(make_scene(chars, zones=("hall",), first="sophie",
+                            rules={"name": "condensed", "dials": {"split_effort": True}}), seed=0, forced=[(1, 0, 0, 0)])
+    Driver(c).do("turn", "sophie", SplitAttack("hall", "Fight"))
+    Driver(c).skip_invokes()
+    i, why = BasicController()._cost(c, c.pending)
+    assert c.pending.options[i] == Assign("goon2", 5) and "goon2" in why

@@ -63,6 +63,7 @@ def scenes(draw):
     dials = {"weapons": draw(st.booleans()), "extreme_consequences": draw(st.booleans()),
              "extreme_for": draw(st.sampled_from(["characters", "pcs"])),
              "scale_benefit": draw(st.sampled_from(["effort", "after_roll"])),
+             "split_effort": draw(st.booleans()),
              "max_exchanges": draw(st.integers(3, 12))}
     if not dials["extreme_consequences"]:
         dials["conditions"] = draw(st.sampled_from(["off", "together", "apart"]))

@@ -22,6 +22,7 @@ from . import (
     overcome_move,
     pass_,
     remove,
+    split_attack,
     support,
     task,
     turn_to_contest,
@@ -46,6 +47,7 @@ ACTIONS: tuple[Action, ...] = (
     concede.ACTION,
     pass_.ACTION,
     zone_attack.ACTION,      # offered only with a zone_attack stunt: last, so no other option moves
+    split_attack.ACTION,     # offered only under the split_effort dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 

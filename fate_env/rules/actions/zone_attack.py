@@ -35,13 +35,14 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     for st in f.sheet.stunts:
         if st.kind != "zone_attack":
             continue
-        for zone in _zones(e, f, st.skill):
+        for zone in zones_in_reach(e, f, st.skill):
             if any(c != f.id and e.t.f[c].zone == zone for c in e.t.active_ids()):
                 out.append(ZoneAttack(zone, st.skill))
     return out
 
 
-def _zones(e: "Engine", f: Fighter, skill: str) -> list[str]:
+def zones_in_reach(e: "Engine", f: Fighter, skill: str) -> list[str]:
+    """The zones ``f`` can attack into with ``skill``: its own in melee, those in range when shooting."""
     reach = reach_of(f, skill)
     if reach == "melee":
         return [f.zone]

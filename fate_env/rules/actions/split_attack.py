@@ -1,0 +1,91 @@
+"""Splitting effort between targets (Fate Condensed's "multiple targets", 003:2634-2646).
+
+Under the ``split_effort`` dial an attacker may strike at several foes in one zone: it rolls (and
+invokes) once, and if the total is positive it splits it as it likes among them, at least one
+point to each target it keeps; each then defends against the effort given to it (Sophie's Epic
+(+7) split Good, Fair and Fair between three goons, 003:2641-2646).
+
+The engine's rulings: the attacker's invokes come before the split (as Sophie's did); the split is
+a run of decisions, one target and its effort at a time, until the whole total is given out (the
+last target the attacker keeps takes what is left); each target then rolls its defence and only
+it invokes on that roll; no one concedes between the attacker's roll and the defences. Every
+target is a foe in one zone within the skill's reach (003:2660-2661: "all of the targets should
+occupy the same zone").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import events as ev
+from ..decisions import Flow, ask
+from ..invokes import invoke_turns, roll_context
+from ..kinds import DecisionKind
+from ..options import Assign, SplitAttack
+from ..reach import attack_track, reach_of
+from ..rolls import base, best_skill
+from ..skills import DEFEND_SKILLS
+from ..state import Fighter
+from ..table import Roll
+from .attack import land
+from .base import Action, TurnContext
+from .zone_attack import zones_in_reach
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+    if not e.rules.split_effort:
+        return []
+    F = e.t.f
+    out = []
+    for skill in _attack_skills(e, f):
+        for zone in zones_in_reach(e, f, skill):
+            if sum(1 for c in ctx.foes if F[c].zone == zone) >= 2:
+                out.append(SplitAttack(zone, skill))
+    return out
+
+
+def _attack_skills(e: "Engine", f: Fighter) -> list[str]:
+    from ..reach import attack_skills
+    return attack_skills(e, f)
+
+
+def run(e: "Engine", f: Fighter, choice: SplitAttack) -> Flow:
+    F = e.t.f
+    zone, skill = choice.zone, choice.skill
+    foes = [c for c in e.t.foes_of(f.id) if F[c].zone == zone]
+    notes: list[str] = []
+    rating, total = base(e, f.id, skill, "attack", None, notes)
+    faces = e.dice.roll(f.id, f"split attack with {skill}")
+    e.emit(ev.Rolled(f.id, "attack", skill, rating, total, faces, tuple(notes)))
+    whole = Roll("attack", f.id, skill, total, faces, zones=(f.zone, zone))
+    yield from invoke_turns(e, [(f.id, whole)], roll_context)  # the attacker's invokes, before the split
+    left = whole.effort
+    given: dict[str, int] = {}
+    while left > 0 and len(given) < len(foes):
+        open_ = [c for c in foes if c not in given]
+        last = len(open_) == 1
+        options = [Assign(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
+        pick = yield from ask(e, DecisionKind.COST, f.id, options, action="split", left=left, skill=skill)
+        given[pick.target] = pick.effort
+        left -= pick.effort
+    e.emit(ev.SplitEffort(f.id, whole.effort, tuple(given.items())))
+    track = attack_track(e, skill)
+    defend_skills = DEFEND_SKILLS[reach_of(f, skill)]
+    for tid, effort in given.items():
+        if not (F[tid].active and f.active) or e.t.is_over():
+            continue
+        d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id)
+        d_notes: list[str] = []
+        d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
+        d_faces = e.dice.roll(tid, f"defend with {d_skill}")
+        e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
+        r = Roll("attack", f.id, skill, effort, (0, 0, 0, 0), opposer=tid, active=True, opp_skill=d_skill,
+                 opp_base=d_total, opp_faces=d_faces, target=tid, zones=(f.zone, zone))
+        yield from invoke_turns(e, [(tid, r)], roll_context)  # the defender's invokes
+        yield from land(e, f, tid, r, track)
+
+
+ACTION = Action(SplitAttack, offer, run)
