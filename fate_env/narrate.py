@@ -87,6 +87,9 @@ class Narrator:
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
+            case ev.Distraction():
+                done = f"{n(e.by)} deals with {e.distraction}" if e.by else f"Nobody dealt with {e.distraction}"
+                return f"   {done}." + (f" {e.repercussion}" if e.repercussion else "")
             case ev.SplitEffort():
                 parts = ", ".join(f"{describe(v)} at {n(t)}" for t, v in e.given) or "nothing: the roll came to naught"
                 return f"   {n(e.actor)} splits {describe(e.effort)}: {parts}"

@@ -19,7 +19,7 @@ import yaml
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
-    COUNTDOWN_TRIGGERS, SCALES, Block, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Hazard, Scene, SceneAspect,
+    COUNTDOWN_TRIGGERS, SCALES, Block, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Distraction, Hazard, Scene, SceneAspect,
     Stunt, Task, Threat, Zone, parse_when,
 )
 from .rules.skills import ATTACK_SKILLS, DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
@@ -361,6 +361,17 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             if sides_of.get(p) != c.side or p == c.id:
                 fail(f"characters.{c.id}.protected_by", f"{p!r}: expected another character of side {c.side!r} "
                      "(a part of the hive, 003:2620-2628)")
+    distractions = []
+    taken = {a.name for a in aspects}
+    for i, dz in enumerate(data.get("distractions", [])):
+        if kind != "conflict":
+            fail("distractions", f"expected distractions only in a conflict, not a {kind}")
+        if dz["name"] in taken:
+            fail(f"distractions.{i}.name", f"{dz['name']!r} is already an aspect of the scene")
+        taken.add(dz["name"])
+        rep = dz.get("repercussions", {})
+        distractions.append(Distraction(dz["name"], dz.get("choice", ""), dz.get("opposition", 0),
+                                        rep.get("leave", ""), rep.get("deal", "")))
     hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
     countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
@@ -373,6 +384,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         description=data.get("description", ""), source=data.get("source"),
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
         kind=kind, contest=contest, challenge=challenge, countdowns=countdowns, hazards=hazards,
+        distractions=tuple(distractions),
     )
     _check_stunt_circumstances(scene, fail)
     if kind == "conflict":
@@ -604,7 +616,7 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "split_effort": False,
-    "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "block": None,
+    "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
     "protected_by": [],
 }

@@ -139,6 +139,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append(f"conditions: {r.conditions}")
     if scene.hazards:
         why.append("hazards")
+    if scene.distractions:
+        why.append("distractions")
     if any(b.block is not None for b in scene.borders):
         why.append("blocks")
     if any(c.protected_by for c in scene.characters):

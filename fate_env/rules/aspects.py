@@ -57,6 +57,8 @@ def setup_aspects(e: "Engine") -> None:
     for b in e.scene.borders:  # a block's name is an aspect (003:2306-2307)
         if b.block is not None:
             new_aspect(e, b.block.name, SITUATION)
+    for dz in e.scene.distractions:  # a distraction's name, as an aspect (003:2355-2357)
+        new_aspect(e, dz.name, SITUATION)
     for hz in e.scene.hazards:  # a hazard's name is an aspect (003:2276-2278)
         new_aspect(e, hz.name, SITUATION, zone=hz.zone)
 
@@ -83,7 +85,7 @@ def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     from .blocks import standing_block
     from .hazards import hazard_of
     out = []
-    obstacles = e.scene_has_blocks or e.scene.hazards
+    obstacles = e.scene_has_blocks or e.scene.hazards or e.scene.distractions
     for a in e.t.aspects.values():
         if a.kind == SITUATION and a.creator is None and obstacles:
             b = standing_block(e, a)  # a block is cleared from either side of it (003:2344-2345)
@@ -91,6 +93,8 @@ def removable(e: "Engine", f: Fighter) -> list[Aspect]:
                 out.append(a)
             hz = hazard_of(e, a)  # a hazard is overcome from where it strikes (003:2295-2297)
             if hz is not None and hz.zone in (None, f.zone):
+                out.append(a)
+            if any(dz.name == a.name for dz in e.scene.distractions):  # dealt with from anywhere
                 out.append(a)
             continue
         if a.kind == ADVANTAGE or (a.kind == SITUATION and a.creator is not None):

@@ -43,6 +43,10 @@ def finish(e: "Engine", unresolved: bool = False, winner: str | None = None, **e
     if winner is None and not unresolved and len(sides) == 1 and e.scene.kind != SceneKind.CHALLENGE:
         winner = next(iter(sides))
     payouts: dict[str, int] = {}
+    standing = {a.name for a in t.aspects.values() if a.creator is None and a.owner is None}
+    for dz in e.scene.distractions:  # left to the end: its repercussion (003:2361-2364)
+        if dz.name in standing:
+            e.emit(ev.Distraction(dz.name, None, dz.leave))
     for cid, fi in t.f.items():
         pay = fi.owed + (1 + fi.consequences_taken if fi.status == CONCEDED else 0)
         if pay:

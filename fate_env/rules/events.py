@@ -89,6 +89,16 @@ class CountdownStopped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Distraction(Event):
+    """A distraction dealt with (``by``) or left when the scene ends (``by`` None), and the
+    repercussion the scene gives for that (003:2361-2364)."""
+
+    distraction: str
+    by: str | None
+    repercussion: str
+
+
+@dataclass(frozen=True, slots=True)
 class SplitEffort(Event):
     """A split attack's effort given out among its targets (003:2634-2646)."""
 

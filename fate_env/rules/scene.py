@@ -276,6 +276,19 @@ class Hazard:
 
 
 @dataclass(frozen=True)
+class Distraction:
+    """A distraction (003:2346-2375): a ``name`` (an aspect in play), the ``choice`` it puts to the
+    PCs, the passive ``opposition`` to dealing with it, and the ``repercussions`` of leaving it
+    (``leave``) and of dealing with it (``deal``), told to the table when they happen."""
+
+    name: str
+    choice: str = ""
+    opposition: int = 0
+    leave: str = ""
+    deal: str = ""
+
+
+@dataclass(frozen=True)
 class Scene:
     name: str
     title: str
@@ -298,6 +311,7 @@ class Scene:
     challenge: ChallengeSpec | None = None
     countdowns: tuple[Countdown, ...] = ()
     hazards: tuple[Hazard, ...] = ()
+    distractions: tuple[Distraction, ...] = ()
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:

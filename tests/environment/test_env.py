@@ -123,7 +123,9 @@ def test_fuzz_blocks_and_hazards():
         zones=("a", "b", "c"), rules="condensed",
         borders=[{"between": ["a", "b"], "block": {"name": "Vat of Acid", "rating": 3, "weapon": 4}},
                  {"between": ["b", "c"], "block": {"name": "Chain Link Fence", "rating": 2, "cover": "mitigates"}}],
-        hazards=[{"name": "Distant Sniper", "rating": 5, "weapon": 4, "attacks": ["pcs"]}])
+        hazards=[{"name": "Distant Sniper", "rating": 5, "weapon": 4, "attacks": ["pcs"]}],
+        distractions=[{"name": "Bus Full of Civilians", "opposition": 3,
+                       "repercussions": {"leave": "The civilians die.", "deal": "The boss gets away."}}])
     env = fate_env.env(scene=scene)
     for seed in range(200):
         run_episode(env, seed, seed + 11)

@@ -803,3 +803,28 @@ def test_basic_puts_a_whole_split_on_the_weakest_defence():
     Driver(c).skip_invokes()
     i, why = BasicController()._cost(c, c.pending)
     assert c.pending.options[i] == Assign("goon2", 5) and "goon2" in why
+
+
+# -- distractions (003:2346-2375) ----------------------------------------------------------------
+BUS = {"name": "Bus Full of Civilians", "choice": "Will the bus plunge off the bridge?", "opposition": 3,
+       "repercussions": {"leave": "All of the civilians on the bus die.", "deal": "The villain gets away!"}}  # 003:2390-2394
+
+
+def test_dealing_with_a_distraction_is_an_overcome_against_its_opposition_with_its_repercussion():
+    from fate_env.rules.options import RemoveAspect
+    c = Conflict(make_scene(DUO, first="hero", distractions=[BUS]), seed=0, forced=[(1, 0, 0, 0)])  # Athletics 2 + 1
+    d = Driver(c)
+    d.do("turn", "hero", RemoveAspect(aspect_id(c, "Bus Full of Civilians")))
+    d.skip_invokes()
+    assert _names(c, "PassiveOpposition")[-1].difficulty == 3
+    d.do("cost", "hero", Choose("minor_cost"))  # a tie: success at a minor cost
+    assert [(e.distraction, e.by, e.repercussion) for e in _names(c, "Distraction")] == [
+        ("Bus Full of Civilians", "hero", "The villain gets away!")]
+
+
+def test_a_distraction_left_to_the_end_brings_its_other_repercussion():
+    c = Conflict(make_scene(DUO, first="hero", distractions=[BUS]), seed=0)
+    c.concede("hero")
+    assert [(e.by, e.repercussion) for e in _names(c, "Distraction")] == [(None, "All of the civilians on the bus die.")]
+    from fate_env.fast import covered
+    assert "distractions" in covered(make_scene(DUO, distractions=[BUS]))

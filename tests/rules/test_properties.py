@@ -76,7 +76,9 @@ def scenes(draw):
                for i in range(draw(st.integers(0, 2) if rules == "condensed" else st.just(0)))]
     return make_scene(chars, zones=zones, borders=borders, rules={"name": rules, "dials": dials},
                       aspects=[{"name": "Scene Aspect"}], conflict=kind, shoot_range=draw(st.integers(0, 2)),
-                      hazards=hazards)
+                      hazards=hazards,
+                      distractions=[{"name": "Distraction", "opposition": draw(st.integers(0, 4))}] if draw(st.booleans())
+                      else [])
 
 
 def fp_total(c: Conflict) -> int:

@@ -8,6 +8,13 @@ from .. import events as ev
 from ..aspects import boost, removable
 from ..blocks import clear, standing_block
 from ..hazards import hazard_of
+
+
+def distraction_of(e: "Engine", a: Any) -> Any:
+    """The scene's distraction the scene aspect ``a`` is, if any."""
+    if not e.scene.distractions or a.creator is not None or a.owner is not None:
+        return None
+    return next((dz for dz in e.scene.distractions if dz.name == a.name), None)
 from ..decisions import Flow
 from ..invokes import invoke_rounds
 from ..options import RemoveAspect
@@ -37,8 +44,9 @@ def run(e: "Engine", f: Fighter, choice: RemoveAspect) -> Flow:
         r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
     else:
         border, hazard = standing_block(e, a), hazard_of(e, a) if e.scene.hazards else None
+        distraction = distraction_of(e, a)
         difficulty = (border.block.remove_difficulty if border is not None else hazard.rating if hazard is not None
-                      else REMOVE_DIFFICULTY)
+                      else distraction.opposition if distraction is not None else REMOVE_DIFFICULTY)
         r = roll(e, "overcome", f, skill, difficulty=difficulty, why=f"clear {a.name}")
     yield from invoke_rounds(e, r)
     resolved(e, r)
@@ -48,6 +56,8 @@ def run(e: "Engine", f: Fighter, choice: RemoveAspect) -> Flow:
             clear(e, border)
         del t.aspects[a.id]
         e.emit(ev.AspectRemoved(a.name, a.id, f"cleared by {f.id}"))
+        if (dz := distraction_of(e, a)) is not None:  # dealt with: its repercussion (003:2361-2364)
+            e.emit(ev.Distraction(dz.name, f.id, dz.deal))
     if outcome == STYLE:
         boost(e, f.id, "Clear Ground")
 
