@@ -45,6 +45,7 @@ take_hit, shield    1 + C, or 0 + 0          cost (a big bad's expendable minion
 zone_attack         Z x K, or 0              turn (a zone_attack stunt's; empty without one)
 split_attack        Z x K, or 0              turn (the split_effort dial; empty without it)
 assign              C x 16, or 0             cost (a split attack's shares: target, effort 1..16)
+shove               C x K x blocks           turn (forcing a foe into a block; empty without blocks)
 ==================  =======================  ===========================================
 """
 
@@ -59,7 +60,7 @@ from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
-    TurnToContest, ZoneAttack, SplitAttack, Assign,
+    TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -70,7 +71,7 @@ from ..rules.state import BOOST, build_fighter
 #: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
-             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack"),
+             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove"),
     "move": ("stay", "move"),
     "respond": ("concede", "defend"),
     "invoke": ("done", "invoke", "boost"),
@@ -179,6 +180,7 @@ class ActionLayout:
         armored = any(c.minion_armor for c in scene.characters)
         blasts = any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
         split = scene.rules.split_effort
+        self.blocks = [b.block.name for b in scene.borders if b.block is not None]
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
             ("advantage", self.T * (self.C + self.Z + 1)), ("exploit", self.A), ("overcome_move", self.Z),
@@ -195,6 +197,8 @@ class ActionLayout:
             ("zone_attack", self.Z * self.K if blasts else 0),
             # split attacks (the split_effort dial): the zone and skill, then each target's share
             ("split_attack", self.Z * self.K if split else 0), ("assign", self.C * MAX_SHARE if split else 0),
+            # forcing a foe into a block: target, skill, block (only in scenes with blocks)
+            ("shove", self.C * self.K * len(self.blocks)),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -280,6 +284,11 @@ class ActionLayout:
         def split_attack(c, ego, o, slots, boosts):
             return self.at("split_attack", self._zone_index[o.zone] * self.K + self._skill_index[o.skill])
 
+        def shove(c, ego, o, slots, boosts):
+            nb = len(self.blocks)
+            return self.at("shove", (self.slot(ego, o.target) * self.K + self._skill_index[o.skill]) * nb
+                           + self.blocks.index(o.block))
+
         def assign(c, ego, o, slots, boosts):
             if not 1 <= o.effort <= MAX_SHARE:
                 raise LayoutOverflow(f"a share of {o.effort} is outside the layout's 1..{MAX_SHARE}")
@@ -294,7 +303,7 @@ class ActionLayout:
 
         return {
             Move: move, Attack: attack, CreateAdvantage: advantage, Invoke: invoke, Choose: choose, ShieldWith: shield, ZoneAttack: zone_attack,
-            SplitAttack: split_attack, Assign: assign, Absorb: absorb,
+            SplitAttack: split_attack, Assign: assign, ShoveInto: shove, Absorb: absorb,
             Exploit: lambda c, ego, o, slots, boosts: self.at("exploit", slots.slot_of[o.aspect]),
             OvercomeMove: lambda c, ego, o, slots, boosts: self.at("overcome_move", self._zone_index[o.zone]),
             RemoveAspect: lambda c, ego, o, slots, boosts: self.at("remove", slots.slot_of[o.aspect]),

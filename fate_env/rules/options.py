@@ -138,6 +138,13 @@ class Assign:                       # a split attack: this much of the effort go
 
 
 @dataclass(frozen=True, slots=True)
+class ShoveInto:                    # an attack that forces a foe into a block beside it
+    target: str
+    skill: str
+    block: str
+
+
+@dataclass(frozen=True, slots=True)
 class ShieldWith:                   # a big bad's expendable minion armor: this minion takes the hit
     minion: str
 
@@ -180,7 +187,7 @@ _NAMES = {
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
-    SplitAttack: "split_attack", Assign: "assign",
+    SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

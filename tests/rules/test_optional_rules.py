@@ -828,3 +828,22 @@ def test_a_distraction_left_to_the_end_brings_its_other_repercussion():
     assert [(e.by, e.repercussion) for e in _names(c, "Distraction")] == [(None, "All of the civilians on the bus die.")]
     from fate_env.fast import covered
     assert "distractions" in covered(make_scene(DUO, distractions=[BUS]))
+
+
+def test_forcing_a_foe_into_a_block_adds_half_its_weapon_rating():
+    """003:2324-2326: an attack as normal, plus a weapon rating of half the block's (at least 1):
+    the vat's Weapon:4 gives 2; a tie hits for 2, a one-shift hit becomes 3."""
+    from fate_env.rules.options import ShoveInto
+    together = {**APART, "brute": {**APART["brute"], "zone": "room"}}
+    scene = make_scene(together, zones=("room", "hall"), first="hero", borders=[{"between": ["room", "hall"], "block": VAT}])
+    for dice, shifts in (((0, 0, 0, 0), 2), ((1, 0, 0, 0), 3)):  # Fight 3 (+0 or +1) against Fight 3 + 0
+        c = Conflict(scene, seed=0, forced=[dice, (0, 0, 0, 0)])
+        d = Driver(c)
+        assert ShoveInto("brute", "Fight", "Vat of Acid") in d.expect("turn", "hero").options
+        d.do("turn", "hero", ShoveInto("brute", "Fight", "Vat of Acid"))
+        d.do("respond", "brute", Defend())
+        d.skip_invokes()
+        hit = _names(c, "Hit")[-1]
+        assert (hit.target, hit.shifts) == ("brute", shifts) and "Vat of Acid" in hit.notes[0]
+    apart = Conflict(_blocked(VAT), seed=0)
+    assert not [o for o in apart.pending.options if type(o) is ShoveInto]  # nobody beside the hero

@@ -22,6 +22,7 @@ from . import (
     overcome_move,
     pass_,
     remove,
+    shove,
     split_attack,
     support,
     task,
@@ -48,6 +49,7 @@ ACTIONS: tuple[Action, ...] = (
     pass_.ACTION,
     zone_attack.ACTION,      # offered only with a zone_attack stunt: last, so no other option moves
     split_attack.ACTION,     # offered only under the split_effort dial
+    shove.ACTION,            # offered only beside a block
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 

@@ -61,9 +61,11 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     yield from land(e, f, target, r, track)
 
 
-def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str) -> Flow:
+def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str, into: tuple[str, int] | None = None) -> Flow:
     """An attack roll on ``target``, its invokes done, comes to its outcome: a tie's boost (or a
-    weapon's hit), a hit with its style choice, weapon and armor, cover, and solo bonuses."""
+    weapon's hit), a hit with its style choice, weapon and armor, cover, and solo bonuses.
+    ``into``: a block the target is forced into and the weapon rating that adds (003:2324-2326),
+    as a weapon does under the weapons rules: on a tie it hits for that much, on a hit it adds."""
     t = e.t.f[target]
     edge = after_roll_edge(e, r) if r.margin > 0 else 0
     if edge:  # the result after the roll, before style is judged (003:2436-2437)
@@ -73,6 +75,9 @@ def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str) -> Flow:
     resolved(e, r)
     weapons = e.rules.weapons and track == PHYSICAL
     if m < 0:
+        return
+    if m == 0 and into is not None:
+        yield from harm(e, t, into[1], track, f.id, note=f"forced into {into[0]}")
         return
     if m == 0:
         if weapons and f.sheet.weapon > 0 and f.sheet.weapon - t.sheet.armor > 0:
@@ -92,6 +97,9 @@ def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str) -> Flow:
             hit -= 1
             boost(e, f.id, "Momentum")
     note = None
+    if into is not None:
+        hit += into[1]
+        note = f"forced into {into[0]}, weapon {into[1]}"
     if weapons:
         hit += f.sheet.weapon - t.sheet.armor
         note = f"weapon {f.sheet.weapon}, armor {t.sheet.armor}"
