@@ -97,7 +97,9 @@ def test_actions_are_offered_in_the_order_saved_sessions_and_models_rely_on():
     from fate_env.rules.actions import ACTIONS
     names = [a.option.__name__ for a in ACTIONS]
     assert names == ["Move", "Attack", "CreateAdvantage", "Exploit", "OvercomeMove", "RemoveAspect", "TakeTask",
-                     "TurnToContest", "FullDefense", "Support", "Concede", "Pass"]
+                     "TurnToContest", "FullDefense", "Support", "Concede", "Pass",
+                     # issue 15's, appended: offered only in scenes that use them, so no earlier index moves
+                     "ZoneAttack", "SplitAttack", "ShoveInto"]
     modules = {p.stem for p in (RULES / "actions").glob("*.py")} - {"__init__", "base"}
     assert {a.run.__module__.rsplit(".", 1)[1] for a in ACTIONS} == modules, "an action module is not registered"
 
