@@ -176,7 +176,7 @@ class BasicController:
         ctx = d.context
         margin = ctx["margin"]
         me = d.actor
-        worth = min(c.invoke_bonus(me, True), c.invoke_bonus(me, False))  # +2, unless a solo bonus says
+        worth = min(c.invoke_bonus(me, True), c.invoke_bonus(me, False)) if c.solo else 2  # a solo bonus may say
         if ctx["as_roller"]:
             goal = 1 if ctx["action"] in ("attack", "contest") else 0  # a hit, an exchange won; else a tie
             if margin >= goal:

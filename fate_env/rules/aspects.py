@@ -82,12 +82,13 @@ def exploitable(e: "Engine", f: Fighter) -> list[Aspect]:
 def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     """Advantages and situation aspects someone could plausibly clear from here."""
     F = e.t.f
-    from .blocks import standing_block
-    from .hazards import hazard_of
     out = []
     obstacles = e.scene_has_blocks or e.scene.hazards or e.scene.distractions
+    if obstacles:
+        from .blocks import standing_block
+        from .hazards import hazard_of
     for a in e.t.aspects.values():
-        if a.kind == SITUATION and a.creator is None and obstacles:
+        if obstacles and a.kind == SITUATION and a.creator is None:
             b = standing_block(e, a)  # a block is cleared from either side of it (003:2344-2345)
             if b is not None and f.zone in (b.a, b.b):
                 out.append(a)

@@ -41,7 +41,7 @@ from .zones import ZoneMap
 #: turns between the table copies the hot path takes; a copy made between them replays at most
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
-_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "maps",
+_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
            "scene_has_blocks", "autostep_single", "interned")
 
 
@@ -94,6 +94,8 @@ class Engine(View):
         self.immunity = any(c.challenge_immunity for c in scene.characters)
         #: whether any character is a hive's heart (protected_by)
         self.hive = any(c.protected_by for c in scene.characters)
+        from .actions import actions_for
+        self.actions = actions_for(scene)  # the turn actions this scene can offer, in ACTIONS order
         self.autostep_single = autostep_single
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
 

@@ -163,9 +163,9 @@ class Absorber(ABC):
     def capacity(self, f: Fighter, track: str, rules: RuleSet) -> int:
         """The biggest hit ``f`` could absorb now without being taken out."""
         boxes = style_of(rules).capacity(f.tracks[track])
-        usable = [s for s in f.slots if s.free and (s.track in (None, track))]
         if rules.conditions != "apart":
-            return boxes + sum(s.value for s in usable)
+            return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
+        usable = [s for s in f.slots if s.free and (s.track in (None, track))]
         return boxes + sum(min(row_room(f, sev), sum(1 for s in usable if s.severity == sev)) * value
                            for sev, value in (("mild", 1), ("moderate", 2), ("severe", 3)))
 

@@ -15,6 +15,7 @@ from .invokes import invoke_budget
 from .reach import attack_skills, attack_track, can_reach, reach_of
 from .rolls import base, best_skill, effective
 from .skills import DEFEND_SKILLS
+from .solo import INVOKE_BONUS, invoke_bonus
 from .stress import absorber_for
 
 if TYPE_CHECKING:
@@ -157,9 +158,10 @@ class View:
 
     def invoke_bonus(self, who: str, free: bool) -> int:
         """What a +2 invoke by ``who`` on the roll being invoked on is worth (solo bonuses, 003:2593-2600)."""
-        from .solo import INVOKE_BONUS, invoke_bonus
         r = self.t.roll
-        return invoke_bonus(self, who, r, free) if r is not None else INVOKE_BONUS
+        if not self.solo or r is None:
+            return INVOKE_BONUS
+        return invoke_bonus(self, who, r, free)
 
     def invoke_budget(self, who: str) -> tuple[int, int, int]:
         """For the roll being invoked on: (free invokes ``who`` and its allies hold here, fate

@@ -33,6 +33,7 @@ from .base import Action, TurnContext
 
 if TYPE_CHECKING:
     from ..engine import Engine
+    from ..scene import Scene
 
 ACTIONS: tuple[Action, ...] = (
     move.ACTION,             # the free move first (it does not end the turn)
@@ -54,13 +55,27 @@ ACTIONS: tuple[Action, ...] = (
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
 
+def actions_for(scene: "Scene") -> tuple[Action, ...]:
+    """``ACTIONS`` without the optional-rule ones the scene cannot offer (a zone attack without a
+    zone_attack stunt, a split without the split_effort dial, a shove without a block): the turn's
+    options are built every turn, and these would only ever answer with nothing."""
+    unused = set()
+    if not any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts):
+        unused.add(zone_attack.ACTION)
+    if not scene.rules.split_effort:
+        unused.add(split_attack.ACTION)
+    if not any(b.block is not None for b in scene.borders):
+        unused.add(shove.ACTION)
+    return tuple(a for a in ACTIONS if a not in unused)
+
+
 def turn_options(e: "Engine", f: Fighter, free_move: bool) -> list[Any]:
     """Every option of ``f``'s turn, action by action in ``ACTIONS`` order."""
     ctx = TurnContext(free_move, free_moves(e, f) if free_move else [], e.t.foes_of(f.id))
     opts: list[Any] = []
-    for action in ACTIONS:
+    for action in e.actions:
         opts.extend(action.offer(e, f, ctx))
     return opts
 
 
-__all__ = ["ACTIONS", "BY_OPTION", "Action", "TurnContext", "turn_options"]
+__all__ = ["ACTIONS", "BY_OPTION", "Action", "TurnContext", "actions_for", "turn_options"]

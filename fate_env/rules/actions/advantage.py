@@ -50,16 +50,15 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     out = []
     interned = e.interned  # options are values: one object per (template, target) for the scene
     targets: dict[tuple, list[str]] = {}  # templates of one target kind and track share their targets
+    guarded = e.immunity or e.hive
     for tpl in e.scene.advantages:  # of either kind: DISTRACTED in a physical fight (003:1414-1419)
         k = (tpl.target, tpl.track)
         got = targets.get(k)
         if got is None:
             got = targets[k] = template_targets(e, f, tpl, ctx.foes)
         for target in got:
-            if tpl.target == "foe" and e.immunity and e.t.f[target].sheet.immune(tpl.track, bool(e.t.tasks_left)):
-                continue  # challenge immunity (003:2520-2525)
-            if tpl.target == "foe" and e.hive and e.t.f[target].sheet.shielded(e.t.active_ids()):
-                continue  # a hive's heart (003:2620-2628)
+            if guarded and tpl.target == "foe" and _guarded(e, target, tpl.track):
+                continue  # challenge immunity or a hive's heart (003:2520-2525, 003:2620-2628)
             key = (tpl.name, target)
             if key not in named:  # already there: take advantage of it instead
                 o = interned.get(key)
@@ -67,6 +66,13 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
                     o = interned[key] = CreateAdvantage(tpl.name, target)
                 out.append(o)
     return out
+
+
+def _guarded(e: "Engine", target: str, track: str) -> bool:
+    """Whether a big bad's rule break keeps advantages off ``target`` on ``track`` now."""
+    sheet = e.t.f[target].sheet
+    return (e.immunity and sheet.immune(track, bool(e.t.tasks_left))
+            or e.hive and sheet.shielded(e.t.active_ids()))
 
 
 def run(e: "Engine", f: Fighter, choice: CreateAdvantage) -> Flow:
