@@ -26,10 +26,10 @@ import functools
 import math
 
 from fate_env.rules.conflict import Conflict, Decision
-from fate_env.rules.harm import Absorb
+from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, FullDefense, Invoke, Move, NoAdvantage,
-    NoSupport, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest, ZoneAttack,
+    NoSupport, OfferConcession, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
 from .base import register
@@ -168,7 +168,7 @@ class BasicController:
         return d.options.index(Stay()), "holds position"
 
     def _respond(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        if self._should_concede(c, d.actor):
+        if Concede() in d.options and self._should_concede(c, d.actor):
             return d.options.index(Concede()), "concedes before the dice: the hit would take it out"
         return d.options.index(Defend()), "defends"
 
@@ -211,8 +211,20 @@ class BasicController:
                 if best_key is None or k < best_key:
                     best, best_key = i, k
         if best is None:
-            return len(d.options) - 1, "nothing left to absorb the hit"
+            return d.options.index(TakenOut()), "nothing left to absorb the hit"
+        if OfferConcession() in d.options and self.concede_margin > -99:
+            o = d.options[best]
+            if o.slots and (f.slots[o.slots[0]].severity == "severe" or self._should_concede(c, d.actor)):
+                return d.options.index(OfferConcession()), "offers to concede rather than fight on with " \
+                    f"a {f.slots[o.slots[0]].severity} consequence"
         return best, "absorbs at the least cost"
+
+    def _concession(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        offerer = d.context.get("offerer")
+        return d.options.index(Choose("accept")), f"accepts {offerer}'s concession: one foe fewer, no fate point lost"
+
+    def _hold(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        return d.options.index(Choose("act_now")), "takes its held turn"
 
     def _style(self, c: Conflict, d: Decision) -> tuple[int, str]:
         return d.options.index(Choose("full_hit")), "takes the full hit"

@@ -152,7 +152,20 @@ class Narrator:
             case ev.TakenOutEvent():
                 return f"   {n(e.target)} is TAKEN OUT" + (f" by {n(e.by)}" if e.by else "")
             case ev.Conceded():
+                if not e.payout:
+                    return f"   {n(e.actor)} CONCEDES, on its own terms"
                 return f"   {n(e.actor)} CONCEDES (owed {e.payout} fate point(s) at the end)"
+            case ev.ConcessionOffered():
+                return f"   {n(e.actor)} offers {n(e.to)} a concession rather than take the consequence"
+            case ev.ConcessionAnswered():
+                if e.accepted:
+                    return f"   {n(e.by)} accepts"
+                lost = f"; {n(e.by)} loses one" if e.lost else ""
+                return f"   {n(e.by)} refuses: {n(e.actor)} takes the consequence and is owed a fate point{lost}"
+            case ev.TurnForfeited():
+                return f"   {n(e.actor)} gives up this exchange's turn ({e.why})"
+            case ev.ActionHeld():
+                return f"   {n(e.actor)} holds its action for later in the exchange"
             case ev.MajorCost():
                 what = ("takes the consequence " if e.cost == "consequence" else "hands the opposition ") + e.aspect
                 return f"   {n(e.actor)} succeeds at a major cost: {what}"

@@ -68,7 +68,7 @@ def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSe
     path = config_dir() / "rules" / f"{name}.yaml"
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
-        later = " (the FATE 2.0 and Fate 3.0 rule sets are not written yet)" if name in ("fate2", "fate3") else ""
+        later = " (the Fate 3.0 rule set is not written yet)" if name == "fate3" else ""
         raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}{later}")
     try:
         return ruleset_from_dict(yaml.safe_load(path.read_text()))
@@ -218,6 +218,8 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             ruleset = ruleset.with_dials(dials)
     except RuleSetError as exc:
         fail("rules.dials", str(exc))
+    if ruleset.skill_names:
+        data = _older_skill_names(data, dict(ruleset.skill_names), file)
 
     zones = tuple(Zone(z["id"], z.get("name", z["id"])) for z in data["zones"])
     zone_ids = [z.id for z in zones]
@@ -311,6 +313,9 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
                  f"a major NPC, not a {kind}")
         if {"reduce_stress", "reduce_stress_min_1"} <= set(solo):
             fail(f"{base}.solo_bonus", "reduce_stress and reduce_stress_min_1 are two readings of one bonus; expected one")
+        if ruleset.consequence_rule == "ordered" and any(s.kind == "extra_mild" for s in stunts):
+            fail(f"{base}.stunts", "under consequence_rule: ordered a character carries three consequences at most "
+                 "(001:123); expected no extra_mild stunt")
         if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
             fail(f"{base}.stunts", "minor NPCs and mobs have no consequence slots; expected no extra_mild stunt")
         chars.append(CharacterSheet(
@@ -532,6 +537,52 @@ def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: lis
     return tuple(out)
 
 
+def _older_skill_names(data: dict, names: dict[str, str], file: str) -> dict:
+    """A scene under a rule set with older skill names (FATE 2.0's Melee, Endurance, Resolve…),
+    written in the engine's: each older name becomes the skill the rule set maps it to. Two older
+    names of one skill on a sheet (Melee and Brawling are both Fight) keep the higher rating: a
+    character fights with the better of the two (001:57-62 lists them as alternatives)."""
+    import copy
+    data = copy.deepcopy(data)
+
+    def one(name: Any) -> Any:
+        return names.get(name, name) if isinstance(name, str) else name
+
+    for cid, c in (data.get("characters") or {}).items():
+        if not isinstance(c, dict):
+            continue
+        if isinstance(c.get("skills"), dict):
+            merged: dict[str, Any] = {}
+            for k, v in c["skills"].items():
+                k2 = one(k)
+                if k2 in merged and isinstance(v, int) and isinstance(merged[k2], int):
+                    merged[k2] = max(merged[k2], v)
+                else:
+                    merged[k2] = v
+            c["skills"] = merged
+        for st in c.get("stunts") or []:
+            if isinstance(st, dict) and "skill" in st:
+                st["skill"] = one(st["skill"])
+    for t in data.get("advantages") or []:
+        if isinstance(t, dict):
+            for key in ("skills", "defend"):
+                if isinstance(t.get(key), list):
+                    t[key] = [one(x) for x in t[key]]
+    contest = data.get("contest")
+    if isinstance(contest, dict):
+        sk = contest.get("skills")
+        if isinstance(sk, list):
+            contest["skills"] = [one(x) for x in sk]
+        elif isinstance(sk, dict):
+            contest["skills"] = {k: [one(x) for x in v] if isinstance(v, list) else v for k, v in sk.items()}
+    challenge = data.get("challenge")
+    if isinstance(challenge, dict):
+        for t in challenge.get("tasks") or []:
+            if isinstance(t, dict) and "skill" in t:
+                t["skill"] = one(t["skill"])
+    return data
+
+
 def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -> ContestSpec:
     raw_skills = spec.get("skills", ["Athletics"])
     if isinstance(raw_skills, list):
@@ -615,7 +666,8 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 #: the scene it was trained on, and counted the moment one is used
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
-    "split_effort": False,
+    "split_effort": False, "consequence_rule": "shifts", "concession": "anytime", "weapon_effect": "shifts",
+    "hold_action": False, "skill_names": [],
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
     "protected_by": [],

@@ -19,7 +19,7 @@ advantage           T x (C + Z + 1)          turn (targets: characters, zones, t
 exploit             A                        turn
 overcome_move       Z                        turn
 remove              A                        turn
-full_defense        1                        turn
+full_defense        1                        turn, respond (full_defense: exchange, when first attacked)
 support             C                        turn
 concede             1                        turn, respond
 pass                1                        turn
@@ -46,6 +46,11 @@ zone_attack         Z x K, or 0              turn (a zone_attack stunt's; empty 
 split_attack        Z x K, or 0              turn (the split_effort dial; empty without it)
 assign              C x 16, or 0             cost (a split attack's shares: target, effort 1..16)
 shove               C x K x blocks           turn (forcing a foe into a block; empty without blocks)
+offer_concession    1, or 0                  absorb (take the ordered consequence, offering to concede:
+                                             concession: offered; empty under other rules)
+accept, refuse      1 + 1, or 0 + 0          concession (the one who hit answers the offer)
+hold                1, or 0                  turn (the hold_action dial; empty without it)
+act_now, keep_holding  1 + 1, or 0 + 0       hold (a held turn: take it now, or hold on)
 ==================  =======================  ===========================================
 """
 
@@ -60,7 +65,7 @@ from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
-    TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto,
+    TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto, OfferConcession, Hold,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -71,19 +76,21 @@ from ..rules.state import BOOST, build_fighter
 #: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
-             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove"),
+             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove", "hold"),
     "move": ("stay", "move"),
-    "respond": ("concede", "defend"),
+    "respond": ("concede", "defend", "full_defense"),
     "invoke": ("done", "invoke", "boost"),
     "style": ("full_hit", "boost_hit"),
     "cost": ("no_aspect", "aspect_for_enemy", "minor_cost", "fail_with_boost", "forfeit", "pay", "fail",
              "major_cost", "take_hit", "shield", "assign"),
-    "absorb": ("absorb", "taken_out"),
+    "absorb": ("absorb", "taken_out", "offer_concession"),
     "next": ("next",),
     "contest_roll": ("roll_for",),
     "support": ("no_support", "support"),
     "contest_advantage": ("no_advantage", "advantage", "exploit"),
     "task": ("task",),
+    "concession": ("accept", "refuse"),
+    "hold": ("act_now", "keep_holding"),
 }
 
 
@@ -180,6 +187,8 @@ class ActionLayout:
         armored = any(c.minion_armor for c in scene.characters)
         blasts = any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
         split = scene.rules.split_effort
+        offered = 1 if scene.rules.concession == "offered" else 0
+        held = 1 if scene.rules.hold_action else 0
         self.blocks = [b.block.name for b in scene.borders if b.block is not None]
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
@@ -199,6 +208,9 @@ class ActionLayout:
             ("split_attack", self.Z * self.K if split else 0), ("assign", self.C * MAX_SHARE if split else 0),
             # forcing a foe into a block: target, skill, block (only in scenes with blocks)
             ("shove", self.C * self.K * len(self.blocks)),
+            # FATE 2.0's concessions offered and answered, and held actions (empty under other rules)
+            ("offer_concession", offered), ("accept", offered), ("refuse", offered),
+            ("hold", held), ("act_now", held), ("keep_holding", held),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -212,7 +224,8 @@ class ActionLayout:
         self._slots = {ego: {cid: i for i, cid in enumerate(self.order(ego))} for ego in self.ids}
         self._fixed = {Stay: "stay", FullDefense: "full_defense", Concede: "concede", Pass: "pass",
                        Defend: "defend", DoneInvoking: "done", TakenOut: "taken_out", NoSupport: "no_support",
-                       NoAdvantage: "no_advantage", TurnToContest: "to_contest"}
+                       NoAdvantage: "no_advantage", TurnToContest: "to_contest",
+                       OfferConcession: "offer_concession", Hold: "hold"}
         self._contest_skill_index = {s: i for i, s in enumerate(self.contest_skills)}
         self._encoders = self._encoder_table()
 

@@ -366,6 +366,8 @@ class raw_env(AECEnv, EzPickle):
             summary_json = outcome.to_json()
             for a in self.agents:
                 self.infos[a] = {"outcome": summary_json}
+            if self._table is None:  # the last step's aspects: the final observations show them
+                self.slots.sync(self._ref)
         else:
             self._refresh_pending()
         self._accumulate_rewards()

@@ -18,6 +18,8 @@ Layout (float32; C characters, Z zones, A aspect slots; skills are the 19 defaul
 * boosts (3): boosts held by me, my allies, my foes (/3).
 * countdowns (2 each, only in scenes that have them, 003:2171-2195): the share of its boxes
   marked, and whether it still runs.
+* later decision kinds (1 each, only under rule sets that ask them: FATE 2.0's concession
+  offers and held actions, 001:82-84, 001:150): set when the agent's pending decision is one.
 """
 
 from __future__ import annotations
@@ -50,8 +52,13 @@ class ObservationEncoder:
         self.C, self.Z, self.A = layout.C, layout.Z, layout.A
         self.char_size = CHAR_FIXED + self.Z
         self.countdowns = len(layout.scene.countdowns)
+        rules = layout.scene.rules
+        #: decision kinds only some rule sets ask (FATE 2.0's concession offers and held actions),
+        #: flagged after the countdowns, so the layouts of the other rule sets stay as they were
+        self.later_kinds = tuple(k for k, used in (("concession", rules.concession == "offered"),
+                                                   ("hold", rules.hold_action)) if used)
         # the scene's countdowns, two numbers each, last: a scene without any keeps its old layout
-        self.size = GLOBAL + self.C * self.char_size + self.A * ASPECT + 3 + 2 * self.countdowns
+        self.size = GLOBAL + self.C * self.char_size + self.A * ASPECT + 3 + 2 * self.countdowns + len(self.later_kinds)
         self._zone_index = {z: i for i, z in enumerate(layout.zones)}
         scene = layout.scene
         self._index = {cid: i for i, cid in enumerate(layout.ids)}
@@ -131,8 +138,12 @@ class ObservationEncoder:
         head = [0.0] * GLOBAL
         head[0] = c.exchange / max(1, c.rules.max_exchanges)
         d = c.pending
+        later = -1
         if d is not None and d.actor == ego:
-            head[1 + DECISION_KINDS.index(d.kind)] = 1.0
+            if d.kind in self.later_kinds:
+                later = self.later_kinds.index(d.kind)
+            else:
+                head[1 + DECISION_KINDS.index(d.kind)] = 1.0
             ctx = d.context
             if "effort" in ctx:
                 head[13] = ctx["effort"] / 10
@@ -192,5 +203,7 @@ class ObservationEncoder:
         tail = base + self.A * ASPECT
         obs[tail:tail + 3] = boosts
         if self.countdowns:
-            obs[tail + 3:] = countdown_marks(c)
+            obs[tail + 3:tail + 3 + 2 * self.countdowns] = countdown_marks(c)
+        if later >= 0:
+            obs[self.size - len(self.later_kinds) + later] = 1.0
         return obs

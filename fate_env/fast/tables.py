@@ -137,6 +137,12 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append("split_effort: true")
     if r.conditions != "off":
         why.append(f"conditions: {r.conditions}")
+    if r.consequence_rule != "shifts":
+        why.append(f"consequence_rule: {r.consequence_rule}")
+    if r.concession != "anytime":
+        why.append(f"concession: {r.concession}")
+    if r.hold_action:
+        why.append("hold_action: true")
     if scene.hazards:
         why.append("hazards")
     if scene.distractions:

@@ -42,7 +42,7 @@ from .zones import ZoneMap
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
 _STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
-           "scene_has_blocks", "autostep_single", "interned")
+           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls")
 
 
 class Engine(View):
@@ -94,6 +94,10 @@ class Engine(View):
         self.immunity = any(c.challenge_immunity for c in scene.characters)
         #: whether any character is a hive's heart (protected_by)
         self.hive = any(c.protected_by for c in scene.characters)
+        #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
+        self.ordered = self.rules.consequence_rule == "ordered"
+        #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
+        self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
         from .actions import actions_for
         self.actions = actions_for(scene)  # the turn actions this scene can offer, in ACTIONS order
         self.autostep_single = autostep_single
@@ -154,6 +158,9 @@ class Engine(View):
             raise IllegalChoice(f"no character {cid!r}; characters: {', '.join(self.order)}")
         if not f.active:
             raise IllegalChoice(f"{cid} is no longer in the fight ({f.status.replace('_', ' ')})")
+        if self.rules.concession == "offered":
+            raise IllegalChoice("under this rule set a concession is offered while taking a consequence, to the "
+                                "one who hit (001:150-152); it cannot be made between decisions")
         if not self.t.can_concede:
             raise IllegalChoice("only a conflict can be conceded; a contest or challenge is lost by the roll")
         d = self.pending
@@ -354,6 +361,7 @@ def _new_table(scene: Scene) -> Table:
         f, [c.id for c in scene.characters], gm_pool=pool, gm_pool_start=pool,
         fp_start={cid: fi.fate_points for cid, fi in f.items()}, fp_spent={cid: 0 for cid in f},
         tasks_left=list(range(len(scene.challenge.tasks))) if scene.challenge else [],
+        can_concede=rules.concession == "anytime",  # offered: only while taking a consequence (001:150)
         mode=SceneKind.CHALLENGE if scene.kind == SceneKind.CHALLENGE else
         SceneKind.CONTEST if scene.kind == SceneKind.CONTEST else SceneKind.CONFLICT)
 

@@ -294,6 +294,41 @@ class Conceded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ConcessionOffered(Event):
+    """``actor``, taking a consequence from ``to``, offers to concede instead (001:150)."""
+
+    actor: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConcessionAnswered(Event):
+    """``by`` accepts or refuses ``actor``'s offer. Refused: ``actor`` is owed a fate point and
+    ``by`` loses one if it has one (``lost``; an NPC's comes from the GM's pool) (001:150)."""
+
+    actor: str
+    by: str
+    accepted: bool
+    lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnForfeited(Event):
+    """``actor``'s turn this exchange goes: a full defense declared when first attacked (001:80),
+    or a held action never taken before the exchange ended (001:84)."""
+
+    actor: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionHeld(Event):
+    """``actor`` holds its action, to take its turn later in the exchange (001:82-84)."""
+
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
 class MajorCost(Event):
     """A failed overcome taken as success at a major cost: ``cost`` is consequence or enemy_aspect."""
 

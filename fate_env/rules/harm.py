@@ -13,6 +13,7 @@ from . import events as ev
 from .aspects import CONSEQUENCE_NAMES, new_aspect
 from .decisions import Flow, ask
 from .kinds import DecisionKind
+from .options import Choose, OfferConcession
 from .state import CHARACTER, CONSEQUENCE, Fighter
 from .stress import Absorb, TakenOut, absorb_plans, absorber_for, plan_value
 
@@ -38,10 +39,19 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
         return
     options: list[Any] = list(absorber.plans(t, shifts, track, e.rules))
     options.append(TakenOut())
+    offer = e.rules.concession == "offered" and source in e.t.f and e.t.f[source].active \
+        and any(o.slots for o in options if type(o) is Absorb)
+    if offer:
+        options.append(OfferConcession())
     choice = yield from ask(e, DecisionKind.ABSORB, t.id, options, shifts=shifts, track=track, source=source)
     if type(choice) is TakenOut:
         taken_out(e, t, source)
         return
+    if type(choice) is OfferConcession:
+        accepted = yield from offer_concession(e, t, source)
+        if accepted:
+            return
+        choice = next(o for o in options if type(o) is Absorb and o.slots)  # refused: the consequence stands
     tr = t.tracks[track]
     names = []
     for b in choice.boxes:
@@ -63,6 +73,36 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
     if e.scene.countdowns:
         for _ in choice.slots:  # one box per consequence taken (a hit may take two)
             countdowns.trigger(e, "consequence", t.id)
+
+
+def offer_concession(e: "Engine", t: Fighter, by: str) -> Flow:
+    """``t``, taking a consequence, offers ``by`` (who hit it) a concession (001:150-152). Accepted:
+    ``t`` leaves the fight on its own terms, taking neither the hit nor a payout (the older text
+    pays nothing for an accepted concession). Refused: ``t`` takes the consequence and is owed a
+    fate point; ``by`` loses one, a PC from its own, an NPC from the GM's pool (if there is one to
+    lose). Every offer counts as reasonable: the engine's offers are the plain terms. Returns
+    whether it was accepted."""
+    from .steps import concede_fighter
+    e.emit(ev.ConcessionOffered(t.id, by))
+    pick = yield from ask(e, DecisionKind.CONCESSION, by, [Choose("accept"), Choose("refuse")], offerer=t.id)
+    if pick.option == "accept":
+        e.emit(ev.ConcessionAnswered(t.id, by, True, 0))
+        concede_fighter(e, t)
+        return True
+    refuser = e.t.f[by]
+    lost = 0
+    if refuser.sheet.is_npc:
+        if e.t.gm_pool > 0:
+            e.t.gm_pool -= 1
+            e.t.gm_spent += 1
+            lost = 1
+    elif refuser.fate_points > 0:
+        refuser.fate_points -= 1
+        e.t.fp_spent[by] += 1
+        lost = 1
+    t.owed += 1
+    e.emit(ev.ConcessionAnswered(t.id, by, False, lost))
+    return False
 
 
 def condition_marked(e: "Engine", t: Fighter, slot: Any) -> Any:

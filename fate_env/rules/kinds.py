@@ -33,6 +33,8 @@ class DecisionKind(StrEnum):
     SUPPORT = "support"
     CONTEST_ADVANTAGE = "contest_advantage"
     TASK = "task"
+    CONCESSION = "concession"  # accept or refuse a concession offered (001:150-152)
+    HOLD = "hold"              # a held action: take the turn now, or hold on (001:82-84)
 
 
 class Status(StrEnum):
@@ -65,6 +67,7 @@ class StressStyleName(StrEnum):
 
     CONDENSED = "condensed"   # any number of 1-point boxes (003:1589-1593)
     CORE = "core"             # one box per hit, escalating values (000:305-309)
+    ROLL_UP = "roll_up"       # one box per hit, the hit's own box or the next free one above (001:108-117)
 
 
 #: decisions taken before any die is rolled for the action at hand: a character may concede then

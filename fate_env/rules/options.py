@@ -154,6 +154,16 @@ class TurnToContest:                # a conflict becomes the scene's contest (an
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class OfferConcession:              # take the next consequence, offering to concede instead (001:150)
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:                         # hold the action, to take the turn later in the exchange (001:82-84)
+    pass
+
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -187,7 +197,8 @@ _NAMES = {
     DoneInvoking: "done", Choose: "choose", Next: "next", Absorb: "absorb", TakenOut: "taken_out",
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
-    SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove",
+    SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
+    Hold: "hold",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

@@ -145,6 +145,11 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
         if solo:
             total += solo
             notes.append(f"solo +{solo}")
+    if e.ordered and f.slots:
+        pen = sum(e.rules.consequence_penalty(s.severity) for s in f.slots if s.aspect is not None)
+        if pen:  # every roll of the holder (a ruling: 001:119 says "actions which might be influenced")
+            total -= pen
+            notes.append(f"consequences -{pen}")
     if against is not None and e.scaled:
         edge = scale_edge(e, cid, against)
         if edge and (e.rules.scale_benefit == "effort" or action not in AFTER_ROLL):
@@ -167,6 +172,10 @@ def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None
     notes: list[str] = []
     against = opposer if opposer is not None and difficulty is None else None
     rating, total = base(e, f.id, skill, action, target, notes, against=against)
+    armed = e.weapon_rolls and action == "attack" and against is not None and _physical(e, skill)
+    if armed and f.sheet.weapon:
+        total += f.sheet.weapon
+        notes.append(f"weapon +{f.sheet.weapon}")
     faces = e.dice.roll(f.id, f"{action.replace('_', ' ')} with {skill}")
     e.emit(ev.Rolled(f.id, action, skill, rating, total, faces, tuple(notes)))
     F = e.t.f
@@ -175,6 +184,10 @@ def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None
     if opposer is not None and difficulty is None:
         notes = []
         o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes, against=f.id)
+        armor = F[opposer].sheet.armor if armed else 0
+        if armor:
+            o_total += armor
+            notes.append(f"armor +{armor}")
         o_faces = e.dice.roll(opposer, f"defend with {opp_skill}")
         e.emit(ev.Rolled(opposer, "defend", opp_skill, o_rating, o_total, o_faces, tuple(notes)))
         r.opposer, r.active, r.opp_skill, r.opp_base, r.opp_faces = opposer, True, opp_skill, o_total, o_faces
@@ -183,6 +196,13 @@ def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None
         r.opposer = voice(e, f)
         e.emit(ev.PassiveOpposition(f.id, action, r.opp_base, why))
     return r
+
+
+def _physical(e: "Engine", skill: str) -> bool:
+    """Whether an attack with ``skill`` harms the physical track (weapons and armor are gear)."""
+    from .reach import attack_track
+    from .skills import PHYSICAL
+    return attack_track(e, skill) == PHYSICAL
 
 
 def voice(e: "Engine", f: Fighter) -> str | None:

@@ -12,7 +12,11 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 TURN_ORDERS = ("popcorn", "skills")
-FULL_DEFENSE = ("condensed", "core")
+# full defense: condensed, +2 to defends with a declared focus and a boost if unused (003:2230-2248);
+# core, +2 to all defends until the next turn, instead of acting (000:272-278); exchange, +2 to all
+# defenses for the rest of the exchange, declared on one's turn or, by one who has not acted yet,
+# when first attacked, giving up that exchange's turn (001:78-80)
+FULL_DEFENSE = ("condensed", "core", "exchange")
 TEAMWORK_CAPS = ("leader_skill", "none")
 OVERCOME_TIES = ("choice", "minor_cost")
 # who opposes taking advantage of an aspect that is not a foe's: a difficulty, or an active foe
@@ -37,6 +41,17 @@ SCALE_BENEFITS = ("effort", "after_roll")
 # (003:2089-2101): physical hits mark the physical ones, mental the mental, each with twice the
 # boxes, and a row (a severity) takes no more once two of its boxes are marked
 CONDITIONS = ("off", "together", "apart")
+# how consequences take a hit: shifts, each absorbs its 2/4/6 shifts beside boxes (003:1600-1620,
+# 000:329-334); ordered, one consequence takes a whole hit in place of a box, the first mild, the
+# second moderate, the third severe, each a -1/-2/-3 to its holder's rolls (001:117-123)
+CONSEQUENCE_RULES = ("shifts", "ordered")
+# conceding: anytime, before a roll, for a payout of fate points (003:1693-1712, 000:420-437);
+# offered, only while taking a consequence, as an offer the one who hit may accept or refuse, a
+# refused offer paying the offerer one fate point and costing the refuser one (001:150-152)
+CONCESSIONS = ("anytime", "offered")
+# what the weapons dial's ratings do: shifts, added to a hit and taken off it (003:2675-2693);
+# roll, a modifier to the attack roll and to the defense roll (001:86-101's "combat modifiers")
+WEAPON_EFFECTS = ("shifts", "roll")
 
 
 class RuleSetError(ValueError):
@@ -66,6 +81,13 @@ class RuleSet:
     faster_contests: bool = False
     conditions: str = "off"
     split_effort: bool = False
+    consequence_rule: str = "shifts"
+    concession: str = "anytime"
+    weapon_effect: str = "shifts"
+    hold_action: bool = False
+    #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
+    #: Fight, 001:57-62); a scene under the rule set may use either name
+    skill_names: tuple[tuple[str, str], ...] = ()
     max_exchanges: int = 30
     #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
     #: "core" when one box takes a whole hit, else "condensed")
@@ -92,6 +114,13 @@ class RuleSet:
         from .stress import STYLES
         return STYLES[self.stress_style].default_boxes(count)
 
+    def consequence_penalty(self, severity: str) -> int:
+        """What a consequence of ``severity`` takes off its holder's rolls under the ordered rule
+        (001:119): -1, -2, -3; nothing under the shifts rule (a consequence is invoked instead)."""
+        if self.consequence_rule != "ordered":
+            return 0
+        return {"mild": 1, "moderate": 2, "severe": 3}.get(severity, 3)
+
     def consequence_value(self, severity: str) -> int:
         if severity == "extreme":
             return 8
@@ -107,6 +136,8 @@ class RuleSet:
         """A copy with single dials replaced (a scene's ``rules.dials``)."""
         base = to_dict(self)
         for key, value in overrides.items():
+            if key in _FIXED:
+                raise RuleSetError(f"dial '{key}' belongs to the rule set, not a scene; expected a rule set file")
             if key == "stress" and isinstance(value, dict):
                 old = dict(base["stress"])
                 if "one_box_per_hit" in value and "style" not in value:
@@ -120,11 +151,13 @@ class RuleSet:
 
 _DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit",
                                                    "extra_mild_at", "stress_style"}
+#: dials a scene may not override: what the rule set's texts call their skills
+_FIXED = {"skill_names"}
 
 
 def dial_names() -> list[str]:
     """The dials a scene may override (``stress`` and ``consequences`` included)."""
-    return sorted((_DIAL_NAMES - {"name", "title"}) | {"stress", "consequences"})
+    return sorted((_DIAL_NAMES - {"name", "title"} - _FIXED) | {"stress", "consequences"})
 
 
 def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
@@ -140,6 +173,26 @@ def _conditions(data: dict[str, Any]) -> str:
         raise RuleSetError("dials 'conditions' and 'extreme_consequences': conditions replace consequences "
                            "entirely (003:2064); expected one of the two")
     return value
+
+
+def _consequence_rule(data: dict[str, Any]) -> str:
+    value = _choice(data, "consequence_rule", CONSEQUENCE_RULES, "shifts")
+    if value == "ordered":
+        for key, off in (("conditions", "off"), ("extreme_consequences", False)):
+            if data.get(key, off) != off:
+                raise RuleSetError(f"dials 'consequence_rule: ordered' and '{key}': ordered consequences are "
+                                   f"three at most, mild, moderate, severe (001:119-123); expected {key} off")
+    if _choice(data, "concession", CONCESSIONS, "anytime") == "offered" and value != "ordered":
+        raise RuleSetError("dial 'concession: offered': an offer is made while taking an ordered consequence "
+                           "(001:150); expected consequence_rule: ordered with it")
+    return value
+
+
+def _skill_names(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    names = data.get("skill_names") or {}
+    if not isinstance(names, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in names.items()):
+        raise RuleSetError("skill_names: expected a mapping of the rule set's skill names to the engine's")
+    return tuple(names.items())
 
 
 def from_dict(data: dict[str, Any]) -> RuleSet:
@@ -160,9 +213,12 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
     for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests",
-                "split_effort"):
+                "split_effort", "hold_action"):
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
+    if data.get("hold_action") and data.get("turn_order", "popcorn") != "skills":
+        raise RuleSetError("dial 'hold_action': a held turn needs a fixed order (001:82-84); expected "
+                           "turn_order: skills with it (in popcorn order the one acting picks who goes next)")
     max_ex = data.get("max_exchanges", 30)
     if not isinstance(max_ex, int) or isinstance(max_ex, bool) or max_ex < 1:
         raise RuleSetError(f"dial 'max_exchanges': expected a whole number >= 1, got {max_ex!r}")
@@ -194,6 +250,11 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         faster_contests=bool(data.get("faster_contests", False)),
         conditions=_conditions(data),
         split_effort=bool(data.get("split_effort", False)),
+        consequence_rule=_consequence_rule(data),
+        concession=_choice(data, "concession", CONCESSIONS, "anytime"),
+        weapon_effect=_choice(data, "weapon_effect", WEAPON_EFFECTS, "shifts"),
+        hold_action=bool(data.get("hold_action", False)),
+        skill_names=_skill_names(data),
         max_exchanges=max_ex,
     )
 
@@ -225,6 +286,11 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "faster_contests": rules.faster_contests,
         "conditions": rules.conditions,
         "split_effort": rules.split_effort,
+        "consequence_rule": rules.consequence_rule,
+        "concession": rules.concession,
+        "weapon_effect": rules.weapon_effect,
+        "hold_action": rules.hold_action,
+        "skill_names": dict(rules.skill_names),
         "max_exchanges": rules.max_exchanges,
     }
 

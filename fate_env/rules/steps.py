@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from . import countdowns
 from . import events as ev
 from .decisions import RECONSIDER, Flow, ask
-from .kinds import DecisionKind
-from .options import Concede, Defend
+from .kinds import DecisionKind, SceneKind
+from .options import Concede, Defend, FullDefense
 from .state import CONCEDED, TAKEN_OUT, Fighter
 
 if TYPE_CHECKING:
@@ -22,6 +22,10 @@ def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
     """The target may concede before the dice hit the table (003:1695-1712). False: no roll."""
     t = e.t
     options = list(_DEFEND_OR_CONCEDE if t.can_concede else _DEFEND)
+    f = t.f[target]
+    if e.rules.full_defense == "exchange" and not f.full_defense and target not in t.acted \
+            and e.t.mode == SceneKind.CONFLICT:
+        options.append(FullDefense())  # declared when first attacked, by one yet to act (001:80)
     choice = RECONSIDER
     while choice is RECONSIDER:
         if not t.f[attacker].active or t.is_over():
@@ -30,6 +34,10 @@ def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
     if type(choice) is Concede:
         concede_fighter(e, t.f[target])
         return False
+    if type(choice) is FullDefense:
+        f.full_defense = True
+        f.defended_on_full = False
+        e.emit(ev.FullDefenseDeclared(target))
     return True
 
 
@@ -41,7 +49,7 @@ def move_to(e: "Engine", f: Fighter, zone: str, free: bool) -> None:
 def concede_fighter(e: "Engine", f: Fighter) -> None:
     f.status = CONCEDED
     e.t.left_fight()
-    e.emit(ev.Conceded(f.id, 1 + f.consequences_taken))
+    e.emit(ev.Conceded(f.id, 1 + f.consequences_taken if e.rules.concession == "anytime" else 0))
     if e.scene.countdowns:
         countdowns.left_fight(e, f.id)
 

@@ -139,7 +139,26 @@ class Core(StressStyle):
         return True
 
 
-STYLES: dict[str, StressStyle] = {s.name: s for s in (Condensed(), Core())}
+class RollUp(Core):
+    """FATE 2.0's track (001:108-117): a hit marks the box of its size; if that one is marked, the
+    next free box above it ("rolls up"); a hit past the last free box needs a consequence."""
+
+    name = StressStyleName.ROLL_UP
+
+    def box_options(self, track: Track, rem: int) -> list[tuple[tuple[int, ...], int]]:
+        values = track.values
+        fits = [i for i in track.free() if values[i] >= rem]
+        if not fits:
+            return []
+        i = min(fits, key=lambda j: values[j])
+        return [((i,), values[i])]
+
+
+STYLES: dict[str, StressStyle] = {s.name: s for s in (Condensed(), Core(), RollUp())}
+
+#: what a free consequence counts for in a capacity under the ordered rule, where it takes a whole
+#: hit of any size (001:117): more than any roll's shifts in practice (the ladder spans -2..+8)
+WHOLE_HIT = 20
 
 
 def style_of(rules: RuleSet) -> StressStyle:
@@ -163,6 +182,8 @@ class Absorber(ABC):
     def capacity(self, f: Fighter, track: str, rules: RuleSet) -> int:
         """The biggest hit ``f`` could absorb now without being taken out."""
         boxes = style_of(rules).capacity(f.tracks[track])
+        if rules.consequence_rule == "ordered":
+            return WHOLE_HIT if next_ordered(f) is not None else boxes
         if rules.conditions != "apart":
             return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
         usable = [s for s in f.slots if s.free and (s.track in (None, track))]
@@ -207,6 +228,9 @@ class Standard(Absorber):
             fp = sheet.fate_points if sheet.kind == "pc" else 0
             return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
         slots = [Slot(sev, val) for sev, val in rules.consequences]
+        if rules.consequence_rule == "ordered":  # three at most, no extra slots (001:119-123)
+            fp = sheet.fate_points if sheet.kind == "pc" else 0
+            return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
         mild = rules.consequence_value("mild")
         if sheet.skill("Physique") >= rules.extra_mild_at:
             slots.append(Slot("mild", mild, PHYSICAL))
@@ -295,12 +319,26 @@ def absorber_for(sheet: CharacterSheet) -> Absorber:
     return ABSORBERS.get(sheet.kind) or ABSORBERS["major"]
 
 
+def next_ordered(f: Fighter) -> int | None:
+    """The slot the next consequence fills under the ordered rule: mild, then moderate, then
+    severe (001:119); None once all three are taken (001:123)."""
+    for sev in ("mild", "moderate", "severe"):
+        for i, s in enumerate(f.slots):
+            if s.severity == sev and s.free:
+                return i
+    return None
+
+
 def absorb_plans(f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Absorb]:
     """Every minimal way for ``f`` to absorb a ``shifts`` hit on ``track``."""
     if shifts <= 0:
         return [Absorb((), ())]
     style = style_of(rules)
     t = f.tracks[track]
+    if rules.consequence_rule == "ordered":  # a box, or the next consequence instead (001:117)
+        plans = [Absorb(boxes, ()) for boxes, _ in style.box_options(t, shifts)]
+        nxt = next_ordered(f)
+        return plans + ([Absorb((), (nxt,))] if nxt is not None else [])
     usable = [i for i, s in enumerate(f.slots) if s.free and (s.track is None or s.track == track)]
     room = {sev: row_room(f, sev) for sev in ("mild", "moderate", "severe")} if rules.conditions == "apart" else None
     plans: list[tuple[tuple, Absorb]] = []
@@ -323,7 +361,9 @@ def absorb_plans(f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Ab
     return [p for _, p in plans]
 
 
-def plan_value(f: Fighter, plan: Absorb, track: str) -> int:
-    """Shifts a plan absorbs."""
+def plan_value(f: Fighter, plan: Absorb, track: str, rules: RuleSet | None = None) -> int:
+    """Shifts a plan absorbs (under the ordered rule a consequence takes the whole hit: WHOLE_HIT)."""
     t = f.tracks[track]
+    if rules is not None and rules.consequence_rule == "ordered" and plan.slots:
+        return WHOLE_HIT
     return sum(t.values[b] for b in plan.boxes) + sum(f.slots[s].value for s in plan.slots)

@@ -88,6 +88,8 @@ class Table:
     running: list[bool] = field(default_factory=list)     # whether each countdown still runs
     decided: str | None = None        # the side a countdown's outcome made the winner
     cleared: frozenset = frozenset()  # the borders whose block has been cleared (blocks.py)
+    held: tuple = ()                  # holding their action now, in the order they held (001:82-84)
+    held_once: frozenset = frozenset()  # held this exchange (a held turn is not held again)
     # derived, rebuilt on demand (never copied)
     active_cache: list[str] | None = None
     foes_cache: dict[str, list[str]] = field(default_factory=dict)
@@ -102,7 +104,7 @@ class Table:
             self.to_contest, self.can_concede, self.mode, self.cursor,
             dict(self.victories) if self.victories is not None else None, self.twists,
             self.roll.copy() if self.roll is not None else None, self.outcome, self.outside,
-            self.countdowns[:], self.running[:], self.decided, self.cleared)
+            self.countdowns[:], self.running[:], self.decided, self.cleared, self.held, self.held_once)
 
     # -- who is in the fight -------------------------------------------------------
     def active_ids(self) -> list[str]:

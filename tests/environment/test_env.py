@@ -19,7 +19,7 @@ from fate_env.environment.aec import IllegalAction, reward_bounds  # noqa: E402
 from fate_env.rules.options import key  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
-RULES = ["condensed", "core"]
+RULES = ["condensed", "core", "fate2"]
 
 
 @pytest.fixture(autouse=True)
@@ -84,13 +84,14 @@ def test_same_seed_same_actions_same_episode(scene):
 
 @pytest.mark.parametrize("scene", SHIPPED)
 def test_fuzz_a_thousand_masked_random_episodes(scene):
-    """The invariants over 1,000 seeded episodes per scene (and 100 under the other rule set)."""
+    """The invariants over 1,000 seeded episodes per scene (and 100 under each other rule set)."""
     env = fate_env.env(scene=scene)
     for seed in range(1000):
         run_episode(env, seed, 7919 * seed + 1)
-    env = fate_env.env(scene=scene, rules="core")
-    for seed in range(100):
-        run_episode(env, seed, seed)
+    for rules in ("core", "fate2"):
+        env = fate_env.env(scene=scene, rules=rules)
+        for seed in range(100):
+            run_episode(env, seed, seed)
 
 
 @pytest.mark.parametrize("scene,dials", [

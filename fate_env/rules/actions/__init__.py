@@ -18,6 +18,7 @@ from . import (
     concede,
     exploit,
     full_defense,
+    hold,
     move,
     overcome_move,
     pass_,
@@ -51,6 +52,7 @@ ACTIONS: tuple[Action, ...] = (
     zone_attack.ACTION,      # offered only with a zone_attack stunt: last, so no other option moves
     split_attack.ACTION,     # offered only under the split_effort dial
     shove.ACTION,            # offered only beside a block
+    hold.ACTION,             # offered only under the hold_action dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
@@ -66,6 +68,10 @@ def actions_for(scene: "Scene") -> tuple[Action, ...]:
         unused.add(split_attack.ACTION)
     if not any(b.block is not None for b in scene.borders):
         unused.add(shove.ACTION)
+    if not scene.rules.hold_action:
+        unused.add(hold.ACTION)
+    if scene.rules.concession == "offered":
+        unused.add(concede.ACTION)  # a concession is offered while taking a consequence (001:150)
     return tuple(a for a in ACTIONS if a not in unused)
 
 

@@ -73,7 +73,7 @@ def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str, into: tuple[
         e.emit(ev.ScaleBenefit(f.id, target, edge, shifts=2 * edge))
     m = r.margin
     resolved(e, r)
-    weapons = e.rules.weapons and track == PHYSICAL
+    weapons = e.rules.weapons and not e.weapon_rolls and track == PHYSICAL  # as shifts (003:2675-2693)
     if m < 0:
         return
     if m == 0 and into is not None:

@@ -18,7 +18,7 @@ from ..aspects import boost, expire_boosts
 from ..decisions import RECONSIDER, Flow, ask
 from ..end import finish
 from ..kinds import DecisionKind, SceneKind
-from ..options import Move, Next, Stay
+from ..options import Choose, Hold, Move, Next, Stay
 from ..reach import free_moves, skill_order
 from ..steps import move_to
 from . import contest
@@ -46,18 +46,27 @@ def run(e: "Engine") -> Flow:
         else:
             actor = skill_order(e)[t.cursor]
         yield from turn(e, actor)
-        t.acted.add(actor)
-        if e.scene.countdowns:
-            countdowns.trigger(e, "turn", actor)
+        if actor not in t.held:
+            t.acted.add(actor)
+            if e.scene.countdowns:
+                countdowns.trigger(e, "turn", actor)
         if t.to_contest is not None:
             yield from become_contest(e)
             return
         if not popcorn:
+            if t.held and not t.is_over():
+                yield from held_turns(e, actor)
+                if t.to_contest is not None:
+                    yield from become_contest(e)
+                    return
             if t.is_over():
                 finish(e)
                 return
             i = _next_in_order(e, t.cursor)
             if i is None:
+                for c in t.held:  # held past the exchange's end: the turn is lost (001:84)
+                    e.emit(ev.TurnForfeited(c, "held to the end of the exchange"))
+                t.held = ()
                 if e.scene.hazards:
                     yield from hazards.act(e)
                     if t.is_over():
@@ -89,6 +98,31 @@ def run(e: "Engine") -> Flow:
             t.cursor = _opening(e, pick.character)
 
 
+def held_turns(e: "Engine", after: str) -> Flow:
+    """Between turns, each character holding its action may take its turn now (001:82-84): asked
+    in the order they held, again after each held turn taken, until all hold on."""
+    t = e.t
+    asked = True
+    while asked and not t.is_over() and t.to_contest is None:
+        asked = False
+        for c in t.held:
+            if c == after or not t.f[c].active:
+                continue
+            pick = yield from ask(e, DecisionKind.HOLD, c, [Choose("act_now"), Choose("keep_holding")])
+            if pick is RECONSIDER:
+                asked = True
+                break
+            if pick.option == "act_now":
+                t.held = tuple(x for x in t.held if x != c)
+                yield from turn(e, c)
+                t.acted.add(c)
+                if e.scene.countdowns:
+                    countdowns.trigger(e, "turn", c)
+                after, asked = c, True
+                break
+    t.held = tuple(c for c in t.held if t.f[c].active)
+
+
 def begin_exchange(e: "Engine") -> bool:
     """A new exchange, unless the scene has run out of them (then it ends unresolved)."""
     t = e.t
@@ -103,6 +137,10 @@ def begin_exchange(e: "Engine") -> bool:
         finish(e, unresolved=True)
         return False
     e.emit(ev.ExchangeStarted(t.exchange))
+    t.held, t.held_once = (), frozenset()
+    if e.rules.full_defense == "exchange":  # a full defense lasts the exchange it is declared in (001:80)
+        for f in t.f.values():
+            f.full_defense = False
     t.acted = set()
     t.set_back = set()
     return True
@@ -145,7 +183,11 @@ def turn(e: "Engine", actor: str) -> Flow:
     f = t.f[actor]
     t.turn_seq += 1
     e.emit(ev.TurnStarted(actor, t.exchange))
-    if f.full_defense:
+    if e.rules.full_defense == "exchange":
+        if f.full_defense:  # declared when first attacked, before this turn: the turn goes (001:80)
+            e.emit(ev.TurnForfeited(actor, "full defense"))
+            return
+    elif f.full_defense:
         if e.rules.full_defense == "condensed" and not f.defended_on_full:
             boost(e, actor, "Prepared")  # 003:2245-2248
         f.full_defense = False
@@ -157,6 +199,9 @@ def turn(e: "Engine", actor: str) -> Flow:
                 return  # the other side gave in before this turn's action
             continue
         action = BY_OPTION[type(choice)]
+        if type(choice) is Hold:  # the whole turn is put off (001:82-84)
+            yield from action.run(e, f, choice)
+            return
         if action.takes_action:
             break
         yield from action.run(e, f, choice)
