@@ -3,8 +3,9 @@
 * every conflict ends (by a side winning or the exchange cap);
 * every hit is absorbed by a legal, minimal plan that covers it, or takes the target out;
 * stress boxes are only marked when free; consequence slots hold one consequence each;
-* fate points are conserved: what is spent leaves, and only the documented
-  payouts (concessions, hostile invokes) come in at the end;
+* fate points are conserved: what is spent leaves (a refused concession's lost point counts as
+  spent, 001:150), and only the documented payouts (concessions, hostile invokes, a refused
+  offer's point) come in at the end;
 * replaying the recorded choices reproduces the log exactly.
 """
 
@@ -60,14 +61,17 @@ def scenes(draw):
                 c["fate_points"] = draw(st.integers(0, 4))
                 c["high_concept"] = f"Hero {side}{i}"
             chars[f"{side}{i}"] = c
+    rules = draw(st.sampled_from(["condensed", "core", "fate2"]))
     dials = {"weapons": draw(st.booleans()), "extreme_consequences": draw(st.booleans()),
              "extreme_for": draw(st.sampled_from(["characters", "pcs"])),
              "scale_benefit": draw(st.sampled_from(["effort", "after_roll"])),
              "split_effort": draw(st.booleans()),
              "max_exchanges": draw(st.integers(3, 12))}
-    if not dials["extreme_consequences"]:
+    if rules == "fate2":  # three ordered consequences: no extreme one, no conditions (001:119-123)
+        dials["extreme_consequences"] = False
+        dials["weapon_effect"] = draw(st.sampled_from(["roll", "shifts"]))
+    elif not dials["extreme_consequences"]:
         dials["conditions"] = draw(st.sampled_from(["off", "together", "apart"]))
-    rules = draw(st.sampled_from(["condensed", "core"]))
     if rules == "core":
         dials["npcs_at_best_slot"] = draw(st.booleans())
     kind = draw(st.sampled_from(["physical", "mental"]))
@@ -99,7 +103,7 @@ def run_checked(scene, seed: int) -> Conflict:
             shifts, track = d.context["shifts"], d.context["track"]
             for o in d.options:
                 if type(o) is Absorb:
-                    value = plan_value(f, o, track)
+                    value = plan_value(f, o, track, scene.rules)
                     assert value >= shifts
                     for b in o.boxes:
                         assert not f.tracks[track].marked[b]
@@ -138,8 +142,9 @@ def check_hits(c: Conflict) -> None:
         elif isinstance(e, ev.MobHit):
             assert pending_hit is not None and e.target == pending_hit.target
             pending_hit = None
-        elif isinstance(e, ev.TakenOutEvent) and pending_hit is not None:
-            assert e.target == pending_hit.target
+        elif isinstance(e, (ev.TakenOutEvent, ev.Conceded)) and pending_hit is not None:
+            target = e.target if isinstance(e, ev.TakenOutEvent) else e.actor  # an offered concession (001:150)
+            assert target == pending_hit.target
             pending_hit = None
     assert pending_hit is None
 
