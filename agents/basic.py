@@ -29,7 +29,8 @@ from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, FullDefense, Invoke, Move, NoAdvantage,
-    NoSupport, OfferConcession, OvercomeMove, Pass, Stay, Support, TakeTask, TurnToContest, ZoneAttack,
+    NoSupport, OfferConcession, OvercomeMove, Pass, Protect, SpendSpin, Stay, Support, TakeTask, TurnToContest,
+    ZoneAttack,
 )
 
 from .base import register
@@ -138,6 +139,13 @@ class BasicController:
             score = odds * 2 + finish * 3
             if score > best_score:
                 best, best_score = i, score
+        protect = kinds.get(Protect)
+        if protect and (best is None or best_score < 0):  # Fate 3.0's block, when attacking is poor
+            endangered = [(self._danger(c, opts[i].ally), i) for i in protect]
+            endangered = [(dg, i) for dg, i in endangered if dg is not None and dg >= 0]
+            if endangered:
+                _, i = max(endangered)
+                return i, f"blocks for {opts[i].ally}: the next likely hit would take them out"
         if best is not None:
             o = opts[best]
             return best, f"attacks {o.target} with {o.skill}: the best odds in reach"
@@ -186,6 +194,10 @@ class BasicController:
             if margin >= 0:
                 return 0, "the defense holds"
             need = math.ceil(-margin / worth)
+        spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
+        if spins and not ctx["as_roller"] and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
+            own = [i for i in spins if d.options[i].holder == me] or spins
+            return own[0], "spends a spin token: +1 to hold the defense"
         free_count, fp, payable = c.invoke_budget(me)
         fp = max(0, fp - self.fp_reserve)  # thrift: keep some back
         if free_count + min(fp, payable) < need:
@@ -241,6 +253,8 @@ class BasicController:
             if c.f[d.actor].consequences_taken == 0:
                 return d.options.index(Choose("major_cost")), "gets there at a major cost while still unhurt"
             return d.options.index(Choose("fail")), "too hurt to pay a major cost"
+        if d.context.get("action") == "maneuver":
+            return d.options.index(Choose("take_aspect")), "takes the aspect and keeps its fate points"
         reasons = {"no_aspect": "gives the enemy nothing", "minor_cost": "gets there at a minor cost",
                    "pay": "keeps the roll; the other side gets a free invoke",
                    "major_cost": "gets it done, whatever it costs"}

@@ -20,6 +20,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "turn_order": R.TURN_ORDERS, "full_defense": R.FULL_DEFENSE, "teamwork_cap": R.TEAMWORK_CAPS,
     "overcome_tie": R.OVERCOME_TIES, "exploit_opposition": R.EXPLOIT_OPPOSITION, "major_cost": R.MAJOR_COSTS,
     "extreme_for": R.EXTREME_FOR, "scale_benefit": R.SCALE_BENEFITS, "conditions": R.CONDITIONS,
+    "move_cost": R.MOVE_COSTS, "sprint": R.SPRINTS, "defense_overflow": R.DEFENSE_OVERFLOW,
     "consequence_rule": R.CONSEQUENCE_RULES, "concession": R.CONCESSIONS, "weapon_effect": R.WEAPON_EFFECTS,
 }
 DEFAULT = "condensed"

@@ -164,6 +164,20 @@ class Narrator:
                 return f"   {n(e.by)} refuses: {n(e.actor)} takes the consequence and is owed a fate point{lost}"
             case ev.TurnForfeited():
                 return f"   {n(e.actor)} gives up this exchange's turn ({e.why})"
+            case ev.MinorAction():
+                return f"   {n(e.actor)} takes a minor action ({e.what}): -{e.penalty} on this turn's main action"
+            case ev.Protecting():
+                return f"   {n(e.actor)} blocks for {n(e.ally)}: attacks on them meet at least {e.strength} this exchange"
+            case ev.BlockHeld():
+                return f"   {n(e.blocker)}'s block holds: {n(e.target)} defends at {e.strength}"
+            case ev.Spin():
+                if e.spent_for is not None:
+                    return f"   {n(e.actor)} spends a spin token: +1 to {n(e.spent_for)}'s defense ({e.tokens} left)"
+                return f"   {n(e.actor)} earns a spin token ({e.tokens} held)"
+            case ev.Sprinted():
+                return f"   {n(e.actor)} sprints toward {e.to}: {e.shifts} shift(s), {e.zones} zone(s) covered"
+            case ev.ManeuverAvoided():
+                return f"   {n(e.actor)} pays a fate point not to take {e.aspect}"
             case ev.ActionHeld():
                 return f"   {n(e.actor)} holds its action for later in the exchange"
             case ev.MajorCost():

@@ -68,8 +68,7 @@ def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSe
     path = config_dir() / "rules" / f"{name}.yaml"
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
-        later = " (the Fate 3.0 rule set is not written yet)" if name == "fate3" else ""
-        raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}{later}")
+        raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}")
     try:
         return ruleset_from_dict(yaml.safe_load(path.read_text()))
     except RuleSetError as exc:
@@ -667,7 +666,8 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "split_effort": False, "consequence_rule": "shifts", "concession": "anytime", "weapon_effect": "shifts",
-    "hold_action": False, "skill_names": [],
+    "hold_action": False, "skill_names": [], "move_cost": "free", "sprint": "overcome", "defense_overflow": "boost",
+    "protect": False, "maneuver_avoid": False, "fragile_aspects": False,
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
     "protected_by": [],

@@ -16,7 +16,7 @@ from fate_env.scenes import load_scene
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-@pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2", "fate3"])
 def test_resolve_narrates_to_an_end(name, rules, capsys):
     assert main(["resolve", name, "--seed", "3", "--rules", rules]) == 0
     out = capsys.readouterr().out

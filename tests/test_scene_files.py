@@ -71,7 +71,7 @@ BAD = [
     ("wrong type", GOOD.replace("{Fight: 3, Athletics: 2}", "{Fight: three, Athletics: 2}"),
      "characters.hero.skills.Fight", "expected a whole number"),
     ("border to nowhere", GOOD.replace("[room, hall]", "[room, attic]"), "borders.0.between", "no zone 'attic'"),
-    ("unknown rule set", GOOD.replace("rules: condensed", "rules: fate3"), "rules", "no rule set named 'fate3'"),
+    ("unknown rule set", GOOD.replace("rules: condensed", "rules: fate4"), "rules", "no rule set named 'fate4'"),
     ("unknown dial", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_ordr: popcorn}}"),
      "rules.dials", "unknown dial"),
     ("bad dial value", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_order: initiative}}"),

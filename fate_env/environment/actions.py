@@ -51,6 +51,9 @@ offer_concession    1, or 0                  absorb (take the ordered consequenc
 accept, refuse      1 + 1, or 0 + 0          concession (the one who hit answers the offer)
 hold                1, or 0                  turn (the hold_action dial; empty without it)
 act_now, keep_holding  1 + 1, or 0 + 0       hold (a held turn: take it now, or hold on)
+protect             C, or 0                  turn (Fate 3.0's block for an ally: the protect dial)
+spin                C, or 0                  invoke (a spin token of this holder spent on a defense)
+take_aspect, avoid_aspect  1 + 1, or 0 + 0   cost (a maneuver's target: the maneuver_avoid dial)
 ==================  =======================  ===========================================
 """
 
@@ -65,7 +68,7 @@ from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
-    TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto, OfferConcession, Hold,
+    TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto, OfferConcession, Hold, Protect, SpendSpin,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -76,13 +79,13 @@ from ..rules.state import BOOST, build_fighter
 #: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
-             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove", "hold"),
+             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove", "hold", "protect"),
     "move": ("stay", "move"),
     "respond": ("concede", "defend", "full_defense"),
-    "invoke": ("done", "invoke", "boost"),
+    "invoke": ("done", "invoke", "boost", "spin"),
     "style": ("full_hit", "boost_hit"),
     "cost": ("no_aspect", "aspect_for_enemy", "minor_cost", "fail_with_boost", "forfeit", "pay", "fail",
-             "major_cost", "take_hit", "shield", "assign"),
+             "major_cost", "take_hit", "shield", "assign", "take_aspect", "avoid_aspect"),
     "absorb": ("absorb", "taken_out", "offer_concession"),
     "next": ("next",),
     "contest_roll": ("roll_for",),
@@ -189,6 +192,8 @@ class ActionLayout:
         split = scene.rules.split_effort
         offered = 1 if scene.rules.concession == "offered" else 0
         held = 1 if scene.rules.hold_action else 0
+        rules = scene.rules
+        avoid = 1 if rules.maneuver_avoid else 0
         self.blocks = [b.block.name for b in scene.borders if b.block is not None]
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
@@ -211,6 +216,9 @@ class ActionLayout:
             # FATE 2.0's concessions offered and answered, and held actions (empty under other rules)
             ("offer_concession", offered), ("accept", offered), ("refuse", offered),
             ("hold", held), ("act_now", held), ("keep_holding", held),
+            # Fate 3.0's block for an ally, spin tokens spent, a maneuver's aspect taken or avoided
+            ("protect", self.C if rules.protect else 0), ("spin", self.C if rules.defense_overflow == "spin" else 0),
+            ("take_aspect", avoid), ("avoid_aspect", avoid),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -325,6 +333,8 @@ class ActionLayout:
             RollFor: lambda c, ego, o, slots, boosts: self.at(
                 "roll_for", self.slot(ego, o.character) * self.Kc + self._contest_skill_index[o.skill]),
             TakeTask: lambda c, ego, o, slots, boosts: self.at("task", o.task * self.C + self.slot(ego, o.character)),
+            Protect: lambda c, ego, o, slots, boosts: self.at("protect", self.slot(ego, o.ally)),
+            SpendSpin: lambda c, ego, o, slots, boosts: self.at("spin", self.slot(ego, o.holder)),
         }
 
     def indices_for(self, kinds: Sequence[str]) -> list[int]:

@@ -20,6 +20,8 @@ Layout (float32; C characters, Z zones, A aspect slots; skills are the 19 defaul
   marked, and whether it still runs.
 * later decision kinds (1 each, only under rule sets that ask them: FATE 2.0's concession
   offers and held actions, 001:82-84, 001:150): set when the agent's pending decision is one.
+* spin tokens (C, only under ``defense_overflow: spin``, 002:95): each character's, /3, in the
+  ego's order.
 """
 
 from __future__ import annotations
@@ -58,7 +60,10 @@ class ObservationEncoder:
         self.later_kinds = tuple(k for k, used in (("concession", rules.concession == "offered"),
                                                    ("hold", rules.hold_action)) if used)
         # the scene's countdowns, two numbers each, last: a scene without any keeps its old layout
-        self.size = GLOBAL + self.C * self.char_size + self.A * ASPECT + 3 + 2 * self.countdowns + len(self.later_kinds)
+        #: spin tokens held, per character in the ego's order (Fate 3.0's defense_overflow: spin, 002:95)
+        self.spin = self.C if rules.defense_overflow == "spin" else 0
+        self.size = (GLOBAL + self.C * self.char_size + self.A * ASPECT + 3 + 2 * self.countdowns
+                     + len(self.later_kinds) + self.spin)
         self._zone_index = {z: i for i, z in enumerate(layout.zones)}
         scene = layout.scene
         self._index = {cid: i for i, cid in enumerate(layout.ids)}
@@ -204,6 +209,11 @@ class ObservationEncoder:
         obs[tail:tail + 3] = boosts
         if self.countdowns:
             obs[tail + 3:tail + 3 + 2 * self.countdowns] = countdown_marks(c)
+        end = tail + 3 + 2 * self.countdowns
         if later >= 0:
-            obs[self.size - len(self.later_kinds) + later] = 1.0
+            obs[end + later] = 1.0
+        if self.spin and c.t.spin:
+            at = end + len(self.later_kinds)
+            for i, cid in enumerate(self.layout.order(ego)):
+                obs[at + i] = c.t.spin.get(cid, 0) / 3
         return obs

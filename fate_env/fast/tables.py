@@ -143,6 +143,12 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append(f"concession: {r.concession}")
     if r.hold_action:
         why.append("hold_action: true")
+    for dial, plain in (("move_cost", "free"), ("sprint", "overcome"), ("defense_overflow", "boost")):
+        if getattr(r, dial) != plain:
+            why.append(f"{dial}: {getattr(r, dial)}")
+    for dial in ("protect", "maneuver_avoid", "fragile_aspects"):
+        if getattr(r, dial):
+            why.append(f"{dial}: true")
     if scene.hazards:
         why.append("hazards")
     if scene.distractions:

@@ -42,7 +42,7 @@ from .zones import ZoneMap
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
 _STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
-           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls")
+           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin")
 
 
 class Engine(View):
@@ -98,6 +98,10 @@ class Engine(View):
         self.ordered = self.rules.consequence_rule == "ordered"
         #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
         self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
+        #: the one-zone move as a minor action, a penalty on the turn's main action (002:28, 002:50-51)
+        self.minor_moves = self.rules.move_cost == "minor"
+        #: a defense won by three or more gives a spin token, not a boost (002:94-95)
+        self.spin = self.rules.defense_overflow == "spin"
         from .actions import actions_for
         self.actions = actions_for(scene)  # the turn actions this scene can offer, in ACTIONS order
         self.autostep_single = autostep_single

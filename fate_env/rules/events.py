@@ -329,6 +329,61 @@ class ActionHeld(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MinorAction(Event):
+    """A minor action (002:28): ``penalty`` off the turn's main action in all so far."""
+
+    actor: str
+    what: str
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class Protecting(Event):
+    """``actor`` blocks for ``ally`` this exchange at ``strength`` (002:46)."""
+
+    actor: str
+    ally: str
+    strength: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlockHeld(Event):
+    """A protected character's defense roll fell short of its blocker's strength: that is used (002:46)."""
+
+    target: str
+    blocker: str
+    strength: int
+
+
+@dataclass(frozen=True, slots=True)
+class Spin(Event):
+    """``actor`` won a defense by three or more and holds a spin token (002:94-95); ``spent_for``:
+    a token spent for +1 on that ally's defense instead."""
+
+    actor: str
+    tokens: int
+    spent_for: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sprinted(Event):
+    """A sprint's shifts (002:50): ``zones`` moved of the way to ``to``."""
+
+    actor: str
+    shifts: int
+    to: str
+    zones: int
+
+
+@dataclass(frozen=True, slots=True)
+class ManeuverAvoided(Event):
+    """``actor`` pays a fate point not to take the maneuver's aspect ``aspect`` (002:79)."""
+
+    actor: str
+    aspect: str
+
+
+@dataclass(frozen=True, slots=True)
 class MajorCost(Event):
     """A failed overcome taken as success at a major cost: ``cost`` is consequence or enemy_aspect."""
 

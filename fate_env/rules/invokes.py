@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .decisions import Decision, Flow
 from .kinds import DecisionKind
-from .options import DoneInvoking, Invoke
-from .state import ACTIVE, BOOST, CHARACTER, CONSEQUENCE
+from .options import DoneInvoking, Invoke, SpendSpin
+from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE
 from .solo import INVOKE_BONUS, invoke_worth
 from .table import Roll
 
@@ -47,6 +47,9 @@ def invoke_turns(e: "Engine", seats: list[tuple[str, Roll]], context: Callable[[
                                 first=DoneInvoking())
         if type(choice) is DoneInvoking:
             passes += 1
+        elif type(choice) is SpendSpin:
+            spend_spin(e, who, r, choice.holder)
+            passes = 0
         else:
             apply_invoke(e, who, r, choice)
             passes = 0
@@ -84,6 +87,11 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
             payers.insert(0, who)
     invoked = r.invoked.get(side, ())
     zones = r.zones
+    spin: list[str] = []
+    if e.spin and t.spin and who == r.opposer and r.active:  # spin tokens on a defense (002:95)
+        spin = [h for h in allies if t.spin.get(h, 0) > 0]
+        if spin and any_only:
+            return True
     if any_only and not payers:  # only free invokes could be made: look at aspects that carry some
         for a in t.aspects.values():
             free = a.free
@@ -118,7 +126,17 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
                         return True
                     for eff in effects:
                         out.append(_invoke(a.id, p, False, eff))
+    if spin:
+        out.extend(SpendSpin(h) for h in spin)
     return False if any_only else out
+
+
+def spend_spin(e: "Engine", who: str, r: Roll, holder: str) -> None:
+    """A spin token spent: +1 to ``who``'s defense (002:95; a ruling: the holder's own defense or
+    an ally's, and a token lasts until spent or the scene ends, the text giving no limit)."""
+    e.t.spin[holder] -= 1
+    r.opp_bonus += 1
+    e.emit(ev.Spin(holder, e.t.spin[holder], spent_for=who))
 
 
 def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
@@ -163,6 +181,9 @@ def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
     if a.kind == BOOST and not a.free:
         del t.aspects[a.id]
         e.emit(ev.AspectRemoved(a.name, a.id, "boost used"))
+    elif e.rules.fragile_aspects and a.kind == ADVANTAGE and a.owner is not None and a.id in t.aspects:
+        del t.aspects[a.id]  # a maneuver's aspect on a character goes at its first tag (002:83)
+        e.emit(ev.AspectRemoved(a.name, a.id, "fragile: tagged once"))
 
 
 def invoke_budget(e: "Engine", who: str) -> tuple[int, int, int]:

@@ -164,6 +164,16 @@ class Hold:                         # hold the action, to take the turn later in
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Protect:                      # Fate 3.0's block: protect an ally this exchange (002:46)
+    ally: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpendSpin:                    # spend a spin token for +1 to this defense (002:95)
+    holder: str
+
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -198,7 +208,7 @@ _NAMES = {
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
-    Hold: "hold",
+    Hold: "hold", Protect: "protect", SpendSpin: "spin",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

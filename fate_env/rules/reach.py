@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .skills import ATTACK_SKILLS, BLOCK_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate
+from .skills import ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate
 from .state import Fighter
 
 if TYPE_CHECKING:
@@ -81,17 +81,22 @@ def blocker(e: "Engine", f: Fighter) -> str | None:
 
 
 def free_moves(e: "Engine", f: Fighter) -> list[str]:
-    """The zones ``f`` may step into as its free move (none past a foe that blocks, 000:459-463)."""
+    """The zones ``f`` may step into as its free move (none past a foe that blocks, 000:459-463).
+    As a minor action (``move_cost: minor``) a border's value does not stop the move, it adds to
+    the penalty (002:50-51); a standing block still does."""
     if e.scene.foes_block_movement:
         F, zone = e.t.f, f.zone
         if any(F[c].zone == zone for c in e.t.foes_of(f.id)):  # someone would block (see blocker)
             return []
+    if e.minor_moves:
+        return [n for n in e.map.neighbours[f.zone] if e.map.border(f.zone, n).block is None]
     return e.map.free_moves(f.zone)
 
 
 def skill_order(e: "Engine") -> list[str]:
-    """Core's turn order by skills (000:248-252); PCs before NPCs on a full tie, then scene order."""
-    skills = ORDER_SKILLS[e.kind]
+    """Core's turn order by skills (000:248-252), or Fate 3.0's initiative (002:22); PCs before
+    NPCs on a full tie, then scene order."""
+    skills = (INITIATIVE_SKILLS if e.rules.turn_order == "initiative" else ORDER_SKILLS)[e.kind]
     F = e.t.f
     order_ = e.t.order
 

@@ -145,6 +145,9 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
         if solo:
             total += solo
             notes.append(f"solo +{solo}")
+    if e.minor_moves and action != "defend" and e.t.minor is not None and e.t.minor[0] == cid:
+        total -= e.t.minor[1]  # the turn's minor actions (002:28)
+        notes.append(f"minor actions -{e.t.minor[1]}")
     if e.ordered and f.slots:
         pen = sum(e.rules.consequence_penalty(s.severity) for s in f.slots if s.aspect is not None)
         if pen:  # every roll of the holder (a ruling: 001:119 says "actions which might be influenced")
@@ -221,4 +224,8 @@ def resolved(e: "Engine", r: Roll) -> None:
     from .aspects import boost
     e.emit(ev.Resolved(r.actor, r.action, r.effort, r.opposition, r.margin, band(r.margin), r.target))
     if r.active and r.margin <= -3 and e.t.f[r.opposer].active:
-        boost(e, r.opposer, "Upper Hand")
+        if e.spin:  # a spin token instead (002:94-95)
+            e.t.spin[r.opposer] = e.t.spin.get(r.opposer, 0) + 1
+            e.emit(ev.Spin(r.opposer, e.t.spin[r.opposer]))
+        else:
+            boost(e, r.opposer, "Upper Hand")

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-TURN_ORDERS = ("popcorn", "skills")
+# popcorn (003:1408-1413); skills, Notice/Athletics/Physique (000:246-258); initiative, Fate 3.0's
+# Alertness (Notice), Empathy in a social conflict, ties by Resolve (Will), then PCs first (002:22)
+TURN_ORDERS = ("popcorn", "skills", "initiative")
 # full defense: condensed, +2 to defends with a declared focus and a boost if unused (003:2230-2248);
 # core, +2 to all defends until the next turn, instead of acting (000:272-278); exchange, +2 to all
 # defenses for the rest of the exchange, declared on one's turn or, by one who has not acted yet,
@@ -45,6 +47,15 @@ CONDITIONS = ("off", "together", "apart")
 # 000:329-334); ordered, one consequence takes a whole hit in place of a box, the first mild, the
 # second moderate, the third severe, each a -1/-2/-3 to its holder's rolls (001:117-123)
 CONSEQUENCE_RULES = ("shifts", "ordered")
+# the one-zone move: free (003:1322-1327, 001:76); minor, a minor action at -1 to the turn's main
+# action, the border's value more, taken before it (002:28, 002:50-51)
+MOVE_COSTS = ("free", "minor")
+# moving farther: overcome, Athletics against the path's difficulty (000:459-465); shifts, Fate
+# 3.0's sprint: Athletics against Mediocre, one zone per shift, each border's value taking more (002:50-51)
+SPRINTS = ("overcome", "shifts")
+# a defense won by three or more: boost, the defender gets a boost (003:919-921); spin, a spin
+# token, spent for +1 to any ally's defense (002:94-95)
+DEFENSE_OVERFLOW = ("boost", "spin")
 # conceding: anytime, before a roll, for a payout of fate points (003:1693-1712, 000:420-437);
 # offered, only while taking a consequence, as an offer the one who hit may accept or refuse, a
 # refused offer paying the offerer one fate point and costing the refuser one (001:150-152)
@@ -85,6 +96,12 @@ class RuleSet:
     concession: str = "anytime"
     weapon_effect: str = "shifts"
     hold_action: bool = False
+    move_cost: str = "free"
+    sprint: str = "overcome"
+    defense_overflow: str = "boost"
+    protect: bool = False            # Fate 3.0's block protecting an ally (002:46)
+    maneuver_avoid: bool = False     # a maneuver's target may pay a fate point not to take it (002:79)
+    fragile_aspects: bool = False    # a maneuver's aspect on a character goes at its first tag (002:83)
     #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
     #: Fight, 001:57-62); a scene under the rule set may use either name
     skill_names: tuple[tuple[str, str], ...] = ()
@@ -213,12 +230,13 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
     for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests",
-                "split_effort", "hold_action"):
+                "split_effort", "hold_action", "protect", "maneuver_avoid", "fragile_aspects"):
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
-    if data.get("hold_action") and data.get("turn_order", "popcorn") != "skills":
+    if data.get("hold_action") and data.get("turn_order", "popcorn") == "popcorn":
         raise RuleSetError("dial 'hold_action': a held turn needs a fixed order (001:82-84); expected "
-                           "turn_order: skills with it (in popcorn order the one acting picks who goes next)")
+                           "turn_order: skills or initiative with it (in popcorn order the one acting picks who "
+                           "goes next)")
     max_ex = data.get("max_exchanges", 30)
     if not isinstance(max_ex, int) or isinstance(max_ex, bool) or max_ex < 1:
         raise RuleSetError(f"dial 'max_exchanges': expected a whole number >= 1, got {max_ex!r}")
@@ -254,6 +272,12 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         concession=_choice(data, "concession", CONCESSIONS, "anytime"),
         weapon_effect=_choice(data, "weapon_effect", WEAPON_EFFECTS, "shifts"),
         hold_action=bool(data.get("hold_action", False)),
+        move_cost=_choice(data, "move_cost", MOVE_COSTS, "free"),
+        sprint=_choice(data, "sprint", SPRINTS, "overcome"),
+        defense_overflow=_choice(data, "defense_overflow", DEFENSE_OVERFLOW, "boost"),
+        protect=bool(data.get("protect", False)),
+        maneuver_avoid=bool(data.get("maneuver_avoid", False)),
+        fragile_aspects=bool(data.get("fragile_aspects", False)),
         skill_names=_skill_names(data),
         max_exchanges=max_ex,
     )
@@ -290,6 +314,12 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "concession": rules.concession,
         "weapon_effect": rules.weapon_effect,
         "hold_action": rules.hold_action,
+        "move_cost": rules.move_cost,
+        "sprint": rules.sprint,
+        "defense_overflow": rules.defense_overflow,
+        "protect": rules.protect,
+        "maneuver_avoid": rules.maneuver_avoid,
+        "fragile_aspects": rules.fragile_aspects,
         "skill_names": dict(rules.skill_names),
         "max_exchanges": rules.max_exchanges,
     }

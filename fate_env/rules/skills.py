@@ -39,6 +39,9 @@ ORDER_SKILLS: dict[str, tuple[str, ...]] = {
     PHYSICAL: ("Notice", "Athletics", "Physique"),
     MENTAL: ("Empathy", "Rapport", "Will"),
 }
+#: Fate 3.0's initiative: Alertness (the engine's Notice), Empathy in a social conflict, ties by
+#: Resolve (Will), then the PCs (002:22)
+INITIATIVE_SKILLS: dict[str, tuple[str, ...]] = {PHYSICAL: ("Notice", "Will"), MENTAL: ("Empathy", "Will")}
 
 MOVE_SKILL = "Athletics"             # moving is an Athletics overcome (000:461)
 BLOCK_SKILLS = ("Fight", "Athletics")  # a foe in the way opposes physically (000:469-473)

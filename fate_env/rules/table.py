@@ -36,6 +36,7 @@ class Roll:
     target: str | None = None
     zones: tuple[str, ...] = ()
     invoked: dict[str, set[int]] = field(default_factory=dict)
+    opp_floor: int | None = None     # a blocker's strength the defense cannot fall below (002:46)
 
     @property
     def effort(self) -> int:
@@ -43,7 +44,10 @@ class Roll:
 
     @property
     def opposition(self) -> int:
-        return self.opp_base + sum(self.opp_faces) + self.opp_bonus
+        rolled = self.opp_base + sum(self.opp_faces)
+        if self.opp_floor is not None and self.opp_floor > rolled:
+            rolled = self.opp_floor
+        return rolled + self.opp_bonus
 
     @property
     def margin(self) -> int:
@@ -52,7 +56,7 @@ class Roll:
     def copy(self) -> "Roll":
         return Roll(self.action, self.actor, self.skill, self.base, self.faces, self.opposer, self.active,
                     self.opp_skill, self.opp_base, self.opp_faces, self.bonus, self.opp_bonus, self.target,
-                    self.zones, {k: set(v) for k, v in self.invoked.items()})
+                    self.zones, {k: set(v) for k, v in self.invoked.items()}, self.opp_floor)
 
 
 @dataclass(slots=True)
@@ -90,6 +94,9 @@ class Table:
     cleared: frozenset = frozenset()  # the borders whose block has been cleared (blocks.py)
     held: tuple = ()                  # holding their action now, in the order they held (001:82-84)
     held_once: frozenset = frozenset()  # held this exchange (a held turn is not held again)
+    minor: tuple | None = None        # (actor, penalty): the minor actions of the turn in progress (002:28)
+    spin: dict[str, int] = field(default_factory=dict)       # spin tokens held (002:95)
+    protected: dict[str, tuple] = field(default_factory=dict)  # ally -> (blocker, strength) this exchange
     # derived, rebuilt on demand (never copied)
     active_cache: list[str] | None = None
     foes_cache: dict[str, list[str]] = field(default_factory=dict)
@@ -104,7 +111,8 @@ class Table:
             self.to_contest, self.can_concede, self.mode, self.cursor,
             dict(self.victories) if self.victories is not None else None, self.twists,
             self.roll.copy() if self.roll is not None else None, self.outcome, self.outside,
-            self.countdowns[:], self.running[:], self.decided, self.cleared, self.held, self.held_once)
+            self.countdowns[:], self.running[:], self.decided, self.cleared, self.held, self.held_once,
+            self.minor, dict(self.spin), dict(self.protected))
 
     # -- who is in the fight -------------------------------------------------------
     def active_ids(self) -> list[str]:

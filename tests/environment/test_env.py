@@ -19,7 +19,7 @@ from fate_env.environment.aec import IllegalAction, reward_bounds  # noqa: E402
 from fate_env.rules.options import key  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
-RULES = ["condensed", "core", "fate2"]
+RULES = ["condensed", "core", "fate2", "fate3"]
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +88,7 @@ def test_fuzz_a_thousand_masked_random_episodes(scene):
     env = fate_env.env(scene=scene)
     for seed in range(1000):
         run_episode(env, seed, 7919 * seed + 1)
-    for rules in ("core", "fate2"):
+    for rules in ("core", "fate2", "fate3"):
         env = fate_env.env(scene=scene, rules=rules)
         for seed in range(100):
             run_episode(env, seed, seed)

@@ -61,7 +61,7 @@ def scenes(draw):
                 c["fate_points"] = draw(st.integers(0, 4))
                 c["high_concept"] = f"Hero {side}{i}"
             chars[f"{side}{i}"] = c
-    rules = draw(st.sampled_from(["condensed", "core", "fate2"]))
+    rules = draw(st.sampled_from(["condensed", "core", "fate2", "fate3"]))
     dials = {"weapons": draw(st.booleans()), "extreme_consequences": draw(st.booleans()),
              "extreme_for": draw(st.sampled_from(["characters", "pcs"])),
              "scale_benefit": draw(st.sampled_from(["effort", "after_roll"])),

@@ -19,6 +19,7 @@ from . import (
     exploit,
     full_defense,
     hold,
+    protect,
     move,
     overcome_move,
     pass_,
@@ -53,6 +54,7 @@ ACTIONS: tuple[Action, ...] = (
     split_attack.ACTION,     # offered only under the split_effort dial
     shove.ACTION,            # offered only beside a block
     hold.ACTION,             # offered only under the hold_action dial
+    protect.ACTION,          # offered only under the protect dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
@@ -70,6 +72,8 @@ def actions_for(scene: "Scene") -> tuple[Action, ...]:
         unused.add(shove.ACTION)
     if not scene.rules.hold_action:
         unused.add(hold.ACTION)
+    if not scene.rules.protect:
+        unused.add(protect.ACTION)
     if scene.rules.concession == "offered":
         unused.add(concede.ACTION)  # a concession is offered while taking a consequence (001:150)
     return tuple(a for a in ACTIONS if a not in unused)

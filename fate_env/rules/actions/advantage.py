@@ -117,8 +117,28 @@ def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_co
     if outcome == TIE:
         boost(e, f.id, template)
     else:
+        if e.rules.maneuver_avoid and tpl.target == "foe" and e.t.fate_points_of(target) > 0:
+            if (yield from avoided(e, target, template)):
+                return Attempt(outcome, r)
         place(e, f, template, target, skill, f.id, (2 if outcome == STYLE else 1) + scale_invokes(e, r))
     return Attempt(outcome, r)
+
+
+def avoided(e: "Engine", target: str, template: str) -> Flow:
+    """Fate 3.0 (002:79): a maneuver's target may take the temporary aspect, or pay a fate point
+    (a PC's own, an NPC's from the GM's pool) not to. Returns whether it paid."""
+    pick = yield from ask(e, DecisionKind.COST, target, [Choose("take_aspect"), Choose("avoid_aspect")],
+                          action="maneuver", aspect=template)
+    if pick.option != "avoid_aspect":
+        return False
+    t = e.t
+    t.adjust_fp(target, -1)
+    if t.f[target].sheet.is_npc:
+        t.gm_spent += 1
+    else:
+        t.fp_spent[target] += 1
+    e.emit(ev.ManeuverAvoided(target, template))
+    return True
 
 
 def scale_invokes(e: "Engine", r: Roll) -> int:

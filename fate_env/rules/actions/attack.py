@@ -57,6 +57,9 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     track = attack_track(e, skill)
     defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id)
     r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
+    if e.t.protected:
+        from .protect import floor
+        floor(e, r)  # a blocker's strength (002:46)
     yield from invoke_rounds(e, r)
     yield from land(e, f, target, r, track)
 

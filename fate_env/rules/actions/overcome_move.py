@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import events as ev
 from ..aspects import boost
 from ..blocks import harmful_crossing
 from ..harm import harm
@@ -28,6 +29,9 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 
 def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
+    if e.rules.sprint == "shifts":
+        yield from sprint(e, f, choice.zone)
+        return
     zone = choice.zone
     by = blocker(e, f) if e.scene.foes_block_movement else None
     if by is not None:
@@ -48,6 +52,31 @@ def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
             yield from harm(e, f, -r.margin, PHYSICAL, None, note=border.block.name)
     if outcome == STYLE:
         boost(e, f.id, "Momentum")
+
+
+def sprint(e: "Engine", f: Fighter, zone: str) -> Flow:
+    """Fate 3.0's sprint (002:50-51): Athletics against Mediocre (or the foe who stands in the way,
+    where the scene has foes block movement); each zone along the cheapest path takes one shift
+    and its border's value more; the sprinter goes as far as its shifts pay for toward ``zone``."""
+    by = blocker(e, f) if e.scene.foes_block_movement else None
+    if by is not None:
+        skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
+        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
+    else:
+        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=0, why=f"sprint to {zone}")
+    yield from invoke_rounds(e, r)
+    resolved(e, r)
+    left, here, moved = r.margin, f.zone, 0
+    for border in e.map.path_borders(f.zone, zone):
+        cost = 1 + border.difficulty
+        if left < cost:
+            break
+        left -= cost
+        here = border.b if border.a == here else border.a
+        moved += 1
+    e.emit(ev.Sprinted(f.id, max(0, r.margin), zone, moved))
+    if here != f.zone:
+        move_to(e, f, here, free=False)
 
 
 ACTION = Action(OvercomeMove, offer, run)

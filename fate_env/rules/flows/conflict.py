@@ -138,6 +138,8 @@ def begin_exchange(e: "Engine") -> bool:
         return False
     e.emit(ev.ExchangeStarted(t.exchange))
     t.held, t.held_once = (), frozenset()
+    if t.protected:
+        t.protected = {}  # a block lasts the exchange it is rolled in (002:46)
     if e.rules.full_defense == "exchange":  # a full defense lasts the exchange it is declared in (001:80)
         for f in t.f.values():
             f.full_defense = False
@@ -183,6 +185,7 @@ def turn(e: "Engine", actor: str) -> Flow:
     f = t.f[actor]
     t.turn_seq += 1
     e.emit(ev.TurnStarted(actor, t.exchange))
+    t.minor = None
     if e.rules.full_defense == "exchange":
         if f.full_defense:  # declared when first attacked, before this turn: the turn goes (001:80)
             e.emit(ev.TurnForfeited(actor, "full defense"))
@@ -204,11 +207,17 @@ def turn(e: "Engine", actor: str) -> Flow:
             return
         if action.takes_action:
             break
+        from_zone = f.zone
         yield from action.run(e, f, choice)
         free_move = False
+        if e.minor_moves:  # a minor action: -1 on the main action, the border's value more (002:28, 002:50-51)
+            b = e.map.border(from_zone, f.zone)
+            t.minor = (actor, 1 + (b.difficulty if b is not None else 0))
+            e.emit(ev.MinorAction(actor, "move", t.minor[1]))
     yield from action.run(e, f, choice)
+    t.minor = None
     f.supporters.clear()
-    while f.active and free_move and not t.is_over():
+    while f.active and free_move and not t.is_over() and not e.minor_moves:
         moves = free_moves(e, f)
         if not moves:
             break
