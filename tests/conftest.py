@@ -31,7 +31,7 @@ def aspect_id(c, name):
 
 
 SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-           "summoning", "wyrm", "burning_mill"]
+           "summoning", "wyrm", "burning_mill", "horde"]
 
 
 def make_scene(characters: dict, zones=("room",), borders=(), aspects=(), rules="condensed", **extra):

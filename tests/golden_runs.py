@@ -31,7 +31,7 @@ from fate_env.scenes import load_scene  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "golden"
 SCENES = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-          "summoning", "wyrm", "burning_mill"]
+          "summoning", "wyrm", "burning_mill", "horde"]
 RULES = ["condensed", "core"]
 POLICIES = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "random"]
 SEEDS = 240            # per scene and rule set
