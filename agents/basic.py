@@ -139,6 +139,10 @@ class BasicController:
             score = odds * 2 + finish * 3
             if score > best_score:
                 best, best_score = i, score
+        if c.minor_moves and Move in kinds:  # Fate 3.0: a step first costs -1 (more across a border), 002:28
+            i, score = self._minor_step(c, me, opts, kinds[Move])
+            if i is not None and score > best_score + 1:
+                return i, f"steps into {opts[i].zone} first: better odds there even at the minor action's cost"
         protect = kinds.get(Protect)
         if protect and (best is None or best_score < 0):  # Fate 3.0's block, when attacking is poor
             endangered = [(self._danger(c, opts[i].ally), i) for i in protect]
@@ -162,6 +166,25 @@ class BasicController:
         if FullDefense in kinds:
             return kinds[FullDefense][0], "no foe in reach: full defense"
         return kinds[Pass][0], "nothing useful to do"
+
+    def _minor_step(self, c: Conflict, me: str, opts: list, moves: list[int]) -> tuple[int | None, int]:
+        """The one-zone step (a minor action) after which the best attack scores highest, with its
+        penalty counted: (option index, score), scored as the turn's attacks are."""
+        here = c.f[me].zone
+        best, best_score = None, -99
+        for i in moves:
+            zone = opts[i].zone
+            border = c.map.border(here, zone)
+            penalty = 1 + (border.difficulty if border is not None else 0)
+            for foe in c.foes_of(me):
+                for skill in c.attack_skills(me):
+                    if not c.can_attack_from(me, zone, foe, skill):
+                        continue
+                    odds = c.attack_rating(me, skill, foe) - penalty - c.defense_rating(foe, me, skill)
+                    finish = 1 if odds + self.likely_roll > c.capacity(foe, c.attack_track(skill)) else 0
+                    if odds * 2 + finish * 3 > best_score:
+                        best, best_score = i, odds * 2 + finish * 3
+        return best, best_score
 
     def _reach_after(self, c: Conflict, me: str, zone: str) -> bool:
         return c.reach_after_move(me, zone)
