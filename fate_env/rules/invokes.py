@@ -88,8 +88,8 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
     invoked = r.invoked.get(side, ())
     zones = r.zones
     spin: list[str] = []
-    if e.spin and t.spin and who == r.opposer and r.active:  # spin tokens on a defense (002:95)
-        spin = [h for h in allies if t.spin.get(h, 0) > 0]
+    if e.spin and t.spin and who == r.opposer and r.active:  # an ally's spin tokens on a defense (002:95)
+        spin = [h for h in allies if h != who and t.spin.get(h, 0) > 0]
         if spin and any_only:
             return True
     if any_only and not payers:  # only free invokes could be made: look at aspects that carry some
@@ -132,8 +132,9 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
 
 
 def spend_spin(e: "Engine", who: str, r: Roll, holder: str) -> None:
-    """A spin token spent: +1 to ``who``'s defense (002:95; a ruling: the holder's own defense or
-    an ally's, and a token lasts until spent or the scene ends, the text giving no limit)."""
+    """A spin token spent: +1 to ``who``'s defense, ``who`` an ally of the holder ("grant any
+    ally", 002:95; not the holder's own); a token lasts until spent or the scene ends (a ruling:
+    the text gives no limit)."""
     e.t.spin[holder] -= 1
     r.opp_bonus += 1
     e.emit(ev.Spin(holder, e.t.spin[holder], spent_for=who))

@@ -93,26 +93,22 @@ def test_a_defense_won_by_three_gives_a_spin_token_not_a_boost():
     assert events(c, ev.Spin)[0] == ev.Spin("brute", 1)
 
 
-def test_spin_is_offered_on_a_defense_and_adds_one():
-    c = Conflict(fate3(), seed=0, forced=[DOWN3, EVEN, EVEN, EVEN, (1, 0, 0, 0), EVEN], autostep_single=False)
+def test_a_spin_token_gives_an_ally_plus_one_on_a_defense():
+    """002:95: a spin token "can be spent to grant any ally a +1 defense" (not its holder's own)."""
+    chars = {**DUO, "mook": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1}}}
+    c = Conflict(fate3(chars, {"hold_action": False}), seed=0, forced=[(1, 0, 0, 0), EVEN], autostep_single=False)
+    c.t.spin.update({"mook": 1, "brute": 1})
     d = Driver(c)
-    d.do("turn", "hero", Attack("brute", "Fight"))
-    d.do("respond", "brute", Defend())
-    d.skip_invokes()
-    d.do("turn", "brute", Attack("hero", "Fight"))  # 3 against 3: a tie
-    d.do("respond", "hero", Defend())
-    d.skip_invokes()
-    assert c.exchange == 2
-    d.do("turn", "hero", Attack("brute", "Fight"))  # 4 against 3: the brute may spend its token
+    d.do("turn", "hero", Attack("brute", "Fight"))  # 4 against 3
     d.do("respond", "brute", Defend())
     d.do("invoke", "hero", DoneInvoking())
     inv = d.expect("invoke", "brute")
-    assert SpendSpin("brute") in inv.options
-    c.step(SpendSpin("brute"))
-    assert c.t.spin == {"brute": 0}
+    assert SpendSpin("mook") in inv.options and SpendSpin("brute") not in inv.options
+    c.step(SpendSpin("mook"))
+    assert c.t.spin == {"mook": 0, "brute": 1}
     spent = events(c, ev.Spin)[-1]
-    assert (spent.actor, spent.spent_for) == ("brute", "brute")
-    c.step(DoneInvoking())
+    assert (spent.actor, spent.spent_for) == ("mook", "brute")
+    d.skip_invokes()
     assert events(c, ev.Resolved)[-1].shifts == 0  # 4 against 3 + 1
 
 
