@@ -28,7 +28,7 @@ import math
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, FullDefense, Invoke, Move, NoAdvantage,
+    Attack, BlockAction, Choose, Concede, CreateAdvantage, Defend, FullDefense, Invoke, Move, NoAdvantage,
     NoSupport, OfferConcession, OvercomeMove, Pass, Protect, SpendSpin, Stay, Support, TakeTask, TurnToContest,
     ZoneAttack,
 )
@@ -150,6 +150,11 @@ class BasicController:
             if endangered:
                 _, i = max(endangered)
                 return i, f"blocks for {opts[i].ally}: the next likely hit would take them out"
+        blocks = [i for i in kinds.get(BlockAction, ()) if opts[i].action == "attack"]
+        if blocks and (best is None or best_score < 0) and any(
+                (self._danger(c, a) or -1) >= 0 for a in c.allies_of(me)):  # Fate 3.0: block the worst hitter
+            i = max(blocks, key=lambda i: max(c.attack_rating(opts[i].target, s) for s in c.attack_skills(opts[i].target)))
+            return i, f"blocks {opts[i].target}'s attacks: an ally could not take its next hit"
         if best is not None:
             o = opts[best]
             return best, f"attacks {o.target} with {o.skill}: the best odds in reach"

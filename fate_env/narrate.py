@@ -168,6 +168,12 @@ class Narrator:
                 return f"   {n(e.actor)} takes a minor action ({e.what}): -{e.penalty} on this turn's main action"
             case ev.Protecting():
                 return f"   {n(e.actor)} blocks for {n(e.ally)}: attacks on them meet at least {e.strength} this exchange"
+            case ev.Blocking():
+                return (f"   {n(e.actor)} blocks {n(e.target)}'s {e.action} this exchange: "
+                        f"it must beat {e.strength} first")
+            case ev.BlockTested():
+                return (f"   {n(e.actor)} gets past {n(e.blocker)}'s block" if e.past
+                        else f"   {n(e.blocker)}'s block stops {n(e.actor)}'s {e.action}")
             case ev.BlockHeld():
                 return f"   {n(e.blocker)}'s block holds: {n(e.target)} defends at {e.strength}"
             case ev.Spin():

@@ -323,11 +323,13 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             aspects=tuple(c.get("aspects", [])), stunts=tuple(stunts), refresh=c.get("refresh", 3),
             fate_points=c.get("fate_points", c.get("refresh", 3) if kind == "pc" else 0),
             stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
-            count=c.get("count", 1), weapon=c.get("weapon", 0), armor=c.get("armor", 0),
+            count=c.get("count", 1), weapon=_gear(c, "weapon", ruleset, base, fail),
+            armor=_gear(c, "armor", ruleset, base, fail) + _shield(c, ruleset, base, fail),
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
             solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
             challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
             carry_consequences=bool(c.get("carry_consequences", False)), protected_by=tuple(c.get("protected_by", ())),
+            leads=c.get("leads"),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -359,6 +361,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
                  f"NPC, not a {c.kind}")
     _check_true_forms(chars, data.get("first"), fail)
+    chars = _check_leaders(chars, data, ruleset, fail)
     sides_of = {c.id: c.side for c in chars}
     for c in chars:
         for p in c.protected_by:
@@ -448,6 +451,36 @@ def _check_sides_can_meet(scene: Scene, fail) -> None:
                                 "reach the other; expected borders that connect them")
 
 
+def _check_leaders(chars: list[CharacterSheet], data: dict, rules: RuleSet, fail: Any) -> list[CharacterSheet]:
+    """A character attached to a minion group (``leads``, 002:23, 002:26): a PC or major NPC, a mob
+    of its side, one leader per group, in a fixed turn order (the group takes the leader's
+    initiative). The group is played by the leader's controller unless its sheet names one."""
+    import dataclasses
+    by_id = {c.id: c for c in chars}
+    led: dict[str, str] = {}
+    for c in chars:
+        if c.leads is None:
+            continue
+        field = f"characters.{c.id}.leads"
+        group = by_id.get(c.leads)
+        if c.kind not in ("pc", "major"):
+            fail(field, f"a {c.kind} cannot lead a minion group; expected it on a PC or a major NPC")
+        if group is None or group.kind != "mob" or group.side != c.side:
+            fail(field, f"expected the id of a mob of side {c.side!r}, got {c.leads!r}")
+        if c.leads in led:
+            fail(field, f"{c.leads!r} is already led by {led[c.leads]!r}; expected one leader per group")
+        if rules.turn_order == "popcorn":
+            fail(field, "a group takes its leader's initiative (002:23); expected a fixed turn order "
+                 "(turn_order: initiative or skills), not popcorn")
+        led[c.leads] = c.id
+    out = []
+    for c in chars:
+        if c.id in led and "controller" not in data["characters"][c.id]:
+            c = dataclasses.replace(c, controller=by_id[led[c.id]].controller)
+        out.append(c)
+    return out
+
+
 def _check_true_forms(chars: list[CharacterSheet], first: str | None, fail: Any) -> None:
     """Each true form (003:2550-2566) is another major NPC of the big bad's side, the true form of
     one character only, and no chain of them comes back on itself."""
@@ -534,6 +567,32 @@ def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: lis
         out.append(Countdown(cd["name"], cd["boxes"], tuple(triggers), cd.get("text", ""), cd.get("winner"),
                              aspect, cd.get("stops_when_out")))
     return tuple(out)
+
+
+def _gear(c: dict, key: str, rules: RuleSet, base: str, fail) -> int:
+    """A sheet's weapon or armor: a rating, or a name from the rule set's table (001:91-101)."""
+    value = c.get(key, 0)
+    if isinstance(value, int):
+        return value
+    table = dict(rules.weapon_table if key == "weapon" else rules.armor_table)
+    table.pop("shield", None)
+    if not table:
+        fail(f"{base}.{key}", f"the {rules.name} rule set names no {key}s; expected a rating 0-4")
+    rating = table.get(value.lower())
+    if rating is None:
+        fail(f"{base}.{key}", f"unknown {key} {value!r}; expected a rating 0-4 or one of {', '.join(table)}")
+    return rating
+
+
+def _shield(c: dict, rules: RuleSet, base: str, fail) -> int:
+    """What a sheet's ``shield: true`` adds to its armor: the armor table's ``shield`` (001:101)."""
+    if not c.get("shield"):
+        return 0
+    bonus = dict(rules.armor_table).get("shield")
+    if bonus is None:
+        fail(f"{base}.shield", f"the {rules.name} rule set gives no rating for a shield; expected the armor as "
+             "one rating instead")
+    return bonus
 
 
 def _older_skill_names(data: dict, names: dict[str, str], file: str) -> dict:
@@ -666,8 +725,8 @@ def rule_dials(rules: RuleSet) -> dict[str, Any]:
 LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "split_effort": False, "consequence_rule": "shifts", "concession": "anytime", "weapon_effect": "shifts",
-    "hold_action": False, "skill_names": [], "move_cost": "free", "sprint": "overcome", "defense_overflow": "boost",
-    "protect": False, "maneuver_avoid": False, "fragile_aspects": False,
+    "hold_action": False, "skill_names": [], "weapon_table": [], "armor_table": [], "leads": None, "move_cost": "free", "sprint": "overcome", "defense_overflow": "boost",
+    "protect": False, "block_actions": False, "maneuver_avoid": False, "fragile_aspects": False,
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
     "protected_by": [],

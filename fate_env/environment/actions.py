@@ -54,6 +54,7 @@ act_now, keep_holding  1 + 1, or 0 + 0       hold (a held turn: take it now, or 
 protect             C, or 0                  turn (Fate 3.0's block for an ally: the protect dial)
 spin                C, or 0                  invoke (a spin token of this holder spent on a defense)
 take_aspect, avoid_aspect  1 + 1, or 0 + 0   cost (a maneuver's target: the maneuver_avoid dial)
+block_action        C x 3, or 0              turn (Fate 3.0's block of a foe's attack, advantage or move)
 ==================  =======================  ===========================================
 """
 
@@ -69,6 +70,7 @@ from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
     TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto, OfferConcession, Hold, Protect, SpendSpin,
+    BlockAction,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -79,7 +81,8 @@ from ..rules.state import BOOST, build_fighter
 #: some kinds of decision needs only their segments (see :meth:`ActionLayout.indices_for`)
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
-             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove", "hold", "protect"),
+             "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove", "hold", "protect",
+             "block_action"),
     "move": ("stay", "move"),
     "respond": ("concede", "defend", "full_defense"),
     "invoke": ("done", "invoke", "boost", "spin"),
@@ -219,6 +222,7 @@ class ActionLayout:
             # Fate 3.0's block for an ally, spin tokens spent, a maneuver's aspect taken or avoided
             ("protect", self.C if rules.protect else 0), ("spin", self.C if rules.defense_overflow == "spin" else 0),
             ("take_aspect", avoid), ("avoid_aspect", avoid),
+            ("block_action", self.C * 3 if rules.block_actions else 0),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -335,6 +339,8 @@ class ActionLayout:
             TakeTask: lambda c, ego, o, slots, boosts: self.at("task", o.task * self.C + self.slot(ego, o.character)),
             Protect: lambda c, ego, o, slots, boosts: self.at("protect", self.slot(ego, o.ally)),
             SpendSpin: lambda c, ego, o, slots, boosts: self.at("spin", self.slot(ego, o.holder)),
+            BlockAction: lambda c, ego, o, slots, boosts: self.at(
+                "block_action", self.slot(ego, o.target) * 3 + ("attack", "advantage", "move").index(o.action)),
         }
 
     def indices_for(self, kinds: Sequence[str]) -> list[int]:

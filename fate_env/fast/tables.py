@@ -146,7 +146,7 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
     for dial, plain in (("move_cost", "free"), ("sprint", "overcome"), ("defense_overflow", "boost")):
         if getattr(r, dial) != plain:
             why.append(f"{dial}: {getattr(r, dial)}")
-    for dial in ("protect", "maneuver_avoid", "fragile_aspects"):
+    for dial in ("protect", "block_actions", "maneuver_avoid", "fragile_aspects"):
         if getattr(r, dial):
             why.append(f"{dial}: true")
     if scene.hazards:
@@ -155,6 +155,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append("distractions")
     if any(b.block is not None for b in scene.borders):
         why.append("blocks")
+    if any(c.leads for c in scene.characters):
+        why.append("a minion group's leader")
     if any(c.protected_by for c in scene.characters):
         why.append("a hive's protected heart")
     if any(c.true_form for c in scene.characters):

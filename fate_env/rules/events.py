@@ -347,6 +347,27 @@ class Protecting(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Blocking(Event):
+    """``actor`` blocks ``target``'s ``action`` (attack, advantage, move) this exchange at ``strength`` (002:47)."""
+
+    actor: str
+    target: str
+    action: str
+    strength: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlockTested(Event):
+    """``actor`` tried the blocked ``action``: its roll against the block strength; ``past``: at
+    least one shift, so the action goes ahead (002:47); else the action is spent."""
+
+    actor: str
+    blocker: str
+    action: str
+    past: bool
+
+
+@dataclass(frozen=True, slots=True)
 class BlockHeld(Event):
     """A protected character's defense roll fell short of its blocker's strength: that is used (002:46)."""
 

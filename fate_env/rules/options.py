@@ -170,6 +170,12 @@ class Protect:                      # Fate 3.0's block: protect an ally this exc
 
 
 @dataclass(frozen=True, slots=True)
+class BlockAction:                  # Fate 3.0's block against a foe's kind of action this exchange (002:47)
+    target: str
+    action: str                     # attack, advantage or move
+
+
+@dataclass(frozen=True, slots=True)
 class SpendSpin:                    # spend a spin token for +1 to this defense (002:95)
     holder: str
 
@@ -208,7 +214,7 @@ _NAMES = {
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
-    Hold: "hold", Protect: "protect", SpendSpin: "spin",
+    Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

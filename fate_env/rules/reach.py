@@ -104,6 +104,10 @@ def skill_order(e: "Engine") -> list[str]:
         s = F[cid].sheet
         return tuple(-s.skill(k) for k in skills) + (0 if s.kind == "pc" else 1, order_.index(cid))
     order = sorted(order_, key=rank)
+    leaders = [(F[c].sheet.leads, c) for c in order_ if F[c].sheet.leads is not None]
+    for group, leader in leaders:  # a group attached to a character acts at its initiative (002:23)
+        order.remove(group)
+        order.insert(order.index(leader) + 1, group)
     if e.rules.npcs_at_best_slot and e.rules.turn_order == "skills":
         npcs = [c for c in order if F[c].sheet.is_npc]
         if npcs:

@@ -100,11 +100,17 @@ class RuleSet:
     sprint: str = "overcome"
     defense_overflow: str = "boost"
     protect: bool = False            # Fate 3.0's block protecting an ally (002:46)
+    block_actions: bool = False      # Fate 3.0's block against a foe's kind of action (002:47)
     maneuver_avoid: bool = False     # a maneuver's target may pay a fate point not to take it (002:79)
     fragile_aspects: bool = False    # a maneuver's aspect on a character goes at its first tag (002:83)
     #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
     #: Fight, 001:57-62); a scene under the rule set may use either name
     skill_names: tuple[tuple[str, str], ...] = ()
+    #: weapons and armor by name, to their ratings (FATE 2.0's table, 001:91-101); a sheet under
+    #: the rule set may name them (``weapon: sword``); ``shield`` in the armor table is what a
+    #: sheet's ``shield: true`` adds
+    weapon_table: tuple[tuple[str, int], ...] = ()
+    armor_table: tuple[tuple[str, int], ...] = ()
     max_exchanges: int = 30
     #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
     #: "core" when one box takes a whole hit, else "condensed")
@@ -169,7 +175,7 @@ class RuleSet:
 _DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit",
                                                    "extra_mild_at", "stress_style"}
 #: dials a scene may not override: what the rule set's texts call their skills
-_FIXED = {"skill_names"}
+_FIXED = {"skill_names", "weapon_table", "armor_table"}
 
 
 def dial_names() -> list[str]:
@@ -212,6 +218,14 @@ def _skill_names(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(names.items())
 
 
+def _table(data: dict[str, Any], key: str) -> tuple[tuple[str, int], ...]:
+    table = data.get(key) or {}
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                              and 0 <= v <= 4 for k, v in table.items()):
+        raise RuleSetError(f"{key}: expected a mapping of names to ratings 0-4")
+    return tuple((k.lower(), v) for k, v in table.items())
+
+
 def from_dict(data: dict[str, Any]) -> RuleSet:
     """Build a rule set from its YAML mapping, refusing unknown dials."""
     known = _DIAL_NAMES | {"stress", "consequences"}
@@ -230,7 +244,8 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
     for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests",
-                "split_effort", "hold_action", "protect", "maneuver_avoid", "fragile_aspects"):
+                "split_effort", "hold_action", "protect", "block_actions", "maneuver_avoid",
+                "fragile_aspects"):
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
     if data.get("hold_action") and data.get("turn_order", "popcorn") == "popcorn":
@@ -276,9 +291,12 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         sprint=_choice(data, "sprint", SPRINTS, "overcome"),
         defense_overflow=_choice(data, "defense_overflow", DEFENSE_OVERFLOW, "boost"),
         protect=bool(data.get("protect", False)),
+        block_actions=bool(data.get("block_actions", False)),
         maneuver_avoid=bool(data.get("maneuver_avoid", False)),
         fragile_aspects=bool(data.get("fragile_aspects", False)),
         skill_names=_skill_names(data),
+        weapon_table=_table(data, "weapon_table"),
+        armor_table=_table(data, "armor_table"),
         max_exchanges=max_ex,
     )
 
@@ -318,9 +336,12 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "sprint": rules.sprint,
         "defense_overflow": rules.defense_overflow,
         "protect": rules.protect,
+        "block_actions": rules.block_actions,
         "maneuver_avoid": rules.maneuver_avoid,
         "fragile_aspects": rules.fragile_aspects,
         "skill_names": dict(rules.skill_names),
+        "weapon_table": dict(rules.weapon_table),
+        "armor_table": dict(rules.armor_table),
         "max_exchanges": rules.max_exchanges,
     }
 

@@ -99,6 +99,9 @@ class CharacterSheet:
     carry_consequences: bool = False
     #: a hive's heart (003:2601-2628): the parts that must be out of the fight before it can be struck
     protected_by: tuple[str, ...] = ()
+    #: the minion group (a mob of its side) this character is attached to, leading it: the group
+    #: acts at this character's initiative, right after it (002:23, 002:26)
+    leads: str | None = None
 
     def shielded(self, in_fight: set[str] | list[str]) -> bool:
         """Whether a part of the hive protecting it is still in the fight (003:2620-2628)."""

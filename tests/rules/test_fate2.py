@@ -243,3 +243,16 @@ def test_an_extra_mild_stunt_is_refused_under_ordered_consequences():
     chars = {**DUO, "hero": {**DUO["hero"], "stunts": [{"name": "Tough", "kind": "extra_mild"}]}}
     with pytest.raises(SceneError, match=r"characters\.hero\.stunts.*three consequences at most"):
         fate2(chars)
+
+
+def test_gear_by_the_tables_name():
+    """001:91-101: weapons 0-3 by kind, armor 0-3 by kind and +1 for a shield; a sheet may name them."""
+    chars = {"hero": {**DUO["hero"], "weapon": "Sword", "armor": "mail", "shield": True}, "brute": DUO["brute"]}
+    hero = fate2(chars).character("hero")
+    assert (hero.weapon, hero.armor) == (2, 3)
+    chars["hero"]["weapon"] = "lightsaber"
+    with pytest.raises(SceneError, match=r"characters\.hero\.weapon: unknown weapon 'lightsaber'.*sword"):
+        fate2(chars)
+    chars["hero"]["weapon"] = "sword"
+    with pytest.raises(SceneError, match=r"characters\.hero\.weapon: the condensed rule set names no weapons"):
+        make_scene(chars)

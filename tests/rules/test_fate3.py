@@ -8,7 +8,7 @@ from fate_env.rules import events as ev
 from fate_env.rules.conflict import Conflict
 from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
-    Attack, Choose, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, OvercomeMove, Protect, SpendSpin,
+    Attack, BlockAction, Choose, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, OvercomeMove, Protect, SpendSpin,
 )
 from fate_env.scenes import load_rules
 
@@ -187,3 +187,55 @@ def test_consequences_reduce_the_hit_and_the_rest_rolls_up():
     assert Absorb((4,), ()) in plans and Absorb((2,), (0,)) in plans  # box 5, or mild + box 3
     f.tracks["physical"].marked[2] = True
     assert Absorb((3,), (0,)) in absorb_plans(f, 5, "physical", c.rules)  # mild + 3 rolls up to box 4
+
+
+def test_a_block_against_an_action_must_be_beaten_first():
+    """002:47: the blocked character rolls the action's skill against the block strength; with at
+    least one shift it gets past, else the action is spent."""
+    c = Conflict(fate3(), seed=0, forced=[UP2, EVEN, UP2, EVEN])
+    d = Driver(c)
+    d.do("turn", "hero", BlockAction("brute", "attack"))
+    d.skip_invokes()
+    assert events(c, ev.Blocking)[0] == ev.Blocking("hero", "brute", "attack", 3 + 2)  # Fight 3, the better
+    d.do("turn", "brute", Attack("hero", "Fight"))  # Fight 3 + 0 against 5: stopped, the attack spent
+    d.skip_invokes()
+    tested = events(c, ev.BlockTested)
+    assert [(e.actor, e.blocker, e.action, e.past) for e in tested] == [("brute", "hero", "attack", False)]
+    assert not [e for e in events(c, ev.Rolled) if e.action == "attack"]
+    assert c.exchange == 2 and not c.t.blocked  # the block lasts its exchange
+
+
+def test_getting_past_a_block_lets_the_action_go_ahead():
+    c = Conflict(fate3(), seed=0, forced=[EVEN, UP4, EVEN, EVEN])
+    d = Driver(c)
+    d.do("turn", "hero", BlockAction("brute", "attack"))  # strength 3
+    d.skip_invokes()
+    d.do("turn", "brute", Attack("hero", "Fight"))  # 3 + 4 = 7 against 3: past
+    d.skip_invokes()
+    assert events(c, ev.BlockTested)[0].past
+    d.do("respond", "hero", Defend())
+    assert [e.actor for e in events(c, ev.Rolled) if e.action == "attack"] == ["brute"]
+
+
+def test_a_group_attached_to_a_character_acts_at_its_initiative():
+    """002:23: a group of minions with a character attached uses that character's initiative."""
+    chars = {**DUO,
+             "boss": {"kind": "major", "side": "npcs", "zone": "room", "skills": {"Notice": 5, "Fight": 2},
+                      "leads": "gang", "controller": "tactician"},
+             "gang": {"kind": "mob", "side": "npcs", "zone": "room", "count": 3, "skills": {"Fight": 1}}}
+    scene = fate3(chars)
+    assert scene.character("gang").controller == "tactician"  # the leader leads its actions
+    from fate_env.rules.reach import skill_order
+    assert skill_order(Conflict(scene, 0))[:3] == ["boss", "gang", "hero"]
+
+
+def test_a_leader_must_lead_a_mob_of_its_side_in_a_fixed_order():
+    import pytest
+    from fate_env.scenes import SceneError
+    chars = {**DUO, "gang": {"kind": "mob", "side": "npcs", "zone": "room", "count": 3, "skills": {"Fight": 1}},
+             "brute": {**DUO["brute"], "leads": "hero"}}
+    with pytest.raises(SceneError, match=r"characters\.brute\.leads: expected the id of a mob"):
+        fate3(chars)
+    chars["brute"] = {**DUO["brute"], "leads": "gang"}
+    with pytest.raises(SceneError, match=r"characters\.brute\.leads: .*not popcorn"):
+        make_scene(chars)

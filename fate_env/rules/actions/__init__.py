@@ -20,6 +20,7 @@ from . import (
     full_defense,
     hold,
     protect,
+    block,
     move,
     overcome_move,
     pass_,
@@ -55,6 +56,7 @@ ACTIONS: tuple[Action, ...] = (
     shove.ACTION,            # offered only beside a block
     hold.ACTION,             # offered only under the hold_action dial
     protect.ACTION,          # offered only under the protect dial
+    block.ACTION,            # offered only under the block_actions dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
@@ -74,6 +76,8 @@ def actions_for(scene: "Scene") -> tuple[Action, ...]:
         unused.add(hold.ACTION)
     if not scene.rules.protect:
         unused.add(protect.ACTION)
+    if not scene.rules.block_actions:
+        unused.add(block.ACTION)
     if scene.rules.concession == "offered":
         unused.add(concede.ACTION)  # a concession is offered while taking a consequence (001:150)
     return tuple(a for a in ACTIONS if a not in unused)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .. import countdowns, hazards
 from .. import events as ev
 from ..actions import BY_OPTION, turn_options
+from ..actions.block import get_past
 from ..aspects import boost, expire_boosts
 from ..decisions import RECONSIDER, Flow, ask
 from ..end import finish
@@ -138,8 +139,8 @@ def begin_exchange(e: "Engine") -> bool:
         return False
     e.emit(ev.ExchangeStarted(t.exchange))
     t.held, t.held_once = (), frozenset()
-    if t.protected:
-        t.protected = {}  # a block lasts the exchange it is rolled in (002:46)
+    if t.protected or t.blocked:
+        t.protected, t.blocked = {}, {}  # a block lasts the exchange it is rolled in (002:46-47)
     if e.rules.full_defense == "exchange":  # a full defense lasts the exchange it is declared in (001:80)
         for f in t.f.values():
             f.full_defense = False
@@ -205,6 +206,12 @@ def turn(e: "Engine", actor: str) -> Flow:
         if type(choice) is Hold:  # the whole turn is put off (001:82-84)
             yield from action.run(e, f, choice)
             return
+        if t.blocked and not (yield from get_past(e, f, choice)):  # a block on it (002:47)
+            if action.takes_action:
+                choice = None
+                break
+            free_move = False  # the move is spent
+            continue
         if action.takes_action:
             break
         from_zone = f.zone
@@ -214,7 +221,8 @@ def turn(e: "Engine", actor: str) -> Flow:
             b = e.map.border(from_zone, f.zone)
             t.minor = (actor, 1 + (b.difficulty if b is not None else 0))
             e.emit(ev.MinorAction(actor, "move", t.minor[1]))
-    yield from action.run(e, f, choice)
+    if choice is not None:
+        yield from action.run(e, f, choice)
     t.minor = None
     f.supporters.clear()
     while f.active and free_move and not t.is_over() and not e.minor_moves:
