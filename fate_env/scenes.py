@@ -329,7 +329,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
             challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
             carry_consequences=bool(c.get("carry_consequences", False)), protected_by=tuple(c.get("protected_by", ())),
-            leads=c.get("leads"),
+            leads=c.get("leads"), contest_immunity=bool(c.get("contest_immunity", False)),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -360,6 +360,18 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         if c.challenge_immunity and c.kind != "major":
             fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
                  f"NPC, not a {c.kind}")
+    immune = [c for c in chars if c.contest_immunity]
+    for c in immune:
+        field = f"characters.{c.id}.contest_immunity"
+        if c.kind != "major":
+            fail(field, f"contest immunity is a big bad's (003:2527-2532); expected it on a major NPC, not a {c.kind}")
+        if kind != "conflict" or data.get("contest") is None:
+            fail(field, "the group must win a contest before attacking it (003:2527-2532); expected a conflict "
+                 "with a contest section")
+        if len(sides) != 2:
+            fail(field, f"a contest between the group and the big bad; expected two sides, got {len(sides)}")
+    if len(immune) > 1:
+        fail(f"characters.{immune[1].id}.contest_immunity", f"{immune[0].id} already has it; expected one big bad")
     _check_true_forms(chars, data.get("first"), fail)
     chars = _check_leaders(chars, data, ruleset, fail)
     sides_of = {c.id: c.side for c in chars}
@@ -728,7 +740,7 @@ LATER_DEFAULTS: dict[str, Any] = {
     "hold_action": False, "skill_names": [], "weapon_table": [], "armor_table": [], "leads": None, "move_cost": "free", "sprint": "overcome", "defense_overflow": "boost",
     "protect": False, "block_actions": False, "maneuver_avoid": False, "fragile_aspects": False,
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
-    "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False,
+    "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False, "contest_immunity": False,
     "protected_by": [],
 }
 

@@ -161,6 +161,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append("a hive's protected heart")
     if any(c.true_form for c in scene.characters):
         why.append("a true form")
+    if any(c.contest_immunity for c in scene.characters):
+        why.append("contest immunity")
     if any(c.challenge_immunity for c in scene.characters):
         why.append("challenge immunity")
     if any(c.minion_armor for c in scene.characters):

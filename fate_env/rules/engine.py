@@ -42,7 +42,7 @@ from .zones import ZoneMap
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
 _STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
-           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin")
+           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin", "contest_immune")
 
 
 class Engine(View):
@@ -98,6 +98,8 @@ class Engine(View):
         self.ordered = self.rules.consequence_rule == "ordered"
         #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
         self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
+        #: the big bad with contest immunity (003:2527-2532), if any: the scene opens with its contest
+        self.contest_immune = next((c.id for c in scene.characters if c.contest_immunity), None)
         #: the one-zone move as a minor action, a penalty on the turn's main action (002:28, 002:50-51)
         self.minor_moves = self.rules.move_cost == "minor"
         #: a defense won by three or more gives a spin token, not a boost (002:94-95)

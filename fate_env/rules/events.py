@@ -499,6 +499,15 @@ class BecameContest(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ImmunityContest(Event):
+    """The contest a big bad's immunity sets is over (003:2527-2532): ``broken``, the group won
+    and the conflict begins; else the big bad pulls off its scheme and gets away."""
+
+    big_bad: str
+    broken: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ChallengeStarted(Event):
     scene: str
     rules: str

@@ -102,6 +102,9 @@ class CharacterSheet:
     #: the minion group (a mob of its side) this character is attached to, leading it: the group
     #: acts at this character's initiative, right after it (002:23, 002:26)
     leads: str | None = None
+    #: a big bad's contest immunity (003:2527-2532): the group must win the scene's contest before
+    #: it can be attacked; it attacks them meanwhile, and wins outright if it wins the contest
+    contest_immunity: bool = False
 
     def shielded(self, in_fight: set[str] | list[str]) -> bool:
         """Whether a part of the hive protecting it is still in the fight (003:2620-2628)."""

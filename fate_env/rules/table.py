@@ -98,6 +98,7 @@ class Table:
     spin: dict[str, int] = field(default_factory=dict)       # spin tokens held (002:95)
     protected: dict[str, tuple] = field(default_factory=dict)  # ally -> (blocker, strength) this exchange
     blocked: dict[tuple, tuple] = field(default_factory=dict)  # (foe, action) -> (blocker, strength) this exchange
+    immunity_broken: bool = False     # the group has won the contest a big bad's immunity set (003:2527-2532)
     # derived, rebuilt on demand (never copied)
     active_cache: list[str] | None = None
     foes_cache: dict[str, list[str]] = field(default_factory=dict)
@@ -113,7 +114,8 @@ class Table:
             dict(self.victories) if self.victories is not None else None, self.twists,
             self.roll.copy() if self.roll is not None else None, self.outcome, self.outside,
             self.countdowns[:], self.running[:], self.decided, self.cleared, self.held, self.held_once,
-            self.minor, dict(self.spin), dict(self.protected), dict(self.blocked))
+            self.minor, dict(self.spin), dict(self.protected), dict(self.blocked),
+            self.immunity_broken)
 
     # -- who is in the fight -------------------------------------------------------
     def active_ids(self) -> list[str]:

@@ -847,3 +847,42 @@ def test_forcing_a_foe_into_a_block_adds_half_its_weapon_rating():
         assert (hit.target, hit.shifts) == ("brute", shifts) and "Vat of Acid" in hit.notes[0]
     apart = Conflict(_blocked(VAT), seed=0)
     assert not [o for o in apart.pending.options if type(o) is ShoveInto]  # nobody beside the hero
+
+
+# -- contest immunity (003:2527-2532) ---------------------------------------------------------
+def _immune(seed_faces):
+    from agents.base import controllers_for, play
+    chars = {"hero": {**DUO["hero"], "fate_points": 0, "skills": {**DUO["hero"]["skills"], "Athletics": 3}},
+             "brute": {**DUO["brute"], "contest_immunity": True, "skills": {"Fight": 3, "Athletics": 2}}}
+    scene = make_scene(chars, contest={"victories": 1, "skills": ["Athletics"]}, gm_fate_points=0)
+    c = Conflict(scene, seed=0, forced=seed_faces)
+    return play(c, controllers_for(scene))
+
+
+def test_contest_immunity_opens_with_the_contest_the_big_bad_attacking_meanwhile():
+    """003:2527-2532: the group must win a contest before attacking the big bad, who attacks them
+    while they try (a ruling: its roll hits like a threat's, 003:1520-1523)."""
+    from fate_env.rules import events as ev
+    c = _immune([(-1, -1, 0, 0), (1, 0, 0, 0)])  # the hero 3-2 = 1 against the brute 2+1 = 3
+    kinds = [type(e).__name__ for e in c.events]
+    assert kinds.index("ContestStarted") < kinds.index("ExchangeStarted")
+    hits = [e for e in c.events if isinstance(e, ev.Hit)]
+    assert hits[0] == ev.Hit("hero", "brute", 2, "physical", ("while they try",))
+    assert [e for e in c.events if isinstance(e, ev.ImmunityContest)] == [ev.ImmunityContest("brute", False)]
+    assert c.outcome.winner == "npcs" and "ConflictStarted" not in kinds  # it gets away
+
+
+def test_winning_the_contest_breaks_the_immunity_and_the_conflict_begins():
+    from fate_env.rules import events as ev
+    c = _immune([(1, 1, 0, 0), (0, 0, 0, 0)])  # the hero 3+2 = 5 against 2: a victory
+    kinds = [type(e).__name__ for e in c.events]
+    assert [e for e in c.events if isinstance(e, ev.ImmunityContest)] == [ev.ImmunityContest("brute", True)]
+    assert kinds.index("ImmunityContest") < kinds.index("ConflictStarted")
+    assert any(isinstance(e, ev.Rolled) and e.action == "attack" for e in c.events)
+    assert c.over and c.outcome.kind == "conflict"
+
+
+def test_contest_immunity_needs_a_contest_and_a_big_bad():
+    chars = {**DUO, "brute": {**DUO["brute"], "contest_immunity": True}}
+    with pytest.raises(SceneError, match=r"characters\.brute\.contest_immunity: .*contest section"):
+        make_scene(chars)

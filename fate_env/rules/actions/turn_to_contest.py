@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+    if e.contest_immune is not None:
+        return []  # the scene's contest is the big bad's immunity, played first (003:2527-2532)
     return [TurnToContest()] if e.scene.contest is not None and not e.t.tasks_left else []
 
 

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 def run(e: "Engine") -> Flow:
     t = e.t
     popcorn = e.rules.turn_order == "popcorn"
+    if t.cursor is None and e.contest_immune is not None and not t.immunity_broken:
+        t.mode = SceneKind.CONTEST  # the group must win this contest first (003:2527-2532)
+        yield from contest.run(e)
+        return
     if t.cursor is None:
         sides: dict[str, list[str]] = {}
         for c in e.scene.characters:

@@ -25,7 +25,7 @@ from ..decisions import Flow, ask
 from ..end import finish
 from ..harm import harm
 from ..invokes import invoke_turns
-from ..kinds import DecisionKind
+from ..kinds import DecisionKind, SceneKind
 from ..options import Choose, CreateAdvantage, NoAdvantage, NoSupport, RollFor, Support
 from ..reach import template_targets
 from ..rolls import FAIL, base
@@ -64,13 +64,54 @@ def run(e: "Engine") -> Flow:
         _score(e, rolls)
         if spec.threat is not None:
             yield from _threat(e, plans, rolls)
+        if e.contest_immune is not None:
+            yield from _big_bad_attacks(e, plans, rolls)
         winner = next((s for s, v in t.victories.items() if v >= spec.victories), None)
         left = live_sides(e)
         if winner is None and len(left) == 1:
             winner = left[0]  # the others were all taken out
+        if winner is not None and e.contest_immune is not None and len(left) == 2 \
+                and winner != t.f[e.contest_immune].sheet.side:
+            yield from _immunity_broken(e)
+            return
         if winner is not None or not left:
+            if e.contest_immune is not None:
+                e.emit(ev.ImmunityContest(e.contest_immune, False))
             finish(e, winner=winner, victories=dict(t.victories))
             return
+
+
+def _big_bad_attacks(e: "Engine", plans: dict[str, dict[str, Any]], rolls: dict[str, Roll]) -> Flow:
+    """Contest immunity (003:2527-2532): "the big bad gets to attack them while they're trying".
+    A ruling: its side's contest roll attacks as a threat's does (003:1520-1523), every member of
+    each side whose roll is below it taking a hit of the difference, on the conflict's track, with
+    the big bad as the attacker (its free invokes on the consequences)."""
+    big_bad = e.contest_immune
+    own = e.t.f[big_bad].sheet.side
+    if not e.t.f[big_bad].active or own not in rolls:
+        return
+    value = rolls[own].effort
+    for side in plans:
+        if side == own:
+            continue
+        effort = rolls[side].effort if side in rolls else 0
+        if effort < value:
+            for m in members(e, side):
+                yield from harm(e, e.t.f[m], value - effort, e.kind, big_bad, note="while they try")
+
+
+def _immunity_broken(e: "Engine") -> Flow:
+    """The group won the contest: the big bad can be attacked; the conflict begins (003:2527-2532)."""
+    from . import conflict
+    t = e.t
+    e.emit(ev.ImmunityContest(e.contest_immune, True))
+    t.immunity_broken = True
+    t.mode = SceneKind.CONFLICT
+    t.cursor = None
+    t.exchange = 0
+    t.victories = None
+    t.can_concede = e.rules.concession == "anytime"
+    yield from conflict.run(e)
 
 
 def live_sides(e: "Engine") -> list[str]:
