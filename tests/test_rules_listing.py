@@ -25,7 +25,7 @@ def test_every_dial_of_every_rule_set_is_listed_with_its_value_and_a_citation():
             assert d["values"][name] == rule_dials(load_rules(name))[d["dial"]]
             assert d["cites"][name], f"{name}: dial {d['dial']} has no citation"
     turn = next(d for d in cat["dials"] if d["dial"] == "turn_order")
-    assert turn["choices"] == "popcorn | skills" and "003:1408-1413" in turn["cites"]["condensed"]
+    assert turn["choices"] == "popcorn | skills | initiative" and "003:1408-1413" in turn["cites"]["condensed"]
 
 
 def test_the_command_prints_the_listing_and_its_json():

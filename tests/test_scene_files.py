@@ -74,7 +74,7 @@ BAD = [
     ("unknown rule set", GOOD.replace("rules: condensed", "rules: fate4"), "rules", "no rule set named 'fate4'"),
     ("unknown dial", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_ordr: popcorn}}"),
      "rules.dials", "unknown dial"),
-    ("bad dial value", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_order: initiative}}"),
+    ("bad dial value", GOOD.replace("rules: condensed", "rules: {name: core, dials: {turn_order: alertness}}"),
      "rules.dials", "expected one of popcorn, skills"),
     ("one side only", GOOD.replace("side: npcs", "side: pcs"), "characters", "at least two sides"),
     ("stress on a pc", GOOD.replace("skills: {Fight: 3, Athletics: 2}", "skills: {Fight: 3, Athletics: 2}\n    stress: 2"),
