@@ -25,6 +25,22 @@ DUO = {
 }
 
 
+def events(c, kind):
+    """The events of ``kind`` in a conflict's log, in order."""
+    return [e for e in c.events if isinstance(e, kind)]
+
+
+def rolled(c, actor):
+    """The rolls ``actor`` made (its Rolled events), in order."""
+    from fate_env.rules import events as ev
+    return [e for e in events(c, ev.Rolled) if e.actor == actor]
+
+
+def under(name, chars=None, dials=None, **extra):
+    """A scene of ``chars`` (by default DUO) under rule set ``name`` with some dials."""
+    return make_scene(chars if chars is not None else DUO, rules={"name": name, "dials": dials or {}}, **extra)
+
+
 def aspect_id(c, name):
     """The id of the aspect in play called ``name``."""
     return next(a.id for a in c.aspects.values() if a.name == name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DUO, Driver, make_scene
+from conftest import DUO, Driver, events, make_scene, rolled, under
 
 from fate_env.rules import events as ev
 from fate_env.rules.conflict import Conflict, IllegalChoice
@@ -16,15 +16,7 @@ UP2 = (1, 1, 0, 0)
 
 
 def fate2(chars=DUO, dials=None, **extra):
-    return make_scene(chars, rules={"name": "fate2", "dials": dials or {}}, **extra)
-
-
-def events(c, kind):
-    return [e for e in c.events if isinstance(e, kind)]
-
-
-def rolled(c, actor):
-    return [e for e in events(c, ev.Rolled) if e.actor == actor]
+    return under("fate2", chars, dials, **extra)
 
 
 def test_the_rule_set_loads_with_its_dials():

@@ -266,7 +266,7 @@ def test_faster_contests_one_of_roll_advantage_or_teamwork():
     """Each contestant picks one: Landon helps the roll (so tries no advantage), Zird helps
     nobody and creates an advantage instead; Cynere, the roller, tries none."""
     from fate_env.rules import events as ev
-    from fate_env.rules.options import NoAdvantage, NoSupport, RollFor, Support
+    from fate_env.rules.options import NoSupport, RollFor, Support
     c = start(load_scene("chase", rules="condensed", dials={"faster_contests": True}), seed=0,
               forced=[(-1, -1, -1, -1)] + [(0, 0, 0, 0)] * 6)
     d = Driver(c)

@@ -51,7 +51,6 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     target, skill = choice.target, choice.skill
-    t = e.t.f[target]
     if not (yield from respond(e, target, f.id, "attack")):
         return
     track = attack_track(e, skill)
