@@ -217,8 +217,11 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             ruleset = ruleset.with_dials(dials)
     except RuleSetError as exc:
         fail("rules.dials", str(exc))
-    if ruleset.skill_names:
-        data = _older_skill_names(data, dict(ruleset.skill_names), file)
+    # the scene's words (older skill names, gear by name) are its own rule set's, also when --rules
+    # plays it under another: the override changes how the game plays, not what the file means
+    vocab = ruleset if not rules_override or rules_override == rules_name else load_rules(rules_name, file, "rules")
+    if vocab.skill_names:
+        data = _older_skill_names(data, dict(vocab.skill_names), file)
 
     zones = tuple(Zone(z["id"], z.get("name", z["id"])) for z in data["zones"])
     zone_ids = [z.id for z in zones]
@@ -259,6 +262,8 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
 
     skills = set(DEFAULT_SKILLS) | set(data.get("skills", []))
     known = "the 19 default skills or the scene's skills list"
+    if vocab.skill_names:
+        known += f" or the {vocab.name} rule set's names ({', '.join(k for k, _ in vocab.skill_names)})"
     advantages = list(DEFAULT_ADVANTAGES)
     for i, t in enumerate(data.get("advantages", [])):
         for j, s in enumerate(t["skills"] + t.get("defend", [])):
@@ -323,8 +328,8 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             aspects=tuple(c.get("aspects", [])), stunts=tuple(stunts), refresh=c.get("refresh", 3),
             fate_points=c.get("fate_points", c.get("refresh", 3) if kind == "pc" else 0),
             stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
-            count=c.get("count", 1), weapon=_gear(c, "weapon", ruleset, base, fail),
-            armor=_gear(c, "armor", ruleset, base, fail) + _shield(c, ruleset, base, fail),
+            count=c.get("count", 1), weapon=_gear(c, "weapon", vocab, base, fail),
+            armor=_gear(c, "armor", vocab, base, fail) + _shield(c, vocab, base, fail),
             controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
             solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
             challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
@@ -465,8 +470,9 @@ def _check_sides_can_meet(scene: Scene, fail) -> None:
 
 def _check_leaders(chars: list[CharacterSheet], data: dict, rules: RuleSet, fail: Any) -> list[CharacterSheet]:
     """A character attached to a minion group (``leads``, 002:23, 002:26): a PC or major NPC, a mob
-    of its side, one leader per group, in a fixed turn order (the group takes the leader's
-    initiative). The group is played by the leader's controller unless its sheet names one."""
+    of its side, one leader per group. In a fixed turn order the group takes the leader's
+    initiative (``reach.skill_order``); popcorn order has no initiative to take, and the group is
+    picked like anyone. Either way the leader's controller plays it unless its sheet names one."""
     import dataclasses
     by_id = {c.id: c for c in chars}
     led: dict[str, str] = {}
@@ -481,9 +487,6 @@ def _check_leaders(chars: list[CharacterSheet], data: dict, rules: RuleSet, fail
             fail(field, f"expected the id of a mob of side {c.side!r}, got {c.leads!r}")
         if c.leads in led:
             fail(field, f"{c.leads!r} is already led by {led[c.leads]!r}; expected one leader per group")
-        if rules.turn_order == "popcorn":
-            fail(field, "a group takes its leader's initiative (002:23); expected a fixed turn order "
-                 "(turn_order: initiative or skills), not popcorn")
         led[c.leads] = c.id
     out = []
     for c in chars:

@@ -31,8 +31,11 @@ from fate_env.scenes import load_scene  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "golden"
 SCENES = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-          "summoning", "wyrm", "burning_mill", "horde"]
+          "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing"]
 RULES = ["condensed", "core"]
+#: the older editions' rule sets, pinned on every sixth seed (40 a scene: plain, mixed and GM-perturbed plays)
+OLDER = ["fate2", "fate3"]
+OLDER_STEP = 6
 POLICIES = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "random"]
 SEEDS = 240            # per scene and rule set
 MIXED_FROM = 120       # seeds from here on mix the scripted policies per side
@@ -50,6 +53,9 @@ def runs() -> Iterator[tuple[str, str, int]]:
     for scene in SCENES:
         for rules in RULES:
             for seed in range(SEEDS):
+                yield scene, rules, seed
+        for rules in OLDER:
+            for seed in range(0, SEEDS, OLDER_STEP):
                 yield scene, rules, seed
     for scene in DIAL_SCENES:
         for seed in range(DIAL_SEEDS):
