@@ -44,8 +44,8 @@ import numpy as np
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.kinds import Status
 from fate_env.rules.options import (
-    Attack, Concede, CreateAdvantage, Exploit, FullDefense, Move, OvercomeMove, Pass, RemoveAspect, Support, TakeTask,
-    TurnToContest,
+    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Hold, Move, OvercomeMove, Pass, Protect,
+    RemoveAspect, ShoveInto, SplitAttack, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
 from .base import Controller, make_controller, register
@@ -145,6 +145,12 @@ _WORDS = {
     RemoveAspect: lambda c, me, o: f"clears {_aspect_name(c, o.aspect)}",
     TakeTask: lambda c, me, o: f"takes on {c.scene.challenge.tasks[o.task].name}",
     TurnToContest: lambda c, me, o: "turns the fight into the scene's contest",
+    ZoneAttack: lambda c, me, o: f"attacks everyone in {o.zone} with {o.skill}",
+    SplitAttack: lambda c, me, o: f"splits a {o.skill} attack among the foes in {o.zone}",
+    ShoveInto: lambda c, me, o: f"forces {o.target} into {o.block}",
+    Hold: lambda c, me, o: "holds its action for later in the exchange",
+    Protect: lambda c, me, o: f"blocks for {o.ally}",
+    BlockAction: lambda c, me, o: f"blocks {o.target}'s {o.action}",
 }
 
 

@@ -176,10 +176,11 @@ def test_core_fast_refuses_a_scene_the_kernel_does_not_cover_and_auto_looks_on_t
         SearchController(0, core="gpu")
 
 
-def test_every_turn_option_of_the_shipped_scenes_is_described_in_words():
+@pytest.mark.parametrize("rules", ["condensed", "fate3"])
+def test_every_turn_option_of_the_shipped_scenes_is_described_in_words(rules):
     from agents.search import describe
     for name in SHIPPED:
-        c = start(load_scene(name), 0)
+        c = start(load_scene(name, rules=rules), 0)
         while c.pending is not None and c.pending.kind != "turn":
             c.step(make_controller("basic").choose(c, c.pending)[0])
         if c.pending is None:
