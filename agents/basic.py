@@ -204,7 +204,7 @@ class BasicController:
         return d.options.index(Stay()), "holds position"
 
     def _respond(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        if Concede() in d.options and self._should_concede(c, d.actor):
+        if self._should_concede(c, d.actor) and Concede() in d.options:
             return d.options.index(Concede()), "concedes before the dice: the hit would take it out"
         return d.options.index(Defend()), "defends"
 
@@ -222,10 +222,10 @@ class BasicController:
             if margin >= 0:
                 return 0, "the defense holds"
             need = math.ceil(-margin / worth)
-        spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
-        if spins and not ctx["as_roller"] and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
-            own = [i for i in spins if d.options[i].holder == me] or spins
-            return own[0], "spends a spin token: +1 to hold the defense"
+        if c.spin and not ctx["as_roller"] and c.t.spin:  # Fate 3.0: an ally's spin tokens (002:95)
+            spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
+            if spins and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
+                return spins[0], f"spends {d.options[spins[0]].holder}'s spin token: +1 to hold the defense"
         free_count, fp, payable = c.invoke_budget(me)
         fp = max(0, fp - self.fp_reserve)  # thrift: keep some back
         if free_count + min(fp, payable) < need:

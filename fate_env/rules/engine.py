@@ -42,7 +42,8 @@ from .zones import ZoneMap
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
 _STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
-           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin", "contest_immune")
+           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin", "contest_immune", "fixed_order",
+           "exchange_defense", "offered")
 
 
 class Engine(View):
@@ -98,6 +99,13 @@ class Engine(View):
         self.ordered = self.rules.consequence_rule == "ordered"
         #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
         self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
+        #: full defense for the exchange, declarable when first attacked (001:78-80, 002:40-41)
+        self.exchange_defense = self.rules.full_defense == "exchange"
+        #: concessions offered while taking a consequence (001:150-152)
+        self.offered = self.rules.concession == "offered"
+        #: the fixed turn order by skills or initiative, once worked out (reach.skill_order): it
+        #: depends only on the sheets, the rule set and the kind of conflict
+        self.fixed_order: list[str] | None = None
         #: the big bad with contest immunity (003:2527-2532), if any: the scene opens with its contest
         self.contest_immune = next((c.id for c in scene.characters if c.contest_immunity), None)
         #: the one-zone move as a minor action, a penalty on the turn's main action (002:28, 002:50-51)

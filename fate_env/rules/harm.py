@@ -39,7 +39,7 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
         return
     options: list[Any] = list(absorber.plans(t, shifts, track, e.rules))
     options.append(TakenOut())
-    offer = e.rules.concession == "offered" and source in e.t.f and e.t.f[source].active \
+    offer = e.offered and source in e.t.f and e.t.f[source].active \
         and any(o.slots for o in options if type(o) is Absorb)
     if offer:
         options.append(OfferConcession())

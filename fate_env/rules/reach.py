@@ -95,7 +95,14 @@ def free_moves(e: "Engine", f: Fighter) -> list[str]:
 
 def skill_order(e: "Engine") -> list[str]:
     """Core's turn order by skills (000:248-252), or Fate 3.0's initiative (002:22); PCs before
-    NPCs on a full tie, then scene order."""
+    NPCs on a full tie, then scene order. Worked out once per scene: it reads only the sheets."""
+    if e.fixed_order is not None:
+        return e.fixed_order
+    e.fixed_order = _skill_order(e)
+    return e.fixed_order
+
+
+def _skill_order(e: "Engine") -> list[str]:
     skills = (INITIATIVE_SKILLS if e.rules.turn_order == "initiative" else ORDER_SKILLS)[e.kind]
     F = e.t.f
     order_ = e.t.order

@@ -22,8 +22,7 @@ def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
     """The target may concede before the dice hit the table (003:1695-1712). False: no roll."""
     t = e.t
     options = list(_DEFEND_OR_CONCEDE if t.can_concede else _DEFEND)
-    f = t.f[target]
-    if e.rules.full_defense == "exchange" and not f.full_defense and target not in t.acted \
+    if e.exchange_defense and not t.f[target].full_defense and target not in t.acted \
             and e.t.mode == SceneKind.CONFLICT:
         options.append(FullDefense())  # declared when first attacked, by one yet to act (001:80)
     choice = RECONSIDER
@@ -35,6 +34,7 @@ def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
         concede_fighter(e, t.f[target])
         return False
     if type(choice) is FullDefense:
+        f = t.f[target]
         f.full_defense = True
         f.defended_on_full = False
         e.emit(ev.FullDefenseDeclared(target))

@@ -44,10 +44,9 @@ class Roll:
 
     @property
     def opposition(self) -> int:
-        rolled = self.opp_base + sum(self.opp_faces)
-        if self.opp_floor is not None and self.opp_floor > rolled:
-            rolled = self.opp_floor
-        return rolled + self.opp_bonus
+        if self.opp_floor is None:
+            return self.opp_base + sum(self.opp_faces) + self.opp_bonus
+        return max(self.opp_base + sum(self.opp_faces), self.opp_floor) + self.opp_bonus
 
     @property
     def margin(self) -> int:
@@ -114,7 +113,8 @@ class Table:
             dict(self.victories) if self.victories is not None else None, self.twists,
             self.roll.copy() if self.roll is not None else None, self.outcome, self.outside,
             self.countdowns[:], self.running[:], self.decided, self.cleared, self.held, self.held_once,
-            self.minor, dict(self.spin), dict(self.protected), dict(self.blocked),
+            self.minor, dict(self.spin) if self.spin else {}, dict(self.protected) if self.protected else {},
+            dict(self.blocked) if self.blocked else {},
             self.immunity_broken)
 
     # -- who is in the fight -------------------------------------------------------

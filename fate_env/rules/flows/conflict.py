@@ -145,7 +145,7 @@ def begin_exchange(e: "Engine") -> bool:
     t.held, t.held_once = (), frozenset()
     if t.protected or t.blocked:
         t.protected, t.blocked = {}, {}  # a block lasts the exchange it is rolled in (002:46-47)
-    if e.rules.full_defense == "exchange":  # a full defense lasts the exchange it is declared in (001:80)
+    if e.exchange_defense:  # a full defense lasts the exchange it is declared in (001:80)
         for f in t.f.values():
             f.full_defense = False
     t.acted = set()
@@ -191,7 +191,7 @@ def turn(e: "Engine", actor: str) -> Flow:
     t.turn_seq += 1
     e.emit(ev.TurnStarted(actor, t.exchange))
     t.minor = None
-    if e.rules.full_defense == "exchange":
+    if e.exchange_defense:
         if f.full_defense:  # declared when first attacked, before this turn: the turn goes (001:80)
             e.emit(ev.TurnForfeited(actor, "full defense"))
             return
