@@ -17,7 +17,7 @@ from .decisions import Decision, Flow
 from .kinds import DecisionKind
 from .options import DoneInvoking, Invoke, SpendSpin
 from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE
-from .solo import INVOKE_BONUS, invoke_worth
+from .solo import INVOKE_BONUS, free_stack_barred, invoke_worth
 from .table import Roll
 
 if TYPE_CHECKING:
@@ -87,6 +87,7 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
             payers.insert(0, who)
     invoked = r.invoked.get(side, ())
     zones = r.zones
+    frees = not (e.solo and free_stack_barred(e, who, r))  # a big bad's no_stacking (003:2598-2599)
     spin: list[str] = []
     if e.spin and t.spin and who == r.opposer and r.active:  # an ally's spin tokens on a defense (002:95)
         spin = [h for h in allies if h != who and t.spin.get(h, 0) > 0]
@@ -95,7 +96,7 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
     if any_only and not payers:  # only free invokes could be made: look at aspects that carry some
         for a in t.aspects.values():
             free = a.free
-            if free and (a.owner is None or F[a.owner].status == ACTIVE) and (a.zone is None or a.zone in zones):
+            if frees and free and (a.owner is None or F[a.owner].status == ACTIVE) and (a.zone is None or a.zone in zones):
                 for h in allies:
                     if free.get(h, 0) > 0:
                         return True
@@ -108,7 +109,7 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
             continue
         if a.zone is not None and a.zone not in zones:
             continue
-        if a.free:
+        if a.free and frees:
             for h in allies:
                 if a.free.get(h, 0) > 0:
                     if any_only:
@@ -162,6 +163,8 @@ def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
             F[a.owner].owed += 1
     if not inv.free:  # free invokes are the stated exception to "once per roll" (003:608-610)
         r.invoked.setdefault(F[who].sheet.side, set()).add(a.id)
+    elif e.solo:  # counted for a big bad's no_stacking (solo.free_stack_barred)
+        r.invoked.setdefault(F[who].sheet.side + "#free", set()).add(a.id)
     new_faces = None
     worth, solo_rule, big_bad = INVOKE_BONUS, None, None
     if inv.effect == "reroll":

@@ -11,8 +11,9 @@ sheet (``solo_bonus``):
 * ``amplified_invokes``: each invoke it pays a fate point for is worth +1 per opposing
   character instead of +2 (never less: facing one, +2); free invokes stay +2 (003:2593-2595);
 * ``suppress_invokes``: facing two or more, its opponents' invokes give +1 instead of +2 on rolls
-  made against it or against which it rolls (rerolls are untouched) (003:2596-2600). The text's
-  further option, no stacking of free invokes, is not modelled.
+  made against it or against which it rolls (rerolls are untouched) (003:2596-2600);
+* ``no_stacking``: the text's further option (003:2598-2599): facing two or more, its opponents
+  may use only one free invoke on a roll made against it or against which it rolls.
 
 "Alone" is the engine's reading of "the only one facing the heroes": no other character of its
 side is still in the fight. The opposing characters are those of the other sides still in it.
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .table import Roll
 
-SOLO_BONUSES = ("skill", "reduce_stress", "reduce_stress_min_1", "amplified_invokes", "suppress_invokes")
+SOLO_BONUSES = ("skill", "reduce_stress", "reduce_stress_min_1", "amplified_invokes", "suppress_invokes",
+                "no_stacking")
 INVOKE_BONUS = 2  # 003:583-585
 
 
@@ -58,6 +60,16 @@ def reduce_hit(e: "Engine", target: str, hit: int) -> int:
                 e.emit(ev.SoloBonus(target, bonus, hit - reduced))
             return reduced
     return hit
+
+
+def free_stack_barred(e: "Engine", who: str, r: "Roll") -> bool:
+    """Whether ``who`` may use no more free invokes on ``r``: a big bad with ``no_stacking`` faces
+    two or more and opposes this roll, and ``who``'s side has used one on it (003:2598-2599)."""
+    side = e.t.f[who].sheet.side
+    if not r.invoked.get(side + "#free"):
+        return False
+    return any(other in e.t.f and e.t.f[other].sheet.side != side and _solo(e, other, "no_stacking") >= 2
+               for other in (r.actor, r.opposer, r.target))
 
 
 def invoke_worth(e: "Engine", who: str, r: "Roll", free: bool) -> tuple[int, str | None, str | None]:

@@ -886,3 +886,25 @@ def test_contest_immunity_needs_a_contest_and_a_big_bad():
     chars = {**DUO, "brute": {**DUO["brute"], "contest_immunity": True}}
     with pytest.raises(SceneError, match=r"characters\.brute\.contest_immunity: .*contest section"):
         make_scene(chars)
+
+
+@pytest.mark.parametrize("bonus,second_free", [([], True), (["no_stacking"], False)])
+def test_a_big_bad_may_stop_free_invokes_stacking(bonus, second_free):
+    """003:2598-2599: "the big bad might also remove the PCs' ability to stack free invokes":
+    facing two or more, one free invoke a roll against it."""
+    from fate_env.rules.invokes import invoke_options
+    from fate_env.rules.options import Invoke
+    chars = {**DUO, "squire": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 1},
+                               "high_concept": "Squire", "fate_points": 0},
+             "brute": {**DUO["brute"], "solo_bonus": bonus}}
+    chars["hero"] = {**DUO["hero"], "fate_points": 0}
+    scene = make_scene(chars, first="hero", aspects=[{"name": "Slick Floor", "free_invokes": {"hero": 2}}])
+    c = Conflict(scene, seed=0, forced=[(-1, -1, -1, -1), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    slick = aspect_id(c, "Slick Floor")
+    d.do("invoke", "hero", Invoke(slick, "hero", True, "bonus"))
+    frees = [o for o in invoke_options(c, "hero", c.t.roll) if type(o) is Invoke and o.free]
+    assert bool(frees) is second_free
+    assert c.pending.kind == "invoke"  # still the same roll's invokes

@@ -56,7 +56,8 @@ def scenes(draw):
             if kind == "major":
                 c["minion_armor"] = draw(st.booleans())
                 c["solo_bonus"] = draw(st.lists(st.sampled_from(["skill", "reduce_stress_min_1", "amplified_invokes",
-                                                                 "suppress_invokes"]), unique=True, max_size=2))
+                                                                 "suppress_invokes", "no_stacking"]),
+                                                unique=True, max_size=2))
             if kind == "pc":
                 c["fate_points"] = draw(st.integers(0, 4))
                 c["high_concept"] = f"Hero {side}{i}"
