@@ -335,6 +335,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
             challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
             carry_consequences=bool(c.get("carry_consequences", False)), protected_by=tuple(c.get("protected_by", ())),
             leads=c.get("leads"), contest_immunity=bool(c.get("contest_immunity", False)),
+            immobile=bool(c.get("immobile", False)),
         ))
     ids = [c.id for c in chars]
     kind = data.get("kind", "conflict")
@@ -743,7 +744,7 @@ LATER_DEFAULTS: dict[str, Any] = {
     "hold_action": False, "skill_names": [], "weapon_table": [], "armor_table": [], "leads": None, "move_cost": "free", "sprint": "overcome", "defense_overflow": "boost",
     "protect": False, "block_actions": False, "maneuver_avoid": False, "fragile_aspects": False,
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
-    "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False, "contest_immunity": False,
+    "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False, "contest_immunity": False, "immobile": False,
     "protected_by": [],
 }
 

@@ -47,7 +47,7 @@ def aspect_id(c, name):
 
 
 SHIPPED = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-           "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing"]
+           "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing", "leviathan"]
 
 
 def make_scene(characters: dict, zones=("room",), borders=(), aspects=(), rules="condensed", **extra):

@@ -30,7 +30,7 @@ from fate_env.environment.single_agent import FateSingleAgentEnv  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "golden"
 SCENES = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-          "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing"]
+          "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing", "leviathan"]
 RULES = ["condensed", "core"]
 AEC_SEEDS = 25
 SINGLE_SEEDS = 10

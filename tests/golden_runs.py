@@ -31,7 +31,7 @@ from fate_env.scenes import load_scene  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "golden"
 SCENES = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",
-          "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing"]
+          "summoning", "wyrm", "burning_mill", "horde", "highwaymen", "crossing", "leviathan"]
 RULES = ["condensed", "core"]
 #: the older editions' rule sets, pinned on every sixth seed (40 a scene: plain, mixed and GM-perturbed plays)
 OLDER = ["fate2", "fate3"]

@@ -155,6 +155,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append("distractions")
     if any(b.block is not None for b in scene.borders):
         why.append("blocks")
+    if any(c.immobile for c in scene.characters):
+        why.append("an immobile character")
     if any(c.leads for c in scene.characters):
         why.append("a minion group's leader")
     if any(c.protected_by for c in scene.characters):

@@ -83,7 +83,9 @@ def blocker(e: "Engine", f: Fighter) -> str | None:
 def free_moves(e: "Engine", f: Fighter) -> list[str]:
     """The zones ``f`` may step into as its free move (none past a foe that blocks, 000:459-463).
     As a minor action (``move_cost: minor``) a border's value does not stop the move, it adds to
-    the penalty (002:50-51); a standing block still does."""
+    the penalty (002:50-51); a standing block still does. An immobile character has none."""
+    if f.sheet.immobile:
+        return []
     if e.scene.foes_block_movement:
         F, zone = e.t.f, f.zone
         if any(F[c].zone == zone for c in e.t.foes_of(f.id)):  # someone would block (see blocker)

@@ -105,6 +105,10 @@ class CharacterSheet:
     #: a big bad's contest immunity (003:2527-2532): the group must win the scene's contest before
     #: it can be attacked; it attacks them meanwhile, and wins outright if it wins the contest
     contest_immunity: bool = False
+    #: a character that never leaves its zone: a part of a threat that is a map (003:2601-2615:
+    #: "each zone may take an action as a separate character against PCs occupying that zone"),
+    #: a turret, a rooted thing
+    immobile: bool = False
 
     def shielded(self, in_fight: set[str] | list[str]) -> bool:
         """Whether a part of the hive protecting it is still in the fight (003:2620-2628)."""

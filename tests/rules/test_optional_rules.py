@@ -908,3 +908,22 @@ def test_a_big_bad_may_stop_free_invokes_stacking(bonus, second_free):
     frees = [o for o in invoke_options(c, "hero", c.t.roll) if type(o) is Invoke and o.free]
     assert bool(frees) is second_free
     assert c.pending.kind == "invoke"  # still the same roll's invokes
+
+
+def test_the_threat_is_a_map_its_parts_stay_in_their_zones():
+    """003:2601-2615: each zone of a map-like big bad acts as a character against those in it; an
+    immobile part never leaves its zone, and (foes_block_movement) stands in the way until out."""
+    from fate_env.rules.options import Move, OvercomeMove
+    c = start(load_scene("leviathan"), seed=0)
+    parts = [x.id for x in c.scene.characters if x.immobile]
+    assert parts == ["teeth", "throat", "core"]
+    seen = 0
+    from agents.base import controllers_for
+    ctl = controllers_for(c.scene)
+    while c.pending is not None and seen < 40:
+        d = c.pending
+        if d.kind == "turn" and d.actor in parts:
+            assert not [o for o in d.options if type(o) in (Move, OvercomeMove)]
+            seen += 1
+        c.step(ctl[d.actor].choose(c, d)[0])
+    assert seen and all(c.f[p].zone == c.scene.character(p).zone for p in parts)

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+    if f.sheet.immobile:
+        return []  # a part of a map, a turret: it stays where it is
     return [OvercomeMove(z) for z in e.map.reachable(f.zone) if z not in ctx.free_now]
 
 
