@@ -19,8 +19,9 @@ The engine's rulings, where the text leaves the GM to judge:
   free invoke on a consequence it causes (there is no one to hold it).
 * **Overcoming it** is the clear-an-aspect action on its name, against its rating (003:2295-2297),
   from its zone (anywhere, for one with none); success renders it irrelevant: its aspect leaves
-  play and it takes no more turns. Creating advantages by a hazard, or against one, is not
-  offered yet.
+  play and it takes no more turns. **Creating an advantage against it** is taking advantage of its
+  aspect, against its rating too (003:2295-2296; ``actions/exploit.py``). A hazard that creates
+  advantages itself is not offered: whose free invokes they would be the text does not say.
 """
 
 from __future__ import annotations

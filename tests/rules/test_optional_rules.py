@@ -698,6 +698,19 @@ def test_overcoming_a_hazard_against_its_rating_renders_it_irrelevant():
     assert not _names(c, "HazardActs")
 
 
+def test_creating_an_advantage_against_a_hazard_faces_its_rating():
+    """003:2295-2296: "overcome or create an advantage against a hazard ... passive opposition
+    equal to the hazard's skill rating": taking advantage of its aspect is against Great (+4)."""
+    from fate_env.rules.options import Exploit
+    c = Conflict(_hazard_scene(), seed=0, forced=[(1, 1, 1, 0)])
+    d = Driver(c)
+    turret = aspect_id(c, "Machine-Gun Turret")
+    d.do("turn", "hero", Exploit(turret))
+    d.skip_invokes()
+    assert _names(c, "PassiveOpposition")[-1].difficulty == 4
+    assert c.aspects[turret].free.get("hero") == 1  # a tie or better: a free invoke on it
+
+
 # -- zone attacks (003:2644-2650) ----------------------------------------------------------------
 BLAST = {"hero": {**DUO["hero"], "skills": {**DUO["hero"]["skills"], "Shoot": 3},
                   "stunts": [{"name": "Grenadier", "kind": "zone_attack", "skill": "Shoot"}]},
