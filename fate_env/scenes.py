@@ -543,8 +543,10 @@ def _hazards(items: list, kind: str, contest: Any, challenge: Any, sides: list[s
         for s in h.get("attacks", []):
             if s not in sides:
                 fail(f"{base}.attacks", f"no side {s!r}; expected some of {', '.join(sides)}")
+        if h.get("creates") == h["name"]:
+            fail(f"{base}.creates", "the aspect it creates is put on a character; expected a name other than its own")
         out.append(Hazard(h["name"], h["rating"], h["weapon"], h.get("zone"), tuple(h.get("attacks", ())),
-                          h.get("track", "physical")))
+                          h.get("track", "physical"), h.get("creates")))
     return tuple(out)
 
 

@@ -20,8 +20,12 @@ The engine's rulings, where the text leaves the GM to judge:
 * **Overcoming it** is the clear-an-aspect action on its name, against its rating (003:2295-2297),
   from its zone (anywhere, for one with none); success renders it irrelevant: its aspect leaves
   play and it takes no more turns. **Creating an advantage against it** is taking advantage of its
-  aspect, against its rating too (003:2295-2296; ``actions/exploit.py``). A hazard that creates
-  advantages itself is not offered: whose free invokes they would be the text does not say.
+  aspect, against its rating too (003:2295-2296; ``actions/exploit.py``).
+* **Its advantages.** A hazard that ``creates`` an aspect (003:2292: "hazards can attack or create
+  advantages") puts it on its best target not yet carrying it, instead of attacking; once every
+  target carries it, it attacks. The target defends as against its attack; a success places the
+  aspect with no free invoke (there is no one to hold it, as for a consequence it causes; anyone
+  may invoke it for a fate point), and a tie gives no boost (no one to take it).
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from .kinds import DecisionKind
 from .options import Concede, Defend
 from .rolls import base, best_skill, resolved
 from .skills import DEFEND_SKILLS, PHYSICAL
-from .state import SITUATION
+from .aspects import new_aspect
+from .state import ADVANTAGE, SITUATION
 from .steps import concede_fighter
 from .table import Roll
 
@@ -80,9 +85,15 @@ def targets(e: "Engine", hz: "Hazard") -> list[str]:
 
 
 def attack(e: "Engine", hz: "Hazard") -> Flow:
-    """The hazard attacks the target it has the best odds against (003:2288-2293)."""
+    """The hazard attacks the target it has the best odds against (003:2288-2293), or, with an
+    aspect it ``creates``, creates that advantage on the best target not yet carrying it."""
     t = e.t
     pool = targets(e, hz)
+    creating = False
+    if hz.creates is not None:
+        bare = [c for c in pool if not any(a.name == hz.creates and a.owner == c for a in t.aspects.values())]
+        if bare:
+            pool, creating = bare, True
     if not pool:
         return
     target = min(pool, key=lambda c: _defence(e, c, hz)[1])
@@ -92,21 +103,28 @@ def attack(e: "Engine", hz: "Hazard") -> Flow:
     while choice is RECONSIDER:
         if t.is_over() or not t.f[target].active:
             return
-        choice = yield from ask(e, DecisionKind.RESPOND, target, options, attacker=hz.name, action="attack")
+        choice = yield from ask(e, DecisionKind.RESPOND, target, options, attacker=hz.name,
+                                action="create_advantage" if creating else "attack")
     if type(choice) is Concede:
         concede_fighter(e, t.f[target])
         return
     f = t.f[target]
-    faces = e.dice.roll(hz.name, f"{hz.name} attacks")
-    e.emit(ev.Rolled(hz.name, "attack", hz.name, hz.rating, hz.rating, faces, ()))
+    action = "create_advantage" if creating else "attack"
+    faces = e.dice.roll(hz.name, f"{hz.name} creates {hz.creates}" if creating else f"{hz.name} attacks")
+    e.emit(ev.Rolled(hz.name, action, hz.name, hz.rating, hz.rating, faces, ()))
     skill = best_skill(e, target, DEFENCE[hz.track], "defend")
     notes: list[str] = []
     rating, total = base(e, target, skill, "defend", None, notes)
     o_faces = e.dice.roll(target, f"defend with {skill}")
     e.emit(ev.Rolled(target, "defend", skill, rating, total, o_faces, tuple(notes)))
-    r = Roll("attack", hz.name, hz.name, hz.rating, faces, opposer=target, active=True, opp_skill=skill,
+    r = Roll(action, hz.name, hz.name, hz.rating, faces, opposer=target, active=True, opp_skill=skill,
              opp_base=total, opp_faces=o_faces, target=target, zones=(f.zone,))
     yield from invoke_turns(e, [(target, r)], roll_context)
     resolved(e, r)
+    if creating:
+        if r.margin > 0 and f.active:  # a success puts the aspect on the target, with no free invoke
+            a = new_aspect(e, hz.creates, ADVANTAGE, owner=target, creator=None)
+            e.emit(ev.AspectCreated(a.name, a.id, a.kind, target, 0, None))
+        return
     if r.margin >= 0 and f.active:  # a tie or better hits, with the weapon rating (003:2290-2292)
         yield from harm(e, f, r.margin + hz.weapon, hz.track, None, note=f"{hz.name}: weapon {hz.weapon}")

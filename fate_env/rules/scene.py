@@ -283,6 +283,9 @@ class Hazard:
     zone: str | None = None
     attacks: tuple[str, ...] = ()
     track: str = "physical"
+    #: an advantage it creates on its target, while some target lacks it, instead of attacking
+    #: ("hazards can attack or create advantages", 003:2292-2293)
+    creates: str | None = None
 
 
 @dataclass(frozen=True)

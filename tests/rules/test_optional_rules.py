@@ -451,6 +451,25 @@ def test_a_hazard_attacks_at_the_end_of_the_exchange_and_a_tie_hits_for_its_weap
     assert c.pending.context["source"] is None
 
 
+def test_a_hazard_may_create_an_advantage_before_it_attacks():
+    """003:2292-2293: "hazards can attack or create advantages". One that creates its aspect puts
+    it on its best target while one lacks it (no free invoke: no one holds it), then attacks."""
+    from fate_env.rules.options import Pass
+    c = Conflict(_hazard_scene(name="Choking Smoke", creates="Coughing", attacks=["pcs"]), seed=0,
+                 forced=[(1, 0, 0, 0), (0, 0, 0, 0)])  # 4 + 1 against the hero's Athletics 2
+    d = Driver(c)
+    d.do("turn", "hero", Pass())
+    d.do("turn", "brute", Pass())
+    d.do("respond", "hero", Defend())
+    d.skip_invokes()
+    coughing = [a for a in c.aspects.values() if a.name == "Coughing"]
+    assert [(a.owner, a.kind, a.free) for a in coughing] == [("hero", "advantage", {})]
+    assert _rolled(c)[-2].action == "create_advantage"
+    assert not _names(c, "Hit")
+    from fate_env.rules.hazards import targets
+    assert targets(c, c.scene.hazards[0]) == ["hero"]  # carrying it now: next time, it attacks
+
+
 def test_a_hazard_is_an_aspect_and_only_attacks_its_zone_and_sides():
     c = Conflict(_hazard_scene(attacks=["pcs"]), seed=0)
     assert aspect_id(c, "Machine-Gun Turret")

@@ -77,7 +77,8 @@ def scenes(draw):
         dials["npcs_at_best_slot"] = draw(st.booleans())
     kind = draw(st.sampled_from(["physical", "mental"]))
     hazards = [{"name": f"Hazard {i}", "rating": draw(st.integers(0, 5)), "weapon": draw(st.integers(1, 4)),
-                "track": kind, **({"zone": draw(st.sampled_from(zones))} if draw(st.booleans()) else {})}
+                "track": kind, **({"zone": draw(st.sampled_from(zones))} if draw(st.booleans()) else {}),
+                **({"creates": f"Hazard {i} effect"} if draw(st.integers(0, 2)) == 0 else {})}
                for i in range(draw(st.integers(0, 2) if rules == "condensed" else st.just(0)))]
     extra = {}
     majors = [cid for cid, c in chars.items() if c["side"] == "b" and c["kind"] == "major"]
