@@ -101,7 +101,7 @@ def test_actions_are_offered_in_the_order_saved_sessions_and_models_rely_on():
                      # issue 15's, appended: offered only in scenes that use them, so no earlier index moves
                      "ZoneAttack", "SplitAttack", "ShoveInto",
                      # the FATE 2.0 and Fate 3.0 rule sets', appended the same way
-                     "Hold", "Protect", "BlockAction"]
+                     "Hold", "Protect", "BlockAction", "SplitAdvantage"]
     modules = {p.stem for p in (RULES / "actions").glob("*.py")} - {"__init__", "base"}
     assert {a.run.__module__.rsplit(".", 1)[1] for a in ACTIONS} == modules, "an action module is not registered"
 

@@ -44,7 +44,7 @@ take_hit, shield    1 + C, or 0 + 0          cost (a big bad's expendable minion
                                              scenes without one, so their layouts stay)
 zone_attack         Z x K, or 0              turn (a zone_attack stunt's; empty without one)
 split_attack        Z x K, or 0              turn (the split_effort dial; empty without it)
-assign              C x 16, or 0             cost (a split attack's shares: target, effort 1..16)
+assign              C x 40, or 0             cost (a split's shares: target, effort 1..40)
 shove               C x K x blocks           turn (forcing a foe into a block; empty without blocks)
 offer_concession    1, or 0                  absorb (take the ordered consequence, offering to concede:
                                              concession: offered; empty under other rules)
@@ -55,6 +55,7 @@ protect             C, or 0                  turn (Fate 3.0's block for an ally:
 spin                C, or 0                  invoke (a spin token of this holder spent on a defense)
 take_aspect, avoid_aspect  1 + 1, or 0 + 0   cost (a maneuver's target: the maneuver_avoid dial)
 block_action        C x 3, or 0              turn (Fate 3.0's block of a foe's attack, advantage or move)
+split_advantage     T x Z, or 0              turn (an advantage split among foes in a zone: split_effort)
 ==================  =======================  ===========================================
 """
 
@@ -70,7 +71,7 @@ from ..rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next,
     NoAdvantage, NoSupport, OvercomeMove, Pass, RemoveAspect, RollFor, ShieldWith, Stay, Support, TakeTask,
     TurnToContest, ZoneAttack, SplitAttack, Assign, ShoveInto, OfferConcession, Hold, Protect, SpendSpin,
-    BlockAction,
+    BlockAction, SplitAdvantage,
 )
 from ..rules.scene import Scene
 from ..rules.skills import ATTACK_SKILLS
@@ -82,7 +83,7 @@ from ..rules.state import BOOST, build_fighter
 SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
     "turn": ("move", "attack", "advantage", "exploit", "overcome_move", "remove", "full_defense", "support",
              "concede", "pass", "task", "to_contest", "zone_attack", "split_attack", "shove", "hold", "protect",
-             "block_action"),
+             "block_action", "split_advantage"),
     "move": ("stay", "move"),
     "respond": ("concede", "defend", "full_defense"),
     "invoke": ("done", "invoke", "boost", "spin"),
@@ -101,7 +102,8 @@ SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
 
 
 #: the largest share of a split attack's effort the layout names (a share past it: LayoutOverflow)
-MAX_SHARE = 16
+#: (a roll past it takes some fourteen +2 invokes: random play in the env fuzz reached 17)
+MAX_SHARE = 40
 
 
 class LayoutOverflow(RuntimeError):
@@ -223,6 +225,8 @@ class ActionLayout:
             ("protect", self.C if rules.protect else 0), ("spin", self.C if rules.defense_overflow == "spin" else 0),
             ("take_aspect", avoid), ("avoid_aspect", avoid),
             ("block_action", self.C * 3 if rules.block_actions else 0),
+            # a split advantage (the split_effort dial): template and zone; its shares are `assign`
+            ("split_advantage", self.T * self.Z if split else 0),
         ]
         self.segments: dict[str, Segment] = {}
         pos = 0
@@ -339,6 +343,8 @@ class ActionLayout:
             TakeTask: lambda c, ego, o, slots, boosts: self.at("task", o.task * self.C + self.slot(ego, o.character)),
             Protect: lambda c, ego, o, slots, boosts: self.at("protect", self.slot(ego, o.ally)),
             SpendSpin: lambda c, ego, o, slots, boosts: self.at("spin", self.slot(ego, o.holder)),
+            SplitAdvantage: lambda c, ego, o, slots, boosts: self.at(
+                "split_advantage", self._template_index[o.template] * self.Z + self._zone_index[o.zone]),
             BlockAction: lambda c, ego, o, slots, boosts: self.at(
                 "block_action", self.slot(ego, o.target) * 3 + ("attack", "advantage", "move").index(o.action)),
         }

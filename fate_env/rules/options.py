@@ -132,6 +132,12 @@ class SplitAttack:                  # one roll split among the foes in a zone (t
 
 
 @dataclass(frozen=True, slots=True)
+class SplitAdvantage:               # one roll split among the foes in a zone, an aspect on each (003:2657-2659)
+    template: str
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
 class Assign:                       # a split attack: this much of the effort goes to this target
     target: str
     effort: int
@@ -214,7 +220,7 @@ _NAMES = {
     RollFor: "roll_for", NoSupport: "no_support", NoAdvantage: "no_advantage", TakeTask: "task",
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
-    Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block",
+    Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block", SplitAdvantage: "split_advantage",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

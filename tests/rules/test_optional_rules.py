@@ -816,13 +816,34 @@ def test_sophies_flurry_splits_epic_effort_three_two_two():
 
 
 def test_without_the_dial_no_split_and_the_layout_keeps_its_size():
-    from fate_env.environment.actions import ActionLayout
+    from fate_env.environment.actions import MAX_SHARE, ActionLayout
     from fate_env.rules.options import SplitAttack
     plain = make_scene(GOONS, zones=("hall",), first="sophie")
     c = Conflict(plain, seed=0)
     assert not [o for o in c.pending.options if type(o) is SplitAttack]
     split = make_scene(GOONS, zones=("hall",), rules={"name": "condensed", "dials": {"split_effort": True}})
-    assert ActionLayout(split).n == ActionLayout(plain).n + 1 * ActionLayout(plain).K + 4 * 16
+    lay = ActionLayout(plain)
+    assert ActionLayout(split).n == lay.n + 1 * lay.K + 4 * MAX_SHARE + lay.T * 1  # split attacks, shares, advantages
+
+
+def test_an_advantage_split_among_targets_puts_an_aspect_on_each_it_beats():
+    """003:2657-2659: separate aspects on several targets take the effort-splitting method: one
+    roll, the total split, each target defending against its share."""
+    from fate_env.rules.options import Assign, SplitAdvantage
+    scene = make_scene(GOONS, zones=("hall",), first="sophie", rules={"name": "condensed", "dials": {"split_effort": True}})
+    tpl = next(t.name for t in scene.advantages if t.target == "foe" and "Fight" in t.skills)
+    c = Conflict(scene, seed=0, forced=[(1, 1, 0, 0), (0, 0, 0, 0), (1, 1, 0, 0), (-1, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "sophie", SplitAdvantage(tpl, "hall"))  # Fight 4 + 2 = 6
+    d.skip_invokes()
+    d.do("cost", "sophie", Assign("goon1", 2))
+    d.do("cost", "sophie", Assign("goon2", 2))  # goon3 takes the last 2
+    while c.pending is not None and c.pending.kind == "invoke":
+        c.step(0)
+    # goon1: 2 against Athletics 1 + 0, a success; goon2: 2 against 1 + 2, a fail; goon3: 2 against 1 - 1, success
+    on = sorted(a.owner for a in c.aspects.values() if a.name == tpl)
+    assert on == ["goon1", "goon3"]
+    assert all(a.free == {"sophie": 1} for a in c.aspects.values() if a.name == tpl)
 
 
 def test_basic_puts_a_whole_split_on_the_weakest_defence():

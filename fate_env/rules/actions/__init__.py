@@ -21,6 +21,7 @@ from . import (
     hold,
     protect,
     block,
+    split_advantage,
     move,
     overcome_move,
     pass_,
@@ -57,6 +58,7 @@ ACTIONS: tuple[Action, ...] = (
     hold.ACTION,             # offered only under the hold_action dial
     protect.ACTION,          # offered only under the protect dial
     block.ACTION,            # offered only under the block_actions dial
+    split_advantage.ACTION,  # offered only under the split_effort dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
@@ -70,6 +72,7 @@ def actions_for(scene: "Scene") -> tuple[Action, ...]:
         unused.add(zone_attack.ACTION)
     if not scene.rules.split_effort:
         unused.add(split_attack.ACTION)
+        unused.add(split_advantage.ACTION)
     if not any(b.block is not None for b in scene.borders):
         unused.add(shove.ACTION)
     if not scene.rules.hold_action:

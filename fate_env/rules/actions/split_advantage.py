@@ -1,0 +1,89 @@
+"""Splitting the effort of an advantage among targets (003:2657-2659: one who "insists on creating
+a separate aspect on each target" is "constrained to the effort splitting method").
+
+Under the ``split_effort`` dial an advantage template that targets a foe may be tried on several
+foes in one zone: one roll (and the actor's invokes), the total given out as for a split attack
+(at least one to each target kept, ``split_attack``'s rulings), then each target defends against
+its share with the template's defend skills. Each share comes to its own outcome: a success puts
+the aspect on that target with a free invoke (two with style), a tie gives the actor a boost, and a
+failure gives nothing (a ruling: the cost question of a single advantage, 003:842-845, is not asked
+share by share). Targets, as every template's, are foes within its reach.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import events as ev
+from ..aspects import boost
+from ..decisions import Flow, ask
+from ..invokes import invoke_turns, roll_context
+from ..kinds import DecisionKind
+from ..options import Assign, SplitAdvantage
+from ..reach import template_targets
+from ..rolls import STYLE, SUCCESS, TIE, band, base, best_skill, resolved
+from ..state import Fighter
+from ..table import Roll
+from .advantage import place
+from .base import Action, TurnContext
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+    if not e.rules.split_effort:
+        return []
+    F = e.t.f
+    out = []
+    for tpl in e.scene.advantages:
+        if tpl.target != "foe":
+            continue
+        by_zone: dict[str, int] = {}
+        for c in template_targets(e, f, tpl, ctx.foes):
+            by_zone[F[c].zone] = by_zone.get(F[c].zone, 0) + 1
+        out.extend(SplitAdvantage(tpl.name, z) for z, n in by_zone.items() if n >= 2)
+    return out
+
+
+def run(e: "Engine", f: Fighter, choice: SplitAdvantage) -> Flow:
+    F = e.t.f
+    tpl = next(t for t in e.scene.advantages if t.name == choice.template)
+    skill = best_skill(e, f.id, tpl.skills, "create_advantage")
+    foes = [c for c in template_targets(e, f, tpl, e.t.foes_of(f.id)) if F[c].zone == choice.zone]
+    notes: list[str] = []
+    rating, total = base(e, f.id, skill, "create_advantage", None, notes)
+    faces = e.dice.roll(f.id, f"split advantage with {skill}")
+    e.emit(ev.Rolled(f.id, "create_advantage", skill, rating, total, faces, tuple(notes)))
+    whole = Roll("create_advantage", f.id, skill, total, faces, zones=(f.zone, choice.zone))
+    yield from invoke_turns(e, [(f.id, whole)], roll_context)  # the actor's invokes, before the split
+    left = whole.effort
+    given: dict[str, int] = {}
+    while left > 0 and len(given) < len(foes):
+        open_ = [c for c in foes if c not in given]
+        last = len(open_) == 1
+        options = [Assign(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
+        pick = yield from ask(e, DecisionKind.COST, f.id, options, action="split", left=left, skill=skill)
+        given[pick.target] = pick.effort
+        left -= pick.effort
+    e.emit(ev.SplitEffort(f.id, whole.effort, tuple(given.items())))
+    for tid, effort in given.items():
+        if not (F[tid].active and f.active) or e.t.is_over():
+            continue
+        d_skill = best_skill(e, tid, tpl.defend, "defend", attacker=f.id)
+        d_notes: list[str] = []
+        d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
+        d_faces = e.dice.roll(tid, f"defend with {d_skill}")
+        e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
+        r = Roll("create_advantage", f.id, skill, effort, (0, 0, 0, 0), opposer=tid, active=True,
+                 opp_skill=d_skill, opp_base=d_total, opp_faces=d_faces, target=tid, zones=(f.zone, choice.zone))
+        yield from invoke_turns(e, [(tid, r)], roll_context)  # the defender's invokes
+        resolved(e, r)
+        outcome = band(r.margin)
+        if outcome == TIE:
+            boost(e, f.id, tpl.name)
+        elif outcome in (SUCCESS, STYLE) and F[tid].active:
+            place(e, f, tpl.name, tid, skill, f.id, 2 if outcome == STYLE else 1)
+
+
+ACTION = Action(SplitAdvantage, offer, run)
