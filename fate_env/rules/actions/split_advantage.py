@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..aspects import boost
-from ..decisions import Flow, ask
+from ..decisions import Flow
 from ..invokes import invoke_turns, roll_context
-from ..kinds import DecisionKind
-from ..options import Assign, SplitAdvantage
+from ..options import SplitAdvantage
 from ..reach import template_targets
 from ..rolls import STYLE, SUCCESS, TIE, band, base, best_skill, resolved
 from ..state import Fighter
 from ..table import Roll
 from .advantage import place
 from .base import Action, TurnContext
+from .split_attack import defend_share, give_out
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -57,27 +57,12 @@ def run(e: "Engine", f: Fighter, choice: SplitAdvantage) -> Flow:
     e.emit(ev.Rolled(f.id, "create_advantage", skill, rating, total, faces, tuple(notes)))
     whole = Roll("create_advantage", f.id, skill, total, faces, zones=(f.zone, choice.zone))
     yield from invoke_turns(e, [(f.id, whole)], roll_context)  # the actor's invokes, before the split
-    left = whole.effort
-    given: dict[str, int] = {}
-    while left > 0 and len(given) < len(foes):
-        open_ = [c for c in foes if c not in given]
-        last = len(open_) == 1
-        options = [Assign(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
-        pick = yield from ask(e, DecisionKind.COST, f.id, options, action="split", left=left, skill=skill)
-        given[pick.target] = pick.effort
-        left -= pick.effort
-    e.emit(ev.SplitEffort(f.id, whole.effort, tuple(given.items())))
+    given = yield from give_out(e, f, foes, whole.effort, skill)
     for tid, effort in given.items():
         if not (F[tid].active and f.active) or e.t.is_over():
             continue
-        d_skill = best_skill(e, tid, tpl.defend, "defend", attacker=f.id)
-        d_notes: list[str] = []
-        d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
-        d_faces = e.dice.roll(tid, f"defend with {d_skill}")
-        e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
-        r = Roll("create_advantage", f.id, skill, effort, (0, 0, 0, 0), opposer=tid, active=True,
-                 opp_skill=d_skill, opp_base=d_total, opp_faces=d_faces, target=tid, zones=(f.zone, choice.zone))
-        yield from invoke_turns(e, [(tid, r)], roll_context)  # the defender's invokes
+        share = Roll("create_advantage", f.id, skill, effort, (0, 0, 0, 0), target=tid, zones=(f.zone, choice.zone))
+        r = yield from defend_share(e, f, tid, share, tpl.defend)
         resolved(e, r)
         outcome = band(r.margin)
         if outcome == TIE:

@@ -62,30 +62,44 @@ def run(e: "Engine", f: Fighter, choice: SplitAttack) -> Flow:
     e.emit(ev.Rolled(f.id, "attack", skill, rating, total, faces, tuple(notes)))
     whole = Roll("attack", f.id, skill, total, faces, zones=(f.zone, zone))
     yield from invoke_turns(e, [(f.id, whole)], roll_context)  # the attacker's invokes, before the split
-    left = whole.effort
-    given: dict[str, int] = {}
-    while left > 0 and len(given) < len(foes):
-        open_ = [c for c in foes if c not in given]
-        last = len(open_) == 1
-        options = [Assign(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
-        pick = yield from ask(e, DecisionKind.COST, f.id, options, action="split", left=left, skill=skill)
-        given[pick.target] = pick.effort
-        left -= pick.effort
-    e.emit(ev.SplitEffort(f.id, whole.effort, tuple(given.items())))
+    given = yield from give_out(e, f, foes, whole.effort, skill)
     track = attack_track(e, skill)
     defend_skills = DEFEND_SKILLS[reach_of(f, skill)]
     for tid, effort in given.items():
         if not (F[tid].active and f.active) or e.t.is_over():
             continue
-        d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id)
-        d_notes: list[str] = []
-        d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
-        d_faces = e.dice.roll(tid, f"defend with {d_skill}")
-        e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
-        r = Roll("attack", f.id, skill, effort, (0, 0, 0, 0), opposer=tid, active=True, opp_skill=d_skill,
-                 opp_base=d_total, opp_faces=d_faces, target=tid, zones=(f.zone, zone))
-        yield from invoke_turns(e, [(tid, r)], roll_context)  # the defender's invokes
+        r = yield from defend_share(e, f, tid, Roll("attack", f.id, skill, effort, (0, 0, 0, 0), target=tid,
+                                                      zones=(f.zone, zone)), defend_skills)
         yield from land(e, f, tid, r, track)
+
+
+def give_out(e: "Engine", f: Fighter, targets: list[str], effort: int, skill: str) -> Flow:
+    """The actor splits ``effort`` among ``targets``, one target and its share a decision, at least
+    one to each it keeps, the last kept taking what is left; returns {target: share}."""
+    left = effort
+    given: dict[str, int] = {}
+    while left > 0 and len(given) < len(targets):
+        open_ = [c for c in targets if c not in given]
+        last = len(open_) == 1
+        options = [Assign(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
+        pick = yield from ask(e, DecisionKind.COST, f.id, options, action="split", left=left, skill=skill)
+        given[pick.target] = pick.effort
+        left -= pick.effort
+    e.emit(ev.SplitEffort(f.id, effort, tuple(given.items())))
+    return given
+
+
+def defend_share(e: "Engine", f: Fighter, tid: str, r: Roll, skills: tuple[str, ...]) -> Flow:
+    """``tid`` rolls its defence against its share ``r`` (the actor's effort, already rolled) and
+    invokes on it; returns the roll, ready for its outcome."""
+    d_skill = best_skill(e, tid, skills, "defend", attacker=f.id)
+    d_notes: list[str] = []
+    d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
+    d_faces = e.dice.roll(tid, f"defend with {d_skill}")
+    e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
+    r.opposer, r.active, r.opp_skill, r.opp_base, r.opp_faces = tid, True, d_skill, d_total, d_faces
+    yield from invoke_turns(e, [(tid, r)], roll_context)  # the defender's invokes
+    return r
 
 
 ACTION = Action(SplitAttack, offer, run)
