@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .scenes import SceneError, list_scenes, load_scene
+from .scenes import SceneError, list_scenes, load_rules, load_scene
 
 
 class UsageError(ValueError):
@@ -492,6 +492,17 @@ def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str])
                            + ". Leave these out to resume the saved session as it was.")
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scene_template import write
+    load_rules(args.rules, "fate-npc new", "--rules")  # refused before anything is written
+    try:
+        path = write(args.scene, rules=args.rules, force=args.force)
+    except FileExistsError as exc:
+        return _fail(str(exc))
+    print(f"wrote {path}: a commented scene to edit; check it with `fate-npc validate {path}`")
+    return 0
+
+
 def cmd_scenes(args: argparse.Namespace) -> int:
     for name in list_scenes():
         s = load_scene(name)
@@ -627,6 +638,11 @@ def build_parser() -> argparse.ArgumentParser:
     ru.set_defaults(func=cmd_rules)
     s = sub.add_parser("scenes", help="list the shipped scenes")
     s.set_defaults(func=cmd_scenes)
+    nw = sub.add_parser("new", help="write a commented scene file to start from")
+    nw.add_argument("scene", help="the file to write (.yaml added if it has no suffix)")
+    nw.add_argument("--rules", default="condensed", help="the rule set it names (condensed, core, fate2, fate3)")
+    nw.add_argument("--force", action="store_true", help="replace the file if it exists")
+    nw.set_defaults(func=cmd_new)
     return p
 
 

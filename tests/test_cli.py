@@ -90,3 +90,25 @@ def test_console_script_module_runs():
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Charles" in out.stdout
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2", "fate3"])
+def test_new_writes_a_commented_scene_that_loads_and_plays(tmp_path, capsys, rules):
+    path = tmp_path / "my_fight"
+    assert main(["new", str(path), "--rules", rules]) == 0
+    written = tmp_path / "my_fight.yaml"
+    text = written.read_text()
+    assert text.count("#") > 20 and f"rules: {rules}" in text  # comments say what each field takes
+    assert load_scene(written).rules.name == rules
+    assert main(["resolve", str(written), "--seed", "2"]) == 0
+    assert "Winner:" in capsys.readouterr().out
+
+
+def test_new_refuses_to_overwrite_and_an_unknown_rule_set_writes_nothing(tmp_path, capsys):
+    path = tmp_path / "mine.yaml"
+    path.write_text("keep me")
+    assert main(["new", str(path)]) == 2
+    assert path.read_text() == "keep me" and "already exists" in capsys.readouterr().err
+    assert main(["new", str(path), "--force"]) == 0 and "zones:" in path.read_text()
+    assert main(["new", str(tmp_path / "other.yaml"), "--rules", "fate9"]) == 2
+    assert not (tmp_path / "other.yaml").exists() and "--rules: no rule set named 'fate9'" in capsys.readouterr().err
