@@ -137,6 +137,13 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
                     dials: dict[str, Any] | None = None) -> Scene:
     if not isinstance(data, dict):
         raise SceneError(file, "(top level)", f"expected a mapping of scene fields, got {type(data).__name__}")
+    if isinstance(data.get("characters"), dict):  # one-line specs ("Thug x4: mob, Fight 2") read first
+        from .npc_spec import expand
+
+        def fail(field: str, message: str) -> None:
+            raise SceneError(file, field, message)
+        zones = [z.get("id") for z in data.get("zones") or [] if isinstance(z, dict)]
+        data = {**data, "characters": expand(data["characters"], zones, fail)}
     _check_schema(data, file)
     return _build(data, file, rules, dials or {})
 

@@ -170,3 +170,45 @@ def test_sides_that_can_never_reach_each_other_are_refused(tmp_path, capsys):
     p = tmp_path / "mind.yaml"
     p.write_text(apart.replace("rules: condensed", "rules: condensed\nconflict: mental"))
     assert load_scene(p).conflict == "mental"
+
+
+ONE_LINE = """\
+name: alley
+zones: [{id: alley}, {id: roof}]
+borders: [{between: [alley, roof], difficulty: 1}]
+characters:
+  ada: {kind: pc, side: pcs, zone: alley, skills: {Fight: 3}, high_concept: Thief-Taker}
+  og: "Og: major, Fight 4, Physique 3, aspects: [Big and Mean, Hates Wizards]"
+  thugs: "Thug x4: mob, Fight 2, Athletics 1"
+  sniper: {kind: minor, side: gang, zone: roof, skills: {Shoot: 2}}
+"""
+
+
+def test_one_line_npc_specs_read_as_characters(tmp_path):
+    """Issue 16: "Thug x4: mob, Fight 2, Athletics 1" and "Og: major, Fight 4, ..., aspects: [...]"
+    in a scene's characters; side from the scene's other NPCs, zone its first."""
+    scene = load_scene(write(tmp_path, ONE_LINE))
+    og, thugs = scene.character("og"), scene.character("thugs")
+    assert (og.kind, og.side, og.zone, og.skills, og.aspects) == (
+        "major", "gang", "alley", {"Fight": 4, "Physique": 3}, ("Big and Mean", "Hates Wizards"))
+    assert (thugs.kind, thugs.count, thugs.name, thugs.skills) == ("mob", 4, "Thug", {"Fight": 2, "Athletics": 1})
+
+
+@pytest.mark.parametrize("spec,expected", [
+    ('"Og major Fight 4"', "expected 'Name: kind, Skill rating"),
+    ('"Og: boss, Fight 4"', "'boss': expected a kind"),
+    ('"Og x3: major, Fight 4"', "only a mob has members"),
+    ('"Og: major, Fight 4, colour: red"', "'colour': expected one of side, zone"),
+    ('"Og: major, Fight 4, aspects: Big"', "aspects: expected a bracketed list"),
+])
+def test_a_bad_one_line_spec_names_the_character_and_the_part(tmp_path, spec, expected):
+    text = ONE_LINE.replace('"Og: major, Fight 4, Physique 3, aspects: [Big and Mean, Hates Wizards]"', spec)
+    with pytest.raises(SceneError) as info:
+        load_scene(write(tmp_path, text))
+    assert info.value.field == "characters.og" and expected in info.value.message
+
+
+def test_a_spec_needs_a_side_when_the_npcs_are_on_several(tmp_path):
+    text = ONE_LINE + "  watch: {kind: minor, side: watch, zone: roof, skills: {Notice: 2}}\n"
+    with pytest.raises(SceneError, match=r"characters\.og: expected 'side: NAME'"):
+        load_scene(write(tmp_path, text))
