@@ -228,7 +228,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
     # plays it under another: the override changes how the game plays, not what the file means
     vocab = ruleset if not rules_override or rules_override == rules_name else load_rules(rules_name, file, "rules")
     if vocab.skill_names:
-        data = _older_skill_names(data, dict(vocab.skill_names), file)
+        data = _older_skill_names(data, dict(vocab.skill_names))
 
     zones = tuple(Zone(z["id"], z.get("name", z["id"])) for z in data["zones"])
     zone_ids = [z.id for z in zones]
@@ -620,7 +620,7 @@ def _shield(c: dict, rules: RuleSet, base: str, fail) -> int:
     return bonus
 
 
-def _older_skill_names(data: dict, names: dict[str, str], file: str) -> dict:
+def _older_skill_names(data: dict, names: dict[str, str]) -> dict:
     """A scene under a rule set with older skill names (FATE 2.0's Melee, Endurance, Resolve…),
     written in the engine's: each older name becomes the skill the rule set maps it to. Two older
     names of one skill on a sheet (Melee and Brawling are both Fight) keep the higher rating: a

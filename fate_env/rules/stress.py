@@ -223,25 +223,27 @@ class Standard(Absorber):
             PHYSICAL: Track.of(_extend(rules.boxes_for(sheet.skill("Physique")), extra[PHYSICAL], style)),
             MENTAL: Track.of(_extend(rules.boxes_for(sheet.skill("Will")), extra[MENTAL], style)),
         }
-        if rules.conditions != "off":
-            slots = _conditions(sheet, rules, extra_mild)
-            fp = sheet.fate_points if sheet.kind == "pc" else 0
-            return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
-        slots = [Slot(sev, val) for sev, val in rules.consequences]
-        if rules.consequence_rule == "ordered":  # three at most, no extra slots (001:119-123)
-            fp = sheet.fate_points if sheet.kind == "pc" else 0
-            return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
-        mild = rules.consequence_value("mild")
-        if sheet.skill("Physique") >= rules.extra_mild_at:
-            slots.append(Slot("mild", mild, PHYSICAL))
-        if sheet.skill("Will") >= rules.extra_mild_at:
-            slots.append(Slot("mild", mild, MENTAL))
-        slots.extend(Slot("mild", mild, track) for track in extra_mild)
-        if rules.extreme_consequences and (sheet.kind == "pc" or rules.extreme_for == "characters") \
-                and sheet.extreme_loses() is not None:
-            slots.append(Slot("extreme", 8))  # 003:2204-2217 (a character), 000:398-404 (a PC)
         fp = sheet.fate_points if sheet.kind == "pc" else 0
-        return Fighter(sheet, sheet.zone, tracks, slots, fate_points=fp)
+        return Fighter(sheet, sheet.zone, tracks, _slots(sheet, rules, extra_mild), fate_points=fp)
+
+
+def _slots(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | None]) -> list[Slot]:
+    """A PC's or major NPC's consequence slots (or conditions) under ``rules``."""
+    if rules.conditions != "off":
+        return _conditions(sheet, rules, extra_mild)
+    slots = [Slot(sev, val) for sev, val in rules.consequences]
+    if rules.consequence_rule == "ordered":  # three at most, no extra slots (001:119-123)
+        return slots
+    mild = rules.consequence_value("mild")
+    if sheet.skill("Physique") >= rules.extra_mild_at:
+        slots.append(Slot("mild", mild, PHYSICAL))
+    if sheet.skill("Will") >= rules.extra_mild_at:
+        slots.append(Slot("mild", mild, MENTAL))
+    slots.extend(Slot("mild", mild, track) for track in extra_mild)
+    if rules.extreme_consequences and (sheet.kind == "pc" or rules.extreme_for == "characters") \
+            and sheet.extreme_loses() is not None:
+        slots.append(Slot("extreme", 8))  # 003:2204-2217 (a character), 000:398-404 (a PC)
+    return slots
 
 
 def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | None]) -> list[Slot]:

@@ -162,8 +162,8 @@ def test_a_maneuvers_aspect_on_a_character_goes_at_its_first_tag():
     assert [e.why for e in events(c, ev.AspectRemoved) if e.aspect_id == aspect.id] == ["fragile: tagged once"]
 
 
-def test_full_defense_when_first_attacked_and_waiting():
-    """002:40-43: the same full defense and wait (hold) as FATE 2.0."""
+def test_full_defense_may_be_declared_when_first_attacked():
+    """002:40-41: the same full defense as FATE 2.0 (its turn-forfeit and wait are pinned there)."""
     c = Conflict(fate3(), seed=0, forced=[EVEN, EVEN])
     d = Driver(c)
     d.do("turn", "hero", Attack("brute", "Fight"))

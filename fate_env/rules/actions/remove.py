@@ -7,15 +7,8 @@ from typing import TYPE_CHECKING, Any
 from .. import events as ev
 from ..aspects import boost, removable
 from ..blocks import clear, standing_block
-from ..hazards import hazard_of
-
-
-def distraction_of(e: "Engine", a: Any) -> Any:
-    """The scene's distraction the scene aspect ``a`` is, if any."""
-    if not e.scene.distractions or a.creator is not None or a.owner is not None:
-        return None
-    return next((dz for dz in e.scene.distractions if dz.name == a.name), None)
 from ..decisions import Flow
+from ..hazards import hazard_of
 from ..invokes import invoke_rounds
 from ..options import RemoveAspect
 from ..overcome import COST, overcome_outcome
@@ -28,6 +21,13 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 REMOVE_SKILLS = {PHYSICAL: ("Athletics", "Physique", "Crafts"), MENTAL: ("Will", "Rapport", "Empathy")}
+
+
+def distraction_of(e: "Engine", a: Any) -> Any:
+    """The scene's distraction the scene aspect ``a`` is, if any."""
+    if not e.scene.distractions or a.creator is not None or a.owner is not None:
+        return None
+    return next((dz for dz in e.scene.distractions if dz.name == a.name), None)
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
