@@ -7,6 +7,7 @@ state. The CLI prints this, the PettingZoo env renders it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from .rules import events as ev
 from .rules.conflict import Outcome
@@ -47,12 +48,47 @@ class Narrator:
         return self.names.get(cid, cid or "the opposition")
 
     def lines(self, events: Iterable[ev.Event]) -> list[str]:
+        """The events' lines. A consequence named later in the same batch (the GM's or its
+        taker's words, ConsequenceNamed) is shown under that name where it was taken."""
+        events = list(events)
+        named = [e for e in events if type(e) is ev.ConsequenceNamed]
         out: list[str] = []
         for e in events:
+            if named and type(e) is ev.Absorbed:
+                e = self._renamed(e, named)
             line = self.line(e)
             if line:
                 out.append(line)
         return out
+
+    @staticmethod
+    def _renamed(e: ev.Absorbed, named: list) -> ev.Absorbed:
+        cons = list(e.consequences)
+        for i, text in enumerate(cons):
+            severity, _, name = text.partition(": ")
+            hit = next((x for x in named if x.character == e.target and x.old == name), None)
+            if hit is not None:
+                cons[i] = f"{severity}: {hit.new}"
+                named.remove(hit)
+        return replace(e, consequences=tuple(cons))
+
+    def _gm_line(self, e: ev.GmAction) -> str:
+        n = self.name
+        if e.power == "add_character":
+            self.names[e.character] = e.aspect
+            many = f" ({e.amount} of them)" if e.amount > 1 else ""
+            return f"   (GM) {e.aspect}{many} joins the fight in {self.zones.get(e.zone, e.zone)}"
+        return {"add_aspect": f"   (GM) new situation aspect: {e.aspect}" + (f" in {self.zones.get(e.zone)}" if e.zone else ""),
+                "remove_aspect": f"   (GM) {e.aspect} is gone",
+                "compel": f"   (GM) compels {n(e.character)} on {e.aspect}: "
+                          + ("accepted, +1 fate point" if e.amount > 0 else "refused, pays a fate point"),
+                "fate_points": f"   (GM) {n(e.character)} {'gains' if e.amount > 0 else 'loses'} "
+                               f"{abs(e.amount)} fate point(s)",
+                "remove_character": f"   (GM) {n(e.character)} leaves the scene",
+                "move": f"   (GM) {n(e.character)} is now in {self.zones.get(e.zone, e.zone)}",
+                "rating": f"   (GM) {n(e.character)}'s {e.aspect} is now {describe(e.amount)}",
+                "boost": f"   (GM) {n(e.character)} gets a boost: {e.aspect}",
+                "end": "   (GM) ends the scene here"}[e.power]
 
     def line(self, e: ev.Event) -> str | None:  # noqa: C901 - one branch per event type
         n = self.name
@@ -229,13 +265,9 @@ class Narrator:
                 return f"   => {e.task}: {words[e.result]} ({describe(e.effort)} vs {describe(e.difficulty)})"
             case ev.GmAction():
                 self._gm_ended = self._gm_ended or e.power == "end"
-                return {"add_aspect": f"   (GM) new situation aspect: {e.aspect}" + (f" in {self.zones.get(e.zone)}" if e.zone else ""),
-                        "remove_aspect": f"   (GM) {e.aspect} is gone",
-                        "compel": f"   (GM) compels {n(e.character)} on {e.aspect}: "
-                                  + ("accepted, +1 fate point" if e.amount > 0 else "refused, pays a fate point"),
-                        "fate_points": f"   (GM) {n(e.character)} {'gains' if e.amount > 0 else 'loses'} "
-                                       f"{abs(e.amount)} fate point(s)",
-                        "end": "   (GM) ends the scene here"}[e.power]
+                return self._gm_line(e)
+            case ev.ConsequenceNamed():
+                return None  # shown in the absorb line it names (see lines)
             case ev.ConflictEnded():
                 if e.unresolved and self._gm_ended:
                     return f"\n== The GM ended the scene after {e.exchanges} exchange(s) =="

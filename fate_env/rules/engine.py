@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import events as ev
-from . import countdowns, true_form
+from . import countdowns, gm, true_form
 from .aspects import new_aspect, setup_aspects
 from .decisions import RECONSIDER, ConflictOver, Decision, Flow, IllegalChoice
 from .dice import Dice
@@ -31,7 +31,7 @@ from .end import finish
 from .flows import FLOWS
 from .kinds import PRE_DICE, SceneKind
 from .options import Concede, key
-from .scene import Scene
+from .scene import CharacterSheet, Scene
 from .state import CHARACTER, CONSEQUENCE, SITUATION, build_fighter
 from .steps import concede_fighter
 from .table import Table
@@ -85,6 +85,28 @@ class Engine(View):
         #: the maps by the blocks cleared so far (fate_env.rules.blocks), shared by every copy
         self.maps: dict[frozenset, ZoneMap] = {frozenset(): self.map}
         self.scene_has_blocks = any(b.block is not None for b in scene.borders)
+        self._static_from_characters()
+        #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
+        self.ordered = self.rules.consequence_rule == "ordered"
+        #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
+        self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
+        #: full defense for the exchange, declarable when first attacked (001:78-80, 002:40-41)
+        self.exchange_defense = self.rules.full_defense == "exchange"
+        #: concessions offered while taking a consequence (001:150-152)
+        self.offered = self.rules.concession == "offered"
+        #: the big bad with contest immunity (003:2527-2532), if any: the scene opens with its contest
+        self.contest_immune = next((c.id for c in scene.characters if c.contest_immunity), None)
+        #: the one-zone move as a minor action, a penalty on the turn's main action (002:28, 002:50-51)
+        self.minor_moves = self.rules.move_cost == "minor"
+        #: a defense won by three or more gives a spin token, not a boost (002:94-95)
+        self.spin = self.rules.defense_overflow == "spin"
+        self.autostep_single = autostep_single
+        self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
+
+    def _static_from_characters(self) -> None:
+        """What the engine reads off the scene's characters (again when the GM adds one)."""
+        from .actions import actions_for
+        scene = self.scene
         self.order = [c.id for c in scene.characters]
         self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
         #: whether any two characters differ in scale (003:2400-2439), so rolls need to compare them
@@ -95,27 +117,10 @@ class Engine(View):
         self.immunity = any(c.challenge_immunity for c in scene.characters)
         #: whether any character is a hive's heart (protected_by)
         self.hive = any(c.protected_by for c in scene.characters)
-        #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
-        self.ordered = self.rules.consequence_rule == "ordered"
-        #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
-        self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
-        #: full defense for the exchange, declarable when first attacked (001:78-80, 002:40-41)
-        self.exchange_defense = self.rules.full_defense == "exchange"
-        #: concessions offered while taking a consequence (001:150-152)
-        self.offered = self.rules.concession == "offered"
         #: the fixed turn order by skills or initiative, once worked out (reach.skill_order): it
         #: depends only on the sheets, the rule set and the kind of conflict
         self.fixed_order: list[str] | None = None
-        #: the big bad with contest immunity (003:2527-2532), if any: the scene opens with its contest
-        self.contest_immune = next((c.id for c in scene.characters if c.contest_immunity), None)
-        #: the one-zone move as a minor action, a penalty on the turn's main action (002:28, 002:50-51)
-        self.minor_moves = self.rules.move_cost == "minor"
-        #: a defense won by three or more gives a spin token, not a boost (002:94-95)
-        self.spin = self.rules.defense_overflow == "spin"
-        from .actions import actions_for
         self.actions = actions_for(scene)  # the turn actions this scene can offer, in ACTIONS order
-        self.autostep_single = autostep_single
-        self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
 
     # ------------------------------------------------------------------ answers
     def step(self, choice: Any, reason: str = "") -> None:
@@ -264,6 +269,46 @@ class Engine(View):
         finish(self, unresolved=True)
         self.pending = None
 
+    def gm_add_character(self, sheet: CharacterSheet) -> None:
+        """Reinforcements: ``sheet`` joins the conflict now (fate_env.rules.gm.add_character)."""
+        self._gm_check()
+        gm.check_new_character(self, sheet)
+        self._outside(("gm_add_character", sheet))
+        gm.add_character(self, sheet)
+        self._refresh_pending()
+
+    def gm_remove_character(self, cid: str) -> None:
+        """``cid`` leaves the scene by the GM's call: not taken out, not conceded, no payout."""
+        self._gm_power("remove_character", cid)
+
+    def gm_move(self, cid: str, zone: str) -> None:
+        """Put ``cid`` in ``zone``: the fiction moved it (no roll, no move spent)."""
+        self._gm_power("move_character", cid, zone)
+
+    def gm_set_rating(self, cid: str, skill: str, rating: int) -> None:
+        """Change ``cid``'s rating in ``skill`` for the rest of the scene."""
+        self._gm_power("set_rating", cid, skill, rating)
+
+    def gm_boost(self, cid: str, name: str) -> None:
+        """Give ``cid`` a boost named ``name``."""
+        self._gm_power("give_boost", cid, name)
+
+    def gm_name_consequence(self, aid: int, name: str) -> None:
+        """Name the consequence aspect ``aid`` (its taker's or the GM's words)."""
+        self._gm_power("name_consequence", aid, name)
+
+    def _gm_power(self, power: str, *args: Any) -> None:
+        """Apply one of fate_env.rules.gm's powers (each checks before it changes anything, so a
+        refusal changes nothing), record it for copies, then ask the pending decision again."""
+        self._gm_check()
+        d = self.pending
+        if d.kind not in PRE_DICE and power in ("remove_character", "move_character", "set_rating"):
+            raise ValueError(f"not while the dice are on the table ({d.actor}'s {d.kind} decision); "
+                             "do it before the next roll")
+        getattr(gm, power)(self, *args)  # each checks everything before it changes anything
+        self._outside((f"gm_{_METHOD[power]}", *args))
+        self._refresh_pending()
+
     def _refresh_pending(self) -> None:
         """A GM power changed what the pending decision was built from (the aspects in play, who
         can pay a fate point): a decision before the dice is asked again, and an invoke decision
@@ -340,6 +385,8 @@ class Engine(View):
         self.dice = dice
         dice.journal = self._drawn
         self._resuming = self.t.cursor is not None
+        if any(name.startswith("gm_") for name, *_ in inputs):
+            self.fixed_order = None  # the order shared with the original may count a GM's change not yet replayed
         self._eager = True  # every turn start on the way is a checkpoint: the copy ends on the newest
         self._flow = FLOWS[self.t.mode](self)
         self.pending = None
@@ -395,6 +442,10 @@ def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Itera
         play.step(index, reason)
     return play
 
+
+#: fate_env.rules.gm's power -> the engine method that records it (what a copy replays)
+_METHOD = {"remove_character": "remove_character", "move_character": "move", "set_rating": "set_rating",
+           "give_boost": "boost", "name_consequence": "name_consequence"}
 
 #: the engine under the names it has always had (one class plays every kind of scene)
 Conflict = Contest = Challenge = Engine

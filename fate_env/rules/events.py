@@ -527,10 +527,22 @@ class TaskResult(Event):
 
 @dataclass(frozen=True, slots=True)
 class GmAction(Event):
-    """A GM power used between decisions: add_aspect, remove_aspect, compel, fate_points, end."""
+    """A GM power used between decisions: add_aspect, remove_aspect, compel, fate_points, end,
+    add_character (``aspect``: its name, ``amount``: members), remove_character, move (``zone``),
+    rating (``aspect``: the skill, ``amount``: the new rating), boost (``aspect``: its name)."""
 
     power: str
     character: str | None
     aspect: str | None
     amount: int
     zone: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ConsequenceNamed(Event):
+    """A consequence given its name after it was taken (by its taker or the GM, 003:1631-1634)."""
+
+    character: str | None
+    aspect_id: int
+    old: str
+    new: str

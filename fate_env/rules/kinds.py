@@ -43,6 +43,7 @@ class Status(StrEnum):
     ACTIVE = "active"
     CONCEDED = "conceded"
     TAKEN_OUT = "taken_out"
+    REMOVED = "removed"  # taken from the scene by the GM (fate_env.rules.gm)
     WAITING = "waiting"  # a big bad's true form, not yet revealed (fate_env.rules.true_form)
 
 

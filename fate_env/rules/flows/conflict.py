@@ -37,8 +37,8 @@ def run(e: "Engine") -> Flow:
         return
     if t.cursor is None:
         sides: dict[str, list[str]] = {}
-        for c in e.scene.characters:
-            sides.setdefault(c.side, []).append(c.id)
+        for cid in t.order:  # the table's, not the scene's: a character the GM adds later is not here yet
+            sides.setdefault(t.f[cid].sheet.side, []).append(cid)
         e.emit(ev.ConflictStarted(e.scene.name, e.rules.name, e.kind, sides, t.gm_pool))
         opener = e.scene.first or skill_order(e)[0]
         if not begin_exchange(e):
