@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,7 @@ class PPOController:
             raise ValueError(f"ppo:{path}: no such model file")
         self.path = path
         self.model = _load_model(path)
-        self._tables: dict[int, tuple] = {}
+        self._tables: dict[str, Any] = {}
         # a model trained on some decision kinds only (configs/train/turns.yaml) leaves the rest to a helper
         meta = Path(path).with_suffix(".json")
         info = json.loads(meta.read_text()) if meta.exists() else {}
@@ -81,12 +82,14 @@ class PPOController:
         return layout, encoder, full
 
     def _tables_for(self, c: Conflict):
+        """The layout, encoder and aspect slots for the scene ``c`` plays, made again for each new
+        engine. Kept with the engine itself, not its ``id()``: a finished engine's id can be reused
+        by the next one, whose aspects would then land in the old one's slots."""
         from fate_env.environment.actions import AspectSlots
-        key = id(c)
-        if key not in self._tables:
+        if self._tables.get("engine") is not c:
             layout, encoder, full = self.check_scene(c.scene)
-            self._tables = {key: (layout, encoder, full, AspectSlots(layout.A))}
-        return self._tables[key]
+            self._tables = {"engine": c, "tables": (layout, encoder, full, AspectSlots(layout.A))}
+        return self._tables["tables"]
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
         from fate_env.environment.actions import usable_boosts

@@ -88,8 +88,8 @@ class ObservationEncoder:
         self._kind_index = {k: i for i, k in enumerate(ASPECT_KINDS)}
 
     def _dynamic(self, c: Conflict) -> np.ndarray:
-        key = (id(c), len(c.events))
-        if key == self._dyn_key:
+        key = (c, len(c.events))  # the engine itself: a finished engine's id() may be reused
+        if self._dyn_key is not None and key[0] is self._dyn_key[0] and key[1] == self._dyn_key[1]:
             return self._dyn
         rows = []
         width = self._dyn_width
