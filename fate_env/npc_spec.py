@@ -100,13 +100,14 @@ def parse(text: str) -> dict[str, Any]:
     return out
 
 
-def expand(characters: dict[str, Any], zones: list[str], fail: Any) -> dict[str, Any]:
-    """A scene's ``characters`` with every one-line spec read into its mapping. A spec without a
-    zone starts in the scene's first zone; without a side, on the side every other NPC of the
-    scene is on (refused when they are on several)."""
+def expand(characters: dict[str, Any], zones: list[str], fail: Any, npcs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A scene's ``characters`` (or ``reserves``) with every one-line spec read into its mapping.
+    A spec without a zone starts in the scene's first zone; without a side, on the side every
+    other NPC of the scene (of ``npcs`` when given) is on (refused when they are on several)."""
     if not any(isinstance(c, str) for c in characters.values()):
         return characters
-    npc_sides = {c.get("side") for c in characters.values() if isinstance(c, dict) and c.get("kind") != "pc"}
+    npc_sides = {c.get("side") for c in (characters if npcs is None else npcs).values()
+                 if isinstance(c, dict) and c.get("kind") != "pc"}
     out: dict[str, Any] = {}
     for cid, c in characters.items():
         if not isinstance(c, str):

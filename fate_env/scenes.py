@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -144,8 +145,32 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
             raise SceneError(file, field, message)
         zones = [z.get("id") for z in data.get("zones") or [] if isinstance(z, dict)]
         data = {**data, "characters": expand(data["characters"], zones, fail)}
+        if isinstance(data.get("reserves"), dict):
+            data["reserves"] = expand(data["reserves"], zones, lambda f, m: fail("reserves" + f[10:], m),
+                                      npcs=data["characters"])
     _check_schema(data, file)
-    return _build(data, file, rules, dials or {})
+    scene = _build(data, file, rules, dials or {})
+    if data.get("reserves"):
+        scene = replace(scene, reserves=_reserves(data, file, rules, dials or {}))
+    return scene
+
+
+def _reserves(data: dict, file: str, rules: str | None, dials: dict) -> tuple:
+    """The reserves, checked as the scene's characters are (each as if it were in the scene)."""
+    for rid in data["reserves"]:
+        if rid in data["characters"]:
+            raise SceneError(file, f"reserves.{rid}", "already a character's id; expected a new id")
+    merged = {k: v for k, v in data.items() if k != "reserves"}
+    merged["characters"] = {**data["characters"], **data["reserves"]}
+    try:
+        whole = _build(merged, file, rules, dials)
+    except SceneError as exc:
+        field = exc.field
+        for rid in data["reserves"]:
+            if field == f"characters.{rid}" or field.startswith(f"characters.{rid}."):
+                field = "reserves" + field[len("characters"):]
+        raise SceneError(file, field, exc.message) from None
+    return tuple(c for c in whole.characters if c.id in data["reserves"])
 
 
 # -- schema ---------------------------------------------------------------
@@ -417,6 +442,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
         kind=kind, contest=contest, challenge=challenge, countdowns=countdowns, hazards=hazards,
         distractions=tuple(distractions),
+        consequence_names={k: tuple(v) for k, v in data.get("consequence_names", {}).items()},
     )
     _check_stunt_circumstances(scene, fail)
     if kind == "conflict":
@@ -433,6 +459,7 @@ def _check_stunt_circumstances(scene: Scene, fail) -> None:
     names = ({a.name for a in scene.aspects} | {t.name for t in scene.advantages} | set(ENGINE_ASPECTS)
              | {n for c in scene.characters for n in (c.high_concept, c.trouble, *c.aspects) if n}
              | {n for track in CONSEQUENCE_NAMES.values() for n in track.values()}
+             | {n for names in scene.consequence_names.values() for n in names}
              | ({row[0] for row in CONDITION_ROWS} if scene.rules.conditions != "off" else set())
              | set((scene.contest.twists or ()) if scene.contest else ()))
     for c in scene.characters:
@@ -754,7 +781,7 @@ LATER_DEFAULTS: dict[str, Any] = {
     "protect": False, "block_actions": False, "maneuver_avoid": False, "fragile_aspects": False,
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False, "contest_immunity": False, "immobile": False,
-    "protected_by": [],
+    "protected_by": [], "reserves": [], "consequence_names": {},
 }
 
 

@@ -11,33 +11,43 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from agents.base import controllers_for, make_controller
 
+from . import consequence_names, handles, npc_spec, state_panel, table_menu
 from .narrate import Narrator, summary
 from .paths import OutputPathError, check_output, write_atomically
+from .rules import events as ev
 from .rules.conflict import ConflictOver, IllegalChoice
 from .rules.dice import DiceError, check_faces, faces_for_total
 from .rules.engine import start
-from .scenes import SceneError, read_scene_data, scene_from_dict
+from .scenes import SceneError, config_dir, read_scene_data, scene_from_dict
 
 SAVE_VERSION = 2
 
 HELP = """\
-  number or short form (e.g. 1, attack:og:Fight)  choose an option
+  number or short form (e.g. 1, attack:og:Fight)  choose an option;  more  all the options
   auto                  let the scripted policy choose for this PC
   (NPC decisions)       Enter accepts the NPC's choice; 'o' or a number overrides it
-  /state                show the scene
-  /aspect add NAME [@ZONE]   /aspect remove ID
-  /compel CHARACTER ASPECT_ID [refuse]
+  /state                show the scene (handles: #7 for an aspect; a character's id or name)
+  /aspect add NAME [@ZONE]   /aspect remove ASPECT
+  /compel CHARACTER ASPECT [refuse]
   /fp CHARACTER +N|-N   award or take back fate points (an NPC's go to the GM pool)
   /concede CHARACTER    that character gives in now (any time before the dice are rolled)
+  /add WHO [@ZONE]      reinforcements: a reserve of the scene, a library NPC (/add ?) or a
+                        one-line spec ('Thug x3: mob, Fight 2' or 'Og: major, Fight 4, ...')
+  /remove CHARACTER     the character leaves the scene (not taken out, no payout)
+  /move CHARACTER ZONE  put a character in a zone   /rating CHARACTER SKILL N   change a rating
+  /boost CHARACTER NAME give a boost                /name ASPECT NAME   rename a consequence
   /undo                 take back the last decision
   /save FILE            save the session;  /end  end the scene now
   /quit                 save and stop here (resume later with --resume);  /help"""
+
+#: entries of a save that are GM powers, with what each needs (checked on load)
+GM_POWERS = ("aspect", "compel", "fp", "end", "concede", "add", "remove", "move", "rating", "boost", "name")
 
 
 class SessionError(ValueError):
@@ -157,7 +167,6 @@ class Session:
         except ValueError as exc:
             raise SessionError(str(exc)) from None
         self.helper = make_controller("basic", log.seed)
-        self.narrator = Narrator(self.scene)
         self.rebuild()
 
     # -- state ------------------------------------------------------------------
@@ -165,6 +174,7 @@ class Session:
         """Replay the log from the start (resume and undo both come here). An entry that no longer
         applies (an edited save) is refused with its number, and nothing is kept of the replay."""
         self.play = start(self.scene, self.log.seed)
+        self.narrator = Narrator(self.scene)
         self._pending_dice: list[list[int]] = []
         self._wire_dice(replaying=True)
         for i, entry in enumerate(self.log.entries):
@@ -178,8 +188,13 @@ class Session:
                 raise SessionError(f"entry {i + 1} of the session no longer applies ({exc}); "
                                    "was the save edited?") from None
         self._wire_dice(replaying=False)
+        # every consequence taken so far has the name the log gave it
+        self.named = {a.id for a in self.play.aspects.values() if a.kind == "consequence"}
         # a new session narrates from its first exchange (its own header replaces the opening line)
         self.shown = len(self.play.events) if self.log.entries else 1
+        if self.log.entries:
+            self.narrator.lines(self.play.events)  # learn the names of characters the GM added
+        self.show_all = False
 
     def _wire_dice(self, replaying: bool) -> None:
         dice = self.play.dice
@@ -218,38 +233,28 @@ class Session:
         return line.strip()
 
     def _narrate(self) -> None:
-        for line in self.narrator.lines(self.play.events[self.shown:]):
+        """The events since the last call; the state panel after each exchange that ended."""
+        new = self.play.events[self.shown:]
+        for line in self.narrator.lines(new):
             self._say(line)
         self.shown = len(self.play.events)
+        if any(type(e) is ev.ExchangeStarted and e.exchange > 1 for e in new) and not self.play.over:
+            self.show_state()
+
+    def show_state(self) -> None:
+        state_panel.render(self.play, self.narrator, self.out)
+        self.out.flush()
 
     def state_lines(self) -> list[str]:
-        c = self.play
-        zones = {z.id: z.name for z in self.scene.zones}
-        out = [f"-- {self.scene.title}: exchange {c.exchange}; GM pool {c.gm_pool} --"]
-        for cid in c.order:
-            f = c.f[cid]
-            s = f.sheet
-            track = f.tracks[c.kind]
-            boxes = "".join("x" if m else "o" for m in track.marked)
-            cons = ", ".join(f"{sl.severity}: {c.aspects[sl.aspect].name}" for sl in f.slots if sl.aspect is not None)
-            fp = f"{f.fate_points} FP" if not s.is_npc else "GM pool"
-            status = "" if f.active else f" [{f.status.replace('_', ' ')}]"
-            mob = f" ({f.members}/{s.count})" if s.kind == "mob" else ""
-            out.append(f"  {s.name}{mob}{status} @ {zones[f.zone]}: stress [{boxes}] {cons or 'no consequences'}; {fp}")
-        for a in c.aspects.values():
-            if a.kind == "character":
-                continue
-            on = f" on {self.narrator.name(a.owner)}" if a.owner else (f" @ {zones[a.zone]}" if a.zone else "")
-            free = ", ".join(f"{self.narrator.name(h)} {n}" for h, n in a.free.items())
-            out.append(f"  aspect #{a.id} {a.name} ({a.kind}){on}" + (f"; free invokes: {free}" if free else ""))
-        return out
+        """The state panel as plain lines."""
+        return state_panel.text(self.play, self.narrator).rstrip("\n").split("\n")
 
     # -- the loop ---------------------------------------------------------------
     def run(self) -> None:
         self._say(f"== {self.scene.title} ==  (type /help for commands)")
         if self.autosave_path is not None:
             self._say(f"(seed {self.log.seed}; the session saves itself to {self.autosave_path} after every step)")
-        self._say("\n".join(self.state_lines()))
+        self.show_state()
         try:
             while not self.play.over:
                 self._narrate()
@@ -262,7 +267,7 @@ class Session:
                     return
             self._narrate()
             self._say("")
-            self._say("\n".join(summary(self.scene, self.play.outcome)))
+            self._say("\n".join(summary(self.play.scene, self.play.outcome)))
         except EOFError:
             where = f"; saved in {self.autosave_path}" if self.autosave_path and not self._autosave_failed else ""
             self._say(f"\n(input ended{where})")
@@ -275,12 +280,16 @@ class Session:
         d = c.pending
         human = d.actor in self.humans
         if human:
+            proposal, _ = self.helper.choose(c, d)
+            items = table_menu.build(c, d, self.narrator, self.helper, proposal)
             self._say(f"\n{self.narrator.name(d.actor)} decides ({d.kind}):")
-            self._list_options(d)
+            self._show_menu(d, items)
             prompt = "> "
         else:
             index, reason = self.controllers[d.actor].choose(c, d)
-            self._say(f"  [{self.narrator.name(d.actor)}: {self.narrator.option(c, d.options[index])} — {reason}]")
+            items = None
+            _, text = table_menu.words(c, d, self.narrator, d.options[index])
+            self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
             prompt = "  Enter to accept, o to override: "
         while True:
             text = self._input(prompt)
@@ -289,18 +298,23 @@ class Session:
                 if self.play is not c or c.pending is not d:
                     return
                 continue
+            if text == "more":
+                items = items or table_menu.build(c, d, self.narrator, self.helper, None if human else index)
+                self._say("\n".join(table_menu.render(items, len(items))))
+                continue
             if human and text == "auto":
                 index, reason = self.helper.choose(c, d)
                 self._apply(index, f"(auto) {reason}")
                 return
             if human and text == "":
-                self._say("  ! type the number of an option, its short form, auto, or /help")
+                self._say("  ! type the number of an option, its short form, more, auto, or /help")
                 continue
             if not human and text in ("", "auto"):
                 self._apply(index, reason)
                 return
             if not human and text == "o":
-                self._list_options(d)
+                items = table_menu.build(c, d, self.narrator, self.helper, index)
+                self._show_menu(d, items)
                 prompt = "  GM's choice> "
                 continue
             choice = self._parse_choice(text, d)
@@ -308,9 +322,12 @@ class Session:
                 self._apply(choice, "" if human else "the GM's call")
                 return
 
-    def _list_options(self, d) -> None:
-        for i, o in enumerate(d.options):
-            self._say(f"  {i + 1:>2}. {self.narrator.option(self.play, o)}")
+    def _show_menu(self, d, items) -> None:
+        if d.kind == "invoke":
+            where = table_menu.standing(self.play, d.actor)
+            if where:
+                self._say(f"  ({where})")
+        self._say("\n".join(table_menu.render(table_menu.short(items, d.kind), len(items))))
 
     def _parse_choice(self, text: str, d) -> int | None:
         keys = d.keys()
@@ -324,7 +341,7 @@ class Session:
         if len(matches) == 1:
             return matches[0]
         self._say(f"  ! {text!r} is {'ambiguous' if matches else 'not an option'}; type a number, a short form, "
-                  "or /help")
+                  "more, or /help")
         return None
 
     def _apply(self, index: int, reason: str) -> None:
@@ -343,6 +360,35 @@ class Session:
             entry["dice"] = self._pending_dice
         self.log.entries.append(entry)
         self._autosave()
+        self._name_consequences()
+
+    def _name_consequences(self) -> None:
+        """Each consequence just taken gets its name from the table: a suggestion (Enter), one of
+        the others by number, or the GM's own words. Recorded like any GM power."""
+        for a in list(self.play.aspects.values()):
+            if a.kind != "consequence" or a.id in self.named:
+                continue
+            self.named.add(a.id)
+            options = consequence_names.suggest(self.play, a.id)
+            others = ", ".join(f"{i + 2}: {n}" for i, n in enumerate(options[1:]))
+            who = self.narrator.name(a.owner)
+            by = f" from {self.narrator.name(a.creator)}'s blow" if a.creator in self.play.f else ""
+            self._say(f"  {who} takes a {a.role} consequence{by}. Name it"
+                      + (f" ({others}, or type a name)" if others else " (or type a name)"))
+            while True:
+                text = self._input(f"  Enter for '{options[0]}': ")
+                if text in ("", "auto"):
+                    name = options[0]
+                elif text.isdigit() and 1 <= int(text) <= len(options):
+                    name = options[int(text) - 1]
+                elif text.startswith("/") or text.isdigit():
+                    self._say(f"  ! a name for the consequence, or 1 to {len(options)}")
+                    continue
+                else:
+                    name = text
+                break
+            if name != a.name:
+                self._gm({"power": "name", "args": [str(a.id), name]}, record=True)
 
     def _autosave(self) -> None:
         """After every applied entry: a crash never loses more than the step in flight."""
@@ -364,7 +410,7 @@ class Session:
             if cmd == "help":
                 self._say(HELP)
             elif cmd == "state":
-                self._say("\n".join(self.state_lines()))
+                self.show_state()
             elif cmd == "undo":
                 self.undo()
             elif cmd == "save":
@@ -372,19 +418,60 @@ class Session:
             elif cmd == "quit":
                 self.save(str(self.autosave_path) if self.autosave_path else "session.json")
                 raise _Quit
-            elif cmd in ("aspect", "compel", "fp", "end", "concede"):
-                self._gm({"power": cmd, "args": args}, record=True)
+            elif cmd == "add" and args in (["?"], []):
+                self._say(self._library_text())
+            elif cmd in GM_POWERS:
+                self._gm({"power": cmd, "args": self._resolve(cmd, args)}, record=True)
             else:
                 self._say(f"  ! unknown command /{cmd}; /help lists them")
-        except (ValueError, IndexError, ConflictOver, OutputPathError) as exc:
+        except (ValueError, IndexError, ConflictOver, OutputPathError, SceneError) as exc:
             self._say(f"  ! {exc}")
+            return
+        if cmd in ("add", "remove", "move", "rating", "boost", "name") and not self.play.over:
+            self._narrate()
+
+    def _resolve(self, cmd: str, args: list[str]) -> list[str]:
+        """A command's words as the GM typed them -> the arguments the log keeps (ids, not
+        handles or name prefixes, so a replay never depends on how they were typed)."""
+        usage = {"compel": "/compel CHARACTER ASPECT [refuse]", "fp": "/fp CHARACTER +N|-N",
+                 "concede": "/concede CHARACTER", "remove": "/remove CHARACTER", "move": "/move CHARACTER ZONE",
+                 "rating": "/rating CHARACTER SKILL N", "boost": "/boost CHARACTER NAME",
+                 "name": "/name ASPECT NAME", "add": "/add WHO [@ZONE]"}
+        need = {"compel": (2, 3), "fp": (2, 2), "concede": (1, 1), "remove": (1, 1), "move": (2, 99), "rating": (3, 99),
+                "boost": (2, 99), "name": (2, 99), "add": (1, 99)}
+        if cmd in need and not need[cmd][0] <= len(args) <= need[cmd][1]:
+            raise ValueError(f"usage: {usage[cmd]}")
+        if cmd == "aspect":
+            if args[:1] == ["remove"] and len(args) == 2:
+                return ["remove", str(handles.aspect(self.play, args[1]))]
+            return args
+        if cmd == "compel":
+            return [handles.character(self.play, self.narrator, args[0]),
+                    str(handles.aspect(self.play, args[1])), *args[2:]]
+        if cmd in ("fp", "concede", "remove", "boost"):
+            return [handles.character(self.play, self.narrator, args[0]), *([" ".join(args[1:])] if args[1:] else [])]
+        if cmd == "move":
+            return [handles.character(self.play, self.narrator, args[0]),
+                    handles.zone(self.narrator, " ".join(args[1:]))]
+        if cmd == "rating":
+            if not args[-1].lstrip("-").isdigit():
+                raise ValueError(f"usage: {usage[cmd]} (N a whole number)")
+            return [handles.character(self.play, self.narrator, args[0]), " ".join(args[1:-1]), args[-1]]
+        if cmd == "name":
+            return [str(handles.aspect(self.play, args[0])), " ".join(args[1:])]
+        if cmd == "add":
+            zone = args[-1][1:] if args[-1].startswith("@") and ":" not in args[-1] else None
+            who = " ".join(args[:-1] if zone is not None else args)
+            cid, source = self._reinforcement(who)
+            return [cid, source, handles.zone(self.narrator, zone) if zone else ""]
+        return args
 
     def _gm(self, gm: dict[str, Any], record: bool) -> None:
         c = self.play
         power, args = gm["power"], list(gm["args"])
         if power == "aspect":
             if not args or args[0] not in ("add", "remove"):
-                raise ValueError("usage: /aspect add NAME [@ZONE] or /aspect remove ID")
+                raise ValueError("usage: /aspect add NAME [@ZONE] or /aspect remove ASPECT")
             if args[0] == "add":
                 zone = args[-1][1:] if args[-1].startswith("@") else None
                 name = " ".join(a for a in args[1:] if not a.startswith("@"))
@@ -392,11 +479,11 @@ class Session:
                 self._say(f"  (aspect #{aid} {name} is now in play)")
             else:
                 if len(args) != 2:
-                    raise ValueError("usage: /aspect remove ID")
+                    raise ValueError("usage: /aspect remove ASPECT")
                 c.gm_remove_aspect(int(args[1]))
         elif power == "compel":
             if len(args) not in (2, 3):
-                raise ValueError("usage: /compel CHARACTER ASPECT_ID [refuse]")
+                raise ValueError("usage: /compel CHARACTER ASPECT [refuse]")
             who, aid = args[0], int(args[1])
             c.gm_compel(who, aid, accepted=not (len(args) > 2 and args[2] == "refuse"))
         elif power == "fp":
@@ -409,11 +496,85 @@ class Session:
             if len(args) != 1:
                 raise ValueError("usage: /concede CHARACTER")
             c.concede(args[0], "conceded (the table's call)")
+        elif power == "add":
+            sheet = self._sheet(*args)
+            c.gm_add_character(sheet)
+            self._seat(sheet)
+        elif power == "remove":
+            c.gm_remove_character(args[0])
+        elif power == "move":
+            c.gm_move(args[0], args[1])
+        elif power == "rating":
+            c.gm_set_rating(args[0], args[1], int(args[2]))
+        elif power == "boost":
+            c.gm_boost(args[0], args[1])
+        elif power == "name":
+            c.gm_name_consequence(int(args[0]), args[1])
         else:
             raise ValueError(f"unknown GM power {power!r}")
         if record:
             self.log.entries.append({"gm": {"power": power, "args": gm["args"]}})
             self._autosave()
+
+    # -- reinforcements -------------------------------------------------------------
+    def _reinforcement(self, who: str) -> tuple[str, str]:
+        """``/add WHO``: (a new id, where the character comes from): ``reserve:ID`` for one of the
+        scene's reserves, else the one-line spec (typed, or a library entry's)."""
+        reserves = {r.id: r for r in self.scene.reserves}
+        library = load_library()
+        if who in reserves:
+            source, name = f"reserve:{who}", reserves[who].name
+        elif who in library:
+            source, name = library[who], npc_spec.parse(library[who])["name"]
+        elif ":" in who:
+            source, name = who, npc_spec.parse(who)["name"]
+        else:
+            raise ValueError(f"no reserve or library NPC {who!r} (/add ? lists them), and not a one-line spec "
+                             "like 'Thug x3: mob, Fight 2'")
+        return handles.new_id(name, set(self.play.f) | {c.id for c in self.scene.characters}), source
+
+    def _sheet(self, cid: str, source: str, zone: str = ""):
+        """The character sheet ``/add`` brings in, checked like a scene file's characters."""
+        if source.startswith("reserve:"):
+            rid = source.split(":", 1)[1]
+            sheet = next((r for r in self.scene.reserves if r.id == rid), None)
+            if sheet is None:
+                raise ValueError(f"no reserve {rid!r} in this scene")
+            return replace(sheet, id=cid, zone=zone or sheet.zone)
+        try:
+            spec = npc_spec.parse(source)
+        except npc_spec.SpecError as exc:
+            raise ValueError(str(exc)) from None
+        if zone:
+            spec["zone"] = zone
+        spec.setdefault("zone", self.scene.zones[0].id)
+        if "side" not in spec:
+            npc_sides = {c.side for c in self.play.scene.characters if c.is_npc}
+            if len(npc_sides) != 1 or spec["kind"] == "pc":
+                raise ValueError("expected 'side: NAME' in the spec (no single NPC side to put it on)")
+            spec["side"] = next(iter(npc_sides))
+        data = dict(self.log.scene_data)
+        data["characters"] = {**data["characters"], cid: spec}
+        data.pop("reserves", None)
+        scene = scene_from_dict(data, f"/add {source}", rules=self.log.rules)
+        return scene.character(cid)
+
+    def _seat(self, sheet) -> None:
+        """Who plays a character the GM added: the controls for its side, else its sheet's
+        controller (NPCs) or the players (PCs)."""
+        policy = self.log.controls.get(sheet.side) or ("human" if sheet.kind == "pc" else sheet.controller)
+        if policy == "human":
+            self.humans.add(sheet.id)
+            policy = "basic"
+        self.controllers[sheet.id] = make_controller(policy, self.log.seed)
+        self.narrator.names[sheet.id] = sheet.name
+
+    def _library_text(self) -> str:
+        lines = ["  Reserves of this scene: " + (", ".join(f"{r.id} ({r.name})" for r in self.scene.reserves) or "none"),
+                 "  Library NPCs:"]
+        lines += [f"    {k:10} {v}" for k, v in load_library().items()]
+        lines.append("  Or a one-line spec: /add Thug x3: mob, Fight 2 @dock")
+        return "\n".join(lines)
 
     def undo(self) -> None:
         """Drop the last decision (and any GM power used after it), then replay."""
@@ -430,7 +591,7 @@ class Session:
             raise
         self._autosave()
         self._say("  (the last decision is undone)")
-        self._say("\n".join(self.state_lines()))
+        self.show_state()
 
     def save(self, path: str) -> None:
         """Save the session; a path that cannot be written is refused with the reason (the
@@ -441,6 +602,13 @@ class Session:
         except OSError as exc:
             raise OutputPathError(f"save to {path}: {exc.strerror or exc}") from None
         self._say(f"  (saved to {path}; resume with: fate-npc play --resume {path})")
+
+
+def load_library() -> dict[str, str]:
+    """The shipped NPC library (configs/library.yaml): name -> one-line spec."""
+    import yaml
+    path = config_dir() / "library.yaml"
+    return {str(k): str(v) for k, v in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).items()}
 
 
 class _Quit(Exception):

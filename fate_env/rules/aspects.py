@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from .skills import MENTAL, PHYSICAL
-from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, SITUATION, Aspect, Fighter
+from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, SITUATION, Aspect, Fighter
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -105,6 +105,18 @@ def removable(e: "Engine", f: Fighter) -> list[Aspect]:
             elif a.zone is None or a.zone == f.zone:
                 out.append(a)
     return out
+
+
+def consequence_name(e: "Engine", track: str, severity: str) -> str:
+    """A new consequence's name: the next of the scene's ``consequence_names`` for the severity
+    not already in play, else the severity's default name on the track."""
+    listed = e.scene.consequence_names.get(severity)
+    if listed:
+        taken = {a.name for a in e.t.aspects.values() if a.kind == CONSEQUENCE}
+        for name in listed:
+            if name not in taken:
+                return name
+    return CONSEQUENCE_NAMES[track][severity]
 
 
 def boost(e: "Engine", holder: str, name: str) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import countdowns
 from . import events as ev
-from .aspects import CONSEQUENCE_NAMES, new_aspect
+from .aspects import consequence_name, new_aspect
 from .decisions import Flow, ask
 from .kinds import DecisionKind
 from .options import Choose, OfferConcession
@@ -58,7 +58,7 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
         tr.marked[b] = True
     for s in choice.slots:
         slot = t.slots[s]
-        name = slot.name or CONSEQUENCE_NAMES[track][slot.severity]
+        name = slot.name or consequence_name(e, track, slot.severity)
         a = condition_marked(e, t, slot) if slot.name else None
         if a is None:
             a = new_aspect(e, name, CONSEQUENCE, owner=t.id, creator=source, role=slot.severity)

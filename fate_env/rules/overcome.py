@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import countdowns
 from . import events as ev
-from .aspects import CONSEQUENCE_NAMES, boost, new_aspect
+from .aspects import boost, consequence_name, new_aspect
 from .decisions import Flow, ask
 from .kinds import DecisionKind
 from .options import Choose
@@ -78,7 +78,7 @@ def pay_major_cost(e: "Engine", f: Fighter, r: Roll) -> None:
     enemy = r.opposer
     if e.rules.major_cost == "consequence":
         slot = f.slots[major_cost_slot(e, f)]
-        a = new_aspect(e, slot.name or CONSEQUENCE_NAMES[e.kind][slot.severity], CONSEQUENCE, owner=f.id,
+        a = new_aspect(e, slot.name or consequence_name(e, e.kind, slot.severity), CONSEQUENCE, owner=f.id,
                        creator=enemy, role=slot.severity)
         if enemy is not None:
             a.free[enemy] = 1

@@ -325,6 +325,11 @@ class Scene:
     countdowns: tuple[Countdown, ...] = ()
     hazards: tuple[Hazard, ...] = ()
     distractions: tuple[Distraction, ...] = ()
+    #: characters not in play at the start, for the GM to bring in (live play's /add)
+    reserves: tuple[CharacterSheet, ...] = ()
+    #: names for the consequences taken in this scene, by severity, used in order (a name already
+    #: in play is skipped); without one, the default name of the severity and track
+    consequence_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:

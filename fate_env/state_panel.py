@@ -1,0 +1,75 @@
+"""Live play's state panel: the scene at a glance, as a GM's screen shows it.
+
+Zones with who is where, every character's stress boxes, consequences and fate points and
+whether it has acted this exchange, and every aspect in play with its handle (``#7``: what
+``/compel``, ``/aspect remove`` and the menus take) and the free invokes on it. Drawn with rich
+(tables and colour on a terminal, plain tables otherwise).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TextIO
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .rules.kinds import Status
+
+STATUS_WORDS = {Status.TAKEN_OUT: "taken out", Status.CONCEDED: "conceded", Status.REMOVED: "left the scene",
+                Status.WAITING: "waiting"}
+
+
+def tables(engine, narrator) -> list[Table]:
+    """The panel's tables: characters (by zone), aspects."""
+    t = engine.t
+    zones = narrator.zones
+    people = Table(title=f"{engine.scene.title}: exchange {t.exchange}, GM pool {t.gm_pool}",
+                   box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    for col in ("who", "side", "zone", "stress", "consequences", "FP", "turn"):
+        people.add_column(col)
+    in_zone = sorted(t.order, key=lambda c: (list(zones).index(t.f[c].zone) if t.f[c].zone in zones else 0,
+                                             t.order.index(c)))
+    for cid in in_zone:
+        f = t.f[cid]
+        s = f.sheet
+        name = narrator.name(cid) + (f" ({f.members}/{s.count})" if s.kind == "mob" else "")
+        shown = [k for k in f.tracks if k in engine.tracks_in_play] or list(f.tracks)
+        tracks = " ".join(("" if len(shown) == 1 else f"{k[0].upper()}:")
+                          + "".join("[x]" if m else "[ ]" for m in f.tracks[k].marked) for k in shown)
+        taken = [f"{sl.severity} {t.aspects[sl.aspect].name} #{sl.aspect}" for sl in f.slots if sl.aspect is not None]
+        open_ = [str(sl.value) for sl in f.slots if sl.aspect is None]
+        cons = "; ".join(taken + ([f"open: {' '.join(open_)}"] if open_ else [])) or "-"
+        fp = "pool" if s.is_npc else str(f.fate_points)
+        state = STATUS_WORDS.get(f.status) or ("acted" if cid in t.acted else "to act")
+        style = "dim" if not f.active else ("bold" if cid == getattr(engine.pending, "actor", None) else "")
+        people.add_row(*map(Text, (f"{name} ({cid})", s.side, zones.get(f.zone, f.zone), tracks or "-", cons, fp,
+                                   state)), style=style)
+    aspects = Table(title="Aspects in play (#handle)", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    for col in ("#", "aspect", "kind", "on", "free invokes"):
+        aspects.add_column(col)
+    for a in t.aspects.values():
+        if a.owner is not None and not t.f[a.owner].active:
+            continue
+        on = narrator.name(a.owner) if a.owner else (zones.get(a.zone, a.zone) if a.zone else "scene")
+        free = ", ".join(f"{narrator.name(h)} {n}" for h, n in a.free.items() if n) or "-"
+        aspects.add_row(*map(Text, (f"#{a.id}", a.name, str(a.kind), on, free)))
+    return [people, aspects]
+
+
+def render(engine, narrator, out: TextIO, width: int = 110) -> None:
+    """Print the panel to ``out``: colour when it is a terminal, plain text when not."""
+    terminal = hasattr(out, "isatty") and out.isatty()
+    console = Console(file=out, width=width, force_terminal=terminal, color_system="standard" if terminal else None,
+                      highlight=False, soft_wrap=False)
+    for table in tables(engine, narrator):
+        console.print(table)
+
+
+def text(engine, narrator, width: int = 110) -> str:
+    """The panel as plain text (tests, logs)."""
+    buf = io.StringIO()
+    render(engine, narrator, buf, width)
+    return buf.getvalue()

@@ -1,0 +1,270 @@
+"""Live play's menus: a decision's options in plain words, grouped, with their odds.
+
+A turn can offer fifty options and an invoke decision eighty; a player wants the handful worth
+taking. :func:`build` words every option, puts it in a group (attack, create an advantage,
+move, ...) and works out the exact odds of each rolled one (4dF against 4dF or a passive
+difficulty, 003:542-545) by playing the option on a what-if copy of the scene up to its roll.
+:func:`short` keeps the sensible few (the NPC's or the helper's proposal, the best attack on each
+foe, the best advantages, a move, full defense); the full list is one word (``more``) away.
+Every option keeps one number in both lists, its place in the decision (1 = the first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import options as op
+from .rules.kinds import DecisionKind
+from .rules.ladder import describe
+from .rules.odds import band_odds
+from .rules.stress import Absorb, TakenOut
+
+#: the option types whose odds come from their roll
+ROLLED = (op.Attack, op.CreateAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect, op.ZoneAttack,
+          op.SplitAttack, op.SplitAdvantage, op.ShoveInto)
+GROUPS = ("Attack", "Create an advantage", "Move", "Defend", "Invoke", "Take the hit", "Other")
+#: how many options of each group the short list keeps (the proposal always stays)
+SHORT_PER_GROUP = {"Attack": 3, "Create an advantage": 2, "Move": 2, "Defend": 2, "Invoke": 4, "Take the hit": 99,
+                   "Other": 1}
+#: decisions with this many options or fewer are shown whole
+SMALL = 8
+CHOICE_WORDS = {"full_hit": "take the full hit", "boost": "take a boost instead", "act_now": "take the held turn now",
+                "keep_holding": "keep holding", "accept": "accept", "refuse": "refuse"}
+
+
+@dataclass
+class Item:
+    """One option as the menu shows it."""
+
+    number: int           # 1-based place in the decision's options (what the player types)
+    group: str
+    text: str
+    odds: dict[str, float] | None = None   # fail / tie / success / success_with_style
+    rating: tuple[int, int] | None = None  # (effort before dice, opposition before dice)
+    proposed: bool = False
+
+    @property
+    def success(self) -> float:
+        return (self.odds or {}).get("success", 0.0) + (self.odds or {}).get("success_with_style", 0.0)
+
+    def line(self) -> str:
+        mark = " <- proposed" if self.proposed else ""
+        return f"{self.number:>3}. {self.text}{odds_text(self.odds, self.rating)}{mark}"
+
+
+def odds_text(odds: dict[str, float] | None, rating: tuple[int, int] | None) -> str:
+    if odds is None:
+        return ""
+    win = odds["success"] + odds["success_with_style"]
+    at = f"{describe(rating[0])} vs {describe(rating[1])}: " if rating else ""
+    return (f"   [{at}{_pct(win)} success ({_pct(odds['success_with_style'])} with style), "
+            f"{_pct(odds['tie'])} tie]")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.0f}%" if p >= 0.005 or p == 0 else "<1%"
+
+
+def build(engine, decision, narrator, helper=None, proposal: int | None = None) -> list[Item]:
+    """Every option of ``decision`` as an :class:`Item` (odds worked out for the rolled ones)."""
+    items = []
+    for i, o in enumerate(decision.options):
+        group, text = words(engine, decision, narrator, o)
+        item = Item(i + 1, group, text, proposed=(i == proposal))
+        if type(o) is op.Attack and decision.kind == DecisionKind.TURN:
+            item.odds = engine.attack_odds(decision.actor, o.target, o.skill)
+            item.rating = (engine.attack_rating(decision.actor, o.skill, o.target),
+                           engine.defense_rating(o.target, decision.actor, o.skill))
+        elif isinstance(o, ROLLED) and helper is not None:
+            got = roll_before_dice(engine, i, decision.actor, helper)
+            if got is not None:
+                item.rating = (got[0], got[1])
+                item.odds = band_odds(got[0] - got[1], opposed=got[2])
+        items.append(item)
+    return items
+
+
+def roll_before_dice(engine, index: int, actor: str, helper, steps: int = 6) -> tuple[int, int, bool] | None:
+    """Play option ``index`` on a what-if copy (its own dice) until ``actor``'s roll is made:
+    its effort and opposition before the dice, and whether the opposition rolls."""
+    f = engine.fork(np.random.default_rng(0))
+    f.step(index)
+    for _ in range(steps):
+        r = f.t.roll
+        if r is not None and r.actor == actor:
+            return r.base + r.bonus, r.opp_base + r.opp_bonus, r.active
+        if f.pending is None or f.pending.kind in (DecisionKind.TURN, DecisionKind.NEXT):
+            return None
+        d = f.pending
+        j, _ = helper.choose(f, d)
+        if d.actor != actor and type(d.options[j]) in (op.Concede, op.OfferConcession):
+            j = next(k for k, o in enumerate(d.options) if type(o) not in (op.Concede, op.OfferConcession))
+        f.step(j)
+    return None
+
+
+def words(engine, decision, narrator, o) -> tuple[str, str]:  # noqa: C901 - one branch per option type
+    """(group, plain words) for one option."""
+    n, zone = narrator.name, (lambda z: narrator.zones.get(z, z))
+    kind = type(o)
+    if kind is op.Attack:
+        return "Attack", f"attack {n(o.target)} with {o.skill}"
+    if kind is op.ZoneAttack:
+        return "Attack", f"attack everyone in {zone(o.zone)} with {o.skill}"
+    if kind is op.SplitAttack:
+        return "Attack", f"split a {o.skill} attack among the foes in {zone(o.zone)}"
+    if kind is op.ShoveInto:
+        return "Attack", f"shove {n(o.target)} into {o.block} with {o.skill}"
+    if kind is op.CreateAdvantage:
+        on = ("the scene" if o.target == "scene" else zone(o.target) if o.target in narrator.zones
+              else "yourself" if o.target == decision.actor else n(o.target))
+        return "Create an advantage", f"create an advantage: {o.template} on {on}"
+    if kind is op.SplitAdvantage:
+        return "Create an advantage", f"{o.template} on every foe in {zone(o.zone)} (split)"
+    if kind is op.Exploit:
+        return "Create an advantage", f"take advantage of {engine.aspects[o.aspect].name}"
+    if kind is op.RemoveAspect:
+        return "Move", f"overcome {engine.aspects[o.aspect].name} (clear it)"
+    if kind is op.OvercomeMove:
+        return "Move", f"move to {zone(o.zone)} (overcome the way)"
+    if kind is op.Move:
+        return "Move", f"move to {zone(o.zone)}"
+    if kind is op.Stay:
+        return "Move", "stay where you are"
+    if kind is op.FullDefense:
+        return "Defend", "full defense (+2 to every defense until your next turn)"
+    if kind is op.Defend:
+        return "Defend", "defend"
+    if kind is op.Protect:
+        return "Defend", f"block for {n(o.ally)}"
+    if kind is op.BlockAction:
+        return "Defend", f"block {n(o.target)}'s {o.action}"
+    if kind is op.SpendSpin:
+        return "Defend", f"spend {n(o.holder)}'s spin token (+1)"
+    if kind is op.Invoke:
+        return "Invoke", _invoke_words(engine, decision, narrator, o)
+    if kind is op.DoneInvoking:
+        return "Invoke", "no (more) invokes: let the roll stand"
+    if kind is Absorb:
+        return "Take the hit", _absorb_words(engine, decision, o)
+    if kind is TakenOut:
+        return "Take the hit", "be taken out"
+    if kind is op.OfferConcession:
+        return "Take the hit", "offer to concede instead"
+    if kind is op.Support:
+        return "Other", f"help {n(o.ally)} (+1 teamwork on their next roll)"
+    if kind is op.Next:
+        return "Other", f"hand the turn to {n(o.character)}"
+    if kind is op.Concede:
+        return "Other", "concede (leave the fight on your own terms)"
+    if kind is op.Pass:
+        return "Other", "pass"
+    if kind is op.Hold:
+        return "Other", "hold your action for later this exchange"
+    if kind is op.Choose:
+        return "Other", CHOICE_WORDS.get(o.option, o.option.replace("_", " "))
+    if kind is op.ShieldWith:
+        return "Defend", f"shove {n(o.minion)} into the blow"
+    return "Other", op.key(o)
+
+
+def _invoke_words(engine, decision, narrator, o) -> str:
+    a = engine.aspects[o.aspect]
+    pay = "a free invoke" if o.free else "a fate point"
+    if not o.free and o.payer != decision.actor:
+        pay += f" from {narrator.name(o.payer)}"
+    if o.effect == "reroll":
+        return f"invoke {a.name} with {pay}: reroll the dice"
+    text = f"invoke {a.name} with {pay}: +2"
+    margin = _margin_for(engine, decision.actor)
+    if margin is not None:
+        text += f" ({band_word(margin)} -> {band_word(margin + engine.invoke_bonus(decision.actor, o.free))})"
+    return text
+
+
+def _absorb_words(engine, decision, o: Absorb) -> str:
+    f = engine.t.f[decision.actor]
+    track = decision.context.get("track", engine.kind)
+    parts = []
+    if o.boxes:
+        values = [f.tracks[track].values[b] for b in o.boxes]
+        parts.append(f"mark stress box{'es' if len(values) > 1 else ''} {', '.join(map(str, values))}")
+    for s in o.slots:
+        slot = f.slots[s]
+        parts.append(f"take a {slot.severity} consequence ({slot.value})" if slot.name is None
+                     else f"mark {slot.name} ({slot.value})")
+    return " and ".join(parts) or "no stress needed"
+
+
+def _margin_for(engine, actor: str) -> int | None:
+    """The roll being invoked on, as ``actor``'s side sees it: effort minus opposition, or the reverse."""
+    r = engine.t.roll
+    if r is None:
+        return None
+    mine = r.actor == actor or (r.actor in engine.t.f and actor in engine.t.f
+                                and engine.t.f[r.actor].sheet.side == engine.t.f[actor].sheet.side)
+    return r.margin if mine else -r.margin
+
+
+def band_word(margin: int) -> str:
+    return ("a failure" if margin < 0 else "a tie" if margin == 0 else "a success" if margin < 3
+            else "a success with style")
+
+
+def standing(engine, actor: str) -> str | None:
+    """The running total an invoke decision is about: 'you are at Good (+3) against Great (+4): a failure by 1'."""
+    r = engine.t.roll
+    if r is None:
+        return None
+    m = _margin_for(engine, actor)
+    mine = m == r.margin
+    us, them = (r.effort, r.opposition) if mine else (r.opposition, r.effort)
+    by = f" by {abs(m)}" if m else ""
+    return f"you are at {describe(us)} against {describe(them)}: {band_word(m)}{by}"
+
+
+def short(items: list[Item], kind: str) -> list[Item]:
+    """The sensible few: the proposal, then per group the best by chance of success (or the
+    first listed where there are no odds). A small decision is shown whole."""
+    if len(items) <= SMALL:
+        return items
+    keep: dict[int, Item] = {it.number: it for it in items if it.proposed}
+    by_group: dict[str, list[Item]] = {}
+    for it in items:
+        by_group.setdefault(it.group, []).append(it)
+    for group, members in by_group.items():
+        if group == "Attack":  # the best attack on each foe, the foes in order of that chance
+            best: dict[str, Item] = {}
+            for it in members:
+                target = it.text.split(" with ")[0]
+                if target not in best or it.success > best[target].success:
+                    best[target] = it
+            members = list(best.values())
+        if group == "Invoke":  # a +2 on each aspect, free invokes first; rerolls behind 'more'
+            members = [it for it in members if "reroll" not in it.text]
+            seen, firsts = set(), []
+            for it in sorted(members, key=lambda it: ("free invoke" not in it.text and not it.text.startswith("no ")),):
+                name = it.text.split(" with ")[0]
+                if name not in seen:
+                    seen.add(name)
+                    firsts.append(it)
+            members = firsts
+        ranked = sorted(members, key=lambda it: -it.success) if any(it.odds for it in members) else members
+        for it in ranked[:SHORT_PER_GROUP.get(group, 1)]:
+            keep.setdefault(it.number, it)
+    return sorted(keep.values(), key=lambda it: (GROUPS.index(it.group), it.number))
+
+
+def render(items: list[Item], all_count: int) -> list[str]:
+    """The items under their group headings, and how to see the rest."""
+    out, group = [], None
+    for it in sorted(items, key=lambda it: (GROUPS.index(it.group), it.number)):
+        if it.group != group:
+            group = it.group
+            out.append(f"  {group}:")
+        out.append("  " + it.line())
+    if len(items) < all_count:
+        out.append(f"  ... {all_count - len(items)} more: type 'more' to see all {all_count}")
+    return out
