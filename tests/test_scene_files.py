@@ -212,3 +212,46 @@ def test_a_spec_needs_a_side_when_the_npcs_are_on_several(tmp_path):
     text = ONE_LINE + "  watch: {kind: minor, side: watch, zone: roof, skills: {Notice: 2}}\n"
     with pytest.raises(SceneError, match=r"characters\.og: expected 'side: NAME'"):
         load_scene(write(tmp_path, text))
+
+
+def _warehouse_with(**fields):
+    from fate_env.scenes import read_scene_data, scene_from_dict
+    _, data = read_scene_data("warehouse")
+    return scene_from_dict({**data, **fields}, "ambush.yaml")
+
+
+def test_reserves_are_checked_like_characters_and_named_as_reserves():
+    scene = _warehouse_with(reserves={"watch": "Harbor Watch x2: mob, Fight 2, side: watch, zone: dock",
+                                      "spy": {"kind": "minor", "side": "smugglers", "zone": "gallery",
+                                              "skills": {"Stealth": 3}}})
+    assert [(r.id, r.kind, r.count, r.side, r.zone) for r in scene.reserves] == \
+        [("watch", "mob", 2, "watch", "dock"), ("spy", "minor", 1, "smugglers", "gallery")]
+    assert "watch" not in {c.id for c in scene.characters}
+    for reserves, field, needle in [
+        ({"spy": "Spy: minor, Juggling 3"}, "reserves.spy.skills.Juggling", "unknown skill"),
+        ({"spy": "Spy: minor, Stealth 2, zone: attic"}, "reserves.spy.zone", "attic"),
+        ({"og": "Og Again: minor, Fight 2"}, "reserves.og", "already a character's id"),
+        ({"spy": "Spy minor Stealth 2"}, "reserves.spy", "expected 'Name: kind"),
+    ]:
+        with pytest.raises(SceneError) as err:
+            _warehouse_with(reserves=reserves)
+        assert err.value.field == field and needle in err.value.message
+
+
+def test_consequence_names_are_used_in_order_and_never_twice():
+    from fate_env.rules.engine import start
+    names = ["Bloody Nose", "Wrenched Ankle"]
+    scene = _warehouse_with(consequence_names={"mild": names})
+    taken = []
+    for seed in range(30):
+        e = start(scene, seed)
+        while e.pending is not None:
+            e.step(0)
+        mild = [a.name for a in e.aspects.values() if a.kind == "consequence" and a.role == "mild"]
+        assert len(set(mild)) == len(mild)
+        assert mild[:2] == names[:len(mild[:2])]  # the list first, in order; then the default
+        taken += mild
+    assert set(names) <= set(taken)
+    with pytest.raises(SceneError) as err:
+        _warehouse_with(consequence_names={"gentle": ["x"]})
+    assert err.value.field == "consequence_names.gentle"

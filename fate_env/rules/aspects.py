@@ -107,16 +107,19 @@ def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     return out
 
 
-def consequence_name(e: "Engine", track: str, severity: str) -> str:
+def consequence_name(e: "Engine", track: str, severity: str, owner: str) -> str:
     """A new consequence's name: the next of the scene's ``consequence_names`` for the severity
-    not already in play, else the severity's default name on the track."""
+    not already in play (once they are all taken, the default name made the taker's own, so no
+    two carry the same one); without such a list, the severity's default name on the track."""
     listed = e.scene.consequence_names.get(severity)
-    if listed:
-        taken = {a.name for a in e.t.aspects.values() if a.kind == CONSEQUENCE}
-        for name in listed:
-            if name not in taken:
-                return name
-    return CONSEQUENCE_NAMES[track][severity]
+    default = CONSEQUENCE_NAMES[track][severity]
+    if not listed:
+        return default
+    taken = {a.name for a in e.t.aspects.values() if a.kind == CONSEQUENCE}
+    for name in (*listed, default):
+        if name not in taken:
+            return name
+    return f"{default} ({e.t.f[owner].sheet.name})"
 
 
 def boost(e: "Engine", holder: str, name: str) -> None:

@@ -58,7 +58,7 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
         tr.marked[b] = True
     for s in choice.slots:
         slot = t.slots[s]
-        name = slot.name or consequence_name(e, track, slot.severity)
+        name = slot.name or consequence_name(e, track, slot.severity, t.id)
         a = condition_marked(e, t, slot) if slot.name else None
         if a is None:
             a = new_aspect(e, name, CONSEQUENCE, owner=t.id, creator=source, role=slot.severity)

@@ -78,7 +78,7 @@ def pay_major_cost(e: "Engine", f: Fighter, r: Roll) -> None:
     enemy = r.opposer
     if e.rules.major_cost == "consequence":
         slot = f.slots[major_cost_slot(e, f)]
-        a = new_aspect(e, slot.name or consequence_name(e, e.kind, slot.severity), CONSEQUENCE, owner=f.id,
+        a = new_aspect(e, slot.name or consequence_name(e, e.kind, slot.severity, f.id), CONSEQUENCE, owner=f.id,
                        creator=enemy, role=slot.severity)
         if enemy is not None:
             a.free[enemy] = 1

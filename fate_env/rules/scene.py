@@ -328,7 +328,7 @@ class Scene:
     #: characters not in play at the start, for the GM to bring in (live play's /add)
     reserves: tuple[CharacterSheet, ...] = ()
     #: names for the consequences taken in this scene, by severity, used in order (a name already
-    #: in play is skipped); without one, the default name of the severity and track
+    #: in play is skipped; see rules.aspects.consequence_name); without one, the default names
     consequence_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def character(self, cid: str) -> CharacterSheet:
