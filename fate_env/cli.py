@@ -119,7 +119,10 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if drawn:
         print(f"(seed {args.seed}: replay this fight with --seed {args.seed})", file=sys.stderr if args.json else sys.stdout)
     if args.json:
-        json.dump({"scene": scene.name, "rules": scene.rules.name, "seed": args.seed,
+        from .scenes import read_scene_data
+        scene_file, scene_data = read_scene_data(args.scene)  # kept, so `replay` never needs the file
+        json.dump({"scene": scene.name, "scene_file": scene_file, "scene_data": scene_data,
+                   "rules": scene.rules.name, "seed": args.seed,
                    "outcome": conflict.outcome.to_json(), "choices": conflict.choices,
                    "reasons": conflict.reasons,
                    "events": conflict.log()}, sys.stdout, indent=1)
@@ -492,6 +495,27 @@ def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str])
                            + ". Leave these out to resume the saved session as it was.")
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .paths import OutputPathError, check_output, write_atomically
+    from .report import ReplayError, markdown, narration, rebuild
+    try:
+        if args.out:
+            check_output(args.out, "--out")
+        engine = rebuild(args.log)
+    except (ReplayError, OutputPathError) as exc:
+        return _fail(str(exc))
+    text = markdown(engine) if args.markdown else "\n".join(narration(engine, reasons=not args.quiet)) + "\n"
+    if args.out:
+        try:
+            write_atomically(args.out, text)
+        except OSError as exc:
+            return _fail(f"--out {args.out}: {exc.strerror or exc}")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from .scene_template import write
     load_rules(args.rules, "fate-npc new", "--rules")  # refused before anything is written
@@ -633,6 +657,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
     pl.add_argument("--rules")
     pl.set_defaults(func=cmd_play)
+    rp = sub.add_parser("replay", help="tell a saved fight again (a play --save session or a resolve --json log)")
+    rp.add_argument("log", help="a session save or the JSON of fate-npc resolve --json")
+    rp.add_argument("--markdown", action="store_true", help="a fight report in Markdown (campaign logs, VTT chat)")
+    rp.add_argument("--out", metavar="FILE", help="write it to FILE instead of printing it")
+    rp.add_argument("--quiet", action="store_true", help="leave out the controllers' reasons")
+    rp.set_defaults(func=cmd_replay)
     ru = sub.add_parser("rules", help="list the rule sets and every dial: values, choices, where the texts set it")
     ru.add_argument("--json", action="store_true")
     ru.set_defaults(func=cmd_rules)

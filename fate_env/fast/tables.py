@@ -157,6 +157,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append("blocks")
     if any(c.immobile for c in scene.characters):
         why.append("an immobile character")
+    if scene.consequence_names:
+        why.append("the scene's consequence names")
     if any(c.leads for c in scene.characters):
         why.append("a minion group's leader")
     if any(c.protected_by for c in scene.characters):
