@@ -46,7 +46,7 @@ def json_outcome(name: str, rules: str) -> dict:
 def test_resolve_json_is_the_outcome_and_a_replayable_log(capsys):
     assert main(["resolve", "warehouse", "--seed", "11", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"scene", "rules", "seed", "outcome", "choices", "reasons", "events"}
+    assert set(data) == {"scene", "scene_file", "scene_data", "rules", "seed", "outcome", "choices", "reasons", "events"}
     assert data["events"][0]["type"] == "ConflictStarted" and data["events"][-1]["type"] == "ConflictEnded"
     assert data["outcome"]["winner"] == data["events"][-1]["winner"]
     again = replay(load_scene("warehouse"), 11, data["choices"], reasons=data["reasons"])
