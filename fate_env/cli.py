@@ -516,6 +516,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    from .importers import ImportError_, read, scene_fragment
+    from .paths import OutputPathError, check_output, write_atomically
+    try:
+        if args.out:
+            check_output(args.out, "--out")
+        chars = [c for path in args.files for c in read(path)]
+        text, notes = scene_fragment(chars, args.kind, args.side, args.zone, rules=args.rules)
+    except (ImportError_, OutputPathError) as exc:
+        return _fail(str(exc))
+    except SceneError as exc:
+        return _fail(f"the imported characters do not make a valid scene: {exc}")
+    if args.out:
+        write_atomically(args.out, text)
+        print(f"wrote {args.out}: {len(chars)} character(s)")
+    else:
+        sys.stdout.write(text)
+    sys.stdout.flush()
+    for n in notes:
+        print(f"  note: {n}", file=sys.stderr)
+    return 0
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from .scene_template import write
     load_rules(args.rules, "fate-npc new", "--rules")  # refused before anything is written
@@ -663,6 +686,16 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", metavar="FILE", help="write it to FILE instead of printing it")
     rp.add_argument("--quiet", action="store_true", help="leave out the controllers' reasons")
     rp.set_defaults(func=cmd_replay)
+    im = sub.add_parser("import", help="characters from Foundry VTT (Fate Core Official) or Fari files, as a "
+                                        "scene's characters: block")
+    im.add_argument("files", nargs="+", metavar="FILE", help="a Foundry actor export (JSON) or a Fari character file")
+    im.add_argument("--kind", choices=["pc", "major", "minor", "mob"], default="major",
+                    help="what they are in the scene (default major)")
+    im.add_argument("--side", default="npcs", help="their side (default npcs)")
+    im.add_argument("--zone", default="here", help="the zone they start in (default here)")
+    im.add_argument("--rules", help="the rule set to check them under (stress boxes, consequence slots)")
+    im.add_argument("--out", metavar="FILE", help="write the YAML to FILE instead of printing it")
+    im.set_defaults(func=cmd_import)
     ru = sub.add_parser("rules", help="list the rule sets and every dial: values, choices, where the texts set it")
     ru.add_argument("--json", action="store_true")
     ru.set_defaults(func=cmd_rules)

@@ -1,0 +1,107 @@
+"""fate-npc import (issue 16): characters from a Foundry VTT actor export (Fate Core Official)
+and Fari character files (both layouts), round-tripped: imported, pasted into a scene, loaded,
+and every value the engine holds compared with the file; what cannot be mapped is said."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+from fate_env.cli import main
+from fate_env.importers import ImportError_, read
+from fate_env.rules.engine import start
+from fate_env.scenes import read_scene_data, scene_from_dict
+
+DATA = ROOT / "tests" / "data" / "import"
+
+
+def _into_warehouse(fragment: str):
+    """Paste an import into the warehouse scene (its side and zone) and load it."""
+    _, scene = read_scene_data("warehouse")
+    got = yaml.safe_load(fragment)
+    scene = dict(scene)
+    scene["characters"] = {**scene["characters"], **got["characters"]}
+    if got.get("skills"):
+        scene["skills"] = got["skills"]
+    return scene_from_dict(scene, "pasted.yaml")
+
+
+def _import(capsys, *args) -> tuple[str, str]:
+    assert main(["import", *args]) == 0
+    out = capsys.readouterr()
+    return out.out, out.err
+
+
+def test_a_foundry_actor_round_trips(capsys):
+    raw = json.loads((DATA / "foundry_og.json").read_text())["system"]
+    text, notes = _import(capsys, str(DATA / "foundry_og.json"), "--side", "smugglers", "--zone", "floor_west")
+    scene = _into_warehouse(text)
+    og = scene.character("og_the_smuggler_s_lieutenant")
+    assert og.skills == {s["name"]: s["rank"] for s in raw["skills"].values() if s["rank"]}
+    assert og.high_concept == "The Smuggler's Lieutenant" and og.trouble == "Can't Resist a Brawl"
+    assert og.aspects == ("Giant Spiked Club",)
+    assert (og.fate_points, og.refresh) == (2, 3)
+    (club,) = og.stunts
+    assert (club.kind, club.skill, club.action, club.bonus) == ("bonus", "Fight", "attack", 2)
+    fighter = start(scene, 1).t.f[og.id]
+    assert len(fighter.tracks["physical"].values) == raw["tracks"]["UGh5c2ljYWwgU3RyZXNz"]["boxes"]
+    for needle in ("'Shrug It Off': kept as text", "track 'Wealth'", "mental stress: 3 box(es) in the file, 4",
+                   "carries mild 'Bruised Knuckles'", "add 'when:'"):
+        assert needle in notes and needle in text  # said on the terminal and kept in the YAML
+    assert "Once per scene, ignore a mild consequence." in text  # the stunt's text, as a comment
+
+
+def test_a_fari_character_round_trips_in_both_layouts(capsys):
+    text, notes = _import(capsys, str(DATA / "fari_cynere_v3.json"), "--side", "smugglers", "--zone", "floor_west")
+    cyn = _into_warehouse(text).character("cynere")
+    blocks = [b for p in json.loads((DATA / "fari_cynere_v3.json").read_text())["pages"] for s in p["sections"]
+              for b in s["blocks"]]
+    assert cyn.skills == {b["label"]: int(b["value"]) for b in blocks if b["type"] == "Skill" and b["value"]}
+    assert (cyn.high_concept, cyn.trouble, cyn.aspects) == ("Infamous Girl with Sword", "Tempted by Shiny Things",
+                                                           ("I've Got Zird's Back",))
+    assert [(s.name, s.skill, s.action, s.bonus) for s in cyn.stunts] == [("Swordmaster", "Fight", "attack", 2)]
+    assert "'Sleight of Hand': kept as text" in notes
+    text, notes = _import(capsys, str(DATA / "fari_dock_rat_v4.json"), "--kind", "minor", "--side", "smugglers",
+                          "--zone", "dock")
+    rat = _into_warehouse(text).character("dock_rat")
+    assert rat.kind == "minor" and rat.stress == 2 and rat.zone == "dock"
+    assert rat.skills == {"Fight": 2, "Knife Throwing": 2, "Notice": 1}
+    assert [(s.skill, s.action, s.bonus) for s in rat.stunts] == [("Fight", "defend", 1)]
+    assert "Knife Throwing" in notes
+
+
+def test_several_files_make_one_block_and_it_plays(capsys, tmp_path):
+    out = tmp_path / "imported.yaml"
+    assert main(["import", str(DATA / "foundry_og.json"), str(DATA / "fari_dock_rat_v4.json"),
+                 "--side", "smugglers", "--zone", "floor_west", "--out", str(out)]) == 0
+    scene = _into_warehouse(out.read_text())
+    e = start(scene, 4)
+    while e.pending is not None:
+        e.step(0)
+    assert e.outcome is not None
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("{\"type\": \"character\", \"name\": \"x\"}", "not a character this tool reads"),
+    ("not json", "not JSON"),
+    ("{\"fariType\": \"character\", \"name\": \"Empty\", \"pages\": []}", "without sections"),
+])
+def test_a_file_that_is_not_a_character_is_refused_with_the_reason(tmp_path, capsys, content, needle):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    assert main(["import", str(bad)]) == 2
+    assert needle in capsys.readouterr().err
+    with pytest.raises(ImportError_):
+        read(str(bad))
+
+
+def test_the_data_files_are_what_their_formats_say():
+    og = json.loads((DATA / "foundry_og.json").read_text())
+    assert og["type"] == "fate-core-official" and set(og["system"]) >= {"details", "aspects", "skills", "stunts", "tracks"}
+    for name in ("fari_cynere_v3.json", "fari_dock_rat_v4.json"):
+        assert json.loads((DATA / name).read_text())["fariType"] == "character"
+    assert Path(DATA / "fari_dock_rat_v4.json").read_text().count("\"rows\"") == 1
