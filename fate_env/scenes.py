@@ -207,6 +207,11 @@ def _describe(err: jsonschema.ValidationError) -> tuple[str, str]:
         return _field(path), f"expected {'at least' if v == 'minItems' else 'at most'} {val} item(s)"
     if v == "minProperties":
         return _field(path), f"expected at least {val} entries"
+    if "when" in path[-2:]:  # a stunt's circumstance, or a key inside its mapping form
+        path = path[:path.index("when", len(path) - 2) + 1]
+        return _field(path), ("expected a circumstance the engine can check, as text ('aspect: NAME' in quotes, "
+                              "'zone: ZONE', 'target: ID', same_zone, other_zone, full_defense) or a mapping "
+                              "({aspect: NAME}, {zone: ZONE} or {target: ID})")
     if v == "oneOf" and path[:1] == ["rules"]:
         return "rules", "expected a rule-set name (condensed, core) or {name: ..., dials: {...}}"
     if v == "uniqueItems":
@@ -743,6 +748,20 @@ def _challenge(spec: dict, sides: list[str], ids: list[str], skills: set[str], k
     return ChallengeSpec(tuple(tasks), side)
 
 
+def _stunt_name(st: dict) -> str:
+    """A name for a stunt written without one, from what it does ("+2 Fight to attack")."""
+    kind = st["kind"]
+    if kind == "bonus":
+        return f"+{st.get('bonus', 2)} {st['skill']} to {st['action'].replace('_', ' ')}"
+    if kind == "use_skill":
+        return f"{st['skill']} to {st['action'].replace('_', ' ')}"
+    if kind == "extra_stress":
+        return f"+{st.get('count', 1)} {st['track']} stress"
+    if kind == "zone_attack":
+        return f"{st['skill']} on a whole zone"
+    return "extra mild consequence"
+
+
 WHEN_TAGS = ("aspect:", "zone:", "target:", "same_zone", "other_zone", "full_defense")
 
 
@@ -756,10 +775,14 @@ def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
     if "skill" in st and st["skill"] not in skills:
         fail(f"{field}.skill", f"unknown skill {st['skill']!r}; expected {known}")
     when = st.get("when")
+    if isinstance(when, dict):  # `when: {aspect: Giant Spiked Club}`: YAML needs no quotes this way
+        (tag, arg), = when.items()
+        when = f"{tag}: {arg}"
     if when is not None and not any(when == t or (t.endswith(":") and when.startswith(t)) for t in WHEN_TAGS):
         fail(f"{field}.when", "expected a circumstance the engine can check: "
              "'aspect: NAME', 'zone: ZONE', 'target: ID', 'same_zone', 'other_zone' or 'full_defense'")
-    return Stunt(name=st["name"], kind=kind, skill=st.get("skill"), action=st.get("action"),
+    name = st.get("name") or _stunt_name(st)
+    return Stunt(name=name, kind=kind, skill=st.get("skill"), action=st.get("action"),
                  bonus=st.get("bonus", 2), when=when, track=st.get("track"), count=st.get("count", 1),
                  reach=st.get("reach", "melee"))
 

@@ -255,3 +255,20 @@ def test_consequence_names_are_used_in_order_and_never_twice():
     with pytest.raises(SceneError) as err:
         _warehouse_with(consequence_names={"gentle": ["x"]})
     assert err.value.field == "consequence_names.gentle"
+
+
+def test_a_stunt_needs_no_name_and_its_when_may_be_a_mapping():
+    from fate_env.scenes import read_scene_data, scene_from_dict
+    _, data = read_scene_data("warehouse")
+    og = dict(data["characters"]["og"])
+    og["stunts"] = [{"kind": "bonus", "skill": "Fight", "action": "attack", "when": {"aspect": "Giant Spiked Club"}},
+                    {"kind": "extra_stress", "track": "physical", "count": 2}]
+    scene = scene_from_dict({**data, "characters": {**data["characters"], "og": og}}, "og.yaml")
+    club, tough = scene.character("og").stunts
+    assert (club.name, club.when, club.cond.tag, club.cond.arg) == ("+2 Fight to attack", "aspect: Giant Spiked Club",
+                                                                   "aspect", "Giant Spiked Club")
+    assert tough.name == "+2 physical stress"
+    og["stunts"] = [{"kind": "bonus", "skill": "Fight", "action": "attack", "when": {"aspect": "x", "zone": "y"}}]
+    with pytest.raises(SceneError) as err:
+        scene_from_dict({**data, "characters": {**data["characters"], "og": og}}, "og.yaml")
+    assert err.value.field == "characters.og.stunts.0.when" and "{aspect: NAME}" in err.value.message
