@@ -58,6 +58,11 @@ class PPOController:
         self.learn = tuple(info["learn"]) if info.get("learn") else None
         # "compact": the model's actions are the layout's actions of its decision kinds only
         self.actions = info.get("actions", "full")
+        # trained on padded spaces shared by several scenes (fate_env/environment/maxima.py)
+        self.fixed = None
+        if info.get("fixed"):
+            from fate_env.environment.maxima import Maxima
+            self.fixed = Maxima.from_json(info["fixed"])
         if self.actions not in ("full", "compact") or (self.actions == "compact" and self.learn is None):
             raise ValueError(f"{meta}: actions {self.actions!r}: expected 'full', or 'compact' with 'learn'")
         from .base import make_controller
@@ -68,7 +73,10 @@ class PPOController:
         (callers check this before a run, so a long benchmark never fails at its first episode)."""
         from fate_env.environment.actions import ActionLayout
         from fate_env.environment.observation import ObservationEncoder
-        layout = ActionLayout(scene)
+        try:
+            layout = ActionLayout(scene, fixed=self.fixed)
+        except ValueError as exc:  # the scene does not fit the maxima the model was trained on
+            raise ShapeMismatch(f"ppo:{self.path}: {exc}") from None
         encoder = ObservationEncoder(layout)
         obs_shape = self.model.observation_space.shape
         n = self.model.action_space.n

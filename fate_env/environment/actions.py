@@ -170,36 +170,56 @@ class Segment:
 class ActionLayout:
     """Encode engine options as action indices for an ego, and back."""
 
-    def __init__(self, scene: Scene, max_aspects: int | None = None, max_boosts: int | None = None):
+    def __init__(self, scene: Scene, max_aspects: int | None = None, max_boosts: int | None = None,
+                 fixed: Any = None):
+        """``fixed``: a :class:`~fate_env.environment.maxima.Maxima` to pad every size to (one
+        layout shared by several scenes); None sizes the layout to this scene."""
         self.scene = scene
+        self.fixed = fixed
         self.ids = [c.id for c in scene.characters]
         self.zones = [z.id for z in scene.zones]
-        self.C, self.Z = len(self.ids), len(self.zones)
-        self.skills = attack_skills(scene)
-        self.K = len(self.skills)
-        self.templates = [t.name for t in scene.advantages]  # advantages of either kind (003:1414-1419)
-        self.T = len(self.templates)
+        self.scene_C, self.scene_Z = len(self.ids), len(self.zones)
+        self.scene_skills = attack_skills(scene)
+        self.scene_templates = [t.name for t in scene.advantages]  # advantages of either kind (003:1414-1419)
         fighters = [build_fighter(c, scene.rules) for c in scene.characters]
-        self.S = max((len(f.slots) for f in fighters), default=0)
-        self.X = max((len(t.values) for f in fighters for t in f.tracks.values()), default=0)
+        self.scene_S = max((len(f.slots) for f in fighters), default=0)
+        self.scene_X = max((len(t.values) for f in fighters for t in f.tracks.values()), default=0)
         initial = sum(bool(c.high_concept) + bool(c.trouble) + len(c.aspects) for c in scene.characters)
         initial += len(scene.aspects)
         contest = scene.contest
-        self.contest_skills = sorted({k for ks in contest.skills.values() for k in ks}) if contest else []
-        self.Kc = len(self.contest_skills)
-        self.tasks = len(scene.challenge.tasks) if scene.challenge else 0
+        self.scene_contest_skills = sorted({k for ks in contest.skills.values() for k in ks}) if contest else []
+        self.scene_tasks = len(scene.challenge.tasks) if scene.challenge else 0
         twists = (contest.twists and len(contest.twists)) or 0 if contest else 0
-        self.A = max_aspects or (initial + sum(len(f.slots) for f in fighters) + self.T * (self.C + self.Z + 1)
-                                 + (scene.rules.max_exchanges if contest else 0) + twists)
-        self.B = max_boosts or (2 * self.C + 4)
-        armored = any(c.minion_armor for c in scene.characters)
-        blasts = any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
-        split = scene.rules.split_effort
-        offered = 1 if scene.rules.concession == "offered" else 0
-        held = 1 if scene.rules.hold_action else 0
+        self.scene_T = len(self.scene_templates)
+        self.scene_A = max_aspects or (initial + sum(len(f.slots) for f in fighters)
+                                       + self.scene_T * (self.scene_C + self.scene_Z + 1)
+                                       + (scene.rules.max_exchanges if contest else 0) + twists)
+        self.scene_blocks = [b.block.name for b in scene.borders if b.block is not None]
         rules = scene.rules
-        avoid = 1 if rules.maneuver_avoid else 0
-        self.blocks = [b.block.name for b in scene.borders if b.block is not None]
+        self.scene_features = frozenset(name for name, on in (
+            ("armored", any(c.minion_armor for c in scene.characters)),
+            ("blasts", any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)),
+            ("split", rules.split_effort), ("offered", rules.concession == "offered"), ("held", rules.hold_action),
+            ("protect", rules.protect), ("spin", rules.defense_overflow == "spin"), ("avoid", rules.maneuver_avoid),
+            ("block_actions", rules.block_actions)) if on)
+        if fixed is None:
+            self.C, self.Z = self.scene_C, self.scene_Z
+            self.skills, self.templates = self.scene_skills, self.scene_templates
+            self.S, self.X, self.A = self.scene_S, self.scene_X, self.scene_A
+            self.contest_skills, self.tasks, self.blocks = self.scene_contest_skills, self.scene_tasks, self.scene_blocks
+            self.B = max_boosts or (2 * self.C + 4)
+            self.features = self.scene_features
+        else:
+            fixed.check(self)
+            self.C, self.Z, self.S, self.X, self.A = fixed.characters, fixed.zones, fixed.slots, fixed.boxes, fixed.aspects
+            self.skills, self.templates = list(fixed.attack_skills), list(fixed.templates)
+            self.contest_skills, self.tasks, self.blocks = list(fixed.contest_skills), fixed.tasks, list(fixed.blocks)
+            self.B = fixed.boosts
+            self.features = fixed.features
+        self.K, self.T, self.Kc = len(self.skills), len(self.templates), len(self.contest_skills)
+        feat = self.features
+        armored, blasts, split = "armored" in feat, "blasts" in feat, "split" in feat
+        offered, held, avoid = int("offered" in feat), int("held" in feat), int("avoid" in feat)
         sizes = [
             ("stay", 1), ("move", self.Z), ("attack", self.C * self.K),
             ("advantage", self.T * (self.C + self.Z + 1)), ("exploit", self.A), ("overcome_move", self.Z),
@@ -222,9 +242,9 @@ class ActionLayout:
             ("offer_concession", offered), ("accept", offered), ("refuse", offered),
             ("hold", held), ("act_now", held), ("keep_holding", held),
             # Fate 3.0's block for an ally, spin tokens spent, a maneuver's aspect taken or avoided
-            ("protect", self.C if rules.protect else 0), ("spin", self.C if rules.defense_overflow == "spin" else 0),
+            ("protect", self.C if "protect" in feat else 0), ("spin", self.C if "spin" in feat else 0),
             ("take_aspect", avoid), ("avoid_aspect", avoid),
-            ("block_action", self.C * 3 if rules.block_actions else 0),
+            ("block_action", self.C * 3 if "block_actions" in feat else 0),
             # a split advantage (the split_effort dial): template and zone; its shares are `assign`
             ("split_advantage", self.T * self.Z if split else 0),
         ]

@@ -134,9 +134,12 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, scene: str | Scene = "duel", render_mode: str | None = None, max_exchanges: int | None = None,
                  reward: Mapping[str, float] | None = None, rules: str | None = None, max_aspects: int | None = None,
-                 core: str = "auto", **dials: Any):
-        EzPickle.__init__(self, scene, render_mode, max_exchanges, reward, rules, max_aspects, core, **dials)
+                 core: str = "auto", fixed: Any = None, **dials: Any):
+        EzPickle.__init__(self, scene, render_mode, max_exchanges, reward, rules, max_aspects, core, fixed, **dials)
         super().__init__()
+        if fixed is not None and core == "fast":
+            raise ValueError("core='fast' with fixed=Maxima(...): the fast core lays out each scene its own way; "
+                             "padded spaces play on the reference engine (core='auto' or 'reference')")
         if max_exchanges is not None:
             dials = {**dials, "max_exchanges": int(max_exchanges)}
         self.scene = load(scene, rules, dials)
@@ -144,7 +147,7 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.reward_cfg = reward_config({**self.scene.rewards, **(reward or {})})
-        self.layout = ActionLayout(self.scene, max_aspects=max_aspects)
+        self.layout = ActionLayout(self.scene, max_aspects=max_aspects, fixed=fixed)
         self.encoder = ObservationEncoder(self.layout)
         self.possible_agents = [c.id for c in self.scene.characters]
         n = self.layout.n
@@ -156,7 +159,7 @@ class raw_env(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._ref: Conflict | None = None
         self._table = None  # the fast core's episode (fast_table.FastTable) when it plays this one
-        self._fast = fast_table_for(self.scene, self.layout, self.encoder, core)
+        self._fast = fast_table_for(self.scene, self.layout, self.encoder, "reference" if fixed is not None else core)
         self.core = "fast" if self._fast is not None else "reference"
         self._narrator = Narrator(self.scene)
 

@@ -53,15 +53,15 @@ class ObservationEncoder:
         self.layout = layout
         self.C, self.Z, self.A = layout.C, layout.Z, layout.A
         self.char_size = CHAR_FIXED + self.Z
-        self.countdowns = len(layout.scene.countdowns)
-        rules = layout.scene.rules
+        # the scene's countdowns, two numbers each, last: a scene without any keeps its old layout
+        self.scene_countdowns = len(layout.scene.countdowns)
+        self.countdowns = layout.fixed.countdowns if layout.fixed is not None else self.scene_countdowns
+        feat = layout.features
         #: decision kinds only some rule sets ask (FATE 2.0's concession offers and held actions),
         #: flagged after the countdowns, so the layouts of the other rule sets stay as they were
-        self.later_kinds = tuple(k for k, used in (("concession", rules.concession == "offered"),
-                                                   ("hold", rules.hold_action)) if used)
-        # the scene's countdowns, two numbers each, last: a scene without any keeps its old layout
+        self.later_kinds = tuple(k for k, used in (("concession", "offered" in feat), ("hold", "held" in feat)) if used)
         #: spin tokens held, per character in the ego's order (Fate 3.0's defense_overflow: spin, 002:95)
-        self.spin = self.C if rules.defense_overflow == "spin" else 0
+        self.spin = self.C if "spin" in feat else 0
         self.size = (GLOBAL + self.C * self.char_size + self.A * ASPECT + 3 + 2 * self.countdowns
                      + len(self.later_kinds) + self.spin)
         self._zone_index = {z: i for i, z in enumerate(layout.zones)}
@@ -168,7 +168,8 @@ class ObservationEncoder:
         obs[:GLOBAL] = head
         # characters: static rows for this ego, dynamic rows in this ego's order
         rows = self._static[ego].copy()
-        rows[:, 7:7 + self._dyn_width] = self._dynamic(c)[self._order[ego]]
+        order = self._order[ego]
+        rows[:len(order), 7:7 + self._dyn_width] = self._dynamic(c)[order]  # padded rows stay zero
         base = GLOBAL
         obs[base:base + self.C * self.char_size] = rows.ravel()
         base += self.C * self.char_size
@@ -207,8 +208,8 @@ class ObservationEncoder:
             obs[k] = v
         tail = base + self.A * ASPECT
         obs[tail:tail + 3] = boosts
-        if self.countdowns:
-            obs[tail + 3:tail + 3 + 2 * self.countdowns] = countdown_marks(c)
+        if self.scene_countdowns:
+            obs[tail + 3:tail + 3 + 2 * self.scene_countdowns] = countdown_marks(c)
         end = tail + 3 + 2 * self.countdowns
         if later >= 0:
             obs[end + later] = 1.0

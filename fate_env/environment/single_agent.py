@@ -52,9 +52,9 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
                  illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
                  outcome: str = "characters", controllers: ControllerFactory | None = None, actions: str = "full",
-                 core: str = "auto", **dials: Any):
+                 core: str = "auto", fixed: Any = None, **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, learn, helper, outcome, controllers, actions, core, **dials)
+                          illegal_penalty, learn, helper, outcome, controllers, actions, core, fixed, **dials)
         if controllers is None:
             raise ValueError("FateSingleAgentEnv needs controllers=...: a factory of the other seats' controllers "
                              "(agents.base.REGISTRY, or your own with controllers_for and make_controller)")
@@ -66,7 +66,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.learn = tuple(learn) if learn else None
 
         self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
-                           max_exchanges=max_exchanges, rules=rules, core=core, **dials)
+                           max_exchanges=max_exchanges, rules=rules, core=core, fixed=fixed, **dials)
         self._ends = {k: self.aec.reward_cfg[k] for k in ("win", "loss", "unresolved")}
         if outcome == "side":  # the aec scores characters still in; the side's end is scored here instead
             self.aec.reward_cfg.update({k: 0.0 for k in self._ends})
