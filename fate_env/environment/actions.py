@@ -101,6 +101,38 @@ SEGMENTS_BY_KIND: dict[str, tuple[str, ...]] = {
 }
 
 
+#: what an index of each segment means (the generated docs/spaces.md reads these; C characters in
+#: the ego's order, Z zones, K attack skills, T advantage templates, A aspect slots, B boosts)
+SEGMENT_MEANINGS: dict[str, str] = {
+    "stay": "decline the free move after acting", "move": "the free one-zone move: zone",
+    "attack": "attack: target (C) x attack skill (K)",
+    "advantage": "create an advantage: template (T) x target (C characters, Z zones, the scene)",
+    "exploit": "create an advantage on an aspect in play: aspect slot (A)",
+    "overcome_move": "overcome to move: zone", "remove": "overcome to clear an aspect: aspect slot (A)",
+    "full_defense": "full defense", "support": "teamwork: ally (C)", "concede": "concede", "pass": "pass",
+    "defend": "defend normally", "done": "no (more) invokes",
+    "invoke": "invoke: aspect slot (A) x (free +2, free reroll, then a fate point from each character (C): +2, reroll)",
+    "boost": "use a boost: boost (B) x (+2, reroll)", "full_hit": "take the full hit (style)",
+    "boost_hit": "a boost instead of a shift (style)", "no_aspect": "a failed advantage: no aspect",
+    "aspect_for_enemy": "a failed advantage: the aspect, its free invoke for the foe",
+    "minor_cost": "a tied overcome: succeed at a minor cost", "fail_with_boost": "a failed overcome with a boost",
+    "absorb": "take a hit: consequence slots used (2^S) x stress box (none, or one of X)",
+    "taken_out": "be taken out", "next": "popcorn: who acts next (C)",
+    "roll_for": "contests: who rolls (C) x contest skill", "no_support": "contests: no teamwork",
+    "no_advantage": "contests: no advantage attempt", "forfeit": "contests: forfeit", "pay": "contests: pay the cost",
+    "task": "challenges: task x character (C)", "fail": "challenges: fail", "major_cost": "succeed at a major cost",
+    "to_contest": "turn the conflict into its contest", "take_hit": "minion armor: take the blow yourself",
+    "shield": "minion armor: force this minion (C) into the blow", "zone_attack": "attack a whole zone: zone x skill",
+    "split_attack": "split an attack: zone x skill", "assign": "a split's share: target (C) x effort (1..40)",
+    "shove": "force a foe into a block: target (C) x skill x block", "offer_concession": "offer to concede (FATE 2.0)",
+    "accept": "accept the concession offered", "refuse": "refuse it", "hold": "hold the action (FATE 2.0)",
+    "act_now": "take the held turn now", "keep_holding": "keep holding", "protect": "block for an ally (C) (Fate 3.0)",
+    "spin": "spend a spin token of this character (C)", "take_aspect": "take the maneuver's aspect",
+    "avoid_aspect": "pay a fate point to avoid it", "block_action": "block a foe (C) x its attack/advantage/move",
+    "split_advantage": "split an advantage: template (T) x zone",
+}
+
+
 #: the largest share of a split attack's effort the layout names (a share past it: LayoutOverflow)
 #: (a roll past it takes some fourteen +2 invokes: random play in the env fuzz reached 17)
 MAX_SHARE = 40
@@ -378,6 +410,9 @@ class ActionLayout:
             raise ValueError(f"decision kind(s) {', '.join(unknown)}: expected some of {', '.join(SEGMENTS_BY_KIND)}")
         names = {n for k in kinds for n in SEGMENTS_BY_KIND[k]}
         return [i for seg in self.segments.values() if seg.name in names for i in range(seg.start, seg.start + seg.size)]
+
+    def describe_segment(self, name: str) -> str:
+        return SEGMENT_MEANINGS.get(name, name)
 
     def segment_of(self, action: int) -> tuple[str, int]:
         """(segment name, offset) of an action index: for docs, tests and debugging."""

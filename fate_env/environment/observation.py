@@ -87,6 +87,28 @@ class ObservationEncoder:
         self._dyn_width = 3 + self.Z + 11
         self._kind_index = {k: i for i, k in enumerate(ASPECT_KINDS)}
 
+    def blocks(self) -> list[tuple[str, int, int, str]]:
+        """(name, first index, size, what it holds) of each part of the vector, in order (docs)."""
+        out, at = [], 0
+        for name, size, what in (
+                ("global", GLOBAL, "exchange / cap; the pending decision's kind (one-hot, the decider only); effort, "
+                                   "opposition, margin, shifts to absorb (/10); I am the roller; GM pool, own fate "
+                                   "points (/10); a decision is mine; contest victories, mine and the best foe's"),
+                ("characters", self.C * self.char_size,
+                 f"{self.C} blocks of {self.char_size}, self first then scene order: present, self, ally, kind (4), "
+                 f"status (3), zone ({self.Z}), free and marked stress (/10), consequence slots used and free (/5), "
+                 "biggest hit it can absorb (/20), fate points, acted, full defense, mob members, the 19 skills (/8)"),
+                ("aspects", self.A * ASPECT, f"{self.A} slots of {ASPECT}: present, kind (4), on no one / me / an ally / "
+                                             "a foe, in my zone, free invokes held by me / allies / foes (/3), "
+                                             "invoked by my side on this roll"),
+                ("boosts", 3, "boosts held by me, my allies, my foes (/3)"),
+                ("countdowns", 2 * self.countdowns, "per countdown: share of its boxes marked, still running"),
+                ("later_kinds", len(self.later_kinds), "FATE 2.0's concession and hold decisions: mine now"),
+                ("spin", self.spin, "spin tokens per character, ego's order (/3)")):
+            out.append((name, at, size, what))
+            at += size
+        return out
+
     def _dynamic(self, c: Conflict) -> np.ndarray:
         key = (c, len(c.events))  # the engine itself: a finished engine's id() may be reused
         if self._dyn_key is not None and key[0] is self._dyn_key[0] and key[1] == self._dyn_key[1]:
