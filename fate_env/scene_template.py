@@ -22,7 +22,7 @@ conflict: physical        # physical or mental: the stress track attacks harm
 kind: conflict            # conflict (default), contest or challenge (these need their own section)
 first: hero               # who opens the first exchange under popcorn order (default: by skills)
 # Reach: melee attacks (Fight) hit the attacker's zone only; ranged ones (Shoot, or a use_skill
-# stunt with reach: ranged) reach this many zones away (default 2; 0 keeps every shot in its zone).
+# stunt with reach: ranged) reach this many zones away (default 1; 0 keeps every shot in its zone).
 shoot_range: 2
 foes_block_movement: false  # true: a foe in your zone stands in the way of leaving it
 
@@ -49,10 +49,10 @@ characters:
     skills: {{Fight: 3, Athletics: 2, Notice: 2, Physique: 1, Will: 1, Provoke: 1}}
     fate_points: 3        # PCs' fate points (default: refresh, 3); NPCs draw on the GM's pool
     stunts:
-      # A bonus stunt: +2 (bonus) to a skill for an action, when a circumstance holds. `when` is
-      # quoted, and one the engine can check: "aspect: NAME", "zone: ZONE", "target: ID",
-      # "same_zone", "other_zone" or "full_defense".
-      - {{name: Alley Fighter, kind: bonus, skill: Fight, action: attack, when: "zone: street"}}
+      # A bonus stunt: +2 (bonus) to a skill for an action, when a circumstance holds, one the
+      # engine can check: "aspect: NAME", "zone: ZONE", "target: ID" (quoted, or as a mapping:
+      # {{zone: street}}), same_zone, other_zone or full_defense. The name may be left out.
+      - {{name: Alley Fighter, kind: bonus, skill: Fight, action: attack, when: {{zone: street}}}}
   friend:
     name: Brother Tam
     kind: pc
@@ -80,6 +80,17 @@ characters:
     zone: tavern
     skills: {{Fight: 1, Athletics: 1}}
     stress: 1             # boxes per member (minor NPCs and mobs, 0-3)
+  # A character may be one line: name (xN: a mob of N), kind, skills, stress, key: value fields.
+  bouncer: "Bouncer: minor, Fight 2, Physique 2, stress 2, side: gang, zone: tavern"
+
+# Held back for the GM: `/add watch` in live play brings them in mid-fight.
+reserves:
+  watch: "City Watch x3: mob, Fight 2, Notice 1, side: gang, zone: street"
+
+# Names for the consequences taken here, used in order (live play also asks for names).
+consequence_names:
+  mild: [Split Lip, Bloody Knuckles]
+  moderate: [Cracked Ribs]
 """
 
 
