@@ -12,6 +12,7 @@ Every option keeps one number in both lists, its place in the decision (1 = the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -105,68 +106,63 @@ def roll_before_dice(engine, index: int, actor: str, helper, steps: int = 6) -> 
     return None
 
 
-def words(engine, decision, narrator, o) -> tuple[str, str]:  # noqa: C901 - one branch per option type
+#: options whose words never change: type -> (group, words)
+FIXED_WORDS: dict[type, tuple[str, str]] = {
+    op.Stay: ("Move", "stay where you are"),
+    op.FullDefense: ("Defend", "full defense (+2 to every defense until your next turn)"),
+    op.Defend: ("Defend", "defend"),
+    op.DoneInvoking: ("Invoke", "no (more) invokes: let the roll stand"),
+    TakenOut: ("Take the hit", "be taken out"),
+    op.OfferConcession: ("Take the hit", "offer to concede instead"),
+    op.Concede: ("Other", "concede (leave the fight on your own terms)"),
+    op.Pass: ("Other", "pass"),
+    op.Hold: ("Other", "hold your action for later this exchange"),
+}
+
+
+def _target(decision, narrator, target: str) -> str:
+    if target == "scene":
+        return "the scene"
+    if target in narrator.zones:
+        return narrator.zones[target]
+    return "yourself" if target == decision.actor else narrator.name(target)
+
+
+#: the others: type -> (group, words from (engine, decision, narrator, option))
+WORDS: dict[type, tuple[str, Any]] = {
+    op.Attack: ("Attack", lambda e, d, n, o: f"attack {n.name(o.target)} with {o.skill}"),
+    op.ZoneAttack: ("Attack", lambda e, d, n, o: f"attack everyone in {n.zones.get(o.zone, o.zone)} with {o.skill}"),
+    op.SplitAttack: ("Attack", lambda e, d, n, o: f"split a {o.skill} attack among the foes in "
+                                                  f"{n.zones.get(o.zone, o.zone)}"),
+    op.ShoveInto: ("Attack", lambda e, d, n, o: f"shove {n.name(o.target)} into {o.block} with {o.skill}"),
+    op.CreateAdvantage: ("Create an advantage", lambda e, d, n, o: f"create an advantage: {o.template} on "
+                                                                  f"{_target(d, n, o.target)}"),
+    op.SplitAdvantage: ("Create an advantage", lambda e, d, n, o: f"{o.template} on every foe in "
+                                                                 f"{n.zones.get(o.zone, o.zone)} (split)"),
+    op.Exploit: ("Create an advantage", lambda e, d, n, o: f"take advantage of {e.aspects[o.aspect].name}"),
+    op.RemoveAspect: ("Move", lambda e, d, n, o: f"overcome {e.aspects[o.aspect].name} (clear it)"),
+    op.OvercomeMove: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)} (overcome the way)"),
+    op.Move: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)}"),
+    op.Protect: ("Defend", lambda e, d, n, o: f"block for {n.name(o.ally)}"),
+    op.BlockAction: ("Defend", lambda e, d, n, o: f"block {n.name(o.target)}'s {o.action}"),
+    op.SpendSpin: ("Defend", lambda e, d, n, o: f"spend {n.name(o.holder)}'s spin token (+1)"),
+    op.ShieldWith: ("Defend", lambda e, d, n, o: f"shove {n.name(o.minion)} into the blow"),
+    op.Invoke: ("Invoke", lambda e, d, n, o: _invoke_words(e, d, n, o)),
+    Absorb: ("Take the hit", lambda e, d, n, o: _absorb_words(e, d, o)),
+    op.Support: ("Other", lambda e, d, n, o: f"help {n.name(o.ally)} (+1 teamwork on their next roll)"),
+    op.Next: ("Other", lambda e, d, n, o: f"hand the turn to {n.name(o.character)}"),
+    op.Choose: ("Other", lambda e, d, n, o: CHOICE_WORDS.get(o.option, o.option.replace("_", " "))),
+}
+
+
+def words(engine, decision, narrator, o) -> tuple[str, str]:
     """(group, plain words) for one option."""
-    n, zone = narrator.name, (lambda z: narrator.zones.get(z, z))
     kind = type(o)
-    if kind is op.Attack:
-        return "Attack", f"attack {n(o.target)} with {o.skill}"
-    if kind is op.ZoneAttack:
-        return "Attack", f"attack everyone in {zone(o.zone)} with {o.skill}"
-    if kind is op.SplitAttack:
-        return "Attack", f"split a {o.skill} attack among the foes in {zone(o.zone)}"
-    if kind is op.ShoveInto:
-        return "Attack", f"shove {n(o.target)} into {o.block} with {o.skill}"
-    if kind is op.CreateAdvantage:
-        on = ("the scene" if o.target == "scene" else zone(o.target) if o.target in narrator.zones
-              else "yourself" if o.target == decision.actor else n(o.target))
-        return "Create an advantage", f"create an advantage: {o.template} on {on}"
-    if kind is op.SplitAdvantage:
-        return "Create an advantage", f"{o.template} on every foe in {zone(o.zone)} (split)"
-    if kind is op.Exploit:
-        return "Create an advantage", f"take advantage of {engine.aspects[o.aspect].name}"
-    if kind is op.RemoveAspect:
-        return "Move", f"overcome {engine.aspects[o.aspect].name} (clear it)"
-    if kind is op.OvercomeMove:
-        return "Move", f"move to {zone(o.zone)} (overcome the way)"
-    if kind is op.Move:
-        return "Move", f"move to {zone(o.zone)}"
-    if kind is op.Stay:
-        return "Move", "stay where you are"
-    if kind is op.FullDefense:
-        return "Defend", "full defense (+2 to every defense until your next turn)"
-    if kind is op.Defend:
-        return "Defend", "defend"
-    if kind is op.Protect:
-        return "Defend", f"block for {n(o.ally)}"
-    if kind is op.BlockAction:
-        return "Defend", f"block {n(o.target)}'s {o.action}"
-    if kind is op.SpendSpin:
-        return "Defend", f"spend {n(o.holder)}'s spin token (+1)"
-    if kind is op.Invoke:
-        return "Invoke", _invoke_words(engine, decision, narrator, o)
-    if kind is op.DoneInvoking:
-        return "Invoke", "no (more) invokes: let the roll stand"
-    if kind is Absorb:
-        return "Take the hit", _absorb_words(engine, decision, o)
-    if kind is TakenOut:
-        return "Take the hit", "be taken out"
-    if kind is op.OfferConcession:
-        return "Take the hit", "offer to concede instead"
-    if kind is op.Support:
-        return "Other", f"help {n(o.ally)} (+1 teamwork on their next roll)"
-    if kind is op.Next:
-        return "Other", f"hand the turn to {n(o.character)}"
-    if kind is op.Concede:
-        return "Other", "concede (leave the fight on your own terms)"
-    if kind is op.Pass:
-        return "Other", "pass"
-    if kind is op.Hold:
-        return "Other", "hold your action for later this exchange"
-    if kind is op.Choose:
-        return "Other", CHOICE_WORDS.get(o.option, o.option.replace("_", " "))
-    if kind is op.ShieldWith:
-        return "Defend", f"shove {n(o.minion)} into the blow"
+    if kind in FIXED_WORDS:
+        return FIXED_WORDS[kind]
+    if kind in WORDS:
+        group, say = WORDS[kind]
+        return group, say(engine, decision, narrator, o)
     return "Other", op.key(o)
 
 
