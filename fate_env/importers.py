@@ -1,8 +1,8 @@
 """``fate-npc import``: characters from where GMs keep them, as a scene's ``characters:``.
 
 Two sources: an actor exported from Foundry VTT's Fate Core Official system (right-click the
-actor, Export Data: JSON with ``type: fate-core-official`` and ``system.aspects / skills / stunts /
-tracks / details.fatePoints``), and a Fari character file (``fariType: character``: pages of
+actor, Export Data: JSON with ``type: fate-core-official``, or one of the system's older type
+names, and ``system.aspects / skills / stunts / tracks / details.fatePoints``), and a Fari character file (``fariType: character``: pages of
 sections of blocks, the older ``pages[].sections`` or the newer ``pages[].rows[].columns[].sections``).
 
 Everything is read into one plain :class:`Imported` record, then written as a scene's character
@@ -34,6 +34,9 @@ _STUNT_TEXT = re.compile(
     r"(?:when|while|to)\s+(?:you\s+)?(?:are\s+)?(?P<action>" + "|".join(sorted(ACTION_WORDS, key=len, reverse=True))
     + r")", re.I)
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
+#: the Fate Core Official system's character actor types (its template.json: the system was ModularFate
+#: before its rename, and kept the older names readable); its "Thing" actors are containers, not characters
+FOUNDRY_CHARACTER_TYPES = ("fate-core-official", "FateCoreOfficial", "fateCoreOfficial", "ModularFate")
 
 
 class ImportError_(ValueError):
@@ -71,8 +74,11 @@ def read(path: str) -> list[Imported]:
     out = []
     for i, item in enumerate(items):
         where = path if len(items) == 1 else f"{path}[{i}]"
-        if isinstance(item, dict) and item.get("type") == "fate-core-official":
+        if isinstance(item, dict) and item.get("type") in FOUNDRY_CHARACTER_TYPES:
             out.append(from_foundry(item, where))
+        elif isinstance(item, dict) and item.get("type") == "Thing":
+            raise ImportError_(f"{where}: a Foundry 'Thing' actor (a container or an object), not a character; "
+                               "export the character's actor instead")
         elif isinstance(item, dict) and str(item.get("fariType", "")).lower() == "character":
             out.append(from_fari(item, where))
         else:

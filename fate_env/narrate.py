@@ -76,8 +76,8 @@ class Narrator:
         n = self.name
         if e.power == "add_character":
             self.names[e.character] = e.aspect
-            many = f" ({e.amount} of them)" if e.amount > 1 else ""
-            return f"   (GM) {e.aspect}{many} joins the fight in {self.zones.get(e.zone, e.zone)}"
+            many, verb = (f" ({e.amount} of them)", "join") if e.amount > 1 else ("", "joins")
+            return f"   (GM) {e.aspect}{many} {verb} the fight in {self.zones.get(e.zone, e.zone)}"
         return {"add_aspect": f"   (GM) new situation aspect: {e.aspect}" + (f" in {self.zones.get(e.zone)}" if e.zone else ""),
                 "remove_aspect": f"   (GM) {e.aspect} is gone",
                 "compel": f"   (GM) compels {n(e.character)} on {e.aspect}: "

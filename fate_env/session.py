@@ -427,8 +427,8 @@ class Session:
         except (ValueError, IndexError, ConflictOver, OutputPathError, SceneError) as exc:
             self._say(f"  ! {exc}")
             return
-        if cmd in ("add", "remove", "move", "rating", "boost", "name") and not self.play.over:
-            self._narrate()
+        if cmd in GM_POWERS and not self.play.over:
+            self._narrate()  # what the power did, at once: the GM should not wait a step to see it
 
     def _resolve(self, cmd: str, args: list[str]) -> list[str]:
         """A command's words as the GM typed them -> the arguments the log keeps (ids, not

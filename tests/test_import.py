@@ -55,6 +55,15 @@ def test_a_foundry_actor_round_trips(capsys):
     assert "Once per scene, ignore a mild consequence." in text  # the stunt's text, as a comment
 
 
+def test_a_foundry_actor_of_the_system_s_older_type_names_reads_the_same(tmp_path):
+    raw = json.loads((DATA / "foundry_og.json").read_text())
+    for kind in ("ModularFate", "FateCoreOfficial"):
+        older = tmp_path / f"{kind}.json"
+        older.write_text(json.dumps({**raw, "type": kind}))
+        (a,), (b,) = read(str(older)), read(str(DATA / "foundry_og.json"))
+        assert (a.skills, a.aspects, a.stunts, a.stress) == (b.skills, b.aspects, b.stunts, b.stress)
+
+
 def test_a_fari_character_round_trips_in_both_layouts(capsys):
     text, notes = _import(capsys, str(DATA / "fari_cynere_v3.json"), "--side", "smugglers", "--zone", "floor_west")
     cyn = _into_warehouse(text).character("cynere")
@@ -88,6 +97,7 @@ def test_several_files_make_one_block_and_it_plays(capsys, tmp_path):
 @pytest.mark.parametrize("content, needle", [
     ("{\"type\": \"character\", \"name\": \"x\"}", "not a character this tool reads"),
     ("not json", "not JSON"),
+    ("{\"type\": \"Thing\", \"name\": \"Crate\", \"system\": {}}", "not a character"),
     ("{\"fariType\": \"character\", \"name\": \"Empty\", \"pages\": []}", "without sections"),
 ])
 def test_a_file_that_is_not_a_character_is_refused_with_the_reason(tmp_path, capsys, content, needle):

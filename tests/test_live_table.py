@@ -96,6 +96,15 @@ def test_the_state_panel_shows_handles_that_commands_take():
     assert replays(s)
 
 
+def test_a_power_says_what_it_did_before_the_next_prompt():
+    """A /compel typed while an NPC's proposal waits shows at once, not after the next command
+    (it used to wait wherever the power left the pending decision as it was)."""
+    # seed 3: Cynere attacks, the thug defends, she lets her roll stand; the thug's invoke waits
+    _, out = session("2\n\n1\n/compel cynere #2\n/state\n/end\n")
+    compel = out.index("(GM) compels Cynere on Tempted by Shiny Things")
+    assert compel < out.index("Aspects in play", out.index("no (more) invokes: let the roll stand"))
+
+
 def test_a_state_panel_follows_each_exchange():
     s, out = session("auto\n" * 800)
     exchanges = len(re.findall(r"^-- Exchange \d+ --", out, re.M))

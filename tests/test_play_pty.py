@@ -70,7 +70,7 @@ def test_a_gm_at_a_terminal_sees_menus_with_odds_a_panel_named_consequences_and_
     assert "type 'more' to see all" in first
     term.send("/add Dock Thug x2: mob, Fight 2 @floor_east")
     out = term.read_until_prompt()
-    assert "(GM) Dock Thug (2 of them) joins the fight in Main floor (east)" in out
+    assert "(GM) Dock Thug (2 of them) join the fight in Main floor (east)" in out
     named, steps = False, 0
     while term.proc.poll() is None and steps < 900:
         if "Enter for '" in out and not named:
