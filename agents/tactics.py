@@ -13,12 +13,17 @@ gives its reason for the narration. Parameters live in ``configs/policies.yaml``
   around"): concedes once marked, or once its mob has lost members.
 * ``support``: helps the ally about to act with teamwork, or sets up an
   advantage for the allies; attacks only when nobody is left to help.
+* ``stacker``: the rules' "stacking advantages" (000:562) on its own aspects: takes
+  advantage of aspects it carries, which faces a passive difficulty unless the table
+  rules that a foe opposes (003:834-838, the ``exploit_opposition`` dial), until it
+  holds ``stack`` free invokes, then attacks and spends every one on the blow. The
+  line a learned table finds against the shipped NPCs (README, exploitability), as a script.
 """
 
 from __future__ import annotations
 
 from fate_env.rules.conflict import Conflict, Decision
-from fate_env.rules.options import Attack, Concede, CreateAdvantage, FullDefense, Invoke, Move, Support
+from fate_env.rules.options import Attack, Concede, CreateAdvantage, Exploit, FullDefense, Invoke, Move, Support
 
 from .base import register
 from .basic import BasicController
@@ -170,3 +175,32 @@ class SupportController(BasicController):
 
 __all__ = ["BruteController", "SniperController", "TacticianController", "CowardController",
            "MinionController", "SupportController"]
+
+
+@register("stacker")
+class StackerController(BasicController):
+    name = "stacker"
+
+    def _held(self, c: Conflict, me: str) -> int:
+        """Free invokes ``me`` holds, on any aspect."""
+        return sum(a.free.get(me, 0) for a in c.aspects.values())
+
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me, opts = d.actor, d.options
+        if self._should_concede(c, me) and Concede() in opts:
+            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+        held = self._held(c, me)
+        if held < int(self.params.get("stack", 4)):
+            own = [i for i, o in enumerate(opts) if type(o) is Exploit and c.aspects[o.aspect].owner == me]
+            if own:
+                i = own[0]
+                return i, f"takes advantage of its own {c.aspects[opts[i].aspect].name} to stack free invokes ({held} held)"
+        return super()._turn(c, d)
+
+    def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        ctx = d.context
+        if ctx["as_roller"] and ctx["action"] == "attack":
+            for i, o in enumerate(d.options):  # the stack goes into the blow, all of it
+                if type(o) is Invoke and o.free and o.effect == "bonus" and o.payer == d.actor:
+                    return i, f"spends a stacked free invoke on {c.aspects[o.aspect].name}"
+        return super()._invoke(c, d)

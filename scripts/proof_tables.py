@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_table import table  # noqa: E402
 
-SCRIPTED = ["random", "basic", "brute", "sniper", "tactician", "coward", "minion", "support"]
+SCRIPTED = ["random", "basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker"]
 VARIANTS = {"condensed": [], "foe_in_zone": ["--dial", "exploit_opposition=foe_in_zone"], "core": ["--rules", "core"]}
 
 

@@ -16,12 +16,12 @@ from fate_env.rules.aspects import new_aspect
 from fate_env.cli import main
 from fate_env.rules.engine import start
 from fate_env.rules.options import (
-    Attack, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, Next, Pass, Support,
+    Attack, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next, Pass, Support,
 )
 from fate_env.scenes import load_scene
 from fate_env.stats import bradley_terry, odds_against, wilson
 
-SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support"]
+SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker"]
 
 DUO = {
     "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2, "Shoot": 2},
@@ -70,6 +70,19 @@ def test_tactician_sets_up_before_striking_and_defends_when_one_hit_from_out():
     for s in f.slots:
         s.aspect = -1
     assert choose("tactician", c, "turn", "npc") == FullDefense()
+
+
+def test_stacker_stacks_on_its_own_aspect_then_puts_the_whole_stack_into_the_blow():
+    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
+    own = next(a for a in c.aspects.values() if a.owner == "npc" and a.name == "Hired Blade")
+    assert choose("stacker", c, "turn", "npc") == Exploit(own.id)  # nothing held yet: stack
+    own.free["npc"] = 4
+    pick = choose("stacker", c, "turn", "npc")
+    assert type(pick) is Attack and pick.target == "hero"  # four held: strike
+    c.step(pick)
+    Driver(c).do("respond", "hero", Defend())
+    assert c.pending.context["margin"] >= 1  # the blow already lands: basic would stop here
+    assert choose("stacker", c, "invoke", "npc") == Invoke(own.id, "npc", True, "bonus")
 
 
 def test_coward_concedes_before_the_roll_that_would_take_it_out():

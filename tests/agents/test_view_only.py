@@ -10,7 +10,7 @@ from conftest import SHIPPED
 from fate_env.rules.engine import start
 from fate_env.scenes import load_scene
 
-POLICIES = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "random"]
+POLICIES = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "random"]
 
 
 def _snapshot(e):
