@@ -29,7 +29,7 @@ from typing import Any
 
 #: the ``league`` mapping of a training config, with its defaults
 DEFAULTS: dict[str, Any] = {
-    "opponents": ["random", "basic", "brute", "sniper", "tactician", "coward", "minion", "support", "search"],
+    "opponents": ["random", "basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "search"],
     "snapshot_every": 50_000,
     "max_snapshots": 4,
     "exploiter_every": 100_000,

@@ -260,6 +260,26 @@ def test_default_seed_is_fresh_and_printed_and_a_given_seed_replays(tmp_path):
     assert r1.stdout.split("\n", 1)[1] == r2.stdout
 
 
+def test_a_power_that_lists_the_pending_options_anew_is_never_answered_with_a_stale_one():
+    """Found by the property below: at the rival's proposal to pay a fate point for an invoke, the GM
+    takes its last fate point away; the invoke decision lists its options anew (the paid invokes go)
+    and Enter used to apply the old proposal's index to the new list (IllegalChoice)."""
+    lines = ["", "1", "", "1", "/fp blade -1", ""]
+
+    class Table(io.StringIO):
+        def readline(self, *a):
+            return lines.pop(0) + "\n" if lines else ""
+    out = io.StringIO()
+    s = run_session("duel", 9, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=None)
+    text = out.getvalue()
+    fp = text.index("(GM) Sethra the Blade loses 1 fate point")
+    assert "invoke Tempted by Shiny Things with a fate point" in text[:fp]  # the proposal before the power
+    after = text[fp:]
+    assert "[Sethra the Blade: " in after and "Tempted by Shiny Things with a fate point" not in after
+    again = Session(s.log, io.StringIO(""), io.StringIO())
+    assert json.dumps(again.play.log()) == json.dumps(s.play.log())
+
+
 COMMANDS = ["", "", "1", "2", "3", "auto", "o", "99", "attack:x", "/undo", "/state", "/help", "/bogus",
             "/aspect add Smoke Everywhere", "/aspect add Fog @steps", "/aspect remove 7", "/aspect remove x",
             "/compel cynere 1", "/compel blade 2 refuse", "/compel", "/fp cynere +1", "/fp blade -1", "/fp cynere",
