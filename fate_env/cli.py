@@ -137,6 +137,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_to_stderr(as_json: bool):
+    """With ``--json`` the report alone goes to stdout (so it parses); training's progress table
+    (SB3's logger, the league's lines) goes to stderr instead."""
+    import contextlib
+    return contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext()
+
+
 def _dials(given: list[str] | None) -> dict | None:
     """``--dial KEY=VALUE`` (repeatable): single dials over the rule set (the scene file's
     ``rules.dials`` does the same); the value is read as YAML (``foe_in_zone``, ``3``, ``true``)."""
@@ -199,9 +206,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.ray:
         return _train_on_ray(args, config)
     try:
-        result = train(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
-                       seed=args.seed, self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1,
-                       init=args.init, envs=args.envs, torch_threads=args.torch_threads, league=args.league)
+        with _progress_to_stderr(args.json):
+            result = train(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
+                           seed=args.seed, self_play=args.self_play, rules=args.rules,
+                           verbose=0 if args.quiet else 1, init=args.init, envs=args.envs,
+                           torch_threads=args.torch_threads, league=args.league)
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
@@ -310,9 +319,10 @@ def cmd_exploit(args: argparse.Namespace) -> int:
         config = load_config(args.config)
         for spec in [model, *baselines]:
             make_controller(npc_spec(spec))
-        report = exploit(scene, model, args.side, args.timesteps, config, args.out_dir, baselines, seed=args.seed,
-                         rules=args.rules, verbose=0 if args.quiet else 1, envs=args.envs,
-                         torch_threads=args.torch_threads, episodes=args.episodes)
+        with _progress_to_stderr(args.json):
+            report = exploit(scene, model, args.side, args.timesteps, config, args.out_dir, baselines,
+                             seed=args.seed, rules=args.rules, verbose=0 if args.quiet else 1, envs=args.envs,
+                             torch_threads=args.torch_threads, episodes=args.episodes)
     except ValueError as exc:
         return _fail(str(exc))
     return _show(report, args.json, format_report)
