@@ -4,8 +4,10 @@
     python scripts/train_npc.py warehouse     # the smugglers (models/warehouse_smugglers.zip)
 
 Each preset is the run the README reports ("League training"): the scene, the side, league
-training with configs/train/league.yaml (every scripted PC policy and the search NPC, snapshots of
-the learner and exploiters, prioritised sampling), seed 1 and the step count. Then
+training with its config (every scripted PC policy and the search NPC, snapshots of the learner
+and exploiters, prioritised sampling; the duel's rival with configs/train/league_stacker.yaml:
+cloned from the stacker script, which also makes its invokes; the smugglers with
+configs/train/league.yaml: cloned from the search NPC), seed 1 and the step count. Then
 `fate-npc export` writes the policy-only file beside the model (`<out>` with `_policy` added),
 and scripts/proof_tables.py plays every scripted PC policy and the search PCs against every
 scripted NPC policy, the search NPC and the model, under the default rules, the
@@ -30,8 +32,10 @@ sys.path.insert(0, str(ROOT))
 from fate_env.cli import main  # noqa: E402
 
 PRESETS = {
-    "duel": {"scene": "duel", "side": "rival", "timesteps": 200_000, "search_column": "all"},
-    "warehouse": {"scene": "warehouse", "side": "smugglers", "timesteps": 250_000, "search_column": "condensed"},
+    "duel": {"scene": "duel", "side": "rival", "timesteps": 200_000, "search_column": "all",
+             "config": "configs/train/league_stacker.yaml"},
+    "warehouse": {"scene": "warehouse", "side": "smugglers", "timesteps": 250_000, "search_column": "condensed",
+                  "config": "configs/train/league.yaml"},
 }
 
 
@@ -48,7 +52,7 @@ def run(argv: list[str]) -> int:
     policy = out
     if not args.eval_only:
         code = main(["train", p["scene"], "--side", p["side"], "--league", "--seed", "1",
-                     "--config", str(ROOT / "configs/train/league.yaml"),
+                     "--config", str(ROOT / p["config"]),
                      "--timesteps", str(args.timesteps or p["timesteps"]), "--out", str(out)])
         if code:
             return code
