@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from fate_env.rules.conflict import Conflict, Decision
+from fate_env.rules.options import Concede
 
 from .base import register
 
@@ -67,6 +68,11 @@ class PPOController:
             raise ValueError(f"{meta}: actions {self.actions!r}: expected 'full', or 'compact' with 'learn'")
         from .base import make_controller
         self.helper = make_controller(info.get("helper", "basic"), seed)
+        # "helper": the policy may give in only where its helper script would (a learned concession
+        # is a reflex of states it saw in training; a table it never met can trigger it at will)
+        self.concede = info.get("concede", "policy")
+        if self.concede not in ("policy", "helper"):
+            raise ValueError(f"{meta}: concede {self.concede!r}: expected 'policy' or 'helper'")
 
     def check_scene(self, scene) -> tuple:
         """The scene's layout and encoder, or :class:`ShapeMismatch` if the model cannot play it
@@ -115,4 +121,12 @@ class PPOController:
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
         index = actions.index(int(action))
         from .search import describe
-        return index, f"{describe(c, d.actor, d.options[index])}: the learned policy's choice"
+        why = "the learned policy's choice"
+        if self.concede == "helper" and type(d.options[index]) is Concede:
+            h, _ = self.helper.choose(c, d)
+            mask[actions[index]] = False
+            if type(d.options[h]) is not Concede and mask.any():
+                action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
+                index = actions.index(int(action))
+                why = "the learned policy's choice (it would have conceded; its script would not yet)"
+        return index, f"{describe(c, d.actor, d.options[index])}: {why}"

@@ -8,7 +8,8 @@ training with its config (every scripted PC policy and the search NPC, snapshots
 and exploiters, prioritised sampling; the duel's rival with configs/train/league_stacker.yaml:
 cloned from the stacker script, which also makes its invokes; the smugglers with
 configs/train/league.yaml: cloned from the search NPC), seed 1 and the step count. Then
-`fate-npc export` writes the policy-only file beside the model (`<out>` with `_policy` added),
+`fate-npc export` writes the policy-only file beside the model (`<out>` with `_policy` added; the
+duel's gets `"concede": "helper"` in its sidecar, as the shipped one),
 and scripts/proof_tables.py plays every scripted PC policy and the search PCs against every
 scripted NPC policy, the search NPC and the model, under the default rules, the
 `exploit_opposition: foe_in_zone` dial and Core. Needs the `train` extra.
@@ -22,6 +23,7 @@ scripted NPC policy, the search NPC and the model, under the default rules, the
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -33,7 +35,7 @@ from fate_env.cli import main  # noqa: E402
 
 PRESETS = {
     "duel": {"scene": "duel", "side": "rival", "timesteps": 200_000, "search_column": "all",
-             "config": "configs/train/league_stacker.yaml"},
+             "config": "configs/train/league_stacker.yaml", "concede": "helper"},
     "warehouse": {"scene": "warehouse", "side": "smugglers", "timesteps": 250_000, "search_column": "condensed",
                   "config": "configs/train/league.yaml"},
 }
@@ -60,6 +62,9 @@ def run(argv: list[str]) -> int:
         code = main(["export", str(out), str(policy)])
         if code:
             return code
+        if p.get("concede"):  # the shipped rival concedes only where its helper script would
+            card = policy.with_suffix(".json")
+            card.write_text(json.dumps({**json.loads(card.read_text()), "concede": p["concede"]}))
     return subprocess.call([sys.executable, str(ROOT / "scripts" / "proof_tables.py"), p["scene"],
                             "--model", str(policy), "-n", str(args.eval_n), "--seed", "20000",
                             "--search-column", p["search_column"], "--out", str(out.with_suffix(".proof"))])

@@ -103,3 +103,43 @@ def test_a_policy_only_file_plays_its_best_action_only(trained):
     mask = np.zeros(policy.action_space.n, dtype=bool)
     mask[3] = True
     assert int(policy.predict(obs, mask)[0]) == 3  # the only legal action, whatever the logits
+
+
+class _Concedes:
+    """A stand-in model that prefers conceding above all, then the lowest legal action."""
+
+    def __init__(self, model, concede_action: int):
+        self.observation_space, self.action_space = model.observation_space, model.action_space
+        self.concede_action = concede_action
+
+    def predict(self, obs, action_masks, deterministic=True):
+        legal = np.flatnonzero(action_masks)
+        return (self.concede_action if action_masks[self.concede_action] else int(legal[0])), None
+
+
+def test_a_learned_concession_stands_only_where_the_helper_would_concede(tmp_path):
+    """A sidecar's `concede: helper` (the shipped duel rival's): the policy's concession is taken only
+    when its helper script would give in too; otherwise its next-best choice is played."""
+    from agents.base import make_controller
+    from fate_env.rules.engine import start
+    from fate_env.rules.options import Concede
+    from fate_env.scenes import load_scene
+
+    card = json.loads((ROOT / "models" / "duel_rival.json").read_text())
+    (tmp_path / "rival.zip").write_bytes((ROOT / "models" / "duel_rival.zip").read_bytes())
+    scene = load_scene("duel")
+    for concede, kept in (("policy", True), ("helper", False)):
+        (tmp_path / "rival.json").write_text(json.dumps({**card, "concede": concede}))
+        ctl = make_controller(f"ppo:{tmp_path / 'rival.zip'}")
+        c = start(scene, 7)
+        while c.pending.actor != "blade" or c.pending.kind != "turn":
+            c.step(0)
+        d = c.pending
+        layout, _, full, slots = ctl._tables_for(c)
+        slots.sync(c)
+        at = d.options.index(Concede())
+        concede_action = int(np.searchsorted(full, layout.encode(c, "blade", d.options[at], slots, set())))
+        ctl.model = _Concedes(ctl.model, concede_action)
+        index, why = ctl.choose(c, d)
+        assert (type(d.options[index]) is Concede) is kept, (concede, d.options[index], why)
+        assert ("its script would not" in why) is not kept
