@@ -275,11 +275,10 @@ class Session:
     def _decide(self) -> None:
         """Present the pending decision and apply one answer to it. After any command the
         decision is checked again: if an undo, a concession or the end changed what is pending,
-        or a power listed its options anew (taking a fate point away drops the invokes it would
-        pay for), we return and the loop presents it again (never answering a stale one)."""
+        or a power made it anew (taking a fate point away drops the invokes it would pay for), we
+        return and the loop presents the new decision (never answering a stale one)."""
         c = self.play
         d = c.pending
-        offered = d.keys()  # a GM power may list the same decision's options anew (an invoke's payers)
         human = d.actor in self.humans
         if human:
             proposal, _ = self.helper.choose(c, d)
@@ -297,7 +296,7 @@ class Session:
             text = self._input(prompt)
             if text.startswith("/"):
                 self._command(text)
-                if self.play is not c or c.pending is not d or d.keys() != offered:
+                if self.play is not c or c.pending is not d:
                     return
                 continue
             if text == "more":

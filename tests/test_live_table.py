@@ -97,12 +97,23 @@ def test_the_state_panel_shows_handles_that_commands_take():
 
 
 def test_a_power_says_what_it_did_before_the_next_prompt():
-    """A /compel typed while an NPC's proposal waits shows at once, not after the next command
-    (it used to wait wherever the power left the pending decision as it was)."""
-    # seed 3: Cynere attacks, the thug defends, she lets her roll stand; the thug's invoke waits
-    _, out = session("2\n\n1\n/compel cynere #2\n/state\n/end\n")
-    compel = out.index("(GM) compels Cynere on Tempted by Shiny Things")
-    assert compel < out.index("Aspects in play", out.index("no (more) invokes: let the roll stand"))
+    """A /compel typed at a decision it leaves as it was (taking the hit: the dice are down) shows
+    at once, not after the next answer (a power that makes the decision anew is re-presented)."""
+    out = io.StringIO()
+    sent = []
+
+    class Table(io.StringIO):  # 'auto' everywhere; a compel at Cynere's first absorb prompt
+        def readline(self, *a):
+            text = out.getvalue()
+            if not sent and text.endswith("> ") and "decides (absorb)" in text[-600:]:
+                sent.append(len(text))
+                return "/compel cynere 1\n"
+            return "auto\n"
+    run_session("duel", 9, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=None)
+    text = out.getvalue()
+    assert sent, "no absorb prompt reached"
+    after = text[sent[0]:]
+    assert after.lstrip().startswith("(GM) compels Cynere on Infamous Girl with Sword"), after[:300]
 
 
 def test_a_state_panel_follows_each_exchange():

@@ -18,6 +18,7 @@ plays on exactly as the original would, at the cost of a turn, not of the whole 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -312,12 +313,13 @@ class Engine(View):
     def _refresh_pending(self) -> None:
         """A GM power changed what the pending decision was built from (the aspects in play, who
         can pay a fate point): a decision before the dice is asked again, and an invoke decision
-        lists its options anew, so no option names an aspect that is gone."""
+        lists its options anew, so no option names an aspect that is gone. Either way ``pending`` is
+        a new object: whoever holds the old one (a live table's proposal) knows to look again."""
         d = self.pending
         if d.kind in PRE_DICE:
             self._advance(RECONSIDER)
         elif d.build is not None:
-            d._options = None
+            self.pending = replace(d, _options=None)
 
     # ------------------------------------------------------------------ copies
     def checkpoint(self) -> None:
