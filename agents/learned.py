@@ -124,7 +124,7 @@ class PPOController:
         why = "the learned policy's choice"
         if self.concede == "helper" and type(d.options[index]) is Concede:
             h, _ = self.helper.choose(c, d)
-            mask[actions[index]] = False
+            mask[actions[index]] = False  # the policy's next choice, should the helper hold on
             if type(d.options[h]) is not Concede and mask.any():
                 action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
                 index = actions.index(int(action))

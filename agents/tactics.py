@@ -173,10 +173,6 @@ class SupportController(BasicController):
         return super()._turn(c, d)
 
 
-__all__ = ["BruteController", "SniperController", "TacticianController", "CowardController",
-           "MinionController", "SupportController"]
-
-
 @register("stacker")
 class StackerController(BasicController):
     name = "stacker"
@@ -191,10 +187,10 @@ class StackerController(BasicController):
             return opts.index(Concede()), "the next hit would take it out; concedes while it can"
         held = self._held(c, me)
         if held < int(self.params.get("stack", 4)):
-            own = [i for i, o in enumerate(opts) if type(o) is Exploit and c.aspects[o.aspect].owner == me]
-            if own:
-                i = own[0]
-                return i, f"takes advantage of its own {c.aspects[opts[i].aspect].name} to stack free invokes ({held} held)"
+            i = next((i for i, o in enumerate(opts) if type(o) is Exploit and c.aspects[o.aspect].owner == me), None)
+            if i is not None:
+                name = c.aspects[opts[i].aspect].name
+                return i, f"takes advantage of its own {name} to stack free invokes ({held} held)"
         return super()._turn(c, d)
 
     def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -204,3 +200,7 @@ class StackerController(BasicController):
                 if type(o) is Invoke and o.free and o.effect == "bonus" and o.payer == d.actor:
                     return i, f"spends a stacked free invoke on {c.aspects[o.aspect].name}"
         return super()._invoke(c, d)
+
+
+__all__ = ["BruteController", "SniperController", "TacticianController", "CowardController",
+           "MinionController", "SupportController", "StackerController"]

@@ -11,6 +11,7 @@ Errors print one line to stderr and exit 2; nothing is half-done.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -140,7 +141,6 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 def _progress_to_stderr(as_json: bool):
     """With ``--json`` the report alone goes to stdout (so it parses); training's progress table
     (SB3's logger, the league's lines) goes to stderr instead."""
-    import contextlib
     return contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext()
 
 

@@ -2,8 +2,9 @@
 
 Two sources: an actor exported from Foundry VTT's Fate Core Official system (right-click the
 actor, Export Data: JSON with ``type: fate-core-official``, or one of the system's older type
-names, and ``system.aspects / skills / stunts / tracks / details.fatePoints``), and a Fari character file (``fariType: character``: pages of
-sections of blocks, the older ``pages[].sections`` or the newer ``pages[].rows[].columns[].sections``).
+names, and ``system.aspects / skills / stunts / tracks / details.fatePoints``), and a Fari
+character file (``fariType: character``: pages of sections of blocks, the older
+``pages[].sections`` or the newer ``pages[].rows[].columns[].sections``).
 
 Everything is read into one plain :class:`Imported` record, then written as a scene's character
 mapping. What the engine can check is mapped (skills, the high concept, trouble and other aspects,
