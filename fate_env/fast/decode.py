@@ -267,6 +267,10 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
     code = a[3]
     if code == k.R_I_CASHES:
         return f"cashes a free invoke on {tb.names[a[8]]}"
+    if code == k.R_I_STACKS:
+        return f"spends a stacked free invoke on {tb.names[a[8]]}"
+    if code == k.R_T_STACKS:
+        return f"takes advantage of its own {tb.names[a[8]]} to stack free invokes ({a[9]} held)"
     if code == k.R_T_BACKS_UP:
         return f"backs {option.ally} up: +1 teamwork on its {tb.skills[a[6]]}"
     if code in (k.R_I_FREE, k.R_I_PAID):

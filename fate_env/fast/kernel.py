@@ -68,7 +68,7 @@ MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS = range(8)
 POL_W = 8
-PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM = range(7)
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER = range(8)
 # coward is basic with other parameters. POL_ASKS: the decision kinds (a bitmask over D_*) the seat
 # answers from outside (a learner, a player: see _draw); its policy makes the others
 STYLE_CONDENSED, STYLE_CORE = 0, 1
@@ -107,7 +107,7 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
  R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
  R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
- R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT) = range(41)
+ R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT, R_T_STACKS, R_I_STACKS) = range(43)
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
 SEV_EXTREME = 3  # tables.SEVERITIES
@@ -732,13 +732,15 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
                  owned_by):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
     pick_free = [index, aspect, holder] of the first free +2, pick_free[3:6] the same for the
-    first free +2 on an aspect of ``owned_by`` (the tactician's), and pick_paid = [index, aspect]
-    of the first paid +2 paid by ``who`` itself."""
+    first free +2 on an aspect of ``owned_by`` (the tactician's), pick_free[6:8] = [index, aspect]
+    of the first free +2 ``who`` holds itself (the stacker's), and pick_paid = [index, aspect] of
+    the first paid +2 paid by ``who`` itself."""
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     n = 0
     pick_free[0] = NEG
     pick_free[3] = NEG
+    pick_free[6] = NEG
     pick_paid[0] = NEG
     for i in range(G[G_NAL]):
         aid = AL[i]
@@ -755,6 +757,9 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
                 pick_free[3] = n + 1
                 pick_free[4] = aid
                 pick_free[5] = holder
+            if pick_free[6] == NEG and holder == who:
+                pick_free[6] = n + 1
+                pick_free[7] = aid
             n += neffects
         kind = A[aid, A_KIND]
         if npay > 0 and kind != K_BOOST and INV[side, aid] != stamp:
@@ -880,7 +885,8 @@ def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, payer,
 def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
                    pick_paid):
     """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
-    and the tactician's (it cashes every free invoke on its attack's target first). ``active``:
+    the tactician's (it cashes every free invoke on its attack's target first) and the stacker's
+    (it spends every free invoke it holds on its own attack). ``active``:
     the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
@@ -894,6 +900,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         mine = who == R[R_ACTOR]
         neffects = 2 if mine or active else 1  # +2 and reroll; a passive roll's voice: +2 only
         tactician = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_TACTICIAN
+        stacker = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_STACKER
         nal = _allies(SC, CH, who, allies)
         npay = _payers(SC, CH, G, who, allies, nal, payers)
         n = _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
@@ -936,6 +943,14 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
             aid = pick_free[4]
             _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
             _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[5], True, False)
+            passes = 0
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            continue
+        if stacker and pick_free[6] != NEG:  # StackerController._invoke: the whole stack into the blow
+            aid = pick_free[7]
+            _decision(EV, G, D_INVOKE, who, pick_free[6], R_I_STACKS, O_INVOKE, aid, who, 1, A[aid, A_NAME], 0)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, who, True, False)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -2057,6 +2072,29 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         break
                 if pick == -2:
                     break
+        if P[pol + POL_KIND] == PK_STACKER:
+            # stacker (agents/tactics.py): concede as basic; under ``stack`` free invokes held, take
+            # advantage of the first aspect of its own on offer; else basic
+            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                              actor, buf, skills):
+                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+                _concede(CH, EV, G, actor)
+                break
+            held = 0
+            for i in range(G[G_NAL]):
+                held += AF[AL[i], actor]
+            if held < P[pol + POL_STACK]:
+                for i in range(nexp):
+                    aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
+                    if A[aid, A_OWNER] == actor:
+                        _decision(EV, G, D_TURN, actor, nm + natt + nadv + i, R_T_STACKS, O_EXPLOIT, aid, 0, 0,
+                                  A[aid, A_NAME], held)
+                        _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                                 actor, aid, buf, skills, allies, payers, pick_free, pick_paid, faces)
+                        pick = -2
+                        break
+                if pick == -2:
+                    break
         if P[pol + POL_KIND] == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
@@ -2266,7 +2304,7 @@ def _scratch(n, ZF, TPL):
     """The working buffers a flow writes into, sized for the scene (allocated once per call into
     the kernel: the helpers run without reference counting)."""
     return (np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.empty(6, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64), np.empty(4, np.int64),
+            np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64), np.empty(4, np.int64),
             np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64), np.empty(4 * n, np.int64),
             np.empty(n, np.int64), np.empty(8, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64),
             np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))

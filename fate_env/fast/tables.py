@@ -39,6 +39,7 @@ AGENT = "agent"
 #: basic with other parameters
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
                 "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM,
+                "stacker": k.PK_STACKER,
                 AGENT: k.PK_BASIC}
 #: the decision kinds a seat may answer from outside (kernel.POL_ASKS bits; decode.KINDS spells them)
 DECISION_BITS = {"turn": k.D_TURN, "respond": k.D_RESPOND, "invoke": k.D_INVOKE, "style": k.D_STYLE,

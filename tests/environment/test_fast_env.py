@@ -116,6 +116,10 @@ def test_single_agent_view_on_the_fast_core_is_the_reference():
     assert single_side_by_side(range(4), scene="warehouse_mobs", side="pcs", opponents="brute", reward=SHAPED,
                                outcome="side", rules="core") > 100
     assert single_side_by_side(range(6), scene="duel", side="rival", learn=("turn", "invoke")) > 50
+    # the stacking line's training view: the stacker script makes the learner's invokes and
+    # defenses, and plays the other side in the mixture
+    assert single_side_by_side(range(8), scene="warehouse", side="smugglers", opponents="stacker,support",
+                               learn=("turn",), helper="stacker", opponent_seed=2) > 50
 
 
 def test_a_random_helper_runs_on_the_reference():

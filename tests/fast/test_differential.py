@@ -84,13 +84,17 @@ def test_the_compared_dials_reach_the_extreme_consequence_and_its_replaced_aspec
 @pytest.mark.parametrize("mix", [("brute", "minion"), ("coward", "brute"), ("minion", "coward"), ("sniper", "basic"),
                                  ("brute", "sniper"), ("tactician", "basic"), ("coward", "tactician"),
                                  ("tactician", "tactician"), ("support", "basic"), ("tactician", "support"),
-                                 ("random", "basic"), ("support", "random"), ("random", "random")])
+                                 ("random", "basic"), ("support", "random"), ("random", "random"),
+                                 ("stacker", "basic"), ("tactician", "stacker"), ("stacker", "stacker"),
+                                 ("stacker", "random")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
     """brute (closest foe, never concedes), coward (basic with other parameters), minion
     (concedes once marked), sniper (ranged attacks first), tactician (full defense when one hit
     from out, sets up the most wounded foe, cashes its free invokes) and support (backs up an
-    ally yet to act, else sets up a foe) and random (any legal option: every action, invoke,
-    absorb plan and cost the rules offer), one per side, against the reference's controllers."""
+    ally yet to act, else sets up a foe), stacker (takes advantage of its own aspects until it
+    holds ``stack`` free invokes, then spends them all on one attack) and random (any legal option:
+    every action, invoke, absorb plan and cost the rules offer), one per side, against the
+    reference's controllers."""
     scene = load_scene(name, rules=rules)
     by_side = dict(zip(scene.sides, mix))
     controllers = {c.id: by_side[c.side] for c in scene.characters}
@@ -287,4 +291,15 @@ def test_refusals_name_the_scene_and_each_reason():
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
     assert covered(load_scene("warehouse"), {"cynere": "ppo:models/x.zip", "zird": "ppo:models/x.zip"}) == [
         "cynere, zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, "
-        "tactician, support, random)"]
+        "tactician, support, random, stacker)"]
+
+
+def test_the_stacker_stacks_then_spends_the_stack_on_the_fast_core():
+    """The comparison above reaches both of the stacker's own choices: taking advantage of its own
+    aspect while under its stack, and putting a held free invoke into its attack."""
+    scene = load_scene("duel")
+    who = {c.id: "stacker" for c in scene.characters}
+    core = FastCore(scene, who)
+    reasons = [e.reason for s in range(10) for e in core.episode(s).events() if getattr(e, "reason", None)]
+    assert any(r.startswith("takes advantage of its own ") and r.endswith(" held)") for r in reasons)
+    assert any(r.startswith("spends a stacked free invoke on ") for r in reasons)
