@@ -7,9 +7,10 @@ Each preset is the run the README reports ("League training"): the scene, the si
 training with its config (every scripted PC policy and the search NPC, snapshots of the learner
 and exploiters, prioritised sampling; the duel's rival with configs/train/league_stacker.yaml:
 cloned from the stacker script, which also makes its invokes; the smugglers with
-configs/train/league.yaml: cloned from the search NPC), seed 1 and the step count. Then
-`fate-npc export` writes the policy-only file beside the model (`<out>` with `_policy` added; the
-duel's gets `"concede": "helper"` in its sidecar, as the shipped one),
+configs/train/league_smugglers.yaml: cloned from the search NPC, their invokes made by the stacker
+script), seed 1 and the step count. Then `fate-npc export` writes the policy-only file beside the
+model (`<out>` with `_policy` added; both get `"concede": "helper"` in their sidecars, as the shipped
+ones),
 and scripts/proof_tables.py plays every scripted PC policy and the search PCs against every
 scripted NPC policy, the search NPC and the model, under the default rules, the
 `exploit_opposition: foe_in_zone` dial and Core. Needs the `train` extra.
@@ -37,7 +38,7 @@ PRESETS = {
     "duel": {"scene": "duel", "side": "rival", "timesteps": 200_000, "search_column": "all",
              "config": "configs/train/league_stacker.yaml", "concede": "helper"},
     "warehouse": {"scene": "warehouse", "side": "smugglers", "timesteps": 250_000, "search_column": "condensed",
-                  "config": "configs/train/league.yaml"},
+                  "config": "configs/train/league_smugglers.yaml", "concede": "helper"},
 }
 
 
@@ -62,7 +63,7 @@ def run(argv: list[str]) -> int:
         code = main(["export", str(out), str(policy)])
         if code:
             return code
-        if p.get("concede"):  # the shipped rival concedes only where its helper script would
+        if p.get("concede"):  # the shipped NPCs concede only where their helper script would
             card = policy.with_suffix(".json")
             card.write_text(json.dumps({**json.loads(card.read_text()), "concede": p["concede"]}))
     return subprocess.call([sys.executable, str(ROOT / "scripts" / "proof_tables.py"), p["scene"],

@@ -36,11 +36,11 @@ def test_a_shipped_model_is_a_small_policy_only_file_with_an_honest_sidecar(name
     assert card["learn"] == ["turn"] and card["actions"] == "compact"
 
 
-@pytest.mark.parametrize("name,opponent,margin", [("duel_rival", "cynere", 40), ("warehouse_smugglers", "pcs", 8)])
+@pytest.mark.parametrize("name,opponent,margin", [("duel_rival", "cynere", 40), ("warehouse_smugglers", "pcs", 30)])
 def test_a_shipped_model_beats_basic_in_its_seat_on_fixed_seeds(name, opponent, margin):
     """100 fixed seeds against `basic` on the other side, the model and the `basic` NPC in the
     same seat on the same dice (measured when shipped: the duel rival 100 against 28 (the `stacker`
-    script 100 too), the smugglers 15 against 2)."""
+    script 100 too), the smugglers 47 against 2; the smugglers shipped before them 15)."""
     scene_name, side = SHIPPED[name]
     scene = load_scene(scene_name)
     model = make_controller(f"ppo:{ROOT / 'models' / f'{name}.zip'}")
@@ -51,6 +51,24 @@ def test_a_shipped_model_beats_basic_in_its_seat_on_fixed_seeds(name, opponent, 
             controllers.update({c.id: npc for c in scene.characters if c.side == side})
             wins[who] += play(start(scene, 20_000 + seed), controllers).outcome.winner == side
     assert wins["model"] >= wins["basic"] + margin, wins
+
+
+def test_the_shipped_smugglers_beat_the_best_script_against_support_pcs():
+    """`support` PCs (back an ally up, set up advantages) were the table the league-trained
+    smugglers shipped before lost to the scripts (25 of these 100 fights against `stacker`'s 71);
+    the smugglers shipped now, whose invokes `stacker` makes, beat every script there (measured when
+    shipped: 87 against `stacker`'s 71 and `basic`'s 33)."""
+    scene = load_scene("warehouse")
+    wins = {}
+    for spec in (f"ppo:{ROOT / 'models' / 'warehouse_smugglers.zip'}", "basic", "stacker"):
+        wins[spec] = 0
+        for seed in range(100):
+            npc = make_controller(spec, seed)
+            controllers = controllers_for(scene, {"pcs": "support"}, seed=seed)
+            controllers.update({c.id: npc for c in scene.characters if c.side == "smugglers"})
+            wins[spec] += play(start(scene, 20_000 + seed), controllers).outcome.winner == "smugglers"
+    model = wins.pop(f"ppo:{ROOT / 'models' / 'warehouse_smugglers.zip'}")
+    assert model >= max(wins.values()) + 8, (model, wins)
 
 
 def test_the_shipped_duel_rival_holds_the_stacking_line():
