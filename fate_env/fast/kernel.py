@@ -1979,15 +1979,18 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
             _emit(EV, G, E_PASSED, actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             break
-        if P[pol + POL_KIND] == PK_TACTICIAN:
-            # tactician (agents/tactics.py): concede as basic; one hit from out -> full defense;
-            # else the most wounded foe in reach: cash stacked free invokes on it, or set it up,
-            # or hit it with the best rating; nothing in reach -> basic
+        own = P[pol + POL_KIND]
+        if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
+            # tactician, support and stacker concede as basic does, before their own rule
             if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
                                                               actor, buf, skills):
                 _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
+        if own == PK_TACTICIAN:
+            # tactician (agents/tactics.py): one hit from out -> full defense; else the most
+            # wounded foe in reach: cash stacked free invokes on it, or set it up, or hit it with
+            # the best rating; nothing in reach -> basic
             found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, pol, buf, skills)
             if found and worst > 0:
                 _decision(EV, G, D_TURN, actor, before_fd, R_T_GUARDS, O_FULLDEF, 0, 0, 0, 0, 0)
@@ -2029,14 +2032,9 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         if pick == NEG or r > best_r:
                             pick = i
                             best_r = r
-        if P[pol + POL_KIND] == PK_SUPPORT:
-            # support (agents/tactics.py): concede as basic; back up the first ally yet to act whose
-            # best attack skill it has a rank in; else, with allies, set up the first foe it can
-            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
-                                                              actor, buf, skills):
-                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-                _concede(CH, EV, G, actor)
-                break
+        if own == PK_SUPPORT:
+            # support (agents/tactics.py): back up the first ally yet to act whose best attack
+            # skill it has a rank in; else, with allies, set up the first foe it can
             helped = False
             for j in range(nal):
                 ally = allies[j]
@@ -2072,14 +2070,9 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         break
                 if pick == -2:
                     break
-        if P[pol + POL_KIND] == PK_STACKER:
-            # stacker (agents/tactics.py): concede as basic; under ``stack`` free invokes held, take
-            # advantage of the first aspect of its own on offer; else basic
-            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
-                                                              actor, buf, skills):
-                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-                _concede(CH, EV, G, actor)
-                break
+        if own == PK_STACKER:
+            # stacker (agents/tactics.py): under ``stack`` free invokes held, take advantage of the
+            # first aspect of its own on offer; else basic
             held = 0
             for i in range(G[G_NAL]):
                 held += AF[AL[i], actor]
