@@ -9,7 +9,11 @@ keeps a population instead (as AlphaStar's league and PSRO do, much simplified):
   ``max_snapshots``), so it cannot forget how to beat its own earlier tricks;
 * learned opponents (*exploiters*): every ``exploiter_every`` steps a policy for the other side is
   trained against the current snapshot for ``exploiter_steps`` and joins, so a hole a table could
-  find is found in training first.
+  find is found in training first. ``exploiter_config`` is the training config they learn with
+  (``exploit.yaml`` by default: ``basic`` makes their invokes; ``exploit_stacker.yaml`` lets them
+  stack free invokes and spend them all on one attack, a line ``basic``'s invokes never find);
+* frozen learned opponents named in ``opponents`` as ``ppo:PATH`` (a best response trained
+  against an earlier model, say), so a line a table found before stays in the population.
 
 Each fight's opponent is drawn by **prioritised fictitious self-play**: an opponent the learner
 beats with (smoothed) rate p weighs ``(1 - p) ** power + floor``; the ones it loses to come up
@@ -25,7 +29,10 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from .scenes import config_dir
 
 #: the ``league`` mapping of a training config, with its defaults
 DEFAULTS: dict[str, Any] = {
@@ -34,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "max_snapshots": 4,
     "exploiter_every": 100_000,
     "exploiter_steps": 30_000,
+    "exploiter_config": "exploit.yaml",
     "refresh_every": 4_096,
     "window": 200,
     "power": 2.0,
@@ -61,7 +69,19 @@ def league_settings(given: Any, where: str = "league") -> dict[str, Any]:
     for key in ("power", "floor"):
         if not isinstance(out[key], (int, float)) or out[key] < 0:
             raise ValueError(f"{where}.{key}: expected a number >= 0, got {out[key]!r}")
+    out["exploiter_config"] = str(exploiter_config_path(out["exploiter_config"], f"{where}.exploiter_config"))
     return out
+
+
+def exploiter_config_path(given: Any, where: str = "league.exploiter_config") -> Path:
+    """The exploiters' training config: a file path, or a name under configs/train (``exploit_stacker.yaml``)."""
+    if not isinstance(given, str) or not given.strip():
+        raise ValueError(f"{where}: expected a training config's path or its name under configs/train, got {given!r}")
+    for path in (Path(given), config_dir() / "train" / given):
+        if path.is_file():
+            return path.resolve()
+    raise ValueError(f"{where}: no training config {given!r} (looked for it as a path and under "
+                     f"{config_dir() / 'train'}; e.g. exploit.yaml, exploit_stacker.yaml)")
 
 
 @dataclass
@@ -69,7 +89,7 @@ class Member:
     """One opponent of the population: its name in logs, its controller spec, what it is."""
     name: str
     spec: str
-    kind: str  # "scripted", "search", "snapshot" or "exploiter"
+    kind: str  # "scripted", "search", "learned" (ppo:PATH), "snapshot" or "exploiter"
     added_at: int = 0
     recent: deque = field(default_factory=deque)
     fights: int = 0
@@ -90,7 +110,8 @@ class League:
         self.members: list[Member] = []
         self.retired: list[Member] = []
         for name in dict.fromkeys(o.strip() for o in opponents):
-            self.add(name, name, "search" if name.split(":")[0] == "search" else "scripted")
+            kind = {"search": "search", "ppo": "learned"}.get(name.split(":")[0], "scripted")
+            self.add(name, name, kind)
 
     def add(self, name: str, spec: str, kind: str, at: int = 0) -> Member:
         if any(m.name == name for m in self.members):

@@ -19,7 +19,6 @@ from typing import Any, Callable
 from stable_baselines3.common.callbacks import BaseCallback
 
 from .league import League
-from .scenes import config_dir
 
 
 class LeagueCallback(BaseCallback):
@@ -81,7 +80,7 @@ class LeagueCallback(BaseCallback):
         if not snap.exists():  # no snapshot was taken at this very step
             snap = self._save_snapshot()
         other = learner_side(self.scene, self.side, self.rules)
-        config = {**load_config(config_dir() / "train" / "exploit.yaml"), "eval_episodes": 0}
+        config = {**load_config(self.settings["exploiter_config"]), "eval_episodes": 0}
         out = self.folder / f"exploiter_{self.num_timesteps}.zip"
         start = time.perf_counter()
         train(self.scene, other, f"ppo:{snap}", self.settings["exploiter_steps"], str(out), config,

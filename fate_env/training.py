@@ -42,7 +42,10 @@ def load_config(path: str | Path) -> dict[str, Any]:
                              f"optionally 'episodes' and 'epochs', got {imitate!r}")
     if "league" in data:
         from .league import league_settings
-        league_settings(data["league"], f"{path}: league")
+        exploiters = league_settings(data["league"], f"{path}: league")["exploiter_config"]
+        if "league" in load_config(exploiters):  # the exploiters' own config is checked now, not mid-run
+            raise ValueError(f"{path}: league.exploiter_config: {exploiters} trains a league itself; an "
+                             f"exploiter is one best response (e.g. exploit.yaml, exploit_stacker.yaml)")
     actions = data.get("actions", "full")
     if actions not in ("full", "compact") or (actions == "compact" and not data.get("learn")):
         raise ValueError(f"{path}: actions: expected 'full' or 'compact' (with 'learn': the decision kinds the "

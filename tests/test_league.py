@@ -69,7 +69,10 @@ def test_the_shares_are_a_distribution_ordered_by_the_win_rates(results, power, 
 
 
 def test_league_settings_name_the_bad_key_or_value():
-    assert league_settings(None) == DEFAULTS
+    defaults = league_settings(None)
+    assert {k: v for k, v in defaults.items() if k != "exploiter_config"} == \
+        {k: v for k, v in DEFAULTS.items() if k != "exploiter_config"}
+    assert defaults["exploiter_config"] == str(ROOT / "configs" / "train" / "exploit.yaml")  # resolved
     with pytest.raises(ValueError, match="unknown key.*snapshots_every"):
         league_settings({"snapshots_every": 10}, "cfg.yaml: league")
     with pytest.raises(ValueError, match="league.window"):
@@ -127,9 +130,11 @@ def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture
     """Two environments in their own processes (SubprocVecEnv): the mixture reaches both."""
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "league.yaml"
-    cfg.write_text("net_arch: [16]\nn_steps: 128\nbatch_size: 64\nn_epochs: 1\nlearn: [turn]\noutcome: side\n"
-                   "actions: compact\neval_episodes: 2\nleague: {opponents: [basic, random], snapshot_every: 256, "
-                   "exploiter_every: 384, exploiter_steps: 128, refresh_every: 128, max_snapshots: 1}\n")
+    small = "net_arch: [16]\nn_steps: 128\nbatch_size: 64\nn_epochs: 1\nlearn: [turn]\noutcome: side\nactions: compact\n"
+    (tmp_path / "exploiter.yaml").write_text(small + "helper: stacker\n")  # the exploiters stack free invokes
+    cfg.write_text(small + "eval_episodes: 2\nleague: {opponents: [basic, random], snapshot_every: 256, "
+                   "exploiter_every: 384, exploiter_steps: 128, refresh_every: 128, max_snapshots: 1, "
+                   f"exploiter_config: {tmp_path / 'exploiter.yaml'}}}\n")
     out = tmp_path / "lg.zip"
     r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--league",
                         "--envs", "2", "--timesteps", "640", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
@@ -140,6 +145,7 @@ def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture
     assert {"basic", "random", "exploiter@384"} <= set(members)
     assert members["exploiter@384"]["kind"] == "exploiter"
     assert (tmp_path / "lg_league" / "exploiter_384.zip").exists()
+    assert json.loads((tmp_path / "lg_league" / "exploiter_384.json").read_text())["helper"] == "stacker"
     snapshots = [m for m in members.values() if m["kind"] == "snapshot"]
     assert len([m for m in snapshots if not m["retired"]]) == 1  # max_snapshots: 1
     assert sum(m["fights"] for m in members.values()) > 0
@@ -166,3 +172,23 @@ def test_every_shipped_training_config_loads(path):
     config = load_config(path)
     if "league" in config:
         assert league_settings(config["league"])["opponents"]
+
+
+def test_the_exploiters_config_is_checked_when_the_league_config_loads(tmp_path):
+    from fate_env.training import load_config
+    assert league_settings({})["exploiter_config"].endswith("exploit.yaml")  # basic's invokes by default
+    assert league_settings({"exploiter_config": "exploit_stacker.yaml"})["exploiter_config"].endswith(
+        "exploit_stacker.yaml")
+    cfg = tmp_path / "typo.yaml"
+    cfg.write_text("league: {exploiter_config: exploit_stackr.yaml}\n")
+    with pytest.raises(ValueError, match=r"typo\.yaml: league\.exploiter_config: no training config 'exploit_stackr"):
+        load_config(cfg)
+    (tmp_path / "itself.yaml").write_text("league: {opponents: [basic]}\n")
+    cfg.write_text(f"league: {{exploiter_config: {tmp_path / 'itself.yaml'}}}\n")
+    with pytest.raises(ValueError, match="trains a league itself"):
+        load_config(cfg)
+
+
+def test_a_learned_opponent_joins_the_population_as_learned():
+    league = League(["basic", "ppo:models/warehouse_smugglers.zip", "search"])
+    assert [m.kind for m in league.members] == ["scripted", "learned", "search"]
