@@ -88,6 +88,16 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _stdout_is(path: Path) -> bool:
+    """Whether this process's standard output is the file at ``path`` (``... --json > path``)."""
+    import os
+    try:
+        out, there = os.fstat(sys.stdout.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # no such file, or stdout is not a real file
+        return False
+    return (out.st_dev, out.st_ino) == (there.st_dev, there.st_ino)
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, controllers_for
 
@@ -203,6 +213,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
     if args.init and not Path(args.init).exists():
         return _fail(f"--init {args.init}: no such model file")
+    card = Path(args.out).with_suffix(".json")
+    if _stdout_is(card):  # the report printed at the end would overwrite the model's sidecar
+        return _fail(f"standard output is {card}, the sidecar that --out {args.out} writes beside the model; "
+                     f"send the report elsewhere (e.g. > {card.with_name(card.stem + '_report.json')})")
     if args.ray:
         return _train_on_ray(args, config)
     try:

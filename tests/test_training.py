@@ -35,6 +35,17 @@ def test_a_bad_env_count_is_refused():
     assert r.returncode == 2 and "--envs" in r.stderr
 
 
+def test_a_report_sent_into_the_models_own_sidecar_is_refused_before_training(tmp_path):
+    """`train --out X.zip --json > X.json` would leave the report where `ppo:X.zip` reads its sidecar."""
+    card = tmp_path / "m.json"
+    with card.open("w") as out:
+        r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--timesteps", "64",
+                            "--out", str(tmp_path / "m.zip"), "--json"], cwd=ROOT, stdout=out, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+    assert r.returncode == 2 and "the sidecar that --out" in r.stderr and "m_report.json" in r.stderr
+    assert not (tmp_path / "m.zip").exists() and card.read_text() == ""
+
+
 def test_a_compact_turn_learner_trains_imitates_snapshots_and_plays(tmp_path):
     """``actions: compact``: the model's head covers the turn decisions only; imitation, self-play
     snapshots (with their sidecar) and the ppo: controller all speak the compact space."""
