@@ -2088,7 +2088,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         break
                 if pick == -2:
                     break
-        if P[pol + POL_KIND] == PK_SNIPER:
+        if own == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
             if _foe_here(SC, CH, actor) and _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
@@ -2104,7 +2104,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                 _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
-            if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
+            if own == PK_BRUTE and natt > 0:
                 pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
                 why = R_T_SMASH
             else:
