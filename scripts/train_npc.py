@@ -10,10 +10,9 @@ cloned from the stacker script, which also makes its invokes; the smugglers with
 configs/train/league_smugglers.yaml: cloned from the search NPC, their invokes made by the stacker
 script), seed 1 and the step count; the duel's rival then a second stage from those weights
 (configs/train/league_stacker_stage2.yaml, seed 2: the stacking best response in the league, and
-exploiters that may stack; the model is then `<out>` with `_stage2` added). Then `fate-npc export` writes the policy-only file beside the
-model (`<out>` with `_policy` added; both get `"concede": "helper"` in their sidecars, as the shipped
-ones),
-and scripts/proof_tables.py plays every scripted PC policy and the search PCs against every
+exploiters that may stack; the model is then `<out>` with `_stage2` added). Then `fate-npc export`
+writes the policy-only file beside the model (`_policy` added; both get `"concede": "helper"` in
+their sidecars, as the shipped ones), and scripts/proof_tables.py plays every scripted PC policy and the search PCs against every
 scripted NPC policy, the search NPC and the model, under the default rules, the
 `exploit_opposition: foe_in_zone` dial and Core. Needs the `train` extra.
 

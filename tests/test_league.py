@@ -69,10 +69,8 @@ def test_the_shares_are_a_distribution_ordered_by_the_win_rates(results, power, 
 
 
 def test_league_settings_name_the_bad_key_or_value():
-    defaults = league_settings(None)
-    assert {k: v for k, v in defaults.items() if k != "exploiter_config"} == \
-        {k: v for k, v in DEFAULTS.items() if k != "exploiter_config"}
-    assert defaults["exploiter_config"] == str(ROOT / "configs" / "train" / "exploit.yaml")  # resolved
+    # the defaults, with the exploiters' config resolved to its file
+    assert league_settings(None) == {**DEFAULTS, "exploiter_config": str(ROOT / "configs" / "train" / "exploit.yaml")}
     with pytest.raises(ValueError, match="unknown key.*snapshots_every"):
         league_settings({"snapshots_every": 10}, "cfg.yaml: league")
     with pytest.raises(ValueError, match="league.window"):
@@ -176,9 +174,8 @@ def test_every_shipped_training_config_loads(path):
 
 def test_the_exploiters_config_is_checked_when_the_league_config_loads(tmp_path):
     from fate_env.training import load_config
-    assert league_settings({})["exploiter_config"].endswith("exploit.yaml")  # basic's invokes by default
-    assert league_settings({"exploiter_config": "exploit_stacker.yaml"})["exploiter_config"].endswith(
-        "exploit_stacker.yaml")
+    assert league_settings({"exploiter_config": "exploit_stacker.yaml"})["exploiter_config"] == \
+        str(ROOT / "configs" / "train" / "exploit_stacker.yaml")
     cfg = tmp_path / "typo.yaml"
     cfg.write_text("league: {exploiter_config: exploit_stackr.yaml}\n")
     with pytest.raises(ValueError, match=r"typo\.yaml: league\.exploiter_config: no training config 'exploit_stackr"):

@@ -1,7 +1,8 @@
 """The shipped models (models/*.zip, README "League training"): policy-only exports under 5 MB
 whose sidecars state the rule set, every dial and the digest of the scene they were trained on —
-which must still be the shipped scene's, or the model plays a scene it never saw — and which beat
-the `basic` NPC in their seat on fixed seeds by a margin no script reaches."""
+which must still be the shipped scene's, or the model plays a scene it never saw. The NPCs among them
+beat the `basic` NPC in their seat on fixed seeds by a margin no script reaches; the two best
+responses beside them are the tables they are tested against."""
 
 from __future__ import annotations
 
