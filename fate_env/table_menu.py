@@ -25,6 +25,8 @@ from .rules.stress import Absorb, TakenOut
 #: the option types whose odds come from their roll
 ROLLED = (op.Attack, op.CreateAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect, op.ZoneAttack,
           op.SplitAttack, op.SplitAdvantage, op.ShoveInto)
+#: rolled options whose words name no skill: the engine rolls the actor's best one for them
+SKILL_CHOSEN = (op.CreateAdvantage, op.SplitAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect)
 GROUPS = ("Attack", "Create an advantage", "Move", "Defend", "Invoke", "Take the hit", "Other")
 #: how many options of each group the short list keeps (the proposal always stays)
 SHORT_PER_GROUP = {"Attack": 3, "Create an advantage": 2, "Move": 2, "Defend": 2, "Invoke": 4, "Take the hit": 99,
@@ -83,19 +85,21 @@ def build(engine, decision, narrator, helper=None, proposal: int | None = None) 
             if got is not None:
                 item.rating = (got[0], got[1])
                 item.odds = band_odds(got[0] - got[1], opposed=got[2])
+                if type(o) in SKILL_CHOSEN:  # the engine picks the skill: say which, beside its odds
+                    item.text += f", with {got[3]}"
         items.append(item)
     return items
 
 
-def roll_before_dice(engine, index: int, actor: str, helper, steps: int = 6) -> tuple[int, int, bool] | None:
+def roll_before_dice(engine, index: int, actor: str, helper, steps: int = 6) -> tuple[int, int, bool, str] | None:
     """Play option ``index`` on a what-if copy (its own dice) until ``actor``'s roll is made:
-    its effort and opposition before the dice, and whether the opposition rolls."""
+    its effort and opposition before the dice, whether the opposition rolls, and the skill rolled."""
     f = engine.fork(np.random.default_rng(0))
     f.step(index)
     for _ in range(steps):
         r = f.t.roll
         if r is not None and r.actor == actor:
-            return r.base + r.bonus, r.opp_base + r.opp_bonus, r.active
+            return r.base + r.bonus, r.opp_base + r.opp_bonus, r.active, r.skill
         if f.pending is None or f.pending.kind in (DecisionKind.TURN, DecisionKind.NEXT):
             return None
         d = f.pending

@@ -66,6 +66,34 @@ def test_the_odds_of_a_rolled_advantage_come_from_its_roll():
             it.odds == band_odds(it.rating[0] - it.rating[1], opposed=False)
 
 
+def test_an_advantage_names_the_skill_the_engine_rolls_for_it():
+    """The engine picks the best skill for an advantage, a take-advantage or an overcome; the menu
+    says which, checked against the Rolled event of the option played for real on a copy."""
+    import numpy as np
+    from fate_env.rules import events as ev
+    scene = load_scene("warehouse")
+    e = start(scene, 1)
+    d = e.pending
+    helper = make_controller("basic", 0)
+    items = table_menu.build(e, d, Narrator(scene), helper)
+    checked = 0
+    for it, o in zip(items, d.options):
+        if not isinstance(o, table_menu.SKILL_CHOSEN) or it.odds is None:
+            assert ", with " not in it.text or type(o) is Attack
+            continue
+        f = e.fork(np.random.default_rng(0))
+        before = len(f.events)
+        f.step(it.number - 1)
+        rolled = []
+        while not rolled and f.pending is not None:
+            rolled = [x for x in f.events[before:] if type(x) is ev.Rolled and x.actor == d.actor]
+            f.step(helper.choose(f, f.pending)[0])
+        skill = rolled[0].skill
+        assert it.text.endswith(f", with {skill}"), it.text
+        checked += 1
+    assert checked >= 5
+
+
 def test_an_invoke_menu_says_where_the_roll_stands_and_what_plus_two_does():
     e = start(load_scene("warehouse"), 1)
     while e.pending.kind != "invoke" or e.pending.actor != "cynere":
