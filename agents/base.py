@@ -49,6 +49,9 @@ def make_controller(spec: str, seed: int = 0) -> Controller:
     if name not in _REGISTRY:
         raise UnknownController(f"no controller named {spec!r}; expected one of {', '.join(sorted(_REGISTRY))}"
                                 " (or ppo:PATH)")
+    if arg and name != "ppo":  # "basic:x" used to play plain basic, the argument dropped unread
+        raise UnknownController(f"{spec!r}: only ppo: takes an argument (ppo:PATH); {name}'s parameters are "
+                                f"set in configs/policies.yaml")
     if name == "ppo":
         try:
             return _REGISTRY[name](seed, path=arg)

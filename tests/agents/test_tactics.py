@@ -39,6 +39,13 @@ def choose(policy: str, c, kind: str, actor: str):
     return d.options[index]
 
 
+@pytest.mark.parametrize("spec", ["basic:oops", "search:foes=stacker", "stacker:6"])
+def test_a_scripted_policy_given_an_argument_is_refused_not_played_plain(spec):
+    """Only ppo: takes an argument; "basic:oops" used to play plain basic with the argument dropped."""
+    with pytest.raises(UnknownController, match="only ppo: takes an argument"):
+        make_controller(spec)
+
+
 @pytest.mark.parametrize("policy", SCRIPTED + ["random"])
 @pytest.mark.parametrize("scene", SHIPPED)
 def test_every_policy_handles_every_decision_of_every_scene(policy, scene):
