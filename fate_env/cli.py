@@ -45,6 +45,16 @@ def _seed(text: str) -> int:
     return value
 
 
+def _seeds(text: str) -> list[int]:
+    """argparse type for --seeds: seeds separated by commas, each as --seed takes it, none twice."""
+    seeds = [_seed(part.strip()) for part in text.split(",") if part.strip()]
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"expected seeds separated by commas, e.g. 0,1,2, got {text!r}")
+    if len(set(seeds)) < len(seeds):
+        raise argparse.ArgumentTypeError(f"a seed is named twice in {text!r}")
+    return seeds
+
+
 def _count(text: str) -> int:
     """argparse type for episode counts: a whole number >= 1."""
     try:
@@ -327,6 +337,8 @@ def cmd_exploit(args: argparse.Namespace) -> int:
         raise UsageError("--scene: needed for a scripted NPC (a model's .json sidecar names its scene)")
     if args.timesteps < 1:
         raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
+    if args.seeds and args.seed is not None:
+        raise UsageError("--seed and --seeds: give one (--seeds 0,1,2 trains a best response per seed)")
     baselines = [b.strip() for b in args.baseline.split(",") if b.strip()]
     try:
         load_scene(scene, rules=args.rules)
@@ -335,8 +347,8 @@ def cmd_exploit(args: argparse.Namespace) -> int:
             make_controller(npc_spec(spec))
         with _progress_to_stderr(args.json):
             report = exploit(scene, model, args.side, args.timesteps, config, args.out_dir, baselines,
-                             seed=args.seed, rules=args.rules, verbose=0 if args.quiet else 1, envs=args.envs,
-                             torch_threads=args.torch_threads, episodes=args.episodes)
+                             seed=args.seed or 0, rules=args.rules, verbose=0 if args.quiet else 1, envs=args.envs,
+                             torch_threads=args.torch_threads, episodes=args.episodes, seeds=args.seeds)
     except ValueError as exc:
         return _fail(str(exc))
     return _show(report, args.json, format_report)
@@ -667,7 +679,9 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--out-dir", default="runs/exploit", help="where the best responses are saved")
     x.add_argument("--envs", type=_count, default=1)
     x.add_argument("--torch-threads", type=_count, default=1)
-    x.add_argument("--seed", type=_seed, default=0)
+    x.add_argument("--seed", type=_seed, help="the best responses' seed (default 0)")
+    x.add_argument("--seeds", type=_seeds, help="several seeds, e.g. 0,1,2: a best response per seed for every NPC, "
+                                                 "each run reported and pooled (a seed is one draw of the figure)")
     x.add_argument("--rules")
     x.add_argument("--json", action="store_true")
     x.add_argument("--quiet", action="store_true")
