@@ -49,7 +49,7 @@ from fate_env.rules.options import (
 )
 
 from .base import Controller, make_controller, register
-from .basic import BasicController
+from .basic import BasicController, policy_params
 
 _SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "foes": ["basic"], "time_limit": None,
                     "draw": 0.0, "core": "auto", "confidence": 1.0}
@@ -175,7 +175,10 @@ class SearchController(BasicController):
     name = "search"
 
     def __init__(self, seed: int = 0, **params):
-        super().__init__(seed, **{**_SEARCH_DEFAULTS, **params})
+        # the defaults, then configs/policies.yaml, then the constructor's: handing the defaults to
+        # BasicController as constructor parameters let them override the file (its search entry
+        # was read and then ignored)
+        super().__init__(seed, **{**_SEARCH_DEFAULTS, **policy_params(self.name), **params})
         p = self.params
         self.simulations = int(p["simulations"])
         self.depth = int(p["depth"])

@@ -103,6 +103,23 @@ def test_bad_parameters_are_refused(params):
         SearchController(0, **params)
 
 
+def test_the_policies_file_sets_the_search_and_the_constructor_overrides_it(tmp_path, monkeypatch):
+    """configs/policies.yaml's search entry is read (the built-in defaults used to override it,
+    so editing the file changed nothing); a parameter given to the constructor wins over both."""
+    import shutil
+    from fate_env.scenes import config_dir
+    configs = tmp_path / "configs"
+    shutil.copytree(config_dir(), configs)
+    text = (configs / "policies.yaml").read_text()
+    text = text.replace("simulations: 16, depth: 2", "simulations: 5, depth: 3").replace("foes: [basic]", "foes: [sniper, brute]")
+    (configs / "policies.yaml").write_text(text)
+    monkeypatch.setenv("FATE_NPC_CONFIGS", str(configs))
+    s = SearchController(0)
+    assert (s.simulations, s.depth, s.foes, s.rollout) == (5, 3, ["sniper", "brute"], "basic")
+    s = SearchController(0, depth=1)
+    assert (s.simulations, s.depth) == (5, 1)
+
+
 def test_other_decisions_are_basics():
     c = start(make_scene(DUO, first="hero"), seed=0)
     c.step(Attack("npc", "Fight"))
