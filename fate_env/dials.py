@@ -22,6 +22,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "extreme_for": R.EXTREME_FOR, "scale_benefit": R.SCALE_BENEFITS, "conditions": R.CONDITIONS,
     "move_cost": R.MOVE_COSTS, "sprint": R.SPRINTS, "defense_overflow": R.DEFENSE_OVERFLOW,
     "consequence_rule": R.CONSEQUENCE_RULES, "concession": R.CONCESSIONS, "weapon_effect": R.WEAPON_EFFECTS,
+    "advantage_rule": R.ADVANTAGE_RULES,
 }
 DEFAULT = "condensed"
 #: what a dial's file cannot say by a comment (it is derived, not written)

@@ -120,6 +120,21 @@ def scene_reference() -> str:
     return "\n".join(out) + "\n"
 
 
+def not_modelled_reference() -> str:
+    """The rules of the texts the engine does not play, from ``rules.not_modelled``: each is a field
+    a scene or rule set would set, refused in one line when it is."""
+    from .rules.not_modelled import NOT_MODELLED
+    lines = ["Each of these rules is in the texts (`../shared/rules`) and is not played by the engine. A scene",
+             "or rule set that asks for one, by the field named, is refused with a one-line message naming",
+             "the rule, its lines and what the engine offers instead; nothing is approximated in silence.",
+             "This list is generated from `fate_env/rules/not_modelled.py`, the table the refusals come from.",
+             "", "| edition | rule | lines | field that asks for it | what the engine does instead |",
+             "| --- | --- | --- | --- | --- |"]
+    for n in NOT_MODELLED:
+        lines.append(f"| {n.edition} | {n.rule} | {n.cite} | `{n.field()}` | {n.instead} |")
+    return "\n".join(lines) + "\n"
+
+
 def spaces_reference() -> str:
     """The environment's spaces (Markdown), read off the layout code on the shipped scenes."""
     from .environment.actions import ActionLayout

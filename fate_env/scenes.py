@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from .rules.not_modelled import scene_refusals
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
@@ -138,6 +139,8 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
                     dials: dict[str, Any] | None = None) -> Scene:
     if not isinstance(data, dict):
         raise SceneError(file, "(top level)", f"expected a mapping of scene fields, got {type(data).__name__}")
+    for field, message in scene_refusals(data):  # a rule the texts hold that the engine does not play
+        raise SceneError(file, field, message)
     if isinstance(data.get("characters"), dict):  # one-line specs ("Thug x4: mob, Fight 2") read first
         from .npc_spec import expand
 
@@ -801,7 +804,7 @@ LATER_DEFAULTS: dict[str, Any] = {
     "extreme_for": "characters", "scale_benefit": "effort", "faster_contests": False, "conditions": "off",
     "split_effort": False, "consequence_rule": "shifts", "concession": "anytime", "weapon_effect": "shifts",
     "hold_action": False, "skill_names": [], "weapon_table": [], "armor_table": [], "leads": None, "move_cost": "free", "sprint": "overcome", "defense_overflow": "boost",
-    "protect": False, "block_actions": False, "maneuver_avoid": False, "fragile_aspects": False,
+    "protect": False, "block_actions": False, "maneuver_avoid": False, "fragile_aspects": False, "advantage_rule": "create",
     "extreme_replaces": None, "scale": 0, "solo_bonus": [], "countdowns": [], "hazards": [], "distractions": [], "block": None,
     "minion_armor": False, "challenge_immunity": None, "true_form": None, "carry_consequences": False, "contest_immunity": False, "immobile": False,
     "protected_by": [], "reserves": [], "consequence_names": {},

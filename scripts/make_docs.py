@@ -1,6 +1,6 @@
 """Write the reference pages generated from the code (fate_env/reference.py):
 
-    python scripts/make_docs.py          # docs/scene_format.md, docs/spaces.md, the README's field reference
+    python scripts/make_docs.py          # docs/scene_format.md, docs/spaces.md, docs/not_modelled.md, the README's parts
     python scripts/make_docs.py --check  # exit 1 if any of them is out of date (the tests run this check)
 """
 
@@ -12,22 +12,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fate_env.reference import scene_reference, spaces_reference  # noqa: E402
+from fate_env.reference import not_modelled_reference, scene_reference, spaces_reference  # noqa: E402
 
 START, END = "<!-- scene-reference:start -->", "<!-- scene-reference:end -->"
+NM_START, NM_END = "<!-- not-modelled:start -->", "<!-- not-modelled:end -->"
+
+
+def _between(text: str, start: str, end: str, body: str, name: str) -> str:
+    """``text`` with what stands between the markers ``start`` and ``end`` replaced by ``body``."""
+    head, _, rest = text.partition(start)
+    if not rest or end not in rest:
+        raise SystemExit(f"{name}: expected the markers {start} ... {end}")
+    _, _, tail = rest.partition(end)
+    return f"{head}{start}\n{body}{end}{tail}"
 
 
 def wanted() -> dict[Path, str]:
     """Each generated file's path and the text it should hold now."""
-    scene = scene_reference()
+    scene, missing = scene_reference(), not_modelled_reference()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    head, _, rest = readme.partition(START)
-    _, _, tail = rest.partition(END)
-    if not rest or END not in rest:
-        raise SystemExit(f"README.md: expected the markers {START} ... {END}")
+    readme = _between(readme, START, END, scene, "README.md")
+    readme = _between(readme, NM_START, NM_END, missing, "README.md")
     return {ROOT / "docs" / "scene_format.md": "# Scene format: every field\n\n" + scene,
             ROOT / "docs" / "spaces.md": spaces_reference(),
-            ROOT / "README.md": f"{head}{START}\n{scene}{END}{tail}"}
+            ROOT / "docs" / "not_modelled.md": "# Rules not modelled\n\n" + missing,
+            ROOT / "README.md": readme}
 
 
 def main(argv: list[str]) -> int:

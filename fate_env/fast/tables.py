@@ -144,7 +144,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
         why.append(f"concession: {r.concession}")
     if r.hold_action:
         why.append("hold_action: true")
-    for dial, plain in (("move_cost", "free"), ("sprint", "overcome"), ("defense_overflow", "boost")):
+    for dial, plain in (("move_cost", "free"), ("sprint", "overcome"), ("defense_overflow", "boost"),
+                        ("advantage_rule", "create")):
         if getattr(r, dial) != plain:
             why.append(f"{dial}: {getattr(r, dial)}")
     for dial in ("protect", "block_actions", "maneuver_avoid", "fragile_aspects"):

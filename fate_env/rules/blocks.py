@@ -8,10 +8,14 @@ which the border is as it was without it (the engine's map follows, ``Engine.map
 cover between its two zones it mitigates (the defender's armor: half its rating, at least 1) or
 negates (no shot across) an attack, as the scene says (003:2328-2337).
 
+Forcing someone into a block as an attack (003:2324-2326) is the ``shove`` action
+(``actions/shove.py``); the cover's armor is taken off a hit where all armor is
+(``actions/attack.armored``), so cover that takes a hit to 0 leaves the attacker a boost
+(003:2686-2689).
+
 Rulings: the crossing's harm comes only when the move was rolled against the map's difficulty
 (a foe standing in the way opposes the move instead, and then the block did not stop it); one hit
-however many harmful blocks the path crosses. Forcing someone into a block as an attack
-(003:2324-2326) is not offered yet.
+however many harmful blocks the path crosses.
 """
 
 from __future__ import annotations

@@ -2,15 +2,18 @@
 
 A hazard has a name, a rating and a weapon rating; its name is an aspect (a situation aspect in
 its zone) and what it rolls. It cannot be attacked and overcomes nothing; on its turn it attacks,
-rolling its rating, and a tie or better hits for the shifts plus its weapon rating (003:2290-2292).
+rolling its rating, and a tie or better hits for the shifts plus its weapon rating (003:2290-2292),
+less the target's armor where the weapons dial gives sheets armor (003:2686-2687: armor makes any
+hit worth less; as roll modifiers, ``weapon_effect: roll``, the armor adds to the defense roll).
 
 The engine's rulings, where the text leaves the GM to judge:
 
-* **When it acts.** The text places a hazard in the initiative by its rating where initiative is
-  rolled (003:2288-2290); neither popcorn order nor Core's order by skill rolls it. The engine
-  gives each hazard its turn once every character has acted in the exchange: under popcorn
-  before the last actor names who opens the next, under Core's order before the next exchange
-  (a fixed place a GM could have chosen).
+* **When it acts.** A hazard acts in the initiative as the characters do, with its rating
+  (003:2288-2290). In an order by skills (Core's, Fate 3.0's initiative) it takes its place by its
+  rating against each character's first order skill, after the characters of equal skill
+  (``slots``). Popcorn order has no initiative to place it in: there the engine gives each hazard
+  its turn once every character has acted in the exchange, before the last actor names who opens
+  the next (a fixed place a GM could have chosen).
 * **Whom it attacks.** The characters of the sides it ``attacks`` (default: every side) in its
   ``zone`` (default: anywhere): the one whose defence against it is lowest, the first in the
   scene's order on a tie, as "acts as implied by its name" reads for a fire or a turret.
@@ -38,6 +41,7 @@ from .harm import harm
 from .invokes import invoke_turns, roll_context
 from .kinds import DecisionKind
 from .options import Concede, Defend
+from .reach import skill_order
 from .rolls import base, best_skill, resolved
 from .skills import DEFEND_SKILLS, PHYSICAL
 from .aspects import new_aspect
@@ -54,14 +58,31 @@ if TYPE_CHECKING:
 DEFENCE = {PHYSICAL: DEFEND_SKILLS["ranged"], "mental": DEFEND_SKILLS["any"]}
 
 
-def act(e: "Engine") -> Flow:
-    """Every hazard still standing takes its turn, in the scene's order (at the end of each exchange)."""
+def act(e: "Engine", which: "list[Hazard] | None" = None) -> Flow:
+    """The hazards still standing (of ``which``, by default all) take their turns, in the scene's
+    order: under popcorn order at the end of each exchange; in an order by skills at their place."""
     standing = {a.name for a in e.t.aspects.values() if a.kind == SITUATION and a.creator is None}
-    for hz in e.scene.hazards:
+    for hz in e.scene.hazards if which is None else which:
         if e.t.is_over():
             return
         if hz.name in standing:
             yield from attack(e, hz)
+
+
+def slots(e: "Engine") -> list[tuple["Hazard", int]]:
+    """Where each hazard acts in an order by skills: before the first character in that order whose
+    first order skill (Notice, or Empathy in a mental conflict; Alertness under Fate 3.0) is below
+    the hazard's rating. It rolls initiative with its rating (003:2288-2290); a character of equal
+    skill goes first (a ruling: the tie-breaking skills are a character's, a hazard has none)."""
+    from .reach import order_skills
+    first = order_skills(e)[0]
+    order = skill_order(e)
+    F = e.t.f
+    out = []
+    for hz in e.scene.hazards:
+        slot = next((j for j, c in enumerate(order) if F[c].sheet.skill(first) < hz.rating), len(order))
+        out.append((hz, slot))
+    return out
 
 
 def hazard_of(e: "Engine", a: "Aspect") -> "Hazard | None":
@@ -115,6 +136,9 @@ def attack(e: "Engine", hz: "Hazard") -> Flow:
     skill = best_skill(e, target, DEFENCE[hz.track], "defend")
     notes: list[str] = []
     rating, total = base(e, target, skill, "defend", None, notes)
+    if e.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:  # armor as a defense modifier (001:86-101)
+        total += f.sheet.armor
+        notes.append(f"armor +{f.sheet.armor}")
     o_faces = e.dice.roll(target, f"defend with {skill}")
     e.emit(ev.Rolled(target, "defend", skill, rating, total, o_faces, tuple(notes)))
     r = Roll(action, hz.name, hz.name, hz.rating, faces, opposer=target, active=True, opp_skill=skill,
@@ -127,4 +151,8 @@ def attack(e: "Engine", hz: "Hazard") -> Flow:
             e.emit(ev.AspectCreated(a.name, a.id, a.kind, target, 0, None))
         return
     if r.margin >= 0 and f.active:  # a tie or better hits, with the weapon rating (003:2290-2292)
-        yield from harm(e, f, r.margin + hz.weapon, hz.track, None, note=f"{hz.name}: weapon {hz.weapon}")
+        shifts, note = r.margin + hz.weapon, f"{hz.name}: weapon {hz.weapon}"
+        if e.rules.weapons and not e.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:
+            shifts -= f.sheet.armor  # the target's armor, as against any hit (003:2686-2687)
+            note += f", armor {f.sheet.armor}"
+        yield from harm(e, f, shifts, hz.track, None, note=note)  # nothing left: no harm, and no one takes a boost

@@ -104,8 +104,13 @@ def skill_order(e: "Engine") -> list[str]:
     return e.fixed_order
 
 
+def order_skills(e: "Engine") -> tuple[str, ...]:
+    """The skills an order by skills compares, first to last (000:248-252; 002:22)."""
+    return (INITIATIVE_SKILLS if e.rules.turn_order == "initiative" else ORDER_SKILLS)[e.kind]
+
+
 def _skill_order(e: "Engine") -> list[str]:
-    skills = (INITIATIVE_SKILLS if e.rules.turn_order == "initiative" else ORDER_SKILLS)[e.kind]
+    skills = order_skills(e)
     F = e.t.f
     order_ = e.t.order
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from .not_modelled import dial_refusal
+
 # popcorn (003:1408-1413); skills, Notice/Athletics/Physique (000:246-258); initiative, Fate 3.0's
 # Alertness (Notice), Empathy in a social conflict, ties by Resolve (Will), then PCs first (002:22)
 TURN_ORDERS = ("popcorn", "skills", "initiative")
@@ -63,6 +65,12 @@ CONCESSIONS = ("anytime", "offered")
 # what the weapons dial's ratings do: shifts, added to a hit and taken off it (003:2675-2693);
 # roll, a modifier to the attack roll and to the defense roll (001:86-101's "combat modifiers")
 WEAPON_EFFECTS = ("shifts", "roll")
+# what an attempt at an advantage (a new aspect, or one already in play) gives at each outcome:
+# create, Fate Condensed's and Core's table (003:800-870, 000:205-240): a tie gives a boost (or a
+# free invoke on an aspect in play), a failure may become success at a cost, the enemy holding the
+# free invoke; maneuver, Fate 3.0's (002:79): success needs at least one shift, and a tie or a
+# failure places nothing and gives nothing (Fate 3.0 has no boosts)
+ADVANTAGE_RULES = ("create", "maneuver")
 
 
 class RuleSetError(ValueError):
@@ -103,6 +111,7 @@ class RuleSet:
     block_actions: bool = False      # Fate 3.0's block against a foe's kind of action (002:47)
     maneuver_avoid: bool = False     # a maneuver's target may pay a fate point not to take it (002:79)
     fragile_aspects: bool = False    # a maneuver's aspect on a character goes at its first tag (002:83)
+    advantage_rule: str = "create"   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
     #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
     #: Fight, 001:57-62); a scene under the rule set may use either name
     skill_names: tuple[tuple[str, str], ...] = ()
@@ -228,6 +237,9 @@ def _table(data: dict[str, Any], key: str) -> tuple[tuple[str, int], ...]:
 
 def from_dict(data: dict[str, Any]) -> RuleSet:
     """Build a rule set from its YAML mapping, refusing unknown dials."""
+    refused = dial_refusal(data)
+    if refused:  # a rule the texts hold that the engine does not play: said, not approximated
+        raise RuleSetError(refused)
     known = _DIAL_NAMES | {"stress", "consequences"}
     unknown = sorted(set(data) - known)
     if unknown:
@@ -294,6 +306,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         block_actions=bool(data.get("block_actions", False)),
         maneuver_avoid=bool(data.get("maneuver_avoid", False)),
         fragile_aspects=bool(data.get("fragile_aspects", False)),
+        advantage_rule=_choice(data, "advantage_rule", ADVANTAGE_RULES, "create"),
         skill_names=_skill_names(data),
         weapon_table=_table(data, "weapon_table"),
         armor_table=_table(data, "armor_table"),
@@ -339,6 +352,7 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
         "block_actions": rules.block_actions,
         "maneuver_avoid": rules.maneuver_avoid,
         "fragile_aspects": rules.fragile_aspects,
+        "advantage_rule": rules.advantage_rule,
         "skill_names": dict(rules.skill_names),
         "weapon_table": dict(rules.weapon_table),
         "armor_table": dict(rules.armor_table),

@@ -3,7 +3,8 @@
 Against a foe it is a roll against their defense; otherwise against the template's difficulty.
 Success places the aspect with one free invoke (two with style); a tie gives a boost; a failure,
 in a conflict, may be turned into success at a cost by giving the enemy the free invoke
-(003:842-845). A contest asks its own question instead, so the attempt returns what a failure
+(003:842-845). Under Fate 3.0's maneuver (``advantage_rule: maneuver``, 002:79) success needs a
+shift: a tie or a failure places nothing, gives no boost and offers no cost. A contest asks its own question instead, so the attempt returns what a failure
 would have placed (:class:`Attempt`) and :func:`give_failed` places it when the contest says so.
 """
 
@@ -107,15 +108,17 @@ def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_co
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = band(r.margin)
+    maneuver = e.rules.advantage_rule == "maneuver"  # Fate 3.0: a shift or nothing (002:79)
     if outcome == FAIL:
-        if ask_cost and r.opposer is not None:
+        if ask_cost and r.opposer is not None and not maneuver:
             pick = yield from ask(e, DecisionKind.COST, f.id, [Choose("no_aspect"), Choose("aspect_for_enemy")],
                                   action="create_advantage")
             if pick.option == "aspect_for_enemy":  # success at a cost (003:842-845)
                 place(e, f, template, target, skill, r.opposer, 1)
         return Attempt(outcome, r, template, target, skill)
     if outcome == TIE:
-        boost(e, f.id, template)
+        if not maneuver:
+            boost(e, f.id, template)
     else:
         if e.rules.maneuver_avoid and tpl.target == "foe" and e.t.fate_points_of(target) > 0:
             if (yield from avoided(e, target, template)):

@@ -1,7 +1,10 @@
 """Attack: a roll against the target's defense; shifts are a hit (003:872-906; 000:277-292).
 
-A tie gives the attacker a boost (under the weapons dial a weapon hits instead, and armor that
-cancels it leaves the boost, 003:2682-2689); success with style may trade one shift for a boost.
+A tie gives the attacker a boost; a weapon (the sheet's under the weapons dial, or the one a block
+adds when someone is forced into it, 003:2324-2326) hits on a tie instead (003:2682-2684). Armor
+takes shifts off any hit, whatever gives it (the sheet's rating, a block used as cover,
+003:2333-2337); armor that takes a hit to 0 leaves the attacker a boost instead (003:2686-2689).
+Success with style may trade one shift for a boost.
 """
 
 from __future__ import annotations
@@ -78,14 +81,17 @@ def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str, into: tuple[
     weapons = e.rules.weapons and not e.weapon_rolls and track == PHYSICAL  # as shifts (003:2675-2693)
     if m < 0:
         return
-    if m == 0 and into is not None:
-        yield from harm(e, t, into[1], track, f.id, note=f"forced into {into[0]}")
-        return
+    weapon = (into[1] if into is not None else 0) + (f.sheet.weapon if weapons else 0)
     if m == 0:
-        if weapons and f.sheet.weapon > 0 and f.sheet.weapon - t.sheet.armor > 0:
-            yield from harm(e, t, f.sheet.weapon - t.sheet.armor, track, f.id, note="weapon on a tie")
-        else:
+        if weapon == 0:
             boost(e, f.id, "Opening")
+            return
+        note = f"forced into {into[0]}" if into is not None else "weapon on a tie"
+        hit = armored(e, f, t, weapon, weapons)
+        if hit <= 0:  # armor took it all: the tie's boost after all (003:2686-2689)
+            boost(e, f.id, "Opening")
+            return
+        yield from harm(e, t, hit, track, f.id, note=note)
         return
     if t.sheet.minion_armor:
         shield = yield from minion_armor(e, f, t, m)
@@ -100,21 +106,28 @@ def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str, into: tuple[
             boost(e, f.id, "Momentum")
     note = None
     if into is not None:
-        hit += into[1]
         note = f"forced into {into[0]}, weapon {into[1]}"
     if weapons:
-        hit += f.sheet.weapon - t.sheet.armor
         note = f"weapon {f.sheet.weapon}, armor {t.sheet.armor}"
-        if hit <= 0:
-            boost(e, f.id, "Glancing Blow")  # 003:2686-2689
-            return
-    if e.scene_has_blocks:
-        hit -= cover(e, f.zone, t.zone, target)  # a block between them, used as cover (003:2333-2337)
-        if hit <= 0:
-            return
+    hit = armored(e, f, t, hit + weapon, weapons)
+    if hit <= 0:
+        boost(e, f.id, "Glancing Blow")  # armor, whatever gives it, took the whole hit (003:2686-2689)
+        return
     if e.solo:
         hit = reduce_hit(e, target, hit)
     yield from harm(e, t, hit, track, f.id, note=note)
+
+
+def armored(e: "Engine", f: Fighter, t: Fighter, shifts: int, weapons: bool) -> int:
+    """What is left of a hit of ``shifts`` once the target's armor is off it: the sheet's rating
+    under the weapons dial, then a standing block between them used as cover (003:2333-2337), which
+    gives an Armor rating too. One path for all armor, so a tie's weapon hit and a hit alike meet
+    it; cover is looked at (and announced) only while something is left to stop."""
+    if weapons:
+        shifts -= t.sheet.armor
+    if shifts > 0 and e.scene_has_blocks:
+        shifts -= cover(e, f.zone, t.zone, t.id)
+    return shifts
 
 
 def minion_armor(e: "Engine", f: Fighter, big_bad: Fighter, shifts: int) -> Flow:

@@ -1,4 +1,8 @@
-"""Full defense: +2 to every defense until the next turn (003:2240-2248; 000:400-404)."""
+"""Full defense: +2 to every defense until the next turn (003:2240-2248; 000:400-404).
+
+Under Fate 3.0's minor actions (``move_cost: minor``) it is not offered once the turn has spent
+its move: full defense forgoes the main action and the minor ones alike (002:41).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ if TYPE_CHECKING:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+    if e.minor_moves and not ctx.free_move:
+        return []  # Fate 3.0: a full defense gives up the turn's minor actions too, and one was taken (002:41)
     return [FullDefense()]
 
 

@@ -43,7 +43,13 @@ def run(e: "Engine") -> Flow:
         opener = e.scene.first or skill_order(e)[0]
         if not begin_exchange(e):
             return
-        t.cursor = _opening(e, opener) if popcorn else _next_in_order(e, -1)
+        if popcorn:
+            t.cursor = _opening(e, opener)
+        else:
+            t.cursor = yield from _advance(e, -1)
+            if t.cursor is None:  # the hazards ended it before anyone's turn
+                finish(e)
+                return
     while True:
         e.checkpoint()
         if popcorn:
@@ -67,19 +73,17 @@ def run(e: "Engine") -> Flow:
             if t.is_over():
                 finish(e)
                 return
-            i = _next_in_order(e, t.cursor)
-            if i is None:
+            i = yield from _advance(e, t.cursor)
+            if i is None and not t.is_over():
                 for c in t.held:  # held past the exchange's end: the turn is lost (001:84)
                     e.emit(ev.TurnForfeited(c, "held to the end of the exchange"))
                 t.held = ()
-                if e.scene.hazards:
-                    yield from hazards.act(e)
-                    if t.is_over():
-                        finish(e)
-                        return
                 if not begin_exchange(e):
                     return
-                i = _next_in_order(e, -1)
+                i = yield from _advance(e, -1)
+            if t.is_over():
+                finish(e)
+                return
             t.cursor = i
             continue
         if e.scene.hazards and not t.is_over() and all(c in t.acted for c in t.active_ids()):
@@ -157,6 +161,22 @@ def _opening(e: "Engine", opener: str) -> tuple[str, str]:
     """Popcorn: the opener acts first, or the first one still in the fight."""
     t = e.t
     return (opener if t.f[opener].active else t.active_ids()[0], opener)
+
+
+def _advance(e: "Engine", after: int) -> Flow:
+    """By skills: the next character still in the fight after position ``after`` (None at the
+    exchange's end), once the hazards placed between the two have taken their turns."""
+    while True:
+        i = _next_in_order(e, after)
+        if e.scene.hazards:
+            upto = len(skill_order(e)) if i is None else i
+            yield from hazards.act(e, [hz for hz, slot in hazards.slots(e) if after < slot <= upto])
+            if e.t.is_over():
+                return None
+            if i is not None and not e.t.f[skill_order(e)[i]].active:
+                after = i  # the hazard took the next one out: on to the one after
+                continue
+        return i
 
 
 def _next_in_order(e: "Engine", after: int) -> int | None:
