@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .rules.not_modelled import scene_refusals
+from .rules.not_modelled import BY_PLACE, scene_refusals
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
@@ -605,8 +605,7 @@ def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: lis
         for j, text in enumerate(cd["triggers"]):
             when = parse_when(text)
             if when.tag not in COUNTDOWN_TRIGGERS:
-                fail(f"{base}.triggers.{j}", f"unknown trigger {text!r}; expected exchange, turn: ID, "
-                     "consequence: ID or taken_out: ID")
+                fail(f"{base}.triggers.{j}", f"trigger {text!r}: {BY_PLACE['countdowns']['box_triggers'].refusal()}")
             if when.tag == "exchange" and when.arg or when.tag != "exchange" and when.arg not in ids:
                 fail(f"{base}.triggers.{j}", f"{text!r}: expected exchange alone, or a character id after "
                      f"{when.tag}: (one of {', '.join(ids)})")

@@ -53,7 +53,8 @@ NOT_MODELLED: tuple[NotModelled, ...] = (
                 "one overcome roll split among several problems", "003:2664-2666",
                 "split_effort splits attacks and advantages; overcome each problem with its own action"),
     NotModelled("countdowns", "box_triggers", CONDENSED,
-                "a countdown whose boxes each have their own trigger", "003:2199-2201",
+                "a countdown whose boxes each have their own trigger, or a trigger other than an exchange, "
+                "a character's turn, its consequence or its being taken out", "003:2185-2187, 003:2199-2201",
                 "a countdown's triggers mark any box in turn (exchange, turn: ID, consequence: ID, taken_out: ID)"),
     NotModelled("aspects", "scale", CONDENSED,
                 "a situation aspect that grants scale, when invoked or by being there", "003:2448-2455",

@@ -314,6 +314,18 @@ def test_a_rule_set_asking_for_a_rule_not_modelled_is_refused(entry):
         from_dict({**to_dict(load_rules("fate3")), entry.key: "yes"})
 
 
+def test_a_countdown_trigger_the_engine_does_not_count_is_refused_naming_the_rule():
+    from fate_env.rules.not_modelled import BY_PLACE
+    from fate_env.scenes import scene_from_dict
+    entry = BY_PLACE["countdowns"]["box_triggers"]
+    data = _asking(entry)
+    del data["countdowns"][0]["box_triggers"]
+    data["countdowns"][0]["triggers"] = ["an hour passes"]
+    with pytest.raises(SceneError) as err:
+        scene_from_dict(data, "ask.yaml")
+    assert err.value.field == "countdowns.0.triggers.0" and entry.refusal() in str(err.value)
+
+
 def test_the_docs_not_modelled_list_is_exactly_the_refusals():
     page = (ROOT / "docs" / "not_modelled.md").read_text(encoding="utf-8")
     rows = [line for line in page.splitlines() if line.startswith("| ") and not line.startswith(("| edition", "| ---"))]

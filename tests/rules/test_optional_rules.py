@@ -236,7 +236,7 @@ def test_a_copy_carries_the_countdown():
 
 
 @pytest.mark.parametrize("countdown,field,expected", [
-    ({"triggers": ["midnight"]}, "triggers.0", "unknown trigger"),
+    ({"triggers": ["midnight"]}, "triggers.0", "is not modelled; a countdown.s triggers mark"),
     ({"triggers": ["turn: nobody"]}, "triggers.0", "character id"),
     ({"winner": "cultists"}, "winner", "no side"),
     ({"stops_when_out": "ghost"}, "stops_when_out", "no character"),
