@@ -30,15 +30,33 @@ _MODELS: dict[tuple[str, float], object] = {}
 def _load_model(path: str):
     """Load a saved model once per process (a benchmark makes a controller per episode): a
     policy-only export (fate_env/policy_file.py, numpy only) or a full SB3 save."""
-    from fate_env.policy_file import PolicyOnly, is_policy_only
+    from fate_env.policy_file import PolicyOnly, check_model_file
     key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
     if key not in _MODELS:
-        if is_policy_only(path):
+        if check_model_file(path) == "policy":  # a full save only when trusted (policy_file: Trust)
             _MODELS[key] = PolicyOnly(path)
         else:
-            from sb3_contrib import MaskablePPO
+            try:
+                from sb3_contrib import MaskablePPO
+            except ImportError:
+                raise ValueError(f"ppo:{path}: a full Stable-Baselines3 save needs the train extra: pip install "
+                                 "'fate-npc[train]' (or play its policy-only export)") from None
             _MODELS[key] = MaskablePPO.load(path, device="cpu")
     return _MODELS[key]
+
+
+def _sidecar(meta: Path) -> dict[str, Any]:
+    """A model's .json sidecar (what it learned, its action space), or {} when there is none."""
+    if not meta.exists():
+        return {}
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{meta}: not a readable JSON sidecar ({str(exc)[:80]})") from None
+    if not isinstance(info, dict):
+        raise ValueError(f"{meta}: expected a JSON mapping (the sidecar fate-npc train writes), got "
+                         f"{type(info).__name__}")
+    return info
 
 
 @register("ppo")
@@ -48,14 +66,14 @@ class PPOController:
     def __init__(self, seed: int = 0, path: str | None = None):
         if not path:
             raise ValueError("the ppo controller needs a model: ppo:PATH (a .zip saved by fate-npc train)")
-        if not Path(path).exists():
-            raise ValueError(f"ppo:{path}: no such model file")
+        from fate_env.policy_file import check_model_file
+        check_model_file(path)  # missing, a folder, not a model, or a full save not trusted: one line
         self.path = path
         self.model = _load_model(path)
         self._tables: dict[str, Any] = {}
         # a model trained on some decision kinds only (configs/train/turns.yaml) leaves the rest to a helper
         meta = Path(path).with_suffix(".json")
-        info = json.loads(meta.read_text()) if meta.exists() else {}
+        info = _sidecar(meta)
         self.learn = tuple(info["learn"]) if info.get("learn") else None
         # "compact": the model's actions are the layout's actions of its decision kinds only
         self.actions = info.get("actions", "full")

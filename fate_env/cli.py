@@ -747,8 +747,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _with_trust_flag(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Every command takes --trust-models: full SB3 saves load (and so run their code) from anywhere."""
+    for name, sp in p._subparsers._group_actions[0].choices.items():  # noqa: SLF001 - argparse keeps them here
+        sp.add_argument("--trust-models", action="store_true",
+                        help="let ppo:FILE load full Stable-Baselines3 saves not written by training here: loading "
+                             "one unpickles it, which runs any code its author put in it (policy_file: Trust)")
+    return p
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _with_trust_flag(build_parser()).parse_args(argv)
+    if getattr(args, "trust_models", False):
+        import os
+
+        from .policy_file import TRUST_ENV
+        os.environ[TRUST_ENV] = "1"  # workers started from here inherit it
     if args.command == "play" and args.scene is None and not args.resume:
         return _fail("play: expected a SCENE (or --resume FILE)")
     try:

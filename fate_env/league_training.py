@@ -19,6 +19,7 @@ from typing import Any, Callable
 from stable_baselines3.common.callbacks import BaseCallback
 
 from .league import League
+from .policy_file import trust
 
 
 class LeagueCallback(BaseCallback):
@@ -65,6 +66,7 @@ class LeagueCallback(BaseCallback):
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"snapshot_{self.num_timesteps}.zip"
         self.model.save(path)
+        trust(path)  # written here: ppo: may load it (policy_file: Trust)
         self.sidecar(path)  # the snapshot plays the learner's decisions only, with its action space
         return path
 

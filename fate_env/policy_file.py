@@ -7,13 +7,23 @@ side, then the action layer, the illegal actions masked off, the best one taken 
 ``MaskablePPO.predict(..., deterministic=True)`` does). ``fate-npc export`` writes that as a
 zip holding ``policy.json`` (the shapes and the activation) and ``policy.npz`` (the weights), and
 :class:`PolicyOnly` plays it with numpy alone, so a GM's install needs no torch for the
-shipped NPCs. The ``ppo:PATH`` controller loads either kind.
+shipped NPCs.
+
+**Trust.** A full SB3 save is a pickle: loading one runs whatever code its author put in it. So
+``ppo:PATH`` plays a policy-only file always, and a full save only when it is trusted: one that
+``fate-npc train`` (or a league, or ``exploit``) wrote on this machine (its SHA-256 is recorded in
+``$XDG_DATA_HOME/fate-npc/trusted_models.json`` when it is written, and a file edited since no longer
+matches), or any full save while ``FATE_NPC_TRUST_MODELS=1`` is set (the ``--trust-models`` flag).
+Any other full save is refused in one line naming ``fate-npc export``, which turns a save you trust
+into a policy-only file anyone can play safely.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -22,6 +32,78 @@ import numpy as np
 from gymnasium import spaces
 
 FORMAT = "fate-npc policy-only 1"
+#: set to 1 to load full SB3 saves from anywhere (``--trust-models``): they run code when loaded
+TRUST_ENV = "FATE_NPC_TRUST_MODELS"
+#: the largest policy-only file read (the warehouse's full head is ~2 MB)
+MAX_POLICY_BYTES = 256 * 1024 * 1024
+
+
+class ModelFileError(ValueError):
+    """A ``ppo:`` model file that cannot be played: missing, malformed, or an untrusted full save."""
+
+
+def _trust_store() -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "fate-npc"
+    return base / "trusted_models.json"
+
+
+def _sha256(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _trusted_digests() -> set[str]:
+    try:
+        data = json.loads(_trust_store().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return set(data) if isinstance(data, list) else set()
+
+
+def trust(path: str | Path) -> None:
+    """Record a full save this machine's training just wrote as trusted (by its SHA-256)."""
+    from .paths import write_atomically
+    store = _trust_store()
+    store.parent.mkdir(parents=True, exist_ok=True)
+    digests = _trusted_digests() | {_sha256(path)}
+    write_atomically(store, json.dumps(sorted(digests)))
+
+
+def trusted(path: str | Path) -> bool:
+    """Whether a full SB3 save may be loaded: ``FATE_NPC_TRUST_MODELS=1``, or written by our training."""
+    return os.environ.get(TRUST_ENV) == "1" or _sha256(path) in _trusted_digests()
+
+
+def check_model_file(path: str | Path) -> str:
+    """What ``path`` is, ``"policy"`` (a policy-only export) or ``"sb3"`` (a trusted full save), or
+    :class:`ModelFileError` in one line saying what is wrong with it and what to do."""
+    p = Path(path)
+    if not p.exists():
+        raise ModelFileError(f"ppo:{path}: no such model file")
+    if not p.is_file():
+        raise ModelFileError(f"ppo:{path}: is a folder; expected a .zip model file (fate-npc train or export)")
+    try:
+        with zipfile.ZipFile(p) as z:
+            names = set(z.namelist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ModelFileError(f"ppo:{path}: not a zip file ({exc}); expected a model saved by fate-npc "
+                             "train or export") from None
+    if "policy.json" in names:
+        if "policy.npz" not in names:
+            raise ModelFileError(f"ppo:{path}: a policy-only file without its weights (policy.npz)")
+        return "policy"
+    if "data" not in names or "policy.pth" not in names:
+        raise ModelFileError(f"ppo:{path}: a zip without model data (expected policy.json and policy.npz, "
+                             "or a Stable-Baselines3 save's data and policy.pth)")
+    if not trusted(p):
+        raise ModelFileError(
+            f"ppo:{path}: a full Stable-Baselines3 save not written by training on this machine; loading "
+            "one runs any code its author put in it. If you trust it, convert it once with fate-npc export "
+            f"{path} OUT.zip (policy-only, safe to share and to play), or pass --trust-models")
+    return "sb3"
 _ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
 
 
@@ -38,15 +120,25 @@ class PolicyOnly:
     """A policy-only export, playing as ``MaskablePPO.predict`` does with ``deterministic=True``."""
 
     def __init__(self, path: str | Path):
-        with zipfile.ZipFile(path) as z:
-            meta = json.loads(z.read("policy.json"))
-            if meta.get("format") != FORMAT:
-                raise ValueError(f"{path}: format {meta.get('format')!r}; expected {FORMAT!r}")
-            arrays = np.load(io.BytesIO(z.read("policy.npz")))
-            self.layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(int(meta["hidden_layers"]))]
-            self.action = (arrays["w_action"], arrays["b_action"])
-        if meta["activation"] not in _ACTIVATIONS:
-            raise ValueError(f"{path}: activation {meta['activation']!r}; expected one of {', '.join(_ACTIVATIONS)}")
+        try:
+            with zipfile.ZipFile(path) as z:
+                if sum(i.file_size for i in z.infolist()) > MAX_POLICY_BYTES:
+                    raise ModelFileError(f"{path}: over {MAX_POLICY_BYTES >> 20} MB unpacked; not a policy-only file")
+                meta = json.loads(z.read("policy.json"))
+                if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                    got = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+                    raise ModelFileError(f"{path}: format {str(got)[:60]!r}; expected {FORMAT!r}")
+                # allow_pickle=False: the weights are plain arrays, never objects
+                arrays = np.load(io.BytesIO(z.read("policy.npz")), allow_pickle=False)
+                self.layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(int(meta["hidden_layers"]))]
+                self.action = (arrays["w_action"], arrays["b_action"])
+        except ModelFileError:
+            raise
+        except (KeyError, ValueError, TypeError, OSError, zipfile.BadZipFile) as exc:
+            raise ModelFileError(f"{path}: a malformed policy-only file ({str(exc)[:120]})") from None
+        if meta.get("activation") not in _ACTIVATIONS:
+            raise ModelFileError(f"{path}: activation {str(meta.get('activation'))[:40]!r}; expected one of "
+                                 f"{', '.join(_ACTIVATIONS)}")
         self.activation = _ACTIVATIONS[meta["activation"]]
         self.meta = meta
         self.observation_space = spaces.Box(-10.0, 10.0, shape=(int(meta["observations"]),), dtype=np.float32)

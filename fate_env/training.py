@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .policy_file import trust
 from .stats import wilson
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
@@ -168,6 +169,13 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     )
     model.set_logger(configure(str(log_dir), formats))
     if init:
+        from .policy_file import ModelFileError, check_model_file
+        try:
+            if check_model_file(init) != "sb3":
+                raise ValueError(f"--init {init}: a policy-only export holds no value network or optimizer; "
+                                 "expected the full save fate-npc train wrote")
+        except ModelFileError as exc:
+            raise ValueError(f"--init: {exc}") from None
         try:
             model.set_parameters(init, exact_match=True, device="cpu")
         except Exception as exc:  # noqa: BLE001 - SB3 raises several kinds for a model that does not fit
@@ -190,6 +198,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                 self.last = self.num_timesteps
                 snap = out_path.with_name(out_path.stem + "_snapshot.zip")
                 self.model.save(snap)
+                trust(snap)  # written here: ppo: may load it (policy_file: Trust)
                 sidecar(snap)  # the snapshot makes the learner's decisions only, with its action space
                 others = {s: f"ppo:{snap}" for s in env.aec.scene.sides if s != env.side}
                 self.training_env.env_method("set_opponents", others, seed)
@@ -214,6 +223,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     minutes = (time.perf_counter() - start) / 60
     venv.close()
     model.save(out_path)
+    trust(out_path)  # written here: ppo: may load it (policy_file: Trust)
     sidecar(out_path)
 
     episodes = int(config.get("eval_episodes", 300))

@@ -95,6 +95,14 @@ def driver():
     return Driver
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _trusted_models_in_a_temporary_folder(tmp_path_factory):
+    """The record of full saves this machine's training wrote (policy_file: Trust) lives under
+    $XDG_DATA_HOME: one folder per test process, inherited by the commands the tests start."""
+    import os
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
+
+
 @pytest.fixture(autouse=True)
 def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     """Live sessions autosave under $XDG_STATE_HOME: keep the tests' saves out of the home folder."""

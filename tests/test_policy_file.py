@@ -143,3 +143,73 @@ def test_a_learned_concession_stands_only_where_the_helper_would_concede(tmp_pat
         index, why = ctl.choose(c, d)
         assert (type(d.options[index]) is Concede) is kept, (concede, d.options[index], why)
         assert ("its script would not" in why) is not kept
+
+
+# -- trust: a full save runs code when loaded, so ppo: loads only those training wrote here ---------
+
+def _crafted_full_save(path, marker):
+    """A zip shaped like a Stable-Baselines3 save whose pickles would create ``marker`` if loaded."""
+    import base64
+    import pickle
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    blob = pickle.dumps(Payload())
+    data = {"policy_class": {":type:": "<class 'abc.ABCMeta'>", ":serialized:": base64.b64encode(blob).decode()}}
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("data", json.dumps(data))
+        z.writestr("policy.pth", blob)
+        z.writestr("_stable_baselines3_version", "2.3.0")
+
+
+def test_a_full_save_from_elsewhere_is_refused_before_any_of_it_runs(tmp_path):
+    model, marker = tmp_path / "shared.zip", tmp_path / "pwned"
+    _crafted_full_save(model, marker)
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and not marker.exists()
+    line = r.stderr.strip()
+    assert "\n" not in line and "Traceback" not in line
+    assert "runs any code" in line and f"fate-npc export {model}" in line and "--trust-models" in line
+
+
+def test_a_full_save_training_wrote_here_plays_and_one_from_another_machine_needs_the_flag(trained, tmp_path, monkeypatch):
+    from agents.learned import PPOController
+    from fate_env.policy_file import ModelFileError, check_model_file
+
+    full, small = trained
+    assert check_model_file(full) == "sb3" and check_model_file(small) == "policy"
+    assert PPOController(path=str(full)).model is not None
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # another machine: no record of it
+    with pytest.raises(ModelFileError, match="not written by training on this machine"):
+        check_model_file(full)
+    assert check_model_file(small) == "policy"  # policy-only files need no trust
+    monkeypatch.setenv("FATE_NPC_TRUST_MODELS", "1")
+    assert check_model_file(full) == "sb3"
+
+
+@pytest.mark.parametrize("make,expected", [
+    (lambda p: p.mkdir(), "is a folder"),
+    (lambda p: p.write_bytes(b"not a zip"), "not a zip file"),
+    (lambda p: zipfile.ZipFile(p, "w").writestr("readme.txt", "hi"), "a zip without model data"),
+    (lambda p: zipfile.ZipFile(p, "w").writestr("policy.json", "{}"), "without its weights"),
+])
+def test_broken_model_files_are_one_line_errors(tmp_path, make, expected):
+    model = tmp_path / "m.zip"
+    make(model)
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and expected in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_sidecar_that_is_not_a_mapping_is_a_one_line_error(tmp_path):
+    import shutil
+    model = tmp_path / "rival.zip"
+    shutil.copy(ROOT / "models" / "duel_rival.zip", model)
+    model.with_suffix(".json").write_text("[1, 2]")
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "expected a JSON mapping" in r.stderr and "Traceback" not in r.stderr
