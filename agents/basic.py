@@ -52,9 +52,8 @@ def policy_params(name: str) -> dict:
 def _policies(path: str, mtime_ns: int, size: int) -> dict:
     """A policies file, parsed once while it is unchanged (re-parsing it for every controller
     was a quarter of a fight's cost)."""
-    import yaml
-    from pathlib import Path
-    return yaml.safe_load(Path(path).read_text()) or {}
+    from fate_env.yaml_input import load_file
+    return load_file(path, "policies file") or {}
 
 
 def by_kind(options: list) -> dict[type, list[int]]:

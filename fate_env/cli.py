@@ -168,14 +168,20 @@ def _dials(given: list[str] | None) -> dict | None:
     """``--dial KEY=VALUE`` (repeatable): single dials over the rule set (the scene file's
     ``rules.dials`` does the same); the value is read as YAML (``foe_in_zone``, ``3``, ``true``)."""
     import yaml
+
+    from .yaml_input import load
     if not given:
         return None
     out = {}
     for item in given:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise UsageError(f"--dial {item}: expected KEY=VALUE, e.g. exploit_opposition=foe_in_zone")
-        out[key.strip()] = yaml.safe_load(value)
+            raise UsageError(f"--dial {item[:60]}: expected KEY=VALUE, e.g. exploit_opposition=foe_in_zone")
+        try:
+            out[key.strip()] = load(value)
+        except yaml.YAMLError as exc:
+            raise UsageError(f"--dial {key.strip()[:40]}: {getattr(exc, 'problem', None) or 'not a YAML value'}; "
+                             "expected a value such as foe_in_zone, 3 or true") from None
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,8 @@ import jsonschema
 import yaml
 
 from .rules.not_modelled import BY_PLACE, scene_refusals
+from .yaml_input import BoundedLoader, InputTooLarge, read_bounded
+from .yaml_input import load_file as load_yaml_file
 from .rules.ruleset import RuleSet, RuleSetError
 from .rules.ruleset import from_dict as ruleset_from_dict
 from .rules.scene import (
@@ -68,16 +71,20 @@ def list_scenes() -> list[str]:
 
 def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSet:
     path = config_dir() / "rules" / f"{name}.yaml"
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name.startswith("."):
+        known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
+        raise SceneError(file, field, f"{str(name)[:40]!r} is not a rule-set name (a name, not a path); "
+                                      f"expected one of {known}")
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
         raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}")
     try:
-        return ruleset_from_dict(yaml.safe_load(path.read_text()))
-    except RuleSetError as exc:
+        return ruleset_from_dict(load_yaml_file(path, "rule-set file"))
+    except (RuleSetError, ValueError) as exc:
         raise SceneError(str(path), "(rule set)", str(exc)) from None
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+class _UniqueKeyLoader(BoundedLoader):
     """PyYAML's safe loader, refusing a key written twice in one mapping (by default the
     second silently replaces the first: a character would vanish)."""
 
@@ -106,7 +113,9 @@ def read_scene_data(name_or_path: str | os.PathLike) -> tuple[str, Any]:
     path = scene_path(name_or_path)
     file = str(path)
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, what="YAML scene file")
+    except InputTooLarge as exc:
+        raise SceneError(file, "(file)", str(exc)) from None
     except OSError as exc:
         raise SceneError(file, "(file)", f"cannot read the scene file: {exc.strerror or exc}") from None
     try:

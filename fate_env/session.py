@@ -607,9 +607,9 @@ class Session:
 
 def load_library() -> dict[str, str]:
     """The shipped NPC library (configs/library.yaml): name -> one-line spec."""
-    import yaml
+    from .yaml_input import load_file
     path = config_dir() / "library.yaml"
-    return {str(k): str(v) for k, v in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).items()}
+    return {str(k): str(v) for k, v in (load_file(path, "NPC library") or {}).items()}
 
 
 class _Quit(Exception):

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from .policy_file import trust
 from .stats import wilson
@@ -31,7 +30,10 @@ EVAL_SEED = 100_000
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
-    data = yaml.safe_load(Path(path).read_text()) or {}
+    from .yaml_input import load_file
+    data = load_file(path, "training config") or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping of training keys, got {type(data).__name__}")
     unknown = sorted(set(data) - TRAIN_KEYS)
     if unknown:
         raise ValueError(f"{path}: unknown training key(s) {', '.join(unknown)}; expected some of "
