@@ -278,11 +278,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .paths import check_output
-    from .policy_file import export
+    from .policy_file import check_model_file, export
 
-    if not Path(args.model).exists():
-        return _fail(f"{args.model}: no such model file")
     try:
+        if check_model_file(args.model, require_trust=False) == "policy":
+            return _fail(f"{args.model}: already a policy-only file; play it as ppo:{args.model} (nothing to export)")
         check_output(args.out, "--out")
         info = export(args.model, args.out)
     except ImportError as exc:

@@ -77,9 +77,10 @@ def trusted(path: str | Path) -> bool:
     return os.environ.get(TRUST_ENV) == "1" or _sha256(path) in _trusted_digests()
 
 
-def check_model_file(path: str | Path) -> str:
+def check_model_file(path: str | Path, require_trust: bool = True) -> str:
     """What ``path`` is, ``"policy"`` (a policy-only export) or ``"sb3"`` (a trusted full save), or
-    :class:`ModelFileError` in one line saying what is wrong with it and what to do."""
+    :class:`ModelFileError` in one line saying what is wrong with it and what to do. ``export`` is
+    the one caller that asks no trust: converting a save is the user's own explicit act."""
     p = Path(path)
     if not p.exists():
         raise ModelFileError(f"ppo:{path}: no such model file")
@@ -98,7 +99,7 @@ def check_model_file(path: str | Path) -> str:
     if "data" not in names or "policy.pth" not in names:
         raise ModelFileError(f"ppo:{path}: a zip without model data (expected policy.json and policy.npz, "
                              "or a Stable-Baselines3 save's data and policy.pth)")
-    if not trusted(p):
+    if require_trust and not trusted(p):
         raise ModelFileError(
             f"ppo:{path}: a full Stable-Baselines3 save not written by training on this machine; loading "
             "one runs any code its author put in it. If you trust it, convert it once with fate-npc export "

@@ -213,3 +213,10 @@ def test_a_sidecar_that_is_not_a_mapping_is_a_one_line_error(tmp_path):
     r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode != 0 and "expected a JSON mapping" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_exporting_a_policy_only_file_is_one_line_not_a_traceback(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(ROOT / "models" / "duel_rival.zip"),
+                        str(tmp_path / "out.zip")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "already a policy-only file" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "out.zip").exists()
