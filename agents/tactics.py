@@ -17,7 +17,7 @@ gives its reason for the narration. Parameters live in ``configs/policies.yaml``
   advantage of aspects it carries, which faces a passive difficulty unless the table
   rules that a foe opposes (003:834-838, the ``exploit_opposition`` dial), until it
   holds ``stack`` free invokes, then attacks and spends every one on the blow. The
-  line a learned table finds against the shipped NPCs (README, exploitability), as a script.
+  line a learned table finds against the shipped NPCs (docs/npcs.md, exploitability), as a script.
 """
 
 from __future__ import annotations

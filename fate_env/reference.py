@@ -4,7 +4,7 @@
 (``fate_env/schema/scene.schema.json``: its types, bounds, defaults, descriptions and examples).
 :func:`spaces_reference`: the environment's observation and action spaces, from the layout code
 (``fate_env/environment``) run on the shipped scenes. ``scripts/make_docs.py`` writes both into
-``docs/`` and the README; a test checks the files match what these functions give now.
+``docs/``; a test checks the files match what these functions give now.
 """
 
 from __future__ import annotations

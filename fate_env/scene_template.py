@@ -1,7 +1,7 @@
 """``fate-npc new SCENE``: a commented scene file to start from.
 
 The template is a small, playable fight (two PCs against a major NPC and a mob) whose comments
-name every field a GM is likely to want first, what it takes and what it defaults to; the README's
+name every field a GM is likely to want first, what it takes and what it defaults to; docs/scene_format.md's
 "Scene files" section has the whole list. ``tests/test_cli.py`` loads and resolves what it writes,
 under every rule set, so the template cannot drift from the loader.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 TEMPLATE = """\
 # A scene for fate-npc. Check it with `fate-npc validate {path}`, play it with
-# `fate-npc resolve {path}`; the README's "Scene files" section lists every field.
+# `fate-npc resolve {path}`; docs/scene_format.md lists every field.
 name: {name}
 title: {title}
 description: >

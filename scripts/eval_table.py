@@ -1,4 +1,4 @@
-"""A ``fate-npc eval --json`` report as a Markdown table of one side's win rates, for the README.
+"""A ``fate-npc eval --json`` report as a Markdown table of one side's win rates, for the docs' tables.
 
     fate-npc eval duel --policies random,basic,... --vs basic,tactician,search -n 200 --json > duel.json
     python scripts/eval_table.py duel.json [--side b] [--best search] [--against basic,tactician]

@@ -1,6 +1,6 @@
 """Write the reference pages generated from the code (fate_env/reference.py):
 
-    python scripts/make_docs.py          # docs/scene_format.md, docs/spaces.md, docs/not_modelled.md, the README's parts
+    python scripts/make_docs.py          # docs/scene_format.md, docs/spaces.md, docs/not_modelled.md
     python scripts/make_docs.py --check  # exit 1 if any of them is out of date (the tests run this check)
 """
 
@@ -14,29 +14,12 @@ sys.path.insert(0, str(ROOT))
 
 from fate_env.reference import not_modelled_reference, scene_reference, spaces_reference  # noqa: E402
 
-START, END = "<!-- scene-reference:start -->", "<!-- scene-reference:end -->"
-NM_START, NM_END = "<!-- not-modelled:start -->", "<!-- not-modelled:end -->"
-
-
-def _between(text: str, start: str, end: str, body: str, name: str) -> str:
-    """``text`` with what stands between the markers ``start`` and ``end`` replaced by ``body``."""
-    head, _, rest = text.partition(start)
-    if not rest or end not in rest:
-        raise SystemExit(f"{name}: expected the markers {start} ... {end}")
-    _, _, tail = rest.partition(end)
-    return f"{head}{start}\n{body}{end}{tail}"
-
 
 def wanted() -> dict[Path, str]:
     """Each generated file's path and the text it should hold now."""
-    scene, missing = scene_reference(), not_modelled_reference()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    readme = _between(readme, START, END, scene, "README.md")
-    readme = _between(readme, NM_START, NM_END, missing, "README.md")
-    return {ROOT / "docs" / "scene_format.md": "# Scene format: every field\n\n" + scene,
+    return {ROOT / "docs" / "scene_format.md": "# Scene format: every field\n\n" + scene_reference(),
             ROOT / "docs" / "spaces.md": spaces_reference(),
-            ROOT / "docs" / "not_modelled.md": "# Rules not modelled\n\n" + missing,
-            ROOT / "README.md": readme}
+            ROOT / "docs" / "not_modelled.md": "# Rules not modelled\n\n" + not_modelled_reference()}
 
 
 def main(argv: list[str]) -> int:

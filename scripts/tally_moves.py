@@ -1,4 +1,4 @@
-"""What an NPC does with its turns: each character's moves, tallied over fights (README, "League training").
+"""What an NPC does with its turns: each character's moves, tallied over fights (docs/npcs.md, "League training").
 
     python scripts/tally_moves.py warehouse smugglers ppo:models/warehouse_smugglers.zip --vs basic -n 30
 

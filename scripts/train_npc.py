@@ -3,7 +3,7 @@
     python scripts/train_npc.py duel          # the rival (models/duel_rival.zip)
     python scripts/train_npc.py warehouse     # the smugglers (models/warehouse_smugglers.zip)
 
-Each preset is the run the README reports ("League training"): the scene, the side, league
+Each preset is the run docs/npcs.md reports ("League training"): the scene, the side, league
 training with its config (every scripted PC policy and the search NPC, snapshots of the learner
 and exploiters, prioritised sampling; the duel's rival with configs/train/league_stacker.yaml:
 cloned from the stacker script, which also makes its invokes; the smugglers with

@@ -1,4 +1,4 @@
-"""scripts/eval_table.py: the README's tables say "apart" only when the intervals are apart."""
+"""scripts/eval_table.py: the docs' tables say "apart" only when the intervals are apart."""
 
 from __future__ import annotations
 

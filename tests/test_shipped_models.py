@@ -1,4 +1,4 @@
-"""The shipped models (models/*.zip, README "League training"): policy-only exports under 5 MB
+"""The shipped models (models/*.zip, docs/npcs.md "League training"): policy-only exports under 5 MB
 whose sidecars state the rule set, every dial and the digest of the scene they were trained on —
 which must still be the shipped scene's, or the model plays a scene it never saw. The NPCs among them
 beat the `basic` NPC in their seat on fixed seeds by a margin no script reaches; the two best
@@ -17,7 +17,7 @@ from fate_env.rules.engine import start
 from fate_env.scenes import LATER_DEFAULTS, load_scene, rule_dials, scene_digest
 
 SHIPPED = {"warehouse_smugglers": ("warehouse", "smugglers"), "duel_rival": ("duel", "rival"),
-           # the best responses that beat NPCs shipped before (README, "Exploitability of the shipped NPCs"):
+           # the best responses that beat NPCs shipped before (docs/npcs.md, "Exploitability of the shipped NPCs"):
            # tables, kept so the line they found stays in training (league opponents) and in these tests
            "warehouse_pcs_stacking": ("warehouse", "pcs"), "duel_cynere_stacking": ("duel", "cynere")}
 

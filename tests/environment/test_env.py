@@ -315,7 +315,7 @@ def test_single_agent_view_keeps_rewards_landing_between_turns():
 
 
 def test_maskable_ppo_smoke_run_on_the_duel():
-    """A few thousand steps of MaskablePPO over the single-agent view (training for real: README)."""
+    """A few thousand steps of MaskablePPO over the single-agent view (training for real: docs/npcs.md)."""
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from fate_env.environment.single_agent import FateSingleAgentEnv

@@ -102,7 +102,7 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 
 
 def test_the_shipped_scenes_it_covers():
-    """The scenes the README lists as played by the fast core."""
+    """The scenes the docs list as played by the fast core."""
     assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "interrogation", "warehouse",
                                                                       "warehouse_mobs"]
 
