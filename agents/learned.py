@@ -29,9 +29,14 @@ _MODELS: dict[tuple[str, float], object] = {}
 
 def _load_model(path: str):
     """Load a saved model once per process (a benchmark makes a controller per episode): a
-    policy-only export (fate_env/policy_file.py, numpy only) or a full SB3 save."""
+    policy-only export (fate_env/policy_file.py, numpy only) or a trusted full SB3 save, the file
+    checked (and a full save hashed) only when it is not loaded yet."""
     from fate_env.policy_file import PolicyOnly, check_model_file
-    key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
+    try:
+        key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
+    except OSError:
+        check_model_file(path)  # says what is wrong in one line
+        raise
     if key not in _MODELS:
         if check_model_file(path) == "policy":  # a full save only when trusted (policy_file: Trust)
             _MODELS[key] = PolicyOnly(path)
@@ -66,10 +71,8 @@ class PPOController:
     def __init__(self, seed: int = 0, path: str | None = None):
         if not path:
             raise ValueError("the ppo controller needs a model: ppo:PATH (a .zip saved by fate-npc train)")
-        from fate_env.policy_file import check_model_file
-        check_model_file(path)  # missing, a folder, not a model, or a full save not trusted: one line
         self.path = path
-        self.model = _load_model(path)
+        self.model = _load_model(path)  # missing, a folder, not a model, or an untrusted full save: one line
         self._tables: dict[str, Any] = {}
         # a model trained on some decision kinds only (configs/train/turns.yaml) leaves the rest to a helper
         meta = Path(path).with_suffix(".json")

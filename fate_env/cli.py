@@ -750,20 +750,15 @@ def build_parser() -> argparse.ArgumentParser:
     nw.add_argument("--rules", default="condensed", help="the rule set it names (condensed, core, fate2, fate3)")
     nw.add_argument("--force", action="store_true", help="replace the file if it exists")
     nw.set_defaults(func=cmd_new)
-    return p
-
-
-def _with_trust_flag(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Every command takes --trust-models: full SB3 saves load (and so run their code) from anywhere."""
-    for name, sp in p._subparsers._group_actions[0].choices.items():  # noqa: SLF001 - argparse keeps them here
-        sp.add_argument("--trust-models", action="store_true",
-                        help="let ppo:FILE load full Stable-Baselines3 saves not written by training here: loading "
-                             "one unpickles it, which runs any code its author put in it (policy_file: Trust)")
+    for command in sub.choices.values():  # every command: full SB3 saves load (and run their code) from anywhere
+        command.add_argument("--trust-models", action="store_true",
+                             help="let ppo:FILE load full Stable-Baselines3 saves not written by training here: "
+                                  "loading one unpickles it, which runs any code its author put in it")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _with_trust_flag(build_parser()).parse_args(argv)
+    args = build_parser().parse_args(argv)
     if getattr(args, "trust_models", False):
         import os
 

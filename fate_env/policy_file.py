@@ -60,7 +60,7 @@ def _trusted_digests() -> set[str]:
         data = json.loads(_trust_store().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return set()
-    return set(data) if isinstance(data, list) else set()
+    return {d for d in data if isinstance(d, str)} if isinstance(data, list) else set()
 
 
 def trust(path: str | Path) -> None:

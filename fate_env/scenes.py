@@ -70,14 +70,12 @@ def list_scenes() -> list[str]:
 
 
 def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSet:
-    path = config_dir() / "rules" / f"{name}.yaml"
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name.startswith("."):
-        known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
-        raise SceneError(file, field, f"{str(name)[:40]!r} is not a rule-set name (a name, not a path); "
-                                      f"expected one of {known}")
-    if not path.exists():
-        known = ", ".join(sorted(p.stem for p in (config_dir() / "rules").glob("*.yaml")))
-        raise SceneError(file, field, f"no rule set named {name!r}; expected one of {known}")
+    folder = config_dir() / "rules"
+    path = folder / f"{name}.yaml"
+    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*", str(name)) or not path.exists():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
+        what = "no rule set named" if re.fullmatch(r"[A-Za-z0-9_.-]+", str(name)) else "not a rule-set name (a name, never a path):"
+        raise SceneError(file, field, f"{what} {str(name)[:40]!r}; expected one of {known}")
     try:
         return ruleset_from_dict(load_yaml_file(path, "rule-set file"))
     except (RuleSetError, ValueError) as exc:

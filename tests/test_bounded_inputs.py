@@ -53,7 +53,7 @@ def test_a_device_and_an_oversized_file_are_not_read(tmp_path, capsys, monkeypat
 
 def test_a_rule_set_is_named_not_a_path(capsys):
     err = _one_line_error(capsys, ["validate", "duel", "--rules", "../scenes/duel"])
-    assert "is not a rule-set name" in err
+    assert "not a rule-set name (a name, never a path)" in err
 
 
 def test_a_deep_dial_value_is_one_line(capsys):

@@ -43,7 +43,7 @@ from .zones import ZoneMap
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
 _STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
-           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin", "contest_immune", "fixed_order",
+           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin", "maneuvers", "contest_immune", "fixed_order",
            "exchange_defense", "offered")
 
 
@@ -101,6 +101,8 @@ class Engine(View):
         self.minor_moves = self.rules.move_cost == "minor"
         #: a defense won by three or more gives a spin token, not a boost (002:94-95)
         self.spin = self.rules.defense_overflow == "spin"
+        #: Fate 3.0's maneuver: an advantage needs a shift; no boost on a tie, no cost on a failure (002:79)
+        self.maneuvers = self.rules.advantage_rule == "maneuver"
         self.autostep_single = autostep_single
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
 

@@ -66,7 +66,7 @@ def run(e: "Engine", f: Fighter, choice: SplitAdvantage) -> Flow:
         resolved(e, r)
         outcome = band(r.margin)
         if outcome == TIE:
-            if e.rules.advantage_rule != "maneuver":  # Fate 3.0: a tie places nothing (002:79)
+            if not e.maneuvers:  # Fate 3.0: a tie places nothing (002:79)
                 boost(e, f.id, tpl.name)
         elif outcome in (SUCCESS, STYLE) and F[tid].active:
             place(e, f, tpl.name, tid, skill, f.id, 2 if outcome == STYLE else 1)
