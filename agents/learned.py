@@ -8,7 +8,6 @@ observation or action sizes differ from the model's is refused with both shapes.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +53,11 @@ def _sidecar(meta: Path) -> dict[str, Any]:
     """A model's .json sidecar (what it learned, its action space), or {} when there is none."""
     if not meta.exists():
         return {}
+    from fate_env.json_input import JSONInputError, load_json
     try:
-        info = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"{meta}: not a readable JSON sidecar ({str(exc)[:80]})") from None
+        info = load_json(meta, "JSON sidecar (the one fate-npc train writes)", limit=1024 * 1024)
+    except JSONInputError as exc:
+        raise ValueError(str(exc)[:300]) from None
     if not isinstance(info, dict):
         raise ValueError(f"{meta}: expected a JSON mapping (the sidecar fate-npc train writes), got "
                          f"{type(info).__name__}")

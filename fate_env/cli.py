@@ -208,6 +208,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from .paths import OutputPathError, check_output
     from .training import load_config, train
 
     load_scene(args.scene, rules=args.rules)  # a bad scene fails here, before any training
@@ -233,6 +234,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     if _stdout_is(card):  # the report printed at the end would overwrite the model's sidecar
         return _fail(f"standard output is {card}, the sidecar that --out {args.out} writes beside the model; "
                      f"send the report elsewhere (e.g. > {card.with_name(card.stem + '_report.json')})")
+    try:  # checked now, not after an hour of training
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        check_output(args.out, "--out", args.force, inputs=[args.init] if args.init else ())
+        check_output(card, "the sidecar of --out", args.force)
+    except (OutputPathError, OSError) as exc:
+        return _fail(str(exc))
     if args.ray:
         return _train_on_ray(args, config)
     try:
@@ -283,7 +290,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         if check_model_file(args.model, require_trust=False) == "policy":
             return _fail(f"{args.model}: already a policy-only file; play it as ppo:{args.model} (nothing to export)")
-        check_output(args.out, "--out")
+        check_output(args.out, "--out", args.force, inputs=[args.model])
+        card = Path(args.out).with_suffix(".json")
+        if Path(args.model).with_suffix(".json").exists():
+            check_output(card, "the sidecar of --out", args.force, inputs=[Path(args.model).with_suffix(".json")])
         info = export(args.model, args.out)
     except ImportError as exc:
         return _fail(f"export reads an SB3 model: it needs the train extra ({exc})")
@@ -376,14 +386,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from fate_env.evaluation import bench as B
     from agents.base import UnknownController, controllers_for
 
-    from .paths import OutputPathError, check_output
+    from .paths import OutputPathError, atomic_open, check_output
     from .scenes import read_scene_data, scene_from_dict
     from .stats import wilson
 
     try:  # every output is checked before the first episode runs
         for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
             if path:
-                check_output(path, flag)
+                check_output(path, flag, args.force)
     except OutputPathError as exc:
         raise UsageError(str(exc)) from None
     if args.tune and args.target_win is None:
@@ -447,7 +457,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     header = {"scene": scenes[0].name, "rules": scenes[0].rules.name, "seed": args.seed, "episodes_per_variant": n,
               "controls": controls, "variants": grid, "focus": focus, "engine": B.engine_line(records)}
     if args.json:
-        with open(args.json, "w") as fh:
+        with atomic_open(args.json) as fh:
             json.dump({**header, "summary": summaries, "episodes": records}, fh, sort_keys=True,
                       separators=(",", ":"))
             fh.write("\n")
@@ -475,7 +485,9 @@ def _write_bench_csv(path: str, records: list[dict], sides: list[str]) -> None:
     import csv
 
     from fate_env.evaluation import bench as B
-    with open(path, "w", newline="") as fh:
+
+    from .paths import atomic_open
+    with atomic_open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
         side_cols = [f"{s}.{k}" for s in sides for k in ("taken_out", "conceded", "fate_points", "invokes",
@@ -499,7 +511,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     controls = _parse_controls(args.control)
     try:
         if args.save:
-            check_output(args.save, "--save")  # now, not after an evening's play
+            check_output(args.save, "--save", args.force,
+                         inputs=[args.resume] if args.resume else ())  # now, not after an evening's play
         if args.resume:
             _check_resume_flags(args, SessionLog.load(args.resume), controls)
         else:
@@ -510,7 +523,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 args.seed = fresh_seed()
                 print(f"(seed {args.seed}: replay this session with --seed {args.seed})")
         run_session(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, sys.stdin,
-                    sys.stdout, rules=args.rules)
+                    sys.stdout, rules=args.rules, force=args.force)
     except (UnknownController, SessionError, OutputPathError) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
@@ -542,7 +555,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .report import ReplayError, markdown, narration, rebuild
     try:
         if args.out:
-            check_output(args.out, "--out")
+            check_output(args.out, "--out", args.force, inputs=[args.log])
         engine = rebuild(args.log)
     except (ReplayError, OutputPathError) as exc:
         return _fail(str(exc))
@@ -563,7 +576,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from .paths import OutputPathError, check_output, write_atomically
     try:
         if args.out:
-            check_output(args.out, "--out")
+            check_output(args.out, "--out", args.force, inputs=args.files)
         chars = [c for path in args.files for c in read(path)]
         text, notes = scene_fragment(chars, args.kind, args.side, args.zone, rules=args.rules)
     except (ImportError_, OutputPathError) as exc:
@@ -571,7 +584,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     except SceneError as exc:
         return _fail(f"the imported characters do not make a valid scene: {exc}")
     if args.out:
-        write_atomically(args.out, text)
+        try:
+            write_atomically(args.out, text)
+        except OSError as exc:
+            return _fail(f"--out {args.out}: {exc.strerror or exc}")
         print(f"wrote {args.out}: {len(chars)} character(s)")
     else:
         sys.stdout.write(text)
@@ -648,7 +664,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="who plays the other sides: a policy name or ppo:PATH; several, comma-separated, "
                         "for one of them per episode (default basic)")
     t.add_argument("--timesteps", type=_count, default=100_000)
-    t.add_argument("--out", default="runs/model.zip")
+    t.add_argument("--out", default="runs/model.zip", help="the model to write (and PATH.json, its sidecar)")
+    t.add_argument("--force", action="store_true", help="replace the --out model and its sidecar if they exist")
     t.add_argument("--config", default=str(_default_train_config()))
     t.add_argument("--self-play", action="store_true", help="play against frozen snapshots of itself")
     t.add_argument("--league", action="store_true",
@@ -672,6 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "what an NPC needs to play, loadable as ppo:PATH without torch")
     xp.add_argument("model", help="a model saved by fate-npc train (PATH.zip, with its .json sidecar)")
     xp.add_argument("out", help="the policy-only file to write (its sidecar is copied beside it)")
+    xp.add_argument("--force", action="store_true", help="replace OUT (and its sidecar) if they exist")
     xp.set_defaults(func=cmd_export)
     x = sub.add_parser("exploit", help="train a best response against an NPC (and baselines): what it concedes")
     x.add_argument("model", help="the NPC: ppo:PATH, a model's PATH.zip, or a scripted policy (then --scene)")
@@ -706,6 +724,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", metavar="FILE", help="write the raw per-episode records")
     b.add_argument("--csv", metavar="FILE")
     b.add_argument("--plot", metavar="FILE.png")
+    b.add_argument("--force", action="store_true", help="replace --json, --csv or --plot files that exist")
     b.add_argument("--workers", type=_count, default=1)
     b.add_argument("--ray", metavar="ADDRESS|auto", help="run the episodes as Ray tasks (the cluster extra)")
     b.add_argument("--engine", choices=["auto", "fast", "reference"], default="auto",
@@ -720,7 +739,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="who plays whom (human, basic, tactician, ...); PCs are human by default")
     pl.add_argument("--save", metavar="FILE", help="save the session here at the end (and to FILE.autosave "
                                                     "after every step)")
-    pl.add_argument("--resume", metavar="FILE", help="rebuild a saved session and go on")
+    pl.add_argument("--resume", metavar="FILE", help="rebuild a saved session and go on (FILE itself is never "
+                                                      "written: the session goes on in a new autosave)")
+    pl.add_argument("--force", action="store_true", help="replace the --save FILE if it exists")
     pl.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
     pl.add_argument("--rules")
     pl.set_defaults(func=cmd_play)
@@ -729,6 +750,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--markdown", action="store_true", help="a fight report in Markdown (campaign logs, VTT chat)")
     rp.add_argument("--out", metavar="FILE", help="write it to FILE instead of printing it")
     rp.add_argument("--quiet", action="store_true", help="leave out the controllers' reasons")
+    rp.add_argument("--force", action="store_true", help="replace the --out FILE if it exists")
     rp.set_defaults(func=cmd_replay)
     im = sub.add_parser("import", help="characters from Foundry VTT (Fate Core Official) or Fari files, as a "
                                         "scene's characters: block")
@@ -739,6 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--zone", default="here", help="the zone they start in (default here)")
     im.add_argument("--rules", help="the rule set to check them under (stress boxes, consequence slots)")
     im.add_argument("--out", metavar="FILE", help="write the YAML to FILE instead of printing it")
+    im.add_argument("--force", action="store_true", help="replace the --out FILE if it exists")
     im.set_defaults(func=cmd_import)
     ru = sub.add_parser("rules", help="list the rule sets and every dial: values, choices, where the texts set it")
     ru.add_argument("--json", action="store_true")

@@ -19,7 +19,6 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .rules.skills import DEFAULT_SKILLS
@@ -65,12 +64,11 @@ class Imported:
 
 def read(path: str) -> list[Imported]:
     """Every character in ``path`` (one, or a list of them)."""
+    from .json_input import JSONInputError, load_json
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ImportError_(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ImportError_(f"{path}: not JSON ({exc}); expected a Foundry actor export or a Fari character") from None
+        data = load_json(path, "Foundry actor export or a Fari character")
+    except JSONInputError as exc:
+        raise ImportError_(str(exc)) from None
     items = data if isinstance(data, list) else [data]
     out = []
     for i, item in enumerate(items):

@@ -135,7 +135,7 @@ class PolicyOnly:
                 self.action = (arrays["w_action"], arrays["b_action"])
         except ModelFileError:
             raise
-        except (KeyError, ValueError, TypeError, OSError, zipfile.BadZipFile) as exc:
+        except (KeyError, ValueError, TypeError, OSError, RecursionError, zipfile.BadZipFile) as exc:
             raise ModelFileError(f"{path}: a malformed policy-only file ({str(exc)[:120]})") from None
         if meta.get("activation") not in _ACTIVATIONS:
             raise ModelFileError(f"{path}: activation {str(meta.get('activation'))[:40]!r}; expected one of "
@@ -187,11 +187,12 @@ def export(model_path: str | Path, out: str | Path) -> dict[str, Any]:
             "from": Path(model_path).name}
     buf = io.BytesIO()
     np.savez(buf, **arrays)
+    from .paths import atomic_open, write_atomically
     out = Path(out)
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+    with atomic_open(out, "wb") as fh, zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr("policy.json", json.dumps(meta, indent=1))
         z.writestr("policy.npz", buf.getvalue())
     card = Path(model_path).with_suffix(".json")
     if card.exists():
-        out.with_suffix(".json").write_text(card.read_text())
+        write_atomically(out.with_suffix(".json"), card.read_text())
     return {**meta, "bytes": out.stat().st_size, "model": str(out)}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 from .narrate import Narrator, summary
@@ -26,13 +25,11 @@ class ReplayError(ValueError):
 def rebuild(path: str):
     """The engine of the fight in ``path`` (a session save or a ``resolve --json`` log), played to
     where the log ends."""
+    from .json_input import JSONInputError, load_json
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ReplayError(f"{path}: not a fight log (expected the JSON of `fate-npc resolve --json` or a "
-                          f"session save: {exc})") from None
+        data = load_json(path, "fight log (the JSON of `fate-npc resolve --json` or a session save)")
+    except JSONInputError as exc:
+        raise ReplayError(f"{exc}; not a fight log") from None
     if isinstance(data, dict) and "entries" in data:
         return _session(data, path)
     if isinstance(data, dict) and {"scene", "seed", "choices"} <= set(data):

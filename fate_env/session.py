@@ -19,14 +19,18 @@ from agents.base import controllers_for, make_controller
 
 from . import consequence_names, handles, npc_spec, state_panel, table_menu
 from .narrate import Narrator, summary
-from .paths import OutputPathError, check_output, write_atomically
+from .paths import FileLock, OutputPathError, check_output, write_atomically
 from .rules import events as ev
 from .rules.conflict import ConflictOver, IllegalChoice
 from .rules.dice import DiceError, check_faces, faces_for_total
 from .rules.engine import start
 from .scenes import SceneError, config_dir, read_scene_data, scene_from_dict
 
-SAVE_VERSION = 2
+#: the save format written now; 2 (no kind, no checksum) is still read
+SAVE_VERSION = 3
+READ_VERSIONS = (2, 3)
+#: what a session save says it is, so no other JSON (a resolve log, a bench report) is taken for one
+SAVE_KIND = "fate-npc session"
 
 HELP = """\
   number or short form (e.g. 1, attack:og:Fight)  choose an option;  more  all the options
@@ -70,22 +74,19 @@ class SessionLog:
     scene_file: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": SAVE_VERSION, "scene": self.scene, "scene_file": self.scene_file,
+        body = {"version": SAVE_VERSION, "kind": SAVE_KIND, "scene": self.scene, "scene_file": self.scene_file,
                 "scene_data": self.scene_data, "rules": self.rules, "seed": self.seed,
                 "controls": self.controls, "dice": self.dice, "entries": self.entries}
+        return {**body, "checksum": checksum(body)}
 
     @classmethod
     def load(cls, path: str) -> "SessionLog":
         """Read a save, checking every field: a truncated or edited file is refused with the reason."""
+        from .json_input import JSONInputError, load_json
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise SessionError(f"{path}: cannot read the save ({exc.strerror or exc})") from None
-        except UnicodeDecodeError:
-            raise SessionError(f"{path}: not a session save (not UTF-8 text)") from None
-        except ValueError as exc:
-            raise SessionError(f"{path}: not a complete session save (broken JSON: {exc}); "
-                               "was it cut short or edited?") from None
+            data = load_json(path, "session save")
+        except JSONInputError as exc:
+            raise SessionError(str(exc)) from None
         return cls.from_json(data, path)
 
     @classmethod
@@ -94,6 +95,7 @@ class SessionLog:
             return SessionError(f"{path}: {what}; was the save edited?")
         if not isinstance(data, dict):
             raise bad("expected a JSON object")
+        _check_kind(data, path)
         if not isinstance(data.get("scene"), str):
             raise bad("'scene': expected the scene's name or path")
         seed = data.get("seed")
@@ -116,6 +118,36 @@ class SessionLog:
                    list(entries), data.get("scene_data"), data.get("scene_file"))
 
 
+def checksum(body: dict[str, Any]) -> str:
+    """The SHA-256 of a save's contents (everything but the checksum), in a canonical form: an edited
+    die or decision no longer matches, so it is refused instead of replaying as another fight."""
+    import hashlib
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def _check_kind(data: dict[str, Any], path: str) -> None:
+    """A session save of a version this build reads, whose checksum matches; anything else is refused."""
+    version = data.get("version")
+    if "entries" not in data or version is None:
+        what = ("the JSON of `fate-npc resolve --json` (replay it with `fate-npc replay`)"
+                if {"choices", "seed"} <= set(data) else "another kind of file")
+        raise SessionError(f"{path}: not a session save: {what}; expected a file written by "
+                           "`fate-npc play` (--save, /save or its autosave)")
+    if isinstance(version, bool) or version not in READ_VERSIONS:
+        shown = repr(version) if len(repr(version)) <= 20 else repr(version)[:20] + "..."
+        raise SessionError(f"{path}: a session save of version {shown}; this fate-npc reads versions "
+                           f"{', '.join(map(str, READ_VERSIONS))} (a newer fate-npc may have written it)")
+    if version >= 3:
+        if data.get("kind") != SAVE_KIND:
+            raise SessionError(f"{path}: 'kind': expected {SAVE_KIND!r}; not a session save")
+        body = {k: v for k, v in data.items() if k != "checksum"}
+        if data.get("checksum") != checksum(body):
+            raise SessionError(f"{path}: its checksum does not match its contents: the save was edited or "
+                               "damaged after it was written (a changed die or decision would replay as "
+                               "another fight), so it is not resumed")
+
+
 def _check_entry(e: Any, i: int, bad) -> None:
     where = f"entry {i + 1}"
     if not isinstance(e, dict) or ("decision" in e) == ("gm" in e):
@@ -135,9 +167,13 @@ def _check_entry(e: Any, i: int, bad) -> None:
 
 
 def default_autosave(scene: str, seed: int) -> Path:
-    """Where a session saves itself after every step when no --save is given."""
+    """Where a session saves itself after every step when no --save is given: a name of its own
+    (scene, seed, start time and a random tag), so no session ever writes over another's."""
+    import secrets
+    import time
     base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "fate-npc"
-    return base / f"{Path(scene).stem}-seed{seed}.json"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return base / f"{Path(scene).stem}-seed{seed}-{stamp}-{secrets.token_hex(3)}.json"
 
 
 class Session:
@@ -147,6 +183,7 @@ class Session:
         self.inp, self.out = inp, out
         self.autosave_path = Path(autosave) if autosave is not None else None
         self._autosave_failed = False
+        self.locks: dict[Path, FileLock] = {}  # the files this session writes, held against other sessions
         if log.scene_data is None:  # a new session (or a save from before the scene was kept in it)
             try:
                 log.scene_file, log.scene_data = read_scene_data(log.scene)
@@ -594,10 +631,33 @@ class Session:
         self._say("  (the last decision is undone)")
         self.show_state()
 
-    def save(self, path: str) -> None:
+    def hold(self, path: str | os.PathLike, what: str) -> None:
+        """Claim ``path`` for this session: another session writing it is refused (paths.FileLock)."""
+        key = Path(path).absolute()
+        if key not in self.locks:
+            lock = FileLock(path, what)
+            lock.acquire()
+            self.locks[key] = lock
+
+    def release(self) -> None:
+        for lock in self.locks.values():
+            lock.release()
+        self.locks.clear()
+
+    def save(self, path: str, confirm: bool = True) -> None:
         """Save the session; a path that cannot be written is refused with the reason (the
-        session goes on)."""
-        check_output(path, "save to")
+        session goes on). A file this session has not written is replaced only if the GM says yes."""
+        ours = Path(path).absolute() in self.locks
+        try:
+            check_output(path, "save to", force=ours)
+        except OutputPathError:
+            if not confirm or not Path(path).is_file():
+                raise
+            if self._input(f"  {path} exists and is not this session's: replace it? [y/N] ").strip().lower() \
+                    not in ("y", "yes"):
+                self._say(f"  (not saved: {path} is kept as it was)")
+                return
+        self.hold(path, "save to")
         try:
             write_atomically(path, json.dumps(self.log.to_json(), indent=1))
         except OSError as exc:
@@ -629,31 +689,44 @@ def parse_dice(text: str) -> tuple[int, ...]:
 
 def run_session(scene: str | None, seed: int, controls: dict[str, str], dice: str, save: str | None,
                 resume: str | None, inp: TextIO, out: TextIO, rules: str | None = None,
-                autosave: str | os.PathLike | None | bool = True) -> Session:
+                autosave: str | os.PathLike | None | bool = True, force: bool = False) -> Session:
     """Start or resume a session and play it to its end (or until the input ends or /quit).
 
-    ``save`` is checked before anything starts. ``autosave``: True saves after every step next
-    to ``save`` (``FILE.autosave``) or at :func:`default_autosave`; a path saves there; None or
-    False does not autosave."""
+    ``save`` is checked before anything starts (an existing file only with ``force``). ``autosave``:
+    True saves after every step next to ``save`` (``FILE.autosave``) or at a new
+    :func:`default_autosave`; a path saves there; None or False does not autosave. The file resumed
+    from is only read: the session goes on in its autosave."""
+    inputs = [resume] if resume else []
     if save:
-        check_output(save, "--save")
+        check_output(save, "--save", force, inputs=inputs)
     if resume:
         log = SessionLog.load(resume)
     else:
         log = SessionLog(scene, rules, seed, dict(controls), dice)
-    if autosave is True:
-        autosave = Path(f"{save}.autosave") if save else (Path(resume) if resume else default_autosave(log.scene, log.seed))
+    derived = autosave is True  # a path given here is the caller's own choice
+    if derived:
+        # a resumed session goes on in a new autosave: the file it came from is never written
+        autosave = Path(f"{save}.autosave") if save and not resume else default_autosave(log.scene, log.seed)
         try:
             autosave.parent.mkdir(parents=True, exist_ok=True)
         except OSError:
             pass  # reported at the first autosave
+    if autosave:
+        check_output(autosave, "autosave", force=force or not derived, inputs=inputs, hint="--force (with --save)")
     s = Session(log, inp, out, autosave=autosave or None)
-    s.run()
-    if save:
-        try:
-            s.save(save)
-        except OutputPathError as exc:
-            out.write(f"  ! {exc}\n")
+    try:
+        if save:
+            s.hold(save, "--save")
+        if autosave:
+            s.hold(autosave, "autosave")
+        s.run()
+        if save:
+            try:
+                s.save(save)
+            except OutputPathError as exc:
+                out.write(f"  ! {exc}\n")
+    finally:
+        s.release()
     return s
 
 

@@ -135,6 +135,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     from agents.base import REGISTRY
 
     from .environment.single_agent import FateSingleAgentEnv
+    from .paths import atomic_open, write_atomically
     from .scenes import rule_dials, scene_digest
 
     if envs < 1:
@@ -209,7 +210,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     def sidecar(path: Path) -> None:
         """Which decisions the model makes (the rest go to the helper) and its action space, for ppo:PATH."""
         scene = env.aec.scene
-        path.with_suffix(".json").write_text(json.dumps({"learn": list(learn) if learn else None, "helper": helper,
+        write_atomically(path.with_suffix(".json"), json.dumps({"learn": list(learn) if learn else None, "helper": helper,
                                                          "scene": scene.name, "side": env.side,
                                                          "actions": env.actions, "rules": scene.rules.name,
                                                          "dials": rule_dials(scene.rules),
@@ -224,7 +225,8 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     model.learn(total_timesteps=timesteps, callback=callback)
     minutes = (time.perf_counter() - start) / 60
     venv.close()
-    model.save(out_path)
+    with atomic_open(out_path, "wb") as fh:  # an interrupt here leaves the earlier model, not half of one
+        model.save(fh)
     trust(out_path)  # written here: ppo: may load it (policy_file: Trust)
     sidecar(out_path)
 

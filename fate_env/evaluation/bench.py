@@ -16,6 +16,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -565,5 +566,9 @@ def plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, 
         ax.set_ylabel(f"{focus} win rate (95% Wilson)")
         ax.set_title("win rate across the sweep")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    from fate_env.paths import atomic_open
+    try:
+        with atomic_open(path, "wb") as fh:  # the whole image or none
+            fig.savefig(fh, dpi=110, format=Path(path).suffix.lstrip(".").lower() or "png")
+    finally:
+        plt.close(fig)
