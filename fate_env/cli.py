@@ -66,6 +66,15 @@ def _count(text: str) -> int:
     return value
 
 
+def _workers(text: str) -> int:
+    """argparse type for --workers and --envs: processes, from 1 to MAX_WORKERS."""
+    from .evaluation.pools import MAX_WORKERS
+    value = _count(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_WORKERS} processes, got {value}")
+    return value
+
+
 def _rate(text: str) -> float:
     """argparse type for a win rate: a number from 0 to 1 (or a percentage such as 70%)."""
     try:
@@ -188,6 +197,7 @@ def _dials(given: list[str] | None) -> dict | None:
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, make_controller
     from fate_env.evaluation.crossplay import crossplay, format_table
+    from fate_env.evaluation.pools import WorkerDied
 
     scene = load_scene(args.scene, rules=args.rules, dials=_dials(args.dial))
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
@@ -202,7 +212,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for p in dict.fromkeys(policies + columns):
             make_controller(p)
         result = crossplay(scene, policies, args.n, args.seed, columns=columns, workers=args.workers)
-    except (UnknownController, ValueError) as exc:
+    except (UnknownController, ValueError, WorkerDied) as exc:
         return _fail(str(exc))
     return _show(result, args.json, format_table)
 
@@ -312,6 +322,11 @@ def _train_on_ray(args: argparse.Namespace, config: dict) -> int:
     if unsupported:
         return _fail(f"--ray trains every decision of the side against scripted opponents; it does not take "
                      f"{', '.join(unsupported)} (SB3's path does)")
+    from .cluster import ClusterError, check_address
+    try:
+        check_address(args.ray)  # seconds, not the minutes ray.init would retry for
+    except ClusterError as exc:
+        return _fail(str(exc))
     try:
         from .ray_training import train_ray
     except ImportError as exc:
@@ -384,6 +399,7 @@ def _progress(done: int, total: int) -> None:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from fate_env.evaluation import bench as B
+    from fate_env.evaluation.pools import WorkerDied
     from agents.base import UnknownController, controllers_for
 
     from .paths import OutputPathError, atomic_open, check_output
@@ -425,9 +441,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   file=sys.stderr, flush=True)
 
     def run(n: int, start: int = 0) -> list[dict]:
-        jobs = [(base, file, params, args.rules, controls, args.seed, vi, i)
-                for vi, params in enumerate(grid) for i in range(start, start + n)]
-        return B.run_jobs(jobs, args.workers, args.ray, _progress, engine=engine)
+        jobs = ((base, file, params, args.rules, controls, args.seed, vi, i)  # made as the workers take them
+                for vi, params in enumerate(grid) for i in range(start, start + n))
+        return B.run_jobs(jobs, args.workers, args.ray, _progress, engine=engine, total=n * len(grid))
 
     try:
         n = args.n
@@ -448,7 +464,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             records.sort(key=lambda r: (r["variant"], r["index"]))
         else:
             records = run(n)
-    except B.BenchError as exc:
+    except (B.BenchError, WorkerDied) as exc:
         return _fail(str(exc))
 
     by_variant = [[r for r in records if r["variant"] == vi] for vi in range(len(grid))]
@@ -649,7 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--vs", help="the second side's policies (the columns), when they differ from --policies, "
                                 "e.g. a model that only plays one side")
     e.add_argument("-n", type=_count, default=100, help="episodes per cell (paired seeds)")
-    e.add_argument("--workers", type=_count, default=1,
+    e.add_argument("--workers", type=_workers, default=1,
                    help="processes sharing the episodes (the table is the same for any count)")
     e.add_argument("--seed", type=_seed, default=0)
     e.add_argument("--rules")
@@ -676,7 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--ray", metavar="ADDRESS",
                    help="train on Ray RLlib's multi-agent PPO instead of SB3: a cluster's address (auto, "
                         "ray://head:10001) or local; --envs sets the env runners (needs the cluster extra)")
-    t.add_argument("--envs", type=_count, default=1,
+    t.add_argument("--envs", type=_workers, default=1,
                    help="environments stepping in parallel processes (use the machine's cores; default 1)")
     t.add_argument("--torch-threads", type=_count, default=1,
                    help="torch threads in the learner's process (default 1: fastest on a small shared machine)")
@@ -701,7 +717,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--config", default=str(_default_train_config().with_name("exploit.yaml")))
     x.add_argument("--episodes", type=_count, help="fresh seeds for each win rate (default: the config's)")
     x.add_argument("--out-dir", default="runs/exploit", help="where the best responses are saved")
-    x.add_argument("--envs", type=_count, default=1)
+    x.add_argument("--envs", type=_workers, default=1)
     x.add_argument("--torch-threads", type=_count, default=1)
     x.add_argument("--seed", type=_seed, help="the best responses' seed (default 0)")
     x.add_argument("--seeds", type=_seeds, help="several seeds, e.g. 0,1,2: a best response per seed for every NPC, "
@@ -725,7 +741,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--csv", metavar="FILE")
     b.add_argument("--plot", metavar="FILE.png")
     b.add_argument("--force", action="store_true", help="replace --json, --csv or --plot files that exist")
-    b.add_argument("--workers", type=_count, default=1)
+    b.add_argument("--workers", type=_workers, default=1)
     b.add_argument("--ray", metavar="ADDRESS|auto", help="run the episodes as Ray tasks (the cluster extra)")
     b.add_argument("--engine", choices=["auto", "fast", "reference"], default="auto",
                    help="auto: the fast core when it covers the scene and controllers (the fast extra), "
@@ -797,6 +813,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # outputs are written whole or not at all (paths.atomic_open)
+        print(f"\nfate-npc: interrupted; {args.command} stopped, and no file was left half-written",
+              file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

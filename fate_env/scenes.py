@@ -48,8 +48,10 @@ class SceneError(ValueError):
     """A scene file that cannot be played, with where and why."""
 
     def __init__(self, file: str, field: str, message: str):
+        from .safe_text import excerpt
         self.file, self.field, self.message = file, field, message
-        super().__init__(f"{file}: {field}: {message}")
+        # one line, whatever the file held: control characters escaped, long values cut short
+        super().__init__(f"{excerpt(str(file), 200)}: {excerpt(str(field), 120)}: {excerpt(str(message), 400)}")
 
 
 @lru_cache(maxsize=1)
@@ -153,7 +155,7 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
 
         def fail(field: str, message: str) -> None:
             raise SceneError(file, field, message)
-        zones = [z.get("id") for z in data.get("zones") or [] if isinstance(z, dict)]
+        zones = [z.get("id") for z in data["zones"] if isinstance(z, dict)] if isinstance(data.get("zones"), list) else []
         data = {**data, "characters": expand(data["characters"], zones, fail)}
         if isinstance(data.get("reserves"), dict):
             data["reserves"] = expand(data["reserves"], zones, lambda f, m: fail("reserves" + f[10:], m),

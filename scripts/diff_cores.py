@@ -91,9 +91,8 @@ def main() -> int:
             jobs = [(name, rules, policies, seeds[i:i + size]) for i in range(0, len(seeds), size)]
             t = time.perf_counter()
             if args.workers > 1:
-                from fate_env.evaluation.pools import pool
-                with pool(args.workers) as workers:
-                    results = workers.map(compare, jobs)
+                from fate_env.evaluation.pools import imap
+                results = list(imap(compare, jobs, args.workers))
             else:
                 results = [compare(j) for j in jobs]
             same = sum(r[0] for r in results)

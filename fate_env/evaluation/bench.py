@@ -15,7 +15,7 @@ import copy
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -264,68 +264,76 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     return out
 
 
-def _fast_batches(jobs: list[tuple], size: int) -> list[list[tuple]]:
-    """Consecutive jobs of one variant, at most ``size`` per batch."""
-    out: list[list[tuple]] = []
+#: the most episodes one bench runs (every record is kept for the report: about 1 KB each)
+MAX_EPISODES = 2_000_000
+
+
+def _fast_batches(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
+    """Consecutive jobs of one variant, at most ``size`` per batch, as the jobs come."""
+    batch: list[tuple] = []
     for j in jobs:
-        if out and len(out[-1]) < size and out[-1][0][6] == j[6]:
-            out[-1].append(j)
-        else:
-            out.append([j])
-    return out
+        if batch and (len(batch) >= size or batch[0][6] != j[6]):
+            yield batch
+            batch = []
+        batch.append(j)
+    if batch:
+        yield batch
 
 
-def run_jobs(jobs: list[tuple], workers: int = 1, ray_address: str | None = None,
-             progress=None, engine: str = "reference") -> list[dict[str, Any]]:
+def _chunks(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
+    return _fast_batches(jobs, size)
+
+
+def run_jobs(jobs: Iterable[tuple], workers: int = 1, ray_address: str | None = None,
+             progress=None, engine: str = "reference", total: int | None = None) -> list[dict[str, Any]]:
     """Run episodes with one process, a pool, or Ray; results in job order either way.
-    ``engine`` "fast": batches of episodes go to the fast core (see ``choose_engine``)."""
+    ``jobs`` may be a generator (``total`` then says how many, for the progress bar): they are made
+    as the workers take them. ``engine`` "fast": batches of episodes go to the fast core (see
+    ``choose_engine``). A worker that dies stops the run with :class:`~.pools.WorkerDied`."""
+    if total is None:
+        jobs = list(jobs)
+        total = len(jobs)
+    if total > MAX_EPISODES:
+        raise BenchError(f"{total:,} episodes: over the limit of {MAX_EPISODES:,} per run (each is kept for "
+                         "the report); run fewer, or in several runs with other --seed values")
     if ray_address:
-        return _run_ray(jobs, ray_address, engine)
+        return _run_ray(list(jobs), ray_address, engine)
     if engine == "fast":
-        return _run_fast(jobs, workers, progress)
-    if workers <= 1:
-        out = []
-        for i, j in enumerate(jobs):
-            out.append(_work(j))
-            if progress:
-                progress(i + 1, len(jobs))
-        return out
-    import multiprocessing as mp
+        # a few batches per worker, so that the workers finish together; one big batch alone
+        per = max(1, min(2000 if workers <= 1 else 500, -(-total // (max(1, workers) * 4))))
+        return _collect(_work_fast, _fast_batches(jobs, per), workers, total, progress, warm=True)
     # spawn, not fork: a forked child of a process whose torch threads are running (a ppo:
     # controller) can deadlock; each worker loads what it needs itself
-    with mp.get_context("spawn").Pool(workers) as pool:
-        out = []
-        for i, r in enumerate(pool.imap(_work, jobs, chunksize=max(1, len(jobs) // (workers * 16)))):
-            out.append(r)
-            if progress:
-                progress(i + 1, len(jobs))
-        return out
+    per = 1 if workers <= 1 else max(1, min(50, total // (workers * 16)))
+    return _collect(_work_batch, _chunks(jobs, per), workers, total, progress, method="spawn")
 
 
-def _run_fast(jobs: list[tuple], workers: int, progress=None) -> list[dict[str, Any]]:
-    # a few batches per worker, so that the workers finish together; one big batch alone
-    per = max(1, min(2000 if workers <= 1 else 500, -(-len(jobs) // (max(1, workers) * 4))))
-    batches = _fast_batches(jobs, per)
+def _collect(fn, batches: Iterator[list[tuple]], workers: int, total: int, progress, warm: bool = False,
+             method: str | None = None) -> list[dict[str, Any]]:
+    """Every batch's records, in order, from this process or a pool of ``workers``."""
     out: list[dict[str, Any]] = []
-    if workers <= 1 or len(batches) == 1:
-        for b in batches:
-            out += _work_fast(b)
-            if progress:
-                progress(len(out), len(jobs))
-        return out
-    from .pools import pool, start_method
-    if start_method() == "fork":  # load the kernel and build each variant's tables once, here, for every child
-        warmed: set = set()
-        for b in batches:
-            if b[0][6] not in warmed:
-                warmed.add(b[0][6])
-                _work_fast(b[:1])
-    with pool(workers) as workers_pool:
-        for got in workers_pool.imap(_work_fast, batches):
-            out += got
-            if progress:
-                progress(len(out), len(jobs))
+    if workers <= 1:
+        results: Iterator[list[dict[str, Any]]] = map(fn, batches)
+    else:
+        from .pools import imap, start_method
+        if warm and (method or start_method()) == "fork":
+            batches = _warmed(batches)  # the kernel loaded here, once, for every forked child
+        results = imap(fn, batches, workers, method=method)
+    for got in results:
+        out += got
+        if progress:
+            progress(len(out), total)
     return out
+
+
+def _warmed(batches: Iterator[list[tuple]]) -> Iterator[list[tuple]]:
+    """The batches, after the first of them has loaded the fast core and its tables in this process."""
+    first = next(batches, None)
+    if first is None:
+        return
+    _work_fast(first[:1])
+    yield first
+    yield from batches
 
 
 def engine_line(records: list[dict[str, Any]]) -> str:
@@ -344,6 +352,11 @@ def _run_ray(jobs: list[tuple], address: str, engine: str = "reference") -> list
     except ImportError:
         raise RuntimeError("--ray needs the cluster extra: pip install -e '.[cluster]'") from None
     if not ray.is_initialized():
+        from fate_env.cluster import ClusterError, check_address
+        try:
+            check_address(address)  # seconds, not the minutes ray.init would retry for
+        except ClusterError as exc:
+            raise BenchError(str(exc)) from None
         try:
             if address == "auto" or address == "local":
                 ray.init(address=None if address == "local" else "auto", include_dashboard=False,

@@ -53,14 +53,20 @@ def episode(job: tuple) -> tuple[str | None, int, int, int, int, int]:
     return out.winner, out.exchanges, cons_a, cons_b, conc_a, len(out.conceded) - conc_a
 
 
+def episodes(jobs: list[tuple]) -> list[tuple]:
+    return [episode(j) for j in jobs]
+
+
 def run_episodes(jobs: list[tuple], workers: int = 1) -> list[tuple]:
-    """Every episode, in job order, in this process or a pool of ``workers`` (identical results)."""
+    """Every episode, in job order, in this process or a pool of ``workers`` (identical results;
+    a worker that dies stops the run with :class:`~.pools.WorkerDied`)."""
     if workers <= 1:
-        return [episode(j) for j in jobs]
-    import multiprocessing as mp
+        return episodes(jobs)
+    from .pools import imap
+    size = max(1, min(50, len(jobs) // (workers * 16)))
     # spawn, not fork (a ppo: controller's torch threads); each worker loads what it needs
-    with mp.get_context("spawn").Pool(workers) as pool:
-        return list(pool.imap(episode, jobs, chunksize=max(1, len(jobs) // (workers * 16))))
+    batches = imap(episodes, (jobs[i:i + size] for i in range(0, len(jobs), size)), workers, method="spawn")
+    return [row for batch in batches for row in batch]
 
 
 def _seats(scene: Scene, pa: str, pb: str) -> dict[str, str]:
@@ -101,11 +107,10 @@ def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int,
     if workers <= 1 or len(covered) <= 1:
         rows = [_fast_cell(j) for j in covered]
     else:
-        from .pools import pool, start_method
+        from .pools import imap, start_method
         if start_method() == "fork":  # load the kernel here, once for every child
             fast.FastCore(scene, _seats(scene, *covered[0][1:3])).outcomes([seed])
-        with pool(workers) as p:
-            rows = p.map(_fast_cell, covered, chunksize=1)
+        rows = list(imap(_fast_cell, covered, workers))
     return {(j[1], j[2]): r for j, r in zip(covered, rows)}
 
 

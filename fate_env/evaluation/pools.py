@@ -1,16 +1,36 @@
-"""Worker pools for the evaluation tools: how processes start.
+"""Worker pools for the evaluation tools: how processes start, and what happens when one dies.
 
 Fork where it is safe (POSIX, and torch not loaded: a forked child of a process with torch's
 threads running can deadlock), so the children inherit the loaded fast-core kernel and the
 scene's tables instead of importing numba and loading the kernel each (about a second apiece,
 as long as a worker's share of a 10,000-fight bench). Spawn elsewhere; each spawned worker
 loads what it needs itself.
+
+The pool is ``concurrent.futures.ProcessPoolExecutor``, not ``multiprocessing.Pool``: when a
+worker is killed (by the OOM killer, or by hand) the executor notices and fails every task,
+where ``Pool`` starts a new worker and waits forever for the lost task's result. The work is fed
+a window at a time, so a run of a hundred million episodes never holds them all as jobs.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: the most worker processes any command starts (each holds a copy of the engine)
+MAX_WORKERS = 64
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without finishing its work (killed, out of memory)."""
 
 
 def start_method() -> str:
@@ -19,6 +39,49 @@ def start_method() -> str:
     return "spawn"
 
 
-def pool(workers: int):
-    """A pool of ``workers`` processes started the safe, cheap way."""
-    return mp.get_context(start_method()).Pool(workers)
+def _ignore_interrupts() -> None:
+    """In each worker: Ctrl-C is the parent's to handle (it stops the run and says so once),
+    not every worker's to print a traceback for."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _submit(pool: ProcessPoolExecutor, fn: Callable[[Any], T], item: Any) -> Future:
+    """``pool.submit``, with Ctrl-C held back while it may start a worker: a process started then
+    inherits the blocked signal, so an interrupt during its start-up (before ``_ignore_interrupts``
+    runs) cannot kill it mid-import; the parent gets the held signal as soon as this returns."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        return pool.submit(fn, item)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(fn, item)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def executor(workers: int, method: str | None = None) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes started the safe, cheap way (or by ``method``)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method or start_method()),
+                               initializer=_ignore_interrupts)
+
+
+def imap(fn: Callable[[Any], T], items: Iterable[Any], workers: int, method: str | None = None,
+         window: int | None = None) -> Iterator[T]:
+    """``fn`` over ``items`` in ``workers`` processes, results in the items' order, at most
+    ``window`` items in flight (default four per worker). A worker that dies raises
+    :class:`WorkerDied` at once; Ctrl-C cancels what has not started."""
+    window = window or 4 * workers
+    with executor(workers, method) as pool:
+        pending: deque[Future] = deque()
+        try:
+            for item in items:
+                pending.append(_submit(pool, fn, item))
+                if len(pending) >= window:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except BrokenProcessPool:
+            raise WorkerDied("a worker process died before finishing its episodes (killed, or out of "
+                             "memory); the run stopped, and nothing was written") from None
+        finally:
+            for f in pending:
+                f.cancel()

@@ -16,6 +16,26 @@ def test_fork_without_torch_spawn_with_it(monkeypatch):
     assert pools.start_method() == "spawn"
 
 
-def test_a_pool_runs_work():
-    with pools.pool(2) as p:
-        assert p.map(abs, [-1, -2, 3]) == [1, 2, 3]
+def test_a_pool_runs_work_in_order_a_window_at_a_time():
+    fed = []
+
+    def items():
+        for x in range(-50, 50):
+            fed.append(x)
+            yield x
+    got = pools.imap(abs, items(), 2, window=4)
+    assert next(got) == 50 and len(fed) == 4  # four in flight, not the whole list
+    assert list(got) == [abs(x) for x in range(-49, 50)]
+
+
+def _die(x: int) -> int:
+    import os
+    if x == 3:
+        os._exit(9)  # as a kill -9 or the OOM killer would end it
+    return x
+
+
+def test_a_worker_that_dies_stops_the_run_with_the_reason():
+    import pytest
+    with pytest.raises(pools.WorkerDied, match="worker process died"):
+        list(pools.imap(_die, range(20), 2))
