@@ -75,6 +75,14 @@ def _workers(text: str) -> int:
     return value
 
 
+def _mob_count(text: str) -> int:
+    """argparse type for a mob's members: 2 to 100."""
+    value = _count(text)
+    if not 2 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a mob of 2 to 100 members, got {value}")
+    return value
+
+
 def _rate(text: str) -> float:
     """argparse type for a win rate: a number from 0 to 1 (or a percentage such as 70%)."""
     try:
@@ -158,12 +166,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                    "events": conflict.log()}, sys.stdout, indent=1)
         print()
         return 0
+    from .safe_text import printable
     narrator = Narrator(scene, show_reasons=not args.quiet)
     for line in narrator.lines(conflict.events):
-        print(line)
+        print(printable(line, keep="\n"))
     print()
     for line in summary(scene, conflict.outcome):
-        print(line)
+        print(printable(line, keep="\n"))
     return 0
 
 
@@ -575,7 +584,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         engine = rebuild(args.log)
     except (ReplayError, OutputPathError) as exc:
         return _fail(str(exc))
+    from .safe_text import printable
     text = markdown(engine) if args.markdown else "\n".join(narration(engine, reasons=not args.quiet)) + "\n"
+    text = printable(text, keep="\n")  # names from files: their escape codes shown, not obeyed
     if args.out:
         try:
             write_atomically(args.out, text)
@@ -594,7 +605,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         if args.out:
             check_output(args.out, "--out", args.force, inputs=args.files)
         chars = [c for path in args.files for c in read(path)]
-        text, notes = scene_fragment(chars, args.kind, args.side, args.zone, rules=args.rules)
+        text, notes = scene_fragment(chars, args.kind, args.side, args.zone, rules=args.rules, count=args.count)
     except (ImportError_, OutputPathError) as exc:
         return _fail(str(exc))
     except SceneError as exc:
@@ -616,11 +627,15 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_new(args: argparse.Namespace) -> int:
     from .scene_template import write
     load_rules(args.rules, "fate-npc new", "--rules")  # refused before anything is written
+    from .paths import OutputPathError
     try:
         path = write(args.scene, rules=args.rules, force=args.force)
-    except FileExistsError as exc:
+    except (FileExistsError, OutputPathError) as exc:
         return _fail(str(exc))
-    print(f"wrote {path}: a commented scene to edit; check it with `fate-npc validate {path}`")
+    except OSError as exc:
+        return _fail(f"new {args.scene}: {exc.strerror or exc}")
+    import shlex
+    print(f"wrote {path}: a commented scene to edit; check it with `fate-npc validate {shlex.quote(str(path))}`")
     return 0
 
 
@@ -773,6 +788,7 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("files", nargs="+", metavar="FILE", help="a Foundry actor export (JSON) or a Fari character file")
     im.add_argument("--kind", choices=["pc", "major", "minor", "mob"], default="major",
                     help="what they are in the scene (default major)")
+    im.add_argument("--count", type=_mob_count, help="with --kind mob: how many members (default 3)")
     im.add_argument("--side", default="npcs", help="their side (default npcs)")
     im.add_argument("--zone", default="here", help="the zone they start in (default here)")
     im.add_argument("--rules", help="the rule set to check them under (stress boxes, consequence slots)")
@@ -813,6 +829,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # standard output full or gone (> /dev/full), or a file that vanished mid-run
+        import os
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        if exc.filename:
+            return _fail(f"{args.command}: {exc.filename}: {exc.strerror or exc}")
+        return _fail(f"{args.command}: cannot write to standard output ({exc.strerror or exc})")
     except KeyboardInterrupt:  # outputs are written whole or not at all (paths.atomic_open)
         print(f"\nfate-npc: interrupted; {args.command} stopped, and no file was left half-written",
               file=sys.stderr)

@@ -23,7 +23,7 @@ def _host_port(address: str) -> tuple[str, int] | None:
     """``host:port`` of an address (``ray://`` and ``http://`` prefixes allowed), or None."""
     rest = address.split("://", 1)[1] if "://" in address else address
     host, sep, port = rest.rstrip("/").rpartition(":")
-    if not sep or not port.isdigit() or not host:
+    if not sep or not (port.isascii() and port.isdigit()) or not host:
         return None
     return host.strip("[]"), int(port)
 

@@ -16,6 +16,8 @@ def _pick(text: str, candidates: dict[str, str], what: str) -> str:
     t = text.strip().lower()
     if not t:
         raise ValueError(f"expected a {what}")
+    if t in candidates:  # an id typed in full is that one, whatever else is named like it
+        return t
     exact = [k for k, words in candidates.items() if t in words]
     if len(exact) == 1:
         return exact[0]
@@ -49,7 +51,9 @@ def aspect(engine, text: str) -> int:
 def new_id(name: str, taken: set[str]) -> str:
     """An id for a character the GM adds: its name in lower case (``Dock Thug`` -> ``dock_thug``),
     numbered when taken (``dock_thug2``)."""
-    base = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "npc"
+    import unicodedata
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # Magané -> magane
+    base = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_") or "npc"
     cid, n = base, 1
     while cid in taken:
         n += 1

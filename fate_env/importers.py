@@ -293,7 +293,12 @@ def check_against_rules(c: Imported, kind: str, built) -> list[str]:
     return notes
 
 
-def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules: str | None = None) -> tuple[str, list[str]]:
+#: members of an imported mob when --count does not say
+MOB_COUNT = 3
+
+
+def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules: str | None = None,
+                   count: int | None = None) -> tuple[str, list[str]]:
     """The YAML a scene takes (``skills:`` if any are new, then ``characters:``), with what could
     not be mapped as comments; and those notes, each naming its character. Every character is
     checked by loading it in a scene of its own (a bad one raises SceneError)."""
@@ -306,6 +311,11 @@ def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules
     for c in chars:
         ids[new_id(c.name, set(ids))] = c
     mapped = {cid: to_character(c, kind, side, zone) for cid, c in ids.items()}
+    if kind == "mob":  # a mob is several of one sheet: how many is the GM's to say
+        for m in mapped.values():
+            m["count"] = count or MOB_COUNT
+    elif count is not None:
+        raise ImportError_(f"--count {count}: only a mob has members; expected --kind mob with it")
     custom = sorted({s for c in chars for s in c.skills if s not in DEFAULT_SKILLS})
     probe = {"name": "import", "zones": [{"id": zone}], "characters": dict(mapped), **({"skills": custom} if custom else {})}
     if rules:
@@ -320,6 +330,8 @@ def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules
     lines.append("characters:")
     for cid, c in ids.items():
         own = c.notes + check_against_rules(c, kind, engine.t.f[cid])
+        if kind == "mob" and count is None:
+            own = [f"a mob of {MOB_COUNT} (--count N sets how many)", *own]
         notes += [f"{c.name}: {n}" for n in own]
         lines.append(f"  {cid}:   # from {c.source}")
         body = yaml.safe_dump(mapped[cid], sort_keys=False, allow_unicode=True, width=100)

@@ -119,7 +119,7 @@ class FileLock:
                 fh.close()
                 raise OutputPathError(
                     f"{self.what} {self.path}: another fate-npc session is writing it"
-                    + (f" (process {holder})" if holder.isdigit() else "")
+                    + (f" (process {holder})" if (holder.isascii() and holder.isdigit()) else "")
                     + "; expected another file name, or end that session first") from None
             try:
                 same = os.stat(self.lock_path).st_ino == os.fstat(fh.fileno()).st_ino

@@ -8,7 +8,14 @@ under every rule set, so the template cannot drift from the loader.
 
 from __future__ import annotations
 
+import json
+import re
+import shlex
+import unicodedata
 from pathlib import Path
+
+from .paths import check_output, write_atomically
+from .safe_text import printable
 
 TEMPLATE = """\
 # A scene for fate-npc. Check it with `fate-npc validate {path}`, play it with
@@ -102,6 +109,21 @@ def write(path: str | Path, rules: str = "condensed", force: bool = False) -> Pa
         p = p.with_suffix(".yaml")
     if p.exists() and not force:
         raise FileExistsError(f"{p} already exists; expected a new file name (or --force to replace it)")
-    name = p.stem.replace("-", "_")
-    p.write_text(TEMPLATE.format(path=p, name=name, title=name.replace("_", " ").title(), rules=rules))
+    check_output(p, "new", force=True)  # the folder exists and is writable (OutputPathError)
+    name = scene_id(p.stem)
+    title = " ".join(w[:1].upper() + w[1:] for w in re.split(r"[\s_-]+", p.stem) if w) or "New Scene"
+    write_atomically(p, TEMPLATE.format(path=_quoted(str(p)), name=name, title=json.dumps(title, ensure_ascii=False),
+                                        rules=rules))
     return p
+
+
+def scene_id(stem: str) -> str:
+    """A scene id from a file name: letters (accents dropped), digits, ``_``; ``My Scene`` ->
+    ``my_scene``."""
+    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9_]+", "_", plain.lower()).strip("_") or "scene"
+
+
+def _quoted(path: str) -> str:
+    """A path as the comment's command line would need it typed."""
+    return printable(shlex.quote(path))  # a newline in a file name would end the comment

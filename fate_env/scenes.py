@@ -612,7 +612,10 @@ def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: lis
         base = f"countdowns.{i}"
         triggers = []
         for j, text in enumerate(cd["triggers"]):
-            when = parse_when(text)
+            when = parse_when(text.strip())
+            if when is None:
+                fail(f"{base}.triggers.{j}", "an empty trigger; expected exchange, turn: ID, consequence: ID "
+                     "or taken_out: ID")
             if when.tag not in COUNTDOWN_TRIGGERS:
                 fail(f"{base}.triggers.{j}", f"trigger {text!r}: {BY_PLACE['countdowns']['box_triggers'].refusal()}")
             if when.tag == "exchange" and when.arg or when.tag != "exchange" and when.arg not in ids:

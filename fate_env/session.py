@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -24,6 +25,7 @@ from .rules import events as ev
 from .rules.conflict import ConflictOver, IllegalChoice
 from .rules.dice import DiceError, check_faces, faces_for_total
 from .rules.engine import start
+from .safe_text import printable
 from .scenes import SceneError, config_dir, read_scene_data, scene_from_dict
 
 #: the save format written now; 2 (no kind, no checksum) is still read
@@ -258,11 +260,11 @@ class Session:
 
     # -- io ---------------------------------------------------------------------
     def _say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(printable(text, keep="\n") + "\n")  # a name's escape codes shown, not obeyed
         self.out.flush()
 
     def _input(self, prompt: str) -> str:
-        self.out.write(prompt)
+        self.out.write(printable(prompt))
         self.out.flush()
         line = self.inp.readline()
         if line == "":
@@ -369,7 +371,7 @@ class Session:
 
     def _parse_choice(self, text: str, d) -> int | None:
         keys = d.keys()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             n = int(text)
             if 1 <= n <= len(keys):
                 return n - 1
@@ -417,9 +419,9 @@ class Session:
                 text = self._input(f"  Enter for '{options[0]}': ")
                 if text in ("", "auto"):
                     name = options[0]
-                elif text.isdigit() and 1 <= int(text) <= len(options):
+                elif text.isascii() and text.isdigit() and 1 <= int(text) <= len(options):
                     name = options[int(text) - 1]
-                elif text.startswith("/") or text.isdigit():
+                elif text.startswith("/") or (text.isascii() and text.isdigit()):
                     self._say(f"  ! a name for the consequence, or 1 to {len(options)}")
                     continue
                 else:
@@ -492,7 +494,7 @@ class Session:
             return [handles.character(self.play, self.narrator, args[0]),
                     handles.zone(self.narrator, " ".join(args[1:]))]
         if cmd == "rating":
-            if not args[-1].lstrip("-").isdigit():
+            if not (args[-1].lstrip("-").isascii() and args[-1].lstrip("-").isdigit()):
                 raise ValueError(f"usage: {usage[cmd]} (N a whole number)")
             return [handles.character(self.play, self.narrator, args[0]), " ".join(args[1:-1]), args[-1]]
         if cmd == "name":
@@ -578,7 +580,7 @@ class Session:
             sheet = next((r for r in self.scene.reserves if r.id == rid), None)
             if sheet is None:
                 raise ValueError(f"no reserve {rid!r} in this scene")
-            return replace(sheet, id=cid, zone=zone or sheet.zone)
+            return self._named_apart(replace(sheet, id=cid, zone=zone or sheet.zone))
         try:
             spec = npc_spec.parse(source)
         except npc_spec.SpecError as exc:
@@ -595,7 +597,19 @@ class Session:
         data["characters"] = {**data["characters"], cid: spec}
         data.pop("reserves", None)
         scene = scene_from_dict(data, f"/add {source}", rules=self.log.rules)
-        return scene.character(cid)
+        return self._named_apart(scene.character(cid))
+
+    def _named_apart(self, sheet):
+        """A character added under a name already at the table gets the number of its id
+        (a second ``Thug`` is ``Thug 2``), so the narration and the GM can tell them apart."""
+        names = {self.narrator.name(c).lower() for c in self.play.f if c != sheet.id}
+        if sheet.name.lower() not in names:
+            return sheet
+        number = re.search(r"(\d+)$", sheet.id)
+        n = int(number.group(1)) if number else 2
+        while f"{sheet.name} {n}".lower() in names:
+            n += 1
+        return replace(sheet, name=f"{sheet.name} {n}")
 
     def _seat(self, sheet) -> None:
         """Who plays a character the GM added: the controls for its side, else its sheet's
@@ -679,7 +693,7 @@ class _Quit(Exception):
 def parse_dice(text: str) -> tuple[int, ...]:
     """``+ - 0 +`` (or ``+-0+``), or a total from -4 to 4."""
     t = text.replace(" ", "")
-    if t.lstrip("+-").isdigit() and (len(t) <= 2):
+    if (t.lstrip("+-").isascii() and t.lstrip("+-").isdigit()) and (len(t) <= 2):
         return faces_for_total(int(t))
     symbols = {"+": 1, "-": -1, "0": 0}
     if len(t) != 4 or any(ch not in symbols for ch in t):

@@ -17,16 +17,22 @@ from rich.table import Table
 from rich.text import Text
 
 from .rules.kinds import Status
+from .safe_text import printable
 
 STATUS_WORDS = {Status.TAKEN_OUT: "taken out", Status.CONCEDED: "conceded", Status.REMOVED: "left the scene",
                 Status.WAITING: "waiting"}
+
+
+def _cell(text: str) -> Text:
+    """A cell as plain text: never read as rich markup, control characters shown as escapes."""
+    return Text(printable(text))
 
 
 def tables(engine, narrator) -> list[Table]:
     """The panel's tables: characters (by zone), aspects."""
     t = engine.t
     zones = narrator.zones
-    people = Table(title=f"{engine.scene.title}: exchange {t.exchange}, GM pool {t.gm_pool}",
+    people = Table(title=_cell(f"{engine.scene.title}: exchange {t.exchange}, GM pool {t.gm_pool}"),
                    box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
     for col in ("who", "side", "zone", "stress", "consequences", "FP", "turn"):
         people.add_column(col)
@@ -45,7 +51,7 @@ def tables(engine, narrator) -> list[Table]:
         fp = "pool" if s.is_npc else str(f.fate_points)
         state = STATUS_WORDS.get(f.status) or ("acted" if cid in t.acted else "to act")
         style = "dim" if not f.active else ("bold" if cid == getattr(engine.pending, "actor", None) else "")
-        people.add_row(*map(Text, (f"{name} ({cid})", s.side, zones.get(f.zone, f.zone), tracks or "-", cons, fp,
+        people.add_row(*map(_cell, (f"{name} ({cid})", s.side, zones.get(f.zone, f.zone), tracks or "-", cons, fp,
                                    state)), style=style)
     aspects = Table(title="Aspects in play (#handle)", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
     for col in ("#", "aspect", "kind", "on", "free invokes"):
@@ -55,7 +61,7 @@ def tables(engine, narrator) -> list[Table]:
             continue
         on = narrator.name(a.owner) if a.owner else (zones.get(a.zone, a.zone) if a.zone else "scene")
         free = ", ".join(f"{narrator.name(h)} {n}" for h, n in a.free.items() if n) or "-"
-        aspects.add_row(*map(Text, (f"#{a.id}", a.name, str(a.kind), on, free)))
+        aspects.add_row(*map(_cell, (f"#{a.id}", a.name, str(a.kind), on, free)))
     return [people, aspects]
 
 

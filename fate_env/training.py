@@ -38,6 +38,11 @@ def load_config(path: str | Path) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"{path}: unknown training key(s) {', '.join(unknown)}; expected some of "
                          f"{', '.join(sorted(TRAIN_KEYS))}")
+    for key, value in data.items():
+        problem = _bad_value(key, value)
+        if problem:
+            from .safe_text import excerpt
+            raise ValueError(f"{path}: {key}: {problem}, got {excerpt(repr(value), 60)}")
     imitate = data.get("imitate")
     if imitate is not None:
         if not isinstance(imitate, dict) or "policy" not in imitate or set(imitate) - IMITATE_KEYS:
@@ -54,6 +59,54 @@ def load_config(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"{path}: actions: expected 'full' or 'compact' (with 'learn': the decision kinds the "
                          f"learner makes), got {actions!r}")
     return data
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _layers(value: Any) -> bool:
+    return isinstance(value, list) and 1 <= len(value) <= 16 and all(_whole(v, 1, 65_536) for v in value)
+
+
+#: what each scalar key of a training config takes: (check, what is expected). A value out of
+#: range would train silently on nonsense (gamma 5) or fail an hour in (batch_size 0).
+VALUE_CHECKS: dict[str, tuple[Any, str]] = {
+    "policy": (lambda v: v == "MlpPolicy", "expected MlpPolicy"),
+    "net_arch": (lambda v: _layers(v) or (isinstance(v, dict) and set(v) == {"pi", "vf"}
+                                          and all(_layers(x) for x in v.values())),
+                 "expected a list of layer widths, e.g. [256, 256] (or {pi: [...], vf: [...]})"),
+    "n_steps": (lambda v: _whole(v, 2, 10_000_000), "expected a whole number of steps from 2 to 10,000,000"),
+    "batch_size": (lambda v: _whole(v, 2, 10_000_000), "expected a whole number from 2 (SB3 normalises "
+                   "advantages over a batch) to 10,000,000"),
+    "n_epochs": (lambda v: _whole(v, 1, 1000), "expected a whole number from 1 to 1000"),
+    "learning_rate": (lambda v: _number(v) and 0 < v <= 1, "expected a number above 0, at most 1 (e.g. 0.0003)"),
+    "gamma": (lambda v: _number(v) and 0 < v <= 1, "expected a discount above 0, at most 1 (e.g. 0.99)"),
+    "ent_coef": (lambda v: _number(v) and 0 <= v <= 1, "expected a number from 0 to 1 (e.g. 0.01)"),
+    "eval_episodes": (lambda v: _whole(v, 0, 1_000_000), "expected a whole number from 0 to 1,000,000"),
+    "reward": (lambda v: v is None or (isinstance(v, dict) and all(isinstance(k, str) and _number(x)
+                                                                   for k, x in v.items())),
+               "expected a mapping of reward names to numbers, e.g. {unresolved: -1.0}"),
+    "self_play": (lambda v: isinstance(v, dict) and set(v) <= {"snapshot_every"}
+                  and _whole(v.get("snapshot_every", 1), 1, 10**9),
+                  "expected {snapshot_every: STEPS}, STEPS a whole number >= 1"),
+    "learn": (lambda v: v is None or (isinstance(v, list) and all(isinstance(x, str) for x in v)),
+              "expected a list of decision kinds, e.g. [turn, respond]"),
+    "helper": (lambda v: isinstance(v, str) and bool(v), "expected a scripted policy's name, e.g. basic"),
+    "outcome": (lambda v: v in ("characters", "side"), "expected characters or side"),
+}
+
+
+def _bad_value(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for ``key`` (None when it fits, or the key has no scalar check)."""
+    check = VALUE_CHECKS.get(key)
+    if check is None or check[0](value):
+        return None
+    return check[1]
 
 
 def evaluate(env, act, episodes: int, seed: int) -> dict[str, Any]:

@@ -109,7 +109,7 @@ def get_path(data: dict, path: str) -> Any:
 def _has(node: Any, key: str) -> bool:
     """Whether a scene mapping has ``key``, or a list has item number ``key``."""
     if isinstance(node, list):
-        return key.isdigit() and int(key) < len(node)
+        return key.isascii() and key.isdigit() and int(key) < len(node)
     return isinstance(node, dict) and key in node
 
 
