@@ -144,10 +144,20 @@ def load_scene(name_or_path: str | os.PathLike, rules: str | None = None, dials:
     return scene_from_dict(data, file, rules=rules, dials=dials)
 
 
+#: the most entries a scene may hold in each list (the largest shipped scene has 9 zones, 11
+#: characters); each check of a scene is linear in them, so these bound its time and memory
+SIZE_LIMITS = {"zones": 10_000, "borders": 50_000, "aspects": 2_000, "characters": 500, "reserves": 500,
+               "hazards": 100, "countdowns": 100}
+
+
 def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
                     dials: dict[str, Any] | None = None) -> Scene:
     if not isinstance(data, dict):
         raise SceneError(file, "(top level)", f"expected a mapping of scene fields, got {type(data).__name__}")
+    for key, most in SIZE_LIMITS.items():  # before anything walks them (the schema check included)
+        value = data.get(key)
+        if isinstance(value, (list, dict)) and len(value) > most:
+            raise SceneError(file, key, f"{len(value):,} entries; a scene holds at most {most:,} (docs/safety.md)")
     for field, message in scene_refusals(data):  # a rule the texts hold that the engine does not play
         raise SceneError(file, field, message)
     if isinstance(data.get("characters"), dict):  # one-line specs ("Thug x4: mob, Fight 2") read first
@@ -278,8 +288,10 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         dup = next(z for z in zone_ids if zone_ids.count(z) > 1)
         fail("zones", f"zone id {dup!r} appears twice; expected unique ids")
 
+    known_zones = set(zone_ids)
+
     def check_zone(field: str, zid: str) -> None:
-        if zid not in zone_ids:
+        if zid not in known_zones:
             fail(field, f"no zone {zid!r}; expected one of {', '.join(zone_ids)}")
 
     aspects = []

@@ -89,3 +89,31 @@ def test_a_scene_with_a_part_removed_loads_or_is_one_scene_error(name, where):
         scene_from_dict(edited, "fuzz.yaml")
     except SceneError as exc:
         _one_line(str(exc))
+
+
+# -- scene size ---------------------------------------------------------------------------------
+def _chain(n: int) -> dict:
+    _, data = read_scene_data("duel")
+    data = copy.deepcopy(data)
+    data["zones"] = [{"id": "steps"}, {"id": "fountain"}] + [{"id": f"z{i}"} for i in range(n - 2)]
+    data["borders"] = [{"between": ["steps", "fountain"]}, {"between": ["fountain", "z0"]}] + [
+        {"between": [f"z{i}", f"z{i + 1}"]} for i in range(n - 3)]
+    return data
+
+
+def test_distances_are_searched_only_from_the_zones_a_fight_asks_about():
+    from fate_env.rules.zones import ZoneMap
+    zmap = ZoneMap(scene_from_dict(_chain(2000), "chain.yaml"))
+    assert len(zmap.cost) == len(zmap.hops) == len(zmap.sight) == 0  # nothing up front: no zones x zones
+    assert zmap.move_difficulty("steps", "z10") == 11 and len(zmap.cost) == 1
+    assert [b.a for b in zmap.path_borders("steps", "z0")] == ["steps", "fountain"]
+
+
+def test_the_largest_scene_allowed_loads_and_plays_and_a_larger_one_is_one_line():
+    from agents.base import controllers_for, play
+    from fate_env.rules.engine import start
+    from fate_env.scenes import SIZE_LIMITS
+    scene = scene_from_dict(_chain(SIZE_LIMITS["zones"]), "chain.yaml")
+    assert play(start(scene, 1), controllers_for(scene, seed=1)).outcome is not None
+    with pytest.raises(SceneError, match="10,001 entries; a scene holds at most 10,000"):
+        scene_from_dict(_chain(SIZE_LIMITS["zones"] + 1), "chain.yaml")

@@ -48,6 +48,7 @@ ASK_ALL = (1 << len(DECISION_BITS)) - 1
 CONTROLLERS = tuple(p for p in POLICY_KINDS if p != AGENT)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
+ZMAX = 256          # zones (the move and sight tables are zones x zones)
 
 
 class Unsupported(ValueError):
@@ -111,6 +112,8 @@ def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str
             why.append(f"advantage target {tpl.target!r}")
         if len(tpl.skills) > 4 or len(tpl.defend) > 4:
             why.append(f"advantage template {tpl.name!r} with over 4 skills to roll or defend with")
+    if len(scene.zones) > ZMAX:
+        why.append(f"{len(scene.zones)} zones (its tables hold every pair of zones: up to {ZMAX})")
     zone_ids = {z.id for z in scene.zones}
     clash = sorted(zone_ids & {c.id for c in scene.characters} | zone_ids & {"scene"})
     if clash:  # an advantage's target is a character, a zone or the scene, told apart by name

@@ -9,8 +9,21 @@ zones plus the difficulty of each impeded border on the cheapest path.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 
 from .scene import Border, Scene
+
+
+class PerZone(dict):
+    """``zone -> value``, each value computed by ``make(zone)`` the first time it is read."""
+
+    def __init__(self, make: Callable[[str], dict[str, int]]):
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, zone: str) -> dict[str, int]:
+        value = self[zone] = self._make(zone)
+        return value
 
 
 class ZoneMap:
@@ -27,10 +40,12 @@ class ZoneMap:
         for b in scene.borders:
             self.neighbours[b.a].append(b.b)
             self.neighbours[b.b].append(b.a)
-        self.hops = {z: self._bfs(z, ranged=False) for z in self.ids}
-        self.sight = {z: self._bfs(z, ranged=True) for z in self.ids}
+        # distances from a zone are worked out when first asked for: a scene of 10,000 zones
+        # costs what its fight looks at, not 10,000 searches up front
+        self.hops = PerZone(lambda z: self._bfs(z, ranged=False))
+        self.sight = PerZone(lambda z: self._bfs(z, ranged=True))
         self._prev: dict[str, dict[str, str]] = {}
-        self.cost = {z: self._dijkstra(z) for z in self.ids}
+        self.cost = PerZone(self._dijkstra)
 
     def border(self, a: str, b: str) -> Border | None:
         return self.borders.get(frozenset((a, b)))
@@ -44,6 +59,7 @@ class ZoneMap:
 
     def path_borders(self, a: str, b: str) -> list[Border]:
         """The borders a cheapest move from ``a`` to ``b`` crosses (the one ``move_difficulty`` prices)."""
+        self.cost[a]  # fills _prev[a]
         prev = self._prev[a]
         out, z = [], b
         while z != a and z in prev:
