@@ -17,10 +17,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .safe_text import OneLineError
 from .scenes import SceneError, list_scenes, load_rules, load_scene
 
 
-class UsageError(ValueError):
+class UsageError(OneLineError):
     """A command-line value that does not fit."""
 
 
@@ -111,7 +112,8 @@ def _show(result: dict, as_json: bool, lines) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"fate-npc: error: {message}", file=sys.stderr)
+    from .safe_text import excerpt
+    print(f"fate-npc: error: {excerpt(str(message), 600)}", file=sys.stderr)  # one line, whatever it quotes
     return 2
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .rules.skills import DEFAULT_SKILLS
+from .safe_text import OneLineError
 
 ACTIONS = {"overcome": "overcome", "caa": "create_advantage", "attack": "attack", "defend": "defend"}
 #: how a stunt's text names an action ("+2 to Fight when you attack")
@@ -39,7 +40,7 @@ SEVERITIES = ("mild", "moderate", "severe", "extreme")
 FOUNDRY_CHARACTER_TYPES = ("fate-core-official", "FateCoreOfficial", "fateCoreOfficial", "ModularFate")
 
 
-class ImportError_(ValueError):
+class ImportError_(OneLineError):
     """A file that is not a character export this importer reads, with why."""
 
 
@@ -74,17 +75,29 @@ def read(path: str) -> list[Imported]:
     for i, item in enumerate(items):
         where = path if len(items) == 1 else f"{path}[{i}]"
         if isinstance(item, dict) and item.get("type") in FOUNDRY_CHARACTER_TYPES:
-            out.append(from_foundry(item, where))
+            out.append(_convert(from_foundry, item, where, "Foundry actor"))
         elif isinstance(item, dict) and item.get("type") == "Thing":
             raise ImportError_(f"{where}: a Foundry 'Thing' actor (a container or an object), not a character; "
                                "export the character's actor instead")
         elif isinstance(item, dict) and str(item.get("fariType", "")).lower() == "character":
-            out.append(from_fari(item, where))
+            out.append(_convert(from_fari, item, where, "Fari character"))
         else:
             raise ImportError_(f"{where}: not a character this tool reads; expected a Foundry VTT actor of the "
                                "Fate Core Official system (type: fate-core-official) or a Fari character "
                                "(fariType: character)")
     return out
+
+
+def _convert(convert, item: dict[str, Any], where: str, what: str) -> Imported:
+    """``convert(item, where)``, with a part of an unexpected shape (a list where a mapping was
+    expected, a missing section) refused in one line naming the file, not a traceback."""
+    try:
+        return convert(item, where)
+    except ImportError_:
+        raise
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+        raise ImportError_(f"{where}: a {what} laid out in a way this importer does not read "
+                           f"({type(exc).__name__}: {exc}); see docs/play.md, fate-npc import") from None
 
 
 # -- Foundry VTT: Fate Core Official ---------------------------------------------------

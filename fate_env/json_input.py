@@ -8,6 +8,7 @@ import json
 import os
 from typing import Any
 
+from .safe_text import OneLineError
 from .yaml_input import InputTooLarge, read_bounded
 
 #: the largest JSON file read (a long session with its scene is well under 1 MB; a Foundry
@@ -17,7 +18,7 @@ MAX_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 64
 
 
-class JSONInputError(ValueError):
+class JSONInputError(OneLineError):
     """A JSON file that cannot be read, with where and why."""
 
 

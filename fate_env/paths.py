@@ -17,8 +17,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from .safe_text import OneLineError
 
-class OutputPathError(ValueError):
+
+class OutputPathError(OneLineError):
     """A file the command was asked to write cannot be written there."""
 
 

@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from .safe_text import OneLineError
+
 FORMAT = "fate-npc policy-only 1"
 #: set to 1 to load full SB3 saves from anywhere (``--trust-models``): they run code when loaded
 TRUST_ENV = "FATE_NPC_TRUST_MODELS"
@@ -38,7 +40,7 @@ TRUST_ENV = "FATE_NPC_TRUST_MODELS"
 MAX_POLICY_BYTES = 256 * 1024 * 1024
 
 
-class ModelFileError(ValueError):
+class ModelFileError(OneLineError):
     """A ``ppo:`` model file that cannot be played: missing, malformed, or an untrusted full save."""
 
 
@@ -135,7 +137,7 @@ class PolicyOnly:
                 self.action = (arrays["w_action"], arrays["b_action"])
         except ModelFileError:
             raise
-        except (KeyError, ValueError, TypeError, OSError, RecursionError, zipfile.BadZipFile) as exc:
+        except Exception as exc:  # noqa: BLE001 - whatever the damaged file makes numpy or zipfile raise
             raise ModelFileError(f"{path}: a malformed policy-only file ({str(exc)[:120]})") from None
         if meta.get("activation") not in _ACTIVATIONS:
             raise ModelFileError(f"{path}: activation {str(meta.get('activation'))[:40]!r}; expected one of "

@@ -16,9 +16,10 @@ from typing import Any
 from .narrate import Narrator, summary
 from .rules import events as ev
 from .rules.ladder import describe
+from .safe_text import OneLineError
 
 
-class ReplayError(ValueError):
+class ReplayError(OneLineError):
     """A log that cannot be told again, with why."""
 
 

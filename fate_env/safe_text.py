@@ -37,5 +37,12 @@ def excerpt(text: str, limit: int = 400) -> str:
     if len(text) <= limit:
         return text
     head = limit * 2 // 3
-    tail = limit - head - 20
-    return f"{text[:head]} … ({len(text) - head - tail:,} characters left out) … {text[-tail:]}"
+    tail = max(0, limit - head - 45)  # the marker takes the rest
+    return f"{text[:head]} … ({len(text) - head - tail:,} characters left out) … {text[len(text) - tail:]}"
+
+
+class OneLineError(ValueError):
+    """An error a user reads: its message is one line of bounded length, whatever it quotes."""
+
+    def __init__(self, message: object = ""):
+        super().__init__(excerpt(str(message), 600))

@@ -25,7 +25,7 @@ from .rules import events as ev
 from .rules.conflict import ConflictOver, IllegalChoice
 from .rules.dice import DiceError, check_faces, faces_for_total
 from .rules.engine import start
-from .safe_text import printable
+from .safe_text import OneLineError, printable
 from .scenes import SceneError, config_dir, read_scene_data, scene_from_dict
 
 #: the save format written now; 2 (no kind, no checksum) is still read
@@ -56,7 +56,7 @@ HELP = """\
 GM_POWERS = ("aspect", "compel", "fp", "end", "concede", "add", "remove", "move", "rating", "boost", "name")
 
 
-class SessionError(ValueError):
+class SessionError(OneLineError):
     """A session file that cannot be resumed."""
 
 

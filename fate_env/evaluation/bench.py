@@ -23,6 +23,7 @@ import numpy as np
 
 from fate_env.rules import events as ev
 from fate_env.rules.engine import start
+from fate_env.safe_text import OneLineError
 from fate_env.scenes import SceneError, scene_from_dict
 from fate_env.stats import Z95, wilson
 
@@ -134,7 +135,7 @@ def build_variant(base: dict, file: str, params: dict[str, Any], rules: str | No
 
 # -- episodes -------------------------------------------------------------------
 
-class BenchError(ValueError):
+class BenchError(OneLineError):
     """A run that cannot start (a Ray cluster that is not there, ...): one line, nothing written."""
 
 
