@@ -167,7 +167,11 @@ def vector_env(scene: str, side: str | None, opponent: str, config: dict[str, An
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     fns = [make_env_fn(scene, side, opponent, config, rules, seed + 7919 * i) for i in range(envs)]
-    return SubprocVecEnv(fns, start_method="spawn") if envs > 1 else DummyVecEnv(fns)
+    if envs <= 1:
+        return DummyVecEnv(fns)
+    from .evaluation.pools import interrupts_held
+    with interrupts_held():  # the env workers never see Ctrl-C: training stops them, in one line
+        return SubprocVecEnv(fns, start_method="spawn")
 
 
 def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],

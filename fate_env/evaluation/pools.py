@@ -14,6 +14,7 @@ a window at a time, so a run of a hundred million episodes never holds them all 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import signal
 import sys
@@ -45,17 +46,25 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _submit(pool: ProcessPoolExecutor, fn: Callable[[Any], T], item: Any) -> Future:
-    """``pool.submit``, with Ctrl-C held back while it may start a worker: a process started then
-    inherits the blocked signal, so an interrupt during its start-up (before ``_ignore_interrupts``
-    runs) cannot kill it mid-import; the parent gets the held signal as soon as this returns."""
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back while worker processes start: a process started inside inherits the
+    blocked signal, so an interrupt cannot kill it mid-import (printing a traceback per worker);
+    this process gets the held signal as soon as the block ends, and stops them itself."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
-        return pool.submit(fn, item)
+        yield
+        return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        return pool.submit(fn, item)
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _submit(pool: ProcessPoolExecutor, fn: Callable[[Any], T], item: Any) -> Future:
+    """``pool.submit``, which may start a worker: with interrupts held (``interrupts_held``)."""
+    with interrupts_held():
+        return pool.submit(fn, item)
 
 
 def executor(workers: int, method: str | None = None) -> ProcessPoolExecutor:
