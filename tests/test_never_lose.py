@@ -115,7 +115,15 @@ def test_resuming_never_writes_the_file_resumed_from(tmp_path, monkeypatch):
 
 
 def test_autosaves_are_unique_per_session():
+    """Two sessions of one scene and seed (the old key) each keep their own autosave."""
     assert default_autosave("warehouse", 5) != default_autosave("warehouse", 5)
+    first = run_session("duel", 5, {"cynere": "human"}, "auto", None, None, io.StringIO("auto\n" * 3 + "/quit\n"),
+                        io.StringIO())
+    second = run_session("duel", 5, {"cynere": "human"}, "auto", None, None, io.StringIO("auto\n/quit\n"),
+                         io.StringIO())
+    assert first.autosave_path != second.autosave_path
+    assert len(SessionLog.load(str(first.autosave_path)).entries) == 3
+    assert len(SessionLog.load(str(second.autosave_path)).entries) == 1
 
 
 def test_a_json_of_another_kind_is_not_resumed(tmp_path, capsys):
