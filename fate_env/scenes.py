@@ -34,14 +34,15 @@ SCHEMA_PATH = PACKAGE_DIR / "schema" / "scene.schema.json"
 
 
 def config_dir() -> Path:
-    """``configs/`` beside the package (an editable install), or ``$FATE_NPC_CONFIGS``."""
+    """Where the shipped scenes, rule sets and configs are: ``$FATE_NPC_CONFIGS`` if set; else the
+    copy an install carries inside the package (``fate_env/configs``, setup.py puts it there);
+    else ``configs/`` beside the package (a checkout, or an editable install). Never the current
+    folder: a command means the same from anywhere."""
     env = os.environ.get("FATE_NPC_CONFIGS")
     if env:
         return Path(env)
-    for candidate in (PACKAGE_DIR.parent / "configs", Path.cwd() / "configs"):
-        if candidate.is_dir():
-            return candidate
-    return PACKAGE_DIR.parent / "configs"
+    installed = PACKAGE_DIR / "configs"
+    return installed if installed.is_dir() else PACKAGE_DIR.parent / "configs"
 
 
 class SceneError(ValueError):
