@@ -54,6 +54,12 @@ def _replace(value, path, new):
     return out
 
 
+def _edited(data, where: int, new, skip=lambda path: False):
+    """``data`` with its ``where``-th place (counted over every place, modulo) replaced by ``new``."""
+    places = [p for p in _paths(data) if not skip(p)]
+    return _replace(data, places[where % len(places)], new)
+
+
 def _one_line(message: str, limit: int = 600) -> None:
     assert "\n" not in message.strip() and len(message) <= limit + 100, message[:2000]
 
@@ -65,8 +71,7 @@ SCENES = sorted(p.stem for p in (ROOT / "configs" / "scenes").glob("*.yaml"))
 @given(name=st.sampled_from(SCENES), where=st.integers(0, 10**6), new=values)
 def test_a_scene_with_any_part_replaced_loads_or_is_one_scene_error(name, where, new):
     file, data = read_scene_data(name)
-    places = list(_paths(data))
-    edited = _replace(data, places[where % len(places)], new)
+    edited = _edited(data, where, new)
     try:
         scene_from_dict(edited, "fuzz.yaml")
     except SceneError as exc:
@@ -134,8 +139,7 @@ def test_a_save_with_any_part_replaced_resumes_or_is_one_session_error(tmp_path_
     """``resign``: the checksum made to fit the edit, so the checks behind it are reached too."""
     from fate_env.session import Session, SessionError, SessionLog, checksum
     data = _session_save(tmp_path_factory)
-    places = [p for p in _paths(data) if p[:1] != ("checksum",)]
-    edited = _replace(data, places[where % len(places)], new)
+    edited = _edited(data, where, new, skip=lambda p: p[:1] == ("checksum",))
     if resign and isinstance(edited, dict):
         edited["checksum"] = checksum({k: v for k, v in edited.items() if k != "checksum"})
     try:
@@ -156,9 +160,8 @@ def test_a_fight_log_with_any_part_replaced_replays_or_is_one_replay_error(tmp_p
     file, scene_data = read_scene_data("duel")
     data = {"scene": "duel", "scene_file": file, "scene_data": scene_data, "rules": "condensed", "seed": 3,
             "choices": c.choices, "reasons": c.reasons, "events": json.loads(json.dumps(c.log()))}
-    places = [p for p in _paths(data) if p[:1] != ("events",) or len(p) < 3]
     path = tmp_path_factory.mktemp("log") / "log.json"
-    path.write_text(json.dumps(_replace(data, places[where % len(places)], new)))
+    path.write_text(json.dumps(_edited(data, where, new, skip=lambda p: p[:1] == ("events",) and len(p) >= 3)))
     try:
         rebuild(str(path))
     except ReplayError as exc:
@@ -173,10 +176,8 @@ IMPORT_FILES = sorted((ROOT / "tests" / "data" / "import").glob("*.json"))
 @given(which=st.sampled_from(IMPORT_FILES), where=st.integers(0, 10**6), new=values)
 def test_an_import_with_any_part_replaced_maps_or_is_one_import_error(tmp_path_factory, which, where, new):
     from fate_env.importers import ImportError_, read, scene_fragment
-    data = json.loads(which.read_text())
-    places = list(_paths(data))
     path = tmp_path_factory.mktemp("import") / which.name
-    path.write_text(json.dumps(_replace(data, places[where % len(places)], new)))
+    path.write_text(json.dumps(_edited(json.loads(which.read_text()), where, new)))
     try:
         scene_fragment(read(str(path)), "major", "npcs", "here")
     except (ImportError_, SceneError) as exc:
@@ -212,9 +213,8 @@ TRAIN_CONFIGS = sorted((ROOT / "configs" / "train").glob("*.yaml"))
 def test_a_training_config_with_any_part_replaced_loads_or_is_one_value_error(tmp_path_factory, which, where, new):
     from fate_env.training import load_config
     data = yaml.safe_load(which.read_text())
-    places = list(_paths(data))
     path = tmp_path_factory.mktemp("config") / which.name
-    path.write_text(yaml.safe_dump(_replace(data, places[where % len(places)], new), allow_unicode=True))
+    path.write_text(yaml.safe_dump(_edited(data, where, new), allow_unicode=True))
     if "league" in data:  # the league names its exploiters' config by a path beside the shipped ones
         os.chdir(ROOT)
     try:
