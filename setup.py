@@ -2,7 +2,7 @@
 
 ``configs/`` (scenes, rule sets, training configs, the NPC library, the policies file) stays at
 the repository's top level, where a GM or designer edits it; a wheel or a non-editable install
-copies it into the package as ``fate_env/configs``, where ``fate_env.scenes.config_dir`` finds it.
+copies it into the package as ``fate_env/configs``, where ``fate_env.content.scenes.config_dir`` finds it.
 Everything else about the build is declared in ``pyproject.toml``.
 """
 

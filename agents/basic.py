@@ -22,9 +22,9 @@ Rules of thumb, one per decision kind, each with its reason:
 
 from __future__ import annotations
 
-import functools
 import math
 
+from fate_env.content.policies import scripted_params
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
@@ -35,25 +35,6 @@ from fate_env.rules.options import (
 
 from .base import register
 
-LIKELY_ROLL = 1  # a modestly good roll for the foe: what "likely" means here
-
-
-def policy_params(name: str) -> dict:
-    """A policy's parameters from ``configs/policies.yaml`` (config, not code)."""
-    from fate_env.scenes import config_dir
-    path = config_dir() / "policies.yaml"
-    if not path.exists():
-        return {}
-    st = path.stat()
-    return dict(_policies(str(path), st.st_mtime_ns, st.st_size).get(name, {}))
-
-
-@functools.lru_cache(maxsize=8)
-def _policies(path: str, mtime_ns: int, size: int) -> dict:
-    """A policies file, parsed once while it is unchanged (re-parsing it for every controller
-    was a quarter of a fight's cost)."""
-    from fate_env.yaml_input import load_file
-    return load_file(path, "policies file") or {}
 
 
 def by_kind(options: list) -> dict[type, list[int]]:
@@ -74,8 +55,7 @@ class BasicController:
 
     def __init__(self, seed: int = 0, **params):
         self.seed = seed
-        p = {"concede_margin": 1, "hurt_first": True, "fp_reserve": 0, "likely_roll": LIKELY_ROLL,
-             **policy_params(self.name), **params}
+        p = scripted_params(self.name, **params)
         self.concede_margin = int(p["concede_margin"])
         self.hurt_first = bool(p["hurt_first"])
         self.fp_reserve = int(p["fp_reserve"])

@@ -28,9 +28,9 @@ _MODELS: dict[tuple[str, float], object] = {}
 
 def _load_model(path: str):
     """Load a saved model once per process (a benchmark makes a controller per episode): a
-    policy-only export (fate_env/policy_file.py, numpy only) or a trusted full SB3 save, the file
+    policy-only export (fate_env/content/policy_file.py, numpy only) or a trusted full SB3 save, the file
     checked (and a full save hashed) only when it is not loaded yet."""
-    from fate_env.policy_file import PolicyOnly, check_model_file
+    from fate_env.content.policy_file import PolicyOnly, check_model_file
     try:
         key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
     except OSError:
@@ -53,7 +53,7 @@ def _sidecar(meta: Path) -> dict[str, Any]:
     """A model's .json sidecar (what it learned, its action space), or {} when there is none."""
     if not meta.exists():
         return {}
-    from fate_env.json_input import JSONInputError, load_json
+    from fate_env.content.json_input import JSONInputError, load_json
     try:
         info = load_json(meta, "JSON sidecar (the one fate-npc train writes)", limit=1024 * 1024)
     except JSONInputError as exc:

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from fate_env.content.policies import policy_params
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.kinds import Status
 from fate_env.rules.options import (
@@ -49,7 +50,7 @@ from fate_env.rules.options import (
 )
 
 from .base import Controller, make_controller, register
-from .basic import BasicController, policy_params
+from .basic import BasicController
 
 _SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "foes": ["basic"], "time_limit": None,
                     "draw": 0.0, "core": "auto", "confidence": 1.0}

@@ -17,8 +17,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .safe_text import OneLineError
-from .scenes import SceneError, list_scenes, load_rules, load_scene
+from .content.safe_text import OneLineError
+from .content.scenes import SceneError, list_scenes, load_rules, load_scene
 
 
 class UsageError(OneLineError):
@@ -112,7 +112,7 @@ def _show(result: dict, as_json: bool, lines) -> int:
 
 
 def _fail(message: str) -> int:
-    from .safe_text import excerpt
+    from .content.safe_text import excerpt
     print(f"fate-npc: error: {excerpt(str(message), 600)}", file=sys.stderr)  # one line, whatever it quotes
     return 2
 
@@ -144,7 +144,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_resolve(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, controllers_for, play
 
-    from .narrate import Narrator, summary
+    from .content.narrate import Narrator, summary
     from .rules.engine import start
 
     scene = load_scene(args.scene, rules=args.rules)
@@ -159,7 +159,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if drawn:
         print(f"(seed {args.seed}: replay this fight with --seed {args.seed})", file=sys.stderr if args.json else sys.stdout)
     if args.json:
-        from .scenes import read_scene_data
+        from .content.scenes import read_scene_data
         scene_file, scene_data = read_scene_data(args.scene)  # kept, so `replay` never needs the file
         json.dump({"scene": scene.name, "scene_file": scene_file, "scene_data": scene_data,
                    "rules": scene.rules.name, "seed": args.seed,
@@ -168,7 +168,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                    "events": conflict.log()}, sys.stdout, indent=1)
         print()
         return 0
-    from .safe_text import printable
+    from .content.safe_text import printable
     narrator = Narrator(scene, show_reasons=not args.quiet)
     for line in narrator.lines(conflict.events):
         print(printable(line, keep="\n"))
@@ -189,7 +189,7 @@ def _dials(given: list[str] | None) -> dict | None:
     ``rules.dials`` does the same); the value is read as YAML (``foe_in_zone``, ``3``, ``true``)."""
     import yaml
 
-    from .yaml_input import load
+    from .content.yaml_input import load
     if not given:
         return None
     out = {}
@@ -229,8 +229,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .paths import OutputPathError, check_output
-    from .training import load_config, train
+    from .content.paths import OutputPathError, check_output
+    from .learn.training import load_config, train
 
     load_scene(args.scene, rules=args.rules)  # a bad scene fails here, before any training
     try:
@@ -239,7 +239,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if args.league and args.opponent is not None:
             raise ValueError("--league draws the opponents from the config's league population; drop --opponent")
         if args.league:
-            from .league import league_settings
+            from .learn.league import league_settings
             opponents = league_settings(config.get("league"), f"{args.config}: league")["opponents"]
         else:
             opponents = (args.opponent or "basic").split(",")
@@ -293,7 +293,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .dials import catalogue, format_catalogue
+    from .content.dials import catalogue, format_catalogue
     cat = catalogue()
     if args.json:
         json.dump(cat, sys.stdout, indent=1)
@@ -305,8 +305,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .paths import check_output
-    from .policy_file import check_model_file, export
+    from .content.paths import check_output
+    from .content.policy_file import check_model_file, export
 
     try:
         if check_model_file(args.model, require_trust=False) == "policy":
@@ -326,20 +326,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _train_on_ray(args: argparse.Namespace, config: dict) -> int:
-    """``train --ray ADDRESS``: RLlib's multi-agent PPO (fate_env/ray_training.py)."""
+    """``train --ray ADDRESS``: RLlib's multi-agent PPO (fate_env/learn/ray_training.py)."""
     unsupported = [flag for flag, on in (("--league", args.league), ("--self-play", args.self_play),
                                          ("--init", args.init)) if on]
     unsupported += [f"{key} in the config" for key in ("imitate", "learn", "league", "self_play") if config.get(key)]
     if unsupported:
         return _fail(f"--ray trains every decision of the side against scripted opponents; it does not take "
                      f"{', '.join(unsupported)} (SB3's path does)")
-    from .cluster import ClusterError, check_address
+    from .evaluation.cluster import ClusterError, check_address
     try:
         check_address(args.ray)  # seconds, not the minutes ray.init would retry for
     except ClusterError as exc:
         return _fail(str(exc))
     try:
-        from .ray_training import train_ray
+        from .learn.ray_training import train_ray
     except ImportError as exc:
         return _fail(f"--ray needs the cluster extra (pip install -e '.[cluster,train]'): {exc}")
     try:
@@ -364,8 +364,8 @@ def _train_on_ray(args: argparse.Namespace, config: dict) -> int:
 def cmd_exploit(args: argparse.Namespace) -> int:
     from agents.base import make_controller
 
-    from .exploit import exploit, format_report, npc_spec
-    from .training import load_config
+    from .learn.exploit import exploit, format_report, npc_spec
+    from .learn.training import load_config
 
     model = npc_spec(args.model)
     scene = args.scene
@@ -413,9 +413,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from fate_env.evaluation.pools import WorkerDied
     from agents.base import UnknownController, controllers_for
 
-    from .paths import OutputPathError, atomic_open, check_output
-    from .scenes import read_scene_data, scene_from_dict
-    from .stats import wilson
+    from .content.paths import OutputPathError, atomic_open, check_output
+    from .content.scenes import read_scene_data, scene_from_dict
+    from .evaluation.stats import wilson
 
     try:  # every output is checked before the first episode runs
         for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
@@ -513,7 +513,7 @@ def _write_bench_csv(path: str, records: list[dict], sides: list[str]) -> None:
 
     from fate_env.evaluation import bench as B
 
-    from .paths import atomic_open
+    from .content.paths import atomic_open
     with atomic_open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
@@ -532,8 +532,8 @@ def _write_bench_csv(path: str, records: list[dict], sides: list[str]) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     from agents.base import UnknownController
 
-    from .paths import OutputPathError, check_output
-    from .session import SessionError, SessionLog, run_session
+    from .content.paths import OutputPathError, check_output
+    from .live.session import SessionError, SessionLog, run_session
 
     controls = _parse_controls(args.control)
     try:
@@ -560,7 +560,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str]) -> None:
     """A resumed session is the saved one: flags that say otherwise are refused, not ignored."""
-    from .session import SessionError
+    from .live.session import SessionError
     clashes = []
     if args.scene is not None and args.scene != log.scene:
         clashes.append(f"scene {args.scene!r} (the save is of {log.scene!r})")
@@ -578,15 +578,15 @@ def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str])
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .paths import OutputPathError, check_output, write_atomically
-    from .report import ReplayError, markdown, narration, rebuild
+    from .content.paths import OutputPathError, check_output, write_atomically
+    from .live.report import ReplayError, markdown, narration, rebuild
     try:
         if args.out:
             check_output(args.out, "--out", args.force, inputs=[args.log])
         engine = rebuild(args.log)
     except (ReplayError, OutputPathError) as exc:
         return _fail(str(exc))
-    from .safe_text import printable
+    from .content.safe_text import printable
     text = markdown(engine) if args.markdown else "\n".join(narration(engine, reasons=not args.quiet)) + "\n"
     text = printable(text, keep="\n")  # names from files: their escape codes shown, not obeyed
     if args.out:
@@ -601,8 +601,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from .importers import ImportError_, read, scene_fragment
-    from .paths import OutputPathError, check_output, write_atomically
+    from .content.importers import ImportError_, read, scene_fragment
+    from .content.paths import OutputPathError, check_output, write_atomically
     try:
         if args.out:
             check_output(args.out, "--out", args.force, inputs=args.files)
@@ -627,9 +627,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .scene_template import write
+    from .content.scene_template import write
     load_rules(args.rules, "fate-npc new", "--rules")  # refused before anything is written
-    from .paths import OutputPathError
+    from .content.paths import OutputPathError
     try:
         path = write(args.scene, rules=args.rules, force=args.force)
     except (FileExistsError, OutputPathError) as exc:
@@ -649,7 +649,7 @@ def cmd_scenes(args: argparse.Namespace) -> int:
 
 
 def _default_train_config():
-    from .scenes import config_dir
+    from .content.scenes import config_dir
     return config_dir() / "train" / "default.yaml"
 
 
@@ -819,7 +819,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "trust_models", False):
         import os
 
-        from .policy_file import TRUST_ENV
+        from .content.policy_file import TRUST_ENV
         os.environ[TRUST_ENV] = "1"  # workers started from here inherit it
     if args.command == "play" and args.scene is None and not args.resume:
         return _fail("play: expected a SCENE (or --resume FILE)")

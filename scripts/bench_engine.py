@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 from agents.base import controllers_for, play  # noqa: E402
 from fate_env.rules.conflict import Conflict  # noqa: E402
 from fate_env.rules.dice import Dice  # noqa: E402
-from fate_env.scenes import load_scene  # noqa: E402
+from fate_env.content.scenes import load_scene  # noqa: E402
 
 
 def rate(scene, policy: str | None, seconds: float) -> tuple[float, float, float]:

@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 
 from fate_env.fast import FastCore  # noqa: E402
 from fate_env.rules.engine import start  # noqa: E402
-from fate_env.scenes import load_scene  # noqa: E402
+from fate_env.content.scenes import load_scene  # noqa: E402
 
 
 def reference(scene, seeds) -> tuple[float, list[list[int]]]:

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import yaml  # noqa: E402
 
 from fate_env.evaluation import bench as B  # noqa: E402
-from fate_env.scenes import scene_path  # noqa: E402
+from fate_env.content.scenes import scene_path  # noqa: E402
 
 
 def main() -> None:

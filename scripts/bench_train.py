@@ -88,7 +88,7 @@ def main() -> None:
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from fate_env.training import load_config, make_env_fn, vector_env
+    from fate_env.learn.training import load_config, make_env_fn, vector_env
 
     root = Path(__file__).resolve().parents[1]
     ap = argparse.ArgumentParser()

@@ -24,7 +24,7 @@ from agents.base import controllers_for, play  # noqa: E402
 from fate_env.evaluation.bench import episode_seed  # noqa: E402
 from fate_env.fast import FastCore, covered  # noqa: E402
 from fate_env.rules.engine import start  # noqa: E402
-from fate_env.scenes import config_dir, load_scene  # noqa: E402
+from fate_env.content.scenes import config_dir, load_scene  # noqa: E402
 
 _CORES: dict = {}
 

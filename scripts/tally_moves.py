@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.base import controllers_for, make_controller  # noqa: E402
 from agents.search import describe  # noqa: E402
 from fate_env.rules.engine import start  # noqa: E402
-from fate_env.scenes import load_scene  # noqa: E402
+from fate_env.content.scenes import load_scene  # noqa: E402
 
 _TARGET = re.compile(r"^(attacks|backs) \S+|^(creates .*) on \S+$")
 

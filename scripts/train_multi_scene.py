@@ -40,10 +40,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents.base import REGISTRY, controllers_for, play
     from fate_env.environment.multi_scene import MultiSceneEnv
-    from fate_env.policy_file import trust
+    from fate_env.content.policy_file import trust
     from fate_env.rules.engine import start
-    from fate_env.scenes import load_scene
-    from fate_env.stats import wilson
+    from fate_env.content.scenes import load_scene
+    from fate_env.evaluation.stats import wilson
 
     torch.set_num_threads(1)
     names = args.scenes.split(",")
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
-    trust(out)  # written here: ppo: may load it (fate_env/policy_file.py: Trust)
+    trust(out)  # written here: ppo: may load it (fate_env/content/policy_file.py: Trust)
     out.with_suffix(".json").write_text(json.dumps({
         "learn": ["turn"], "helper": "basic", "scene": args.scenes, "side": args.side, "actions": "compact",
         "fixed": env.fixed.to_json()}, indent=1))

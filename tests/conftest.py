@@ -14,7 +14,7 @@ if str(ROOT) not in sys.path:
 
 from fate_env.rules.conflict import Conflict  # noqa: E402
 from fate_env.rules.options import DoneInvoking  # noqa: E402
-from fate_env.scenes import scene_from_dict  # noqa: E402
+from fate_env.content.scenes import scene_from_dict  # noqa: E402
 
 #: a PC and a major NPC alone in one room: the smallest fight most rules tests start from
 DUO = {

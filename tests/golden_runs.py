@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 from agents.base import controllers_for  # noqa: E402
 from fate_env.rules.engine import start  # noqa: E402
-from fate_env.scenes import load_scene  # noqa: E402
+from fate_env.content.scenes import load_scene  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "golden"
 SCENES = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault",

@@ -1,5 +1,5 @@
 """Inputs are bounded (issue 33): a YAML file that is a device, too large, nested too deep or an
-alias bomb is refused in one line, quickly, by every reader (fate_env/yaml_input.py)."""
+alias bomb is refused in one line, quickly, by every reader (fate_env/content/yaml_input.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fate_env import yaml_input
+from fate_env.content import yaml_input
 from fate_env.cli import main
-from fate_env.scenes import SceneError, load_scene
+from fate_env.content.scenes import SceneError, load_scene
 
 
 def _bomb(levels: int = 9) -> str:

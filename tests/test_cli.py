@@ -12,7 +12,7 @@ from conftest import ROOT, SHIPPED
 from agents.base import controllers_for, make_controller, play
 from fate_env.cli import main
 from fate_env.rules.conflict import Conflict, replay
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 @pytest.mark.parametrize("name", SHIPPED)

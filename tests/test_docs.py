@@ -26,7 +26,7 @@ def test_the_generated_pages_are_up_to_date():
 
 
 def test_the_scene_reference_lists_every_character_field_and_the_when_examples():
-    from fate_env.scenes import schema
+    from fate_env.content.scenes import schema
     text = scene_reference()
     for field in schema()["$defs"]["character"]["properties"]:
         assert f"| `{field}` |" in text
@@ -37,7 +37,7 @@ def test_the_scene_reference_lists_every_character_field_and_the_when_examples()
 
 def test_the_spaces_page_adds_up_to_the_layout():
     from fate_env.environment.actions import ActionLayout
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
     text = spaces_reference()
     lay = ActionLayout(load_scene("warehouse"))
     assert f"{lay.n} actions in all." in text

@@ -10,7 +10,7 @@ import pytest
 from conftest import SHIPPED
 
 from fate_env.cli import main
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 def _resolve(tmp_path, scene: str, seed: int, capsys, rules: str | None = None) -> str:
@@ -46,7 +46,7 @@ def test_replay_tells_the_same_story_as_resolve(tmp_path, capsys):
 
 
 def test_a_session_save_replays_with_its_gm_powers_and_names(tmp_path, capsys):
-    from fate_env.session import run_session
+    from fate_env.live.session import run_session
     save = tmp_path / "night.json"
     text = "/add guard @dock\n" + "auto\n" * 40 + "Cracked Collarbone\n" + "auto\n" * 900
     s = run_session("warehouse", 3, {"smugglers": "tactician"}, "auto", str(save), None, io.StringIO(text),
@@ -78,7 +78,7 @@ def test_a_log_that_no_longer_replays_is_refused_with_the_reason(tmp_path, capsy
 
 
 def test_a_resolve_log_keeps_its_scene_so_the_file_may_go(tmp_path, capsys):
-    from fate_env.scenes import read_scene_data
+    from fate_env.content.scenes import read_scene_data
     import yaml
     _, data = read_scene_data("duel")
     own = tmp_path / "my_duel.yaml"

@@ -18,7 +18,7 @@ from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fate_env.scenes import SceneError, read_scene_data, scene_from_dict
+from fate_env.content.scenes import SceneError, read_scene_data, scene_from_dict
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -117,7 +117,7 @@ def test_distances_are_searched_only_from_the_zones_a_fight_asks_about():
 def test_the_largest_scene_allowed_loads_and_plays_and_a_larger_one_is_one_line():
     from agents.base import controllers_for, play
     from fate_env.rules.engine import start
-    from fate_env.scenes import SIZE_LIMITS
+    from fate_env.content.scenes import SIZE_LIMITS
     scene = scene_from_dict(_chain(SIZE_LIMITS["zones"]), "chain.yaml")
     assert play(start(scene, 1), controllers_for(scene, seed=1)).outcome is not None
     with pytest.raises(SceneError, match="10,001 entries; a scene holds at most 10,000"):
@@ -126,7 +126,7 @@ def test_the_largest_scene_allowed_loads_and_plays_and_a_larger_one_is_one_line(
 
 # -- session saves and fight logs ---------------------------------------------------------------
 def _session_save(tmp_path_factory) -> dict:
-    from fate_env.session import run_session
+    from fate_env.live.session import run_session
     path = tmp_path_factory.mktemp("save") / "s.json"
     run_session("duel", 2, {"cynere": "human"}, "auto", str(path), None,
                 io.StringIO("auto\n" * 5 + "/aspect add Slick Steps\n/fp cynere +1\n"), io.StringIO(), autosave=None)
@@ -137,7 +137,7 @@ def _session_save(tmp_path_factory) -> dict:
 @given(where=st.integers(0, 10**6), new=values, resign=st.booleans())
 def test_a_save_with_any_part_replaced_resumes_or_is_one_session_error(tmp_path_factory, where, new, resign):
     """``resign``: the checksum made to fit the edit, so the checks behind it are reached too."""
-    from fate_env.session import Session, SessionError, SessionLog, checksum
+    from fate_env.live.session import Session, SessionError, SessionLog, checksum
     data = _session_save(tmp_path_factory)
     edited = _edited(data, where, new, skip=lambda p: p[:1] == ("checksum",))
     if resign and isinstance(edited, dict):
@@ -152,9 +152,9 @@ def test_a_save_with_any_part_replaced_resumes_or_is_one_session_error(tmp_path_
 @given(where=st.integers(0, 10**6), new=values)
 def test_a_fight_log_with_any_part_replaced_replays_or_is_one_replay_error(tmp_path_factory, where, new):
     from agents.base import controllers_for, play
-    from fate_env.report import ReplayError, rebuild
+    from fate_env.live.report import ReplayError, rebuild
     from fate_env.rules.engine import start
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
     scene = load_scene("duel")
     c = play(start(scene, 3), controllers_for(scene, seed=3))
     file, scene_data = read_scene_data("duel")
@@ -175,7 +175,7 @@ IMPORT_FILES = sorted((ROOT / "tests" / "data" / "import").glob("*.json"))
 @FUZZ
 @given(which=st.sampled_from(IMPORT_FILES), where=st.integers(0, 10**6), new=values)
 def test_an_import_with_any_part_replaced_maps_or_is_one_import_error(tmp_path_factory, which, where, new):
-    from fate_env.importers import ImportError_, read, scene_fragment
+    from fate_env.content.importers import ImportError_, read, scene_fragment
     path = tmp_path_factory.mktemp("import") / which.name
     path.write_text(json.dumps(_edited(json.loads(which.read_text()), where, new)))
     try:
@@ -211,7 +211,7 @@ TRAIN_CONFIGS = sorted((ROOT / "configs" / "train").glob("*.yaml"))
 @FUZZ
 @given(which=st.sampled_from(TRAIN_CONFIGS), where=st.integers(0, 10**6), new=values)
 def test_a_training_config_with_any_part_replaced_loads_or_is_one_value_error(tmp_path_factory, which, where, new):
-    from fate_env.training import load_config
+    from fate_env.learn.training import load_config
     data = yaml.safe_load(which.read_text())
     path = tmp_path_factory.mktemp("config") / which.name
     path.write_text(yaml.safe_dump(_edited(data, where, new), allow_unicode=True))
@@ -232,7 +232,7 @@ WORDS = ["/add", "/move", "/fp", "/aspect add", "/aspect remove", "/compel", "/r
 @given(lines=st.lists(st.tuples(st.sampled_from(WORDS), st.text(max_size=20)).map(" ".join)
                       | st.text(max_size=30), max_size=25))
 def test_any_typed_line_is_applied_or_refused_never_a_crash(tmp_path_factory, lines):
-    from fate_env.session import run_session
+    from fate_env.live.session import run_session
     here = tmp_path_factory.mktemp("live")
     typed = [line.replace("\n", " ").replace("\r", " ") for line in lines]
     typed = [f"/save {here}/x.json" if line.startswith("/save") else line for line in typed]

@@ -12,9 +12,9 @@ import yaml
 from conftest import ROOT
 
 from fate_env.cli import main
-from fate_env.importers import ImportError_, read
+from fate_env.content.importers import ImportError_, read
 from fate_env.rules.engine import start
-from fate_env.scenes import read_scene_data, scene_from_dict
+from fate_env.content.scenes import read_scene_data, scene_from_dict
 
 DATA = ROOT / "tests" / "data" / "import"
 

@@ -34,7 +34,7 @@ def _run(installed, elsewhere, *argv):
 
 
 def test_the_installed_package_reads_its_own_copy_of_the_configs(installed, tmp_path):
-    r = _run(installed, tmp_path, "-c", "import fate_env.scenes as s; print(s.__file__); print(s.config_dir())")
+    r = _run(installed, tmp_path, "-c", "import fate_env.content.scenes as s; print(s.__file__); print(s.config_dir())")
     module, configs = r.stdout.split()
     assert module.startswith(str(installed)) and configs == str(installed / "fate_env" / "configs"), r.stderr
     assert sorted(p.name for p in (installed / "fate_env" / "configs" / "scenes").glob("*.yaml")) == \

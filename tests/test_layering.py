@@ -108,10 +108,90 @@ def test_actions_are_offered_in_the_order_saved_sessions_and_models_rely_on():
 
 def test_tests_mirror_the_package():
     """Each test folder is named for the package folder it tests."""
-    package = {"rules": ROOT / "fate_env" / "rules", "environment": ROOT / "fate_env" / "environment",
-               "evaluation": ROOT / "fate_env" / "evaluation", "fast": ROOT / "fate_env" / "fast",
-               "agents": ROOT / "agents"}
+    package = {name: ROOT / "fate_env" / name for name in PARTS if name not in ("agents", "top")}
+    package["agents"] = ROOT / "agents"
     folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
     assert folders <= set(package), f"test folders without a package folder: {folders - set(package)}"
     for name in folders:
         assert package[name].is_dir()
+
+
+#: the parts, lowest first: each imports only parts before it (function-level imports included).
+#: ``agents`` (the controllers) sits in the middle: the rules, content, the fast core and the
+#: environment never import it (controllers are handed in); learned controllers read the
+#: environment's observation encoder. ``top`` is ``fate_env/__init__.py``, ``cli.py`` and
+#: ``reference.py`` (the docs generator): tools over everything.
+PARTS = ["rules", "content", "fast", "environment", "agents", "live", "evaluation", "learn", "top"]
+
+
+def _part(module: str) -> str | None:
+    head, _, rest = module.partition(".")
+    if head == "agents":
+        return "agents"
+    if head != "fate_env":
+        return None
+    sub = rest.partition(".")[0]
+    return sub if sub in PARTS else "top"
+
+
+def _module(path: Path) -> tuple[str, list[str]]:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    package = parts[:-1]
+    if parts[-1] == "__init__":
+        parts = package
+    return ".".join(parts), package
+
+
+def _part_edges() -> dict[tuple[str, str], list[str]]:
+    """(importer's part, imported part) -> where, for every import in fate_env/ and agents/."""
+    edges: dict[tuple[str, str], list[str]] = {}
+    for path in _py(ROOT / "fate_env", ROOT / "agents"):
+        name, package = _module(path)
+        mine = _part(name)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(package[:len(package) - node.level + 1]) if node.level else ""
+                module = ".".join(x for x in (base, node.module or "") if x)
+                # ``from fate_env import fast``: the names may be modules themselves
+                targets = [module] if node.module and _part(module) != "top" else [f"{module}.{a.name}"
+                                                                                     for a in node.names]
+            else:
+                continue
+            for target in targets:
+                theirs = _part(target)
+                if theirs and theirs != mine:
+                    edges.setdefault((mine, theirs), []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return edges
+
+
+def test_every_part_imports_only_the_parts_below_it():
+    rank = {p: i for i, p in enumerate(PARTS)}
+    bad = [f"{a} -> {b}: {', '.join(where[:3])}" for (a, b), where in sorted(_part_edges().items())
+           if rank[a] < rank[b]]
+    assert not bad, "imports against the layering:\n" + "\n".join(bad)
+
+
+def test_the_layering_check_sees_function_level_and_relative_imports():
+    edges = _part_edges()
+    assert ("fast", "content") in edges  # fast/core.py reads the policies' parameters inside a function
+    assert ("live", "content") in edges and ("evaluation", "agents") in edges
+
+
+def test_no_loose_modules_beside_the_parts():
+    loose = sorted(p.name for p in (ROOT / "fate_env").glob("*.py"))
+    assert loose == ["__init__.py", "cli.py", "reference.py"], loose
+
+
+def test_an_old_module_name_still_imports_and_says_where_it_went():
+    import importlib
+    import warnings
+    sys.modules.pop("fate_env.scenes", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old = importlib.import_module("fate_env.scenes")
+    from fate_env.content import scenes
+    assert old is scenes
+    assert any(issubclass(w.category, DeprecationWarning) and "fate_env.content.scenes" in str(w.message)
+               for w in caught)

@@ -1,4 +1,4 @@
-"""League training (fate_env/league.py, ``fate-npc train --league``): prioritised sampling puts the
+"""League training (fate_env/learn/league.py, ``fate-npc train --league``): prioritised sampling puts the
 opponents the learner loses to first without forgetting the rest, the environments draw each
 fight's opponent by the league's odds and say who it was, and a short league run adds snapshots
 and an exploiter and logs the mixture."""
@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from fate_env.league import DEFAULTS, League, league_settings
+from fate_env.learn.league import DEFAULTS, League, league_settings
 
 
 def test_the_opponents_it_loses_to_come_up_most_and_none_is_dropped():
@@ -166,14 +166,14 @@ def test_league_and_opponent_together_are_refused(tmp_path):
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs" / "train").glob("*.yaml")), ids=lambda p: p.name)
 def test_every_shipped_training_config_loads(path):
-    from fate_env.training import load_config
+    from fate_env.learn.training import load_config
     config = load_config(path)
     if "league" in config:
         assert league_settings(config["league"])["opponents"]
 
 
 def test_the_exploiters_config_is_checked_when_the_league_config_loads(tmp_path):
-    from fate_env.training import load_config
+    from fate_env.learn.training import load_config
     assert league_settings({"exploiter_config": "exploit_stacker.yaml"})["exploiter_config"] == \
         str(ROOT / "configs" / "train" / "exploit_stacker.yaml")
     cfg = tmp_path / "typo.yaml"

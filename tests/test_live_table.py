@@ -10,13 +10,13 @@ import re
 
 import pytest
 
-from fate_env import table_menu
-from fate_env.narrate import Narrator
+from fate_env.live import table_menu
+from fate_env.content.narrate import Narrator
 from fate_env.rules.engine import start
 from fate_env.rules.odds import band_odds
 from fate_env.rules.options import Attack
-from fate_env.scenes import load_scene
-from fate_env.session import Session, load_library, run_session
+from fate_env.content.scenes import load_scene
+from fate_env.live.session import Session, load_library, run_session
 from agents.base import make_controller
 
 
@@ -163,7 +163,7 @@ def test_consequences_are_named_at_the_table_and_never_the_same_for_two():
 
 
 def test_a_typed_name_is_the_consequence_s_name_in_the_story_and_the_summary():
-    from fate_env.session import SessionLog
+    from fate_env.live.session import SessionLog
     out = io.StringIO()
     s = Session(SessionLog("warehouse", None, 3, {"smugglers": "tactician"}), io.StringIO(""), out)
     typed = []
@@ -183,7 +183,7 @@ def test_a_typed_name_is_the_consequence_s_name_in_the_story_and_the_summary():
 
 
 def test_add_reinforcements_from_the_library_a_spec_and_the_scene_s_reserves(tmp_path):
-    from fate_env.scenes import read_scene_data
+    from fate_env.content.scenes import read_scene_data
     import yaml
     _, data = read_scene_data("warehouse")
     data = dict(data)

@@ -13,8 +13,8 @@ import os
 import pytest
 
 from fate_env.cli import main
-from fate_env.paths import FileLock, OutputPathError, atomic_open, check_output
-from fate_env.session import Session, SessionError, SessionLog, default_autosave, run_session
+from fate_env.content.paths import FileLock, OutputPathError, atomic_open, check_output
+from fate_env.live.session import Session, SessionError, SessionLog, default_autosave, run_session
 
 FOUNDRY = os.path.join(os.path.dirname(__file__), "data", "import")
 
@@ -186,7 +186,7 @@ def test_a_lock_held_by_a_killed_process_is_free_again(tmp_path):
     import sys
     target = tmp_path / "crashed.json"
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; sys.path.insert(0, '.');"
-                               "from fate_env.paths import FileLock; held = FileLock(sys.argv[1]); held.acquire();"
+                               "from fate_env.content.paths import FileLock; held = FileLock(sys.argv[1]); held.acquire();"
                                "print('held', flush=True); time.sleep(60)", str(target)],
                               stdout=subprocess.PIPE, text=True, cwd=os.path.dirname(os.path.dirname(__file__)))
     assert holder.stdout.readline().strip() == "held"

@@ -14,7 +14,7 @@ import yaml
 from conftest import ROOT
 
 from fate_env.cli import main
-from fate_env.session import run_session
+from fate_env.live.session import run_session
 
 IMPORTS = ROOT / "tests" / "data" / "import"
 

@@ -1,4 +1,4 @@
-"""Policy-only exports (fate_env/policy_file.py, ``fate-npc export``): the file plays exactly as the
+"""Policy-only exports (fate_env/content/policy_file.py, ``fate-npc export``): the file plays exactly as the
 SB3 model it came from, loads as ``ppo:PATH`` with numpy alone, and the shipped NPCs are such
 files, small, with sidecars that match the scenes they were trained on."""
 
@@ -39,7 +39,7 @@ def test_the_export_chooses_what_the_model_chooses(trained):
 
     from agents.base import REGISTRY
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    from fate_env.policy_file import PolicyOnly, is_policy_only
+    from fate_env.content.policy_file import PolicyOnly, is_policy_only
 
     full, small = trained
     assert is_policy_only(small) and not is_policy_only(full)
@@ -73,7 +73,7 @@ def test_the_export_chooses_what_the_model_chooses(trained):
 def test_the_export_plays_as_a_ppo_controller(trained):
     from agents.base import controllers_for, play
     from fate_env.rules.engine import start
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
 
     full, small = trained
     scene = load_scene("duel")
@@ -95,7 +95,7 @@ def test_a_missing_model_or_a_bad_out_is_refused(tmp_path, trained):
 
 
 def test_a_policy_only_file_plays_its_best_action_only(trained):
-    from fate_env.policy_file import PolicyOnly
+    from fate_env.content.policy_file import PolicyOnly
     policy = PolicyOnly(trained[1])
     obs = np.zeros(policy.observation_space.shape, dtype=np.float32)
     with pytest.raises(ValueError, match="deterministic"):
@@ -123,7 +123,7 @@ def test_a_learned_concession_stands_only_where_the_helper_would_concede(tmp_pat
     from agents.base import make_controller
     from fate_env.rules.engine import start
     from fate_env.rules.options import Concede
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
 
     card = json.loads((ROOT / "models" / "duel_rival.json").read_text())
     (tmp_path / "rival.zip").write_bytes((ROOT / "models" / "duel_rival.zip").read_bytes())
@@ -177,7 +177,7 @@ def test_a_full_save_from_elsewhere_is_refused_before_any_of_it_runs(tmp_path):
 
 def test_a_full_save_training_wrote_here_plays_and_one_from_another_machine_needs_the_flag(trained, tmp_path, monkeypatch):
     from agents.learned import PPOController
-    from fate_env.policy_file import ModelFileError, check_model_file
+    from fate_env.content.policy_file import ModelFileError, check_model_file
 
     full, small = trained
     assert check_model_file(full) == "sb3" and check_model_file(small) == "policy"

@@ -21,7 +21,7 @@ pytest.importorskip("ray.rllib")
 def test_the_ray_env_plays_the_single_agent_view_s_fights_with_its_rewards(scene, side):
     from agents.base import REGISTRY
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    from fate_env.ray_training import FateRayEnv
+    from fate_env.learn.ray_training import FateRayEnv
 
     ray_env = FateRayEnv({"scene": scene, "side": side, "opponent": "basic"})
     view = FateSingleAgentEnv(scene=scene, side=side, opponents="basic", controllers=REGISTRY, core="reference")
@@ -48,7 +48,7 @@ def test_the_ray_env_plays_the_single_agent_view_s_fights_with_its_rewards(scene
 
 def test_a_masked_off_action_is_refused_with_the_reason():
     from fate_env.environment.aec import IllegalAction
-    from fate_env.ray_training import FateRayEnv
+    from fate_env.learn.ray_training import FateRayEnv
 
     env = FateRayEnv({"scene": "duel", "side": "rival"})
     obs, _ = env.reset(options={"fight": 1})

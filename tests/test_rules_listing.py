@@ -9,9 +9,9 @@ import sys
 from dataclasses import fields
 
 from conftest import ROOT
-from fate_env.dials import catalogue, format_catalogue
+from fate_env.content.dials import catalogue, format_catalogue
 from fate_env.rules.ruleset import RuleSet
-from fate_env.scenes import load_rules, rule_dials
+from fate_env.content.scenes import load_rules, rule_dials
 
 
 def test_every_dial_of_every_rule_set_is_listed_with_its_value_and_a_citation():

@@ -8,7 +8,7 @@ import pytest
 from conftest import SHIPPED
 
 from fate_env.cli import main
-from fate_env.scenes import SceneError, list_scenes, load_scene, scene_path
+from fate_env.content.scenes import SceneError, list_scenes, load_scene, scene_path
 
 GOOD = textwrap.dedent("""\
     name: tiny
@@ -215,7 +215,7 @@ def test_a_spec_needs_a_side_when_the_npcs_are_on_several(tmp_path):
 
 
 def _warehouse_with(**fields):
-    from fate_env.scenes import read_scene_data, scene_from_dict
+    from fate_env.content.scenes import read_scene_data, scene_from_dict
     _, data = read_scene_data("warehouse")
     return scene_from_dict({**data, **fields}, "ambush.yaml")
 
@@ -258,7 +258,7 @@ def test_consequence_names_are_used_in_order_and_never_twice():
 
 
 def test_a_stunt_needs_no_name_and_its_when_may_be_a_mapping():
-    from fate_env.scenes import read_scene_data, scene_from_dict
+    from fate_env.content.scenes import read_scene_data, scene_from_dict
     _, data = read_scene_data("warehouse")
     og = dict(data["characters"]["og"])
     og["stunts"] = [{"kind": "bonus", "skill": "Fight", "action": "attack", "when": {"aspect": "Giant Spiked Club"}},

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-from fate_env.session import Session, SessionLog, parse_dice, run_session
+from fate_env.live.session import Session, SessionLog, parse_dice, run_session
 from fate_env.rules.dice import DiceError
 
 

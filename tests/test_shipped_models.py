@@ -12,9 +12,9 @@ import pytest
 
 from agents.base import controllers_for, make_controller, play
 from conftest import ROOT
-from fate_env.policy_file import PolicyOnly, is_policy_only
+from fate_env.content.policy_file import PolicyOnly, is_policy_only
 from fate_env.rules.engine import start
-from fate_env.scenes import LATER_DEFAULTS, load_scene, rule_dials, scene_digest
+from fate_env.content.scenes import LATER_DEFAULTS, load_scene, rule_dials, scene_digest
 
 SHIPPED = {"warehouse_smugglers": ("warehouse", "smugglers"), "duel_rival": ("duel", "rival"),
            # the best responses that beat NPCs shipped before (docs/npcs.md, "Exploitability of the shipped NPCs"):

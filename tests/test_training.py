@@ -54,7 +54,7 @@ def test_a_compact_turn_learner_trains_imitates_snapshots_and_plays(tmp_path):
     from fate_env.environment.actions import ActionLayout
     from agents.base import controllers_for, play
     from fate_env.rules.engine import start
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
 
     cfg = tmp_path / "compact.yaml"
     cfg.write_text("n_steps: 64\nbatch_size: 32\nn_epochs: 1\nnet_arch: [16]\neval_episodes: 2\nlearn: [turn]\n"

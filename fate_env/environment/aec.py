@@ -86,12 +86,12 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..narrate import Narrator, summary
+from ..content.narrate import Narrator, summary
+from ..content.scenes import load_scene
 from ..rules import events as ev
 from ..rules.conflict import Conflict
 from ..rules.engine import start
 from ..rules.scene import Scene
-from ..scenes import load_scene
 from .actions import ActionLayout, AspectSlots, usable_boosts
 from .fast_table import fast_table_for
 from .observation import ObservationEncoder

@@ -24,7 +24,7 @@ class MultiSceneEnv(gymnasium.Env):
 
     def __init__(self, scenes: Sequence[Any], side: str, controllers: Any, weights: Sequence[float] | None = None,
                  rules: str | None = None, **kwargs: Any):
-        from ..scenes import load_scene
+        from ..content.scenes import load_scene
         if not scenes:
             raise ValueError("MultiSceneEnv needs at least one scene")
         loaded = [load_scene(s, rules=rules) if isinstance(s, str) else s for s in scenes]

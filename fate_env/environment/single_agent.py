@@ -129,7 +129,7 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
 
     def set_league(self, names: list[str], specs: list[str], weights: list[float]) -> None:
         """From the next episode on, draw each episode's opponent from ``specs`` (one policy for every
-        other seat) with odds ``weights`` (league training: fate_env/league.py). The fast core keeps
+        other seat) with odds ``weights`` (league training: fate_env/learn/league.py). The fast core keeps
         playing the scripted ones it can; the others (search, saved models) play on the reference."""
         if not (len(names) == len(specs) == len(weights)) or not names:
             raise ValueError("set_league: names, specs and weights must be non-empty and of one length")

@@ -23,9 +23,9 @@ import numpy as np
 
 from fate_env.rules import events as ev
 from fate_env.rules.engine import start
-from fate_env.safe_text import OneLineError
-from fate_env.scenes import SceneError, scene_from_dict
-from fate_env.stats import Z95, wilson
+from fate_env.content.safe_text import OneLineError
+from fate_env.content.scenes import SceneError, scene_from_dict
+from fate_env.evaluation.stats import Z95, wilson
 
 from agents.base import controllers_for, play
 
@@ -353,7 +353,7 @@ def _run_ray(jobs: list[tuple], address: str, engine: str = "reference") -> list
     except ImportError:
         raise RuntimeError("--ray needs the cluster extra: pip install -e '.[cluster]'") from None
     if not ray.is_initialized():
-        from fate_env.cluster import ClusterError, check_address
+        from fate_env.evaluation.cluster import ClusterError, check_address
         try:
             check_address(address)  # seconds, not the minutes ray.init would retry for
         except ClusterError as exc:
@@ -580,7 +580,7 @@ def plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, 
         ax.set_ylabel(f"{focus} win rate (95% Wilson)")
         ax.set_title("win rate across the sweep")
     fig.tight_layout()
-    from fate_env.paths import atomic_open
+    from fate_env.content.paths import atomic_open
     try:
         with atomic_open(path, "wb") as fh:  # the whole image or none
             fig.savefig(fh, dpi=110, format=Path(path).suffix.lstrip(".").lower() or "png")

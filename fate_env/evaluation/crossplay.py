@@ -13,7 +13,7 @@ from typing import Any
 
 from fate_env.rules.engine import start
 from fate_env.rules.scene import Scene
-from fate_env.stats import bradley_terry, odds_against, wilson
+from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
 
 from agents.base import controllers_for, play
 
@@ -192,7 +192,7 @@ def _grid(result: dict[str, Any], who: str, width: int) -> list[str]:
 
 def changed_dials(rules: Any) -> dict[str, Any]:
     """The dials where ``rules`` differs from its named rule set (a scene's or ``--dial``'s changes)."""
-    from ..scenes import load_rules, rule_dials
+    from ..content.scenes import load_rules, rule_dials
     try:
         base = rule_dials(load_rules(rules.name))
     except Exception:  # noqa: BLE001 - a rule set not on disk: nothing to compare with

@@ -42,9 +42,10 @@ def compiled() -> bool:
 
 
 def basic_params(name: str = "basic") -> dict[str, Any]:
-    """A scripted policy's parameters, as its Python controller reads them (configs/policies.yaml)."""
-    from agents.base import make_controller
-    return dict(make_controller(name).params)
+    """A scripted policy's parameters, read where its Python controller reads them
+    (``content.policies``: configs/policies.yaml over basic's defaults)."""
+    from ..content.policies import scripted_params
+    return scripted_params(name)
 
 
 def rng_state(seed: int) -> np.ndarray:

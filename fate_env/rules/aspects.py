@@ -29,7 +29,7 @@ CONDITION_FOR_TRACK = {PHYSICAL: "Hurt", MENTAL: "Scared"}
 CONDITION_TRACKS = {"Hurt": PHYSICAL, "Injured": PHYSICAL, "Wounded": PHYSICAL,
                     "Scared": MENTAL, "Shaken": MENTAL, "Demoralized": MENTAL}
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
-#: ``when: aspect: NAME`` may name one of these, see fate_env.scenes)
+#: ``when: aspect: NAME`` may name one of these, see fate_env.content.scenes)
 ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",
                   "Clear Ground", "Flying Start", "Hard-Won Ground")
 

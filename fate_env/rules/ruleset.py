@@ -1,7 +1,7 @@
 """Rule sets as data: the dial settings that differ between Fate editions.
 
 A rule set is loaded from ``configs/rules/<name>.yaml`` (see
-``fate_env.scenes``) and a scene may override single dials. The skill tables
+``fate_env.content.scenes``) and a scene may override single dials. The skill tables
 that both editions share (which skills attack and defend, the advantage
 templates) live in :mod:`fate_env.rules.skills`.
 """

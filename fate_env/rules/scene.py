@@ -1,6 +1,6 @@
 """The immutable description of a scene: zones, aspects, characters, rules.
 
-Scenes are built from YAML by :mod:`fate_env.scenes` (which validates them);
+Scenes are built from YAML by :mod:`fate_env.content.scenes` (which validates them);
 the engine only reads these frozen dataclasses, so one scene object can seed
 any number of conflicts.
 """

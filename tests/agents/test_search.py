@@ -12,7 +12,7 @@ from agents.base import controllers_for, make_controller, play
 from agents.search import SearchController, harm, outlook
 from fate_env.rules.engine import replay, start
 from fate_env.rules.options import Attack
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 DUO = {
     "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 2, "Athletics": 1},
@@ -107,7 +107,7 @@ def test_the_policies_file_sets_the_search_and_the_constructor_overrides_it(tmp_
     """configs/policies.yaml's search entry is read (the built-in defaults used to override it,
     so editing the file changed nothing); a parameter given to the constructor wins over both."""
     import shutil
-    from fate_env.scenes import config_dir
+    from fate_env.content.scenes import config_dir
     configs = tmp_path / "configs"
     shutil.copytree(config_dir(), configs)
     text = (configs / "policies.yaml").read_text()

@@ -18,8 +18,8 @@ from fate_env.rules.engine import start
 from fate_env.rules.options import (
     Attack, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Invoke, Move, Next, Pass, Support,
 )
-from fate_env.scenes import load_scene
-from fate_env.stats import bradley_terry, odds_against, wilson
+from fate_env.content.scenes import load_scene
+from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
 
 SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker"]
 
@@ -263,12 +263,12 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
 
 
 def test_imitation_records_the_teacher_and_clones_it(tmp_path):
-    """Behaviour cloning (fate_env/imitation.py): the recorded actions are the teacher's, the
+    """Behaviour cloning (fate_env/learn/imitation.py): the recorded actions are the teacher's, the
     returns are the discounted rewards, and a few epochs make the policy agree with the teacher."""
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from fate_env.environment.single_agent import FateSingleAgentEnv
-    from fate_env.imitation import clone, record
+    from fate_env.learn.imitation import clone, record
     from agents.base import REGISTRY
     env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic", learn=("turn",), controllers=REGISTRY)
     demos = record(env, make_controller("basic", 0), episodes=20, seed=0, gamma=1.0)
@@ -288,5 +288,5 @@ def test_imitation_records_the_teacher_and_clones_it(tmp_path):
     with pytest.raises(ValueError, match="imitate: expected a mapping"):
         cfg = tmp_path / "bad.yaml"
         cfg.write_text("imitate: basic\n")
-        from fate_env.training import load_config
+        from fate_env.learn.training import load_config
         load_config(cfg)

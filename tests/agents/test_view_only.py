@@ -8,7 +8,7 @@ import pytest
 from agents.base import controllers_for
 from conftest import SHIPPED
 from fate_env.rules.engine import start
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 POLICIES = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "random"]
 

@@ -217,7 +217,7 @@ def test_rewards_win_loss_and_concession():
 
 def test_scene_rewards_are_the_default_and_the_argument_overrides(tmp_path):
     import yaml
-    from fate_env.scenes import scene_path
+    from fate_env.content.scenes import scene_path
     data = yaml.safe_load(scene_path("duel").read_text())
     data["rewards"] = {"conceded": -0.25, "shift_dealt": 0.1}
     path = tmp_path / "duel.yaml"

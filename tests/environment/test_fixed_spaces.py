@@ -14,7 +14,7 @@ from fate_env.environment.aec import raw_env
 from fate_env.environment.maxima import Maxima
 from fate_env.environment.multi_scene import MultiSceneEnv
 from fate_env.environment.observation import ObservationEncoder
-from fate_env.scenes import list_scenes, load_scene
+from fate_env.content.scenes import list_scenes, load_scene
 
 CONFLICTS = [n for n in list_scenes() if load_scene(n).kind == "conflict"]
 

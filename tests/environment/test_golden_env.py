@@ -18,7 +18,7 @@ def _fast_keys() -> list[str]:
     """The streams whose scene the fast core covers (the others run on the reference whatever
     the core asked for)."""
     from fate_env.fast.core import available, covered
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
     if not available():
         return []
     return [key for key in sorted(EXPECTED)

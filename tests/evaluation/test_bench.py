@@ -9,7 +9,7 @@ import yaml
 
 from fate_env.evaluation import bench as B
 from fate_env.cli import main
-from fate_env.stats import wilson
+from fate_env.evaluation.stats import wilson
 
 HARMLESS = {
     "name": "harmless",

@@ -11,7 +11,7 @@ import yaml
 from fate_env import fast
 from fate_env.cli import main
 from fate_env.evaluation import bench as B
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 def records(path) -> list[dict]:

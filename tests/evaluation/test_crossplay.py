@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fate_env.evaluation.crossplay import crossplay, episode
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 def test_workers_do_not_change_the_table():

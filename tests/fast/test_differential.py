@@ -12,7 +12,7 @@ from fate_env.evaluation.bench import episode_seed
 from fate_env.fast import FastCore, Unsupported, covered
 from fate_env.fast import kernel as k
 from fate_env.rules.engine import start
-from fate_env.scenes import config_dir, load_scene, scene_from_dict
+from fate_env.content.scenes import config_dir, load_scene, scene_from_dict
 
 SHIPPED = sorted(p.stem for p in (config_dir() / "scenes").glob("*.yaml"))
 #: small seeds, and the large ones `fate-npc bench` draws

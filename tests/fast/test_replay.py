@@ -12,7 +12,7 @@ from agents.base import controllers_for
 from fate_env.fast import FastCore
 from fate_env.fast import kernel as k
 from fate_env.rules.engine import start
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 def reference(scene, seed, agents, others="basic"):

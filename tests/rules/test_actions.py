@@ -9,7 +9,7 @@ from fate_env.rules import actions, events as ev
 from fate_env.rules.actions.base import Action
 from fate_env.rules.engine import start
 from fate_env.rules.options import key
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
     Choose, CreateAdvantage, Defend, DoneInvoking, Invoke, NoAdvantage, RollFor, Support, TakeTask,
 )
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 def results(c):

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from agents.base import controllers_for
 from fate_env.rules import events as ev
 from fate_env.rules.engine import start
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 KINDS = {"conflict": "warehouse", "contest": "race", "challenge": "ritual", "conflict_to_contest": "vault",
          "mobs": "warehouse_mobs", "mental": "interrogation"}

@@ -417,7 +417,7 @@ def test_exploit_opposition_dial_plays_whole_shipped_fights():
     difficulty, where by default many are (26 against 1 on these seeds)."""
     from agents.base import controllers_for, play
     from fate_env.rules.engine import start
-    from fate_env.scenes import load_scene
+    from fate_env.content.scenes import load_scene
     passive = {}
     for dial in ("difficulty", "foe_in_zone"):
         for name in ("duel", "warehouse"):

@@ -9,7 +9,7 @@ from fate_env.rules import events as ev
 from fate_env.rules.conflict import Conflict, IllegalChoice
 from fate_env.rules.harm import Absorb, TakenOut, absorb_plans
 from fate_env.rules.options import Attack, Choose, Concede, Defend, FullDefense, Hold, OfferConcession
-from fate_env.scenes import SceneError, load_rules
+from fate_env.content.scenes import SceneError, load_rules
 
 EVEN = (0, 0, 0, 0)
 UP2 = (1, 1, 0, 0)

@@ -10,7 +10,7 @@ from fate_env.rules.harm import Absorb
 from fate_env.rules.options import (
     Attack, BlockAction, Choose, CreateAdvantage, Defend, DoneInvoking, FullDefense, Invoke, Move, OvercomeMove, Protect, SpendSpin,
 )
-from fate_env.scenes import load_rules
+from fate_env.content.scenes import load_rules
 
 EVEN = (0, 0, 0, 0)
 UP2 = (1, 1, 0, 0)
@@ -223,7 +223,7 @@ def test_a_group_attached_to_a_character_acts_at_its_initiative():
 
 def test_a_leader_must_lead_a_mob_of_its_side():
     import pytest
-    from fate_env.scenes import SceneError
+    from fate_env.content.scenes import SceneError
     chars = {**DUO, "gang": {"kind": "mob", "side": "npcs", "zone": "room", "count": 3, "skills": {"Fight": 1}},
              "brute": {**DUO["brute"], "leads": "hero"}}
     with pytest.raises(SceneError, match=r"characters\.brute\.leads: expected the id of a mob"):

@@ -11,7 +11,7 @@ import pytest
 from fate_env.rules.engine import start
 from fate_env.rules.kinds import PRE_DICE, Status
 from fate_env.rules.scene import CharacterSheet
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 RULES = ["condensed", "core", "fate2", "fate3"]
 
@@ -102,7 +102,7 @@ def test_no_move_or_removal_while_the_dice_are_down():
 
 
 def test_a_consequence_takes_the_name_it_is_given_and_the_narration_shows_it():
-    from fate_env.narrate import Narrator
+    from fate_env.content.narrate import Narrator
     scene = load_scene("duel")
     e = start(scene, 5)
     named = None

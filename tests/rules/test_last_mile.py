@@ -14,7 +14,7 @@ from fate_env.rules.conflict import Conflict
 from fate_env.rules.not_modelled import NOT_MODELLED
 from fate_env.rules.options import Attack, Choose, CreateAdvantage, Defend, Exploit, FullDefense, Move, Pass, ShoveInto
 from fate_env.rules.ruleset import RuleSetError
-from fate_env.scenes import SceneError, load_rules
+from fate_env.content.scenes import SceneError, load_rules
 
 EVEN = (0, 0, 0, 0)
 UP1 = (1, 0, 0, 0)
@@ -299,7 +299,7 @@ def _asking(entry):
 
 @pytest.mark.parametrize("entry", NOT_MODELLED, ids=lambda n: n.key)
 def test_a_scene_asking_for_a_rule_not_modelled_is_refused_naming_the_rule(entry):
-    from fate_env.scenes import scene_from_dict
+    from fate_env.content.scenes import scene_from_dict
     with pytest.raises(SceneError) as err:
         scene_from_dict(_asking(entry), "ask.yaml")
     message = str(err.value)
@@ -316,7 +316,7 @@ def test_a_rule_set_asking_for_a_rule_not_modelled_is_refused(entry):
 
 def test_a_countdown_trigger_the_engine_does_not_count_is_refused_naming_the_rule():
     from fate_env.rules.not_modelled import BY_PLACE
-    from fate_env.scenes import scene_from_dict
+    from fate_env.content.scenes import scene_from_dict
     entry = BY_PLACE["countdowns"]["box_triggers"]
     data = _asking(entry)
     del data["countdowns"][0]["box_triggers"]

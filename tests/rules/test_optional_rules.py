@@ -9,7 +9,7 @@ from fate_env.rules.conflict import Conflict
 from fate_env.rules.engine import start
 from fate_env.rules.harm import Absorb
 from fate_env.rules.options import Attack, Choose, CreateAdvantage, Defend
-from fate_env.scenes import SceneError, load_scene, scene_from_dict
+from fate_env.content.scenes import SceneError, load_scene, scene_from_dict
 
 EXTREME = {"extreme_consequences": True}
 HUGE_HIT = [(1, 1, 1, 1), (-1, -1, -1, -1)]  # Fight 3 + 4 against the brute's Fight 3 - 4: eight shifts
@@ -158,7 +158,7 @@ def test_scale_in_an_opposed_contest():
 def _race_data():
     import yaml
 
-    from fate_env.scenes import config_dir
+    from fate_env.content.scenes import config_dir
     return yaml.safe_load((config_dir() / "scenes" / "race.yaml").read_text())
 
 
@@ -345,7 +345,7 @@ def test_conditions_kept_apart_have_twice_the_boxes_for_their_own_hits_and_a_cut
 
 
 def test_conditions_refuse_what_the_engine_does_not_model():
-    from fate_env.scenes import SceneError
+    from fate_env.content.scenes import SceneError
     with pytest.raises(SceneError, match="replace consequences entirely"):
         make_scene(DUO, rules={"name": "condensed", "dials": {"conditions": "together", "extreme_consequences": True}})
     from fate_env.fast import covered

@@ -18,7 +18,7 @@ from fate_env.rules.options import (
     Attack, Choose, CreateAdvantage, Defend, Exploit, Invoke, Next, OvercomeMove, RemoveAspect, Support,
 )
 from fate_env.rules.state import CONCEDED
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 ZERO = (0, 0, 0, 0)
 MINUS4 = (-1, -1, -1, -1)

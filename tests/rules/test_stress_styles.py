@@ -12,7 +12,7 @@ from fate_env.rules.events import Absorbed
 from fate_env.rules.ruleset import RuleSetError
 from fate_env.rules.state import Track
 from fate_env.rules.stress import STYLES, Condensed, Core, StressStyle, style_of
-from fate_env.scenes import SceneError, load_scene
+from fate_env.content.scenes import SceneError, load_scene
 
 
 class RollUp(StressStyle):

@@ -15,7 +15,7 @@ from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, Invoke, Next, OvercomeMove, Pass, Support,
 )
 from fate_env.rules.state import CONCEDED, TAKEN_OUT
-from fate_env.scenes import load_scene
+from fate_env.content.scenes import load_scene
 
 
 def slot_index(f, severity):
@@ -297,7 +297,7 @@ def test_temple_chase_teamwork_capped_under_condensed():
 
 
 def test_teamwork_bonus_table():
-    from fate_env.scenes import load_rules
+    from fate_env.content.scenes import load_rules
     core, condensed = load_rules("core"), load_rules("condensed")
     assert core.teamwork_bonus(4, 2) == 2 and core.teamwork_bonus(1, 4) == 4
     assert condensed.teamwork_bonus(4, 2) == 2 and condensed.teamwork_bonus(1, 4) == 1

@@ -13,10 +13,10 @@ import io
 import json
 from typing import Any
 
-from .narrate import Narrator, summary
-from .rules import events as ev
-from .rules.ladder import describe
-from .safe_text import OneLineError
+from ..content.narrate import Narrator, summary
+from ..content.safe_text import OneLineError
+from ..rules import events as ev
+from ..rules.ladder import describe
 
 
 class ReplayError(OneLineError):
@@ -26,7 +26,7 @@ class ReplayError(OneLineError):
 def rebuild(path: str):
     """The engine of the fight in ``path`` (a session save or a ``resolve --json`` log), played to
     where the log ends."""
-    from .json_input import JSONInputError, load_json
+    from ..content.json_input import JSONInputError, load_json
     try:
         data = load_json(path, "fight log (the JSON of `fate-npc resolve --json` or a session save)")
     except JSONInputError as exc:
@@ -48,8 +48,8 @@ def _session(data: dict[str, Any], path: str):
 
 
 def _resolved(data: dict[str, Any], path: str):
-    from .rules.engine import replay
-    from .scenes import SceneError, load_scene, scene_from_dict
+    from ..content.scenes import SceneError, load_scene, scene_from_dict
+    from ..rules.engine import replay
     try:
         if data.get("scene_data") is not None:
             scene = scene_from_dict(data["scene_data"], data.get("scene_file") or path, rules=data.get("rules"))

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from .rules import options as op
-from .rules.kinds import DecisionKind
-from .rules.ladder import describe
-from .rules.odds import band_odds
-from .rules.stress import Absorb, TakenOut
+from ..rules import options as op
+from ..rules.kinds import DecisionKind
+from ..rules.ladder import describe
+from ..rules.odds import band_odds
+from ..rules.stress import Absorb, TakenOut
 
 #: the option types whose odds come from their roll
 ROLLED = (op.Attack, op.CreateAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect, op.ZoneAttack,

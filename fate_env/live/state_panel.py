@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .rules.kinds import Status
-from .safe_text import printable
+from ..content.safe_text import printable
+from ..rules.kinds import Status
 
 STATUS_WORDS = {Status.TAKEN_OUT: "taken out", Status.CONCEDED: "conceded", Status.REMOVED: "left the scene",
                 Status.WAITING: "waiting"}

@@ -18,19 +18,20 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .rules.not_modelled import BY_PLACE, scene_refusals
-from .yaml_input import BoundedLoader, InputTooLarge, read_bounded
-from .yaml_input import load_file as load_yaml_file
-from .rules.ruleset import RuleSet, RuleSetError
-from .rules.ruleset import from_dict as ruleset_from_dict
-from .rules.scene import (
+from ..rules.not_modelled import BY_PLACE, scene_refusals
+from ..rules.ruleset import RuleSet, RuleSetError
+from ..rules.ruleset import from_dict as ruleset_from_dict
+from ..rules.scene import (
     COUNTDOWN_TRIGGERS, SCALES, Block, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Distraction, Hazard, Scene, SceneAspect,
     Stunt, Task, Threat, Zone, parse_when,
 )
-from .rules.skills import ATTACK_SKILLS, DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
+from ..rules.skills import ATTACK_SKILLS, DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
+from .yaml_input import BoundedLoader, InputTooLarge, read_bounded
+from .yaml_input import load_file as load_yaml_file
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-SCHEMA_PATH = PACKAGE_DIR / "schema" / "scene.schema.json"
+CONTENT_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = CONTENT_DIR.parent
+SCHEMA_PATH = CONTENT_DIR / "schema" / "scene.schema.json"
 
 
 def config_dir() -> Path:
@@ -482,8 +483,8 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
 
 def _check_stunt_circumstances(scene: Scene, fail) -> None:
     """A bonus stunt whose ``when`` can never hold in this scene is refused, not silently dead."""
-    from .rules.aspects import CONDITION_ROWS
-    from .rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
+    from ..rules.aspects import CONDITION_ROWS
+    from ..rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
     ids = [c.id for c in scene.characters]
     zones = [z.id for z in scene.zones]
     names = ({a.name for a in scene.aspects} | {t.name for t in scene.advantages} | set(ENGINE_ASPECTS)
@@ -514,7 +515,7 @@ def _check_stunt_circumstances(scene: Scene, fail) -> None:
 
 def _check_sides_can_meet(scene: Scene, fail) -> None:
     """A conflict in which two sides could never harm each other would only run to the exchange cap."""
-    from .rules.zones import ZoneMap
+    from ..rules.zones import ZoneMap
     if scene.rules.tracks_in_play(scene.conflict) != ("physical",):
         return  # mental attacks reach anyone in the scene (000:195-199)
     if any(st.kind == "use_skill" and st.action == "attack" and st.reach == "any"

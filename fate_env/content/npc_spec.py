@@ -125,3 +125,16 @@ def expand(characters: dict[str, Any], zones: list[str], fail: Any, npcs: dict[s
             spec["side"] = next(iter(npc_sides))
         out[cid] = spec
     return out
+
+
+def new_id(name: str, taken: set[str]) -> str:
+    """An id for a character the GM adds: its name in lower case (``Dock Thug`` -> ``dock_thug``),
+    numbered when taken (``dock_thug2``)."""
+    import unicodedata
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # Magané -> magane
+    base = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_") or "npc"
+    cid, n = base, 1
+    while cid in taken:
+        n += 1
+        cid = f"{base}{n}"
+    return cid

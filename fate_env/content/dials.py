@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .rules import ruleset as R
+from ..rules import ruleset as R
 from .scenes import config_dir, load_rules, rule_dials
 
 #: the choices of each dial that takes one of a few values
@@ -57,7 +57,7 @@ def _choices(dial: str, value: Any) -> str:
     if isinstance(value, bool):
         return "true | false"
     if dial == "stress_style":
-        from .rules.stress import STYLES
+        from ..rules.stress import STYLES
         return " | ".join(STYLES)
     return ""
 

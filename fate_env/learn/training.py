@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .policy_file import trust
-from .stats import wilson
+from ..content.policy_file import trust
+from ..evaluation.stats import wilson
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
               "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions",
@@ -30,7 +30,7 @@ EVAL_SEED = 100_000
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
-    from .yaml_input import load_file
+    from ..content.yaml_input import load_file
     data = load_file(path, "training config") or {}
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a mapping of training keys, got {type(data).__name__}")
@@ -41,7 +41,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
     for key, value in data.items():
         problem = _bad_value(key, value)
         if problem:
-            from .safe_text import excerpt
+            from ..content.safe_text import excerpt
             raise ValueError(f"{path}: {key}: {problem}, got {excerpt(repr(value), 60)}")
     imitate = data.get("imitate")
     if imitate is not None:
@@ -124,7 +124,7 @@ def evaluate(env, act, episodes: int, seed: int) -> dict[str, Any]:
 
 
 def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbose: int) -> dict[str, Any]:
-    """Behaviour cloning before PPO (fate_env/imitation.py): the teacher plays the learner's decisions."""
+    """Behaviour cloning before PPO (fate_env/learn/imitation.py): the teacher plays the learner's decisions."""
     from agents.base import make_controller
 
     from .imitation import clone, record
@@ -147,7 +147,7 @@ def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, A
     ``core``: the engine behind it (``auto``: the fast core when it covers the scene and opponents)."""
     from agents.base import REGISTRY
 
-    from .environment.single_agent import FateSingleAgentEnv
+    from ..environment.single_agent import FateSingleAgentEnv
 
     learn = tuple(config["learn"]) if config.get("learn") else None
 
@@ -169,7 +169,7 @@ def vector_env(scene: str, side: str | None, opponent: str, config: dict[str, An
     fns = [make_env_fn(scene, side, opponent, config, rules, seed + 7919 * i) for i in range(envs)]
     if envs <= 1:
         return DummyVecEnv(fns)
-    from .evaluation.pools import interrupts_held
+    from ..evaluation.pools import interrupts_held
     with interrupts_held():  # the env workers never see Ctrl-C: training stops them, in one line
         return SubprocVecEnv(fns, start_method="spawn")
 
@@ -181,7 +181,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     (same scene maxima and net_arch), e.g. to go on training against other opponents. ``envs``: how many
     environments step in parallel processes (the rollout keeps ``n_steps`` in all: ``n_steps // envs``
     each); ``torch_threads``: torch's threads in this process (1 is fastest on a small shared machine).
-    ``league``: the opponents are the config's ``league`` population (fate_env/league.py), drawn by
+    ``league``: the opponents are the config's ``league`` population (fate_env/learn/league.py), drawn by
     prioritised sampling, with snapshots and exploiters joining as it trains; ``opponent`` is ignored.
     ``eval_episodes: 0`` in the config skips the closing evaluation."""
     import torch
@@ -191,9 +191,9 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
 
     from agents.base import REGISTRY
 
-    from .environment.single_agent import FateSingleAgentEnv
-    from .paths import atomic_open, write_atomically
-    from .scenes import rule_dials, scene_digest
+    from ..content.paths import atomic_open, write_atomically
+    from ..content.scenes import rule_dials, scene_digest
+    from ..environment.single_agent import FateSingleAgentEnv
 
     if envs < 1:
         raise ValueError(f"envs: expected at least 1, got {envs}")
@@ -229,7 +229,7 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     )
     model.set_logger(configure(str(log_dir), formats))
     if init:
-        from .policy_file import ModelFileError, check_model_file
+        from ..content.policy_file import ModelFileError, check_model_file
         try:
             if check_model_file(init) != "sb3":
                 raise ValueError(f"--init {init}: a policy-only export holds no value network or optimizer; "

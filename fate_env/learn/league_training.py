@@ -1,4 +1,4 @@
-"""The SB3 side of league training: a callback that keeps the population (fate_env/league.py).
+"""The SB3 side of league training: a callback that keeps the population (fate_env/learn/league.py).
 
 It reads each finished fight's opponent and outcome from the environments' last-step info (a
 fight over before the learner's first decision has no step, so it is not counted),
@@ -18,8 +18,8 @@ from typing import Any, Callable
 
 from stable_baselines3.common.callbacks import BaseCallback
 
+from ..content.policy_file import trust
 from .league import League
-from .policy_file import trust
 
 
 class LeagueCallback(BaseCallback):

@@ -21,7 +21,7 @@ most, the ones it has mastered still now and then (``floor``), so nothing is for
 counts the last ``window`` fights against that opponent, with one win and one loss of prior, so a
 newcomer starts at ½.
 
-This module is the bookkeeping only (no SB3, no torch): ``fate_env.training`` drives it from a
+This module is the bookkeeping only (no SB3, no torch): ``fate_env.learn.training`` drives it from a
 callback and hands the mixture to the environments (``FateSingleAgentEnv.set_league``).
 """
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .scenes import config_dir
+from ..content.scenes import config_dir
 
 #: the ``league`` mapping of a training config, with its defaults
 DEFAULTS: dict[str, Any] = {

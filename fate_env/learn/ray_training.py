@@ -1,6 +1,6 @@
 """``fate-npc train --ray ADDRESS``: multi-agent PPO on Ray RLlib, for training that outgrows one machine.
 
-SB3 (fate_env/training.py) stays the default on one machine. RLlib spreads the fights over a
+SB3 (fate_env/learn/training.py) stays the default on one machine. RLlib spreads the fights over a
 cluster's env runners. Its env is :class:`FateRayEnv`, a ``MultiAgentEnv`` over the same
 PettingZoo AEC environment: every character of the learning side is an agent (they share one
 policy, named for the side), the other sides are played inside the env by scripted controllers
@@ -35,7 +35,7 @@ class FateRayEnv(MultiAgentEnv):
         super().__init__()
         from agents.base import REGISTRY
 
-        from .environment.aec import raw_env
+        from ..environment.aec import raw_env
         config = dict(config or {})
         self.aec = raw_env(scene=config.get("scene", "duel"), reward=config.get("reward") or None,
                            rules=config.get("rules"), core="reference")
@@ -173,7 +173,7 @@ def evaluate_module(module: Any, env_config: dict[str, Any], episodes: int) -> d
     """The trained module's win rate (its best legal action each time) on fights 100000..."""
     import torch
 
-    from .stats import wilson
+    from ..evaluation.stats import wilson
     from .training import EVAL_SEED
     env = FateRayEnv(env_config)
     wins = 0

@@ -18,15 +18,16 @@ from typing import Any, TextIO
 
 from agents.base import controllers_for, make_controller
 
-from . import consequence_names, handles, npc_spec, state_panel, table_menu
-from .narrate import Narrator, summary
-from .paths import FileLock, OutputPathError, check_output, write_atomically
-from .rules import events as ev
-from .rules.conflict import ConflictOver, IllegalChoice
-from .rules.dice import DiceError, check_faces, faces_for_total
-from .rules.engine import start
-from .safe_text import OneLineError, printable
-from .scenes import SceneError, config_dir, read_scene_data, scene_from_dict
+from ..content import npc_spec
+from ..content.narrate import Narrator, summary
+from ..content.paths import FileLock, OutputPathError, check_output, write_atomically
+from ..content.safe_text import OneLineError, printable
+from ..content.scenes import SceneError, config_dir, read_scene_data, scene_from_dict
+from ..rules import events as ev
+from ..rules.conflict import ConflictOver, IllegalChoice
+from ..rules.dice import DiceError, check_faces, faces_for_total
+from ..rules.engine import start
+from . import consequence_names, handles, state_panel, table_menu
 
 #: the save format written now; 2 (no kind, no checksum) is still read
 SAVE_VERSION = 3
@@ -84,7 +85,7 @@ class SessionLog:
     @classmethod
     def load(cls, path: str) -> "SessionLog":
         """Read a save, checking every field: a truncated or edited file is refused with the reason."""
-        from .json_input import JSONInputError, load_json
+        from ..content.json_input import JSONInputError, load_json
         try:
             data = load_json(path, "session save")
         except JSONInputError as exc:
@@ -571,7 +572,7 @@ class Session:
         else:
             raise ValueError(f"no reserve or library NPC {who!r} (/add ? lists them), and not a one-line spec "
                              "like 'Thug x3: mob, Fight 2'")
-        return handles.new_id(name, set(self.play.f) | {c.id for c in self.scene.characters}), source
+        return npc_spec.new_id(name, set(self.play.f) | {c.id for c in self.scene.characters}), source
 
     def _sheet(self, cid: str, source: str, zone: str = ""):
         """The character sheet ``/add`` brings in, checked like a scene file's characters."""
@@ -681,7 +682,7 @@ class Session:
 
 def load_library() -> dict[str, str]:
     """The shipped NPC library (configs/library.yaml): name -> one-line spec."""
-    from .yaml_input import load_file
+    from ..content.yaml_input import load_file
     path = config_dir() / "library.yaml"
     return {str(k): str(v) for k, v in (load_file(path, "NPC library") or {}).items()}
 

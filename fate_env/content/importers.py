@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules.skills import DEFAULT_SKILLS
+from ..rules.skills import DEFAULT_SKILLS
 from .safe_text import OneLineError
 
 ACTIONS = {"overcome": "overcome", "caa": "create_advantage", "attack": "attack", "defend": "defend"}
@@ -317,8 +317,8 @@ def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules
     checked by loading it in a scene of its own (a bad one raises SceneError)."""
     import yaml
 
-    from .handles import new_id
-    from .rules.engine import start
+    from .npc_spec import new_id
+    from ..rules.engine import start
     from .scenes import scene_from_dict
     ids: dict[str, Imported] = {}
     for c in chars:

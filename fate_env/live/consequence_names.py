@@ -9,9 +9,9 @@ again, so two characters do not carry the same wound.
 
 from __future__ import annotations
 
-from .rules import events as ev
-from .rules.aspects import CONSEQUENCE_NAMES
-from .rules.skills import MENTAL, PHYSICAL
+from ..rules import events as ev
+from ..rules.aspects import CONSEQUENCE_NAMES
+from ..rules.skills import MENTAL, PHYSICAL
 
 #: skill -> severity -> names, for the blows the default skills deal (a scene's own skills fall
 #: back on the track's names)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from .rules import events as ev
-from .rules.conflict import Outcome
-from .rules.dice import show_faces
-from .rules.ladder import describe, signed
-from .rules.scene import Scene
+from ..rules import events as ev
+from ..rules.conflict import Outcome
+from ..rules.dice import show_faces
+from ..rules.ladder import describe, signed
+from ..rules.scene import Scene
 
 OUTCOME_WORDS = {"fail": "fails", "tie": "ties", "success": "succeeds", "success_with_style": "succeeds with style"}
 
@@ -30,7 +30,7 @@ class Narrator:
 
     def option(self, conflict, option) -> str:
         """An option as a player reads it: aspects by name, not id."""
-        from .rules.options import Exploit, Invoke, RemoveAspect, key
+        from ..rules.options import Exploit, Invoke, RemoveAspect, key
         kind = type(option)
         if kind is Invoke:
             a = conflict.aspects[option.aspect]

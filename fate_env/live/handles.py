@@ -46,16 +46,3 @@ def aspect(engine, text: str) -> int:
         return int(t.lstrip("#"))
     pool = {str(a.id): {a.name.lower()} for a in engine.t.aspects.values()}
     return int(_pick(t, pool, "aspect"))
-
-
-def new_id(name: str, taken: set[str]) -> str:
-    """An id for a character the GM adds: its name in lower case (``Dock Thug`` -> ``dock_thug``),
-    numbered when taken (``dock_thug2``)."""
-    import unicodedata
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # Magané -> magane
-    base = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_") or "npc"
-    cid, n = base, 1
-    while cid in taken:
-        n += 1
-        cid = f"{base}{n}"
-    return cid

@@ -1,0 +1,40 @@
+"""The scripted policies' parameters: read in one place, by the Python controllers
+(``agents/``) and the fast core alike, so the two can never play with different numbers.
+
+The values live in ``configs/policies.yaml`` (config, not code); a key a policy's entry leaves
+out takes the defaults below, which are ``basic``'s.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+#: a modestly good roll for the foe: what "likely" means to a scripted policy
+LIKELY_ROLL = 1
+#: what every scripted policy starts from before its entry in the policies file
+BASIC_DEFAULTS: dict[str, Any] = {"concede_margin": 1, "hurt_first": True, "fp_reserve": 0,
+                                  "likely_roll": LIKELY_ROLL}
+
+
+def policy_params(name: str) -> dict[str, Any]:
+    """A policy's own entry in ``configs/policies.yaml`` ({} if it has none)."""
+    from .scenes import config_dir  # when first asked: importing a controller stays cheap
+    path = config_dir() / "policies.yaml"
+    if not path.exists():
+        return {}
+    st = path.stat()
+    return dict(_policies(str(path), st.st_mtime_ns, st.st_size).get(name, {}))
+
+
+def scripted_params(name: str, **given: Any) -> dict[str, Any]:
+    """What a scripted policy plays with: the defaults, its entry in the file, then ``given``."""
+    return {**BASIC_DEFAULTS, **policy_params(name), **given}
+
+
+@functools.lru_cache(maxsize=8)
+def _policies(path: str, mtime_ns: int, size: int) -> dict:
+    """A policies file, parsed once while it is unchanged (re-parsing it for every controller
+    was a quarter of a fight's cost)."""
+    from .yaml_input import load_file
+    return load_file(path, "policies file") or {}
