@@ -213,7 +213,10 @@ TRAIN_CONFIGS = sorted((ROOT / "configs" / "train").glob("*.yaml"))
 def test_a_training_config_with_any_part_replaced_loads_or_is_one_value_error(tmp_path_factory, which, where, new):
     from fate_env.learn.training import load_config
     data = yaml.safe_load(which.read_text())
-    path = tmp_path_factory.mktemp("config") / which.name
+    folder = tmp_path_factory.mktemp("config")
+    for other in TRAIN_CONFIGS:  # the configs it inherits from, beside it as in configs/train
+        (folder / other.name).write_text(other.read_text())
+    path = folder / which.name
     path.write_text(yaml.safe_dump(_edited(data, where, new), allow_unicode=True))
     if "league" in data:  # the league names its exploiters' config by a path beside the shipped ones
         os.chdir(ROOT)

@@ -29,11 +29,39 @@ IMITATE_KEYS = {"policy", "episodes", "epochs"}
 EVAL_SEED = 100_000
 
 
-def load_config(path: str | Path) -> dict[str, Any]:
+#: how many configs one ``inherits:`` chain may hold
+MAX_INHERITS = 8
+
+
+def read_config(path: str | Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """A config's keys over those of the config it ``inherits:`` (a file beside it, itself read
+    this way): a key it states replaces the inherited one whole (a ``reward`` mapping included)."""
     from ..content.yaml_input import load_file
     data = load_file(path, "training config") or {}
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a mapping of training keys, got {type(data).__name__}")
+    parent = data.pop("inherits", None)
+    if parent is None:
+        return data
+    if not isinstance(parent, str) or not parent or "/" in parent or "\\" in parent:
+        raise ValueError(f"{path}: inherits: expected the file name of a config beside it (e.g. ppo.yaml), "
+                         f"got {str(parent)[:60]!r}")
+    here = Path(path).resolve()
+    base = here.parent / parent
+    if base.resolve() in (*chain, here):
+        raise ValueError(f"{path}: inherits: {parent} inherits back from {Path(path).name}; expected a chain "
+                         "that ends")
+    if len(chain) >= MAX_INHERITS:
+        raise ValueError(f"{path}: inherits: a chain of over {MAX_INHERITS} configs")
+    if not base.is_file():
+        raise ValueError(f"{path}: inherits: no config {base}")
+    return {**read_config(base, (*chain, here)), **data}
+
+
+def load_config(path: str | Path) -> dict[str, Any]:
+    """A training config, resolved (``inherits:``) and checked: keys, values, the league's and
+    the imitation's settings."""
+    data = read_config(path)
     unknown = sorted(set(data) - TRAIN_KEYS)
     if unknown:
         raise ValueError(f"{path}: unknown training key(s) {', '.join(unknown)}; expected some of "
