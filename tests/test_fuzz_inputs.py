@@ -98,12 +98,12 @@ def test_a_scene_with_a_part_removed_loads_or_is_one_scene_error(name, where):
 
 # -- scene size ---------------------------------------------------------------------------------
 def _chain(n: int) -> dict:
-    _, data = read_scene_data("duel")
-    data = copy.deepcopy(data)
-    data["zones"] = [{"id": "steps"}, {"id": "fountain"}] + [{"id": f"z{i}"} for i in range(n - 2)]
-    data["borders"] = [{"between": ["steps", "fountain"]}, {"between": ["fountain", "z0"]}] + [
-        {"between": [f"z{i}", f"z{i + 1}"]} for i in range(n - 3)]
-    return data
+    """The duel at the head of a chain of ``n`` zones (scripts/bench_scene_size.py's scene)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_scene_size", ROOT / "scripts" / "bench_scene_size.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script.chain(n)
 
 
 def test_distances_are_searched_only_from_the_zones_a_fight_asks_about():
