@@ -175,7 +175,7 @@ def test_two_sessions_never_write_one_save(tmp_path):
             run_session("duel", 1, {}, "auto", str(target), None, io.StringIO(""), io.StringIO())
         out = io.StringIO()
         s = run_session("duel", 1, {"cynere": "human"}, "auto", None, None,
-                        io.StringIO(f"/save {target}\n/quit\n"), out, autosave=None)
+                        io.StringIO(f"/save {target}\n"), out, autosave=None)
         assert "another fate-npc session is writing it" in out.getvalue() and not target.exists()
         assert s.locks == {}
     assert not (tmp_path / ".shared.json.lock").exists()
@@ -203,7 +203,7 @@ def test_slash_save_asks_before_replacing_a_file_the_session_did_not_write(tmp_p
     foreign.write_text("my notes")
     out = io.StringIO()
     run_session("duel", 1, {"cynere": "human"}, "auto", None, None,
-                io.StringIO(f"/save {foreign}\nn\n/save {foreign}\ny\n/quit\n"), out, autosave=None)
+                io.StringIO(f"/save {foreign}\nn\n/save {foreign}\ny\n"), out, autosave=None)
     assert "replace it? [y/N]" in out.getvalue() and "kept as it was" in out.getvalue()
     assert SessionLog.load(str(foreign)).scene == "duel"  # the second answer said yes
 
