@@ -632,7 +632,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from .content.paths import OutputPathError
     try:
         path = write(args.scene, rules=args.rules, force=args.force)
-    except (FileExistsError, OutputPathError) as exc:
+    except OutputPathError as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"new {args.scene}: {exc.strerror or exc}")

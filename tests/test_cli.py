@@ -108,7 +108,7 @@ def test_new_refuses_to_overwrite_and_an_unknown_rule_set_writes_nothing(tmp_pat
     path = tmp_path / "mine.yaml"
     path.write_text("keep me")
     assert main(["new", str(path)]) == 2
-    assert path.read_text() == "keep me" and "already exists" in capsys.readouterr().err
+    assert path.read_text() == "keep me" and "the file exists" in capsys.readouterr().err
     assert main(["new", str(path), "--force"]) == 0 and "zones:" in path.read_text()
     assert main(["new", str(tmp_path / "other.yaml"), "--rules", "fate9"]) == 2
     assert not (tmp_path / "other.yaml").exists() and "--rules: no rule set named 'fate9'" in capsys.readouterr().err

@@ -93,7 +93,7 @@ def test_new_never_replaces_a_file_without_force(tmp_path, capsys):
     scene = tmp_path / "mine.yaml"
     scene.write_text("kept: true\n")
     assert main(["new", str(scene)]) == 2
-    assert "already exists" in _err(capsys) and scene.read_text() == "kept: true\n"
+    assert "the file exists" in _err(capsys) and scene.read_text() == "kept: true\n"
 
 
 # -- session saves -------------------------------------------------------------------------

@@ -127,12 +127,18 @@ def expand(characters: dict[str, Any], zones: list[str], fail: Any, npcs: dict[s
     return out
 
 
-def new_id(name: str, taken: set[str]) -> str:
-    """An id for a character the GM adds: its name in lower case (``Dock Thug`` -> ``dock_thug``),
-    numbered when taken (``dock_thug2``)."""
+def slug(text: str, fallback: str) -> str:
+    """An id from a name: lower case, accents dropped (``Magané`` -> ``magane``), every other run
+    of characters an ``_`` (``Dock Thug`` -> ``dock_thug``); ``fallback`` if nothing is left."""
     import unicodedata
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # Magané -> magane
-    base = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_") or "npc"
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_") or fallback
+
+
+def new_id(name: str, taken: set[str]) -> str:
+    """An id for a character the GM adds or a file brings: its name's slug (``dock_thug``),
+    numbered when taken (``dock_thug2``)."""
+    base = slug(name, "npc")
     cid, n = base, 1
     while cid in taken:
         n += 1

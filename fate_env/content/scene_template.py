@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import unicodedata
 from pathlib import Path
 
+from .npc_spec import slug
 from .paths import check_output, write_atomically
 from .safe_text import printable
 
@@ -102,26 +102,18 @@ consequence_names:
 
 
 def write(path: str | Path, rules: str = "condensed", force: bool = False) -> Path:
-    """Write the template to ``path`` (``.yaml`` added when it has no suffix). Refuses, changing
-    nothing, if the file exists and ``force`` is not given."""
+    """Write the template to ``path`` (``.yaml`` added when it has no suffix), its scene id made
+    from the file name (``My Scene.yaml`` -> ``my_scene``). Refuses, changing nothing, if the file
+    exists and ``force`` is not given."""
     p = Path(path)
     if not p.suffix:
         p = p.with_suffix(".yaml")
-    if p.exists() and not force:
-        raise FileExistsError(f"{p} already exists; expected a new file name (or --force to replace it)")
-    check_output(p, "new", force=True)  # the folder exists and is writable (OutputPathError)
-    name = scene_id(p.stem)
+    check_output(p, "new", force=force)  # OutputPathError: a missing folder, or a file there already
+    name = slug(p.stem, "scene")
     title = " ".join(w[:1].upper() + w[1:] for w in re.split(r"[\s_-]+", p.stem) if w) or "New Scene"
     write_atomically(p, TEMPLATE.format(path=_quoted(str(p)), name=name, title=json.dumps(title, ensure_ascii=False),
                                         rules=rules))
     return p
-
-
-def scene_id(stem: str) -> str:
-    """A scene id from a file name: letters (accents dropped), digits, ``_``; ``My Scene`` ->
-    ``my_scene``."""
-    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9_]+", "_", plain.lower()).strip("_") or "scene"
 
 
 def _quoted(path: str) -> str:

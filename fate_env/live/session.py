@@ -659,14 +659,14 @@ class Session:
             lock.release()
         self.locks.clear()
 
-    def save(self, path: str, confirm: bool = True) -> None:
+    def save(self, path: str) -> None:
         """Save the session; a path that cannot be written is refused with the reason (the
         session goes on). A file this session has not written is replaced only if the GM says yes."""
         ours = Path(path).absolute() in self.locks
         try:
             check_output(path, "save to", force=ours)
         except OutputPathError:
-            if not confirm or not Path(path).is_file():
+            if not Path(path).is_file():
                 raise
             if self._input(f"  {path} exists and is not this session's: replace it? [y/N] ").strip().lower() \
                     not in ("y", "yes"):

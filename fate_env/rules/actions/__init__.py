@@ -12,7 +12,27 @@ from typing import TYPE_CHECKING, Any
 
 from ..reach import free_moves
 from ..state import Fighter
-from . import advantage, attack, concede, exploit, full_defense, hold, protect, block, split_advantage, move, overcome_move, pass_, remove, shove, split_attack, support, task, turn_to_contest, zone_attack
+from . import (
+    advantage,
+    attack,
+    concede,
+    exploit,
+    full_defense,
+    hold,
+    protect,
+    block,
+    split_advantage,
+    move,
+    overcome_move,
+    pass_,
+    remove,
+    shove,
+    split_attack,
+    support,
+    task,
+    turn_to_contest,
+    zone_attack,
+)
 from .base import Action, TurnContext
 
 if TYPE_CHECKING:

@@ -4,8 +4,9 @@ Against a foe it is a roll against their defense; otherwise against the template
 Success places the aspect with one free invoke (two with style); a tie gives a boost; a failure,
 in a conflict, may be turned into success at a cost by giving the enemy the free invoke
 (003:842-845). Under Fate 3.0's maneuver (``advantage_rule: maneuver``, 002:79) success needs a
-shift: a tie or a failure places nothing, gives no boost and offers no cost. A contest asks its own question instead, so the attempt returns what a failure
-would have placed (:class:`Attempt`) and :func:`give_failed` places it when the contest says so.
+shift: a tie or a failure places nothing, gives no boost and offers no cost. A contest asks its own
+question instead, so the attempt returns what a failure would have placed (:class:`Attempt`) and
+:func:`give_failed` places it when the contest says so.
 """
 
 from __future__ import annotations
