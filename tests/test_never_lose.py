@@ -165,7 +165,9 @@ def test_a_version_2_save_still_resumes(tmp_path):
     data = json.loads(open(_a_save(tmp_path)).read())
     old = {k: v for k, v in data.items() if k not in ("kind", "checksum")}
     old["version"] = 2
-    assert Session(SessionLog.from_json(old, "old.json"), io.StringIO(""), io.StringIO()).play is not None
+    new = Session(SessionLog.from_json(data, "new.json"), io.StringIO(""), io.StringIO())
+    resumed = Session(SessionLog.from_json(old, "old.json"), io.StringIO(""), io.StringIO())
+    assert resumed.play.log() == new.play.log() and len(resumed.log.entries) == 4
 
 
 def test_two_sessions_never_write_one_save(tmp_path):

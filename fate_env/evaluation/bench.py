@@ -269,8 +269,9 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
 MAX_EPISODES = 2_000_000
 
 
-def _fast_batches(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
-    """Consecutive jobs of one variant, at most ``size`` per batch, as the jobs come."""
+def _batches(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
+    """Consecutive jobs of one variant (a fast-core batch builds one variant's tables), at most
+    ``size`` per batch, as the jobs come."""
     batch: list[tuple] = []
     for j in jobs:
         if batch and (len(batch) >= size or batch[0][6] != j[6]):
@@ -279,10 +280,6 @@ def _fast_batches(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
         batch.append(j)
     if batch:
         yield batch
-
-
-def _chunks(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
-    return _fast_batches(jobs, size)
 
 
 def run_jobs(jobs: Iterable[tuple], workers: int = 1, ray_address: str | None = None,
@@ -302,11 +299,11 @@ def run_jobs(jobs: Iterable[tuple], workers: int = 1, ray_address: str | None = 
     if engine == "fast":
         # a few batches per worker, so that the workers finish together; one big batch alone
         per = max(1, min(2000 if workers <= 1 else 500, -(-total // (max(1, workers) * 4))))
-        return _collect(_work_fast, _fast_batches(jobs, per), workers, total, progress, warm=True)
+        return _collect(_work_fast, _batches(jobs, per), workers, total, progress, warm=True)
     # spawn, not fork: a forked child of a process whose torch threads are running (a ppo:
     # controller) can deadlock; each worker loads what it needs itself
     per = 1 if workers <= 1 else max(1, min(50, total // (workers * 16)))
-    return _collect(_work_batch, _chunks(jobs, per), workers, total, progress, method="spawn")
+    return _collect(_work_batch, _batches(jobs, per), workers, total, progress, method="spawn")
 
 
 def _collect(fn, batches: Iterator[list[tuple]], workers: int, total: int, progress, warm: bool = False,
@@ -369,7 +366,7 @@ def _run_ray(jobs: list[tuple], address: str, engine: str = "reference") -> list
             raise BenchError(f"--ray {address}: no Ray cluster there ({str(exc).splitlines()[0]}); {hint}") from None
     remote = ray.remote(_work_fast if engine == "fast" else _work_batch)
     size = max(1, len(jobs) // 64)
-    batches = _fast_batches(jobs, size) if engine == "fast" else [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    batches = list(_batches(jobs, size))
     results = ray.get([remote.remote(b) for b in batches])
     return [r for batch in results for r in batch]
 
