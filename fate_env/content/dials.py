@@ -2,8 +2,11 @@
 
 The rule sets are data (``configs/rules/*.yaml``) and each dial there carries its citation as a
 comment (``turn_order: popcorn  # 003:1408-1413``; the nested ``stress`` dials on the comment
-lines above them). This module reads the values through the loader (so what is listed is what
-the engine plays) and the comments from the files, so the listing cannot drift from either.
+lines above them). A rule set that ``inherits:`` another states only its differences; a dial it
+keeps takes the citation of a ``# kept DIAL: ...`` line if it has one (its own text agreeing),
+else the parent's, marked as such. This module reads the values through the loader (so what is
+listed is what the engine plays) and the comments from the files, so the listing cannot drift
+from either.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import ruleset as R
-from .scenes import config_dir, load_rules, rule_dials
+from .scenes import config_dir, load_rules, rule_dials, rule_set_chain
 
 #: the choices of each dial that takes one of a few values
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -28,6 +31,7 @@ DEFAULT = "condensed"
 #: what a dial's file cannot say by a comment (it is derived, not written)
 DERIVED = {"stress_style": "how boxes absorb a hit: follows one_box_per_hit unless stress.style names one"}
 _KEY = re.compile(r"^(\s*)([a-z_]+):(.*)$")
+_KEPT = re.compile(r"^#\s*kept\s+([a-z_]+):\s*(.*)$")
 
 
 def _comments(path: Path) -> dict[str, str]:
@@ -36,6 +40,10 @@ def _comments(path: Path) -> dict[str, str]:
     above: list[str] = []
     for line in path.read_text().splitlines():
         stripped = line.strip()
+        kept = _KEPT.match(stripped)
+        if kept:
+            out[kept.group(1)] = kept.group(2)
+            continue
         if stripped.startswith("#"):
             above.append(stripped.lstrip("#").strip())
             continue
@@ -48,6 +56,17 @@ def _comments(path: Path) -> dict[str, str]:
         if trailing or above:
             out[key] = trailing or " ".join(above)
         above = []
+    return out
+
+
+def _citations(name: str) -> dict[str, str]:
+    """Each dial's citation in a rule set, following its ``inherits:`` chain: its own comment,
+    else the nearest parent's, marked "inherited from PARENT"."""
+    chain = rule_set_chain(name)
+    out = _comments(chain[0][0])
+    for path, _ in chain[1:]:
+        for key, note in _comments(path).items():
+            out.setdefault(key, f"inherited from {path.stem}: {note}")
     return out
 
 
@@ -70,7 +89,7 @@ def catalogue() -> dict[str, Any]:
         rules = load_rules(path.stem, str(path))
         sets.append({"name": rules.name, "title": rules.title, "file": str(path), "default": path.stem == DEFAULT})
         values[rules.name] = rule_dials(rules)
-        notes[rules.name] = _comments(path)
+        notes[rules.name] = _citations(path.stem)
     dials = []
     first = sets[0]["name"]
     for dial in values[first]:
