@@ -93,7 +93,10 @@ def _over(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     (a table is one value), except ``stress``, whose own dials are taken one by one."""
     merged = {**parent, **child}
     if isinstance(parent.get("stress"), dict) and isinstance(child.get("stress"), dict):
-        merged["stress"] = {**parent["stress"], **child["stress"]}
+        base = dict(parent["stress"])
+        if "one_box_per_hit" in child["stress"] and "style" not in child["stress"]:
+            base.pop("style", None)  # the style follows the box rule unless named (as RuleSet.with_dials)
+        merged["stress"] = {**base, **child["stress"]}
     return merged
 
 

@@ -13,26 +13,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
-from fate_env.rules.kinds import SceneKind
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
 from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
 from fate_env.rules.state import build_fighter
 
 from . import kernel as k
+from .coverage import MAJOR_COSTS, REACHES, STYLES, TARGET_KINDS, WHEN_TAGS, scene_reasons
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
 TRACKS = (PHYSICAL, MENTAL)
 BOOSTS = ("Prepared", "Upper Hand", "Opening", "Small Win", "Second Wind", "Momentum")
-MAJOR_COSTS = {"off": k.MAJOR_OFF, "consequence": k.MAJOR_CONSEQUENCE, "enemy_aspect": k.MAJOR_ENEMY_ASPECT}
-WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
-             "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
-REACHES = {"melee": 0, "ranged": 1, "any": 2}
-STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
-CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
 ACTION_CODES = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND, "create_advantage": k.ACT_ADVANTAGE,
                 "overcome": k.ACT_OVERCOME}
-TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
 #: a seat answered from outside the kernel (FastCore.replay): a learner or a player
 AGENT = "agent"
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
@@ -48,7 +41,6 @@ ASK_ALL = (1 << len(DECISION_BITS)) - 1
 CONTROLLERS = tuple(p for p in POLICY_KINDS if p != AGENT)
 AMAX = 256          # aspect ids one episode may reach
 EMAX = 4096         # events one episode may write
-ZMAX = 256          # zones (the move and sight tables are zones x zones)
 
 
 class Unsupported(ValueError):
@@ -87,99 +79,9 @@ class Tables:
 
 
 def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str]:
-    """Why the fast core cannot play ``scene`` (empty: it can)."""
-    why = []
-    r = scene.rules
-    if scene.kind != SceneKind.CONFLICT:
-        why.append(f"a {scene.kind} (contests and challenges run on the reference engine)")
-    elif scene.contest is not None or scene.challenge is not None:
-        why.append("a conflict that can turn into a contest or holds a challenge")
-    if r.turn_order not in ("popcorn", "skills") or r.turn_order == "skills" and r.npcs_at_best_slot:
-        why.append(f"turn_order: {r.turn_order}" + (" with npcs_at_best_slot" if r.npcs_at_best_slot else ""))
-    if r.stress_style not in STYLES:
-        why.append(f"stress style {r.stress_style}")
-    if r.weapons:
-        why.append("weapons: true")
-    if r.mixed_conflicts:
-        why.append("mixed_conflicts: true")
-    if r.full_defense not in ("condensed", "core"):
-        why.append(f"full_defense: {r.full_defense}")
-    names = {a.name for a in scene.aspects}
-    for tpl in scene.advantages:
-        if tpl.name in names:
-            why.append(f"advantage template {tpl.name!r} named like a situation aspect")
-        if tpl.target not in TARGET_KINDS:
-            why.append(f"advantage target {tpl.target!r}")
-        if len(tpl.skills) > 4 or len(tpl.defend) > 4:
-            why.append(f"advantage template {tpl.name!r} with over 4 skills to roll or defend with")
-    if len(scene.zones) > ZMAX:
-        why.append(f"{len(scene.zones)} zones (its tables hold every pair of zones: up to {ZMAX})")
-    zone_ids = {z.id for z in scene.zones}
-    clash = sorted(zone_ids & {c.id for c in scene.characters} | zone_ids & {"scene"})
-    if clash:  # an advantage's target is a character, a zone or the scene, told apart by name
-        why.append(f"{', '.join(clash)}: a zone named like a character or the scene")
-    for sa in scene.aspects:
-        if any(v <= 0 for v in sa.free_invokes.values()):
-            why.append(f"situation aspect {sa.name!r} with a free invoke count under 1")
-    for c in scene.characters:
-        if c.kind not in ("pc", "major", "minor", "mob"):
-            why.append(f"{c.id}: kind {c.kind}")
-        for st in c.stunts:
-            if st.kind == "bonus":
-                tag = st.cond.tag if st.cond is not None else None
-                if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in CONSEQUENCE_LIST \
-                        or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
-                    why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
-            elif st.kind == "use_skill":
-                if st.action != "attack" or st.reach not in REACHES:
-                    why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")
-            elif st.kind not in ("extra_stress", "extra_mild"):
-                why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
-    if scene.countdowns:
-        why.append("countdowns")
-    if r.split_effort:
-        why.append("split_effort: true")
-    if r.conditions != "off":
-        why.append(f"conditions: {r.conditions}")
-    if r.consequence_rule != "shifts":
-        why.append(f"consequence_rule: {r.consequence_rule}")
-    if r.concession != "anytime":
-        why.append(f"concession: {r.concession}")
-    if r.hold_action:
-        why.append("hold_action: true")
-    for dial, plain in (("move_cost", "free"), ("sprint", "overcome"), ("defense_overflow", "boost"),
-                        ("advantage_rule", "create")):
-        if getattr(r, dial) != plain:
-            why.append(f"{dial}: {getattr(r, dial)}")
-    for dial in ("protect", "block_actions", "maneuver_avoid", "fragile_aspects"):
-        if getattr(r, dial):
-            why.append(f"{dial}: true")
-    if scene.hazards:
-        why.append("hazards")
-    if scene.distractions:
-        why.append("distractions")
-    if any(b.block is not None for b in scene.borders):
-        why.append("blocks")
-    if any(c.immobile for c in scene.characters):
-        why.append("an immobile character")
-    if scene.consequence_names:
-        why.append("the scene's consequence names")
-    if any(c.leads for c in scene.characters):
-        why.append("a minion group's leader")
-    if any(c.protected_by for c in scene.characters):
-        why.append("a hive's protected heart")
-    if any(c.true_form for c in scene.characters):
-        why.append("a true form")
-    if any(c.contest_immunity for c in scene.characters):
-        why.append("contest immunity")
-    if any(c.challenge_immunity for c in scene.characters):
-        why.append("challenge immunity")
-    if any(c.minion_armor for c in scene.characters):
-        why.append("expendable minion armor")
-    if any(c.solo_bonus for c in scene.characters):
-        why.append("solo bonuses")
-    if len({c.scale for c in scene.characters}) > 1:
-        why.append("characters of different scale")
+    """Why the fast core cannot play ``scene`` (empty: it can): what ``coverage`` does not list as
+    played, and any character played by a controller the kernel does not mirror."""
+    why = scene_reasons(scene)
     others: dict[str, list[str]] = {}
     for cid, spec in (controllers or {}).items():
         if spec not in CONTROLLERS and spec != AGENT:
@@ -357,8 +259,6 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0
-    if rules.teamwork_cap not in ("leader_skill", "none"):
-        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: teamwork_cap {rules.teamwork_cap}")
     P[k.P_ORDER] = k.NP + k.ATK_W * n
     P[P[k.P_ORDER]:P[k.P_ORDER] + n] = [ci[c] for c in _order_by_skills(scene)]
     track_skills = {PHYSICAL: (("Fight", 0), ("Shoot", 1)), MENTAL: (("Provoke", 2),)}[scene.conflict]
@@ -367,8 +267,6 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         for st in c.stunts:
             if st.kind == "use_skill" and st.action == "attack" and st.skill not in [a for a, _ in atk]:
                 atk.append((st.skill, REACHES[st.reach]))
-        if len(atk) > 4:
-            raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {c.id} has over 4 attack skills")
         at = k.NP + k.ATK_W * i
         P[at] = len(atk)
         for j, (sk, reach) in enumerate(atk):
@@ -389,9 +287,6 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
      P[k.P_NAME_MOMENTUM]) = boost_ids
     P[k.P_NAME_HARD_WON] = hard_won
     P[k.P_NAME_CLEAR] = clear
-    if rules.major_cost not in MAJOR_COSTS or rules.overcome_tie not in ("choice", "minor_cost"):
-        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: major_cost {rules.major_cost}, "
-                          f"overcome_tie {rules.overcome_tie}")
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
     P[k.P_TIE_CHOICE] = 1 if rules.overcome_tie == "choice" else 0
     P[k.P_NAME_CONS0] = cons0

@@ -1,0 +1,211 @@
+"""What the fast core plays: every rule-set dial, scene field, character field and stunt kind, listed.
+
+The fast core mirrors a declared subset of the reference engine. The subset is written here as
+tables, one entry per field of :class:`~fate_env.rules.ruleset.RuleSet`,
+:class:`~fate_env.rules.scene.Scene` and :class:`~fate_env.rules.scene.CharacterSheet`: either
+:data:`ANY` (the kernel plays every value, or the field is a label), a tuple of the values it
+plays, or a check that returns why a value is not played. :func:`covered` refuses by default:
+a field that is in none of the tables (a dial added to the rules and not yet to the kernel) is a
+reason, so a new rule can never run on the kernel with a default nobody chose.
+``tests/fast/test_coverage.py`` keeps the tables complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, Callable
+
+from fate_env.rules.aspects import CONSEQUENCE_NAMES
+from fate_env.rules.kinds import SceneKind
+from fate_env.rules.ruleset import RuleSet
+from fate_env.rules.scene import CharacterSheet, Scene
+
+from . import kernel as k
+
+#: the kernel plays every value of this field (or the field is a label, not a rule)
+ANY = None
+ZMAX = 256          # zones (the move and sight tables are zones x zones)
+MAX_ATTACK_SKILLS = 4
+STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
+MAJOR_COSTS = {"off": k.MAJOR_OFF, "consequence": k.MAJOR_CONSEQUENCE, "enemy_aspect": k.MAJOR_ENEMY_ASPECT}
+WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
+             "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
+REACHES = {"melee": 0, "ranged": 1, "any": 2}
+TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
+CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
+CHARACTER_KINDS = ("pc", "major", "minor", "mob")
+
+Check = Callable[[Any, Scene], list[str]]
+
+#: every RuleSet field: ANY, the values the kernel plays, or a check
+RULE_DIALS: dict[str, Any] = {
+    # labels and load-time data (skill and gear names are mapped when the scene is read)
+    "name": ANY, "title": ANY, "extra": ANY, "skill_names": ANY, "weapon_table": ANY, "armor_table": ANY,
+    # stress and consequences: the tracks and slots come from the reference's own builders
+    "one_box_per_hit": ANY, "boxes_by_rating": ANY, "extra_mild_at": ANY, "consequences": ANY,
+    "stress_style": tuple(STYLES), "extreme_consequences": ANY, "extreme_for": ANY,
+    "consequence_rule": ("shifts",), "conditions": ("off",), "concession": ("anytime",),
+    # turns
+    "turn_order": ("popcorn", "skills"), "npcs_at_best_slot": ANY, "hold_action": (False,),
+    "max_exchanges": ANY,
+    # actions and their outcomes
+    "full_defense": ("condensed", "core"), "teamwork_cap": ("leader_skill", "none"),
+    "overcome_tie": ("choice", "minor_cost"), "exploit_opposition": ANY, "major_cost": tuple(MAJOR_COSTS),
+    "advantage_rule": ("create",), "defense_overflow": ("boost",), "move_cost": ("free",), "sprint": ("overcome",),
+    "protect": (False,), "block_actions": (False,), "maneuver_avoid": (False,), "fragile_aspects": (False,),
+    "mixed_conflicts": (False,), "split_effort": (False,), "weapons": (False,),
+    "weapon_effect": ANY,       # read only when weapons is on, which the kernel does not play
+    "scale_benefit": ANY,       # read only between scales, which the kernel does not play (see Scene)
+    "faster_contests": ANY,     # a contest's rule; the kernel plays conflicts only (see Scene)
+}
+
+
+def _zones(zones, scene: Scene) -> list[str]:
+    why = []
+    if len(zones) > ZMAX:
+        why.append(f"{len(zones)} zones (its tables hold every pair of zones: up to {ZMAX})")
+    ids = {z.id for z in zones}
+    clash = sorted(ids & {c.id for c in scene.characters} | ids & {"scene"})
+    if clash:  # an advantage's target is a character, a zone or the scene, told apart by name
+        why.append(f"{', '.join(clash)}: a zone named like a character or the scene")
+    return why
+
+
+def _advantages(templates, scene: Scene) -> list[str]:
+    names = {a.name for a in scene.aspects}
+    why = []
+    for tpl in templates:
+        if tpl.name in names:
+            why.append(f"advantage template {tpl.name!r} named like a situation aspect")
+        if tpl.target not in TARGET_KINDS:
+            why.append(f"advantage target {tpl.target!r}")
+        if len(tpl.skills) > 4 or len(tpl.defend) > 4:
+            why.append(f"advantage template {tpl.name!r} with over 4 skills to roll or defend with")
+    return why
+
+
+def _aspects(aspects, scene: Scene) -> list[str]:
+    low = [sa.name for sa in aspects if any(v <= 0 for v in sa.free_invokes.values())]
+    return [f"situation aspect {n!r} with a free invoke count under 1" for n in low]
+
+
+def _none(what: str) -> Check:
+    """A feature the kernel does not play: refused when the scene has one."""
+    return lambda value, scene: [what] if value else []
+
+
+def _characters(chars, scene: Scene) -> list[str]:
+    why = [w for c in chars for w in character_reasons(c, scene)]
+    for name, what in CHARACTER_FEATURES.items():
+        if any(getattr(c, name) for c in chars):
+            why.append(what)
+    if len({c.scale for c in chars}) > 1:
+        why.append("characters of different scale")
+    return why
+
+
+#: every Scene field: ANY or a check (the reasons it is not played; none: it is)
+SCENE_FIELDS: dict[str, Any] = {
+    "name": ANY, "title": ANY, "description": ANY, "source": ANY, "rewards": ANY,
+    "rules": "RULE_DIALS",      # its dials, each listed there
+    "kind": lambda v, s: [] if v == SceneKind.CONFLICT else [f"a {v} (contests and challenges run on the reference engine)"],
+    "contest": lambda v, s: [] if v is None and s.challenge is None or s.kind != SceneKind.CONFLICT
+    else ["a conflict that can turn into a contest or holds a challenge"],
+    "challenge": ANY,           # with contest, above: one reason for both
+    "characters": _characters, "zones": _zones, "aspects": _aspects, "advantages": _advantages,
+    "borders": lambda v, s: ["blocks"] if any(b.block is not None for b in v) else [],
+    "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,
+    "reserves": ANY,            # off the table until live play's /add brings one in
+    "countdowns": _none("countdowns"), "hazards": _none("hazards"), "distractions": _none("distractions"),
+    "consequence_names": _none("the scene's consequence names"),
+}
+
+#: character fields the kernel does not play, each refused (once) when any character sets it
+CHARACTER_FEATURES: dict[str, str] = {
+    "immobile": "an immobile character", "leads": "a minion group's leader",
+    "protected_by": "a hive's protected heart", "true_form": "a true form", "contest_immunity": "contest immunity",
+    "challenge_immunity": "challenge immunity", "minion_armor": "expendable minion armor",
+    "solo_bonus": "solo bonuses",
+}
+
+#: every CharacterSheet field: ANY, a check of one sheet (the reasons it is not played), or
+#: "scene" (checked across the sheets: CHARACTER_FEATURES, one scale for all)
+CHARACTER_FIELDS: dict[str, Any] = {
+    "id": ANY, "name": ANY, "side": ANY, "zone": ANY, "skills": ANY, "high_concept": ANY, "trouble": ANY,
+    "aspects": ANY, "refresh": ANY, "fate_points": ANY, "stress": ANY, "count": ANY, "controller": ANY,
+    "extreme_replaces": ANY,
+    "weapon": ANY, "armor": ANY,        # read only when weapons is on (RULE_DIALS refuses it)
+    "carry_consequences": ANY,          # read only with a true form (refused below)
+    "scale": "scene",                   # _characters: one scale for all
+    "kind": lambda c, s: [] if c.kind in CHARACTER_KINDS else [f"{c.id}: kind {c.kind}"],
+    "stunts": lambda c, s: _stunt_reasons(c, s),
+    **{name: "scene" for name in CHARACTER_FEATURES},
+}
+
+
+def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
+    why = []
+    attack_skills = {"physical": {"Fight", "Shoot"}, "mental": {"Provoke"}}.get(scene.conflict, set())
+    for st in c.stunts:
+        if st.kind == "bonus":
+            tag = st.cond.tag if st.cond is not None else None
+            if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in CONSEQUENCE_LIST \
+                    or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
+                why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
+        elif st.kind == "use_skill":
+            if st.action != "attack" or st.reach not in REACHES:
+                why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")
+            else:
+                attack_skills = attack_skills | {st.skill}
+        elif st.kind not in ("extra_stress", "extra_mild"):
+            why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
+    if len(attack_skills) > MAX_ATTACK_SKILLS:
+        why.append(f"{c.id} has over {MAX_ATTACK_SKILLS} attack skills")
+    return why
+
+
+def character_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
+    """Why the kernel cannot play this one sheet (its own fields, not the scene-wide features)."""
+    why = []
+    for name in (f.name for f in fields(CharacterSheet)):
+        rule = CHARACTER_FIELDS.get(name, "unlisted")
+        if rule == "unlisted":
+            why.append(f"{c.id}: the character field {name} (not listed in fast/coverage.py)")
+        elif callable(rule):
+            why.extend(rule(c, scene))
+    return why
+
+
+def _show(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def rule_reasons(rules: RuleSet) -> list[str]:
+    """The dials of a rule set the kernel does not play (an unlisted dial is one of them)."""
+    why = []
+    for f in fields(RuleSet):
+        if f.name not in RULE_DIALS:
+            why.append(f"the dial {f.name} (not listed in fast/coverage.py)")
+            continue
+        allowed = RULE_DIALS[f.name]
+        value = getattr(rules, f.name)
+        if allowed is not ANY and value not in allowed:
+            why.append(f"{f.name}: {_show(value)}")
+    if rules.turn_order == "skills" and rules.npcs_at_best_slot:
+        why.append("turn_order: skills with npcs_at_best_slot")
+    return why
+
+
+def scene_reasons(scene: Scene) -> list[str]:
+    """The fields of a scene the kernel does not play, its rule set's dials included (what kind of
+    scene it is said first: the rest matters only to a conflict)."""
+    names = [f.name for f in fields(Scene)]
+    why = []
+    for name in ("kind", "contest") + ("rules",) + tuple(n for n in names if n not in ("kind", "contest")):
+        if name == "rules":
+            why.extend(rule_reasons(scene.rules))
+        elif name not in SCENE_FIELDS:
+            why.append(f"the scene field {name} (not listed in fast/coverage.py)")
+        elif SCENE_FIELDS[name] is not ANY:
+            why.extend(SCENE_FIELDS[name](getattr(scene, name), scene))
+    return list(dict.fromkeys(why))
