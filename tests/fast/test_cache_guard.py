@@ -1,0 +1,49 @@
+"""Editing any file of the fast core recompiles it (issue 34): numba's cache checks only the file
+that defines a function, so ``jit.guard_cache`` drops the fast core's cached functions when the
+hash of all its sources changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from fate_env.fast import jit
+
+
+def _cached(folder, names):
+    for name in names:
+        (folder / f"{name}._emit-128.py311.nbi").write_text("index")
+        (folder / f"{name}._emit-128.py311.1.nbc").write_text("code")
+
+
+def test_a_changed_source_drops_the_fast_cores_cached_functions_and_nothing_else(tmp_path):
+    src, cache = tmp_path / "src", tmp_path / "cache"
+    src.mkdir()
+    cache.mkdir()
+    (src / "kernel.py").write_text("@njit\nx = 1\n")
+    (src / "dice.py").write_text("@njit\ny = 1\n")
+    (src / "tables.py").write_text("z = 1\n")  # no compiled code: not hashed
+    _cached(cache, ["kernel", "dice", "someone_else"])
+    first = jit.sources_digest(src)
+    assert jit.guard_cache(cache, first, ["kernel", "dice"])  # no record yet: stale
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        ["someone_else._emit-128.py311.nbi", "someone_else._emit-128.py311.1.nbc", jit.STAMP])
+
+    _cached(cache, ["kernel", "dice"])
+    assert not jit.guard_cache(cache, first, ["kernel", "dice"])  # unchanged: kept
+    assert len(list(cache.glob("kernel.*"))) == 2
+
+    (src / "tables.py").write_text("z = 2\n")
+    assert jit.sources_digest(src) == first
+    (src / "dice.py").write_text("@njit\ny = 2\n")  # an edit to a callee, not to kernel.py
+    second = jit.sources_digest(src)
+    assert second != first
+    assert jit.guard_cache(cache, second, ["kernel", "dice"])
+    assert not list(cache.glob("kernel.*")) and not list(cache.glob("dice.*"))
+    assert (cache / jit.STAMP).read_text() == second
+
+
+@pytest.mark.skipif(not jit.HAVE_NUMBA, reason="numba caches only when installed")
+def test_the_cache_folder_records_the_sources_it_was_compiled_from():
+    folder = jit._cache_folder()
+    assert folder is not None
+    assert (folder / jit.STAMP).read_text() == jit.sources_digest()
