@@ -206,8 +206,10 @@ class FastTable:
         out = np.zeros(self.size, np.float32)
         pending = self.pending
         pkind, pactor = pending if pending is not None else (-1, -1)
-        ob.observe(out, self._buf, self.index[ego], pactor, pkind, self.core.static, self.session.state, self.slot_at,
-                   self.LP, self.static, self.boxes, self.dk2obs)
+        CH, MARK, SLOTA, G, A, AF, AL, INV = self.session.state[:8]
+        tb = self.core.tables
+        ob.observe(out, self._buf, self.index[ego], pactor, pkind, tb.SC, tb.SLOTS, MARK, SLOTA, CH, G, A, AF, AL, INV,
+                   tb.P, self.slot_at, self.LP, self.static, self.boxes, self.dk2obs)
         return out
 
     # -- what happened ----------------------------------------------------------------------

@@ -16,8 +16,6 @@ from typing import Any
 import numpy as np
 
 from . import kernel as k
-from .bundles import Checkpoint, State, Static
-from .jit import HAVE_NUMBA
 from .decode import events, outcome
 from .dice import RNG_SIZE
 from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, asks_mask, build, covered
@@ -29,13 +27,13 @@ NOTICE = 'the fast core needs numba: pip install -e ".[fast]" (the reference eng
 
 def available() -> bool:
     """Whether the kernel is compiled (numba installed); without it the kernel is plain Python."""
-    return HAVE_NUMBA
+    return k.HAVE_NUMBA
 
 
 def compiled() -> bool:
     """Whether the kernel is compiled already (in this process or in numba's disk cache); the
     first run after an install or an upgrade compiles it, which takes one to two minutes."""
-    if not HAVE_NUMBA:
+    if not k.HAVE_NUMBA:
         return True
     try:
         return bool(k.play_batch.signatures) or bool(k.play_batch._cache._cache_file._load_index())
@@ -118,19 +116,17 @@ class Session:
         CH, SLOTA, _ = core._state()
         self.EV = np.zeros((EMAX, k.EW), np.int64)
         self.G = np.zeros(k.NG + 1024, np.int64)
-        self.state = State(CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
-                           np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
-                           np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(k.NR, np.int64), self.EV,
-                           np.zeros(2 * 6, np.uint64))
-        s = self.state
-        self.checkpoint = Checkpoint(np.zeros_like(s.CH), np.zeros_like(s.MARK), np.zeros_like(s.SLOTA),
-                                     np.zeros(k.NG, np.int64), np.zeros_like(s.A), np.zeros_like(s.AF),
-                                     np.zeros_like(s.AL), np.zeros_like(s.INV), np.zeros_like(s.RNG))
+        self.state = (CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
+                      np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
+                      np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * 6, np.uint64))
+        self.checkpoint = tuple(np.zeros_like(a) for a in self.state[:3]) + (np.zeros(k.NG, np.int64),) + \
+            tuple(np.zeros_like(a) for a in self.state[4:])
+        self._arrays = core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint
         self._advance(True)
 
     def _advance(self, fresh: bool) -> None:
-        args = self.core._args() + (self._seed, self._policy_rng, self.state, self.checkpoint, fresh)
-        if HAVE_NUMBA:
+        args = self._arrays + (fresh,)
+        if k.HAVE_NUMBA:
             k.advance(*args)
         else:  # plain Python: the uint64 dice wrap as intended, with warnings
             with np.errstate(over="ignore"):
@@ -146,7 +142,8 @@ class Session:
             G2 = np.zeros(2 * len(G), np.int64)
             G2[:len(G)] = G
             self.G = G2
-            self.state = self.state._replace(G=G2)
+            self.state = self.state[:3] + (G2,) + self.state[4:]
+            self._arrays = self.core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint
             G = G2
         G[k.NG + n] = index
         G[k.G_NANS] = n + 1
@@ -187,7 +184,7 @@ class Session:
     def policy_rng(self) -> np.ndarray:
         """The random policy's generator now (its draws so far taken): where a controller that
         lives across episodes goes on from (``FastCore.session(seed, policy_rng=...)``)."""
-        return self.state.RNG[RNG_SIZE:2 * RNG_SIZE].copy()
+        return self.state[8][RNG_SIZE:2 * RNG_SIZE].copy()
 
 
 class FastCore:
@@ -206,16 +203,12 @@ class FastCore:
         self._random_at = next((i for i, c in enumerate(scene.characters) if names[c.id] == "random"), None)
         self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()},
                                     {cid: asks_mask(kinds) for cid, kinds in (asks or {}).items()})
-        t = self.tables
-        self.static = Static(t.SC, t.SK, t.ST, t.SLOTS, t.P, t.SIGHT, t.HOPS, t.ZF, t.ZFN, t.ZR, t.ZRN, t.TPL)
         self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
         self._replay_scratch: tuple | None = None
 
     def _args(self) -> tuple:
-        """What every entry point of the kernel starts with: the scene's tables (one bundle) and the
-        aspects of its set-up."""
         t = self.tables
-        return (self.static, t.A0, t.AF0)
+        return (t.SC, t.SK, t.ST, t.SLOTS, t.A0, t.AF0, t.P, t.SIGHT, t.HOPS, t.ZF, t.ZFN, t.ZR, t.ZRN, t.TPL)
 
     def _state(self, *lead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t = self.tables

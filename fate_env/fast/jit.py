@@ -4,7 +4,7 @@ plain Python: slow, but the same logic, which keeps it testable without numba).
 numba caches each compiled function beside its source and reloads it while *that file* is
 unchanged; it does not notice an edit to another file the function calls into (``kernel.py``
 calls ``dice.py``; ``observe.py`` calls ``kernel.py``). :func:`guard_cache` closes that gap: the
-kernel's modules (those with numba functions, and the bundles' types) are hashed together, and
+kernel's modules (those with numba functions) are hashed together, and
 when the hash differs from the one recorded in the cache folder, their cached functions there
 are dropped, so an edit to any of them recompiles all of them.
 """
@@ -32,8 +32,8 @@ STAMP = "fate_npc_fast_sources.sha256"
 
 
 def kernel_files(folder: Path = SOURCES) -> list[Path]:
-    """The modules compiled code depends on: those with numba functions, and the bundles' types."""
-    return [p for p in sorted(folder.glob("*.py")) if p.name == "bundles.py" or b"@njit" in p.read_bytes()]
+    """The modules compiled code depends on: those with numba functions."""
+    return [p for p in sorted(folder.glob("*.py")) if b"@njit" in p.read_bytes()]
 
 
 def sources_digest(folder: Path = SOURCES) -> str:

@@ -24,8 +24,7 @@ import numpy as np
 
 from .dice import RNG_SIZE, die, seed_rng
 from .dice import pick as _pick_index
-from .bundles import Checkpoint, Scratch, State, Static
-from .jit import njit
+from .jit import HAVE_NUMBA, njit
 
 # -- layout of the arrays ------------------------------------------------------------------
 # static, per character (SC)
@@ -154,9 +153,7 @@ def _decision(EV, G, kind, actor, index, reason, okind, x1, x2, x3, x4, x5):
 
 # -- who is in the fight (Table.active_ids, foes_of, allies_of, is_over) ------------------
 @njit(cache=True, _nrt=False)
-def _over(T, W):
-    SC = T.SC
-    CH = W.CH
+def _over(SC, CH):
     side = NEG
     for c in range(SC.shape[0]):
         if CH[c, C_STATUS] == ACTIVE:
@@ -168,9 +165,7 @@ def _over(T, W):
 
 
 @njit(cache=True, _nrt=False)
-def _foes(T, W, c, out):
-    SC = T.SC
-    CH = W.CH
+def _foes(SC, CH, c, out):
     n = 0
     side = SC[c, S_SIDE]
     for x in range(SC.shape[0]):
@@ -181,9 +176,7 @@ def _foes(T, W, c, out):
 
 
 @njit(cache=True, _nrt=False)
-def _allies(T, W, c, out):
-    SC = T.SC
-    CH = W.CH
+def _allies(SC, CH, c, out):
     n = 0
     side = SC[c, S_SIDE]
     for x in range(SC.shape[0]):
@@ -194,8 +187,7 @@ def _allies(T, W, c, out):
 
 
 @njit(cache=True, _nrt=False)
-def _first_active(W):
-    CH = W.CH
+def _first_active(CH):
     for x in range(CH.shape[0]):
         if CH[x, C_STATUS] == ACTIVE:
             return x
@@ -204,9 +196,7 @@ def _first_active(W):
 
 # -- ratings (rolls.stunt_bonus, holds, base, best_skill) --------------------------------
 @njit(cache=True, _nrt=False)
-def _stunt(T, W, c, skill, action, target):
-    ST = T.ST
-    CH = W.CH
+def _stunt(ST, CH, A, c, skill, action, target):
     total = 0
     for i in range(ST.shape[0]):
         if ST[i, T_OWNER] != c or ST[i, T_SKILL] != skill or ST[i, T_ACTION] != action:
@@ -226,16 +216,15 @@ def _stunt(T, W, c, skill, action, target):
         elif tag == W_TARGET:
             ok = target == ST[i, T_ARG]
         elif tag == W_ASPECT:
-            ok = _aspect_here(W, c, ST[i, T_ARG], target)
+            ok = _aspect_here(CH, A, c, ST[i, T_ARG], target)
         if ok:
             total += ST[i, T_BONUS]
     return total
 
 
 @njit(cache=True, _nrt=False)
-def _aspect_here(W, c, name, target):
+def _aspect_here(CH, A, c, name, target):
     """An aspect called ``name`` in play where ``c`` or its target stands, on nobody else (rolls.holds)."""
-    CH, A = W.CH, W.A
     z1 = CH[c, C_ZONE]
     z2 = CH[target, C_ZONE] if target != NEG else z1
     for aid in range(1, A.shape[0]):
@@ -257,13 +246,11 @@ def _aspect_here(W, c, name, target):
 
 
 @njit(cache=True, _nrt=False)
-def _base(T, W, c, skill, action, target):
+def _base(SK, ST, CH, A, c, skill, action, target):
     """(rating, stunt bonus, teamwork bonus, full defense bonus, 1 + the teamwork's leader or 0
     when c leads) — rolls.base: the best-rated supporter still in the fight leads when it
     outranks c (003:1449-1455); a mob's other members and every other helper with Average or
     better add +1 each, capped at the leader's rating under Condensed. No help on defense."""
-    SK = T.SK
-    CH = W.CH
     own = SK[c, skill]
     leader = c
     rating = own
@@ -288,7 +275,7 @@ def _base(T, W, c, skill, action, target):
             x = CH[c, NCF + j]
             if CH[x, C_STATUS] == ACTIVE and x != leader and SK[x, skill] >= 1:
                 helpers += 1
-    stunt = _stunt(T, W, leader, skill, action, target) if CH[leader, C_NSTUNT] else 0
+    stunt = _stunt(ST, CH, A, leader, skill, action, target) if CH[leader, C_NSTUNT] else 0
     tw = helpers
     if CH[c, C_TWCAP] != 0 and tw > rating:
         tw = rating if rating > 0 else 0
@@ -297,18 +284,16 @@ def _base(T, W, c, skill, action, target):
 
 
 @njit(cache=True, _nrt=False)
-def _defend_skill(T, W, target, attacker, reach):
+def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
     """The first skill of the highest effective rating among the reach's defend skills."""
-    SK, P = T.SK, T.P
-    CH = W.CH
     if reach == 0:  # melee: Athletics, Fight
         a = P[P_ATHLETICS]
         b = P[P_FIGHT]
         ea = SK[target, a]
         eb = SK[target, b]
         if CH[target, C_NSTUNT]:
-            ea += _stunt(T, W, target, a, ACT_DEFEND, attacker)
-            eb += _stunt(T, W, target, b, ACT_DEFEND, attacker)
+            ea += _stunt(ST, CH, A, target, a, ACT_DEFEND, attacker)
+            eb += _stunt(ST, CH, A, target, b, ACT_DEFEND, attacker)
         return a if ea >= eb else b
     if reach == 1:
         return P[P_ATHLETICS]
@@ -316,9 +301,8 @@ def _defend_skill(T, W, target, attacker, reach):
 
 
 @njit(cache=True, _nrt=False)
-def _reach_of(T, c, skill):
+def _reach_of(P, c, skill):
     """The reach of ``c``'s attacks with ``skill`` (reach.reach_of): melee unless listed."""
-    P = T.P
     at = NP + ATK_W * c
     for j in range(P[at]):
         if P[at + 1 + 2 * j] == skill:
@@ -327,10 +311,8 @@ def _reach_of(T, c, skill):
 
 
 @njit(cache=True, _nrt=False)
-def _can_reach(T, W, c, skill, here, target):
-    P, SIGHT = T.P, T.SIGHT
-    CH = W.CH
-    reach = _reach_of(T, c, skill)
+def _can_reach(P, SIGHT, CH, c, skill, here, target):
+    reach = _reach_of(P, c, skill)
     if reach == 2:
         return True
     tz = CH[target, C_ZONE]
@@ -341,9 +323,8 @@ def _can_reach(T, W, c, skill, here, target):
 
 
 @njit(cache=True, _nrt=False)
-def _attack_skills(T, c, out):
+def _attack_skills(P, c, out):
     """``c``'s attack skills in this scene (reach.attack_skills): the track's, then its stunts'."""
-    P = T.P
     at = NP + ATK_W * c
     for j in range(P[at]):
         out[j] = P[at + 1 + 2 * j]
@@ -351,55 +332,52 @@ def _attack_skills(T, c, out):
 
 
 @njit(cache=True, _nrt=False)
-def _attack_rating(T, W, c, skill, target):
-    r, s, tw, fd, _ = _base(T, W, c, skill, ACT_ATTACK, target)
+def _attack_rating(SK, ST, CH, A, c, skill, target):
+    r, s, tw, fd, _ = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
     return r + s + tw + fd
 
 
 @njit(cache=True, _nrt=False)
-def _defense_rating(T, W, target, attacker, skill):
-    d = _defend_skill(T, W, target, attacker, _reach_of(T, attacker, skill))
-    r, s, tw, fd, _ = _base(T, W, target, d, ACT_DEFEND, attacker)
+def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
+    d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
+    r, s, tw, fd, _ = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
     return r + s + tw + fd
 
 
 # -- basic's danger test (BasicController._danger, _should_concede) ------------------------
 @njit(cache=True, _nrt=False)
-def _may_concede(W, T, me):
+def _may_concede(CH, P, me):
     """The cheap half of the concession test: a policy that never concedes, or an unhurt
     character under ``hurt_first``, needs no danger estimate (a minion conceding once marked
     always looks)."""
-    P = T.P
     pol = P[P_POL] + POL_W * me
     if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
         return True
-    return P[pol + POL_MARGIN] > -99 and (P[pol + POL_HURT] == 0 or _holds(W, me))
+    return P[pol + POL_MARGIN] > -99 and (P[pol + POL_HURT] == 0 or _holds(CH, me))
 
 
 @njit(cache=True, _nrt=False)
-def _kind(T, c):
+def _kind(P, c):
     """The kind of policy playing ``c`` (PK_*)."""
-    P = T.P
     return P[P[P_POL] + POL_W * c + POL_KIND]
 
 
 @njit(cache=True, _nrt=False)
-def _asks(T, c, dkind):
+def _asks(P, c, dkind):
     """``c``'s decisions of kind ``dkind`` are answered from outside (an agent)."""
-    P = T.P
     return (P[P[P_POL] + POL_W * c + POL_ASKS] >> dkind) & 1 != 0
 
 
 @njit(cache=True, _nrt=False)
-def _draws(T, c, dkind):
+def _draws(P, c, dkind):
     """``c``'s decision of kind ``dkind`` is drawn (random) or answered from outside, not scripted."""
-    return _kind(T, c) == PK_RANDOM or _asks(T, c, dkind)
+    return _kind(P, c) == PK_RANDOM or _asks(P, c, dkind)
 
 
 @njit(cache=True, _nrt=False)
-def _why(T, c, dkind):
+def _why(P, c, dkind):
     """The reason a drawn decision gives: random's "at random", an agent's none."""
-    return R_AGENT if _asks(T, c, dkind) else R_RANDOM
+    return R_AGENT if _asks(P, c, dkind) else R_RANDOM
 
 
 @njit(f"void({EV_T}, {G_T}, int64, int64, int64, int64, int64, int64, int64)", cache=True, _nrt=False)
@@ -425,12 +403,10 @@ def _paused_two(EV, G, o0, o1):
 
 
 @njit(cache=True, _nrt=False)
-def _play_out(T, W):
+def _play_out(P, RNG, G):
     """A look-ahead's copy has taken its last answer: from here every seat plays its policy
     (``P`` is the copy's own) and the dice are the copy's own (the third block of ``RNG``), as
     ``Engine.fork`` gives a copy its own generator."""
-    P = T.P
-    RNG, G = W.RNG, W.G
     for c in range(G[G_PLAYOUT]):
         P[P[P_POL] + POL_W * c + POL_ASKS] = 0
     for j in range(RNG_SIZE):
@@ -439,12 +415,11 @@ def _play_out(T, W):
 
 
 @njit(cache=True, _nrt=False)
-def _draw(T, W, who, dkind, n):
+def _draw(P, RNG, G, who, dkind, n):
     """The option ``who`` takes among ``n``: random's draw, or an agent's next answer. With no
     answer left the episode pauses (-1; G_BAIL = BAIL_PAUSE, the decision in G_PKIND, G_PACTOR,
     G_PCOUNT): the caller replays it from its seed with one more answer."""
-    RNG, G = W.RNG, W.G
-    if not _asks(T, who, dkind):
+    if not _asks(P, who, dkind):
         return _pick_index(RNG, n)
     pos = G[G_ANSPOS]
     if pos < G[G_NANS]:
@@ -452,7 +427,7 @@ def _draw(T, W, who, dkind, n):
         a = G[NG + pos]
         if 0 <= a < n:
             if G[G_PLAYOUT] > 0 and pos + 1 == G[G_NANS]:
-                _play_out(T, W)
+                _play_out(P, RNG, G)
             return a
         G[G_BAIL] = BAIL_ANSWER
     else:
@@ -464,17 +439,14 @@ def _draw(T, W, who, dkind, n):
 
 
 @njit(cache=True, _nrt=False)
-def _holds(W, me):
+def _holds(CH, me):
     """Already hurt: a consequence taken, or a mob that has lost members."""
-    CH = W.CH
     return CH[me, C_CTAKEN] != 0 or (CH[me, C_MOB] != 0 and CH[me, C_MEMBERS] < CH[me, C_COUNT])
 
 
 @njit(cache=True, _nrt=False)
-def _should_concede(T, W, me, B):
+def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
     """basic._should_concede with ``me``'s parameters (and minion's override, tactics.py)."""
-    SC, P = T.SC, T.P
-    MARK, CH = W.MARK, W.CH
     pol = P[P_POL] + POL_W * me
     if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
         marked = False
@@ -487,38 +459,35 @@ def _should_concede(T, W, me, B):
     margin = P[pol + POL_MARGIN]
     if margin <= -99:
         return False
-    if P[pol + POL_HURT] != 0 and not _holds(W, me):
+    if P[pol + POL_HURT] != 0 and not _holds(CH, me):
         return False
-    found, worst = _danger(T, W, me, pol, B)
+    found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, pol, buf, skills)
     return found and worst >= margin
 
 
 @njit(cache=True, _nrt=False)
-def _danger(T, W, me, pol, B):
+def _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, pol, buf, skills):
     """BasicController._danger: (a foe can hurt ``me``, how far the likeliest such hit goes past
     what ``me`` can absorb), with the likely roll of the policy at ``pol``."""
-    P, HOPS = T.P, T.HOPS
-    CH = W.CH
-    buf, skills = B.buf, B.skills
     likely = P[pol + POL_LIKELY]
-    nf = _foes(T, W, me, buf)
+    nf = _foes(SC, CH, me, buf)
     worst = 0
     found = False
-    cap = _cap(T, W, me)
+    cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, me)
     for i in range(nf):
         foe = buf[i]
-        na = _attack_skills(T, foe, skills)
+        na = _attack_skills(P, foe, skills)
         for j in range(na):
             skill = skills[j]
-            near = _can_reach(T, W, foe, skill, CH[foe, C_ZONE], me)
+            near = _can_reach(P, SIGHT, CH, foe, skill, CH[foe, C_ZONE], me)
             if not near:
                 d = HOPS[CH[foe, C_ZONE], CH[me, C_ZONE]]
                 if d == 0 or d < 0:  # basic's `(distance or 9) <= 1`: 0 and None count as 9
                     d = 9
                 near = d <= 1
             if near:
-                hit = _attack_rating(T, W, foe, skill, me) + likely - \
-                    _defense_rating(T, W, me, foe, skill)
+                hit = _attack_rating(SK, ST, CH, A, foe, skill, me) + likely - \
+                    _defense_rating(SK, ST, CH, A, P, me, foe, skill)
                 if hit > 0:
                     over = hit - cap
                     if not found or over > worst:
@@ -528,10 +497,8 @@ def _danger(T, W, me, pol, B):
 
 
 @njit(cache=True, _nrt=False)
-def _held(T, W, me, target):
+def _held(SC, A, AF, AL, G, me, target):
     """TacticianController._held: free invokes ``me``'s side holds on aspects of ``target``."""
-    SC = T.SC
-    A, AF, AL, G = W.A, W.AF, W.AL, W.G
     side = SC[me, S_SIDE]
     total = 0
     for i in range(G[G_NAL]):
@@ -544,11 +511,9 @@ def _held(T, W, me, target):
 
 
 @njit(cache=True, _nrt=False)
-def _nth_overcome(T, here, B, nm, n):
+def _nth_overcome(ZR, ZRN, here, moves, nm, n):
     """The n-th overcome move's zone (overcome_move.offer: a reachable zone the free move does not
     reach, in the map's order), or NEG past the last."""
-    ZR, ZRN = T.ZR, T.ZRN
-    moves = B.moves
     q = 0
     for i in range(ZRN[here]):
         z = ZR[here, i]
@@ -564,9 +529,8 @@ def _nth_overcome(T, here, B, nm, n):
 
 
 @njit(cache=True, _nrt=False)
-def _pledge(W, actor, ally):
+def _pledge(CH, EV, G, actor, ally):
     """support.run: ``actor`` helps ``ally``'s next action (False: the pledge list is full)."""
-    CH, EV, G = W.CH, W.EV, W.G
     if CH[ally, C_NSUP] >= CH.shape[0]:
         G[G_BAIL] = BAIL_SUPPORT
         return False
@@ -577,11 +541,9 @@ def _pledge(W, actor, ally):
 
 
 @njit(cache=True, _nrt=False)
-def _nth_aspect(T, W, actor, n, removable):
+def _nth_aspect(SC, CH, A, AL, G, actor, n, removable):
     """The n-th aspect ``actor`` could take advantage of (aspects.exploitable) or, with
     ``removable``, clear (aspects.removable), in the table's order."""
-    SC = T.SC
-    CH, A, AL, G = W.CH, W.A, W.AL, W.G
     here = CH[actor, C_ZONE]
     q = 0
     for i in range(G[G_NAL]):
@@ -606,9 +568,8 @@ def _nth_aspect(T, W, actor, n, removable):
 
 
 @njit(cache=True, _nrt=False)
-def _holds_free(W, c):
+def _holds_free(AF, AL, G, c):
     """``c`` holds a free invoke on some aspect in play."""
-    AF, AL, G = W.AF, W.AL, W.G
     for i in range(G[G_NAL]):
         if AF[AL[i], c] > 0:
             return True
@@ -616,19 +577,16 @@ def _holds_free(W, c):
 
 
 @njit(cache=True, _nrt=False)
-def _full_defense(W, actor):
-    CH, EV, G = W.CH, W.EV, W.G
+def _full_defense(CH, EV, G, actor):
     CH[actor, C_FULLDEF] = 1
     CH[actor, C_DEFONFULL] = 0
     _emit(EV, G, E_FULLDEF, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _cap(T, W, c):
+def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
     """What ``c`` can still absorb on the scene's track (Absorber.capacity): Condensed, every
     free box; Core, the biggest free box; and the free consequence slots for the track."""
-    SC, SLOTS, P = T.SC, T.SLOTS, T.P
-    MARK, SLOTA, CH = W.MARK, W.SLOTA, W.CH
     n = 0
     core = P[P_STYLE] == STYLE_CORE
     for b in range(SC[c, S_NBOX]):
@@ -649,9 +607,7 @@ def _cap(T, W, c):
 
 # -- aspects (aspects.new_aspect, boost, expire_boosts) ---------------------------------
 @njit(cache=True, _nrt=False)
-def _new_aspect(W, T, name, kind, owner, zone, creator):
-    P = T.P
-    A, AF, AL, G = W.A, W.AF, W.AL, W.G
+def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
     aid = G[G_ASEQ] + 1
     if aid >= P[P_AMAX]:
         G[G_BAIL] = BAIL_ASPECTS
@@ -674,8 +630,7 @@ def _new_aspect(W, T, name, kind, owner, zone, creator):
 
 
 @njit(cache=True, _nrt=False)
-def _drop_aspect(W, aid):
-    A, AL, G = W.A, W.AL, W.G
+def _drop_aspect(A, AL, G, aid):
     A[aid, A_ALIVE] = 0
     n = G[G_NAL]
     j = 0
@@ -687,9 +642,8 @@ def _drop_aspect(W, aid):
 
 
 @njit(cache=True, _nrt=False)
-def _boost(W, T, holder, name):
-    A, AF, G, EV = W.A, W.AF, W.G, W.EV
-    aid = _new_aspect(W, T, name, K_BOOST, NEG, NEG, holder)
+def _boost(A, AF, AL, G, P, EV, holder, name):
+    aid = _new_aspect(A, AF, AL, G, P, name, K_BOOST, NEG, NEG, holder)
     if aid == NEG:
         return
     AF[aid, holder] = 1
@@ -698,13 +652,12 @@ def _boost(W, T, holder, name):
 
 
 @njit(cache=True, _nrt=False)
-def _expire_boosts(W, actor):
-    A, AF, AL, G, EV = W.A, W.AF, W.AL, W.G, W.EV
+def _expire_boosts(A, AF, AL, G, EV, actor):
     i = 0
     while i < G[G_NAL]:
         aid = AL[i]
         if A[aid, A_KIND] == K_BOOST and AF[aid, actor] > 0 and A[aid, A_BTURN] < G[G_TURNSEQ]:
-            _drop_aspect(W, aid)
+            _drop_aspect(A, AL, G, aid)
             _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_EXPIRED, 0, 0, 0, 0, 0, 0, 0, 0))
         else:
             i += 1
@@ -712,11 +665,8 @@ def _expire_boosts(W, actor):
 
 # -- invokes (invokes.invoke_options, invoke_budget, apply_invoke, basic._invoke) --------
 @njit(cache=True, _nrt=False)
-def _payers(T, W, who, B, nal, out):
+def _payers(SC, CH, G, who, allies, nal, out):
     """Who may pay a fate point for ``who``'s invoke: itself (NPCs: the GM pool), PC allies."""
-    SC = T.SC
-    CH, G = W.CH, W.G
-    allies = B.allies
     if SC[who, S_NPC] != 0:
         if G[G_GMPOOL] > 0:
             out[0] = who
@@ -735,8 +685,7 @@ def _payers(T, W, who, B, nal, out):
 
 
 @njit(cache=True, _nrt=False)
-def _visible_here(W, aid):
-    A, CH, R = W.A, W.CH, W.R
+def _visible_here(A, CH, R, aid):
     owner = A[aid, A_OWNER]
     if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
         return False
@@ -745,10 +694,8 @@ def _visible_here(W, aid):
 
 
 @njit(cache=True, _nrt=False)
-def _may_pay(T, W, aid, payer, side):
+def _may_pay(SC, A, aid, payer, side):
     """A fate point buys your own aspect, a situation aspect, or an opponent's (never a friend's)."""
-    SC = T.SC
-    A = W.A
     kind = A[aid, A_KIND]
     owner = A[aid, A_OWNER]
     personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
@@ -759,12 +706,10 @@ NOT_HERE = -2  # _holder_here: the aspect is not in play for this roll
 
 
 @njit(cache=True, _nrt=False)
-def _holder_here(W, aid, who, B, nal):
+def _holder_here(CH, A, AF, R, aid, who, allies, nal):
     """For an aspect and the roll in progress: the first of ``who`` and its allies holding a free
     invoke on it (NEG: none), or NOT_HERE when it is not in play here (its owner has left, or it
     sits in another zone)."""
-    CH, A, AF, R = W.CH, W.A, W.AF, W.R
-    allies = B.allies
     owner = A[aid, A_OWNER]
     if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
         return NOT_HERE
@@ -780,15 +725,13 @@ def _holder_here(W, aid, who, B, nal):
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_scan(T, W, who, neffects, B, nal, npay, owned_by):
+def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
+                 owned_by):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
     pick_free = [index, aspect, holder] of the first free +2, pick_free[3:6] the same for the
     first free +2 on an aspect of ``owned_by`` (the tactician's), pick_free[6:8] = [index, aspect]
     of the first free +2 ``who`` holds itself (the stacker's), and pick_paid = [index, aspect] of
     the first paid +2 paid by ``who`` itself."""
-    SC = T.SC
-    A, AL, G, INV = W.A, W.AL, W.G, W.INV
-    payers, pick_free, pick_paid = B.payers, B.pick_free, B.pick_paid
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     n = 0
@@ -798,7 +741,7 @@ def _invoke_scan(T, W, who, neffects, B, nal, npay, owned_by):
     pick_paid[0] = NEG
     for i in range(G[G_NAL]):
         aid = AL[i]
-        holder = _holder_here(W, aid, who, B, nal)
+        holder = _holder_here(CH, A, AF, R, aid, who, allies, nal)
         if holder == NOT_HERE:
             continue
         owner = A[aid, A_OWNER]
@@ -830,18 +773,15 @@ def _invoke_scan(T, W, who, neffects, B, nal, npay, owned_by):
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_at(T, W, who, neffects, B, nal, npay, index, out):
+def _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, index, out):
     """The invoke option at ``index`` (1-based: 0 is "done") in the reference's order, as
     out = [aspect, payer, free, reroll] (the walk of ``_invoke_scan``)."""
-    SC = T.SC
-    A, AL, G, INV = W.A, W.AL, W.G, W.INV
-    payers = B.payers
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     n = 0
     for i in range(G[G_NAL]):
         aid = AL[i]
-        holder = _holder_here(W, aid, who, B, nal)
+        holder = _holder_here(CH, A, AF, R, aid, who, allies, nal)
         if holder == NOT_HERE:
             continue
         owner = A[aid, A_OWNER]
@@ -869,11 +809,8 @@ def _invoke_at(T, W, who, neffects, B, nal, npay, index, out):
 
 
 @njit(cache=True, _nrt=False)
-def _budget(T, W, who, B, nal):
+def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
     """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget."""
-    SC = T.SC
-    CH, A, AF, AL, G, R, INV = W.CH, W.A, W.AF, W.AL, W.G, W.R, W.INV
-    allies = B.allies
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     fp = G[G_GMPOOL] if SC[who, S_NPC] != 0 else CH[who, C_FP]
@@ -899,10 +836,7 @@ def _budget(T, W, who, B, nal):
 
 
 @njit(cache=True, _nrt=False)
-def _apply_invoke(T, W, B, who, aid, payer, free, reroll):
-    SC = T.SC
-    CH, A, AF, G, R, INV, EV = W.CH, W.A, W.AF, W.G, W.R, W.INV, W.EV
-    faces = B.faces
+def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, payer, free, reroll):
     hostile = NEG
     if free:
         AF[aid, payer] -= 1
@@ -922,7 +856,7 @@ def _apply_invoke(T, W, B, who, aid, payer, free, reroll):
         CH[payer, C_PAID] += 1
     CH[who, C_INVOKES] += 1
     if reroll:  # new dice for the invoker's side of the roll
-        s = _roll(W, faces)
+        s = _roll(RNG, G, faces)
         if who == R[R_ACTOR]:
             R[R_FACES] = s
         else:
@@ -940,19 +874,17 @@ def _apply_invoke(T, W, B, who, aid, payer, free, reroll):
         for h in range(AF.shape[1]):
             left += AF[aid, h]
         if left == 0:
-            _drop_aspect(W, aid)
+            _drop_aspect(A, AL, G, aid)
             _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_USED, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_rounds(T, W, B, attack, active):
+def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
+                   pick_paid):
     """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
     the tactician's (it cashes every free invoke on its attack's target first) and the stacker's
     (it spends every free invoke it holds on its own attack). ``active``:
     the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
-    P = T.P
-    A, G, R, EV = W.A, W.G, W.R, W.EV
-    allies, payers, pick_free, pick_paid = B.allies, B.payers, B.pick_free, B.pick_paid
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
     seats1 = R[R_OPP]
@@ -966,14 +898,15 @@ def _invoke_rounds(T, W, B, attack, active):
         neffects = 2 if mine or active else 1  # +2 and reroll; a passive roll's voice: +2 only
         tactician = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_TACTICIAN
         stacker = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_STACKER
-        nal = _allies(T, W, who, allies)
-        npay = _payers(T, W, who, B, nal, payers)
-        n = _invoke_scan(T, W, who, neffects, B, nal, npay, R[R_OPP] if tactician else NEG)
+        nal = _allies(SC, CH, who, allies)
+        npay = _payers(SC, CH, G, who, allies, nal, payers)
+        n = _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
+                         R[R_OPP] if tactician else NEG)
         if n == 0:
             passes += 1
             continue
-        if _draws(T, who, D_INVOKE):  # RandomController (or an agent): "done" or any invoke
-            idx = _draw(T, W, who, D_INVOKE, n + 1)
+        if _draws(P, who, D_INVOKE):  # RandomController (or an agent): "done" or any invoke
+            idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
             if idx < 0:
                 if G[G_BAIL] == BAIL_PAUSE:  # the context (invokes.roll_context), then the options: done, every invoke
                     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -984,19 +917,21 @@ def _invoke_rounds(T, W, B, attack, active):
                     G[G_PROLLER] = 1 if mine else 0
                     _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
                     for q in range(1, n + 1):
-                        _invoke_at(T, W, who, neffects, B, nal, npay, q, pick_paid)
+                        _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, q,
+                                   pick_paid)
                         _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME],
                              pick_paid[3])
                 return
             if idx == 0:
-                _decision(EV, G, D_INVOKE, who, 0, _why(T, who, D_INVOKE), O_DONE, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_INVOKE, who, 0, _why(P, who, D_INVOKE), O_DONE, 0, 0, 0, 0, 0)
                 passes += 1
                 continue
-            _invoke_at(T, W, who, neffects, B, nal, npay, idx, pick_paid)
+            _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, idx, pick_paid)
             aid = pick_paid[0]
-            _decision(EV, G, D_INVOKE, who, idx, _why(T, who, D_INVOKE), O_INVOKE, aid, pick_paid[1], pick_paid[2],
-                      A[aid, A_NAME], pick_paid[3])
-            _apply_invoke(T, W, B, who, aid, pick_paid[1], pick_paid[2] == 1, pick_paid[3] == 1)
+            _decision(EV, G, D_INVOKE, who, idx, _why(P, who, D_INVOKE), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
+                      pick_paid[3])
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_paid[1], pick_paid[2] == 1,
+                          pick_paid[3] == 1)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -1004,7 +939,7 @@ def _invoke_rounds(T, W, B, attack, active):
         if tactician and pick_free[3] != NEG:  # TacticianController._invoke
             aid = pick_free[4]
             _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, who, aid, pick_free[5], True, False)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[5], True, False)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -1012,7 +947,7 @@ def _invoke_rounds(T, W, B, attack, active):
         if stacker and pick_free[6] != NEG:  # StackerController._invoke: the whole stack into the blow
             aid = pick_free[7]
             _decision(EV, G, D_INVOKE, who, pick_free[6], R_I_STACKS, O_INVOKE, aid, who, 1, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, who, aid, who, True, False)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, who, True, False)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -1037,7 +972,7 @@ def _invoke_rounds(T, W, B, attack, active):
             else:
                 need = (-margin + 1) // 2
         if need > 0:
-            free, fp, payable = _budget(T, W, who, B, nal)
+            free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal)
             fp = fp - P[P[P_POL] + POL_W * who + POL_RESERVE]
             if fp < 0:
                 fp = 0
@@ -1057,12 +992,12 @@ def _invoke_rounds(T, W, B, attack, active):
         elif reason == R_I_FREE:
             aid = pick_free[1]
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, who, aid, pick_free[2], True, False)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[2], True, False)
             passes = 0
         else:
             aid = pick_paid[1]
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, who, aid, who, False, False)
+            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, who, False, False)
             passes = 0
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -1070,9 +1005,8 @@ def _invoke_rounds(T, W, B, attack, active):
 
 # -- dice --------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _roll(W, out):
+def _roll(RNG, G, out):
     """Four dice from the episode's generator (dice.py: the reference's stream); their sum."""
-    RNG, G = W.RNG, W.G
     total = 0
     for j in range(4):
         v = die(RNG)
@@ -1084,14 +1018,11 @@ def _roll(W, out):
 
 # -- harm (harm.harm, stress.absorb_plans for Condensed boxes, basic._absorb) -------------
 @njit(cache=True, _nrt=False)
-def _harm(T, W, target, shifts, source, B):
-    SC, SLOTS, P = T.SC, T.SLOTS, T.P
-    MARK, SLOTA, CH, A, AF, G, EV = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.G, W.EV
-    plans, usable = B.plans, B.usable
+def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, source, plans, usable):
     track = P[P_TRACK]
     _emit(EV, G, E_HIT, (target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0))
     if SC[target, S_MOB] != 0:
-        _mob_hit(T, W, target, shifts, source)
+        _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source)
         return
     # usable slots, in slot order
     nu = 0
@@ -1122,11 +1053,11 @@ def _harm(T, W, target, shifts, source, B):
             rem = shifts - total
             if rem <= 0:
                 if size > 0 and total - vmin < shifts:
-                    np_ = _plan(B, np_, size, total, 0, _lexkey(mask, nu), mask, NEG, 0)
+                    np_ = _plan(plans, np_, size, total, 0, _lexkey(mask, nu), mask, NEG, 0)
                 continue
             if P[P_STYLE] == STYLE_CONDENSED:  # any rem free boxes (stress.Condensed.box_options)
                 if nfree >= rem:
-                    np_ = _plan(B, np_, size, total, rem, _lexkey(mask, nu), mask, NEG, rem)
+                    np_ = _plan(plans, np_, size, total, rem, _lexkey(mask, nu), mask, NEG, rem)
                 continue
             # Core: one box of exactly rem, else one of each higher value (stress.Core.box_options),
             # kept if minimal: no consequence in the plan could be dropped
@@ -1151,34 +1082,34 @@ def _harm(T, W, target, shifts, source, B):
                     if mask & (1 << j) and v + total - SLOTS[target, usable[j], L_VALUE] >= shifts:
                         minimal = False
                 if minimal:
-                    np_ = _plan(B, np_, size, total, v, _lexkey(mask, nu), mask, b, 1)
+                    np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, b, 1)
     # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
-    _sort_plans(B, np_)
+    _sort_plans(plans, np_)
     if np_ == 0:  # only "taken out": taken without asking
-        _taken_out(W, target, source)
+        _taken_out(CH, EV, G, target, source)
         return
     reason = R_A_LEAST
-    if _draws(T, target, D_ABSORB):  # any plan, or taken out (the last option)
-        best = _draw(T, W, target, D_ABSORB, np_ + 1)
+    if _draws(P, target, D_ABSORB):  # any plan, or taken out (the last option)
+        best = _draw(P, RNG, G, target, D_ABSORB, np_ + 1)
         if best < 0:
             if G[G_BAIL] == BAIL_PAUSE:  # the context, then the options: every plan, then taken out
                 G[G_PSHIFTS] = shifts
                 for q in range(np_):
-                    bm, sm = _plan_masks(T, W, target, B, q, nu)
+                    bm, sm = _plan_masks(SC, MARK, target, plans, q, usable, nu)
                     _opt(EV, G, q, O_ABSORB, bm, sm, 0, 0, 0)
                 _opt(EV, G, np_, O_TAKENOUT, 0, 0, 0, 0, 0)
             return
-        reason = _why(T, target, D_ABSORB)
+        reason = _why(P, target, D_ABSORB)
         if best == np_:
             _decision(EV, G, D_ABSORB, target, best, reason, O_TAKENOUT, 0, 0, 0, 0, 0)
-            _taken_out(W, target, source)
+            _taken_out(CH, EV, G, target, source)
             return
     else:
         best = 0  # basic._absorb: the least consequence value, then the fewest slots, then boxes
         for i in range(1, np_):
             if (plans[i, 1], plans[i, 0], plans[i, 6]) < (plans[best, 1], plans[best, 0], plans[best, 6]):
                 best = i
-    boxmask, slotmask = _plan_masks(T, W, target, B, best, nu)
+    boxmask, slotmask = _plan_masks(SC, MARK, target, plans, best, usable, nu)
     _decision(EV, G, D_ABSORB, target, best, reason, O_ABSORB, boxmask, slotmask, 0, 0, 0)
     for b in range(SC[target, S_NBOX]):
         if boxmask & (1 << b):
@@ -1187,7 +1118,7 @@ def _harm(T, W, target, shifts, source, B):
     for k in range(SC[target, S_NSLOT]):
         if slotmask & (1 << k):
             sev = SLOTS[target, k, L_SEV]
-            aid = _new_aspect(W, T, P[P_NAME_CONS0] + 4 * track + sev, K_CONSEQUENCE, target, NEG, source)
+            aid = _new_aspect(A, AF, AL, G, P, P[P_NAME_CONS0] + 4 * track + sev, K_CONSEQUENCE, target, NEG, source)
             if aid == NEG:
                 return
             if source != NEG:
@@ -1199,17 +1130,14 @@ def _harm(T, W, target, shifts, source, B):
     _emit(EV, G, E_ABSORBED, (target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0))
     lost = SC[target, S_XREPL]
     if extreme and lost != NEG and A[lost, A_ALIVE] != 0:  # harm.replace_for_extreme
-        _drop_aspect(W, lost)
+        _drop_aspect(A, AL, G, lost)
         _emit(EV, G, E_REMOVED, (lost, A[lost, A_NAME], WHY_REPLACED, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _plan_masks(T, W, target, B, i, nu):
+def _plan_masks(SC, MARK, target, plans, i, usable, nu):
     """Plan ``i`` as (box mask, slot mask): Core names its one box, Condensed takes the first
     free boxes."""
-    SC = T.SC
-    MARK = W.MARK
-    plans, usable = B.plans, B.usable
     mask = plans[i, 4]
     slotmask = 0
     for j in range(nu):
@@ -1230,11 +1158,9 @@ def _plan_masks(T, W, target, B, i, nu):
 
 
 @njit(cache=True, _nrt=False)
-def _mob_hit(T, W, target, shifts, source):
+def _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source):
     """stress.Mob.absorb: the member in front takes what its boxes can; a hit past them takes it
     out (its capacity and one shift more) and the rest carries to the next, fresh member."""
-    SC, P = T.SC, T.P
-    MARK, CH, G, EV = W.MARK, W.CH, W.G, W.EV
     total = shifts
     lost = 0
     core = P[P_STYLE] == STYLE_CORE
@@ -1269,12 +1195,11 @@ def _mob_hit(T, W, target, shifts, source):
             MARK[target, b] = 0
     _emit(EV, G, E_MOBHIT, (target, total, lost, CH[target, C_MEMBERS], 0, 0, 0, 0, 0, 0, 0))
     if CH[target, C_MEMBERS] == 0:
-        _taken_out(W, target, source)
+        _taken_out(CH, EV, G, target, source)
 
 
 @njit(cache=True, _nrt=False)
-def _plan(B, n, size, total, box, lex, mask, boxindex, nboxes):
-    plans = B.plans
+def _plan(plans, n, size, total, box, lex, mask, boxindex, nboxes):
     plans[n, 0] = size
     plans[n, 1] = total
     plans[n, 2] = box
@@ -1304,9 +1229,8 @@ def _lexkey(mask, nu):
 
 
 @njit(cache=True, _nrt=False)
-def _sort_plans(B, n):
+def _sort_plans(plans, n):
     """Order by (size, lexicographic) — the generation order — then stable by (size, total, boxes)."""
-    plans = B.plans
     for i in range(1, n):  # insertion sort: n is small (at most 2**slots)
         j = i
         while j > 0 and (plans[j, 0], plans[j, 1], plans[j, 2], plans[j, 3]) < \
@@ -1319,52 +1243,49 @@ def _sort_plans(B, n):
 
 
 @njit(cache=True, _nrt=False)
-def _taken_out(W, target, source):
-    CH, EV, G = W.CH, W.EV, W.G
+def _taken_out(CH, EV, G, target, source):
     CH[target, C_STATUS] = TAKEN_OUT
     CH[target, C_TOOKBY] = source
     _emit(EV, G, E_TAKENOUT, (target, source, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _concede(W, c):
-    CH, EV, G = W.CH, W.EV, W.G
+def _concede(CH, EV, G, c):
     CH[c, C_STATUS] = CONCEDED
     _emit(EV, G, E_CONCEDED, (c, 1 + CH[c, C_CTAKEN], 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @njit(cache=True, _nrt=False)
-def _respond(T, W, target, B):
+def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
     """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
     the random policy's draw)."""
-    EV, G = W.EV, W.G
-    if _draws(T, target, D_RESPOND):
-        j = _draw(T, W, target, D_RESPOND, 2)
+    if _draws(P, target, D_RESPOND):
+        j = _draw(P, RNG, G, target, D_RESPOND, 2)
         if j < 0:
             _paused_two(EV, G, O_DEFEND, O_CONCEDE)
             return False
         concede = j == 1
-        reason = _why(T, target, D_RESPOND)
+        reason = _why(P, target, D_RESPOND)
     else:
-        concede = _may_concede(W, T, target) and _should_concede(T, W, target, B)
+        concede = _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT,
+                                                                  HOPS, target, buf, skills)
         reason = R_R_CONCEDE if concede else R_R_DEFEND
     if concede:
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
-        _concede(W, target)
+        _concede(CH, EV, G, target)
         return False
     _decision(EV, G, D_RESPOND, target, 0, reason, O_DEFEND, 0, 0, 0, 0, 0)
     return True
 
 
 @njit(cache=True, _nrt=False)
-def _roll_action(T, W, B, actor, action, skill, target, opposer, dskill, difficulty, why_arg, why_kind):
+def _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, action, skill, target, opposer, dskill,
+                 difficulty, why_arg, why_kind):
     """rolls.roll: ``actor``'s roll for ``action`` (``target``: the character its stunts look at,
     or NEG), then ``opposer``'s defense with ``dskill``, or with no opposer the ``difficulty`` and
     its voice (E_PASSIVE says why: ``why_arg``, ``why_kind``). True: the opposition rolled."""
-    CH, G, R, EV = W.CH, W.G, W.R, W.EV
-    faces = B.faces
-    rating, stunt, tw, fd, lead = _base(T, W, actor, skill, action, target)
-    s = _roll(W, faces)
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, action, target)
+    s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED,
           (actor, action, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2], faces[3], stunt, fd | (tw << 8) | (lead << 16)))
     R[R_ACTOR] = actor
@@ -1375,15 +1296,15 @@ def _roll_action(T, W, B, actor, action, skill, target, opposer, dskill, difficu
     R[R_Z2] = CH[target, C_ZONE] if target != NEG else CH[actor, C_ZONE]
     R[R_OBONUS] = 0
     if opposer == NEG:
-        R[R_OPP] = _voice(T, W, actor)
+        R[R_OPP] = _voice(SC, CH, actor)
         R[R_OBASE] = difficulty
         R[R_OFACES] = 0
         _emit(EV, G, E_PASSIVE, (actor, action, difficulty, why_arg, why_kind, 0, 0, 0, 0, 0, 0))
         return False
-    orating, ostunt, otw, ofd, olead = _base(T, W, opposer, dskill, ACT_DEFEND, actor)
+    orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
     if ofd:
         CH[opposer, C_DEFONFULL] = 1
-    s = _roll(W, faces)
+    s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED,
           (opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1], faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16)))
     R[R_OPP] = opposer
@@ -1393,13 +1314,13 @@ def _roll_action(T, W, B, actor, action, skill, target, opposer, dskill, difficu
 
 
 @njit(cache=True, _nrt=False)
-def _settle(T, W, B, attack, active, action, target):
+def _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free, pick_paid,
+            action, target):
     """invokes.invoke_rounds, then rolls.resolved: the margin (E_RESOLVED names ``target``, a
     target code); a defender who rolled and won by three or more gets a boost. The caller checks
     G_BAIL before reading the margin."""
-    P = T.P
-    CH, G, R, EV = W.CH, W.G, W.R, W.EV
-    _invoke_rounds(T, W, B, attack, active)
+    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
+                   pick_paid)
     if G[G_BAIL] != BAIL_NONE:
         return 0
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -1407,50 +1328,49 @@ def _settle(T, W, B, attack, active, action, target):
     m = effort - opposition
     _emit(EV, G, E_RESOLVED, (R[R_ACTOR], action, effort, opposition, m, target, 0, 0, 0, 0, 0))
     if active and m <= -3 and CH[R[R_OPP], C_STATUS] == ACTIVE:
-        _boost(W, T, R[R_OPP], P[P_NAME_UPPER])
+        _boost(A, AF, AL, G, P, EV, R[R_OPP], P[P_NAME_UPPER])
     return m
 
 
 # -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
 @njit(cache=True, _nrt=False)
-def _attack(T, W, actor, target, skill, B):
-    P = T.P
-    G, EV = W.G, W.EV
-    if not _respond(T, W, target, B):
+def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+            actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable):
+    if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
         return
-    dskill = _defend_skill(T, W, target, actor, _reach_of(T, actor, skill))
-    _roll_action(T, W, B, actor, ACT_ATTACK, skill, target, target, dskill, 0, 0, 0)
+    dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
+    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ATTACK, skill, target, target, dskill, 0, 0, 0)
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(T, W, B, True, True, ACT_ATTACK, target)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, True, True, allies, payers, pick_free, pick_paid,
+                ACT_ATTACK, target)
     if G[G_BAIL] != BAIL_NONE:
         return
     if m < 0:
         return
     if m == 0:
-        _boost(W, T, actor, P[P_NAME_OPENING])
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
         return
     if m >= 3:
-        j = _draw(T, W, actor, D_STYLE, 2) if _draws(T, actor, D_STYLE) else 0
+        j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
         if j < 0:
             G[G_PSHIFTS] = m
             _paused_two(EV, G, O_FULLHIT, O_BOOST_HIT)
             return
         if j == 1:  # trade a shift for a boost
-            _decision(EV, G, D_STYLE, actor, 1, _why(T, actor, D_STYLE), O_BOOST_HIT, 0, 0, 0, 0, 0)
+            _decision(EV, G, D_STYLE, actor, 1, _why(P, actor, D_STYLE), O_BOOST_HIT, 0, 0, 0, 0, 0)
             m -= 1
-            _boost(W, T, actor, P[P_NAME_MOMENTUM])
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
         else:
-            _decision(EV, G, D_STYLE, actor, 0, _why(T, actor, D_STYLE) if _draws(T, actor, D_STYLE) else R_S_FULL,
-                      O_FULLHIT, 0, 0, 0, 0, 0)
-    _harm(T, W, target, m, actor, B)
+            _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL, O_FULLHIT,
+                      0, 0, 0, 0, 0)
+    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, m, actor, plans, usable)
 
 
 # -- create an advantage (actions/advantage.offer, create_advantage, place) ---------------
 @njit(cache=True, _nrt=False)
-def _key_of(W, aid):
+def _key_of(A, aid):
     """Where an aspect sits, as a target code: its owner, else its zone, else the scene."""
-    A = W.A
     if A[aid, A_OWNER] != NEG:
         return A[aid, A_OWNER]
     if A[aid, A_ZONE] != NEG:
@@ -1459,28 +1379,24 @@ def _key_of(W, aid):
 
 
 @njit(cache=True, _nrt=False)
-def _named(W, name, target):
+def _named(A, AL, G, name, target):
     """An advantage or situation aspect called ``name`` already on ``target`` (offer's ``named``).
     Only placed advantages can be: tables.covered refuses templates named like situation aspects."""
-    A, AL, G = W.A, W.AL, W.G
     if G[G_PLACED] == 0:
         return False
     for i in range(G[G_NAL]):
         aid = AL[i]
         kind = A[aid, A_KIND]
-        if (kind == K_ADVANTAGE or kind == K_SITUATION) and A[aid, A_NAME] == name and _key_of(W, aid) == target:
+        if (kind == K_ADVANTAGE or kind == K_SITUATION) and A[aid, A_NAME] == name and _key_of(A, aid) == target:
             return True
     return False
 
 
 @njit(cache=True, _nrt=False)
-def _advantage_options(W, T, actor, foes, nf, B, nal):
+def _advantage_options(CH, A, AL, G, P, SIGHT, TPL, actor, foes, nf, allies, nal, adv_k, adv_g):
     """The turn's advantage options in the reference's order (template by template, each
     template's targets from where the actor stands, reach.template_targets), without the ones
     already in play: (template, target code) pairs in ``adv_k``/``adv_g``; their count."""
-    P, SIGHT, TPL = T.P, T.SIGHT, T.TPL
-    CH = W.CH
-    allies, adv_k, adv_g = B.allies, B.adv_k, B.adv_g
     here = CH[actor, C_ZONE]
     n = 0
     for k in range(TPL.shape[0]):
@@ -1493,19 +1409,19 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
                     d = SIGHT[here, CH[t, C_ZONE]]
                     if d < 0 or d > P[P_SHOOT]:
                         continue
-                if not _named(W, name, t):
+                if not _named(A, AL, G, name, t):
                     adv_k[n] = k
                     adv_g[n] = t
                     n += 1
         elif tg == TG_ALLY:
             for i in range(nal):
-                if not _named(W, name, allies[i]):
+                if not _named(A, AL, G, name, allies[i]):
                     adv_k[n] = k
                     adv_g[n] = allies[i]
                     n += 1
         else:
             t = actor if tg == TG_SELF else TGT_ZONE + here if tg == TG_ZONE else TGT_SCENE
-            if not _named(W, name, t):
+            if not _named(A, AL, G, name, t):
                 adv_k[n] = k
                 adv_g[n] = t
                 n += 1
@@ -1513,16 +1429,14 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
 
 
 @njit(cache=True, _nrt=False)
-def _best_of(T, W, c, k, col, action, attacker):
+def _best_of(SK, ST, CH, A, c, TPL, k, col, action, attacker):
     """rolls.best_skill over the template's listed skills: the first of the highest ratings with
     stunts (tables.covered refuses the use_skill stunts that would widen the list)."""
-    SK, TPL = T.SK, T.TPL
-    CH = W.CH
     best = NEG
     best_v = 0
     for j in range(TPL[k, col]):
         s = TPL[k, col + 1 + j]
-        v = SK[c, s] + (_stunt(T, W, c, s, action, attacker) if CH[c, C_NSTUNT] else 0)
+        v = SK[c, s] + (_stunt(ST, CH, A, c, s, action, attacker) if CH[c, C_NSTUNT] else 0)
         if best == NEG or v > best_v:
             best = s
             best_v = v
@@ -1530,10 +1444,8 @@ def _best_of(T, W, c, k, col, action, attacker):
 
 
 @njit(cache=True, _nrt=False)
-def _voice(T, W, me):
+def _voice(SC, CH, me):
     """Who speaks for a passive opposition (rolls.voice): a foe in the zone, else the first foe."""
-    SC = T.SC
-    CH = W.CH
     side = SC[me, S_SIDE]
     first = NEG
     for x in range(SC.shape[0]):
@@ -1546,56 +1458,55 @@ def _voice(T, W, me):
 
 
 @njit(cache=True, _nrt=False)
-def _advantage(T, W, actor, k, target, B):
+def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
+               actor, k, target, buf, skills, allies, payers, pick_free, pick_paid, faces):
     """advantage.create_advantage with basic's answers: against a foe's defense, else the
     template's difficulty; a tie gives a boost named for the template, a success the aspect with
     one free invoke (two with style); a failure asks the cost question, and basic gives nothing."""
-    TPL = T.TPL
-    G, R, EV = W.G, W.R, W.EV
     on_char = target < TGT_SCENE
-    skill = _best_of(T, W, actor, k, TP_NSK, ACT_ADVANTAGE, NEG)
+    skill = _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG)
     dskill = NEG
     active = TPL[k, TP_TARGET] == TG_FOE
     if active:
-        if not _respond(T, W, target, B):
+        if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
             return
-        dskill = _best_of(T, W, target, k, TP_NDEF, ACT_DEFEND, actor)
-    _roll_action(T, W, B, actor, ACT_ADVANTAGE, skill, target if on_char else NEG, target if active else NEG, dskill,
-                 TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE)
+        dskill = _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor)
+    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ADVANTAGE, skill, target if on_char else NEG,
+                 target if active else NEG, dskill, TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE)
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(T, W, B, False, active, ACT_ADVANTAGE, target)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_ADVANTAGE, target)
     if G[G_BAIL] != BAIL_NONE:
         return
     name = TPL[k, TP_NAME]
     if m < 0:
         if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
-            j = _draw(T, W, actor, D_COST, 2) if _draws(T, actor, D_COST) else 0
+            j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor, D_COST) else 0
             if j < 0:
                 _paused_two(EV, G, O_NO_ASPECT, O_FOR_ENEMY)
                 return
             if j == 1:
-                _decision(EV, G, D_COST, actor, 1, _why(T, actor, D_COST), O_FOR_ENEMY, 0, 0, 0, 0, 0)
-                _place(W, T, actor, name, target, skill, R[R_OPP], 1)
+                _decision(EV, G, D_COST, actor, 1, _why(P, actor, D_COST), O_FOR_ENEMY, 0, 0, 0, 0, 0)
+                _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
             else:
-                _decision(EV, G, D_COST, actor, 0, _why(T, actor, D_COST) if _draws(T, actor, D_COST) else R_C_NOTHING,
+                _decision(EV, G, D_COST, actor, 0, _why(P, actor, D_COST) if _draws(P, actor, D_COST) else R_C_NOTHING,
                           O_NO_ASPECT, 0, 0, 0, 0, 0)
         return
     if m == 0:
-        _boost(W, T, actor, name)
+        _boost(A, AF, AL, G, P, EV, actor, name)
         return
-    _place(W, T, actor, name, target, skill, actor, 2 if m >= 3 else 1)
+    _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 else 1)
 
 
 @njit(cache=True, _nrt=False)
-def _place(W, T, actor, name, target, skill, holder, count):
+def _place(A, AF, AL, G, P, EV, actor, name, target, skill, holder, count):
     """advantage.place: the new aspect on ``target`` with ``count`` free invokes for ``holder``."""
-    A, AF, G, EV = W.A, W.AF, W.G, W.EV
     on_char = target < TGT_SCENE
     owner = target if on_char else NEG
     zone = target - TGT_ZONE if target >= TGT_ZONE else NEG
     kind = K_ADVANTAGE if on_char else K_SITUATION
-    aid = _new_aspect(W, T, name, kind, owner, zone, actor)
+    aid = _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, actor)
     if aid == NEG:
         return
     A[aid, A_SKILL] = skill
@@ -1606,10 +1517,8 @@ def _place(W, T, actor, name, target, skill, holder, count):
 
 # -- move as an overcome (actions/overcome_move.run, overcome.overcome_outcome) -------------
 @njit(cache=True, _nrt=False)
-def _blocker(T, W, mover):
+def _blocker(SC, SK, ST, CH, A, P, mover):
     """reach.blocker: the foe in the mover's zone with the best Fight or Athletics defense."""
-    SC, SK, P = T.SC, T.SK, T.P
-    CH = W.CH
     best = NEG
     best_v = 0
     side = SC[mover, S_SIDE]
@@ -1617,7 +1526,7 @@ def _blocker(T, W, mover):
         if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side and CH[x, C_ZONE] == CH[mover, C_ZONE]:
             v = NEG
             for s in (P[P_FIGHT], P[P_ATHLETICS]):
-                e = SK[x, s] + (_stunt(T, W, x, s, ACT_DEFEND, NEG) if CH[x, C_NSTUNT] else 0)
+                e = SK[x, s] + (_stunt(ST, CH, A, x, s, ACT_DEFEND, NEG) if CH[x, C_NSTUNT] else 0)
                 if v == NEG or e > v:
                     v = e
             if best == NEG or v > best_v:
@@ -1627,10 +1536,8 @@ def _blocker(T, W, mover):
 
 
 @njit(cache=True, _nrt=False)
-def _major_slot(T, W, c):
+def _major_slot(SC, SLOTS, SLOTA, P, c):
     """overcome.major_cost_slot: the smallest free mild or moderate slot for the scene's track."""
-    SC, SLOTS, P = T.SC, T.SLOTS, T.P
-    SLOTA = W.SLOTA
     best = NEG
     for k in range(SC[c, S_NSLOT]):
         if SLOTA[c, k] == NEG and SLOTS[c, k, L_SEV] <= 1 and (SLOTS[c, k, L_TRACK] == NEG or
@@ -1641,58 +1548,56 @@ def _major_slot(T, W, c):
 
 
 @njit(cache=True, _nrt=False)
-def _overcome_move(T, W, actor, zone, B):
+def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, zone, allies,
+                   payers, pick_free, pick_paid, faces):
     """overcome_move.run with basic's answers: Athletics against the foe who blocks the way
     (foes_block_movement) or the move's difficulty; a tie takes the minor cost (the voice gets a
     boost), a failure a major cost while unhurt (the major_cost dial), style a boost."""
-    SK, P, SIGHT = T.SK, T.P, T.SIGHT
-    CH, G, EV = W.CH, W.G, W.EV
     here = CH[actor, C_ZONE]
-    by = _blocker(T, W, actor) if P[P_BLOCK] != 0 else NEG
+    by = _blocker(SC, SK, ST, CH, A, P, actor) if P[P_BLOCK] != 0 else NEG
     dskill = P[P_FIGHT]
     if by != NEG:
         v = NEG
         for c in (P[P_FIGHT], P[P_ATHLETICS]):  # best_skill(by, BLOCK_SKILLS, "defend", attacker=actor)
-            e = SK[by, c] + (_stunt(T, W, by, c, ACT_DEFEND, actor) if CH[by, C_NSTUNT] else 0)
+            e = SK[by, c] + (_stunt(ST, CH, A, by, c, ACT_DEFEND, actor) if CH[by, C_NSTUNT] else 0)
             if v == NEG or e > v:
                 v = e
                 dskill = c
-    active = _roll_action(T, W, B, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
-                          P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE)
+    active = _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by,
+                          dskill, P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE)
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(T, W, B, False, active, ACT_OVERCOME, TGT_ZONE + zone)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_OVERCOME, TGT_ZONE + zone)
     if G[G_BAIL] != BAIL_NONE:
         return
-    outcome = _overcome_outcome(T, W, actor, m, zone)
+    outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone)
     if outcome == OUT_FAIL:
         return
     _emit(EV, G, E_MOVED, (actor, here, zone, 0, 0, 0, 0, 0, 0, 0, 0))
     CH[actor, C_ZONE] = zone
     if outcome == OUT_STYLE:
-        _boost(W, T, actor, P[P_NAME_MOMENTUM])
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
 
 
 @njit(cache=True, _nrt=False)
-def _overcome_outcome(T, W, actor, m, zone):
+def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone):
     """overcome.overcome_outcome: OUT_FAIL, OUT_COST, OUT_SUCCESS or OUT_STYLE after the roller's
     choices: a tie at a minor cost (the opposition gets a boost) or, under Condensed, a failure
     with a boost; a failure at a major cost (the major_cost dial). basic takes the minor cost, and
     the major one while unhurt; ``zone``: where a "Hard-Won Ground" goes."""
-    SLOTS, P = T.SLOTS, T.P
-    SLOTA, CH, AF, G, R, EV = W.SLOTA, W.CH, W.AF, W.G, W.R, W.EV
-    rnd = _draws(T, actor, D_COST)
-    why = _why(T, actor, D_COST)
+    rnd = _draws(P, actor, D_COST)
+    why = _why(P, actor, D_COST)
     enemy = R[R_OPP]
     if m < 0:
         if P[P_MAJOR] == MAJOR_OFF:
             return OUT_FAIL
-        slot = _major_slot(T, W, actor)
+        slot = _major_slot(SC, SLOTS, SLOTA, P, actor)
         payable = slot != NEG if P[P_MAJOR] == MAJOR_CONSEQUENCE else enemy != NEG
         if not payable:
             return OUT_FAIL  # the lone option, fail, is taken at once
         if rnd:
-            j = _draw(T, W, actor, D_COST, 2)
+            j = _draw(P, RNG, G, actor, D_COST, 2)
             if j < 0:
                 _paused_two(EV, G, O_FAIL, O_MAJOR_COST)
                 return OUT_FAIL
@@ -1705,7 +1610,7 @@ def _overcome_outcome(T, W, actor, m, zone):
         _decision(EV, G, D_COST, actor, 1, why if rnd else R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
         if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost
             name = P[P_NAME_CONS0] + 4 * P[P_TRACK] + SLOTS[actor, slot, L_SEV]
-            aid = _new_aspect(W, T, name, K_CONSEQUENCE, actor, NEG, enemy)
+            aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, actor, NEG, enemy)
             if aid == NEG:
                 return OUT_FAIL
             if enemy != NEG:
@@ -1716,7 +1621,7 @@ def _overcome_outcome(T, W, actor, m, zone):
             _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, actor, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))
         else:
             name = P[P_NAME_HARD_WON]
-            aid = _new_aspect(W, T, name, K_SITUATION, NEG, zone, enemy)
+            aid = _new_aspect(A, AF, AL, G, P, name, K_SITUATION, NEG, zone, enemy)
             if aid == NEG:
                 return OUT_FAIL
             G[G_PLACED] += 1
@@ -1727,39 +1632,38 @@ def _overcome_outcome(T, W, actor, m, zone):
     if m > 0:
         return OUT_STYLE if m >= 3 else OUT_SUCCESS
     if P[P_TIE_CHOICE] != 0:  # minor cost, or fail with a boost: basic takes the cost
-        j = _draw(T, W, actor, D_COST, 2) if rnd else 0
+        j = _draw(P, RNG, G, actor, D_COST, 2) if rnd else 0
         if j < 0:
             _paused_two(EV, G, O_MINOR_COST, O_FAIL_BOOST)
             return OUT_FAIL
         if j == 1:
             _decision(EV, G, D_COST, actor, 1, why, O_FAIL_BOOST, 0, 0, 0, 0, 0)
-            _boost(W, T, actor, P[P_NAME_SECOND_WIND])
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_SECOND_WIND])
             return OUT_FAIL
         _decision(EV, G, D_COST, actor, 0, why if rnd else R_C_MINOR, O_MINOR_COST, 0, 0, 0, 0, 0)
     if enemy != NEG:
-        _boost(W, T, enemy, P[P_NAME_SMALL_WIN])
+        _boost(A, AF, AL, G, P, EV, enemy, P[P_NAME_SMALL_WIN])
     return OUT_COST
 
 
 # -- take advantage of an aspect in play (actions/exploit.exploit) -------------------------
 @njit(cache=True, _nrt=False)
-def _exploit(T, W, actor, aid, B):
+def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid, buf,
+             skills, allies, payers, pick_free, pick_paid, faces):
     """exploit.exploit: against the owner if hostile (who may concede first), else the foe the
     exploit_opposition dial names, else a Fair difficulty with its voice; free invokes on the
     aspect for a tie or better (two with style), one for the opposition on a failure."""
-    SC, SK, P = T.SC, T.SK, T.P
-    CH, A, AF, G, R, EV = W.CH, W.A, W.AF, W.G, W.R, W.EV
     skill = NEG
     best = 0
     for j in range(9):  # best_skill(actor, EXPLOIT_SKILLS, "create_advantage")
         x = P[P[P_XSK] + j]
-        v = SK[actor, x] + (_stunt(T, W, actor, x, ACT_ADVANTAGE, NEG) if CH[actor, C_NSTUNT] else 0)
+        v = SK[actor, x] + (_stunt(ST, CH, A, actor, x, ACT_ADVANTAGE, NEG) if CH[actor, C_NSTUNT] else 0)
         if skill == NEG or v > best:
             skill = x
             best = v
     owner = A[aid, A_OWNER]
     hostile = owner != NEG and CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] != SC[actor, S_SIDE]
-    if hostile and not _respond(T, W, owner, B):
+    if hostile and not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, owner, buf, skills):
         return
     dskill = P[P_ATHLETICS] if P[P_TRACK] == 0 else P[P_WILL]  # EXPLOIT_DEFEND
     opposer = owner if hostile else NEG
@@ -1770,11 +1674,12 @@ def _exploit(T, W, actor, aid, B):
                 if opposer == NEG or SK[x, dskill] > v:
                     opposer = x
                     v = SK[x, dskill]
-    active = _roll_action(T, W, B, actor, ACT_ADVANTAGE, skill, owner, opposer, dskill, 2, A[aid, A_NAME],
-                          WHY_PASSIVE_EXPLOIT)  # 2: skills.EXPLOIT_DIFFICULTY
+    active = _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ADVANTAGE, skill, owner, opposer,
+                          dskill, 2, A[aid, A_NAME], WHY_PASSIVE_EXPLOIT)  # 2: skills.EXPLOIT_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(T, W, B, False, active, ACT_ADVANTAGE, owner)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_ADVANTAGE, owner)
     if G[G_BAIL] != BAIL_NONE:
         return
     if m < 0:
@@ -1789,16 +1694,15 @@ def _exploit(T, W, actor, aid, B):
 
 # -- clear an aspect (actions/remove.run) ---------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _remove(T, W, actor, aid, B):
+def _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
+            pick_free, pick_paid, faces):
     """remove.run: an overcome against the creator's defense (the skill that made the aspect) if
     the creator is a foe still in, else a Fair difficulty; the aspect goes on success or at a cost."""
-    SC, SK, P = T.SC, T.SK, T.P
-    CH, A, G, EV = W.CH, W.A, W.G, W.EV
     skill = NEG
     best = 0
     for j in range(3):  # best_skill(actor, REMOVE_SKILLS, "overcome")
         x = P[P[P_RSK] + j]
-        v = SK[actor, x] + (_stunt(T, W, actor, x, ACT_OVERCOME, NEG) if CH[actor, C_NSTUNT] else 0)
+        v = SK[actor, x] + (_stunt(ST, CH, A, actor, x, ACT_OVERCOME, NEG) if CH[actor, C_NSTUNT] else 0)
         if skill == NEG or v > best:
             skill = x
             best = v
@@ -1808,30 +1712,29 @@ def _remove(T, W, actor, aid, B):
     if active and dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend")
         v = NEG
         for x in (P[P_FIGHT], P[P_ATHLETICS]):
-            e = SK[creator, x] + (_stunt(T, W, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
+            e = SK[creator, x] + (_stunt(ST, CH, A, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
             if v == NEG or e > v:
                 v = e
                 dskill = x
-    _roll_action(T, W, B, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG, dskill, 2,
-                 A[aid, A_NAME], WHY_PASSIVE_CLEAR)  # 2: REMOVE_DIFFICULTY
+    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_OVERCOME, skill, creator if active else NEG,
+                 creator if active else NEG, dskill, 2, A[aid, A_NAME], WHY_PASSIVE_CLEAR)  # 2: REMOVE_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(T, W, B, False, active, ACT_OVERCOME, creator if active else NEG)
+    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
+                ACT_OVERCOME, creator if active else NEG)
     if G[G_BAIL] != BAIL_NONE:
         return
-    outcome = _overcome_outcome(T, W, actor, m, CH[actor, C_ZONE])
+    outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, CH[actor, C_ZONE])
     if outcome != OUT_FAIL and A[aid, A_ALIVE] != 0:
-        _drop_aspect(W, aid)
+        _drop_aspect(A, AL, G, aid)
         _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_CLEARED, actor, 0, 0, 0, 0, 0, 0, 0))
     if outcome == OUT_STYLE:
-        _boost(W, T, actor, P[P_NAME_CLEAR])
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_CLEAR])
 
 
 # -- a turn (flows/conflict.turn, actions.turn_options, basic._turn and _move) ------------
 @njit(cache=True, _nrt=False)
-def _free_moves(T, W, c, out):
-    SC, P, ZF, ZFN = T.SC, T.P, T.ZF, T.ZFN
-    CH = W.CH
+def _free_moves(SC, CH, P, ZF, ZFN, c, out):
     z = CH[c, C_ZONE]
     if P[P_BLOCK] != 0:
         side = SC[c, S_SIDE]
@@ -1844,10 +1747,8 @@ def _free_moves(T, W, c, out):
 
 
 @njit(cache=True, _nrt=False)
-def _foe_here(T, W, me):
+def _foe_here(SC, CH, me):
     """An active foe in ``me``'s zone (the sniper's trigger)."""
-    SC = T.SC
-    CH = W.CH
     side = SC[me, S_SIDE]
     z = CH[me, C_ZONE]
     for x in range(SC.shape[0]):
@@ -1857,26 +1758,23 @@ def _foe_here(T, W, me):
 
 
 @njit(cache=True, _nrt=False)
-def _reach_after(T, W, me, zone, B):
-    buf, skills = B.buf, B.skills
-    nf = _foes(T, W, me, buf)
-    na = _attack_skills(T, me, skills)
+def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
+    nf = _foes(SC, CH, me, buf)
+    na = _attack_skills(P, me, skills)
     for i in range(nf):
         for j in range(na):
-            if _can_reach(T, W, me, skills[j], zone, buf[i]):
+            if _can_reach(P, SIGHT, CH, me, skills[j], zone, buf[i]):
                 return True
     return False
 
 
 @njit(cache=True, _nrt=False)
-def _step_into_reach(T, W, actor, B, nm, reason):
+def _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, reason):
     """The turn's free move: the first of ``moves`` from which a foe is in reach, taken (with
     ``reason``); False if none is."""
-    CH, EV, G = W.CH, W.EV, W.G
-    moves = B.moves
     here = CH[actor, C_ZONE]
     for i in range(nm):
-        if _reach_after(T, W, actor, moves[i], B):
+        if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
             _decision(EV, G, D_TURN, actor, i, reason, O_MOVE, moves[i], 0, 0, 0, 0)
             _emit(EV, G, E_MOVED, (actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0))
             CH[actor, C_ZONE] = moves[i]
@@ -1885,17 +1783,15 @@ def _step_into_reach(T, W, actor, B, nm, reason):
 
 
 @njit(cache=True, _nrt=False)
-def _ranged_pick(T, W, actor, natt, B):
+def _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s):
     """sniper: the attack not with Fight with the best rating against defense (the first of equals)."""
-    P = T.P
-    att_t, att_s = B.att_t, B.att_s
     best = NEG
     best_v = 0
     for i in range(natt):
         if att_s[i] == P[P_FIGHT]:
             continue
-        v = _attack_rating(T, W, actor, att_s[i], att_t[i]) - \
-            _defense_rating(T, W, att_t[i], actor, att_s[i])
+        v = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) - \
+            _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i])
         if best == NEG or v > best_v:
             best = i
             best_v = v
@@ -1903,10 +1799,8 @@ def _ranged_pick(T, W, actor, natt, B):
 
 
 @njit(cache=True, _nrt=False)
-def _closest_pick(T, W, actor, natt, B):
+def _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s):
     """brute: the closest foe (its own zone if any there), the attack with the highest rating."""
-    CH = W.CH
-    att_t, att_s = B.att_t, B.att_s
     here = CH[actor, C_ZONE]
     same = False
     for i in range(natt):
@@ -1917,7 +1811,7 @@ def _closest_pick(T, W, actor, natt, B):
     for i in range(natt):
         if same and CH[att_t[i], C_ZONE] != here:
             continue
-        r = _attack_rating(T, W, actor, att_s[i], att_t[i])
+        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i])
         if best == NEG or r > best_r:
             best = i
             best_r = r
@@ -1925,17 +1819,16 @@ def _closest_pick(T, W, actor, natt, B):
 
 
 @njit(cache=True, _nrt=False)
-def _best_odds_pick(T, W, actor, natt, B, likely):
+def _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t, att_s, likely):
     """basic: odds x 2, +3 if the likely roll takes the target out; the first of the best."""
-    att_t, att_s = B.att_t, B.att_s
     best = NEG
     best_score = -99
     for i in range(natt):
         t = att_t[i]
-        odds = _attack_rating(T, W, actor, att_s[i], t) - _defense_rating(T, W, t, actor, att_s[i])
+        odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
         if odds * 2 + 3 <= best_score:
             continue
-        finish = 1 if odds + likely > _cap(T, W, t) else 0
+        finish = 1 if odds + likely > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
         score = odds * 2 + finish * 3
         if score > best_score:
             best = i
@@ -1944,32 +1837,30 @@ def _best_odds_pick(T, W, actor, natt, B, likely):
 
 
 @njit(cache=True, _nrt=False)
-def _turn(T, W, actor, B):
-    SC, SK, P = T.SC, T.SK, T.P
-    CH, A, AF, AL, G, EV = W.CH, W.A, W.AF, W.AL, W.G, W.EV
-    buf, skills, allies, moves = B.buf, B.skills, B.allies, B.moves
-    att_t, att_s, adv_k, adv_g = B.att_t, B.att_s, B.adv_k, B.adv_g
+def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, adv_k,
+          adv_g):
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, (actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if CH[actor, C_FULLDEF] != 0:
         if P[P_FD_CONDENSED] != 0 and CH[actor, C_DEFONFULL] == 0:
-            _boost(W, T, actor, P[P_NAME_PREPARED])
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_PREPARED])
         CH[actor, C_FULLDEF] = 0
     free_move = True
     while True:
         here = CH[actor, C_ZONE]
-        nm = _free_moves(T, W, actor, moves) if free_move else 0
-        nf = _foes(T, W, actor, buf)
-        na = _attack_skills(T, actor, skills)
+        nm = _free_moves(SC, CH, P, ZF, ZFN, actor, moves) if free_move else 0
+        nf = _foes(SC, CH, actor, buf)
+        na = _attack_skills(P, actor, skills)
         natt = 0
         for j in range(na):
             for i in range(nf):
-                if _can_reach(T, W, actor, skills[j], here, buf[i]):
+                if _can_reach(P, SIGHT, CH, actor, skills[j], here, buf[i]):
                     att_t[natt] = buf[i]
                     att_s[natt] = skills[j]
                     natt += 1
-        nal = _allies(T, W, actor, allies)
-        nadv = _advantage_options(W, T, actor, buf, nf, B, nal)
+        nal = _allies(SC, CH, actor, allies)
+        nadv = _advantage_options(CH, A, AL, G, P, SIGHT, TPL, actor, buf, nf, allies, nal, adv_k, adv_g)
         nexp = 0
         nrem = 0
         for i in range(G[G_NAL]):
@@ -1986,15 +1877,15 @@ def _turn(T, W, actor, B):
                 elif z == NEG or z == here:
                     nrem += 1
         nover = 0
-        while _nth_overcome(T, here, B, nm, nover) != NEG:
+        while _nth_overcome(ZR, ZRN, here, moves, nm, nover) != NEG:
             nover += 1
         before_fd = nm + natt + nadv + nexp + nover + nrem
         total = before_fd + 1 + nal + 2
         pol = P[P_POL] + POL_W * actor
         pick = NEG
         why = R_T_ATTACK
-        if _draws(T, actor, D_TURN):  # RandomController (or an agent): any option of the turn
-            j = _draw(T, W, actor, D_TURN, total)
+        if _draws(P, actor, D_TURN):  # RandomController (or an agent): any option of the turn
+            j = _draw(P, RNG, G, actor, D_TURN, total)
             if j < 0:
                 if G[G_BAIL] == BAIL_PAUSE:  # the options, action by action (actions.ACTIONS)
                     q = 0
@@ -2008,13 +1899,13 @@ def _turn(T, W, actor, B):
                         _opt(EV, G, q, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
                         q += 1
                     for i in range(nexp):
-                        _opt(EV, G, q, O_EXPLOIT, _nth_aspect(T, W, actor, i, False), 0, 0, 0, 0)
+                        _opt(EV, G, q, O_EXPLOIT, _nth_aspect(SC, CH, A, AL, G, actor, i, False), 0, 0, 0, 0)
                         q += 1
                     for i in range(nover):
-                        _opt(EV, G, q, O_OVERCOME, _nth_overcome(T, here, B, nm, i), 0, 0, 0, 0)
+                        _opt(EV, G, q, O_OVERCOME, _nth_overcome(ZR, ZRN, here, moves, nm, i), 0, 0, 0, 0)
                         q += 1
                     for i in range(nrem):
-                        _opt(EV, G, q, O_REMOVE, _nth_aspect(T, W, actor, i, True), 0, 0, 0, 0)
+                        _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, actor, i, True), 0, 0, 0, 0)
                         q += 1
                     _opt(EV, G, q, O_FULLDEF, 0, 0, 0, 0, 0)
                     q += 1
@@ -2024,7 +1915,7 @@ def _turn(T, W, actor, B):
                     _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
                     _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
                 return
-            why = _why(T, actor, D_TURN)
+            why = _why(P, actor, D_TURN)
             if j < nm:
                 z = moves[j]
                 _decision(EV, G, D_TURN, actor, j, why, O_MOVE, z, 0, 0, 0, 0)
@@ -2035,46 +1926,52 @@ def _turn(T, W, actor, B):
             i = j - nm
             if i < natt:
                 _decision(EV, G, D_TURN, actor, j, why, O_ATTACK, att_t[i], att_s[i], 0, 0, 0)
-                _attack(T, W, actor, att_t[i], att_s[i], B)
+                _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                        actor, att_t[i], att_s[i], buf, skills, allies, payers, pick_free, pick_paid, plans, faces,
+                        usable)
                 break
             i -= natt
             if i < nadv:
                 _decision(EV, G, D_TURN, actor, j, why, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
-                _advantage(T, W, actor, adv_k[i], adv_g[i], B)
+                _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
+                           actor, adv_k[i], adv_g[i], buf, skills, allies, payers, pick_free, pick_paid, faces)
                 break
             i -= nadv
             if i < nexp:
-                aid = _nth_aspect(T, W, actor, i, False)
+                aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
                 _decision(EV, G, D_TURN, actor, j, why, O_EXPLOIT, aid, 0, 0, 0, 0)
-                _exploit(T, W, actor, aid, B)
+                _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid,
+                         buf, skills, allies, payers, pick_free, pick_paid, faces)
                 break
             i -= nexp
             if i < nover:
-                z = _nth_overcome(T, here, B, nm, i)
+                z = _nth_overcome(ZR, ZRN, here, moves, nm, i)
                 _decision(EV, G, D_TURN, actor, j, why, O_OVERCOME, z, 0, 0, 0, 0)
-                _overcome_move(T, W, actor, z, B)
+                _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, z,
+                               allies, payers, pick_free, pick_paid, faces)
                 break
             i -= nover
             if i < nrem:
-                aid = _nth_aspect(T, W, actor, i, True)
+                aid = _nth_aspect(SC, CH, A, AL, G, actor, i, True)
                 _decision(EV, G, D_TURN, actor, j, why, O_REMOVE, aid, 0, 0, 0, 0)
-                _remove(T, W, actor, aid, B)
+                _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
+                        pick_free, pick_paid, faces)
                 break
             i -= nrem
             if i == 0:
                 _decision(EV, G, D_TURN, actor, j, why, O_FULLDEF, 0, 0, 0, 0, 0)
-                _full_defense(W, actor)
+                _full_defense(CH, EV, G, actor)
                 break
             i -= 1
             if i < nal:
                 _decision(EV, G, D_TURN, actor, j, why, O_SUPPORT, allies[i], 0, 0, 0, 0)
-                if not _pledge(W, actor, allies[i]):
+                if not _pledge(CH, EV, G, actor, allies[i]):
                     return
                 break
             i -= nal
             if i == 0:
                 _decision(EV, G, D_TURN, actor, j, why, O_CONCEDE, 0, 0, 0, 0, 0)
-                _concede(W, actor)
+                _concede(CH, EV, G, actor)
                 break
             _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
             _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -2082,18 +1979,19 @@ def _turn(T, W, actor, B):
         own = P[pol + POL_KIND]
         if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
             # tactician, support and stacker concede as basic does, before their own rule
-            if _may_concede(W, T, actor) and _should_concede(T, W, actor, B):
+            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                              actor, buf, skills):
                 _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-                _concede(W, actor)
+                _concede(CH, EV, G, actor)
                 break
         if own == PK_TACTICIAN:
             # tactician (agents/tactics.py): one hit from out -> full defense; else the most
             # wounded foe in reach: cash stacked free invokes on it, or set it up, or hit it with
             # the best rating; nothing in reach -> basic
-            found, worst = _danger(T, W, actor, pol, B)
+            found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, pol, buf, skills)
             if found and worst > 0:
                 _decision(EV, G, D_TURN, actor, before_fd, R_T_GUARDS, O_FULLDEF, 0, 0, 0, 0, 0)
-                _full_defense(W, actor)
+                _full_defense(CH, EV, G, actor)
                 break
             if natt > 0:
                 focus = NEG
@@ -2105,19 +2003,21 @@ def _turn(T, W, actor, B):
                         if att_t[j] == t:
                             seen = True
                     if not seen:
-                        cap = _cap(T, W, t)
+                        cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, t)
                         if focus == NEG or cap < focus_cap:
                             focus = t
                             focus_cap = cap
                 why = R_T_FOCUSES
-                if _held(T, W, actor, focus) >= P[pol + POL_STACK]:
+                if _held(SC, A, AF, AL, G, actor, focus) >= P[pol + POL_STACK]:
                     why = R_T_CASHES
                 else:
                     for i in range(nadv):
                         if adv_g[i] == focus:
-                            _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_ON, O_ADVANTAGE, adv_k[i], focus,
-                                      0, 0, 0)
-                            _advantage(T, W, actor, adv_k[i], focus, B)
+                            _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_ON, O_ADVANTAGE, adv_k[i],
+                                      focus, 0, 0, 0)
+                            _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS,
+                                       RNG, TPL, actor, adv_k[i], focus, buf, skills, allies, payers, pick_free,
+                                       pick_paid, faces)
                             pick = -2
                             break
                 if pick == -2:
@@ -2125,7 +2025,7 @@ def _turn(T, W, actor, B):
                 best_r = 0
                 for i in range(natt):
                     if att_t[i] == focus:
-                        r = _attack_rating(T, W, actor, att_s[i], focus)
+                        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], focus)
                         if pick == NEG or r > best_r:
                             pick = i
                             best_r = r
@@ -2137,18 +2037,18 @@ def _turn(T, W, actor, B):
                 ally = allies[j]
                 if CH[ally, C_ACTED] != 0:
                     continue
-                na = _attack_skills(T, ally, skills)
+                na = _attack_skills(P, ally, skills)
                 best = 0
                 best_s = NEG
                 for q in range(na):
-                    v = SK[ally, skills[q]] + (_stunt(T, W, ally, skills[q], ACT_ATTACK, NEG)
+                    v = SK[ally, skills[q]] + (_stunt(ST, CH, A, ally, skills[q], ACT_ATTACK, NEG)
                                                if CH[ally, C_NSTUNT] else 0)
                     if best_s == NEG or v > best:
                         best = v
                         best_s = skills[q]
                 if best > 0 and SK[actor, best_s] >= 1:
                     _decision(EV, G, D_TURN, actor, before_fd + 1 + j, R_T_BACKS_UP, O_SUPPORT, ally, best_s, 0, 0, 0)
-                    if not _pledge(W, actor, ally):
+                    if not _pledge(CH, EV, G, actor, ally):
                         return
                     helped = True
                     break
@@ -2158,9 +2058,11 @@ def _turn(T, W, actor, B):
                 for i in range(nadv):
                     t = adv_g[i]
                     if t < TGT_SCENE and SC[t, S_SIDE] != SC[actor, S_SIDE]:
-                        _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_FOR, O_ADVANTAGE, adv_k[i], t, 0, 0,
-                                  0)
-                        _advantage(T, W, actor, adv_k[i], t, B)
+                        _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_FOR, O_ADVANTAGE, adv_k[i], t,
+                                  0, 0, 0)
+                        _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS,
+                                   RNG, TPL, actor, adv_k[i], t, buf, skills, allies, payers, pick_free, pick_paid,
+                                   faces)
                         pick = -2
                         break
                 if pick == -2:
@@ -2173,11 +2075,12 @@ def _turn(T, W, actor, B):
                 held += AF[AL[i], actor]
             if held < P[pol + POL_STACK]:
                 for i in range(nexp):
-                    aid = _nth_aspect(T, W, actor, i, False)
+                    aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
                     if A[aid, A_OWNER] == actor:
                         _decision(EV, G, D_TURN, actor, nm + natt + nadv + i, R_T_STACKS, O_EXPLOIT, aid, 0, 0,
                                   A[aid, A_NAME], held)
-                        _exploit(T, W, actor, aid, B)
+                        _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                                 actor, aid, buf, skills, allies, payers, pick_free, pick_paid, faces)
                         pick = -2
                         break
                 if pick == -2:
@@ -2185,43 +2088,48 @@ def _turn(T, W, actor, B):
         if own == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
-            if _foe_here(T, W, actor) and _step_into_reach(T, W, actor, B, nm, R_T_BACKS):
+            if _foe_here(SC, CH, actor) and _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
+                                                            R_T_BACKS):
                 free_move = False
                 continue
-            pick = _ranged_pick(T, W, actor, natt, B)
+            pick = _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s)
             why = R_T_SHOOTS
         if pick == NEG:
             # basic._turn
-            if _may_concede(W, T, actor) and _should_concede(T, W, actor, B):
+            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
+                                                              actor, buf, skills):
                 _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
-                _concede(W, actor)
+                _concede(CH, EV, G, actor)
                 break
             if own == PK_BRUTE and natt > 0:
-                pick = _closest_pick(T, W, actor, natt, B)
+                pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
                 why = R_T_SMASH
             else:
-                pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
+                pick = _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t, att_s,
+                                       P[pol + POL_LIKELY])
         if pick != NEG:
             t = att_t[pick]
             _decision(EV, G, D_TURN, actor, nm + pick, why, O_ATTACK, t, att_s[pick], 0, 0, 0)
-            _attack(T, W, actor, t, att_s[pick], B)
+            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
+                    actor, t, att_s[pick], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
             break
-        if _step_into_reach(T, W, actor, B, nm, R_T_STEP):
+        if _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
             continue
         over = NEG
         j = 0
         while True:  # basic: the first overcome move that brings a foe into reach
-            z = _nth_overcome(T, here, B, nm, j)
+            z = _nth_overcome(ZR, ZRN, here, moves, nm, j)
             if z == NEG:
                 break
-            if _reach_after(T, W, actor, z, B):
+            if _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
                 over = z
                 break
             j += 1
         if over != NEG:
             _decision(EV, G, D_TURN, actor, nm + natt + nadv + nexp + j, R_T_FORCES, O_OVERCOME, over, 0, 0, 0, 0)
-            _overcome_move(T, W, actor, over, B)
+            _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, over, allies,
+                           payers, pick_free, pick_paid, faces)
             break
         setup = NEG
         for i in range(nadv):
@@ -2230,46 +2138,47 @@ def _turn(T, W, actor, B):
                 break
         if setup != NEG:
             _decision(EV, G, D_TURN, actor, nm + natt + setup, R_T_SETS_UP, O_ADVANTAGE, adv_k[setup], actor, 0, 0, 0)
-            _advantage(T, W, actor, adv_k[setup], actor, B)
+            _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
+                       actor, adv_k[setup], actor, buf, skills, allies, payers, pick_free, pick_paid, faces)
             break
         _decision(EV, G, D_TURN, actor, before_fd, R_T_FULLDEF, O_FULLDEF, 0, 0, 0, 0, 0)
-        _full_defense(W, actor)
+        _full_defense(CH, EV, G, actor)
         break
     if G[G_BAIL] != BAIL_NONE:
         return
     CH[actor, C_NSUP] = 0  # the pledges were for this action
     # the free move after the action
-    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(T, W):
-        nm = _free_moves(T, W, actor, moves)
+    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH):
+        nm = _free_moves(SC, CH, P, ZF, ZFN, actor, moves)
         if nm > 0:
             here = CH[actor, C_ZONE]
-            nf = _foes(T, W, actor, buf)
-            na = _attack_skills(T, actor, skills)
+            nf = _foes(SC, CH, actor, buf)
+            na = _attack_skills(P, actor, skills)
             in_reach = False
             for i in range(nf):
                 for j in range(na):
-                    if _can_reach(T, W, actor, skills[j], here, buf[i]):
+                    if _can_reach(P, SIGHT, CH, actor, skills[j], here, buf[i]):
                         in_reach = True
             pick = 0
             reason = R_M_STAYS if in_reach else R_M_HOLDS
-            if _draws(T, actor, D_MOVE):
-                pick = _draw(T, W, actor, D_MOVE, nm + 1)
+            if _draws(P, actor, D_MOVE):
+                pick = _draw(P, RNG, G, actor, D_MOVE, nm + 1)
                 if pick < 0:
                     if G[G_BAIL] == BAIL_PAUSE:
                         _opt(EV, G, 0, O_STAY, 0, 0, 0, 0, 0)
                         for q in range(nm):
                             _opt(EV, G, q + 1, O_MOVE, moves[q], 0, 0, 0, 0)
                     return
-                reason = _why(T, actor, D_MOVE)
-            elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(T, W, actor):
+                reason = _why(P, actor, D_MOVE)
+            elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
                 for i in range(nm):  # sniper: falls back to a firing position
-                    if _reach_after(T, W, actor, moves[i], B):
+                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_FALLS
                         break
-            if pick == 0 and not in_reach and not _draws(T, actor, D_MOVE):
+            if pick == 0 and not in_reach and not _draws(P, actor, D_MOVE):
                 for i in range(nm):
-                    if _reach_after(T, W, actor, moves[i], B):
+                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_CLOSES
                         break
@@ -2280,14 +2189,12 @@ def _turn(T, W, actor, B):
                 _decision(EV, G, D_MOVE, actor, pick, reason, O_MOVE, z, 0, 0, 0, 0)
                 _emit(EV, G, E_MOVED, (actor, here, z, 1, 0, 0, 0, 0, 0, 0, 0))
                 CH[actor, C_ZONE] = z
-    _expire_boosts(W, actor)
+    _expire_boosts(A, AF, AL, G, EV, actor)
 
 
 # -- the scene's end (end.finish) ---------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _finish(T, W, unresolved):
-    SC = T.SC
-    CH, MARK, G, EV = W.CH, W.MARK, W.G, W.EV
+def _finish(SC, CH, MARK, G, EV, unresolved):
     winner = NEG
     if not unresolved:
         for c in range(SC.shape[0]):
@@ -2310,13 +2217,11 @@ def _finish(T, W, unresolved):
 
 
 @njit(cache=True, _nrt=False)
-def _begin_exchange(T, W):
-    SC, P = T.SC, T.P
-    CH, G, EV = W.CH, W.G, W.EV
+def _begin_exchange(SC, CH, MARK, G, EV, P):
     G[G_EXCHANGE] += 1
     if G[G_EXCHANGE] > P[P_MAXEX]:
         G[G_EXCHANGE] -= 1
-        _finish(T, W, True)
+        _finish(SC, CH, MARK, G, EV, True)
         return False
     if G[G_HORIZON] > 0 and G[G_EXCHANGE] >= G[G_HORIZON]:  # a look-ahead's copy has seen enough
         G[G_BAIL] = BAIL_HORIZON
@@ -2328,10 +2233,8 @@ def _begin_exchange(T, W):
 
 
 @njit(cache=True, _nrt=False)
-def _next_in_order(W, T, after):
+def _next_in_order(CH, P, after):
     """By skills: the position of the next character still in the fight after ``after`` (or -1)."""
-    P = T.P
-    CH = W.CH
     n = CH.shape[0]
     for j in range(after + 1, n):
         if CH[P[P[P_ORDER] + j], C_STATUS] == ACTIVE:
@@ -2341,10 +2244,8 @@ def _next_in_order(W, T, after):
 
 # -- one conflict (flows/conflict.run with basic._next) ------------------------------------
 @njit(cache=True, _nrt=False)
-def _reset(T, A0, AF0, W):
+def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
     """A fresh table for the next episode: the characters as built, the aspects of the set-up."""
-    SC, P = T.SC, T.P
-    CH, MARK, SLOTA, G, A, AF, AL, INV = W.CH, W.MARK, W.SLOTA, W.G, W.A, W.AF, W.AL, W.INV
     n = SC.shape[0]
     for a in range(A.shape[0]):
         for k in range(NAF):
@@ -2389,20 +2290,20 @@ def _reset(T, A0, AF0, W):
 
 
 @njit(cache=True)
-def _scratch(n, T):
+def _scratch(n, ZF, TPL):
     """The working buffers a flow writes into, sized for the scene (allocated once per call into
     the kernel: the helpers run without reference counting)."""
-    ZF, TPL = T.ZF, T.TPL
-    return Scratch(np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                   np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64), np.empty(4, np.int64),
-                   np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64), np.empty(4 * n, np.int64),
-                   np.empty(n, np.int64), np.empty(8, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64),
-                   np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
+    return (np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64), np.empty(4, np.int64),
+            np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64), np.empty(4 * n, np.int64),
+            np.empty(n, np.int64), np.empty(8, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64),
+            np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
 
 
 # -- conflicts, one after another (flows/conflict.run with basic._next) ---------------------
 @njit(cache=True)
-def play_batch(T, A0, AF0, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_out):
+def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, POLICY_RNG0, EV, CH_out, MARK,
+               SLOTA_out, G_out):
     """Play one conflict per seed in ``SEEDS``, each from its start with the dice of
     ``default_rng(seed)``. The final states come back in ``CH_out[i]``, ``SLOTA_out[i]``,
     ``G_out[i]``; ``EV[:G_out[-1, G_NEV]]`` holds the last episode's events (one seed: its log).
@@ -2410,7 +2311,6 @@ def play_batch(T, A0, AF0, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_ou
     caller then plays it on the reference engine). ``POLICY_RNG0[i]``: the random policy's
     generator at the start of episode i (numpy's state: see core.py). Every array the flow needs is allocated here,
     once per batch: the helpers below run without reference counting."""
-    SC, P = T.SC, T.P
     n = SC.shape[0]
     amax = P[P_AMAX]
     A = np.zeros((amax, NAF), np.int64)
@@ -2419,7 +2319,8 @@ def play_batch(T, A0, AF0, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_ou
     INV = np.zeros((P[P_NSIDES], amax), np.int64)
     R = np.zeros(NR, np.int64)
     RNG = np.zeros(2 * RNG_SIZE, np.uint64)  # the dice, then the random policy's generator
-    B = _scratch(n, T)
+    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
+        adv_g = _scratch(n, ZF, TPL)
     for i in range(SEEDS.shape[0]):
         seed_rng(RNG, SEEDS[i])
         for j in range(RNG_SIZE):
@@ -2427,61 +2328,65 @@ def play_batch(T, A0, AF0, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_ou
         CH = CH_out[i]
         SLOTA = SLOTA_out[i]
         G = G_out[i]
-        W = State(CH, MARK, SLOTA, G, A, AF, AL, INV, R, EV, RNG)
-        _reset(T, A0, AF0, W)
-        # no checkpoints in a batch: the checkpoint is the state itself, never written
-        _run(T, W, B, Checkpoint(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG))
+        _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
+        _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+             adv_g, CH, MARK, SLOTA, G, A, AF, AL, INV, RNG)  # no checkpoints in a batch: the CK arrays unused
 
 
 @njit(cache=True, _nrt=False)
-def _run(T, W, B, K):
+def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
     """The conflict's flow once the state is set up (compiled without reference counting:
     every helper below only reads and writes arrays it is handed). Under G_CKMODE the state is
     saved into the CK arrays at each turn's start; under G_RESUME the flow starts from there."""
-    SC, P = T.SC, T.P
-    CH, G, EV = W.CH, W.G, W.EV
-    skills, allies, pool = B.skills, B.allies, B.pool
     n = SC.shape[0]
     resume = G[G_RESUME] != 0
     G[G_RESUME] = 0
-    if not resume and not _begin_exchange(T, W):
+    if not resume and not _begin_exchange(SC, CH, MARK, G, EV, P):
         return
     if P[P_POPCORN] == 0:  # Core's fixed order by skills
-        cursor = G[G_CKCURSOR] if resume else _next_in_order(W, T, NEG)
+        cursor = G[G_CKCURSOR] if resume else _next_in_order(CH, P, NEG)
         while True:
             actor = P[P[P_ORDER] + cursor]
             if G[G_CKMODE] != 0:
                 G[G_CKCURSOR] = cursor
-                _save(W, K)
-            _turn(T, W, actor, B)
+                _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV,
+                      CKRNG)
+            _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
+                  TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s,
+                  usable, adv_k, adv_g)
             if G[G_BAIL] != BAIL_NONE:
                 return
             CH[actor, C_ACTED] = 1
-            if _over(T, W):
-                _finish(T, W, False)
+            if _over(SC, CH):
+                _finish(SC, CH, MARK, G, EV, False)
                 return
-            i = _next_in_order(W, T, cursor)
+            i = _next_in_order(CH, P, cursor)
             if i == NEG:
-                if not _begin_exchange(T, W):
+                if not _begin_exchange(SC, CH, MARK, G, EV, P):
                     return
-                i = _next_in_order(W, T, NEG)
+                i = _next_in_order(CH, P, NEG)
             cursor = i
     # popcorn: whoever acted names who goes next
     opener = P[P_FIRST]
     if resume:
         actor = G[G_CKACTOR]
     else:
-        actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(W)
+        actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     while True:
         if G[G_CKMODE] != 0:
             G[G_CKACTOR] = actor
-            _save(W, K)
-        _turn(T, W, actor, B)
+            _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
+              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable,
+              adv_k, adv_g)
         if G[G_BAIL] != BAIL_NONE:
             return
         CH[actor, C_ACTED] = 1
-        if _over(T, W):
-            _finish(T, W, False)
+        if _over(SC, CH):
+            _finish(SC, CH, MARK, G, EV, False)
             return
         # who goes next: the one who just acted names them (popcorn)
         nrem = 0
@@ -2498,24 +2403,24 @@ def _run(T, W, B, K):
         if CH[actor, C_STATUS] == ACTIVE:
             chooser = actor
         else:
-            na = _allies(T, W, actor, allies)
-            chooser = allies[0] if na > 0 else _first_active(W)
+            na = _allies(SC, CH, actor, allies)
+            chooser = allies[0] if na > 0 else _first_active(CH)
         if npool == 1:
             pick = pool[0]
         else:
             pick = NEG
             side = SC[chooser, S_SIDE]
-            if _draws(T, chooser, D_NEXT):
-                pick = _draw(T, W, chooser, D_NEXT, npool)
+            if _draws(P, chooser, D_NEXT):
+                pick = _draw(P, RNG, G, chooser, D_NEXT, npool)
                 if pick < 0:
                     if G[G_BAIL] == BAIL_PAUSE:
                         for q in range(npool):
                             _opt(EV, G, q, O_NEXT, pool[q], 0, 0, 0, 0)
                     return
-                _decision(EV, G, D_NEXT, chooser, pick, _why(T, chooser, D_NEXT), O_NEXT, pool[pick], 0, 0, 0, 0)
+                _decision(EV, G, D_NEXT, chooser, pick, _why(P, chooser, D_NEXT), O_NEXT, pool[pick], 0, 0, 0, 0)
             elif P[P[P_POL] + POL_W * chooser + POL_KIND] == PK_TACTICIAN:
                 for i in range(npool):  # TacticianController._next: an ally who holds free invokes
-                    if SC[pool[i], S_SIDE] == side and _holds_free(W, pool[i]):
+                    if SC[pool[i], S_SIDE] == side and _holds_free(AF, AL, G, pool[i]):
                         pick = i
                         break
                 if pick != NEG:
@@ -2531,10 +2436,10 @@ def _run(T, W, B, K):
                 best = 0
                 best_v = 1 << 30
                 for i in range(npool):
-                    na = _attack_skills(T, pool[i], skills)
+                    na = _attack_skills(P, pool[i], skills)
                     v = -(1 << 30)
                     for j in range(na):
-                        r = _attack_rating(T, W, pool[i], skills[j], NEG)
+                        r = _attack_rating(SK, ST, CH, A, pool[i], skills[j], NEG)
                         if r > v:
                             v = r
                     if v < best_v:
@@ -2545,9 +2450,9 @@ def _run(T, W, B, K):
             pick = pool[pick]
         _emit(EV, G, E_NEXT, (chooser, pick, 1 if nrem == 0 else 0, 0, 0, 0, 0, 0, 0, 0, 0))
         if nrem == 0:
-            if not _begin_exchange(T, W):
+            if not _begin_exchange(SC, CH, MARK, G, EV, P):
                 return
-            actor = pick if CH[pick, C_STATUS] == ACTIVE else _first_active(W)
+            actor = pick if CH[pick, C_STATUS] == ACTIVE else _first_active(CH)
         else:
             actor = pick
         if G[G_BAIL] != BAIL_NONE:
@@ -2564,11 +2469,8 @@ def _copy2(dst, src, rows):
 
 
 @njit(cache=True, _nrt=False)
-def _save(W, K):
+def _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
     """The state at a turn's start, into the checkpoint (the aspect rows in use only)."""
-    CH, MARK, SLOTA, G, A, AF, AL, INV, RNG = W.CH, W.MARK, W.SLOTA, W.G, W.A, W.AF, W.AL, W.INV, W.RNG
-    CKCH, CKMARK, CKSLOTA, CKG, CKA = K.CKCH, K.CKMARK, K.CKSLOTA, K.CKG, K.CKA
-    CKAF, CKAL, CKINV, CKRNG = K.CKAF, K.CKAL, K.CKINV, K.CKRNG
     _copy2(CKCH, CH, CH.shape[0])
     _copy2(CKMARK, MARK, MARK.shape[0])
     _copy2(CKSLOTA, SLOTA, SLOTA.shape[0])
@@ -2587,12 +2489,9 @@ def _save(W, K):
 
 
 @njit(cache=True, _nrt=False)
-def _restore(W, K):
+def _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
     """Back to the checkpoint, keeping the answers (G past NG, and their count): the marks of
     aspects made after it are cleared, so a new path cannot read the abandoned one's."""
-    CH, MARK, SLOTA, G, A, AF, AL, INV, RNG = W.CH, W.MARK, W.SLOTA, W.G, W.A, W.AF, W.AL, W.INV, W.RNG
-    CKCH, CKMARK, CKSLOTA, CKG, CKA = K.CKCH, K.CKMARK, K.CKSLOTA, K.CKG, K.CKA
-    CKAF, CKAL, CKINV, CKRNG = K.CKAF, K.CKAL, K.CKINV, K.CKRNG
     nans = G[G_NANS]
     old_top = A[0, 0] + 1
     _copy2(CH, CKCH, CH.shape[0])
@@ -2616,32 +2515,35 @@ def _restore(W, K):
 
 
 @njit(cache=True)
-def advance(T, A0, AF0, SEED, POLICY_RNG0, W, K, fresh):
+def advance(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEED, POLICY_RNG0, EV, CH, MARK, SLOTA,
+            G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG, fresh):
     """Play one conflict whose ``agent`` seats are answered from outside (G past NG), from its
     start (``fresh``) or from the checkpoint of the last turn's start, to its end or to the first
     decision past the answers (a pause: see _draw). Every array is the caller's and persists
-    between calls, so a pause costs the replay of one turn, not of the whole fight (the roll
-    record ``W.R`` is cleared: each call starts it afresh)."""
-    SC = T.SC
-    G, R, RNG = W.G, W.R, W.RNG
+    between calls, so a pause costs the replay of one turn, not of the whole fight."""
     n = SC.shape[0]
     if fresh:
         seed_rng(RNG, SEED[0])
         for j in range(RNG_SIZE):
             RNG[RNG_SIZE + j] = POLICY_RNG0[j]
-        _reset(T, A0, AF0, W)
+        _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
     else:
-        _restore(W, K)
+        _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
         G[G_RESUME] = 1
     G[G_CKMODE] = 1
     G[G_BAIL] = BAIL_NONE
-    R[:] = 0
-    _run(T, W, _scratch(n, T), K)
+    R = np.zeros(NR, np.int64)
+    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
+        adv_g = _scratch(n, ZF, TPL)
+    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
 
 
 # -- a look-ahead: copies of one position played on (agents/search.py) ---------------------------
 @njit(cache=True)
-def playouts(T0, A0, AF0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
+def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEED, ANSWERS, TRIES, RSEEDS, horizon,
+             EV, CH_out, OUT, H_out):
     """Copies of one position, each played on with its own dice (``Engine.fork``). The scene is
     replayed once from ``SEED`` with every seat answered by ``ANSWERS`` (the scene's answers so
     far) to the decision they lead to, keeping the state at that turn's start; copy i starts from
@@ -2651,10 +2553,8 @@ def playouts(T0, A0, AF0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT
     horizon); ``OUT[-1]``: the decision the replay reached (kind, actor, option count; actor -1 if
     it reached none). ``H_out[i, c]``: what c has used up of its stress boxes and consequence
     slots on the scene's track, and their total (search.harm); ``CH_out[i]``: its characters."""
-    SC, SLOTS = T0.SC, T0.SLOTS
     n = SC.shape[0]
-    P = T0.P.copy()  # the copies' seats stop asking once their answers are spent: their own P
-    T = Static(SC, T0.SK, T0.ST, SLOTS, P, T0.SIGHT, T0.HOPS, T0.ZF, T0.ZFN, T0.ZR, T0.ZRN, T0.TPL)
+    P = P0.copy()  # the copies' seats stop asking once their answers are spent: their own P
     asks = np.zeros(n, np.int64)
     for c in range(n):
         asks[c] = P[P[P_POL] + POL_W * c + POL_ASKS]
@@ -2673,17 +2573,18 @@ def playouts(T0, A0, AF0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT
     CKCH, CKMARK, CKSLOTA = np.zeros_like(CH), np.zeros_like(MARK), np.zeros_like(SLOTA)
     CKG, CKA, CKAF, CKAL = np.zeros(NG, np.int64), np.zeros_like(A), np.zeros_like(AF), np.zeros_like(AL)
     CKINV, CKRNG = np.zeros_like(INV), np.zeros_like(RNG)
-    W = State(CH, MARK, SLOTA, G, A, AF, AL, INV, R, EV, RNG)
-    K = Checkpoint(CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
-    B = _scratch(n, T)
+    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
+        adv_g = _scratch(n, ZF, TPL)
     # the scene to the decision, once, keeping its turn's start
     for j in range(nans):
         G[NG + j] = ANSWERS[j]
     G[G_NANS] = nans
     seed_rng(RNG, SEED[0])
-    _reset(T, A0, AF0, W)
+    _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
     G[G_CKMODE] = 1
-    _run(T, W, B, K)
+    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
     last = OUT.shape[0] - 1
     OUT[last, 0] = G[G_PKIND]
     OUT[last, 1] = G[G_PACTOR] if G[G_BAIL] == BAIL_PAUSE else NEG
@@ -2691,7 +2592,7 @@ def playouts(T0, A0, AF0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT
     if G[G_BAIL] != BAIL_PAUSE:
         return
     for i in range(TRIES.shape[0]):
-        _restore(W, K)
+        _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
         for c in range(n):
             P[P[P_POL] + POL_W * c + POL_ASKS] = asks[c]
         seed_rng(RNG[2 * RNG_SIZE:], RSEEDS[i])
@@ -2702,7 +2603,9 @@ def playouts(T0, A0, AF0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT
         G[G_BAIL] = BAIL_NONE
         G[G_PLAYOUT] = n
         G[G_HORIZON] = horizon
-        _run(T, W, B, K)
+        _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
+             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
+             adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
         OUT[i, 0] = G[G_WINNER]
         OUT[i, 1] = G[G_BAIL]
         for c in range(n):

@@ -46,12 +46,10 @@ def _rel(SC, ego, who):
 
 
 @njit(cache=True, _nrt=False)
-def observe(out, buf, ego, pactor, pkind, T, W, SLOT_AT, LP, STATIC, BOXES, DK2OBS):
+def observe(out, buf, ego, pactor, pkind, SC, SLOTS, MARK, SLOTA, CH, G, A, AF, AL, INV, P, SLOT_AT, LP, STATIC,
+            BOXES, DK2OBS):
     """ObservationEncoder.encode for ``ego``, the decision (``pactor``, ``pkind``; -1 for none)
-    pending. ``buf``: a float64 scratch of the observation's size; ``T`` and ``W``: the kernel's
-    bundles (the scene's tables, the session's state)."""
-    SC = T.SC
-    MARK, SLOTA, CH, G, A, AF, AL, INV = W.MARK, W.SLOTA, W.CH, W.G, W.A, W.AF, W.AL, W.INV
+    pending. ``buf``: a float64 scratch of the observation's size."""
     n = SC.shape[0]
     C, Z, NA = LP[L_C], LP[L_Z], LP[L_A]
     cs = LP[L_CHAR]
@@ -95,7 +93,7 @@ def observe(out, buf, ego, pactor, pkind, T, W, SLOT_AT, LP, STATIC, BOXES, DK2O
                 used += 1
         cap = 0.0
         if status == k.ACTIVE:
-            cap = k._cap(T, W, c) / 20
+            cap = k._cap(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
         x = d + 3 + Z
         buf[x] = (BOXES[c, 0] - pm) / 10
         buf[x + 1] = (BOXES[c, 1] - mm) / 10
