@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..fast import kernel as k
+from ..fast.bundles import View
+from ..fast.jit import bound
 from ..fast import observe as ob
 from ..fast.core import FastCore, Session
 from ..fast.tables import AGENT, EMAX
@@ -109,6 +111,7 @@ class FastTable:
         self._buf = np.zeros(self.size, np.float64)
         self._boosts = np.zeros(int(tb.P[k.P_AMAX]), np.int64)
         self._scored = np.zeros((EMAX, 3), np.int64)
+        self._observe = None  # observe, bound to its arguments' types on the first call
 
     # -- episode ----------------------------------------------------------------------
     def reset(self, seed: int, policy_rng: np.ndarray | None = None) -> list[tuple[str, str | None, int]]:
@@ -119,6 +122,7 @@ class FastTable:
         amax = int(self.core.tables.P[k.P_AMAX])
         self.slot_at = np.zeros(self.layout.A, np.int64)
         self.slot_of = np.full(amax, -1, np.int64)
+        self._view = View(self.slot_at, self.LP, self.static, self.boxes, self.dk2obs)
         self._digest = np.zeros(ob.ND, np.int64)  # digest's state and report (observe.D_*)
         self._removed = np.zeros(amax, np.int64)
         self._seen = 0
@@ -135,7 +139,7 @@ class FastTable:
         return self._after_step()
 
     def _after_step(self) -> list[tuple[str, str | None, int]]:
-        m = ob.digest(self.session.EV, self._seen, self.session.G, self.session.state[4], self.slot_at, self.slot_of,
+        m = ob.digest(self.session.EV, self._seen, self.session.G, self.session.state.A, self.slot_at, self.slot_of,
                       self._digest, self._removed, self._scored)
         if m < 0:
             raise LayoutOverflow(f"more than {self.layout.A} aspects in play; raise max_aspects")
@@ -193,7 +197,7 @@ class FastTable:
         G = self.session.G
         count = self.pending_count
         out = np.zeros(count, np.int64)
-        bad = ob.actions(out, mask, self.session.EV, int(G[k.G_NEV]), count, self.pending[1], self.session.state[4],
+        bad = ob.actions(out, mask, self.session.EV, int(G[k.G_NEV]), count, self.pending[1], self.session.state.A,
                          self.slot_of, self.LP, self.skmap, self._boosts)
         if bad >= 0:
             raise LayoutOverflow(f"no action for option {self.session.options[bad]!r}")
@@ -206,15 +210,17 @@ class FastTable:
         out = np.zeros(self.size, np.float32)
         pending = self.pending
         pkind, pactor = pending if pending is not None else (-1, -1)
-        CH, MARK, SLOTA, G, A, AF, AL, INV = self.session.state[:8]
         tb = self.core.tables
-        ob.observe(out, self._buf, self.index[ego], pactor, pkind, tb.SC, tb.SLOTS, MARK, SLOTA, CH, G, A, AF, AL, INV,
-                   tb.P, self.slot_at, self.LP, self.static, self.boxes, self.dk2obs)
+        args = (out, self._buf, self.index[ego], pactor, pkind, tb.SC, tb.SLOTS, tb.P, self.session.state, self._view)
+        if self._observe is None:
+            self._observe = bound(ob.observe, args)
+        self._observe(*args)
         return out
 
     # -- what happened ----------------------------------------------------------------------
     def outcome(self):
-        CH, _, SLOTA, G = self.session.state[:4]
+        st = self.session.state
+        CH, SLOTA, G = st.CH, st.SLOTA, st.G
         return outcome(self.core.tables, CH, SLOTA, G[:k.NG])
 
     def events(self) -> list:

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from . import kernel as k
+from .bundles import Fight
+from .jit import bound
 from .decode import events, outcome
 from .dice import RNG_SIZE
 from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, asks_mask, build, covered
@@ -116,21 +118,24 @@ class Session:
         CH, SLOTA, _ = core._state()
         self.EV = np.zeros((EMAX, k.EW), np.int64)
         self.G = np.zeros(k.NG + 1024, np.int64)
-        self.state = (CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
-                      np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
-                      np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * 6, np.uint64))
-        self.checkpoint = tuple(np.zeros_like(a) for a in self.state[:3]) + (np.zeros(k.NG, np.int64),) + \
-            tuple(np.zeros_like(a) for a in self.state[4:])
-        self._arrays = core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint
+        #: the fight's arrays, and their copy at the last turn's start (``bundles.Fight``)
+        self.state = Fight(CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
+                           np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
+                           np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * RNG_SIZE, np.uint64))
+        self.checkpoint = Fight(*(np.zeros(k.NG, np.int64) if name == "G" else np.zeros_like(a)
+                                  for name, a in zip(Fight._fields, self.state)))
         self._advance(True)
 
     def _advance(self, fresh: bool) -> None:
-        args = self._arrays + (fresh,)
+        args = (self.core.arrays, self._seed, self._policy_rng, self.EV, self.state, self.checkpoint, fresh)
+        core = self.core
+        if core._advance is None:  # every session of a scene hands the kernel arrays of the same types
+            core._advance = bound(k.advance, args)
         if k.HAVE_NUMBA:
-            k.advance(*args)
+            core._advance(*args)
         else:  # plain Python: the uint64 dice wrap as intended, with warnings
             with np.errstate(over="ignore"):
-                k.advance(*args)
+                core._advance(*args)
 
     def answer(self, index: int) -> None:
         """Answer the pending decision with option ``index`` and play on to the next one."""
@@ -142,8 +147,7 @@ class Session:
             G2 = np.zeros(2 * len(G), np.int64)
             G2[:len(G)] = G
             self.G = G2
-            self.state = self.state[:3] + (G2,) + self.state[4:]
-            self._arrays = self.core._args() + (self._seed, self._policy_rng, self.EV) + self.state + self.checkpoint
+            self.state = self.state._replace(G=G2)
             G = G2
         G[k.NG + n] = index
         G[k.G_NANS] = n + 1
@@ -184,7 +188,7 @@ class Session:
     def policy_rng(self) -> np.ndarray:
         """The random policy's generator now (its draws so far taken): where a controller that
         lives across episodes goes on from (``FastCore.session(seed, policy_rng=...)``)."""
-        return self.state[8][RNG_SIZE:2 * RNG_SIZE].copy()
+        return self.state.RNG[RNG_SIZE:2 * RNG_SIZE].copy()
 
 
 class FastCore:
@@ -203,12 +207,11 @@ class FastCore:
         self._random_at = next((i for i, c in enumerate(scene.characters) if names[c.id] == "random"), None)
         self.tables: Tables = build(scene, {cid: (name, params.get(name, {})) for cid, name in names.items()},
                                     {cid: asks_mask(kinds) for cid, kinds in (asks or {}).items()})
+        #: the scene's tables as the kernel takes them (``bundles.Scene``)
+        self.arrays = self.tables.arrays()
         self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
         self._replay_scratch: tuple | None = None
-
-    def _args(self) -> tuple:
-        t = self.tables
-        return (t.SC, t.SK, t.ST, t.SLOTS, t.A0, t.AF0, t.P, t.SIGHT, t.HOPS, t.ZF, t.ZFN, t.ZR, t.ZRN, t.TPL)
+        self._advance = None  # kernel.advance bound to a session's argument types (jit.bound)
 
     def _state(self, *lead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t = self.tables
@@ -231,7 +234,7 @@ class FastCore:
         EV = np.zeros((EMAX, k.EW), np.int64)
         MARK = np.zeros((CH.shape[1], 64), np.int64)
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
-            k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+            k.play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
     def session(self, seed: int, policy_rng: np.ndarray | None = None) -> Session:
@@ -258,7 +261,7 @@ class FastCore:
         G[0, k.NG:k.NG + len(answers)] = answers
         EV = self._scratch_events
         with np.errstate(over="ignore"):
-            k.play_batch(*self._args(), _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+            k.play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         n = int(G[0, k.G_NEV])
         return Episode(self, seed, EV[:n].copy(), CH[0].copy(), SLOTA[0].copy(), G[0, :k.NG].copy())
 
@@ -268,7 +271,7 @@ class FastCore:
         CH, SLOTA, G = self._state(len(SEEDS))
         MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
         with np.errstate(over="ignore"):
-            k.play_batch(*self._args(), SEEDS, self._policy_rngs(seeds), self._scratch_events, CH, MARK, SLOTA, G)
+            k.play_batch(self.arrays, SEEDS, self._policy_rngs(seeds), self._scratch_events, CH, MARK, SLOTA, G)
         return CH, SLOTA, G
 
     def outcomes(self, seeds: list[int]) -> list[Any]:

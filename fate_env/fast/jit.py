@@ -2,11 +2,11 @@
 plain Python: slow, but the same logic, which keeps it testable without numba).
 
 numba caches each compiled function beside its source and reloads it while *that file* is
-unchanged; it does not notice an edit to another file the function calls into (``kernel.py``
-calls ``dice.py``; ``observe.py`` calls ``kernel.py``). :func:`guard_cache` closes that gap: the
-kernel's modules (those with numba functions) are hashed together, and
-when the hash differs from the one recorded in the cache folder, their cached functions there
-are dropped, so an edit to any of them recompiles all of them.
+unchanged; it does not notice an edit to another file the function calls into (``kernel/conflict.py``
+calls ``kernel/stress.py`` and ``dice.py``; ``observe.py`` calls the kernel). :func:`guard_cache`
+closes that gap: the kernel's modules (those with numba functions, in this folder and below) are
+hashed together, and when the hash differs from the one recorded in a cache folder, the cached
+functions there are dropped, so an edit to any of them recompiles all of them.
 """
 
 from __future__ import annotations
@@ -25,22 +25,22 @@ except ImportError:  # pragma: no cover - exercised on machines without the extr
             return args[0]
         return lambda f: f
 
-__all__ = ["njit", "HAVE_NUMBA", "guard_cache"]
+__all__ = ["njit", "HAVE_NUMBA", "guard_cache", "bound"]
 
 SOURCES = Path(__file__).resolve().parent
 STAMP = "fate_npc_fast_sources.sha256"
 
 
 def kernel_files(folder: Path = SOURCES) -> list[Path]:
-    """The modules compiled code depends on: those with numba functions."""
-    return [p for p in sorted(folder.glob("*.py")) if b"@njit" in p.read_bytes()]
+    """The modules compiled code depends on: those with numba functions, here and below."""
+    return [p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts and b"@njit" in p.read_bytes()]
 
 
 def sources_digest(folder: Path = SOURCES) -> str:
     """One hash over the kernel's modules (names and contents)."""
     h = hashlib.sha256()
     for path in kernel_files(folder):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -73,19 +73,42 @@ def _here() -> None:
     """A function of this folder, for numba to say where it caches this folder's functions."""
 
 
-def _cache_folder() -> Path | None:
+def _cache_folder(source: Path) -> Path | None:
+    """Where numba caches the functions of ``source``'s folder."""
     from numba.core import caching
     for locator in caching.CacheImpl._locator_classes:
-        found = locator.from_function(_here, __file__)
+        found = locator.from_function(_here, str(source))
         if found is not None:
             return Path(found.get_cache_path())
     return None
 
 
 if HAVE_NUMBA:  # before any kernel function is decorated (explicit signatures compile on import)
-    try:
-        _folder = _cache_folder()
-    except Exception:  # numba's cache internals moved: its own per-file check still applies
-        _folder = None
-    if _folder is not None:
-        guard_cache(_folder, sources_digest(), [p.stem for p in kernel_files()])
+    _digest = sources_digest()
+    _by_folder: dict[Path, list[Path]] = {}
+    for _path in kernel_files():
+        _by_folder.setdefault(_path.parent, []).append(_path)
+    for _files in _by_folder.values():
+        try:
+            _folder = _cache_folder(_files[0])
+        except Exception:  # numba's cache internals moved: its own per-file check still applies
+            _folder = None
+        if _folder is not None:
+            guard_cache(_folder, _digest, [p.stem for p in _files])
+
+
+def bound(fn, args: tuple):
+    """``fn`` compiled for the types of ``args``, callable without numba's per-call type
+    resolution: the environment calls ``advance`` and ``observe`` on every step with arrays of
+    the same types, and working out the types of their bundles (named tuples) each time cost
+    more than the call. The result takes arguments of exactly those types (the caller keeps
+    them); without numba it is ``fn`` itself."""
+    if not HAVE_NUMBA:
+        return fn
+    from numba import typeof
+    sig = tuple(typeof(a) for a in args)
+    overload = fn.overloads.get(sig)
+    if overload is None:
+        fn.compile(sig)  # compiled, or loaded from numba's cache
+        overload = fn.overloads[sig]
+    return overload.entry_point

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bundles import Fight, Scene, Work
 from .dice import RNG_SIZE, die, seed_rng
 from .dice import pick as _pick_index
 from .jit import HAVE_NUMBA, njit
@@ -445,8 +446,10 @@ def _holds(CH, me):
 
 
 @njit(cache=True, _nrt=False)
-def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, buf, skills):
+def _should_concede(T, W, me, B):
     """basic._should_concede with ``me``'s parameters (and minion's override, tactics.py)."""
+    SC, P = T.SC, T.P
+    MARK, CH = W.MARK, W.CH
     pol = P[P_POL] + POL_W * me
     if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
         marked = False
@@ -461,14 +464,17 @@ def _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, b
         return False
     if P[pol + POL_HURT] != 0 and not _holds(CH, me):
         return False
-    found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, pol, buf, skills)
+    found, worst = _danger(T, W, me, pol, B)
     return found and worst >= margin
 
 
 @njit(cache=True, _nrt=False)
-def _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, me, pol, buf, skills):
+def _danger(T, W, me, pol, B):
     """BasicController._danger: (a foe can hurt ``me``, how far the likeliest such hit goes past
     what ``me`` can absorb), with the likely roll of the policy at ``pol``."""
+    SC, SK, ST, SLOTS, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.HOPS
+    MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
+    buf, skills = B.buf, B.skills
     likely = P[pol + POL_LIKELY]
     nf = _foes(SC, CH, me, buf)
     worst = 0
@@ -725,13 +731,15 @@ def _holder_here(CH, A, AF, R, aid, who, allies, nal):
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
-                 owned_by):
+def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
     pick_free = [index, aspect, holder] of the first free +2, pick_free[3:6] the same for the
     first free +2 on an aspect of ``owned_by`` (the tactician's), pick_free[6:8] = [index, aspect]
     of the first free +2 ``who`` holds itself (the stacker's), and pick_paid = [index, aspect] of
     the first paid +2 paid by ``who`` itself."""
+    SC = T.SC
+    CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
+    R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     n = 0
@@ -773,9 +781,12 @@ def _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payer
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, index, out):
+def _invoke_at(T, W, B, who, neffects, nal, npay, index, out):
     """The invoke option at ``index`` (1-based: 0 is "done") in the reference's order, as
     out = [aspect, payer, free, reroll] (the walk of ``_invoke_scan``)."""
+    SC = T.SC
+    CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
+    R, allies, payers = B.R, B.allies, B.payers
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     n = 0
@@ -836,7 +847,10 @@ def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
 
 
 @njit(cache=True, _nrt=False)
-def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, payer, free, reroll):
+def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
+    SC = T.SC
+    CH, A, AF, AL, G, INV, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.INV, W.RNG
+    R, faces = B.R, B.faces
     hostile = NEG
     if free:
         AF[aid, payer] -= 1
@@ -879,12 +893,14 @@ def _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, payer,
 
 
 @njit(cache=True, _nrt=False)
-def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
-                   pick_paid):
+def _invoke_rounds(T, W, B, EV, attack, active):
     """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
     the tactician's (it cashes every free invoke on its attack's target first) and the stacker's
     (it spends every free invoke it holds on its own attack). ``active``:
     the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
+    SC, P = T.SC, T.P
+    CH, A, AF, AL, G, INV, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.INV, W.RNG
+    R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
     seats1 = R[R_OPP]
@@ -900,8 +916,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         stacker = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_STACKER
         nal = _allies(SC, CH, who, allies)
         npay = _payers(SC, CH, G, who, allies, nal, payers)
-        n = _invoke_scan(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, pick_free, pick_paid,
-                         R[R_OPP] if tactician else NEG)
+        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG)
         if n == 0:
             passes += 1
             continue
@@ -917,8 +932,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
                     G[G_PROLLER] = 1 if mine else 0
                     _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
                     for q in range(1, n + 1):
-                        _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, q,
-                                   pick_paid)
+                        _invoke_at(T, W, B, who, neffects, nal, npay, q, pick_paid)
                         _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME],
                              pick_paid[3])
                 return
@@ -926,12 +940,11 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
                 _decision(EV, G, D_INVOKE, who, 0, _why(P, who, D_INVOKE), O_DONE, 0, 0, 0, 0, 0)
                 passes += 1
                 continue
-            _invoke_at(SC, CH, A, AF, AL, G, R, INV, who, neffects, allies, nal, payers, npay, idx, pick_paid)
+            _invoke_at(T, W, B, who, neffects, nal, npay, idx, pick_paid)
             aid = pick_paid[0]
             _decision(EV, G, D_INVOKE, who, idx, _why(P, who, D_INVOKE), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
                       pick_paid[3])
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_paid[1], pick_paid[2] == 1,
-                          pick_paid[3] == 1)
+            _apply_invoke(T, W, B, EV, who, aid, pick_paid[1], pick_paid[2] == 1, pick_paid[3] == 1)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -939,7 +952,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         if tactician and pick_free[3] != NEG:  # TacticianController._invoke
             aid = pick_free[4]
             _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[5], True, False)
+            _apply_invoke(T, W, B, EV, who, aid, pick_free[5], True, False)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -947,7 +960,7 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         if stacker and pick_free[6] != NEG:  # StackerController._invoke: the whole stack into the blow
             aid = pick_free[7]
             _decision(EV, G, D_INVOKE, who, pick_free[6], R_I_STACKS, O_INVOKE, aid, who, 1, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, who, True, False)
+            _apply_invoke(T, W, B, EV, who, aid, who, True, False)
             passes = 0
             if G[G_BAIL] != BAIL_NONE:
                 return
@@ -992,12 +1005,12 @@ def _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, acti
         elif reason == R_I_FREE:
             aid = pick_free[1]
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, pick_free[2], True, False)
+            _apply_invoke(T, W, B, EV, who, aid, pick_free[2], True, False)
             passes = 0
         else:
             aid = pick_paid[1]
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
-            _apply_invoke(SC, CH, A, AF, AL, G, R, INV, EV, RNG, faces, who, aid, who, False, False)
+            _apply_invoke(T, W, B, EV, who, aid, who, False, False)
             passes = 0
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -1018,7 +1031,10 @@ def _roll(RNG, G, out):
 
 # -- harm (harm.harm, stress.absorb_plans for Condensed boxes, basic._absorb) -------------
 @njit(cache=True, _nrt=False)
-def _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, shifts, source, plans, usable):
+def _harm(T, W, EV, target, shifts, source, B):
+    SC, SLOTS, P = T.SC, T.SLOTS, T.P
+    MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    plans, usable = B.plans, B.usable
     track = P[P_TRACK]
     _emit(EV, G, E_HIT, (target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0))
     if SC[target, S_MOB] != 0:
@@ -1256,9 +1272,11 @@ def _concede(CH, EV, G, c):
 
 
 @njit(cache=True, _nrt=False)
-def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
+def _respond(T, W, EV, target, B):
     """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
     the random policy's draw)."""
+    P = T.P
+    CH, RNG, G = W.CH, W.RNG, W.G
     if _draws(P, target, D_RESPOND):
         j = _draw(P, RNG, G, target, D_RESPOND, 2)
         if j < 0:
@@ -1267,8 +1285,7 @@ def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, 
         concede = j == 1
         reason = _why(P, target, D_RESPOND)
     else:
-        concede = _may_concede(CH, P, target) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT,
-                                                                  HOPS, target, buf, skills)
+        concede = _may_concede(CH, P, target) and _should_concede(T, W, target, B)
         reason = R_R_CONCEDE if concede else R_R_DEFEND
     if concede:
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
@@ -1279,11 +1296,15 @@ def _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, 
 
 
 @njit(cache=True, _nrt=False)
-def _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, action, skill, target, opposer, dskill,
-                 difficulty, why_arg, why_kind):
+def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, passive):
     """rolls.roll: ``actor``'s roll for ``action`` (``target``: the character its stunts look at,
-    or NEG), then ``opposer``'s defense with ``dskill``, or with no opposer the ``difficulty`` and
-    its voice (E_PASSIVE says why: ``why_arg``, ``why_kind``). True: the opposition rolled."""
+    or NEG), then ``opposer``'s defense with ``dskill``, or with no opposer the difficulty and its
+    voice: ``passive`` = (difficulty, why_arg, why_kind), E_PASSIVE saying why. True: the
+    opposition rolled."""
+    difficulty, why_arg, why_kind = passive
+    SC, SK, ST = T.SC, T.SK, T.ST
+    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
+    R, faces = B.R, B.faces
     rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, action, target)
     s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED,
@@ -1314,13 +1335,14 @@ def _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, action, skil
 
 
 @njit(cache=True, _nrt=False)
-def _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free, pick_paid,
-            action, target):
+def _settle(T, W, B, EV, attack, active, action, target):
     """invokes.invoke_rounds, then rolls.resolved: the margin (E_RESOLVED names ``target``, a
     target code); a defender who rolled and won by three or more gets a boost. The caller checks
     G_BAIL before reading the margin."""
-    _invoke_rounds(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, allies, payers, pick_free,
-                   pick_paid)
+    P = T.P
+    CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
+    R = B.R
+    _invoke_rounds(T, W, B, EV, attack, active)
     if G[G_BAIL] != BAIL_NONE:
         return 0
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -1334,16 +1356,16 @@ def _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, attack, active, all
 
 # -- the attack action (actions/attack.run, steps.respond, rolls.roll, rolls.resolved) -----
 @njit(cache=True, _nrt=False)
-def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-            actor, target, skill, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable):
-    if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
+def _attack(T, W, B, EV, actor, target, skill):
+    SK, ST, P = T.SK, T.ST, T.P
+    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    if not _respond(T, W, EV, target, B):
         return
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
-    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ATTACK, skill, target, target, dskill, 0, 0, 0)
+    _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, True, True, allies, payers, pick_free, pick_paid,
-                ACT_ATTACK, target)
+    m = _settle(T, W, B, EV, True, True, ACT_ATTACK, target)
     if G[G_BAIL] != BAIL_NONE:
         return
     if m < 0:
@@ -1364,7 +1386,7 @@ def _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIG
         else:
             _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL, O_FULLHIT,
                       0, 0, 0, 0, 0)
-    _harm(SC, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, P, EV, RNG, target, m, actor, plans, usable)
+    _harm(T, W, EV, target, m, actor, B)
 
 
 # -- create an advantage (actions/advantage.offer, create_advantage, place) ---------------
@@ -1393,10 +1415,13 @@ def _named(A, AL, G, name, target):
 
 
 @njit(cache=True, _nrt=False)
-def _advantage_options(CH, A, AL, G, P, SIGHT, TPL, actor, foes, nf, allies, nal, adv_k, adv_g):
+def _advantage_options(W, T, actor, foes, nf, B, nal):
     """The turn's advantage options in the reference's order (template by template, each
     template's targets from where the actor stands, reach.template_targets), without the ones
     already in play: (template, target code) pairs in ``adv_k``/``adv_g``; their count."""
+    P, SIGHT, TPL = T.P, T.SIGHT, T.TPL
+    CH, A, AL, G = W.CH, W.A, W.AL, W.G
+    allies, adv_k, adv_g = B.allies, B.adv_k, B.adv_g
     here = CH[actor, C_ZONE]
     n = 0
     for k in range(TPL.shape[0]):
@@ -1458,25 +1483,26 @@ def _voice(SC, CH, me):
 
 
 @njit(cache=True, _nrt=False)
-def _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
-               actor, k, target, buf, skills, allies, payers, pick_free, pick_paid, faces):
+def _advantage(T, W, B, EV, actor, k, target):
     """advantage.create_advantage with basic's answers: against a foe's defense, else the
     template's difficulty; a tie gives a boost named for the template, a success the aspect with
     one free invoke (two with style); a failure asks the cost question, and basic gives nothing."""
+    SK, ST, P, TPL = T.SK, T.ST, T.P, T.TPL
+    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    R = B.R
     on_char = target < TGT_SCENE
     skill = _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG)
     dskill = NEG
     active = TPL[k, TP_TARGET] == TG_FOE
     if active:
-        if not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, target, buf, skills):
+        if not _respond(T, W, EV, target, B):
             return
         dskill = _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor)
-    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ADVANTAGE, skill, target if on_char else NEG,
-                 target if active else NEG, dskill, TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE)
+    _roll_action(T, W, B, EV, actor, ACT_ADVANTAGE, skill, target if on_char else NEG, target if active else NEG,
+                 dskill, (TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
-                ACT_ADVANTAGE, target)
+    m = _settle(T, W, B, EV, False, active, ACT_ADVANTAGE, target)
     if G[G_BAIL] != BAIL_NONE:
         return
     name = TPL[k, TP_NAME]
@@ -1548,11 +1574,12 @@ def _major_slot(SC, SLOTS, SLOTA, P, c):
 
 
 @njit(cache=True, _nrt=False)
-def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, zone, allies,
-                   payers, pick_free, pick_paid, faces):
+def _overcome_move(T, W, B, EV, actor, zone):
     """overcome_move.run with basic's answers: Athletics against the foe who blocks the way
     (foes_block_movement) or the move's difficulty; a tie takes the minor cost (the voice gets a
     boost), a failure a major cost while unhurt (the major_cost dial), style a boost."""
+    SC, SK, ST, P, SIGHT = T.SC, T.SK, T.ST, T.P, T.SIGHT
+    CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
     here = CH[actor, C_ZONE]
     by = _blocker(SC, SK, ST, CH, A, P, actor) if P[P_BLOCK] != 0 else NEG
     dskill = P[P_FIGHT]
@@ -1563,15 +1590,14 @@ def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV,
             if v == NEG or e > v:
                 v = e
                 dskill = c
-    active = _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by,
-                          dskill, P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE)
+    active = _roll_action(T, W, B, EV, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
+                          (P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
-                ACT_OVERCOME, TGT_ZONE + zone)
+    m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, TGT_ZONE + zone)
     if G[G_BAIL] != BAIL_NONE:
         return
-    outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone)
+    outcome = _overcome_outcome(T, W, B, EV, actor, m, zone)
     if outcome == OUT_FAIL:
         return
     _emit(EV, G, E_MOVED, (actor, here, zone, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -1581,11 +1607,14 @@ def _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV,
 
 
 @njit(cache=True, _nrt=False)
-def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, zone):
+def _overcome_outcome(T, W, B, EV, actor, m, zone):
     """overcome.overcome_outcome: OUT_FAIL, OUT_COST, OUT_SUCCESS or OUT_STYLE after the roller's
     choices: a tie at a minor cost (the opposition gets a boost) or, under Condensed, a failure
     with a boost; a failure at a major cost (the major_cost dial). basic takes the minor cost, and
     the major one while unhurt; ``zone``: where a "Hard-Won Ground" goes."""
+    SC, SLOTS, P = T.SC, T.SLOTS, T.P
+    SLOTA, CH, A, AF, AL, G, RNG = W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    R = B.R
     rnd = _draws(P, actor, D_COST)
     why = _why(P, actor, D_COST)
     enemy = R[R_OPP]
@@ -1648,11 +1677,13 @@ def _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, 
 
 # -- take advantage of an aspect in play (actions/exploit.exploit) -------------------------
 @njit(cache=True, _nrt=False)
-def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid, buf,
-             skills, allies, payers, pick_free, pick_paid, faces):
+def _exploit(T, W, B, EV, actor, aid):
     """exploit.exploit: against the owner if hostile (who may concede first), else the foe the
     exploit_opposition dial names, else a Fair difficulty with its voice; free invokes on the
     aspect for a tie or better (two with style), one for the opposition on a failure."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    CH, A, AF, G = W.CH, W.A, W.AF, W.G
+    R = B.R
     skill = NEG
     best = 0
     for j in range(9):  # best_skill(actor, EXPLOIT_SKILLS, "create_advantage")
@@ -1663,7 +1694,7 @@ def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SI
             best = v
     owner = A[aid, A_OWNER]
     hostile = owner != NEG and CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] != SC[actor, S_SIDE]
-    if hostile and not _respond(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, RNG, EV, G, owner, buf, skills):
+    if hostile and not _respond(T, W, EV, owner, B):
         return
     dskill = P[P_ATHLETICS] if P[P_TRACK] == 0 else P[P_WILL]  # EXPLOIT_DEFEND
     opposer = owner if hostile else NEG
@@ -1674,12 +1705,11 @@ def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SI
                 if opposer == NEG or SK[x, dskill] > v:
                     opposer = x
                     v = SK[x, dskill]
-    active = _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_ADVANTAGE, skill, owner, opposer,
-                          dskill, 2, A[aid, A_NAME], WHY_PASSIVE_EXPLOIT)  # 2: skills.EXPLOIT_DIFFICULTY
+    active = _roll_action(T, W, B, EV, actor, ACT_ADVANTAGE, skill, owner, opposer, dskill,
+                          (2, A[aid, A_NAME], WHY_PASSIVE_EXPLOIT))  # 2: skills.EXPLOIT_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
-                ACT_ADVANTAGE, owner)
+    m = _settle(T, W, B, EV, False, active, ACT_ADVANTAGE, owner)
     if G[G_BAIL] != BAIL_NONE:
         return
     if m < 0:
@@ -1694,10 +1724,11 @@ def _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SI
 
 # -- clear an aspect (actions/remove.run) ---------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
-            pick_free, pick_paid, faces):
+def _remove(T, W, B, EV, actor, aid):
     """remove.run: an overcome against the creator's defense (the skill that made the aspect) if
     the creator is a foe still in, else a Fair difficulty; the aspect goes on success or at a cost."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
     skill = NEG
     best = 0
     for j in range(3):  # best_skill(actor, REMOVE_SKILLS, "overcome")
@@ -1716,15 +1747,14 @@ def _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG
             if v == NEG or e > v:
                 v = e
                 dskill = x
-    _roll_action(SC, SK, ST, CH, A, G, R, EV, P, RNG, faces, actor, ACT_OVERCOME, skill, creator if active else NEG,
-                 creator if active else NEG, dskill, 2, A[aid, A_NAME], WHY_PASSIVE_CLEAR)  # 2: REMOVE_DIFFICULTY
+    _roll_action(T, W, B, EV, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG,
+                 dskill, (2, A[aid, A_NAME], WHY_PASSIVE_CLEAR))  # 2: REMOVE_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(SC, CH, A, AF, AL, G, R, INV, EV, P, RNG, faces, False, active, allies, payers, pick_free, pick_paid,
-                ACT_OVERCOME, creator if active else NEG)
+    m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, creator if active else NEG)
     if G[G_BAIL] != BAIL_NONE:
         return
-    outcome = _overcome_outcome(SC, SLOTS, SLOTA, CH, A, AF, AL, G, R, EV, P, RNG, actor, m, CH[actor, C_ZONE])
+    outcome = _overcome_outcome(T, W, B, EV, actor, m, CH[actor, C_ZONE])
     if outcome != OUT_FAIL and A[aid, A_ALIVE] != 0:
         _drop_aspect(A, AL, G, aid)
         _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_CLEARED, actor, 0, 0, 0, 0, 0, 0, 0))
@@ -1819,8 +1849,11 @@ def _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s):
 
 
 @njit(cache=True, _nrt=False)
-def _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t, att_s, likely):
+def _best_odds_pick(T, W, actor, natt, B, likely):
     """basic: odds x 2, +3 if the likely roll takes the target out; the first of the best."""
+    SC, SK, ST, SLOTS, P = T.SC, T.SK, T.ST, T.SLOTS, T.P
+    MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
+    att_t, att_s = B.att_t, B.att_s
     best = NEG
     best_score = -99
     for i in range(natt):
@@ -1837,9 +1870,11 @@ def _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t
 
 
 @njit(cache=True, _nrt=False)
-def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-          actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, adv_k,
-          adv_g):
+def _turn(T, W, B, EV, actor):
+    SC, SK, ST, SLOTS, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
+    MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    buf, skills, allies, moves = B.buf, B.skills, B.allies, B.moves
+    att_t, att_s, adv_k, adv_g = B.att_t, B.att_s, B.adv_k, B.adv_g
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, (actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if CH[actor, C_FULLDEF] != 0:
@@ -1860,7 +1895,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                     att_s[natt] = skills[j]
                     natt += 1
         nal = _allies(SC, CH, actor, allies)
-        nadv = _advantage_options(CH, A, AL, G, P, SIGHT, TPL, actor, buf, nf, allies, nal, adv_k, adv_g)
+        nadv = _advantage_options(W, T, actor, buf, nf, B, nal)
         nexp = 0
         nrem = 0
         for i in range(G[G_NAL]):
@@ -1926,36 +1961,30 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             i = j - nm
             if i < natt:
                 _decision(EV, G, D_TURN, actor, j, why, O_ATTACK, att_t[i], att_s[i], 0, 0, 0)
-                _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-                        actor, att_t[i], att_s[i], buf, skills, allies, payers, pick_free, pick_paid, plans, faces,
-                        usable)
+                _attack(T, W, B, EV, actor, att_t[i], att_s[i])
                 break
             i -= natt
             if i < nadv:
                 _decision(EV, G, D_TURN, actor, j, why, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
-                _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
-                           actor, adv_k[i], adv_g[i], buf, skills, allies, payers, pick_free, pick_paid, faces)
+                _advantage(T, W, B, EV, actor, adv_k[i], adv_g[i])
                 break
             i -= nadv
             if i < nexp:
                 aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
                 _decision(EV, G, D_TURN, actor, j, why, O_EXPLOIT, aid, 0, 0, 0, 0)
-                _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, actor, aid,
-                         buf, skills, allies, payers, pick_free, pick_paid, faces)
+                _exploit(T, W, B, EV, actor, aid)
                 break
             i -= nexp
             if i < nover:
                 z = _nth_overcome(ZR, ZRN, here, moves, nm, i)
                 _decision(EV, G, D_TURN, actor, j, why, O_OVERCOME, z, 0, 0, 0, 0)
-                _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, z,
-                               allies, payers, pick_free, pick_paid, faces)
+                _overcome_move(T, W, B, EV, actor, z)
                 break
             i -= nover
             if i < nrem:
                 aid = _nth_aspect(SC, CH, A, AL, G, actor, i, True)
                 _decision(EV, G, D_TURN, actor, j, why, O_REMOVE, aid, 0, 0, 0, 0)
-                _remove(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, RNG, actor, aid, allies, payers,
-                        pick_free, pick_paid, faces)
+                _remove(T, W, B, EV, actor, aid)
                 break
             i -= nrem
             if i == 0:
@@ -1979,8 +2008,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
         own = P[pol + POL_KIND]
         if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
             # tactician, support and stacker concede as basic does, before their own rule
-            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
-                                                              actor, buf, skills):
+            if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
                 _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
@@ -1988,7 +2016,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             # tactician (agents/tactics.py): one hit from out -> full defense; else the most
             # wounded foe in reach: cash stacked free invokes on it, or set it up, or hit it with
             # the best rating; nothing in reach -> basic
-            found, worst = _danger(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS, actor, pol, buf, skills)
+            found, worst = _danger(T, W, actor, pol, B)
             if found and worst > 0:
                 _decision(EV, G, D_TURN, actor, before_fd, R_T_GUARDS, O_FULLDEF, 0, 0, 0, 0, 0)
                 _full_defense(CH, EV, G, actor)
@@ -2015,9 +2043,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                         if adv_g[i] == focus:
                             _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_ON, O_ADVANTAGE, adv_k[i],
                                       focus, 0, 0, 0)
-                            _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS,
-                                       RNG, TPL, actor, adv_k[i], focus, buf, skills, allies, payers, pick_free,
-                                       pick_paid, faces)
+                            _advantage(T, W, B, EV, actor, adv_k[i], focus)
                             pick = -2
                             break
                 if pick == -2:
@@ -2060,9 +2086,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                     if t < TGT_SCENE and SC[t, S_SIDE] != SC[actor, S_SIDE]:
                         _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_FOR, O_ADVANTAGE, adv_k[i], t,
                                   0, 0, 0)
-                        _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS,
-                                   RNG, TPL, actor, adv_k[i], t, buf, skills, allies, payers, pick_free, pick_paid,
-                                   faces)
+                        _advantage(T, W, B, EV, actor, adv_k[i], t)
                         pick = -2
                         break
                 if pick == -2:
@@ -2079,8 +2103,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                     if A[aid, A_OWNER] == actor:
                         _decision(EV, G, D_TURN, actor, nm + natt + nadv + i, R_T_STACKS, O_EXPLOIT, aid, 0, 0,
                                   A[aid, A_NAME], held)
-                        _exploit(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-                                 actor, aid, buf, skills, allies, payers, pick_free, pick_paid, faces)
+                        _exploit(T, W, B, EV, actor, aid)
                         pick = -2
                         break
                 if pick == -2:
@@ -2096,8 +2119,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             why = R_T_SHOOTS
         if pick == NEG:
             # basic._turn
-            if _may_concede(CH, P, actor) and _should_concede(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, SIGHT, HOPS,
-                                                              actor, buf, skills):
+            if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
                 _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
@@ -2105,13 +2127,11 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                 pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
                 why = R_T_SMASH
             else:
-                pick = _best_odds_pick(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, P, actor, natt, att_t, att_s,
-                                       P[pol + POL_LIKELY])
+                pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
         if pick != NEG:
             t = att_t[pick]
             _decision(EV, G, D_TURN, actor, nm + pick, why, O_ATTACK, t, att_s[pick], 0, 0, 0)
-            _attack(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG,
-                    actor, t, att_s[pick], buf, skills, allies, payers, pick_free, pick_paid, plans, faces, usable)
+            _attack(T, W, B, EV, actor, t, att_s[pick])
             break
         if _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
@@ -2128,8 +2148,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
             j += 1
         if over != NEG:
             _decision(EV, G, D_TURN, actor, nm + natt + nadv + nexp + j, R_T_FORCES, O_OVERCOME, over, 0, 0, 0, 0)
-            _overcome_move(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, RNG, actor, over, allies,
-                           payers, pick_free, pick_paid, faces)
+            _overcome_move(T, W, B, EV, actor, over)
             break
         setup = NEG
         for i in range(nadv):
@@ -2138,8 +2157,7 @@ def _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT
                 break
         if setup != NEG:
             _decision(EV, G, D_TURN, actor, nm + natt + setup, R_T_SETS_UP, O_ADVANTAGE, adv_k[setup], actor, 0, 0, 0)
-            _advantage(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, TPL,
-                       actor, adv_k[setup], actor, buf, skills, allies, payers, pick_free, pick_paid, faces)
+            _advantage(T, W, B, EV, actor, adv_k[setup], actor)
             break
         _decision(EV, G, D_TURN, actor, before_fd, R_T_FULLDEF, O_FULLDEF, 0, 0, 0, 0, 0)
         _full_defense(CH, EV, G, actor)
@@ -2244,8 +2262,10 @@ def _next_in_order(CH, P, after):
 
 # -- one conflict (flows/conflict.run with basic._next) ------------------------------------
 @njit(cache=True, _nrt=False)
-def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
+def _reset(T, W):
     """A fresh table for the next episode: the characters as built, the aspects of the set-up."""
+    SC, A0, AF0, P = T.SC, T.A0, T.AF0, T.P
+    CH, MARK, SLOTA, G, A, AF, AL, INV = W.CH, W.MARK, W.SLOTA, W.G, W.A, W.AF, W.AL, W.INV
     n = SC.shape[0]
     for a in range(A.shape[0]):
         for k in range(NAF):
@@ -2293,54 +2313,50 @@ def _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV):
 def _scratch(n, ZF, TPL):
     """The working buffers a flow writes into, sized for the scene (allocated once per call into
     the kernel: the helpers run without reference counting)."""
-    return (np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64), np.empty(4, np.int64),
-            np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64), np.empty(4 * n, np.int64),
-            np.empty(n, np.int64), np.empty(8, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64),
-            np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
+    return Work(np.zeros(NR, np.int64), np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64),
+                np.empty(n, np.int64), np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64),
+                np.empty(4, np.int64), np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64),
+                np.empty(4 * n, np.int64), np.empty(8, np.int64), np.empty(n, np.int64),
+                np.empty(TPL.shape[0] * (n + 1) + 1, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
 
 
 # -- conflicts, one after another (flows/conflict.run with basic._next) ---------------------
 @njit(cache=True)
-def play_batch(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEEDS, POLICY_RNG0, EV, CH_out, MARK,
-               SLOTA_out, G_out):
-    """Play one conflict per seed in ``SEEDS``, each from its start with the dice of
-    ``default_rng(seed)``. The final states come back in ``CH_out[i]``, ``SLOTA_out[i]``,
-    ``G_out[i]``; ``EV[:G_out[-1, G_NEV]]`` holds the last episode's events (one seed: its log).
-    ``G_out[i, G_BAIL]`` is non-zero when episode i took a path the kernel does not cover (the
-    caller then plays it on the reference engine). ``POLICY_RNG0[i]``: the random policy's
-    generator at the start of episode i (numpy's state: see core.py). Every array the flow needs is allocated here,
-    once per batch: the helpers below run without reference counting."""
+def play_batch(T, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_out):
+    """Play one conflict per seed in ``SEEDS`` on the scene ``T`` (a ``Scene``), each from its
+    start with the dice of ``default_rng(seed)``. The final states come back in ``CH_out[i]``,
+    ``SLOTA_out[i]``, ``G_out[i]``; ``EV[:G_out[-1, G_NEV]]`` holds the last episode's events (one
+    seed: its log). ``G_out[i, G_BAIL]`` is non-zero when episode i took a path the kernel does not
+    cover (the caller then plays it on the reference engine). ``POLICY_RNG0[i]``: the random
+    policy's generator at the start of episode i (numpy's state: see core.py). Every array the
+    flow needs is allocated here, once per batch: the helpers below run without reference
+    counting."""
+    SC, P = T.SC, T.P
     n = SC.shape[0]
     amax = P[P_AMAX]
     A = np.zeros((amax, NAF), np.int64)
     AF = np.zeros((amax, n), np.int64)
     AL = np.zeros(amax, np.int64)
     INV = np.zeros((P[P_NSIDES], amax), np.int64)
-    R = np.zeros(NR, np.int64)
     RNG = np.zeros(2 * RNG_SIZE, np.uint64)  # the dice, then the random policy's generator
-    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
-        adv_g = _scratch(n, ZF, TPL)
+    B = _scratch(n, T.ZF, T.TPL)
     for i in range(SEEDS.shape[0]):
         seed_rng(RNG, SEEDS[i])
         for j in range(RNG_SIZE):
             RNG[RNG_SIZE + j] = POLICY_RNG0[i, j]
-        CH = CH_out[i]
-        SLOTA = SLOTA_out[i]
-        G = G_out[i]
-        _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
-        _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-             adv_g, CH, MARK, SLOTA, G, A, AF, AL, INV, RNG)  # no checkpoints in a batch: the CK arrays unused
+        W = Fight(CH_out[i], MARK, SLOTA_out[i], G_out[i], A, AF, AL, INV, RNG)
+        _reset(T, W)
+        _run(T, W, B, EV, W)  # no checkpoints in a batch: the state stands in for them, unused
 
 
 @njit(cache=True, _nrt=False)
-def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
+def _run(T, W, B, EV, K):
     """The conflict's flow once the state is set up (compiled without reference counting:
     every helper below only reads and writes arrays it is handed). Under G_CKMODE the state is
     saved into the CK arrays at each turn's start; under G_RESUME the flow starts from there."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    MARK, CH, A, AF, AL, G, RNG = W.MARK, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    skills, allies, pool = B.skills, B.allies, B.pool
     n = SC.shape[0]
     resume = G[G_RESUME] != 0
     G[G_RESUME] = 0
@@ -2352,11 +2368,8 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
             actor = P[P[P_ORDER] + cursor]
             if G[G_CKMODE] != 0:
                 G[G_CKCURSOR] = cursor
-                _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV,
-                      CKRNG)
-            _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
-                  TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s,
-                  usable, adv_k, adv_g)
+                _save(W, K)
+            _turn(T, W, B, EV, actor)
             if G[G_BAIL] != BAIL_NONE:
                 return
             CH[actor, C_ACTED] = 1
@@ -2378,10 +2391,8 @@ def _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT,
     while True:
         if G[G_CKMODE] != 0:
             G[G_CKACTOR] = actor
-            _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
-        _turn(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN,
-              TPL, actor, buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable,
-              adv_k, adv_g)
+            _save(W, K)
+        _turn(T, W, B, EV, actor)
         if G[G_BAIL] != BAIL_NONE:
             return
         CH[actor, C_ACTED] = 1
@@ -2469,8 +2480,11 @@ def _copy2(dst, src, rows):
 
 
 @njit(cache=True, _nrt=False)
-def _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
+def _save(W, K):
     """The state at a turn's start, into the checkpoint (the aspect rows in use only)."""
+    CH, MARK, SLOTA, G, A, AF, AL, INV, RNG = W.CH, W.MARK, W.SLOTA, W.G, W.A, W.AF, W.AL, W.INV, W.RNG
+    CKCH, CKMARK, CKSLOTA, CKG, CKA = K.CH, K.MARK, K.SLOTA, K.G, K.A
+    CKAF, CKAL, CKINV, CKRNG = K.AF, K.AL, K.INV, K.RNG
     _copy2(CKCH, CH, CH.shape[0])
     _copy2(CKMARK, MARK, MARK.shape[0])
     _copy2(CKSLOTA, SLOTA, SLOTA.shape[0])
@@ -2489,9 +2503,12 @@ def _save(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, C
 
 
 @njit(cache=True, _nrt=False)
-def _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG):
+def _restore(W, K):
     """Back to the checkpoint, keeping the answers (G past NG, and their count): the marks of
     aspects made after it are cleared, so a new path cannot read the abandoned one's."""
+    CH, MARK, SLOTA, G, A, AF, AL, INV, RNG = W.CH, W.MARK, W.SLOTA, W.G, W.A, W.AF, W.AL, W.INV, W.RNG
+    CKCH, CKMARK, CKSLOTA, CKG, CKA = K.CH, K.MARK, K.SLOTA, K.G, K.A
+    CKAF, CKAL, CKINV, CKRNG = K.AF, K.AL, K.INV, K.RNG
     nans = G[G_NANS]
     old_top = A[0, 0] + 1
     _copy2(CH, CKCH, CH.shape[0])
@@ -2515,35 +2532,29 @@ def _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG
 
 
 @njit(cache=True)
-def advance(SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEED, POLICY_RNG0, EV, CH, MARK, SLOTA,
-            G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG, fresh):
+def advance(T, SEED, POLICY_RNG0, EV, W, K, fresh):
     """Play one conflict whose ``agent`` seats are answered from outside (G past NG), from its
-    start (``fresh``) or from the checkpoint of the last turn's start, to its end or to the first
-    decision past the answers (a pause: see _draw). Every array is the caller's and persists
-    between calls, so a pause costs the replay of one turn, not of the whole fight."""
-    n = SC.shape[0]
+    start (``fresh``) or from the checkpoint ``K`` of the last turn's start, to its end or to the
+    first decision past the answers (a pause: see _draw). ``W`` and ``K`` (both ``Fight``
+    bundles) are the caller's and persist between calls, so a pause costs the replay of one
+    turn, not of the whole fight."""
+    G, RNG = W.G, W.RNG
     if fresh:
         seed_rng(RNG, SEED[0])
         for j in range(RNG_SIZE):
             RNG[RNG_SIZE + j] = POLICY_RNG0[j]
-        _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
+        _reset(T, W)
     else:
-        _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        _restore(W, K)
         G[G_RESUME] = 1
     G[G_CKMODE] = 1
     G[G_BAIL] = BAIL_NONE
-    R = np.zeros(NR, np.int64)
-    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
-        adv_g = _scratch(n, ZF, TPL)
-    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+    _run(T, W, _scratch(T.SC.shape[0], T.ZF, T.TPL), EV, K)
 
 
 # -- a look-ahead: copies of one position played on (agents/search.py) ---------------------------
 @njit(cache=True)
-def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL, SEED, ANSWERS, TRIES, RSEEDS, horizon,
-             EV, CH_out, OUT, H_out):
+def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
     """Copies of one position, each played on with its own dice (``Engine.fork``). The scene is
     replayed once from ``SEED`` with every seat answered by ``ANSWERS`` (the scene's answers so
     far) to the decision they lead to, keeping the state at that turn's start; copy i starts from
@@ -2553,8 +2564,10 @@ def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
     horizon); ``OUT[-1]``: the decision the replay reached (kind, actor, option count; actor -1 if
     it reached none). ``H_out[i, c]``: what c has used up of its stress boxes and consequence
     slots on the scene's track, and their total (search.harm); ``CH_out[i]``: its characters."""
+    SC, SLOTS = T0.SC, T0.SLOTS
     n = SC.shape[0]
-    P = P0.copy()  # the copies' seats stop asking once their answers are spent: their own P
+    P = T0.P.copy()  # the copies' seats stop asking once their answers are spent: their own P
+    T = Scene(SC, T0.SK, T0.ST, SLOTS, T0.A0, T0.AF0, P, T0.SIGHT, T0.HOPS, T0.ZF, T0.ZFN, T0.ZR, T0.ZRN, T0.TPL)
     asks = np.zeros(n, np.int64)
     for c in range(n):
         asks[c] = P[P[P_POL] + POL_W * c + POL_ASKS]
@@ -2563,28 +2576,24 @@ def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
     AF = np.zeros((amax, n), np.int64)
     AL = np.zeros(amax, np.int64)
     INV = np.zeros((P[P_NSIDES], amax), np.int64)
-    R = np.zeros(NR, np.int64)
     MARK = np.zeros((n, 64), np.int64)
     RNG = np.zeros(3 * RNG_SIZE, np.uint64)  # the dice, the random policy's generator, the copy's dice
     nans = ANSWERS.shape[0]
     G = np.zeros(NG + nans + 1, np.int64)
     CH = np.zeros((n, CH_out.shape[2]), np.int64)
     SLOTA = np.zeros((n, SLOTS.shape[1]), np.int64)
-    CKCH, CKMARK, CKSLOTA = np.zeros_like(CH), np.zeros_like(MARK), np.zeros_like(SLOTA)
-    CKG, CKA, CKAF, CKAL = np.zeros(NG, np.int64), np.zeros_like(A), np.zeros_like(AF), np.zeros_like(AL)
-    CKINV, CKRNG = np.zeros_like(INV), np.zeros_like(RNG)
-    buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, pool, usable, adv_k, \
-        adv_g = _scratch(n, ZF, TPL)
+    W = Fight(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG)
+    K = Fight(np.zeros_like(CH), np.zeros_like(MARK), np.zeros_like(SLOTA), np.zeros(NG, np.int64), np.zeros_like(A),
+              np.zeros_like(AF), np.zeros_like(AL), np.zeros_like(INV), np.zeros_like(RNG))
+    B = _scratch(n, T.ZF, T.TPL)
     # the scene to the decision, once, keeping its turn's start
     for j in range(nans):
         G[NG + j] = ANSWERS[j]
     G[G_NANS] = nans
     seed_rng(RNG, SEED[0])
-    _reset(SC, A0, AF0, P, CH, MARK, SLOTA, G, A, AF, AL, INV)
+    _reset(T, W)
     G[G_CKMODE] = 1
-    _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-         buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-         adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+    _run(T, W, B, EV, K)
     last = OUT.shape[0] - 1
     OUT[last, 0] = G[G_PKIND]
     OUT[last, 1] = G[G_PACTOR] if G[G_BAIL] == BAIL_PAUSE else NEG
@@ -2592,7 +2601,7 @@ def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
     if G[G_BAIL] != BAIL_PAUSE:
         return
     for i in range(TRIES.shape[0]):
-        _restore(CH, MARK, SLOTA, G, A, AF, AL, INV, RNG, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        _restore(W, K)
         for c in range(n):
             P[P[P_POL] + POL_W * c + POL_ASKS] = asks[c]
         seed_rng(RNG[2 * RNG_SIZE:], RSEEDS[i])
@@ -2603,9 +2612,7 @@ def playouts(SC, SK, ST, SLOTS, A0, AF0, P0, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
         G[G_BAIL] = BAIL_NONE
         G[G_PLAYOUT] = n
         G[G_HORIZON] = horizon
-        _run(SC, SK, ST, SLOTS, MARK, SLOTA, CH, A, AF, AL, G, R, INV, EV, P, SIGHT, HOPS, RNG, ZF, ZFN, ZR, ZRN, TPL,
-             buf, skills, allies, payers, pick_free, pick_paid, plans, faces, moves, att_t, att_s, usable, pool, adv_k,
-             adv_g, CKCH, CKMARK, CKSLOTA, CKG, CKA, CKAF, CKAL, CKINV, CKRNG)
+        _run(T, W, B, EV, K)
         OUT[i, 0] = G[G_WINNER]
         OUT[i, 1] = G[G_BAIL]
         for c in range(n):

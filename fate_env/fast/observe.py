@@ -46,10 +46,12 @@ def _rel(SC, ego, who):
 
 
 @njit(cache=True, _nrt=False)
-def observe(out, buf, ego, pactor, pkind, SC, SLOTS, MARK, SLOTA, CH, G, A, AF, AL, INV, P, SLOT_AT, LP, STATIC,
-            BOXES, DK2OBS):
+def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
     """ObservationEncoder.encode for ``ego``, the decision (``pactor``, ``pkind``; -1 for none)
-    pending. ``buf``: a float64 scratch of the observation's size."""
+    pending, from the fight ``W`` (``bundles.Fight``) through the layout ``V`` (``bundles.View``).
+    ``buf``: a float64 scratch of the observation's size."""
+    MARK, SLOTA, CH, G, A, AF, AL, INV = W.MARK, W.SLOTA, W.CH, W.G, W.A, W.AF, W.AL, W.INV
+    SLOT_AT, LP, STATIC, BOXES, DK2OBS = V.SLOT_AT, V.LP, V.STATIC, V.BOXES, V.DK2OBS
     n = SC.shape[0]
     C, Z, NA = LP[L_C], LP[L_Z], LP[L_A]
     cs = LP[L_CHAR]

@@ -19,6 +19,7 @@ from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_
 from fate_env.rules.state import build_fighter
 
 from . import kernel as k
+from .bundles import Scene as KernelScene
 from .coverage import MAJOR_COSTS, REACHES, STYLES, TARGET_KINDS, WHEN_TAGS, scene_reasons
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
@@ -76,6 +77,10 @@ class Tables:
     cons_names: dict[str, str]       # severity -> the consequence's name on the scene's track
     fp_start: tuple[int, ...]
     gm_start: int
+
+    def arrays(self) -> KernelScene:
+        """The arrays the kernel reads, bundled as its entry points take them."""
+        return KernelScene(*(getattr(self, name) for name in KernelScene._fields))
 
 
 def covered(scene: Scene, controllers: dict[str, str] | None = None) -> list[str]:

@@ -41,9 +41,19 @@ def test_a_changed_source_drops_the_fast_cores_cached_functions_and_nothing_else
     assert not list(cache.glob("kernel.*")) and not list(cache.glob("dice.*"))
     assert (cache / jit.STAMP).read_text() == second
 
+    (src / "sub").mkdir()  # the kernel's own folder (fast/kernel/) is hashed with the rest
+    (src / "sub" / "rolls.py").write_text("@njit\nw = 1\n")
+    third = jit.sources_digest(src)
+    assert third != second
+    (src / "sub" / "rolls.py").write_text("@njit\nw = 2\n")
+    assert jit.sources_digest(src) != third
+
 
 @pytest.mark.skipif(not jit.HAVE_NUMBA, reason="numba caches only when installed")
-def test_the_cache_folder_records_the_sources_it_was_compiled_from():
-    folder = jit._cache_folder()
-    assert folder is not None
-    assert (folder / jit.STAMP).read_text() == jit.sources_digest()
+def test_the_cache_folders_record_the_sources_they_were_compiled_from():
+    folders = {path.parent for path in jit.kernel_files()}
+    assert jit.SOURCES in folders  # fast/ (observe.py, dice.py), and the kernel's folder when it has one
+    for source_folder in folders:
+        cache = jit._cache_folder(next(source_folder.glob("*.py")))
+        assert cache is not None
+        assert (cache / jit.STAMP).read_text() == jit.sources_digest()

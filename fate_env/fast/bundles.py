@@ -1,0 +1,30 @@
+"""The bundles the fast core's arrays travel in between its larger flows.
+
+Named tuples, which numba compiles as plain structs: a field read is free, and a bundle passed to
+a function costs what its arrays passed one by one would. So only the flows that would otherwise
+take more than 12 parameters take bundles; they unpack the fields they read at their top, and the
+small helpers called in the inner loops (``_base``, ``_stunt``, ``_foes``, ...) keep taking just
+the arrays they read, so no call copies arrays its callee never reads. The field names are the
+arrays' names in the kernel (their layouts are in ``kernel/layout.py``).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+#: the scene, read only: per-character statics, skills, stunts, consequence slots, the opening
+#: aspects and their free invokes, parameters, zone sight and hops, free moves, reachable zones,
+#: advantage templates (built once per scene: ``tables.Tables.arrays()``)
+Scene = namedtuple("Scene", "SC SK ST SLOTS A0 AF0 P SIGHT HOPS ZF ZFN ZR ZRN TPL")
+#: one fight's state: characters, marked boxes, used slots, globals (and the answers past NG),
+#: aspects (rows, free invokes, the live list), invoke marks, the dice. A checkpoint (the state
+#: at a turn's start, which a paused session resumes from) is a Fight too.
+Fight = namedtuple("Fight", "CH MARK SLOTA G A AF AL INV RNG")
+#: working buffers sized for the scene, allocated once per call into the kernel: the roll in
+#: progress, then each flow's scratch
+Work = namedtuple("Work", "R buf skills allies payers pick_free pick_paid plans faces moves att_t att_s usable pool "
+                          "adv_k adv_g")
+#: what the environment's observation is laid out by (``observe.observe``): the aspect in each
+#: slot, the layout's sizes, each character's fixed features, its box counts, and the
+#: environment's index of each decision kind
+View = namedtuple("View", "SLOT_AT LP STATIC BOXES DK2OBS")
