@@ -1,0 +1,38 @@
+"""The fast core's kernel: one conflict played to its end by scripted or random controllers.
+
+This mirrors, step for step, the reference engine's conflict flow (``fate_env/rules/flows/
+conflict.py``), every action a turn offers (``rules/actions/``: moves, attack, create an advantage,
+exploit, the overcome move, remove, full defense, support, concede, pass), invoke rounds
+(``rules/invokes.py``), overcome outcomes (``rules/overcome.py``), Condensed and Core stress
+(``rules/stress.py``), boosts (``rules/aspects.py``), the scene's end (``rules/end.py``) and the
+policies of ``agents/`` (``basic``, the tactics, ``random``) — over flat integer arrays, so numba
+can compile it. The rules' citations live beside the reference code; each module is named after
+the reference file it mirrors, and each function names the reference functions it mirrors
+(``@mirrors``, ``mirror.py``). It writes the same events as the reference, as rows of integers
+that ``decode.py`` turns back into event objects (only when a log is asked for).
+
+An episode that outgrows the fixed tables (aspects, events) stops with a reason code (see
+``BAIL_REASONS``); the caller then plays that episode on the reference engine. Nothing is
+approximated.
+
+Written in the subset of Python numba compiles; without numba it runs as plain Python (slowly),
+which keeps the logic testable everywhere.
+
+Modules, lowest first (each imports only those above it): ``layout`` (the arrays' columns and the
+codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``rolls``, ``aspects``,
+``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
+``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
+``exploit``, ``remove``, ``support``), ``conflict`` (a turn and the flow), and ``entry`` (what
+Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
+flows in the bundles of ``../bundles.py``.
+"""
+
+
+from __future__ import annotations
+
+from ..jit import HAVE_NUMBA
+from .layout import *  # noqa: F401,F403 - the layout's names, read as kernel.X by decode, tables, observe
+from .entry import advance, play_batch, playouts
+from .stress import _cap
+
+__all__ = ["HAVE_NUMBA", "advance", "play_batch", "playouts", "_cap"]

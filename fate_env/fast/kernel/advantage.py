@@ -1,0 +1,147 @@
+"""Creating an advantage (``rules/actions/advantage.py``): the options, the roll with basic's
+answers, the aspect placed.
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .aspects import _boost, _new_aspect
+from .attack import _respond
+from .events import _decision, _emit, _paused_two
+from .invokes import _settle
+from .layout import (
+    A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, G_BAIL,
+    G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
+    TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NSK, TP_TARGET, TP_TRACK,
+    WHY_PASSIVE_TEMPLATE,
+)
+from .mirror import mirrors
+from .rolls import _best_of, _roll_action
+from .seats import _draw, _draws, _why
+
+
+@mirrors("fate_env.rules.actions.advantage.offer")
+@njit(cache=True, _nrt=False)
+def _key_of(A, aid):
+    """Where an aspect sits, as a target code: its owner, else its zone, else the scene."""
+    if A[aid, A_OWNER] != NEG:
+        return A[aid, A_OWNER]
+    if A[aid, A_ZONE] != NEG:
+        return TGT_ZONE + A[aid, A_ZONE]
+    return TGT_SCENE
+
+
+@mirrors("fate_env.rules.actions.advantage.offer")
+@njit(cache=True, _nrt=False)
+def _named(A, AL, G, name, target):
+    """An advantage or situation aspect called ``name`` already on ``target`` (offer's ``named``).
+    Only placed advantages can be: tables.covered refuses templates named like situation aspects."""
+    if G[G_PLACED] == 0:
+        return False
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        kind = A[aid, A_KIND]
+        if (kind == K_ADVANTAGE or kind == K_SITUATION) and A[aid, A_NAME] == name and _key_of(A, aid) == target:
+            return True
+    return False
+
+
+@mirrors("fate_env.rules.actions.advantage.offer")
+@njit(cache=True, _nrt=False)
+def _advantage_options(W, T, actor, foes, nf, B, nal):
+    """The turn's advantage options in the reference's order (template by template, each
+    template's targets from where the actor stands, reach.template_targets), without the ones
+    already in play: (template, target code) pairs in ``adv_k``/``adv_g``; their count."""
+    P, SIGHT, TPL = T.P, T.SIGHT, T.TPL
+    CH, A, AL, G = W.CH, W.A, W.AL, W.G
+    allies, adv_k, adv_g = B.allies, B.adv_k, B.adv_g
+    here = CH[actor, C_ZONE]
+    n = 0
+    for k in range(TPL.shape[0]):
+        tg = TPL[k, TP_TARGET]
+        name = TPL[k, TP_NAME]
+        if tg == TG_FOE:
+            for i in range(nf):
+                t = foes[i]
+                if TPL[k, TP_TRACK] == 0:  # physical: the foe must be within shooting range
+                    d = SIGHT[here, CH[t, C_ZONE]]
+                    if d < 0 or d > P[P_SHOOT]:
+                        continue
+                if not _named(A, AL, G, name, t):
+                    adv_k[n] = k
+                    adv_g[n] = t
+                    n += 1
+        elif tg == TG_ALLY:
+            for i in range(nal):
+                if not _named(A, AL, G, name, allies[i]):
+                    adv_k[n] = k
+                    adv_g[n] = allies[i]
+                    n += 1
+        else:
+            t = actor if tg == TG_SELF else TGT_ZONE + here if tg == TG_ZONE else TGT_SCENE
+            if not _named(A, AL, G, name, t):
+                adv_k[n] = k
+                adv_g[n] = t
+                n += 1
+    return n
+
+
+@mirrors("fate_env.rules.actions.advantage.run", "fate_env.rules.actions.advantage.create_advantage")
+@njit(cache=True, _nrt=False)
+def _advantage(T, W, B, EV, actor, k, target):
+    """advantage.create_advantage with basic's answers: against a foe's defense, else the
+    template's difficulty; a tie gives a boost named for the template, a success the aspect with
+    one free invoke (two with style); a failure asks the cost question, and basic gives nothing."""
+    SK, ST, P, TPL = T.SK, T.ST, T.P, T.TPL
+    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    R = B.R
+    on_char = target < TGT_SCENE
+    skill = _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG)
+    dskill = NEG
+    active = TPL[k, TP_TARGET] == TG_FOE
+    if active:
+        if not _respond(T, W, EV, target, B):
+            return
+        dskill = _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor)
+    _roll_action(T, W, B, EV, actor, ACT_ADVANTAGE, skill, target if on_char else NEG, target if active else NEG,
+                 dskill, (TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE))
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    m = _settle(T, W, B, EV, False, active, ACT_ADVANTAGE, target)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    name = TPL[k, TP_NAME]
+    if m < 0:
+        if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
+            j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor, D_COST) else 0
+            if j < 0:
+                _paused_two(EV, G, O_NO_ASPECT, O_FOR_ENEMY)
+                return
+            if j == 1:
+                _decision(EV, G, D_COST, actor, 1, _why(P, actor, D_COST), O_FOR_ENEMY, 0, 0, 0, 0, 0)
+                _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
+            else:
+                _decision(EV, G, D_COST, actor, 0, _why(P, actor, D_COST) if _draws(P, actor, D_COST) else R_C_NOTHING,
+                          O_NO_ASPECT, 0, 0, 0, 0, 0)
+        return
+    if m == 0:
+        _boost(A, AF, AL, G, P, EV, actor, name)
+        return
+    _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 else 1)
+
+
+@mirrors("fate_env.rules.actions.advantage.place")
+@njit(cache=True, _nrt=False)
+def _place(A, AF, AL, G, P, EV, actor, name, target, skill, holder, count):
+    """advantage.place: the new aspect on ``target`` with ``count`` free invokes for ``holder``."""
+    on_char = target < TGT_SCENE
+    owner = target if on_char else NEG
+    zone = target - TGT_ZONE if target >= TGT_ZONE else NEG
+    kind = K_ADVANTAGE if on_char else K_SITUATION
+    aid = _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, actor)
+    if aid == NEG:
+        return
+    A[aid, A_SKILL] = skill
+    G[G_PLACED] += 1
+    AF[aid, holder] = count
+    _emit(EV, G, E_CREATED, (name, aid, kind, target, count, holder, 0, 0, 0, 0, 0))

@@ -1,0 +1,103 @@
+"""Aspects in play (``rules/aspects.py``): made, dropped, boosts and their expiry, and which an
+action can take advantage of or clear.
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .events import _emit
+from .layout import (
+    A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
+    E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG, P_AMAX, S_SIDE,
+    WHY_EXPIRED,
+)
+from .mirror import mirrors
+
+
+@mirrors("fate_env.rules.aspects.exploitable", "fate_env.rules.aspects.removable")
+@njit(cache=True, _nrt=False)
+def _nth_aspect(SC, CH, A, AL, G, actor, n, removable):
+    """The n-th aspect ``actor`` could take advantage of (aspects.exploitable) or, with
+    ``removable``, clear (aspects.removable), in the table's order."""
+    here = CH[actor, C_ZONE]
+    q = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        kind = A[aid, A_KIND]
+        owner = A[aid, A_OWNER]
+        z = A[aid, A_ZONE]
+        if removable:
+            ok = False
+            if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
+                if owner != NEG:
+                    ok = CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] == SC[actor, S_SIDE]
+                else:
+                    ok = z == NEG or z == here
+        else:
+            ok = kind != K_BOOST and (owner == NEG or CH[owner, C_STATUS] == ACTIVE) and (z == NEG or z == here)
+        if ok:
+            if q == n:
+                return aid
+            q += 1
+    return NEG
+
+
+@mirrors("fate_env.rules.aspects.new_aspect")
+@njit(cache=True, _nrt=False)
+def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
+    aid = G[G_ASEQ] + 1
+    if aid >= P[P_AMAX]:
+        G[G_BAIL] = BAIL_ASPECTS
+        return NEG
+    G[G_ASEQ] = aid
+    A[aid, A_KIND] = kind
+    A[aid, A_OWNER] = owner
+    A[aid, A_ZONE] = zone
+    A[aid, A_CREATOR] = creator
+    A[aid, A_NAME] = name
+    A[aid, A_BTURN] = 0
+    A[aid, A_ALIVE] = 1
+    A[aid, A_SKILL] = NEG
+    A[0, 0] = aid
+    for h in range(AF.shape[1]):
+        AF[aid, h] = 0
+    AL[G[G_NAL]] = aid
+    G[G_NAL] += 1
+    return aid
+
+
+@mirrors("fate_env.rules.aspects.expire_boosts", "fate_env.rules.engine.Engine.gm_remove_aspect")
+@njit(cache=True, _nrt=False)
+def _drop_aspect(A, AL, G, aid):
+    A[aid, A_ALIVE] = 0
+    n = G[G_NAL]
+    j = 0
+    for i in range(n):
+        if AL[i] != aid:
+            AL[j] = AL[i]
+            j += 1
+    G[G_NAL] = j
+
+
+@mirrors("fate_env.rules.aspects.boost")
+@njit(cache=True, _nrt=False)
+def _boost(A, AF, AL, G, P, EV, holder, name):
+    aid = _new_aspect(A, AF, AL, G, P, name, K_BOOST, NEG, NEG, holder)
+    if aid == NEG:
+        return
+    AF[aid, holder] = 1
+    A[aid, A_BTURN] = G[G_TURNSEQ]
+    _emit(EV, G, E_BOOST, (name, aid, holder, 0, 0, 0, 0, 0, 0, 0, 0))
+
+
+@mirrors("fate_env.rules.aspects.expire_boosts")
+@njit(cache=True, _nrt=False)
+def _expire_boosts(A, AF, AL, G, EV, actor):
+    i = 0
+    while i < G[G_NAL]:
+        aid = AL[i]
+        if A[aid, A_KIND] == K_BOOST and AF[aid, actor] > 0 and A[aid, A_BTURN] < G[G_TURNSEQ]:
+            _drop_aspect(A, AL, G, aid)
+            _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_EXPIRED, 0, 0, 0, 0, 0, 0, 0, 0))
+        else:
+            i += 1

@@ -1,0 +1,79 @@
+"""The attack action (``rules/actions/attack.py``), and the target's response (``rules/steps.py``).
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .aspects import _boost
+from .basic import _may_concede, _should_concede
+from .events import _decision, _paused_two
+from .invokes import _settle
+from .layout import (
+    ACT_ATTACK, BAIL_NONE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, O_BOOST_HIT, O_CONCEDE, O_DEFEND, O_FULLHIT,
+    P_NAME_MOMENTUM, P_NAME_OPENING, R_R_CONCEDE, R_R_DEFEND, R_S_FULL,
+)
+from .mirror import mirrors
+from .reach import _reach_of
+from .rolls import _defend_skill, _roll_action
+from .seats import _draw, _draws, _why
+from .stress import _concede, _harm
+
+
+@mirrors("fate_env.rules.steps.respond", "agents.basic.BasicController._respond")
+@njit(cache=True, _nrt=False)
+def _respond(T, W, EV, target, B):
+    """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
+    the random policy's draw)."""
+    P = T.P
+    CH, RNG, G = W.CH, W.RNG, W.G
+    if _draws(P, target, D_RESPOND):
+        j = _draw(P, RNG, G, target, D_RESPOND, 2)
+        if j < 0:
+            _paused_two(EV, G, O_DEFEND, O_CONCEDE)
+            return False
+        concede = j == 1
+        reason = _why(P, target, D_RESPOND)
+    else:
+        concede = _may_concede(CH, P, target) and _should_concede(T, W, target, B)
+        reason = R_R_CONCEDE if concede else R_R_DEFEND
+    if concede:
+        _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
+        _concede(CH, EV, G, target)
+        return False
+    _decision(EV, G, D_RESPOND, target, 0, reason, O_DEFEND, 0, 0, 0, 0, 0)
+    return True
+
+
+@mirrors("fate_env.rules.actions.attack.run")
+@njit(cache=True, _nrt=False)
+def _attack(T, W, B, EV, actor, target, skill):
+    SK, ST, P = T.SK, T.ST, T.P
+    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    if not _respond(T, W, EV, target, B):
+        return
+    dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
+    _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    m = _settle(T, W, B, EV, True, True, ACT_ATTACK, target)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    if m < 0:
+        return
+    if m == 0:
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
+        return
+    if m >= 3:
+        j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
+        if j < 0:
+            G[G_PSHIFTS] = m
+            _paused_two(EV, G, O_FULLHIT, O_BOOST_HIT)
+            return
+        if j == 1:  # trade a shift for a boost
+            _decision(EV, G, D_STYLE, actor, 1, _why(P, actor, D_STYLE), O_BOOST_HIT, 0, 0, 0, 0, 0)
+            m -= 1
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
+        else:
+            _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL, O_FULLHIT,
+                      0, 0, 0, 0, 0)
+    _harm(T, W, EV, target, m, actor, B)

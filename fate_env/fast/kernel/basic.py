@@ -1,0 +1,144 @@
+"""The ``basic`` policy's tests (``agents/basic.py``): whether to concede, the danger a foe
+poses, the free move into reach, the attack with the best odds.
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .events import _decision, _emit
+from .layout import (
+    C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, D_TURN, E_MOVED, NEG, O_MOVE, P_POL, PK_MINION, POL_HURT, POL_KIND,
+    POL_LIKELY, POL_MARGIN, POL_MARKED, POL_W, S_NBOX,
+)
+from .mirror import mirrors
+from .reach import _attack_skills, _can_reach
+from .rolls import _attack_rating, _defense_rating
+from .stress import _cap
+from .table import _foes
+
+
+@mirrors("agents.basic.BasicController._should_concede")
+@njit(cache=True, _nrt=False)
+def _may_concede(CH, P, me):
+    """The cheap half of the concession test: a policy that never concedes, or an unhurt
+    character under ``hurt_first``, needs no danger estimate (a minion conceding once marked
+    always looks)."""
+    pol = P[P_POL] + POL_W * me
+    if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
+        return True
+    return P[pol + POL_MARGIN] > -99 and (P[pol + POL_HURT] == 0 or _holds(CH, me))
+
+
+@mirrors("agents.basic.BasicController._should_concede")
+@njit(cache=True, _nrt=False)
+def _holds(CH, me):
+    """Already hurt: a consequence taken, or a mob that has lost members."""
+    return CH[me, C_CTAKEN] != 0 or (CH[me, C_MOB] != 0 and CH[me, C_MEMBERS] < CH[me, C_COUNT])
+
+
+@mirrors("agents.basic.BasicController._should_concede", "agents.tactics.MinionController._should_concede")
+@njit(cache=True, _nrt=False)
+def _should_concede(T, W, me, B):
+    """basic._should_concede with ``me``'s parameters (and minion's override, tactics.py)."""
+    SC, P = T.SC, T.P
+    MARK, CH = W.MARK, W.CH
+    pol = P[P_POL] + POL_W * me
+    if P[pol + POL_KIND] == PK_MINION and P[pol + POL_MARKED] != 0:
+        marked = False
+        for b in range(SC[me, S_NBOX]):
+            if MARK[me, b] != 0:
+                marked = True
+        lost = CH[me, C_MOB] != 0 and CH[me, C_MEMBERS] * 2 <= CH[me, C_COUNT]
+        if marked or lost or CH[me, C_CTAKEN] != 0:
+            return True
+    margin = P[pol + POL_MARGIN]
+    if margin <= -99:
+        return False
+    if P[pol + POL_HURT] != 0 and not _holds(CH, me):
+        return False
+    found, worst = _danger(T, W, me, pol, B)
+    return found and worst >= margin
+
+
+@mirrors("agents.basic.BasicController._danger")
+@njit(cache=True, _nrt=False)
+def _danger(T, W, me, pol, B):
+    """BasicController._danger: (a foe can hurt ``me``, how far the likeliest such hit goes past
+    what ``me`` can absorb), with the likely roll of the policy at ``pol``."""
+    SC, SK, ST, SLOTS, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.HOPS
+    MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
+    buf, skills = B.buf, B.skills
+    likely = P[pol + POL_LIKELY]
+    nf = _foes(SC, CH, me, buf)
+    worst = 0
+    found = False
+    cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, me)
+    for i in range(nf):
+        foe = buf[i]
+        na = _attack_skills(P, foe, skills)
+        for j in range(na):
+            skill = skills[j]
+            near = _can_reach(P, SIGHT, CH, foe, skill, CH[foe, C_ZONE], me)
+            if not near:
+                d = HOPS[CH[foe, C_ZONE], CH[me, C_ZONE]]
+                if d == 0 or d < 0:  # basic's `(distance or 9) <= 1`: 0 and None count as 9
+                    d = 9
+                near = d <= 1
+            if near:
+                hit = _attack_rating(SK, ST, CH, A, foe, skill, me) + likely - \
+                    _defense_rating(SK, ST, CH, A, P, me, foe, skill)
+                if hit > 0:
+                    over = hit - cap
+                    if not found or over > worst:
+                        worst = over
+                        found = True
+    return found, worst
+
+
+@mirrors("agents.basic.BasicController._reach_after")
+@njit(cache=True, _nrt=False)
+def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
+    nf = _foes(SC, CH, me, buf)
+    na = _attack_skills(P, me, skills)
+    for i in range(nf):
+        for j in range(na):
+            if _can_reach(P, SIGHT, CH, me, skills[j], zone, buf[i]):
+                return True
+    return False
+
+
+@mirrors("agents.basic.BasicController._move")
+@njit(cache=True, _nrt=False)
+def _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, reason):
+    """The turn's free move: the first of ``moves`` from which a foe is in reach, taken (with
+    ``reason``); False if none is."""
+    here = CH[actor, C_ZONE]
+    for i in range(nm):
+        if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+            _decision(EV, G, D_TURN, actor, i, reason, O_MOVE, moves[i], 0, 0, 0, 0)
+            _emit(EV, G, E_MOVED, (actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0))
+            CH[actor, C_ZONE] = moves[i]
+            return True
+    return False
+
+
+@mirrors("agents.basic.BasicController._turn")
+@njit(cache=True, _nrt=False)
+def _best_odds_pick(T, W, actor, natt, B, likely):
+    """basic: odds x 2, +3 if the likely roll takes the target out; the first of the best."""
+    SC, SK, ST, SLOTS, P = T.SC, T.SK, T.ST, T.SLOTS, T.P
+    MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
+    att_t, att_s = B.att_t, B.att_s
+    best = NEG
+    best_score = -99
+    for i in range(natt):
+        t = att_t[i]
+        odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
+        if odds * 2 + 3 <= best_score:
+            continue
+        finish = 1 if odds + likely > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0
+        score = odds * 2 + finish * 3
+        if score > best_score:
+            best = i
+            best_score = score
+    return best

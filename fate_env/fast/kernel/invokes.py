@@ -1,0 +1,397 @@
+"""Invoking aspects (``rules/invokes.py``): who may pay, every invoke option in the reference's
+order, the budget, an invoke applied, and the rounds of invokes after a roll with the policies' answers.
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .aspects import _boost, _drop_aspect
+from .events import _decision, _emit, _opt
+from .layout import (
+    A_KIND, A_NAME, A_OWNER, A_ZONE, ACTIVE, BAIL_NONE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
+    C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_GMSPENT, G_NAL, G_PEFFORT, G_PMARGIN,
+    G_POPP, G_PROLLER, G_ROLLNO, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
+    P_POL, PK_STACKER, PK_TACTICIAN, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
+    R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
+    R_Z1, R_Z2, S_NPC, S_SIDE, WHY_USED,
+)
+from .mirror import mirrors
+from .rolls import _roll
+from .seats import _draw, _draws, _why
+from .table import _allies
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False)
+def _payers(SC, CH, G, who, allies, nal, out):
+    """Who may pay a fate point for ``who``'s invoke: itself (NPCs: the GM pool), PC allies."""
+    if SC[who, S_NPC] != 0:
+        if G[G_GMPOOL] > 0:
+            out[0] = who
+            return 1
+        return 0
+    n = 0
+    if CH[who, C_FP] > 0:
+        out[0] = who
+        n = 1
+    for i in range(nal):
+        p = allies[i]
+        if SC[p, S_NPC] == 0 and CH[p, C_FP] > 0:
+            out[n] = p
+            n += 1
+    return n
+
+
+@mirrors("fate_env.rules.aspects.visible")
+@njit(cache=True, _nrt=False)
+def _visible_here(A, CH, R, aid):
+    owner = A[aid, A_OWNER]
+    if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+        return False
+    z = A[aid, A_ZONE]
+    return z == NEG or z == R[R_Z1] or z == R[R_Z2]
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False)
+def _may_pay(SC, A, aid, payer, side):
+    """A fate point buys your own aspect, a situation aspect, or an opponent's (never a friend's)."""
+    kind = A[aid, A_KIND]
+    owner = A[aid, A_OWNER]
+    personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+    return (not personal) or owner == payer or SC[owner, S_SIDE] != side
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False)
+def _holder_here(CH, A, AF, R, aid, who, allies, nal):
+    """For an aspect and the roll in progress: the first of ``who`` and its allies holding a free
+    invoke on it (NEG: none), or NOT_HERE when it is not in play here (its owner has left, or it
+    sits in another zone)."""
+    owner = A[aid, A_OWNER]
+    if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+        return NOT_HERE
+    z = A[aid, A_ZONE]
+    if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+        return NOT_HERE
+    if AF[aid, who] > 0:
+        return who
+    for j in range(nal):
+        if AF[aid, allies[j]] > 0:
+            return allies[j]
+    return NEG
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False)
+def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by):
+    """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
+    pick_free = [index, aspect, holder] of the first free +2, pick_free[3:6] the same for the
+    first free +2 on an aspect of ``owned_by`` (the tactician's), pick_free[6:8] = [index, aspect]
+    of the first free +2 ``who`` holds itself (the stacker's), and pick_paid = [index, aspect] of
+    the first paid +2 paid by ``who`` itself."""
+    SC = T.SC
+    CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
+    R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
+    side = SC[who, S_SIDE]
+    stamp = G[G_ROLLNO]
+    n = 0
+    pick_free[0] = NEG
+    pick_free[3] = NEG
+    pick_free[6] = NEG
+    pick_paid[0] = NEG
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        holder = _holder_here(CH, A, AF, R, aid, who, allies, nal)
+        if holder == NOT_HERE:
+            continue
+        owner = A[aid, A_OWNER]
+        if holder != NEG:
+            if pick_free[0] == NEG:
+                pick_free[0] = n + 1
+                pick_free[1] = aid
+                pick_free[2] = holder
+            if pick_free[3] == NEG and owner == owned_by and owned_by != NEG:
+                pick_free[3] = n + 1
+                pick_free[4] = aid
+                pick_free[5] = holder
+            if pick_free[6] == NEG and holder == who:
+                pick_free[6] = n + 1
+                pick_free[7] = aid
+            n += neffects
+        kind = A[aid, A_KIND]
+        if npay > 0 and kind != K_BOOST and INV[side, aid] != stamp:
+            # a fate point buys your own aspect, a situation aspect, or an opponent's (_may_pay)
+            personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+            for j in range(npay):
+                p = payers[j]
+                if (not personal) or owner == p or SC[owner, S_SIDE] != side:
+                    if p == who and pick_paid[0] == NEG:
+                        pick_paid[0] = n + 1
+                        pick_paid[1] = aid
+                    n += neffects
+    return n
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False)
+def _invoke_at(T, W, B, who, neffects, nal, npay, index, out):
+    """The invoke option at ``index`` (1-based: 0 is "done") in the reference's order, as
+    out = [aspect, payer, free, reroll] (the walk of ``_invoke_scan``)."""
+    SC = T.SC
+    CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
+    R, allies, payers = B.R, B.allies, B.payers
+    side = SC[who, S_SIDE]
+    stamp = G[G_ROLLNO]
+    n = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        holder = _holder_here(CH, A, AF, R, aid, who, allies, nal)
+        if holder == NOT_HERE:
+            continue
+        owner = A[aid, A_OWNER]
+        if holder != NEG:
+            if index <= n + neffects:
+                out[0] = aid
+                out[1] = holder
+                out[2] = 1
+                out[3] = index - n - 1
+                return
+            n += neffects
+        kind = A[aid, A_KIND]
+        if npay > 0 and kind != K_BOOST and INV[side, aid] != stamp:
+            personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+            for j in range(npay):
+                p = payers[j]
+                if (not personal) or owner == p or SC[owner, S_SIDE] != side:
+                    if index <= n + neffects:
+                        out[0] = aid
+                        out[1] = p
+                        out[2] = 0
+                        out[3] = index - n - 1
+                        return
+                    n += neffects
+
+
+@mirrors("fate_env.rules.invokes.invoke_budget")
+@njit(cache=True, _nrt=False)
+def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
+    """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget."""
+    side = SC[who, S_SIDE]
+    stamp = G[G_ROLLNO]
+    fp = G[G_GMPOOL] if SC[who, S_NPC] != 0 else CH[who, C_FP]
+    free = 0
+    payable = 0
+    for i in range(G[G_NAL]):
+        aid = AL[i]
+        owner = A[aid, A_OWNER]
+        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+            continue
+        z = A[aid, A_ZONE]
+        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+            continue
+        free += AF[aid, who]
+        for j in range(nal):
+            free += AF[aid, allies[j]]
+        kind = A[aid, A_KIND]
+        if fp != 0 and kind != K_BOOST and INV[side, aid] != stamp:
+            personal = (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG
+            if (not personal) or owner == who or SC[owner, S_SIDE] != side:
+                payable += 1
+    return free, fp, payable
+
+
+@mirrors("fate_env.rules.invokes.apply_invoke")
+@njit(cache=True, _nrt=False)
+def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
+    SC = T.SC
+    CH, A, AF, AL, G, INV, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.INV, W.RNG
+    R, faces = B.R, B.faces
+    hostile = NEG
+    if free:
+        AF[aid, payer] -= 1
+    else:
+        if SC[payer, S_NPC] != 0:
+            G[G_GMPOOL] -= 1
+            G[G_GMSPENT] += 1
+        else:
+            CH[payer, C_FP] -= 1
+            CH[payer, C_FPSPENT] += 1
+        kind = A[aid, A_KIND]
+        owner = A[aid, A_OWNER]
+        if (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG and SC[owner, S_SIDE] != SC[who, S_SIDE]:
+            hostile = owner
+            CH[owner, C_OWED] += 1
+        INV[SC[who, S_SIDE], aid] = G[G_ROLLNO]
+        CH[payer, C_PAID] += 1
+    CH[who, C_INVOKES] += 1
+    if reroll:  # new dice for the invoker's side of the roll
+        s = _roll(RNG, G, faces)
+        if who == R[R_ACTOR]:
+            R[R_FACES] = s
+        else:
+            R[R_OFACES] = s
+        _emit(EV, G, E_INVOKED,
+              (who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 1, faces[0], faces[1], faces[2], faces[3]))
+    else:
+        if who == R[R_ACTOR]:
+            R[R_BONUS] += 2
+        else:
+            R[R_OBONUS] += 2
+        _emit(EV, G, E_INVOKED, (who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 0, 0, 0, 0, 0))
+    if A[aid, A_KIND] == K_BOOST:
+        left = 0
+        for h in range(AF.shape[1]):
+            left += AF[aid, h]
+        if left == 0:
+            _drop_aspect(A, AL, G, aid)
+            _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_USED, 0, 0, 0, 0, 0, 0, 0, 0))
+
+
+@mirrors("fate_env.rules.invokes.invoke_turns",
+         "agents.basic.BasicController._invoke",
+         "agents.tactics.TacticianController._invoke",
+         "agents.tactics.StackerController._invoke")
+@njit(cache=True, _nrt=False)
+def _invoke_rounds(T, W, B, EV, attack, active):
+    """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
+    the tactician's (it cashes every free invoke on its attack's target first) and the stacker's
+    (it spends every free invoke it holds on its own attack). ``active``:
+    the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
+    SC, P = T.SC, T.P
+    CH, A, AF, AL, G, INV, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.INV, W.RNG
+    R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
+    G[G_ROLLNO] += 1
+    seats0 = R[R_ACTOR]
+    seats1 = R[R_OPP]
+    nseats = 2 if seats1 != NEG else 1
+    passes = 0
+    i = 0
+    while passes < nseats:
+        who = seats0 if i % nseats == 0 else seats1
+        i += 1
+        mine = who == R[R_ACTOR]
+        neffects = 2 if mine or active else 1  # +2 and reroll; a passive roll's voice: +2 only
+        tactician = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_TACTICIAN
+        stacker = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_STACKER
+        nal = _allies(SC, CH, who, allies)
+        npay = _payers(SC, CH, G, who, allies, nal, payers)
+        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG)
+        if n == 0:
+            passes += 1
+            continue
+        if _draws(P, who, D_INVOKE):  # RandomController (or an agent): "done" or any invoke
+            idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
+            if idx < 0:
+                if G[G_BAIL] == BAIL_PAUSE:  # the context (invokes.roll_context), then the options: done, every invoke
+                    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+                    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+                    G[G_PEFFORT] = effort
+                    G[G_POPP] = opposition
+                    G[G_PMARGIN] = effort - opposition if mine else opposition - effort
+                    G[G_PROLLER] = 1 if mine else 0
+                    _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
+                    for q in range(1, n + 1):
+                        _invoke_at(T, W, B, who, neffects, nal, npay, q, pick_paid)
+                        _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME],
+                             pick_paid[3])
+                return
+            if idx == 0:
+                _decision(EV, G, D_INVOKE, who, 0, _why(P, who, D_INVOKE), O_DONE, 0, 0, 0, 0, 0)
+                passes += 1
+                continue
+            _invoke_at(T, W, B, who, neffects, nal, npay, idx, pick_paid)
+            aid = pick_paid[0]
+            _decision(EV, G, D_INVOKE, who, idx, _why(P, who, D_INVOKE), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
+                      pick_paid[3])
+            _apply_invoke(T, W, B, EV, who, aid, pick_paid[1], pick_paid[2] == 1, pick_paid[3] == 1)
+            passes = 0
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            continue
+        if tactician and pick_free[3] != NEG:  # TacticianController._invoke
+            aid = pick_free[4]
+            _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
+            _apply_invoke(T, W, B, EV, who, aid, pick_free[5], True, False)
+            passes = 0
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            continue
+        if stacker and pick_free[6] != NEG:  # StackerController._invoke: the whole stack into the blow
+            aid = pick_free[7]
+            _decision(EV, G, D_INVOKE, who, pick_free[6], R_I_STACKS, O_INVOKE, aid, who, 1, A[aid, A_NAME], 0)
+            _apply_invoke(T, W, B, EV, who, aid, who, True, False)
+            passes = 0
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            continue
+        # basic._invoke
+        effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+        opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+        margin = effort - opposition if mine else opposition - effort
+        choice = 0
+        reason = R_I_CANNOT
+        if mine:
+            goal = 1 if attack else 0
+            if margin >= goal:
+                reason = R_I_ENOUGH
+                need = 0
+            else:
+                need = (goal - margin + 1) // 2
+        else:
+            if margin >= 0:
+                reason = R_I_HOLDS
+                need = 0
+            else:
+                need = (-margin + 1) // 2
+        if need > 0:
+            free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal)
+            fp = fp - P[P[P_POL] + POL_W * who + POL_RESERVE]
+            if fp < 0:
+                fp = 0
+            if free + min(fp, payable) < need:
+                reason = R_I_CANNOT
+            elif pick_free[0] != NEG:
+                choice = pick_free[0]
+                reason = R_I_FREE
+            elif pick_paid[0] == NEG or fp <= 0:
+                reason = R_I_NOOWN
+            else:
+                choice = pick_paid[0]
+                reason = R_I_PAID
+        if choice == 0:
+            _decision(EV, G, D_INVOKE, who, 0, reason, O_DONE, 0, 0, 0, 0, 0)
+            passes += 1
+        elif reason == R_I_FREE:
+            aid = pick_free[1]
+            _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
+            _apply_invoke(T, W, B, EV, who, aid, pick_free[2], True, False)
+            passes = 0
+        else:
+            aid = pick_paid[1]
+            _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
+            _apply_invoke(T, W, B, EV, who, aid, who, False, False)
+            passes = 0
+        if G[G_BAIL] != BAIL_NONE:
+            return
+
+
+@mirrors("fate_env.rules.invokes.invoke_rounds", "fate_env.rules.rolls.resolved")
+@njit(cache=True, _nrt=False)
+def _settle(T, W, B, EV, attack, active, action, target):
+    """invokes.invoke_rounds, then rolls.resolved: the margin (E_RESOLVED names ``target``, a
+    target code); a defender who rolled and won by three or more gets a boost. The caller checks
+    G_BAIL before reading the margin."""
+    P = T.P
+    CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
+    R = B.R
+    _invoke_rounds(T, W, B, EV, attack, active)
+    if G[G_BAIL] != BAIL_NONE:
+        return 0
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    m = effort - opposition
+    _emit(EV, G, E_RESOLVED, (R[R_ACTOR], action, effort, opposition, m, target, 0, 0, 0, 0, 0))
+    if active and m <= -3 and CH[R[R_OPP], C_STATUS] == ACTIVE:
+        _boost(A, AF, AL, G, P, EV, R[R_OPP], P[P_NAME_UPPER])
+    return m

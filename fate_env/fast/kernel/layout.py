@@ -1,0 +1,109 @@
+"""The layout of the kernel's arrays and its codes: the columns of each table, the global
+slots, the event, decision, option and reason codes, the bail-out reasons. Every kernel module
+reads its names from here; ``decode.py`` and the environment's bridge read them as ``kernel.X``.
+"""
+
+from __future__ import annotations
+
+# static, per character (SC)
+S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL = range(11)
+NSF = 11  # SC[c, NSF + b]: the value of c's box b on the scene's track
+# S_XREPL: the aspect an extreme consequence replaces (harm.replace_for_extreme), NEG for none
+# dynamic, per character (CH)
+C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
+    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP = range(18)
+NCF = 18  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+# CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
+ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
+# stunts (ST): owner, skill, action, tag, arg, bonus
+T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
+ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = 0, 1, 2, 3  # decode.ACTIONS spells them
+W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT = range(7)
+# slots (SLOTS[c, k]): value, severity, track (-1 any)
+L_VALUE, L_SEV, L_TRACK = range(3)
+# aspects (A): kind, owner, zone, creator, name, boost turn
+A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE, A_SKILL = range(8)
+NAF = 8  # A_SKILL: the skill that created an advantage (its creator defends with it)
+K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(5)
+# advantage templates (TPL[k]): target kind, track, name, difficulty, skills (count, up to 4),
+# defend skills (count, up to 4)
+TP_TARGET, TP_TRACK, TP_NAME, TP_DIFF, TP_NSK, TP_SK, TP_NDEF, TP_DEF = 0, 1, 2, 3, 4, 5, 9, 10
+TPL_W = 14
+TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
+# what an advantage is placed on, in option and event rows: a character's index, or one of these
+TGT_SCENE = 999
+TGT_ZONE = 1000  # + the zone's index
+# parameters (P); P_LIKELY..P_RESERVE are unused (each character's policy has its own: P_POL)
+(P_TRACK, P_SHOOT, P_BLOCK, P_FD_CONDENSED, P_MAXEX, P_FIRST, P_LIKELY, P_MARGIN, P_HURT, P_RESERVE,
+ P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
+ P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
+ P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
+ P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK) = range(39)
+NP = 39
+# P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
+# P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
+MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
+# P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
+POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS = range(8)
+POL_W = 8
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER = range(8)
+# coward is basic with other parameters. POL_ASKS: the decision kinds (a bitmask over D_*) the seat
+# answers from outside (a learner, a player: see _draw); its policy makes the others
+STYLE_CONDENSED, STYLE_CORE = 0, 1
+# P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
+# P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
+ATK_W = 9
+# globals (G)
+G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
+    G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
+    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON = range(29)
+NG = 29  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+# an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
+# decision past them the episode pauses, with the decision's kind, actor and option count.
+# G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
+# from it, at the turn of G_CKACTOR (popcorn) or position G_CKCURSOR (Core's order).
+# G_PEFFORT..G_PSHIFTS: a paused decision's context, as the reference's Decision.context gives it
+# (an invoke's effort, opposition, margin and "as roller"; the shifts of a style or absorb choice)
+# G_PLAYOUT, G_HORIZON: a look-ahead's copy (``playouts``): G_PLAYOUT characters ask until the last
+# answer is taken, then every seat plays its policy on fresh dice (-1 once that happened), and the
+# copy stops when exchange G_HORIZON begins (0: plays to the end)
+# the roll in progress (R)
+R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
+NR = 11
+
+# event rows: EV[i, 0] is the code, the rest its fields
+EW = 12
+E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
+    E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
+    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED = range(1, 24)
+# decision kinds, option kinds, reasons (decode.py spells them out)
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(8)
+O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
+    O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
+    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST = range(25)
+(R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
+ R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
+ R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
+ R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
+ R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT, R_T_STACKS, R_I_STACKS) = range(43)
+# removal reasons
+WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
+SEV_EXTREME = 3  # tables.SEVERITIES
+# why a passive opposition (E_PASSIVE's fifth field)
+WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR = 0, 1, 2
+# overcome outcomes (overcome.overcome_outcome)
+OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
+
+# why an episode was handed to the reference engine
+BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT, BAIL_PAUSE, BAIL_ANSWER, BAIL_HORIZON = range(7)
+BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of support than characters",
+                "paused for an answer", "an answer outside the options", "stopped at the look-ahead's horizon")
+
+NEG = -1
+
+
+# The event writers have explicit signatures (all int64): numba would otherwise compile one copy
+# per combination of constant arguments at their call sites (100 of _emit, 51 of _decision).
+EV_T, G_T = "int64[:, ::1]", "int64[::1]"
+
+NOT_HERE = -2  # _holder_here: the aspect is not in play for this roll

@@ -1,0 +1,57 @@
+"""Clearing an aspect (``rules/actions/remove.py``).
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .aspects import _boost, _drop_aspect
+from .events import _emit
+from .invokes import _settle
+from .layout import (
+    A_ALIVE, A_CREATOR, A_NAME, A_SKILL, ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE,
+    E_REMOVED, G_BAIL, NEG, OUT_FAIL, OUT_STYLE, P_ATHLETICS, P_FIGHT, P_NAME_CLEAR, P_RSK, S_SIDE, WHY_CLEARED,
+    WHY_PASSIVE_CLEAR,
+)
+from .mirror import mirrors
+from .overcome import _overcome_outcome
+from .rolls import _roll_action, _stunt
+
+
+@mirrors("fate_env.rules.actions.remove.run")
+@njit(cache=True, _nrt=False)
+def _remove(T, W, B, EV, actor, aid):
+    """remove.run: an overcome against the creator's defense (the skill that made the aspect) if
+    the creator is a foe still in, else a Fair difficulty; the aspect goes on success or at a cost."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
+    skill = NEG
+    best = 0
+    for j in range(3):  # best_skill(actor, REMOVE_SKILLS, "overcome")
+        x = P[P[P_RSK] + j]
+        v = SK[actor, x] + (_stunt(ST, CH, A, actor, x, ACT_OVERCOME, NEG) if CH[actor, C_NSTUNT] else 0)
+        if skill == NEG or v > best:
+            skill = x
+            best = v
+    creator = A[aid, A_CREATOR]
+    active = creator != NEG and CH[creator, C_STATUS] == ACTIVE and SC[creator, S_SIDE] != SC[actor, S_SIDE]
+    dskill = A[aid, A_SKILL]
+    if active and dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend")
+        v = NEG
+        for x in (P[P_FIGHT], P[P_ATHLETICS]):
+            e = SK[creator, x] + (_stunt(ST, CH, A, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
+            if v == NEG or e > v:
+                v = e
+                dskill = x
+    _roll_action(T, W, B, EV, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG,
+                 dskill, (2, A[aid, A_NAME], WHY_PASSIVE_CLEAR))  # 2: REMOVE_DIFFICULTY
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, creator if active else NEG)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    outcome = _overcome_outcome(T, W, B, EV, actor, m, CH[actor, C_ZONE])
+    if outcome != OUT_FAIL and A[aid, A_ALIVE] != 0:
+        _drop_aspect(A, AL, G, aid)
+        _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_CLEARED, actor, 0, 0, 0, 0, 0, 0, 0))
+    if outcome == OUT_STYLE:
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_CLEAR])

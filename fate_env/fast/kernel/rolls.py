@@ -1,0 +1,225 @@
+"""Ratings and rolls (``rules/rolls.py``): stunt bonuses, the aspects a roll can lean on, a
+character's base for an action, the best skill, the passive opposition's voice, the dice (``rules/dice.py``).
+"""
+
+from __future__ import annotations
+
+from ..dice import die
+from ..jit import njit
+from .events import _emit
+from .layout import (
+    A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
+    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_WILL, R_ACTOR,
+    R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE, T_ACTION, T_ARG, T_BONUS,
+    T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER, W_SAME, W_TARGET, W_ZONE,
+)
+from .mirror import mirrors
+from .reach import _reach_of
+
+
+@mirrors("fate_env.rules.rolls.stunt_bonus")
+@njit(cache=True, _nrt=False)
+def _stunt(ST, CH, A, c, skill, action, target):
+    total = 0
+    for i in range(ST.shape[0]):
+        if ST[i, T_OWNER] != c or ST[i, T_SKILL] != skill or ST[i, T_ACTION] != action:
+            continue
+        tag = ST[i, T_TAG]
+        ok = False
+        if tag == W_NONE:
+            ok = True
+        elif tag == W_ZONE:
+            ok = CH[c, C_ZONE] == ST[i, T_ARG]
+        elif tag == W_SAME:
+            ok = target != NEG and CH[target, C_ZONE] == CH[c, C_ZONE]
+        elif tag == W_OTHER:
+            ok = target != NEG and CH[target, C_ZONE] != CH[c, C_ZONE]
+        elif tag == W_FULLDEF:
+            ok = CH[c, C_FULLDEF] != 0
+        elif tag == W_TARGET:
+            ok = target == ST[i, T_ARG]
+        elif tag == W_ASPECT:
+            ok = _aspect_here(CH, A, c, ST[i, T_ARG], target)
+        if ok:
+            total += ST[i, T_BONUS]
+    return total
+
+
+@mirrors("fate_env.rules.rolls.holds")
+@njit(cache=True, _nrt=False)
+def _aspect_here(CH, A, c, name, target):
+    """An aspect called ``name`` in play where ``c`` or its target stands, on nobody else (rolls.holds)."""
+    z1 = CH[c, C_ZONE]
+    z2 = CH[target, C_ZONE] if target != NEG else z1
+    for aid in range(1, A.shape[0]):
+        if A[aid, A_ALIVE] == 0:
+            if aid > A[0, 0]:
+                break
+            continue
+        if A[aid, A_NAME] != name:
+            continue
+        owner = A[aid, A_OWNER]
+        if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
+            continue
+        z = A[aid, A_ZONE]
+        if z != NEG and z != z1 and z != z2:
+            continue
+        if owner == NEG or owner == c or owner == target:
+            return True
+    return False
+
+
+@mirrors("fate_env.rules.rolls.base")
+@njit(cache=True, _nrt=False)
+def _base(SK, ST, CH, A, c, skill, action, target):
+    """(rating, stunt bonus, teamwork bonus, full defense bonus, 1 + the teamwork's leader or 0
+    when c leads) — rolls.base: the best-rated supporter still in the fight leads when it
+    outranks c (003:1449-1455); a mob's other members and every other helper with Average or
+    better add +1 each, capped at the leader's rating under Condensed. No help on defense."""
+    own = SK[c, skill]
+    leader = c
+    rating = own
+    helpers = 0
+    nsup = CH[c, C_NSUP] if action != ACT_DEFEND else 0
+    if nsup > 0 or CH[c, C_MEMBERS] > 1:
+        best = NEG
+        best_v = 0
+        for j in range(nsup):
+            x = CH[c, NCF + j]
+            if CH[x, C_STATUS] == ACTIVE and (best == NEG or SK[x, skill] > best_v):
+                best = x
+                best_v = SK[x, skill]
+        if best != NEG and best_v > own:
+            leader = best
+            rating = best_v
+        if CH[c, C_MEMBERS] > 1 and own >= 1:
+            helpers += CH[c, C_MEMBERS] - 1
+        if leader != c and own >= 1:
+            helpers += 1
+        for j in range(nsup):
+            x = CH[c, NCF + j]
+            if CH[x, C_STATUS] == ACTIVE and x != leader and SK[x, skill] >= 1:
+                helpers += 1
+    stunt = _stunt(ST, CH, A, leader, skill, action, target) if CH[leader, C_NSTUNT] else 0
+    tw = helpers
+    if CH[c, C_TWCAP] != 0 and tw > rating:
+        tw = rating if rating > 0 else 0
+    fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
+    return rating, stunt, tw, fd, (leader + 1 if leader != c else 0)
+
+
+@mirrors("fate_env.rules.rolls.best_skill")
+@njit(cache=True, _nrt=False)
+def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
+    """The first skill of the highest effective rating among the reach's defend skills."""
+    if reach == 0:  # melee: Athletics, Fight
+        a = P[P_ATHLETICS]
+        b = P[P_FIGHT]
+        ea = SK[target, a]
+        eb = SK[target, b]
+        if CH[target, C_NSTUNT]:
+            ea += _stunt(ST, CH, A, target, a, ACT_DEFEND, attacker)
+            eb += _stunt(ST, CH, A, target, b, ACT_DEFEND, attacker)
+        return a if ea >= eb else b
+    if reach == 1:
+        return P[P_ATHLETICS]
+    return P[P_WILL]
+
+
+@mirrors("fate_env.rules.rolls.effective")
+@njit(cache=True, _nrt=False)
+def _attack_rating(SK, ST, CH, A, c, skill, target):
+    r, s, tw, fd, _ = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
+    return r + s + tw + fd
+
+
+@mirrors("fate_env.rules.rolls.effective")
+@njit(cache=True, _nrt=False)
+def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
+    d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
+    r, s, tw, fd, _ = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
+    return r + s + tw + fd
+
+
+@mirrors("fate_env.rules.dice.Dice.roll")
+@njit(cache=True, _nrt=False)
+def _roll(RNG, G, out):
+    """Four dice from the episode's generator (dice.py: the reference's stream); their sum."""
+    total = 0
+    for j in range(4):
+        v = die(RNG)
+        out[j] = v
+        total += v
+    G[G_NDICE] += 1
+    return total
+
+
+@mirrors("fate_env.rules.rolls.roll")
+@njit(cache=True, _nrt=False)
+def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, passive):
+    """rolls.roll: ``actor``'s roll for ``action`` (``target``: the character its stunts look at,
+    or NEG), then ``opposer``'s defense with ``dskill``, or with no opposer the difficulty and its
+    voice: ``passive`` = (difficulty, why_arg, why_kind), E_PASSIVE saying why. True: the
+    opposition rolled."""
+    difficulty, why_arg, why_kind = passive
+    SC, SK, ST = T.SC, T.SK, T.ST
+    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
+    R, faces = B.R, B.faces
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, action, target)
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED,
+          (actor, action, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2], faces[3], stunt, fd | (tw << 8) | (lead << 16)))
+    R[R_ACTOR] = actor
+    R[R_BASE] = rating + stunt + tw + fd
+    R[R_FACES] = s
+    R[R_BONUS] = 0
+    R[R_Z1] = CH[actor, C_ZONE]
+    R[R_Z2] = CH[target, C_ZONE] if target != NEG else CH[actor, C_ZONE]
+    R[R_OBONUS] = 0
+    if opposer == NEG:
+        R[R_OPP] = _voice(SC, CH, actor)
+        R[R_OBASE] = difficulty
+        R[R_OFACES] = 0
+        _emit(EV, G, E_PASSIVE, (actor, action, difficulty, why_arg, why_kind, 0, 0, 0, 0, 0, 0))
+        return False
+    orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
+    if ofd:
+        CH[opposer, C_DEFONFULL] = 1
+    s = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED,
+          (opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1], faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16)))
+    R[R_OPP] = opposer
+    R[R_OBASE] = orating + ostunt + otw + ofd
+    R[R_OFACES] = s
+    return True
+
+
+@mirrors("fate_env.rules.rolls.best_skill")
+@njit(cache=True, _nrt=False)
+def _best_of(SK, ST, CH, A, c, TPL, k, col, action, attacker):
+    """rolls.best_skill over the template's listed skills: the first of the highest ratings with
+    stunts (tables.covered refuses the use_skill stunts that would widen the list)."""
+    best = NEG
+    best_v = 0
+    for j in range(TPL[k, col]):
+        s = TPL[k, col + 1 + j]
+        v = SK[c, s] + (_stunt(ST, CH, A, c, s, action, attacker) if CH[c, C_NSTUNT] else 0)
+        if best == NEG or v > best_v:
+            best = s
+            best_v = v
+    return best
+
+
+@mirrors("fate_env.rules.rolls.voice")
+@njit(cache=True, _nrt=False)
+def _voice(SC, CH, me):
+    """Who speaks for a passive opposition (rolls.voice): a foe in the zone, else the first foe."""
+    side = SC[me, S_SIDE]
+    first = NEG
+    for x in range(SC.shape[0]):
+        if CH[x, C_STATUS] == ACTIVE and SC[x, S_SIDE] != side:
+            if CH[x, C_ZONE] == CH[me, C_ZONE]:
+                return x
+            if first == NEG:
+                first = x
+    return first
