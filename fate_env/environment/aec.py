@@ -88,13 +88,12 @@ from pettingzoo.utils import wrappers
 
 from ..content.narrate import Narrator, summary
 from ..content.scenes import load_scene
-from ..rules import events as ev
 from ..rules.conflict import Conflict
-from ..rules.engine import start
 from ..rules.scene import Scene
-from .actions import ActionLayout, AspectSlots, usable_boosts
+from .actions import ActionLayout, AspectSlots
 from .fast_table import fast_table_for
 from .observation import ObservationEncoder
+from .reference_table import ReferenceTable
 
 DEFAULT_REWARD = {"win": 1.0, "loss": -1.0, "conceded": -0.5, "taken_out": -1.0,
                   "shift_dealt": 0.0, "shift_taken": 0.0, "unresolved": 0.0}
@@ -157,8 +156,10 @@ class raw_env(AECEnv, EzPickle):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._ref: Conflict | None = None
-        self._table = None  # the fast core's episode (fast_table.FastTable) when it plays this one
+        #: the episode being played: a table of the fast core or of the reference engine, behind
+        #: one interface (reference_table.py); None before the first reset
+        self._t: Any = None
+        self._reference = ReferenceTable(self.scene, self.layout, self.encoder)
         self._fast = fast_table_for(self.scene, self.layout, self.encoder, "reference" if fixed is not None else core)
         self.core = "fast" if self._fast is not None else "reference"
         self._narrator = Narrator(self.scene)
@@ -178,7 +179,12 @@ class raw_env(AECEnv, EzPickle):
     @property
     def conflict(self) -> Conflict | None:
         """The reference engine's conflict (on the fast core, rebuilt at this point when asked)."""
-        return self._table.conflict if self._table is not None else self._ref
+        return self._t.conflict if self._t is not None else None
+
+    @property
+    def slots(self) -> AspectSlots | None:
+        """The aspect slots of the episode (which aspect each observation and action slot names)."""
+        return self._t.slots if self._t is not None else None
 
     # -- episode ----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -186,16 +192,12 @@ class raw_env(AECEnv, EzPickle):
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.seed_used = seed
         forced = (options or {}).get("forced_dice", ())
-        self._table = None
-        self._early: list = []
         if self._fast is not None and not forced:  # forced dice: the reference rolls them
-            self._early = self._fast.reset(seed)  # scored with the first step, as the reference does
-            self._table = self._fast
-            self._ref = None
-            self.slots = None
+            self._t = self._fast
+            self._early: list = self._t.reset(seed)  # scored with the first step
         else:
-            self._ref = start(self.scene, seed, forced=forced)
-            self.slots = AspectSlots(self.layout.A)
+            self._t = self._reference
+            self._early = self._t.reset(seed, forced)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -203,77 +205,45 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self._events_seen = 0
         self._last_source: str | None = None
         self._rendered = 0
-        self._check_bail(at_reset=True)
+        self._early += self._handover()
         self._refresh_pending()
         self.agent_selection = self._actor()
 
-    def _check_bail(self, at_reset: bool = False) -> None:
+    def _handover(self) -> list:
         """An episode that outgrows the kernel's tables goes on on the reference engine, from the
-        same point, with the same aspect slots."""
-        t = self._table
-        if t is None or not t.bail:
-            return
-        self._ref = t.conflict
-        self.slots = t.aspect_slots()
-        self._table = None
-        if at_reset:  # the first step scores every event, as the reference's does
-            self._early, self._events_seen = [], 0
-        else:  # the kernel's rows are the reference's events after ConflictStarted; score the rest
-            self._events_seen = t.rows_read + 1
-            self._score_new_events()
+        same point, with the same aspect slots: what its events not yet reported score."""
+        if not self._t.bail:
+            return []
+        self._t = self._t.handover()
+        return self._t.unscored()
 
     def _over(self) -> bool:
-        return self._table.over if self._table is not None else self._ref.over
+        return self._t.over
 
     def _outcome(self):
-        return self._table.outcome() if self._table is not None else self._ref.outcome
+        return self._t.outcome()
 
     def _actor(self) -> str | None:
-        if self._table is not None:
-            return self._table.actor
-        d = self._ref.pending
-        return d.actor if d is not None else None
+        return self._t.actor
 
     def _pending_kind(self) -> str | None:
-        if self._table is not None:
-            return self._table.pending_kind if self._table.pending is not None else None
-        d = self._ref.pending
-        return d.kind if d is not None else None
+        return self._t.pending_kind
 
     def _refresh_pending(self) -> None:
-        """A new pending decision: aspects take their slots now (the slot order must follow every
-        step); its options are mapped to actions (and the mask built) when first asked for, so a
-        seat played by a scripted controller through :meth:`step_option` never pays for it."""
-        if self._table is None:
-            self.slots.sync(self._ref)
+        """A new pending decision: its options are mapped to actions (and the mask built) when
+        first asked for, so a seat played by a scripted controller through :meth:`step_option`
+        never pays for it."""
         self._enc: tuple[np.ndarray, dict[int, int], list[int]] | None = None
 
     def _encoding(self) -> tuple[np.ndarray, dict[int, int], list[int]]:
         """(mask, action -> option index, option index -> action) for the pending decision."""
         if self._enc is None:
             mask = np.zeros(self.layout.n, dtype=np.int8)
-            decode: dict[int, int] = {}
-            encoded: list[int] = []
-            if self._table is not None:
-                if self._table.pending is not None:
-                    encoded = self._table.encode(mask)
-                    decode = None  # built when asked (_decode): a step looks its action up in ``encoded``
-            else:
-                c = self._ref
-                d = c.pending
-                if d is not None:
-                    boosts = usable_boosts(c, d.options)
-                    for i, o in enumerate(d.options):
-                        a = self.layout.encode(c, d.actor, o, self.slots, boosts)
-                        if a in decode:
-                            raise RuntimeError(f"two options share action {a}: {d.options[decode[a]]!r} and {o!r}")
-                        decode[a] = i
-                        encoded.append(a)
-                        mask[a] = 1
-            self._enc = (mask, decode, encoded)
+            encoded = self._t.encode(mask) if self._t.actor is not None else []
+            # action -> option index: built when asked (_decode); a step looks its action up in ``encoded``
+            self._enc = (mask, None, encoded)
         return self._enc
 
     @property
@@ -289,10 +259,7 @@ class raw_env(AECEnv, EzPickle):
         return decode
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self._table is not None:
-            obs = self._table.observe(agent)
-        else:
-            obs = self.encoder.encode(self._ref, agent, self.slots)
+        obs = self._t.observe(agent)
         mask = self._mask.copy() if self._actor() == agent and agent == self.agent_selection \
             else np.zeros(self.layout.n, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -300,6 +267,10 @@ class raw_env(AECEnv, EzPickle):
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         agent = agent or self.agent_selection
         return self._mask.copy() if self._actor() == agent else np.zeros(self.layout.n, dtype=np.int8)
+
+    def pending_actions(self) -> list[int]:
+        """The action of each option of the pending decision, in option order."""
+        return self._encoding()[2]
 
     def action_for_option(self, index: int) -> int:
         """The action that picks option ``index`` of the pending decision (for scripted controllers)."""
@@ -309,7 +280,7 @@ class raw_env(AECEnv, EzPickle):
         name, offset = self.layout.segment_of(int(action))
         if self._actor() is not None and int(action) in self._decode:
             from ..rules.options import key
-            options = self._table.session.options if self._table is not None else self._ref.pending.options
+            options = self._t.options
             return f"{name}[{offset}] = {key(options[self._decode[int(action)]])}"
         return f"{name}[{offset}]"
 
@@ -333,8 +304,7 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(None)
             return
-        count = (self._table.pending_count if self._table is not None
-                 else len(self._ref.pending.options) if self._ref.pending is not None else 0)
+        count = self._t.pending_count
         if self._actor() != agent or not 0 <= index < count:
             raise IllegalAction(f"{agent}: option {index} is not one of the pending decision's")
         self._apply(agent, index)
@@ -342,16 +312,11 @@ class raw_env(AECEnv, EzPickle):
     def _apply(self, agent: str, index: int) -> None:
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if self._table is not None:
-            scored = self._table.answer(index)
-            if self._early:
-                scored, self._early = self._early + scored, []
-            for what, who, shifts in scored:
-                self._score(what, who, shifts)
-            self._check_bail()
-        else:
-            self._ref.step(index)
-            self._score_new_events()
+        scored = self._t.answer(index)
+        if self._early:
+            scored, self._early = self._early + scored, []
+        for what, who, shifts in scored + self._handover():
+            self._score(what, who, shifts)
         over = self._over()
         if over:
             outcome = self._outcome()
@@ -369,8 +334,6 @@ class raw_env(AECEnv, EzPickle):
             summary_json = outcome.to_json()
             for a in self.agents:
                 self.infos[a] = {"outcome": summary_json}
-            if self._table is None:  # the last step's aspects: the final observations show them
-                self.slots.sync(self._ref)
         else:
             self._refresh_pending()
         self._accumulate_rewards()
@@ -401,25 +364,12 @@ class raw_env(AECEnv, EzPickle):
             self.rewards[who] += cfg[kind]
             self.terminations[who] = True
 
-    def _score_new_events(self) -> None:
-        c = self._ref
-        for e in c.events[self._events_seen:]:
-            if isinstance(e, ev.Hit):
-                self._score("hit", e.source)
-            elif isinstance(e, (ev.Absorbed, ev.MobHit)):
-                self._score("absorbed", e.target, e.shifts)
-            elif isinstance(e, ev.Conceded):
-                self._score("conceded", e.actor)
-            elif isinstance(e, ev.TakenOutEvent):
-                self._score("taken_out", e.target)
-        self._events_seen = len(c.events)
-
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        if self._table is None and self._ref is None:
+        if self._t is None:
             return None if self.render_mode == "human" else ""
-        events = self._table.events() if self._table is not None else self._ref.events
+        events = self._t.events()
         lines = self._narrator.lines(events[self._rendered:])
         self._rendered = len(events)
         if self._over() and lines:

@@ -153,8 +153,31 @@ class FastSide:
         r.clear()
         return value
 
+    # -- the episode, as the single-agent view reads it (ReferenceSide answers the same) --------
     def outcome(self):
         return self.table.outcome()
+
+    @property
+    def actor(self) -> str | None:
+        return self.table.actor
+
+    @property
+    def over(self) -> bool:
+        return self.table.over
+
+    @property
+    def conflict(self):
+        return self.table.conflict
+
+    @property
+    def pending_kind(self) -> str | None:
+        return self.table.pending_kind
+
+    def observe(self, agent: str):
+        return self.table.observe(agent)
+
+    def actions(self):
+        return self.table.actions()
 
 
 def mixes_of(opponents: str | Mapping[str, str], sides: list[str], side: str) -> list[dict[str, str]]:

@@ -29,6 +29,7 @@ from ..rules.scene import Scene
 from ..rules.state import build_fighter
 from .actions import ActionLayout, AspectSlots, LayoutOverflow
 from .observation import DECISION_KINDS, ObservationEncoder
+from .reference_table import ReferenceTable
 
 
 def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: FastCore) -> np.ndarray:
@@ -96,6 +97,7 @@ class FastTable:
                  controllers: dict[str, str] | None = None, asks: dict[str, Any] | None = None):
         self.scene = scene
         self.layout = layout
+        self.encoder = encoder
         self.core = FastCore(scene, controllers, asks)
         tb = self.core.tables
         self.ids = tb.ids
@@ -183,8 +185,25 @@ class FastTable:
         return slots
 
     @property
-    def pending_kind(self) -> str:
-        return str(KINDS[self.pending[0]])
+    def pending_kind(self) -> str | None:
+        return str(KINDS[self.pending[0]]) if self.pending is not None else None
+
+    @property
+    def options(self) -> list:
+        """The pending decision's options, as the reference's option objects."""
+        return self.session.options
+
+    @property
+    def slots(self) -> AspectSlots:
+        return self.aspect_slots()
+
+    def handover(self) -> ReferenceTable:
+        """The reference table that goes on from here (``bail``: the kernel cannot): the same
+        conflict, the same aspect slots, the kernel's rows scored already (each the reference's
+        event after ConflictStarted)."""
+        table = ReferenceTable(self.scene, self.layout, self.encoder)
+        table.resume(self.conflict, self.aspect_slots(), self.rows_read + 1)
+        return table
 
     def actions(self) -> np.ndarray:
         """The action index of each option of the pending decision, in option order."""

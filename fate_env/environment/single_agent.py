@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from .aec import IllegalAction, raw_env
+from .aec import raw_env
 from .fast_side import FastSide, mixes_of
 
 
@@ -114,7 +114,10 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             if not any(self._fast.plays(i) for i in range(len(mix))):
                 self._fast = None
         self.aec.use_reference()
-        self._on_fast = False  # this episode plays on the fast core
+        self._reference = ReferenceSide(self)
+        #: the episode's other seats, played by the kernel (FastSide) or by their Python controllers
+        #: on the reference (ReferenceSide): one interface, picked at each reset
+        self._side: FastSide | ReferenceSide | None = None
         self._drop_fast = False  # set_opponents: the reference plays from the next episode on
 
     def set_opponents(self, overrides: Mapping[str, str], seed: int = 0) -> None:
@@ -153,26 +156,6 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
     def _collect(self) -> float:
         return sum(self.aec.rewards.get(a, 0.0) for a in self.learners) / len(self.learners)
 
-    def _advance(self) -> tuple[float, bool]:
-        """Play every decision that is not the learning side's; return (reward gathered, episode over)."""
-        aec = self.aec
-        gathered = 0.0
-        while True:
-            c = aec.conflict
-            if c.over:
-                return gathered, True
-            agent = aec.agent_selection
-            if aec.terminations[agent] or aec.truncations[agent]:
-                aec.step(None)
-                continue
-            if agent in self.learners and (self.learn is None or c.pending.kind in self.learn):
-                self._agent = agent
-                return gathered, False
-            ctl = self.helper if agent in self.learners else self.controllers[agent]
-            index, _ = ctl.choose(c, c.pending)
-            aec.step_option(index)  # no mask for a seat that never reads one
-            gathered += self._collect()
-
     def _side_end(self, outcome) -> float:
         if self.outcome != "side":
             return 0.0
@@ -195,26 +178,17 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         self.controllers = self.mixture[which]
         self.opponent = self.names[which]
         fast = self._fast_of[which]
-        self._on_fast = self._fast is not None and fast >= 0 and self._fast.plays(fast)
-        if self._on_fast:
-            gathered, over = self._fast.reset(seed, fast)
-            self._agent = self._fast.table.actor
-            if over:
-                gathered += self._side_end(self._fast.outcome())
-                return self._obs(), {"skipped_reward": gathered, "outcome": self._fast.outcome().to_json()}
-            return self._obs(), {}
-        self.aec.reset(seed=seed)
-        gathered, over = self._advance()
+        on_fast = self._fast is not None and fast >= 0 and self._fast.plays(fast)
+        side = self._side = self._fast if on_fast else self._reference
+        gathered, over = side.reset(seed, fast)
+        self._agent = side.actor
         if over:  # the learning side never had a decision (e.g. the opponents conceded at once)
-            gathered += self._side_end(self.aec.conflict.outcome)
-            return self._obs(), {"skipped_reward": gathered, "outcome": self.aec.conflict.outcome.to_json()}
+            gathered += self._side_end(side.outcome())
+            return self._obs(), {"skipped_reward": gathered, "outcome": side.outcome().to_json()}
         return self._obs(), {}
 
     def _obs(self) -> np.ndarray:
-        agent = self._agent or self.learners[0]
-        if self._on_fast:
-            return self._fast.table.observe(agent)
-        return self.aec.encoder.encode(self.aec.conflict, agent, self.aec.slots)
+        return self._side.observe(self._agent or self.learners[0])
 
     @property
     def engine(self) -> str:
@@ -229,97 +203,125 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
     @property
     def over(self) -> bool:
         """The episode has ended."""
-        return self._fast.table.over if self._on_fast else self.aec.conflict.over
+        return self._side.over
 
     @property
     def episode_outcome(self):
         """The episode's ``Outcome`` (None while it runs)."""
-        if self._on_fast:
-            return self._fast.outcome() if self._fast.table.over else None
-        return self.aec.conflict.outcome
+        return self._side.outcome() if self._side.over else None
 
     @property
     def conflict(self):
         """The reference engine's conflict at this point (on the fast core, rebuilt when asked:
         fast_table.FastTable.conflict)."""
-        return self._fast.table.conflict if self._on_fast else self.aec.conflict
+        return self._side.conflict
 
     def action_masks(self) -> np.ndarray:
-        if self._on_fast:
-            table = self._fast.table
-            if table.over:
-                mask = np.zeros(len(self.full), dtype=bool)
-                mask[self._idle] = True
-                return mask
-            mask = np.zeros(self.aec.layout.n, dtype=bool)
-            mask[table.actions()] = True
-            return mask if self.actions == "full" else mask[self.full]
-        if self.aec.conflict.over:
+        side = self._side
+        if side.over:
             mask = np.zeros(len(self.full), dtype=bool)
             mask[self._idle] = True  # any action ends nothing: keeps SB3 happy
             return mask
-        mask = self.aec.action_mask(self._agent).astype(bool)
+        mask = np.zeros(self.aec.layout.n, dtype=bool)
+        mask[side.actions()] = True
         return mask if self.actions == "full" else mask[self.full]
 
     def action_for_option(self, index: int) -> int:
         """The learner's action that picks option ``index`` of the pending decision (imitation)."""
-        a = int(self._fast.table.actions()[index]) if self._on_fast else self.aec.action_for_option(index)
+        a = int(self._side.actions()[index])
         if self.actions == "full":
             return a
         return int(np.searchsorted(self.full, a))
 
     def step(self, action: int):
-        if self._on_fast:
-            return self._fast_step(action)
-        aec = self.aec
-        if aec.conflict.over:
-            return self._obs(), 0.0, True, False, {"outcome": aec.conflict.outcome.to_json()}
-        try:
-            if not 0 <= int(action) < len(self.full):
-                raise IllegalAction(f"action {action} is outside Discrete({len(self.full)})")
-            aec.step(int(self.full[int(action)]))
-        except IllegalAction as exc:
-            return self._obs(), self.illegal_penalty, False, False, {"illegal_action": str(exc)}
-        reward = self._collect()
-        gathered, over = self._advance()
-        reward += gathered
-        info: dict[str, Any] = {}
-        terminated = truncated = False
-        if over:
-            outcome = aec.conflict.outcome
-            info["outcome"] = outcome.to_json()
-            info["opponent"] = self.opponent
-            reward += self._side_end(outcome)
-            truncated = outcome.unresolved
-            terminated = not truncated
-        return self._obs(), float(reward), terminated, truncated, info
-
-    def _fast_step(self, action: int):
-        """step() with the other seats played inside the kernel (fast_side.py)."""
-        table = self._fast.table
-        if table.over:
-            return self._obs(), 0.0, True, False, {"outcome": table.outcome().to_json()}
-        acts = table.actions()
+        side = self._side
+        if side.over:
+            return self._obs(), 0.0, True, False, {"outcome": side.outcome().to_json()}
+        acts = side.actions()
         a = int(self.full[int(action)]) if 0 <= int(action) < len(self.full) else None
         hit = np.flatnonzero(acts == a) if a is not None else ()
         if not len(hit):
             why = (f"action {action} is outside Discrete({len(self.full)})" if a is None else
-                   f"{self._agent}: action {a} is not legal for this {table.pending_kind} decision")
+                   f"{self._agent}: action {a} is not legal for this {side.pending_kind} decision")
             return self._obs(), self.illegal_penalty, False, False, {"illegal_action": why}
-        reward, gathered, over = self._fast.answer(int(hit[0]))
+        reward, gathered, over = side.answer(int(hit[0]))
         reward += gathered
         info: dict[str, Any] = {}
         terminated = truncated = False
         if over:
-            outcome = table.outcome()
+            outcome = side.outcome()
             info["outcome"] = outcome.to_json()
             info["opponent"] = self.opponent
             reward += self._side_end(outcome)
             truncated = outcome.unresolved
             terminated = not truncated
         else:
-            self._agent = table.actor
+            self._agent = side.actor
         return self._obs(), float(reward), terminated, truncated, info
 
     def render(self) -> str | None:
         return self.aec.render() if self.render_mode == "ansi" else None
+
+
+class ReferenceSide:
+    """The other seats played by their Python controllers on the reference engine, stepping the
+    AEC environment once per decision (``FastSide``'s interface: the single-agent view never
+    asks which engine plays)."""
+
+    def __init__(self, owner: FateSingleAgentEnv):
+        self.owner, self.aec = owner, owner.aec
+        self.actor: str | None = None
+
+    def reset(self, seed: int, which: int) -> tuple[float, bool]:
+        """Play to the learner's first decision: (reward gathered, over)."""
+        self.aec.reset(seed=seed)
+        return self._advance()
+
+    def answer(self, index: int) -> tuple[float, float, bool]:
+        """The learner's answer: (its own step's reward, what the other steps gathered, over)."""
+        self.aec.step_option(index)
+        own = self.owner._collect()
+        gathered, over = self._advance()
+        return own, gathered, over
+
+    def _advance(self) -> tuple[float, bool]:
+        """Play every decision that is not the learning side's; return (reward gathered, episode over)."""
+        aec, owner = self.aec, self.owner
+        gathered = 0.0
+        while True:
+            c = aec.conflict
+            if c.over:
+                return gathered, True
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                aec.step(None)
+                continue
+            if agent in owner.learners and (owner.learn is None or c.pending.kind in owner.learn):
+                self.actor = agent
+                return gathered, False
+            ctl = owner.helper if agent in owner.learners else owner.controllers[agent]
+            index, _ = ctl.choose(c, c.pending)
+            aec.step_option(index)  # no mask for a seat that never reads one
+            gathered += owner._collect()
+
+    @property
+    def over(self) -> bool:
+        return self.aec.conflict.over
+
+    @property
+    def conflict(self):
+        return self.aec.conflict
+
+    @property
+    def pending_kind(self) -> str | None:
+        return self.aec.conflict.pending.kind if self.aec.conflict.pending is not None else None
+
+    def outcome(self):
+        return self.aec.conflict.outcome
+
+    def observe(self, agent: str) -> np.ndarray:
+        return self.aec.encoder.encode(self.aec.conflict, agent, self.aec.slots)
+
+    def actions(self) -> np.ndarray:
+        """The action of each option of the learner's pending decision, in option order."""
+        return np.asarray(self.aec.pending_actions(), dtype=np.int64)

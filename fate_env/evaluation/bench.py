@@ -15,7 +15,8 @@ import copy
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,10 @@ def _work(job: tuple) -> dict[str, Any]:
     return {**record(scene, episode_seed(seed, index), variant, index, controls), "engine": "reference"}
 
 
+def _work_batch(jobs: list[tuple]) -> list[dict[str, Any]]:
+    return [_work(j) for j in jobs]
+
+
 _CACHE: dict[str, Any] = {}
 
 
@@ -282,41 +287,65 @@ def _batches(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
         yield batch
 
 
+@dataclass(frozen=True)
+class BenchEngine:
+    """How one engine plays a bench's episodes: the same records either way, so the runner never
+    asks which engine it drives (``choose_engine`` picks one)."""
+
+    name: str
+    #: plays a batch of one variant's jobs: their records, in order
+    work: Callable[[list[tuple]], list[dict[str, Any]]]
+    #: episodes per batch for ``workers`` workers and ``total`` episodes
+    batch: Callable[[int, int], int]
+    #: load the engine in this process before forking workers (the kernel compiled once)
+    warm: bool = False
+    #: the pool's start method (None: the platform's)
+    method: str | None = None
+
+
+ENGINES = {
+    # a few batches per worker, so that the workers finish together; one big batch alone
+    "fast": BenchEngine("fast", _work_fast,
+                        lambda workers, total: max(1, min(2000 if workers <= 1 else 500,
+                                                          -(-total // (max(1, workers) * 4)))), warm=True),
+    # spawn, not fork: a forked child of a process whose torch threads are running (a ppo:
+    # controller) can deadlock; each worker loads what it needs itself
+    "reference": BenchEngine("reference", _work_batch,
+                             lambda workers, total: 1 if workers <= 1 else max(1, min(50, total // (workers * 16))),
+                             method="spawn"),
+}
+
+
 def run_jobs(jobs: Iterable[tuple], workers: int = 1, ray_address: str | None = None,
              progress=None, engine: str = "reference", total: int | None = None) -> list[dict[str, Any]]:
     """Run episodes with one process, a pool, or Ray; results in job order either way.
     ``jobs`` may be a generator (``total`` then says how many, for the progress bar): they are made
-    as the workers take them. ``engine`` "fast": batches of episodes go to the fast core (see
-    ``choose_engine``). A worker that dies stops the run with :class:`~.pools.WorkerDied`."""
+    as the workers take them. ``engine``: a name of ``ENGINES`` ("fast": batches of episodes go to
+    the fast core; see ``choose_engine``). A worker that dies stops the run with
+    :class:`~.pools.WorkerDied`."""
     if total is None:
         jobs = list(jobs)
         total = len(jobs)
     if total > MAX_EPISODES:
         raise BenchError(f"{total:,} episodes: over the limit of {MAX_EPISODES:,} per run (each is kept for "
                          "the report); run fewer, or in several runs with other --seed values")
+    eng = ENGINES[engine]
     if ray_address:
-        return _run_ray(list(jobs), ray_address, engine)
-    if engine == "fast":
-        # a few batches per worker, so that the workers finish together; one big batch alone
-        per = max(1, min(2000 if workers <= 1 else 500, -(-total // (max(1, workers) * 4))))
-        return _collect(_work_fast, _batches(jobs, per), workers, total, progress, warm=True)
-    # spawn, not fork: a forked child of a process whose torch threads are running (a ppo:
-    # controller) can deadlock; each worker loads what it needs itself
-    per = 1 if workers <= 1 else max(1, min(50, total // (workers * 16)))
-    return _collect(_work_batch, _batches(jobs, per), workers, total, progress, method="spawn")
+        return _run_ray(list(jobs), ray_address, eng)
+    return _collect(eng, _batches(jobs, eng.batch(workers, total)), workers, total, progress)
 
 
-def _collect(fn, batches: Iterator[list[tuple]], workers: int, total: int, progress, warm: bool = False,
-             method: str | None = None) -> list[dict[str, Any]]:
+def _collect(eng: BenchEngine, batches: Iterator[list[tuple]], workers: int, total: int,
+             progress) -> list[dict[str, Any]]:
     """Every batch's records, in order, from this process or a pool of ``workers``."""
     out: list[dict[str, Any]] = []
     if workers <= 1:
-        results: Iterator[list[dict[str, Any]]] = map(fn, batches)
+        results: Iterator[list[dict[str, Any]]] = map(eng.work, batches)
     else:
         from .pools import imap, start_method
-        if warm and (method or start_method()) == "fork":
-            batches = _warmed(batches)  # the kernel loaded here, once, for every forked child
-        results = imap(fn, batches, workers, method=method)
+        if eng.warm and (eng.method or start_method()) == "fork":
+            batches = _warmed(eng, batches)  # the engine loaded here, once, for every forked child
+        results = imap(eng.work, batches, workers, method=eng.method)
     for got in results:
         out += got
         if progress:
@@ -324,12 +353,12 @@ def _collect(fn, batches: Iterator[list[tuple]], workers: int, total: int, progr
     return out
 
 
-def _warmed(batches: Iterator[list[tuple]]) -> Iterator[list[tuple]]:
-    """The batches, after the first of them has loaded the fast core and its tables in this process."""
+def _warmed(eng: BenchEngine, batches: Iterator[list[tuple]]) -> Iterator[list[tuple]]:
+    """The batches, after the first of them has loaded the engine and its tables in this process."""
     first = next(batches, None)
     if first is None:
         return
-    _work_fast(first[:1])
+    eng.work(first[:1])
     yield first
     yield from batches
 
@@ -344,7 +373,7 @@ def engine_line(records: list[dict[str, Any]]) -> str:
     return f"engine: fast core (numba): {fast} episodes; {tail}"
 
 
-def _run_ray(jobs: list[tuple], address: str, engine: str = "reference") -> list[dict[str, Any]]:
+def _run_ray(jobs: list[tuple], address: str, eng: BenchEngine) -> list[dict[str, Any]]:
     try:
         import ray
     except ImportError:
@@ -364,15 +393,11 @@ def _run_ray(jobs: list[tuple], address: str, engine: str = "reference") -> list
         except (ConnectionError, RuntimeError, ValueError) as exc:
             hint = "start one with `ray start --head`, or use --ray local" if address == "auto" else "check the address"
             raise BenchError(f"--ray {address}: no Ray cluster there ({str(exc).splitlines()[0]}); {hint}") from None
-    remote = ray.remote(_work_fast if engine == "fast" else _work_batch)
+    remote = ray.remote(eng.work)
     size = max(1, len(jobs) // 64)
     batches = list(_batches(jobs, size))
     results = ray.get([remote.remote(b) for b in batches])
     return [r for batch in results for r in batch]
-
-
-def _work_batch(jobs: list[tuple]) -> list[dict[str, Any]]:
-    return [_work(j) for j in jobs]
 
 
 # -- report ---------------------------------------------------------------------

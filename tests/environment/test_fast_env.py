@@ -9,11 +9,16 @@ episodes, cut short or not), every decision kind learned, and ``outcome="side"``
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from agents.base import REGISTRY
+from fate_env.environment import aec
 from fate_env.environment.aec import raw_env
+from fate_env.environment.reference_table import ReferenceTable
 from fate_env.environment.single_agent import FateSingleAgentEnv
 from fate_env.fast import core as fast_core
 from fate_env.fast.core import Unsupported
@@ -68,7 +73,7 @@ def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     rng = np.random.default_rng(3)
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
-        handed_back |= env._table is None
+        handed_back |= isinstance(env._t, ReferenceTable)
         legal = np.flatnonzero(obs["action_mask"])
         env.step(None if term or trunc else int(legal[rng.integers(len(legal))]))
     assert handed_back
@@ -137,3 +142,22 @@ def test_single_agent_view_reports_an_illegal_action_and_changes_nothing():
     again, reward, term, trunc, info = env.step(illegal)
     assert "not legal" in info["illegal_action"] and not term and reward == 0.0
     np.testing.assert_array_equal(obs, again)
+
+
+def test_the_environment_steps_one_interface_over_both_engines():
+    """raw_env never asks which engine runs: the fast core's table and the reference's answer the
+    same questions (reference_table.py), and aec.py reads the fast table only to pick it."""
+    interface = {"reset", "answer", "actor", "pending_kind", "pending_count", "options", "over", "outcome", "events",
+                 "conflict", "slots", "encode", "observe", "bail", "handover"}
+    env = raw_env(scene="warehouse", core="fast")
+    env.reset(seed=1)
+    fast = env._t
+    env.reset(seed=1, options={"forced_dice": [(1, 1, 1, 1)]})
+    reference = env._t
+    assert isinstance(reference, ReferenceTable) and not isinstance(fast, ReferenceTable)
+    for table in (fast, reference):
+        assert [name for name in sorted(interface) if not hasattr(table, name)] == []
+    source = Path(aec.__file__).read_text()
+    names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+    assert not names & {"FastTable", "FastCore", "Session"} and "isinstance(self._t" not in source
+    assert source.count("self._fast") == 5  # built (and named), dropped by use_reference, and picked at reset

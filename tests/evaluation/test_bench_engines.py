@@ -102,3 +102,15 @@ def test_scenes_and_controllers_it_does_not_cover_run_on_the_reference(capsys):
     assert f"engine: reference (Python); not the fast core: og, thug1, thug2, thug3, archer played by '{model}'" in out
     assert main(["bench", "chase", "-n", "5", "--engine", "fast"]) == 2
     assert "a contest" in capsys.readouterr().err
+
+
+def test_the_runner_drives_either_engine_through_one_interface():
+    """run_jobs, its pool and its Ray path never ask which engine runs: each engine is a
+    ``BenchEngine`` (its batch function, batch size, start method), picked once by name."""
+    import inspect
+    for fn in (B.run_jobs, B._collect, B._warmed, B._run_ray):
+        body = inspect.getsource(fn).split('"""')[-1]  # the code after the docstring
+        assert '"fast"' not in body and '"reference"' not in body and "_work_fast" not in body
+    assert set(B.ENGINES) == {"fast", "reference"}
+    for name, eng in B.ENGINES.items():
+        assert eng.name == name and callable(eng.work) and eng.batch(1, 10) >= 1 and eng.batch(4, 10_000) >= 1
