@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 
 from fate_env.content.policies import scripted_params
+from fate_env.content.reasons import reason
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb, TakenOut
 from fate_env.rules.options import (
@@ -96,7 +97,7 @@ class BasicController:
         opts = d.options
         kinds = by_kind(opts)  # one scan of the options
         if self._should_concede(c, me) and Concede in kinds:
-            return kinds[Concede][0], "the next hit would take it out; concedes while it can"
+            return kinds[Concede][0], reason("concede")
         if TurnToContest in kinds and c.scene.challenge and c.side_of(me) == c.scene.challenge.side:
             return kinds[TurnToContest][0], "calls the retreat now that the way is open"
         tasks = kinds.get(TakeTask)
@@ -136,20 +137,20 @@ class BasicController:
             return i, f"blocks {opts[i].target}'s attacks: an ally could not take its next hit"
         if best is not None:
             o = opts[best]
-            return best, f"attacks {o.target} with {o.skill}: the best odds in reach"
+            return best, reason("attack", target=o.target, skill=o.skill)
         # not in reach: a free move that brings a foe into reach, else an overcome move
         for i in kinds.get(Move, ()):
             if self._reach_after(c, me, opts[i].zone):
-                return i, f"steps into {opts[i].zone} to reach a foe"
+                return i, reason("step", zone=opts[i].zone)
         for i in kinds.get(OvercomeMove, ()):
             if self._reach_after(c, me, opts[i].zone):
-                return i, f"forces a way to {opts[i].zone} to reach a foe"
+                return i, reason("force_way", zone=opts[i].zone)
         for i in kinds.get(CreateAdvantage, ()):
             if opts[i].target == me:
-                return i, f"no foe in reach: sets up {opts[i].template}"
+                return i, reason("set_up", template=opts[i].template)
         if FullDefense in kinds:
-            return kinds[FullDefense][0], "no foe in reach: full defense"
-        return kinds[Pass][0], "nothing useful to do"
+            return kinds[FullDefense][0], reason("full_defense")
+        return kinds[Pass][0], reason("nothing")
 
     def _minor_step(self, c: Conflict, me: str, opts: list, moves: list[int]) -> tuple[int | None, int]:
         """The one-zone step (a minor action) after which the best attack scores highest, with its
@@ -176,16 +177,16 @@ class BasicController:
     def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor
         if any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c.attack_skills(me)):
-            return d.options.index(Stay()), "stays in reach"
+            return d.options.index(Stay()), reason("stay")
         for i, o in enumerate(d.options):
             if type(o) is Move and self._reach_after(c, me, o.zone):
-                return i, f"closes in to {o.zone}"
-        return d.options.index(Stay()), "holds position"
+                return i, reason("close_in", zone=o.zone)
+        return d.options.index(Stay()), reason("hold_position")
 
     def _respond(self, c: Conflict, d: Decision) -> tuple[int, str]:
         if self._should_concede(c, d.actor) and Concede() in d.options:
-            return d.options.index(Concede()), "concedes before the dice: the hit would take it out"
-        return d.options.index(Defend()), "defends"
+            return d.options.index(Concede()), reason("concede_first")
+        return d.options.index(Defend()), reason("defend")
 
     def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
         ctx = d.context
@@ -195,11 +196,11 @@ class BasicController:
         if ctx["as_roller"]:
             goal = 1 if ctx["action"] in ("attack", "contest") else 0  # a hit, an exchange won; else a tie
             if margin >= goal:
-                return 0, "already enough"
+                return 0, reason("enough")
             need = math.ceil((goal - margin) / worth)
         else:
             if margin >= 0:
-                return 0, "the defense holds"
+                return 0, reason("holds")
             need = math.ceil(-margin / worth)
         if c.spin and not ctx["as_roller"] and c.t.spin:  # Fate 3.0: an ally's spin tokens (002:95)
             spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
@@ -208,17 +209,17 @@ class BasicController:
         free_count, fp, payable = c.invoke_budget(me)
         fp = max(0, fp - self.fp_reserve)  # thrift: keep some back
         if free_count + min(fp, payable) < need:
-            return 0, "cannot pay for enough invokes to change the outcome"
+            return 0, reason("cannot_pay")
         bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"]
         free = [(i, o) for i, o in bonus if o.free]
         if free:
             i, o = free[0]
-            return i, f"free invoke on {c.aspects[o.aspect].name} to turn the result"
+            return i, reason("free_invoke", aspect=c.aspects[o.aspect].name)
         paid = [(i, o) for i, o in bonus if not o.free and o.payer == me]
         if not paid or fp <= 0:
-            return 0, "no invoke of its own to pay for"
+            return 0, reason("no_own")
         i, o = paid[0]
-        return i, f"pays a fate point to invoke {c.aspects[o.aspect].name} and turn the result"
+        return i, reason("paid_invoke", aspect=c.aspects[o.aspect].name)
 
     def _absorb(self, c: Conflict, d: Decision) -> tuple[int, str]:
         f = c.f[d.actor]
@@ -230,13 +231,13 @@ class BasicController:
                 if best_key is None or k < best_key:
                     best, best_key = i, k
         if best is None:
-            return d.options.index(TakenOut()), "nothing left to absorb the hit"
+            return d.options.index(TakenOut()), reason("nothing_left")
         if OfferConcession() in d.options and self.concede_margin > -99:
             o = d.options[best]
             if o.slots and (f.slots[o.slots[0]].severity == "severe" or self._should_concede(c, d.actor)):
                 return d.options.index(OfferConcession()), "offers to concede rather than fight on with " \
                     f"a {f.slots[o.slots[0]].severity} consequence"
-        return best, "absorbs at the least cost"
+        return best, reason("least_cost")
 
     def _concession(self, c: Conflict, d: Decision) -> tuple[int, str]:
         offerer = d.context.get("offerer")
@@ -246,7 +247,7 @@ class BasicController:
         return d.options.index(Choose("act_now")), "takes its held turn"
 
     def _style(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        return d.options.index(Choose("full_hit")), "takes the full hit"
+        return d.options.index(Choose("full_hit")), reason("full_hit")
 
     def _cost(self, c: Conflict, d: Decision) -> tuple[int, str]:
         if d.context.get("action") == "split":  # the whole effort on the weakest defence among the foes
@@ -258,11 +259,11 @@ class BasicController:
             return i, f"shoves {d.options[i].minion} into the blow"
         if d.context.get("action") == "overcome" and Choose("major_cost") in d.options:
             if c.f[d.actor].consequences_taken == 0:
-                return d.options.index(Choose("major_cost")), "gets there at a major cost while still unhurt"
-            return d.options.index(Choose("fail")), "too hurt to pay a major cost"
+                return d.options.index(Choose("major_cost")), reason("major_cost")
+            return d.options.index(Choose("fail")), reason("too_hurt")
         if d.context.get("action") == "maneuver":
             return d.options.index(Choose("take_aspect")), "takes the aspect and keeps its fate points"
-        reasons = {"no_aspect": "gives the enemy nothing", "minor_cost": "gets there at a minor cost",
+        reasons = {"no_aspect": reason("give_nothing"), "minor_cost": reason("minor_cost"),
                    "pay": "keeps the roll; the other side gets a free invoke",
                    "major_cost": "gets it done, whatever it costs"}
         for pref in reasons:
@@ -300,8 +301,8 @@ class BasicController:
         allies = [i for i, o in enumerate(d.options) if c.side_of(o.character) == side]
         if allies:
             i = allies[0]
-            return i, f"hands the turn to {d.options[i].character}"
+            return i, reason("hand_over", character=d.options[i].character)
         weakest = min(range(len(d.options)),
                       key=lambda i: max(c.attack_rating(d.options[i].character, s)
                                         for s in c.attack_skills(d.options[i].character)))
-        return weakest, f"lets the least dangerous foe, {d.options[weakest].character}, go"
+        return weakest, reason("let_weakest", character=d.options[weakest].character)

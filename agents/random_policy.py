@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fate_env.content.reasons import reason
 from fate_env.rules.conflict import Conflict, Decision
 
 from .base import register
@@ -17,4 +18,4 @@ class RandomController:
         self.rng = np.random.default_rng(seed)
 
     def choose(self, conflict: Conflict, decision: Decision) -> tuple[int, str]:
-        return int(self.rng.integers(len(decision.options))), "at random"
+        return int(self.rng.integers(len(decision.options))), reason("random")

@@ -22,6 +22,7 @@ gives its reason for the narration. Parameters live in ``configs/policies.yaml``
 
 from __future__ import annotations
 
+from fate_env.content.reasons import reason
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.options import Attack, Concede, CreateAdvantage, Exploit, FullDefense, Invoke, Move, Support
 
@@ -43,7 +44,7 @@ class BruteController(BasicController):
         if attacks:
             same = [i for i in attacks if c.distance(me, opts[i].target) == 0] or attacks
             i = max(same, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target))
-            return i, f"smashes the closest foe, {opts[i].target}"
+            return i, reason("smash", target=opts[i].target)
         return super()._turn(c, d)
 
 
@@ -59,12 +60,12 @@ class SniperController(BasicController):
         if self._foe_here(c, me):
             for i, o in enumerate(opts):  # step away first, if a free move can still shoot from there
                 if type(o) is Move and self._reach_after(c, me, o.zone):
-                    return i, f"backs off to {o.zone} to keep its distance"
+                    return i, reason("back_off", zone=o.zone)
         ranged = [i for i in _attacks(c, d) if opts[i].skill != "Fight"]
         if ranged:
             i = max(ranged, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target)
                     - c.defense_rating(opts[i].target, me, opts[i].skill))
-            return i, f"shoots {opts[i].target} from range"
+            return i, reason("shoot", target=opts[i].target)
         return super()._turn(c, d)
 
     def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -72,7 +73,7 @@ class SniperController(BasicController):
         if self._foe_here(c, me):
             for i, o in enumerate(d.options):
                 if type(o) is Move and self._reach_after(c, me, o.zone):
-                    return i, "falls back to a firing position"
+                    return i, reason("fall_back")
         return super()._move(c, d)
 
 
@@ -95,9 +96,9 @@ class TacticianController(BasicController):
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me, opts = d.actor, d.options
         if self._should_concede(c, me) and Concede() in opts:
-            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+            return opts.index(Concede()), reason("concede")
         if FullDefense() in opts and (self._danger(c, me) or 0) > 0:
-            return opts.index(FullDefense()), "one hit from out: full defense"
+            return opts.index(FullDefense()), reason("guard")
         attacks = _attacks(c, d)
         if attacks:
             targets = list(dict.fromkeys(opts[i].target for i in attacks))
@@ -105,13 +106,13 @@ class TacticianController(BasicController):
             if self._held(c, me, focus) >= int(self.params.get("stack", 2)):
                 i = max((i for i in attacks if opts[i].target == focus),
                         key=lambda i: c.attack_rating(me, opts[i].skill, focus))
-                return i, f"cashes its stacked invokes on {focus}, the most wounded"
+                return i, reason("cash_in", target=focus)
             setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target == focus]
             if setups:
-                return setups[0], f"sets up {opts[setups[0]].template} on {focus} before striking"
+                return setups[0], reason("set_up_on", template=opts[setups[0]].template, target=focus)
             i = max((i for i in attacks if opts[i].target == focus),
                     key=lambda i: c.attack_rating(me, opts[i].skill, focus))
-            return i, f"focuses fire on {focus}, the most wounded"
+            return i, reason("focus", target=focus)
         return super()._turn(c, d)
 
     def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -120,7 +121,7 @@ class TacticianController(BasicController):
             target = c.roll.target if c.roll is not None else None
             for i, o in enumerate(d.options):  # free invokes on the target's aspects: spend them all
                 if type(o) is Invoke and o.free and o.effect == "bonus" and c.aspects[o.aspect].owner == target:
-                    return i, f"cashes a free invoke on {c.aspects[o.aspect].name}"
+                    return i, reason("cash_invoke", aspect=c.aspects[o.aspect].name)
         return super()._invoke(c, d)
 
     def _next(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -129,7 +130,7 @@ class TacticianController(BasicController):
         mine = [i for i, o in enumerate(d.options) if c.side_of(o.character) == side]
         holders = [i for i in mine if any(d.options[i].character in a.free for a in c.aspects.values())]
         if holders:
-            return holders[0], f"hands the turn to {d.options[holders[0]].character}, who holds free invokes"
+            return holders[0], reason("hand_to_holder", character=d.options[holders[0]].character)
         return super()._next(c, d)
 
 
@@ -159,17 +160,17 @@ class SupportController(BasicController):
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me, opts = d.actor, d.options
         if self._should_concede(c, me) and Concede() in opts:
-            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+            return opts.index(Concede()), reason("concede")
         helps = [i for i, o in enumerate(opts) if type(o) is Support and o.ally not in c.acted]
         for i in helps:
             ally = opts[i].ally
             best = max((c.effective(ally, s, "attack") for s in c.attack_skills(ally)), default=0)
             skill = max(c.attack_skills(ally), key=lambda s: c.effective(ally, s, "attack"))
             if best > 0 and c.f[me].skill(skill) >= 1:
-                return i, f"backs {ally} up: +1 teamwork on its {skill}"
+                return i, reason("back_up", ally=ally, skill=skill)
         setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target in c.foes_of(me)]
         if setups and c.allies_of(me):
-            return setups[0], f"sets up {opts[setups[0]].template} on {opts[setups[0]].target} for its allies"
+            return setups[0], reason("set_up_for", template=opts[setups[0]].template, target=opts[setups[0]].target)
         return super()._turn(c, d)
 
 
@@ -184,13 +185,13 @@ class StackerController(BasicController):
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me, opts = d.actor, d.options
         if self._should_concede(c, me) and Concede() in opts:
-            return opts.index(Concede()), "the next hit would take it out; concedes while it can"
+            return opts.index(Concede()), reason("concede")
         held = self._held(c, me)
         if held < int(self.params.get("stack", 4)):
             i = next((i for i, o in enumerate(opts) if type(o) is Exploit and c.aspects[o.aspect].owner == me), None)
             if i is not None:
                 name = c.aspects[opts[i].aspect].name
-                return i, f"takes advantage of its own {name} to stack free invokes ({held} held)"
+                return i, reason("stack", aspect=name, held=held)
         return super()._turn(c, d)
 
     def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -198,7 +199,7 @@ class StackerController(BasicController):
         if ctx["as_roller"] and ctx["action"] == "attack":
             for i, o in enumerate(d.options):  # the stack goes into the blow, all of it
                 if type(o) is Invoke and o.free and o.effect == "bonus" and o.payer == d.actor:
-                    return i, f"spends a stacked free invoke on {c.aspects[o.aspect].name}"
+                    return i, reason("stacked_invoke", aspect=c.aspects[o.aspect].name)
         return super()._invoke(c, d)
 
 

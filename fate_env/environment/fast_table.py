@@ -30,6 +30,7 @@ from ..rules.state import build_fighter
 from .actions import ActionLayout, AspectSlots, LayoutOverflow
 from .observation import DECISION_KINDS, ObservationEncoder
 from .reference_table import ReferenceTable
+from .segments import SEGMENTS
 
 
 def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: FastCore) -> np.ndarray:
@@ -47,16 +48,9 @@ def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: Fast
     LP[ob.L_X], LP[ob.L_B] = layout.X, layout.B
     LP[ob.L_ONEBOX] = 1 if layout.scene.rules.one_box_per_hit else 0
     LP[ob.L_TRACK] = 0 if layout.scene.conflict == "physical" else 1
-    starts = {ob.L_STAY: "stay", ob.L_MOVE: "move", ob.L_ATTACK: "attack", ob.L_ADVANTAGE: "advantage",
-              ob.L_EXPLOIT: "exploit", ob.L_OVERCOME: "overcome_move", ob.L_REMOVE: "remove",
-              ob.L_FULLDEF: "full_defense", ob.L_SUPPORT: "support", ob.L_CONCEDE: "concede", ob.L_PASS: "pass",
-              ob.L_DEFEND: "defend", ob.L_DONE: "done", ob.L_INVOKE: "invoke", ob.L_BOOST: "boost",
-              ob.L_FULLHIT: "full_hit", ob.L_BOOSTHIT: "boost_hit", ob.L_NOASPECT: "no_aspect",
-              ob.L_FORENEMY: "aspect_for_enemy", ob.L_MINOR: "minor_cost", ob.L_FAILBOOST: "fail_with_boost",
-              ob.L_ABSORB: "absorb", ob.L_TAKENOUT: "taken_out", ob.L_NEXT: "next", ob.L_FAIL: "fail",
-              ob.L_MAJOR: "major_cost"}
-    for at, name in starts.items():
-        LP[at] = seg[name].start
+    for spec in SEGMENTS:  # the segments the kernel encodes options of itself
+        if spec.kernel is not None:
+            LP[getattr(ob, spec.kernel)] = seg[spec.name].start
     LP[ob.L_ABSORB_SIZE] = seg["absorb"].size
     return LP
 

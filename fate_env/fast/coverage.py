@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.kinds import SceneKind
+from fate_env.rules.reach import track_attack_skills
 from fate_env.rules.ruleset import RuleSet
 from fate_env.rules.scene import CharacterSheet, Scene
 
@@ -27,7 +28,7 @@ ANY = None
 ZMAX = 256          # zones (the move and sight tables are zones x zones)
 MAX_ATTACK_SKILLS = 4
 STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
-MAJOR_COSTS = {"off": k.MAJOR_OFF, "consequence": k.MAJOR_CONSEQUENCE, "enemy_aspect": k.MAJOR_ENEMY_ASPECT}
+MAJOR_COSTS = {word: code for code, word in enumerate(k.MAJOR_COSTS)}
 WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
              "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
 REACHES = {"melee": 0, "ranged": 1, "any": 2}
@@ -145,7 +146,7 @@ CHARACTER_FIELDS: dict[str, Any] = {
 
 def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
     why = []
-    attack_skills = {"physical": {"Fight", "Shoot"}, "mental": {"Provoke"}}.get(scene.conflict, set())
+    attack_skills = {skill for skill, _ in track_attack_skills(scene.rules.tracks_in_play(scene.conflict))}
     for st in c.stunts:
         if st.kind == "bonus":
             tag = st.cond.tag if st.cond is not None else None

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from fate_env.content.reasons import REASONS, reason
 from fate_env.rules import events as ev
 from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
@@ -24,12 +25,11 @@ from fate_env.rules.stress import Absorb, TakenOut
 from . import kernel as k
 from .tables import TRACKS, Tables
 
-KINDS = (DecisionKind.TURN, DecisionKind.RESPOND, DecisionKind.INVOKE, DecisionKind.STYLE, DecisionKind.ABSORB,
-         DecisionKind.NEXT, DecisionKind.MOVE, DecisionKind.COST)
-ACTIONS = ("attack", "defend", "create_advantage", "overcome")  # kernel.ACT_*
-ASPECT_KINDS = {k.K_SITUATION: AspectKind.SITUATION, k.K_ADVANTAGE: AspectKind.ADVANTAGE,
-                k.K_CONSEQUENCE: AspectKind.CONSEQUENCE}
-MAJOR_COSTS = {k.MAJOR_CONSEQUENCE: "consequence", k.MAJOR_ENEMY_ASPECT: "enemy_aspect"}
+# the kernel's codes spelled with the words its layout declares them by
+KINDS = tuple(DecisionKind(word) for word in k.DECISIONS)
+ACTIONS = k.ACTIONS
+ASPECT_KINDS = tuple(AspectKind(word) for word in k.ASPECT_KINDS)
+MAJOR_COSTS = k.MAJOR_COSTS
 CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost",
            k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost"}
 
@@ -49,82 +49,22 @@ def _mask(m: int) -> tuple[int, ...]:
     return tuple(i for i in range(63) if m >> i & 1)
 
 
-def _reason(tb: Tables, code: int, option: Any) -> str:
-    if code == k.R_T_CONCEDE:
-        return "the next hit would take it out; concedes while it can"
-    if code == k.R_T_ATTACK:
-        return f"attacks {option.target} with {option.skill}: the best odds in reach"
-    if code == k.R_T_SMASH:
-        return f"smashes the closest foe, {option.target}"
-    if code == k.R_T_STEP:
-        return f"steps into {option.zone} to reach a foe"
-    if code == k.R_T_FULLDEF:
-        return "no foe in reach: full defense"
-    if code == k.R_T_NOTHING:
-        return "nothing useful to do"
-    if code == k.R_R_CONCEDE:
-        return "concedes before the dice: the hit would take it out"
-    if code == k.R_R_DEFEND:
-        return "defends"
-    if code == k.R_I_ENOUGH:
-        return "already enough"
-    if code == k.R_I_HOLDS:
-        return "the defense holds"
-    if code == k.R_I_CANNOT:
-        return "cannot pay for enough invokes to change the outcome"
-    if code == k.R_I_NOOWN:
-        return "no invoke of its own to pay for"
-    if code == k.R_S_FULL:
-        return "takes the full hit"
-    if code == k.R_A_LEAST:
-        return "absorbs at the least cost"
-    if code == k.R_A_NOTHING:
-        return "nothing left to absorb the hit"
-    if code == k.R_N_ALLY:
-        return f"hands the turn to {option.character}"
-    if code == k.R_N_WEAKEST:
-        return f"lets the least dangerous foe, {option.character}, go"
-    if code == k.R_M_STAYS:
-        return "stays in reach"
-    if code == k.R_M_CLOSES:
-        return f"closes in to {option.zone}"
-    if code == k.R_M_HOLDS:
-        return "holds position"
-    if code == k.R_T_BACKS:
-        return f"backs off to {option.zone} to keep its distance"
-    if code == k.R_T_SHOOTS:
-        return f"shoots {option.target} from range"
-    if code == k.R_M_FALLS:
-        return "falls back to a firing position"
-    if code == k.R_T_SETS_UP:
-        return f"no foe in reach: sets up {option.template}"
-    if code == k.R_C_NOTHING:
-        return "gives the enemy nothing"
-    if code == k.R_T_GUARDS:
-        return "one hit from out: full defense"
-    if code == k.R_T_CASHES:
-        return f"cashes its stacked invokes on {option.target}, the most wounded"
-    if code == k.R_T_SETS_UP_ON:
-        return f"sets up {option.template} on {option.target} before striking"
-    if code == k.R_T_FOCUSES:
-        return f"focuses fire on {option.target}, the most wounded"
-    if code == k.R_T_SETS_UP_FOR:
-        return f"sets up {option.template} on {option.target} for its allies"
-    if code == k.R_RANDOM:
-        return "at random"
-    if code == k.R_AGENT:
-        return ""
-    if code == k.R_T_FORCES:
-        return f"forces a way to {option.zone} to reach a foe"
-    if code == k.R_C_MINOR:
-        return "gets there at a minor cost"
-    if code == k.R_C_MAJOR:
-        return "gets there at a major cost while still unhurt"
-    if code == k.R_C_HURT:
-        return "too hurt to pay a major cost"
-    if code == k.R_N_HOLDER:
-        return f"hands the turn to {option.character}, who holds free invokes"
-    raise ValueError(f"unknown reason code {code}")
+#: the kernel's reason codes (kernel.R_*) -> the shared reasons (content/reasons.py)
+REASON_KEYS = {
+    k.R_T_CONCEDE: "concede", k.R_T_ATTACK: "attack", k.R_T_SMASH: "smash", k.R_T_STEP: "step",
+    k.R_T_FULLDEF: "full_defense", k.R_T_NOTHING: "nothing", k.R_R_CONCEDE: "concede_first", k.R_R_DEFEND: "defend",
+    k.R_I_ENOUGH: "enough", k.R_I_HOLDS: "holds", k.R_I_CANNOT: "cannot_pay", k.R_I_NOOWN: "no_own",
+    k.R_S_FULL: "full_hit", k.R_A_LEAST: "least_cost", k.R_A_NOTHING: "nothing_left", k.R_N_ALLY: "hand_over",
+    k.R_N_WEAKEST: "let_weakest", k.R_M_STAYS: "stay", k.R_M_CLOSES: "close_in", k.R_M_HOLDS: "hold_position",
+    k.R_T_BACKS: "back_off", k.R_T_SHOOTS: "shoot", k.R_M_FALLS: "fall_back", k.R_T_SETS_UP: "set_up",
+    k.R_C_NOTHING: "give_nothing", k.R_T_GUARDS: "guard", k.R_T_CASHES: "cash_in", k.R_T_SETS_UP_ON: "set_up_on",
+    k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
+    k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
+    k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
+    k.R_T_STACKS: "stack", k.R_T_BACKS_UP: "back_up", k.R_I_FREE: "free_invoke", k.R_I_PAID: "paid_invoke",
+}
+#: the option fields a reason may name
+OPTION_FIELDS = ("target", "skill", "zone", "character", "template", "ally")
 
 
 def _option(tb: Tables, row: np.ndarray) -> Any:
@@ -264,20 +204,19 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
 
 
 def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
-    code = a[3]
-    if code == k.R_I_CASHES:
-        return f"cashes a free invoke on {tb.names[a[8]]}"
-    if code == k.R_I_STACKS:
-        return f"spends a stacked free invoke on {tb.names[a[8]]}"
-    if code == k.R_T_STACKS:
-        return f"takes advantage of its own {tb.names[a[8]]} to stack free invokes ({a[9]} held)"
-    if code == k.R_T_BACKS_UP:
-        return f"backs {option.ally} up: +1 teamwork on its {tb.skills[a[6]]}"
-    if code in (k.R_I_FREE, k.R_I_PAID):
-        name = tb.names[a[8]]
-        return (f"free invoke on {name} to turn the result" if code == k.R_I_FREE
-                else f"pays a fate point to invoke {name} and turn the result")
-    return _reason(tb, code, option)
+    """A decision row's reason: the option's fields, and for the reasons that name more, the
+    aspect (field 8), the free invokes held (field 9) or the skill (field 6) the row carries."""
+    key = REASON_KEYS.get(a[3])
+    if key is None:
+        raise ValueError(f"unknown reason code {a[3]}")
+    fields = {f: getattr(option, f) for f in OPTION_FIELDS if hasattr(option, f)}
+    if "{aspect}" in REASONS[key]:
+        fields["aspect"] = tb.names[a[8]]
+    if key == "stack":
+        fields["held"] = a[9]
+    if key == "back_up":
+        fields["skill"] = tb.skills[a[6]]
+    return reason(key, **fields)
 
 
 def payouts(tb: Tables, CH) -> dict[str, int]:

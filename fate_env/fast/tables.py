@@ -15,6 +15,7 @@ import numpy as np
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
+from fate_env.rules.reach import sheet_attack_skills
 from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
 from fate_env.rules.state import build_fighter
 
@@ -36,8 +37,7 @@ POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, 
                 "stacker": k.PK_STACKER,
                 AGENT: k.PK_BASIC}
 #: the decision kinds a seat may answer from outside (kernel.POL_ASKS bits; decode.KINDS spells them)
-DECISION_BITS = {"turn": k.D_TURN, "respond": k.D_RESPOND, "invoke": k.D_INVOKE, "style": k.D_STYLE,
-                 "absorb": k.D_ABSORB, "next": k.D_NEXT, "move": k.D_MOVE, "cost": k.D_COST}
+DECISION_BITS = {word: code for code, word in enumerate(k.DECISIONS)}
 ASK_ALL = (1 << len(DECISION_BITS)) - 1
 CONTROLLERS = tuple(p for p in POLICY_KINDS if p != AGENT)
 AMAX = 256          # aspect ids one episode may reach
@@ -266,12 +266,9 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0
     P[k.P_ORDER] = k.NP + k.ATK_W * n
     P[P[k.P_ORDER]:P[k.P_ORDER] + n] = [ci[c] for c in _order_by_skills(scene)]
-    track_skills = {PHYSICAL: (("Fight", 0), ("Shoot", 1)), MENTAL: (("Provoke", 2),)}[scene.conflict]
+    tracks = rules.tracks_in_play(scene.conflict)
     for i, c in enumerate(chars):  # reach.attack_skills and reach_of
-        atk = list(track_skills)
-        for st in c.stunts:
-            if st.kind == "use_skill" and st.action == "attack" and st.skill not in [a for a, _ in atk]:
-                atk.append((st.skill, REACHES[st.reach]))
+        atk = [(skill, REACHES[reach]) for skill, reach in sheet_attack_skills(tracks, c)]
         at = k.NP + k.ATK_W * i
         P[at] = len(atk)
         for j, (sk, reach) in enumerate(atk):

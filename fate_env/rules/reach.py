@@ -14,15 +14,29 @@ from .state import Fighter
 
 if TYPE_CHECKING:
     from .engine import Engine
+    from .scene import CharacterSheet
+
+
+def track_attack_skills(tracks_in_play: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(skill, reach) of the skills that harm a track in play (no stunt needed)."""
+    return [(s, reach) for s, (track, reach) in ATTACK_SKILLS.items() if track in tracks_in_play]
+
+
+def sheet_attack_skills(tracks_in_play: tuple[str, ...], sheet: "CharacterSheet") -> list[tuple[str, str]]:
+    """(skill, reach) of each skill ``sheet`` may attack with where ``tracks_in_play`` can be
+    harmed: the skills that harm a track in play, then its stunts' attack skills (the first stunt
+    naming a skill gives its reach). A fact of the scene and the sheet alone, so the environment's
+    layout and the fast core's tables read it from here as the engine does."""
+    out = track_attack_skills(tracks_in_play)
+    for st in sheet.stunts:
+        if st.kind == "use_skill" and st.action == "attack" and all(st.skill != s for s, _ in out):
+            out.append((st.skill, st.reach))
+    return out
 
 
 def attack_skills(e: "Engine", f: Fighter) -> list[str]:
     """The skills ``f`` may attack with in this scene: those harming a track in play, and its stunts'."""
-    skills = [s for s, (track, _) in ATTACK_SKILLS.items() if track in e.tracks_in_play]
-    for st in f.sheet.stunts:
-        if st.kind == "use_skill" and st.action == "attack" and st.skill not in skills:
-            skills.append(st.skill)
-    return skills
+    return [s for s, _ in sheet_attack_skills(e.tracks_in_play, f.sheet)]
 
 
 def reach_of(f: Fighter, skill: str) -> str:

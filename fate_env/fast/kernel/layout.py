@@ -17,14 +17,18 @@ NCF = 18  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the di
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
 T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
-ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = 0, 1, 2, 3  # decode.ACTIONS spells them
+#: the actions a roll is for, as the reference names them (decode spells a code with its word)
+ACTIONS = ("attack", "defend", "create_advantage", "overcome")
+ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = range(len(ACTIONS))
 W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT = range(7)
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
 # aspects (A): kind, owner, zone, creator, name, boost turn
 A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE, A_SKILL = range(8)
 NAF = 8  # A_SKILL: the skill that created an advantage (its creator defends with it)
-K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(5)
+#: aspect kinds, as the reference names them (rules.kinds.AspectKind)
+ASPECT_KINDS = ("character", "situation", "advantage", "consequence", "boost")
+K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(len(ASPECT_KINDS))
 # advantage templates (TPL[k]): target kind, track, name, difficulty, skills (count, up to 4),
 # defend skills (count, up to 4)
 TP_TARGET, TP_TRACK, TP_NAME, TP_DIFF, TP_NSK, TP_SK, TP_NDEF, TP_DEF = 0, 1, 2, 3, 4, 5, 9, 10
@@ -42,7 +46,9 @@ TGT_ZONE = 1000  # + the zone's index
 NP = 39
 # P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
 # P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
-MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(3)
+#: the major_cost dial's values (rules.ruleset), in code order
+MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
+MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS = range(8)
 POL_W = 8
@@ -77,7 +83,9 @@ E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMO
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED = range(1, 24)
 # decision kinds, option kinds, reasons (decode.py spells them out)
-D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(8)
+#: decision kinds, as the reference names them (rules.kinds.DecisionKind)
+DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost")
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(len(DECISIONS))
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST = range(25)

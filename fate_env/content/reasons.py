@@ -1,0 +1,72 @@
+"""The scripted policies' one-line reasons, declared once.
+
+A scripted NPC says why it chose, in a line the table reads ("attacks Zird with Fight: the best
+odds in reach"); the reason goes into the event log, so the narration, the fight report and the
+golden logs all read it. The Python controllers (``agents/basic.py``, ``agents/tactics.py``,
+``agents/random_policy.py``) and the fast core's decoder (``fast/decode.py``, which spells the
+kernel's reason codes) format the same strings from here, so the two engines cannot drift apart.
+The fields are the option's (``target``, ``skill``, ``zone``, ``character``, ``template``,
+``ally``) or named in the key's comment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+REASONS: dict[str, str] = {
+    # a turn (basic, and the tactics built on it)
+    "concede": "the next hit would take it out; concedes while it can",
+    "attack": "attacks {target} with {skill}: the best odds in reach",
+    "step": "steps into {zone} to reach a foe",
+    "force_way": "forces a way to {zone} to reach a foe",
+    "set_up": "no foe in reach: sets up {template}",
+    "full_defense": "no foe in reach: full defense",
+    "nothing": "nothing useful to do",
+    "smash": "smashes the closest foe, {target}",  # brute
+    "back_off": "backs off to {zone} to keep its distance",  # sniper
+    "shoot": "shoots {target} from range",  # sniper
+    "guard": "one hit from out: full defense",  # tactician
+    "cash_in": "cashes its stacked invokes on {target}, the most wounded",  # tactician
+    "set_up_on": "sets up {template} on {target} before striking",  # tactician
+    "focus": "focuses fire on {target}, the most wounded",  # tactician
+    "set_up_for": "sets up {template} on {target} for its allies",  # support
+    "back_up": "backs {ally} up: +1 teamwork on its {skill}",  # support
+    "stack": "takes advantage of its own {aspect} to stack free invokes ({held} held)",  # stacker
+    # the free move
+    "stay": "stays in reach",
+    "close_in": "closes in to {zone}",
+    "hold_position": "holds position",
+    "fall_back": "falls back to a firing position",  # sniper
+    # a defense
+    "concede_first": "concedes before the dice: the hit would take it out",
+    "defend": "defends",
+    # invokes
+    "enough": "already enough",
+    "holds": "the defense holds",
+    "cannot_pay": "cannot pay for enough invokes to change the outcome",
+    "no_own": "no invoke of its own to pay for",
+    "free_invoke": "free invoke on {aspect} to turn the result",
+    "paid_invoke": "pays a fate point to invoke {aspect} and turn the result",
+    "cash_invoke": "cashes a free invoke on {aspect}",  # tactician
+    "stacked_invoke": "spends a stacked free invoke on {aspect}",  # stacker
+    # a hit, a style, a cost
+    "full_hit": "takes the full hit",
+    "least_cost": "absorbs at the least cost",
+    "nothing_left": "nothing left to absorb the hit",
+    "give_nothing": "gives the enemy nothing",
+    "minor_cost": "gets there at a minor cost",
+    "major_cost": "gets there at a major cost while still unhurt",
+    "too_hurt": "too hurt to pay a major cost",
+    # who goes next (popcorn)
+    "hand_over": "hands the turn to {character}",
+    "let_weakest": "lets the least dangerous foe, {character}, go",
+    "hand_to_holder": "hands the turn to {character}, who holds free invokes",  # tactician
+    # no script
+    "random": "at random",
+    "agent": "",
+}
+
+
+def reason(key: str, **fields: Any) -> str:
+    """The reason ``key`` with its fields filled in."""
+    return REASONS[key].format(**fields)
