@@ -118,10 +118,10 @@ def test_a_scripted_league_member_stays_on_the_fast_core():
                              learn=("turn",), outcome="side", core="fast")
     env.set_league(["basic", "brute", "search"], ["basic", "brute", "search"], [0.0, 1.0, 0.0])
     env.reset(seed=3)
-    assert env._on_fast  # brute: a policy the kernel plays
+    assert env.episode_engine == "fast core"  # brute: a policy the kernel plays
     env.set_league(["basic", "brute", "search"], ["basic", "brute", "search"], [0.0, 0.0, 1.0])
     env.reset(seed=3)
-    assert not env._on_fast and env.opponent == "search"  # the search NPC plays on the reference
+    assert env.episode_engine == "reference" and env.opponent == "search"  # the search NPC plays on the reference
 
 
 def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture(tmp_path):

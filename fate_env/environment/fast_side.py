@@ -30,6 +30,8 @@ class FastSide:
     """The fast core's half of ``FateSingleAgentEnv``: one compiled table per opponent mixture
     (None for a mixture the kernel cannot play: its episodes run on the reference)."""
 
+    engine = "fast core"
+
     def __init__(self, aec: Any, learners: list[str], mixes: list[dict[str, str]], helper: str,
                  learn: tuple[str, ...] | None, opponent_seed: int):
         from ..fast.tables import DECISION_BITS

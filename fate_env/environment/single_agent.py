@@ -201,6 +201,12 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
             f"fast core for {played} of {len(self._fast.tables)} opponent mixtures, the reference for the rest"
 
     @property
+    def episode_engine(self) -> str | None:
+        """Which engine plays the episode in progress: "fast core" or "reference" (None before
+        the first reset)."""
+        return self._side.engine if self._side is not None else None
+
+    @property
     def over(self) -> bool:
         """The episode has ended."""
         return self._side.over
@@ -267,6 +273,8 @@ class ReferenceSide:
     """The other seats played by their Python controllers on the reference engine, stepping the
     AEC environment once per decision (``FastSide``'s interface: the single-agent view never
     asks which engine plays)."""
+
+    engine = "reference"
 
     def __init__(self, owner: FateSingleAgentEnv):
         self.owner, self.aec = owner, owner.aec

@@ -161,3 +161,15 @@ def test_the_environment_steps_one_interface_over_both_engines():
     names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
     assert not names & {"FastTable", "FastCore", "Session"} and "isinstance(self._t" not in source
     assert source.count("self._fast") == 5  # built (and named), dropped by use_reference, and picked at reset
+
+
+def test_the_single_agent_view_plays_one_interface_over_both_engines():
+    """FateSingleAgentEnv's step, masks and observations go through the episode's side (FastSide or
+    ReferenceSide); the fast side is read only where it is built, dropped, extended, picked and reported."""
+    from fate_env.environment import single_agent
+    source = Path(single_agent.__file__).read_text()
+    tree = ast.parse(source)
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "FateSingleAgentEnv")
+    readers = {f.name for f in cls.body if isinstance(f, ast.FunctionDef)
+               and "self._fast" in ast.get_source_segment(source, f)}
+    assert readers == {"__init__", "set_opponents", "set_league", "reset", "engine"}
