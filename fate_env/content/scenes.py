@@ -7,12 +7,14 @@ keys are refused, never ignored.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+import typing
 from typing import Any
 
 import jsonschema
@@ -592,7 +594,6 @@ def _check_leaders(chars: list[CharacterSheet], data: dict, rules: RuleSet, fail
     of its side, one leader per group. In a fixed turn order the group takes the leader's
     initiative (``reach.skill_order``); popcorn order has no initiative to take, and the group is
     picked like anyone. Either way the leader's controller plays it unless its sheet names one."""
-    import dataclasses
     by_id = {c.id: c for c in chars}
     led: dict[str, str] = {}
     for c in chars:
@@ -870,7 +871,6 @@ def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
 
 def rule_dials(rules: RuleSet) -> dict[str, Any]:
     """A rule set's dials as plain data (what a model's sidecar records it was trained under)."""
-    import dataclasses
     return json.loads(json.dumps({f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
                                   if f.name not in ("title", "extra")}))
 
@@ -896,8 +896,6 @@ DIGEST_FIELDS = frozenset({
 
 def _scene_dataclasses() -> list[type]:
     """Scene and every dataclass its fields hold, in a fixed order."""
-    import dataclasses
-    import typing
     found: list[type] = []
 
     def walk(cls: type) -> None:
@@ -916,7 +914,6 @@ def _scene_dataclasses() -> list[type]:
 
 def _later_defaults() -> dict[str, Any]:
     """Every field not in DIGEST_FIELDS, with its default as a digest sees it."""
-    import dataclasses
     out: dict[str, Any] = {}
     for cls in _scene_dataclasses():
         for f in dataclasses.fields(cls):
@@ -954,7 +951,6 @@ def scene_digest(scene: Scene) -> str:
     set and dials): the same scene file under the same rules gives the same digest, any change to
     what plays gives another. SHA-256 of the scene as canonical JSON (the fields of
     ``LATER_DEFAULTS`` left out while at their defaults)."""
-    import dataclasses
     import hashlib
     data = json.dumps(_without_later_defaults(dataclasses.asdict(scene)), sort_keys=True, default=str,
                       separators=(",", ":"))

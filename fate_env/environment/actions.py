@@ -22,14 +22,10 @@ from ..rules.options import Invoke
 from ..rules.scene import Scene
 from ..rules.reach import sheet_attack_skills, track_attack_skills
 from ..rules.state import BOOST, build_fighter
-from .segments import MAX_SHARE, SEGMENT_MEANINGS, SEGMENTS, SEGMENTS_BY_KIND, encoders, fixed_options
+from .segments import MAX_SHARE, SEGMENT_MEANINGS, SEGMENTS, SEGMENTS_BY_KIND, LayoutOverflow, encoders, fixed_options
 
 __all__ = ["ActionLayout", "AspectSlots", "LayoutOverflow", "Segment", "attack_skills", "usable_boosts", "MAX_SHARE",
            "SEGMENTS_BY_KIND", "SEGMENT_MEANINGS"]
-
-
-class LayoutOverflow(RuntimeError):
-    """An option the fixed layout cannot name (a bound was too small): refused loudly, never dropped."""
 
 
 def attack_skills(scene: Scene) -> list[str]:

@@ -14,9 +14,9 @@ runs (OpenSpiel's lesson: algorithms see a game, not its implementation):
   this point); ``slots`` (the aspect slots);
 - ``encode(mask)`` marks the pending options' actions in ``mask`` and returns them in option order;
   ``observe(agent)`` is the agent's observation vector;
-- ``bail`` says why a table cannot go on ("" when it can; the reference always can), and
-  ``handover()`` then gives the reference table that goes on from the same point;
-  ``unscored()`` returns what the rewards score of events the table has not yet reported.
+- ``bail`` says why a table cannot go on ("" when it can; the reference always can); a fast
+  table that cannot gives, from ``handover()``, the reference table that goes on from the same
+  point, whose ``unscored()`` returns what the rewards score of the events not yet reported.
 """
 
 from __future__ import annotations
@@ -125,9 +125,6 @@ class ReferenceTable:
                 out.append(("taken_out", e.target, 0))
         self._events_seen = len(c.events)
         return out
-
-    def handover(self) -> "ReferenceTable":
-        return self
 
     # -- what happened ------------------------------------------------------------------------
     def outcome(self):

@@ -41,6 +41,10 @@ from ..rules.state import BOOST
 #: (a roll past it takes some fourteen +2 invokes: random play in the env fuzz reached 17)
 MAX_SHARE = 40
 
+class LayoutOverflow(RuntimeError):
+    """An option the fixed layout cannot name (a bound was too small): refused loudly, never dropped."""
+
+
 #: an encoder: (layout, conflict, ego, option, aspect slots, usable boosts) -> the action index
 Encoder = Callable[[Any, Any, str, Any, Any, Any], int]
 
@@ -121,7 +125,6 @@ def _shove(L, c, ego, o, slots, boosts):
 
 
 def _assign(L, c, ego, o, slots, boosts):
-    from .actions import LayoutOverflow
     if not 1 <= o.effort <= MAX_SHARE:
         raise LayoutOverflow(f"a share of {o.effort} is outside the layout's 1..{MAX_SHARE}")
     return L.at("assign", L.slot(ego, o.target) * MAX_SHARE + o.effort - 1)

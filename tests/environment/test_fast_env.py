@@ -148,7 +148,7 @@ def test_the_environment_steps_one_interface_over_both_engines():
     """raw_env never asks which engine runs: the fast core's table and the reference's answer the
     same questions (reference_table.py), and aec.py reads the fast table only to pick it."""
     interface = {"reset", "answer", "actor", "pending_kind", "pending_count", "options", "over", "outcome", "events",
-                 "conflict", "slots", "encode", "observe", "bail", "handover"}
+                 "conflict", "slots", "encode", "observe", "bail"}
     env = raw_env(scene="warehouse", core="fast")
     env.reset(seed=1)
     fast = env._t
@@ -157,6 +157,7 @@ def test_the_environment_steps_one_interface_over_both_engines():
     assert isinstance(reference, ReferenceTable) and not isinstance(fast, ReferenceTable)
     for table in (fast, reference):
         assert [name for name in sorted(interface) if not hasattr(table, name)] == []
+    assert callable(fast.handover) and callable(reference.unscored)  # the hand-over's two halves
     source = Path(aec.__file__).read_text()
     names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
     assert not names & {"FastTable", "FastCore", "Session"} and "isinstance(self._t" not in source
