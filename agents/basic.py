@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from fate_env.content.policies import scripted_params
+from fate_env.content.policies import pool_floor, scripted_params
 from fate_env.content.reasons import reason
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.harm import Absorb, TakenOut
@@ -61,6 +61,7 @@ class BasicController:
         self.hurt_first = bool(p["hurt_first"])
         self.fp_reserve = int(p["fp_reserve"])
         self.likely_roll = int(p["likely_roll"])
+        self.invoke_any = bool(p["invoke_any"])
         self.params = p
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -137,6 +138,11 @@ class BasicController:
             return i, f"blocks {opts[i].target}'s attacks: an ally could not take its next hit"
         if best is not None:
             o = opts[best]
+            if Move in kinds and not c.minor_moves and c.f[me].skill(o.skill) <= 0:
+                closer = self._close_in(c, me, opts, kinds[Move], o.skill)
+                if closer is not None:
+                    i, skill = closer
+                    return i, reason("close_in_better", zone=opts[i].zone, skill=skill, mediocre=o.skill)
             return best, reason("attack", target=o.target, skill=o.skill)
         # not in reach: a free move that brings a foe into reach, else an overcome move
         for i in kinds.get(Move, ()):
@@ -170,6 +176,18 @@ class BasicController:
                     if odds * 2 + finish * 3 > best_score:
                         best, best_score = i, odds * 2 + finish * 3
         return best, best_score
+
+    def _close_in(self, c: Conflict, me: str, opts: list, moves: list[int], skill: str) -> tuple[int, str] | None:
+        """The turn's free move (the first in order) from which a better-rated attack skill than
+        ``skill`` reaches a foe, and that skill: nobody at a table plinks at Mediocre from range
+        when a step brings their real weapon to bear (the step is free, 003:1330-1335)."""
+        rating = c.f[me].skill(skill)
+        better = [s for s in c.attack_skills(me) if c.f[me].skill(s) > rating]
+        for i in moves:
+            for s in better:
+                if any(c.can_attack_from(me, opts[i].zone, foe, s) for foe in c.foes_of(me)):
+                    return i, s
+        return None
 
     def _reach_after(self, c: Conflict, me: str, zone: str) -> bool:
         return c.reach_after_move(me, zone)
@@ -206,20 +224,41 @@ class BasicController:
             spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
             if spins and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
                 return spins[0], f"spends {d.options[spins[0]].holder}'s spin token: +1 to hold the defense"
-        free_count, fp, payable = c.invoke_budget(me)
-        fp = max(0, fp - self.fp_reserve)  # thrift: keep some back
+        bearing = not self.invoke_any  # only aspects a GM would let bear on this roll
+        free_count, fp, payable = c.invoke_budget(me, bearing)
+        fp = max(0, min(fp - self.fp_reserve, self._pool_room(c, me)))  # thrift, and the NPC's share
         if free_count + min(fp, payable) < need:
             return 0, reason("cannot_pay")
-        bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"]
+        bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"
+                 and (not bearing or c.bears_on(me, o.aspect))]
         free = [(i, o) for i, o in bonus if o.free]
         if free:
             i, o = free[0]
-            return i, reason("free_invoke", aspect=c.aspects[o.aspect].name)
+            return i, reason(f"free_invoke_{self._bearing(c, me, o.aspect)}", aspect=c.aspects[o.aspect].name)
         paid = [(i, o) for i, o in bonus if not o.free and o.payer == me]
         if not paid or fp <= 0:
             return 0, reason("no_own")
         i, o = paid[0]
-        return i, reason("paid_invoke", aspect=c.aspects[o.aspect].name)
+        return i, reason(f"paid_invoke_{self._bearing(c, me, o.aspect)}", aspect=c.aspects[o.aspect].name)
+
+    def _pool_room(self, c: Conflict, me: str) -> int:
+        """GM fate points this NPC may still spend: the pool down to its kind's floor (policies.pool_floor);
+        a PC's own points are its own (as many as it has)."""
+        sheet = c.f[me].sheet
+        if not sheet.is_npc:
+            return c.fate_points_of(me)
+        return c.gm_pool - pool_floor(self.params, sheet.kind, c.gm_pool_start)
+
+    @staticmethod
+    def _bearing(c: Conflict, me: str, aspect: int) -> str:
+        """How an invoked aspect bears on the roll, for the reason: own, foe, scene (invokes.bears_on), or any."""
+        owner = c.aspects[aspect].owner
+        r = c.t.roll
+        if owner is None:
+            return "scene"
+        if owner == me:
+            return "own"
+        return "foe" if owner == (r.opposer if me == r.actor else r.actor) else "any"
 
     def _absorb(self, c: Conflict, d: Decision) -> tuple[int, str]:
         f = c.f[d.actor]

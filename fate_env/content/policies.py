@@ -8,13 +8,24 @@ out takes the defaults below, which are ``basic``'s.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 #: a modestly good roll for the foe: what "likely" means to a scripted policy
 LIKELY_ROLL = 1
 #: what every scripted policy starts from before its entry in the policies file
 BASIC_DEFAULTS: dict[str, Any] = {"concede_margin": 1, "hurt_first": True, "fp_reserve": 0,
-                                  "likely_roll": LIKELY_ROLL}
+                                  "likely_roll": LIKELY_ROLL, "pool_share_minor": 0.0, "pool_share_mob": 0.0,
+                                  "pool_share_major": 1.0, "invoke_any": False}
+
+
+def pool_floor(params: dict[str, Any], kind: str, start: int) -> int:
+    """The GM pool an NPC of ``kind`` leaves untouched: it may spend the share ``pool_share_KIND``
+    of the pool the scene started with (003:2007-2030), rounded up, and no more. Nameless NPCs
+    (minor, mob) have no share unless the table gives them one (003:1990-1999: they are not
+    meant to stick around); a major NPC may spend its share of whatever is left."""
+    share = float(params.get(f"pool_share_{kind}", 0.0))
+    return start - min(start, math.ceil(share * start - 1e-9))
 
 
 def policy_params(name: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ REASONS: dict[str, str] = {
     "concede": "the next hit would take it out; concedes while it can",
     "attack": "attacks {target} with {skill}: the best odds in reach",
     "step": "steps into {zone} to reach a foe",
+    "close_in_better": "closes in to {zone} to use {skill} rather than {mediocre} at Mediocre",
     "force_way": "forces a way to {zone} to reach a foe",
     "set_up": "no foe in reach: sets up {template}",
     "full_defense": "no foe in reach: full defense",
@@ -45,8 +46,19 @@ REASONS: dict[str, str] = {
     "holds": "the defense holds",
     "cannot_pay": "cannot pay for enough invokes to change the outcome",
     "no_own": "no invoke of its own to pay for",
-    "free_invoke": "free invoke on {aspect} to turn the result",
-    "paid_invoke": "pays a fate point to invoke {aspect} and turn the result",
+    # a +2 toward turning the result (one of several, when one is not enough), with what makes the
+    # aspect bear on the roll (invokes.bears_on): the actor's own, the other party's, the situation's,
+    # or, under a policy's invoke_any, an aspect in play
+    "free_invoke_own": "free invoke on its own {aspect}: +2 toward turning the result",
+    "free_invoke_foe": "free invoke on {aspect}, on the one it faces in this roll: +2 toward turning the result",
+    "free_invoke_scene": "free invoke on {aspect}, the situation of this roll: +2 toward turning the result",
+    "free_invoke_any": "free invoke on {aspect}, an aspect in play: +2 toward turning the result",
+    "paid_invoke_own": "pays a fate point to invoke its own {aspect}: +2 toward turning the result",
+    "paid_invoke_foe": "pays a fate point to invoke {aspect}, on the one it faces in this roll: "
+                       "+2 toward turning the result",
+    "paid_invoke_scene": "pays a fate point to invoke {aspect}, the situation of this roll: "
+                         "+2 toward turning the result",
+    "paid_invoke_any": "pays a fate point to invoke {aspect}, an aspect in play: +2 toward turning the result",
     "cash_invoke": "cashes a free invoke on {aspect}",  # tactician
     "stacked_invoke": "spends a stacked free invoke on {aspect}",  # stacker
     # a hit, a style, a cost

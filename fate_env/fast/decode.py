@@ -61,7 +61,9 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_T_STACKS: "stack", k.R_T_BACKS_UP: "back_up", k.R_I_FREE: "free_invoke", k.R_I_PAID: "paid_invoke",
+    k.R_T_STACKS: "stack", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better",
+    **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
+       for bear, how in enumerate(k.BEARINGS)},
 }
 #: the option fields a reason may name
 OPTION_FIELDS = ("target", "skill", "zone", "character", "template", "ally")
@@ -216,6 +218,8 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
         fields["held"] = a[9]
     if key == "back_up":
         fields["skill"] = tb.skills[a[6]]
+    if key == "close_in_better":
+        fields["skill"], fields["mediocre"] = tb.skills[a[6]], tb.skills[a[7]]
     return reason(key, **fields)
 
 

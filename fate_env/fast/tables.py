@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fate_env.content.policies import pool_floor
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
@@ -261,6 +262,8 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         P[at + k.POL_MARKED] = 1 if params.get("concede_when_marked") else 0
         P[at + k.POL_STACK] = int(params.get("stack", 2))
         P[at + k.POL_ASKS] = ASK_ALL if name == AGENT else (asks or {}).get(c.id, 0)
+        P[at + k.POL_FLOOR] = pool_floor(params, c.kind, pool) if c.is_npc else 0
+        P[at + k.POL_ANY] = 1 if params.get("invoke_any") else 0
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0

@@ -190,9 +190,22 @@ def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
         e.emit(ev.AspectRemoved(a.name, a.id, "fragile: tagged once"))
 
 
-def invoke_budget(e: "Engine", who: str) -> tuple[int, int, int]:
+def bears_on(r: Roll, who: str, owner: str | None) -> bool:
+    """Whether an aspect of ``owner`` (None: a situation aspect, of the scene or of a zone where
+    the roll happens) bears on ``who``'s part in roll ``r`` plainly enough that no one at the
+    table would call it bogus (003:587-592): the situation, ``who``'s own aspect, or one of the
+    other party to the roll, the one it strikes or is struck by. A bystander's aspect (another
+    PC's trouble to hit this one) needs a story a script cannot tell, so the scripted policies
+    leave it to the table (their ``invoke_any`` parameter lifts this)."""
+    if owner is None or owner == who:
+        return True
+    return owner == (r.opposer if who == r.actor else r.actor)
+
+
+def invoke_budget(e: "Engine", who: str, bearing: bool = False) -> tuple[int, int, int]:
     """For the roll being invoked on: (free invokes ``who`` and its allies hold on aspects in play
-    here, fate points ``who`` can spend, distinct aspects it could pay to invoke)."""
+    here, fate points ``who`` can spend, distinct aspects it could pay to invoke); with
+    ``bearing``, only the aspects that bear on ``who``'s part in the roll (:func:`bears_on`)."""
     t = e.t
     r = t.roll
     if r is None:
@@ -208,6 +221,8 @@ def invoke_budget(e: "Engine", who: str) -> tuple[int, int, int]:
         if owner is not None and F[owner].status != ACTIVE:
             continue
         if a.zone is not None and a.zone not in r.zones:
+            continue
+        if bearing and not bears_on(r, who, owner):
             continue
         for h, n in a.free.items():
             if h in allies:

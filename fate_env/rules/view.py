@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import odds
-from .invokes import invoke_budget
+from .invokes import bears_on, invoke_budget
 from .reach import attack_skills, attack_track, can_reach, reach_of
 from .rolls import base, best_skill, effective
 from .skills import DEFEND_SKILLS
@@ -163,7 +163,18 @@ class View:
             return INVOKE_BONUS
         return invoke_bonus(self, who, r, free)
 
-    def invoke_budget(self, who: str) -> tuple[int, int, int]:
+    def invoke_budget(self, who: str, bearing: bool = False) -> tuple[int, int, int]:
         """For the roll being invoked on: (free invokes ``who`` and its allies hold here, fate
-        points ``who`` can spend, distinct aspects it could pay to invoke)."""
-        return invoke_budget(self, who)
+        points ``who`` can spend, distinct aspects it could pay to invoke); ``bearing``: only
+        aspects that bear on ``who``'s part in the roll (invokes.bears_on)."""
+        return invoke_budget(self, who, bearing)
+
+    def bears_on(self, who: str, aspect: int) -> bool:
+        """Whether aspect ``aspect`` bears on ``who``'s part in the roll being invoked on (invokes.bears_on)."""
+        r = self.t.roll
+        return r is not None and bears_on(r, who, self.t.aspects[aspect].owner)
+
+    @property
+    def gm_pool_start(self) -> int:
+        """The GM's fate points at the scene's start (003:2007-2030): the floor of an NPC's budget is set from it."""
+        return self.t.gm_pool_start

@@ -142,3 +142,21 @@ def _best_odds_pick(T, W, actor, natt, B, likely):
             best = i
             best_score = score
     return best
+
+
+@mirrors("agents.basic.BasicController._close_in")
+@njit(cache=True, _nrt=False)
+def _close_in(SC, SK, CH, P, SIGHT, actor, moves, nm, buf, skills, skill):
+    """(move index, skill): the first free move from which an attack skill rated above ``skill``
+    reaches a foe, and that skill (the first such in attack-skill order); (NEG, NEG) if none."""
+    nf = _foes(SC, CH, actor, buf)
+    na = _attack_skills(P, actor, skills)
+    rating = SK[actor, skill]
+    for i in range(nm):
+        for j in range(na):
+            if SK[actor, skills[j]] <= rating:
+                continue
+            for f in range(nf):
+                if _can_reach(P, SIGHT, CH, actor, skills[j], moves[i], buf[f]):
+                    return i, skills[j]
+    return NEG, NEG

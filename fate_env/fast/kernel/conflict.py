@@ -8,7 +8,7 @@ from ..jit import njit
 from .advantage import _advantage, _advantage_options
 from .aspects import _boost, _expire_boosts, _nth_aspect
 from .attack import _attack
-from .basic import _best_odds_pick, _danger, _may_concede, _reach_after, _should_concede, _step_into_reach
+from .basic import _best_odds_pick, _close_in, _danger, _may_concede, _reach_after, _should_concede, _step_into_reach
 from .checkpoint import _save
 from .events import _decision, _emit, _opt
 from .exploit import _exploit
@@ -22,7 +22,7 @@ from .layout import (
     PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS,
     R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST, R_T_ATTACK, R_T_BACKS, R_T_BACKS_UP, R_T_CASHES, R_T_CONCEDE,
     R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF, R_T_GUARDS, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS,
-    R_T_SMASH, R_T_STACKS, R_T_STEP, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
+    R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
@@ -302,6 +302,16 @@ def _turn(T, W, B, EV, actor):
                 why = R_T_SMASH
             else:
                 pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
+                if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0:
+                    # basic._turn: no plinking at Mediocre when a free step brings a better skill to bear
+                    mediocre = att_s[pick]
+                    j, better = _close_in(SC, SK, CH, P, SIGHT, actor, moves, nm, buf, skills, mediocre)
+                    if j != NEG:
+                        _decision(EV, G, D_TURN, actor, j, R_T_CLOSES, O_MOVE, moves[j], better, mediocre, 0, 0)
+                        _emit(EV, G, E_MOVED, (actor, here, moves[j], 1, 0, 0, 0, 0, 0, 0, 0))
+                        CH[actor, C_ZONE] = moves[j]
+                        free_move = False
+                        continue
         if pick != NEG:
             t = att_t[pick]
             _decision(EV, G, D_TURN, actor, nm + pick, why, O_ATTACK, t, att_s[pick], 0, 0, 0)

@@ -8,10 +8,10 @@ from ..jit import njit
 from .aspects import _boost, _drop_aspect
 from .events import _decision, _emit, _opt
 from .layout import (
-    A_KIND, A_NAME, A_OWNER, A_ZONE, ACTIVE, BAIL_NONE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
+    A_KIND, A_NAME, A_OWNER, A_ZONE, ACTIVE, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
     C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_GMSPENT, G_NAL, G_PEFFORT, G_PMARGIN,
     G_POPP, G_PROLLER, G_ROLLNO, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
-    P_POL, PK_STACKER, PK_TACTICIAN, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
+    P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
     R_Z1, R_Z2, S_NPC, S_SIDE, WHY_USED,
 )
@@ -82,14 +82,34 @@ def _holder_here(CH, A, AF, R, aid, who, allies, nal):
     return NEG
 
 
+@mirrors("fate_env.rules.invokes.bears_on")
+@njit(cache=True, _nrt=False)
+def _bears(owner, who, bear):
+    """An aspect of ``owner`` (NEG: a situation aspect) bears on ``who``'s part in the roll whose
+    other party is ``bear``; under ANY_ASPECT every aspect does."""
+    return bear == ANY_ASPECT or owner == NEG or owner == who or owner == bear
+
+
+@mirrors("agents.basic.BasicController._bearing")
+@njit(cache=True, _nrt=False)
+def _bearing(owner, who, other):
+    """How an invoked aspect bears on the roll, for the reason: BEAR_SCENE, BEAR_OWN, BEAR_FOE or BEAR_ANY."""
+    if owner == NEG:
+        return BEAR_SCENE
+    if owner == who:
+        return BEAR_OWN
+    return BEAR_FOE if owner == other else BEAR_ANY
+
+
 @mirrors("fate_env.rules.invokes.invoke_options")
 @njit(cache=True, _nrt=False)
-def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by):
+def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by, bear):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
-    pick_free = [index, aspect, holder] of the first free +2, pick_free[3:6] the same for the
-    first free +2 on an aspect of ``owned_by`` (the tactician's), pick_free[6:8] = [index, aspect]
-    of the first free +2 ``who`` holds itself (the stacker's), and pick_paid = [index, aspect] of
-    the first paid +2 paid by ``who`` itself."""
+    pick_free = [index, aspect, holder] of the first free +2 that bears on the roll (``bear``: the
+    other party, or ANY_ASPECT), pick_free[3:6] the same for the first free +2 on an aspect of
+    ``owned_by`` (the tactician's), pick_free[6:8] = [index, aspect] of the first free +2 ``who``
+    holds itself (the stacker's), and pick_paid = [index, aspect] of the first paid +2 paid by
+    ``who`` itself that bears on the roll."""
     SC = T.SC
     CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
     R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
@@ -107,7 +127,7 @@ def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by):
             continue
         owner = A[aid, A_OWNER]
         if holder != NEG:
-            if pick_free[0] == NEG:
+            if pick_free[0] == NEG and _bears(owner, who, bear):
                 pick_free[0] = n + 1
                 pick_free[1] = aid
                 pick_free[2] = holder
@@ -126,7 +146,7 @@ def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by):
             for j in range(npay):
                 p = payers[j]
                 if (not personal) or owner == p or SC[owner, S_SIDE] != side:
-                    if p == who and pick_paid[0] == NEG:
+                    if p == who and pick_paid[0] == NEG and _bears(owner, who, bear):
                         pick_paid[0] = n + 1
                         pick_paid[1] = aid
                     n += neffects
@@ -175,8 +195,9 @@ def _invoke_at(T, W, B, who, neffects, nal, npay, index, out):
 
 @mirrors("fate_env.rules.invokes.invoke_budget")
 @njit(cache=True, _nrt=False)
-def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
-    """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget."""
+def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal, bear):
+    """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget,
+    counting only the aspects that bear on the roll unless ``bear`` is ANY_ASPECT."""
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     fp = G[G_GMPOOL] if SC[who, S_NPC] != 0 else CH[who, C_FP]
@@ -189,6 +210,8 @@ def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal):
             continue
         z = A[aid, A_ZONE]
         if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+            continue
+        if not _bears(owner, who, bear):
             continue
         free += AF[aid, who]
         for j in range(nal):
@@ -276,7 +299,10 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         stacker = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_STACKER
         nal = _allies(SC, CH, who, allies)
         npay = _payers(SC, CH, G, who, allies, nal, payers)
-        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG)
+        pol = P[P_POL] + POL_W * who
+        other = R[R_OPP] if mine else R[R_ACTOR]
+        bear = ANY_ASPECT if P[pol + POL_ANY] != 0 else other
+        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG, bear)
         if n == 0:
             passes += 1
             continue
@@ -345,8 +371,10 @@ def _invoke_rounds(T, W, B, EV, attack, active):
             else:
                 need = (-margin + 1) // 2
         if need > 0:
-            free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal)
-            fp = fp - P[P[P_POL] + POL_W * who + POL_RESERVE]
+            free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal, bear)
+            fp = fp - P[pol + POL_RESERVE]
+            if SC[who, S_NPC] != 0 and fp > G[G_GMPOOL] - P[pol + POL_FLOOR]:
+                fp = G[G_GMPOOL] - P[pol + POL_FLOOR]  # the NPC's share of the GM pool (BasicController._pool_room)
             if fp < 0:
                 fp = 0
             if free + min(fp, payable) < need:
@@ -364,11 +392,13 @@ def _invoke_rounds(T, W, B, EV, attack, active):
             passes += 1
         elif reason == R_I_FREE:
             aid = pick_free[1]
+            reason += _bearing(A[aid, A_OWNER], who, other)
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
             _apply_invoke(T, W, B, EV, who, aid, pick_free[2], True, False)
             passes = 0
         else:
             aid = pick_paid[1]
+            reason += _bearing(A[aid, A_OWNER], who, other)
             _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
             _apply_invoke(T, W, B, EV, who, aid, who, False, False)
             passes = 0

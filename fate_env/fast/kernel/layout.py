@@ -50,8 +50,10 @@ NP = 39
 MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
-POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS = range(8)
-POL_W = 8
+POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS, POL_FLOOR, POL_ANY = range(10)
+POL_W = 10
+# POL_FLOOR: the GM pool an NPC leaves untouched (policies.pool_floor); POL_ANY: invoke_any (any aspect in
+# play, not only those that bear on the roll: invokes.bears_on)
 PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER = range(8)
 # coward is basic with other parameters. POL_ASKS: the decision kinds (a bitmask over D_*) the seat
 # answers from outside (a learner, a player: see _draw); its policy makes the others
@@ -90,10 +92,16 @@ O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FU
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST = range(25)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
- R_I_CANNOT, R_I_FREE, R_I_NOOWN, R_I_PAID, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
+ R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
  R_T_CASHES, R_T_SETS_UP_ON, R_T_FOCUSES, R_I_CASHES, R_N_HOLDER, R_T_BACKS_UP, R_T_SETS_UP_FOR, R_T_FORCES,
- R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT, R_T_STACKS, R_I_STACKS) = range(43)
+ R_C_MINOR, R_C_MAJOR, R_C_HURT, R_RANDOM, R_AGENT, R_T_STACKS, R_I_STACKS, R_T_CLOSES) = range(42)
+# an invoke's reason: R_I_FREE or R_I_PAID + how the aspect bears on the roll (the reasons' *_own, _foe, _scene, _any)
+BEARINGS = ("own", "foe", "scene", "any")
+BEAR_OWN, BEAR_FOE, BEAR_SCENE, BEAR_ANY = range(len(BEARINGS))
+R_I_FREE = 42
+R_I_PAID = R_I_FREE + 4
+ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
 SEV_EXTREME = 3  # tables.SEVERITIES
