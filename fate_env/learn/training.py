@@ -53,7 +53,11 @@ def read_config(path: str | Path, chain: tuple[Path, ...] = ()) -> dict[str, Any
                          "that ends")
     if len(chain) >= MAX_INHERITS:
         raise ValueError(f"{path}: inherits: a chain of over {MAX_INHERITS} configs")
-    if not base.is_file():
+    try:
+        found = base.is_file()
+    except OSError as exc:  # a name the file system refuses (too long, ...): not a config beside it
+        raise ValueError(f"{path}: inherits: {str(parent)[:60]!r} is not a file name ({exc.strerror})") from None
+    if not found:
         raise ValueError(f"{path}: inherits: no config {base}")
     return {**read_config(base, (*chain, here)), **data}
 
