@@ -533,9 +533,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     from agents.base import UnknownController
 
     from .content.paths import OutputPathError, check_output
+    from .live import autopilot as ap
     from .live.session import SessionError, SessionLog, run_session
 
     controls = _parse_controls(args.control)
+    try:
+        pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all)
+    except ap.AutopilotError as exc:
+        return _fail(str(exc))
     try:
         if args.save:
             check_output(args.save, "--save", args.force,
@@ -550,7 +555,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 args.seed = fresh_seed()
                 print(f"(seed {args.seed}: replay this session with --seed {args.seed})")
         run_session(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, sys.stdin,
-                    sys.stdout, rules=args.rules, force=args.force)
+                    sys.stdout, rules=args.rules, force=args.force, autopilot=pilot)
     except (UnknownController, SessionError, OutputPathError) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
@@ -777,6 +782,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--force", action="store_true", help="replace the --save FILE if it exists")
     pl.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
     pl.add_argument("--rules")
+    pl.add_argument("--confirm", action="store_true",
+                    help="every NPC decision waits for Enter (no autopilot: the GM confirms each move)")
+    pl.add_argument("--gates", metavar="LIST",
+                    help="the NPC moves that stop for the GM: none, or some of fate_points[=N], concession, "
+                         "major_consequence (default: configs/autopilot.yaml)")
+    pl.add_argument("--ask-all", action="store_true",
+                    help="ask the players every decision, even one with a single sensible answer")
+    pl.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
     pl.set_defaults(func=cmd_play)
     rp = sub.add_parser("replay", help="tell a saved fight again (a play --save session or a resolve --json log)")
     rp.add_argument("log", help="a session save or the JSON of fate-npc resolve --json")

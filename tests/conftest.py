@@ -25,6 +25,13 @@ DUO = {
 }
 
 
+def confirm_mode():
+    """The table as it was before the autopilot (``play --confirm --ask-all``): every NPC decision waits for
+    Enter and the players are asked every decision. The tests written for that mode run in it."""
+    from fate_env.live.autopilot import Autopilot
+    return Autopilot(confirm_all=True, obvious=False)
+
+
 def events(c, kind):
     """The events of ``kind`` in a conflict's log, in order."""
     return [e for e in c.events if isinstance(e, kind)]

@@ -12,6 +12,8 @@ import os
 
 import pytest
 
+from conftest import confirm_mode
+
 from fate_env.cli import main
 from fate_env.content.paths import FileLock, OutputPathError, atomic_open, check_output
 from fate_env.live.session import Session, SessionError, SessionLog, default_autosave, run_session
@@ -23,7 +25,7 @@ def _a_save(tmp_path, name="kept.json", seed=3) -> str:
     path = tmp_path / name
     out = io.StringIO()
     run_session("duel", seed, {"cynere": "human"}, "auto", str(path), None, io.StringIO("auto\n" * 4), out,
-                autosave=None)
+                autosave=None, autopilot=confirm_mode())
     assert path.exists(), out.getvalue()
     return str(path)
 
@@ -118,9 +120,9 @@ def test_autosaves_are_unique_per_session():
     """Two sessions of one scene and seed (the old key) each keep their own autosave."""
     assert default_autosave("warehouse", 5) != default_autosave("warehouse", 5)
     first = run_session("duel", 5, {"cynere": "human"}, "auto", None, None, io.StringIO("auto\n" * 3 + "/quit\n"),
-                        io.StringIO())
+                        io.StringIO(), autopilot=confirm_mode())
     second = run_session("duel", 5, {"cynere": "human"}, "auto", None, None, io.StringIO("auto\n/quit\n"),
-                         io.StringIO())
+                         io.StringIO(), autopilot=confirm_mode())
     assert first.autosave_path != second.autosave_path
     assert len(SessionLog.load(str(first.autosave_path)).entries) == 3
     assert len(SessionLog.load(str(second.autosave_path)).entries) == 1

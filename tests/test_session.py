@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, confirm_mode
 
 from fate_env.live.session import Session, SessionLog, parse_dice, run_session
 from fate_env.rules.dice import DiceError
@@ -16,7 +16,7 @@ from fate_env.rules.dice import DiceError
 
 def session(text: str, scene: str = "duel", dice: str = "auto", controls=None, seed: int = 1) -> tuple[Session, str]:
     out = io.StringIO()
-    s = run_session(scene, seed, controls or {}, dice, None, None, io.StringIO(text), out)
+    s = run_session(scene, seed, controls or {}, dice, None, None, io.StringIO(text), out, autopilot=confirm_mode())
     return s, out.getvalue()
 
 
@@ -92,7 +92,7 @@ def test_gm_overrides_an_npc_decision_and_picks_who_goes_next():
                 return "o\n" if GM.overridden == 1 else "1\n"
             return "\n"
     log = SessionLog("warehouse", None, 4, {"pcs": "basic", "smugglers": "tactician"})
-    s2 = Session(log, GM(), io.StringIO())
+    s2 = Session(log, GM(), io.StringIO(), autopilot=confirm_mode())
     GM.session = s2
     s2.run()
     picks = [e for e in s2.play.events if type(e).__name__ == "DecisionMade" and e.kind == "next"]
@@ -117,7 +117,7 @@ def test_gm_aspects_compels_fate_points_and_end():
 
 def test_undo_takes_back_the_last_decision():
     s, out = session("\n" + "1\n" + "/undo\n" + "/state\n" + "auto\n" * 200, seed=1)
-    assert "the last decision is undone" in out
+    assert "the last answer is undone" in out
     # the undone decision is gone from the log; the replay matches a fresh session of the same entries
     again = Session(s.log, io.StringIO(""), io.StringIO())
     assert final_state(again) == final_state(s)
@@ -142,9 +142,9 @@ def test_ctrl_c_says_so_in_one_line_and_the_session_goes_on(tmp_path):
             return "" if Interrupting.calls > 400 else "\n"
     out = io.StringIO()
     s = run_session("duel", 1, {"cynere": "basic"}, "auto", None, None, Interrupting(), out,
-                    autosave=tmp_path / "auto.json")
+                    autosave=tmp_path / "auto.json", autopilot=confirm_mode())
     text = out.getvalue()
-    assert text.count("(interrupted: nothing half-applied; the session goes on.") == 1
+    assert text.count("(interrupted: nothing half-applied; the autopilot is paused") == 1
     assert s.play.over  # it went on to the end
     assert SessionLog.load(str(tmp_path / "auto.json")).entries == s.log.entries
 
@@ -186,16 +186,16 @@ def play_cli(args: list[str], text: str, tmp_path) -> subprocess.CompletedProces
 
 
 def test_after_undo_the_prompt_is_the_decision_now_pending(tmp_path):
-    r = play_cli(["duel", "--seed", "1"], "\n1\n/undo\n2\n", tmp_path)
+    r = play_cli(["duel", "--seed", "1", "--confirm", "--ask-all"], "\n1\n/undo\n2\n", tmp_path)
     assert r.returncode == 0, r.stderr
-    after = r.stdout.split("(the last decision is undone)")[1]
+    after = r.stdout.split("(the last answer is undone)")[1]
     # the decision shown after the undo is Cynere's respond, and the 2 answers it (concede)
     assert after.index("Cynere decides (respond):") < after.index("Cynere CONCEDES")
     assert "Enter to accept" not in after.split("Cynere decides (respond):")[0]
 
 
 def test_undo_then_end_does_not_crash(tmp_path):
-    r = play_cli(["duel", "--seed", "1"], "\n/undo\n/end\n1\n", tmp_path)
+    r = play_cli(["duel", "--seed", "1", "--confirm"], "\n/undo\n/end\n1\n", tmp_path)
     assert r.returncode == 0 and "Traceback" not in r.stderr
     assert "(GM) ends the scene here" in r.stdout and "Winner: none" in r.stdout
 
@@ -270,7 +270,8 @@ def test_a_power_that_lists_the_pending_options_anew_is_never_answered_with_a_st
         def readline(self, *a):
             return lines.pop(0) + "\n" if lines else ""
     out = io.StringIO()
-    s = run_session("duel", 9, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=None)
+    s = run_session("duel", 9, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=None,
+                    autopilot=confirm_mode())
     text = out.getvalue()
     fp = text.index("(GM) Sethra the Blade loses 1 fate point")
     assert "invoke Tempted by Shiny Things with a fate point" in text[:fp]  # the proposal before the power
@@ -308,7 +309,8 @@ def _hypothesis_session_test():
                 return line + "\n"
         auto = tmp_path / f"auto-{seed}.json"
         out = io.StringIO()
-        s = run_session("duel", seed, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=auto)
+        s = run_session("duel", seed, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=auto,
+                        autopilot=confirm_mode())
         assert "Traceback" not in out.getvalue()
         if s.log.entries:
             again = Session(SessionLog.load(str(auto)), io.StringIO(""), io.StringIO())

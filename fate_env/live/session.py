@@ -27,6 +27,8 @@ from ..rules import events as ev
 from ..rules.conflict import ConflictOver, IllegalChoice
 from ..rules.dice import DiceError, check_faces, faces_for_total
 from ..rules.engine import start
+from ..rules.options import DoneInvoking
+from . import autopilot as ap
 from . import consequence_names, handles, state_panel, table_menu
 
 #: the save format written now; 2 (no kind, no checksum) is still read
@@ -38,8 +40,12 @@ SAVE_KIND = "fate-npc session"
 HELP = """\
   number or short form (e.g. 1, attack:og:Fight)  choose an option;  more  all the options
   auto                  let the scripted policy choose for this PC
-  (NPC decisions)       Enter accepts the NPC's choice; 'o' or a number overrides it
-  /state                show the scene (handles: #7 for an aspect; a character's id or name)
+  (NPC decisions)       play themselves; at a GM gate (or paused) Enter accepts, 'o' or a number overrides
+  /pause  /go           stop the NPCs at each decision (Ctrl-C pauses too) / let them play again
+  /step                 while paused: apply the pending NPC decision as proposed
+  /override             take back the NPCs' last move (and all after it) and choose it yourself
+  /takeover CHARACTER   you decide for that NPC from now on;  /release CHARACTER  the tool plays it again
+  /state                show the whole scene (handles: #7 for an aspect; a character's id or name)
   /aspect add NAME [@ZONE]   /aspect remove ASPECT
   /compel CHARACTER ASPECT [refuse]
   /fp CHARACTER +N|-N   award or take back fate points (an NPC's go to the GM pool)
@@ -49,7 +55,7 @@ HELP = """\
   /remove CHARACTER     the character leaves the scene (not taken out, no payout)
   /move CHARACTER ZONE  put a character in a zone   /rating CHARACTER SKILL N   change a rating
   /boost CHARACTER NAME give a boost                /name ASPECT NAME   rename a consequence
-  /undo                 take back the last decision
+  /undo                 take back the table's last answer (and the NPCs' moves after it)
   /save FILE            save the session;  /end  end the scene now
   /quit                 save and stop here (resume later with --resume);  /help"""
 
@@ -181,8 +187,11 @@ def default_autosave(scene: str, seed: int) -> Path:
 
 class Session:
     def __init__(self, log: SessionLog, inp: TextIO, out: TextIO, ask_dice: bool | None = None,
-                 autosave: str | os.PathLike | None = None):
+                 autosave: str | os.PathLike | None = None, autopilot: ap.Autopilot | None = None):
         self.log = log
+        self.autopilot = autopilot if autopilot is not None else ap.Autopilot()
+        #: the next decision is asked of the table even if it would play itself (after /undo, /override)
+        self._ask_next = False
         self.inp, self.out = inp, out
         self.autosave_path = Path(autosave) if autosave is not None else None
         self._autosave_failed = False
@@ -279,11 +288,15 @@ class Session:
             self._say(line)
         self.shown = len(self.play.events)
         if any(type(e) is ev.ExchangeStarted and e.exchange > 1 for e in new) and not self.play.over:
-            self.show_state()
+            self.show_short()
 
     def show_state(self) -> None:
         state_panel.render(self.play, self.narrator, self.out)
         self.out.flush()
+
+    def show_short(self) -> None:
+        """The panel in a few lines (after each exchange): who is where, hurt and with what to spend."""
+        self._say("\n".join(state_panel.short(self.play, self.narrator)))
 
     def state_lines(self) -> list[str]:
         """The state panel as plain lines."""
@@ -294,6 +307,7 @@ class Session:
         self._say(f"== {self.scene.title} ==  (type /help for commands)")
         if self.autosave_path is not None:
             self._say(f"(seed {self.log.seed}; the session saves itself to {self.autosave_path} after every step)")
+        self._say(f"({ap.describe(self.autopilot)})")
         self.show_state()
         try:
             while not self.play.over:
@@ -301,10 +315,13 @@ class Session:
                 try:
                     self._decide()
                 except KeyboardInterrupt:
-                    self._say("\n  (interrupted: nothing half-applied; the session goes on. "
-                              "/quit saves and stops, /help lists commands)")
+                    self.autopilot.paused = True
+                    self._say("\n  (interrupted: nothing half-applied; the autopilot is paused, so each NPC "
+                              "decision waits for Enter: /go lets them play again. /quit saves and stops)")
                 except _Quit:
                     return
+                except _Stepped:
+                    continue
             self._narrate()
             self._say("")
             self._say("\n".join(summary(self.play.scene, self.play.outcome)))
@@ -320,7 +337,13 @@ class Session:
         c = self.play
         d = c.pending
         human = d.actor in self.humans
+        asked, self._ask_next = self._ask_next, False
         if human:
+            auto = ap.obvious(c, d) if self.autopilot.obvious and not asked else None
+            if auto is not None:  # one sensible answer: said, applied, and /undo takes it back
+                self._say(f"  ({self.narrator.name(d.actor)} {auto[1]})")
+                self._apply(auto[0], f"(one answer) {auto[1]}", auto="obvious")
+                return
             proposal, _ = self.helper.choose(c, d)
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
             self._say(f"\n{self.narrator.name(d.actor)} decides ({d.kind}):")
@@ -330,8 +353,19 @@ class Session:
             index, reason = self.controllers[d.actor].choose(c, d)
             items = None
             _, text = table_menu.words(c, d, self.narrator, d.options[index])
-            self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
+            gate = self.autopilot.gate(c, d, index)
+            if not (asked or gate or self.autopilot.asks()):
+                if d.kind not in ap.NARRATED and type(d.options[index]) is not DoneInvoking:
+                    self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
+                self._apply(index, reason, auto="npc")
+                return
+            stop = f"  GM gate: {gate}." if gate else "  (paused)" if self.autopilot.paused else ""
+            self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]{stop}")
             prompt = "  Enter to accept, o to override: "
+            if asked:  # /override: the GM chooses this one
+                items = table_menu.build(c, d, self.narrator, self.helper, index)
+                self._show_menu(d, items)
+                prompt = "  GM's choice> "
         while True:
             text = self._input(prompt)
             if text.startswith("/"):
@@ -385,9 +419,11 @@ class Session:
                   "more, or /help")
         return None
 
-    def _apply(self, index: int, reason: str) -> None:
+    def _apply(self, index: int, reason: str, auto: str | None = None) -> None:
         """Take a decision. Physical dice may be asked for while it applies; if the input ends or
-        the GM interrupts then, the half-taken step is dropped by replaying the log (all or nothing)."""
+        the GM interrupts then, the half-taken step is dropped by replaying the log (all or nothing).
+        ``auto``: taken without asking the table ("npc": the autopilot; "obvious": a player's one
+        sensible answer), kept in the entry so /undo and /override know whose it was."""
         self._pending_dice = []
         try:
             self.play.step(index, reason)
@@ -397,6 +433,8 @@ class Session:
         entry: dict[str, Any] = {"decision": index}
         if reason:
             entry["reason"] = reason
+        if auto:
+            entry["auto"] = auto
         if self._pending_dice:
             entry["dice"] = self._pending_dice
         self.log.entries.append(entry)
@@ -411,6 +449,12 @@ class Session:
                 continue
             self.named.add(a.id)
             options = consequence_names.suggest(self.play, a.id)
+            if a.owner not in self.humans and not self.autopilot.asks():  # the autopilot names its NPCs' wounds
+                self._say(f"  ({self.narrator.name(a.owner)}'s {a.role} consequence is {options[0]}: "
+                          f"/name #{a.id} NAME renames it)")
+                if options[0] != a.name:
+                    self._gm({"power": "name", "args": [str(a.id), options[0]]}, record=True)
+                continue
             others = ", ".join(f"{i + 2}: {n}" for i, n in enumerate(options[1:]))
             who = self.narrator.name(a.owner)
             by = f" from {self.narrator.name(a.creator)}'s blow" if a.creator in self.play.f else ""
@@ -454,6 +498,18 @@ class Session:
                 self.show_state()
             elif cmd == "undo":
                 self.undo()
+            elif cmd in ("pause", "go"):
+                self.autopilot.paused = cmd == "pause"
+                self._say("  (paused: each NPC decision waits for Enter, or /step; /go lets them play)"
+                          if cmd == "pause" else "  (the NPCs play themselves again)")
+            elif cmd == "step":
+                self.step_npc()
+            elif cmd == "override":
+                self.override()
+            elif cmd in ("takeover", "release"):
+                if len(args) < 1:
+                    raise ValueError(f"usage: /{cmd} CHARACTER")
+                self.seat(handles.character(self.play, self.narrator, " ".join(args)), cmd == "takeover")
             elif cmd == "save":
                 self.save(" ".join(args) if args else "session.json")
             elif cmd == "quit":
@@ -630,10 +686,54 @@ class Session:
         return "\n".join(lines)
 
     def undo(self) -> None:
-        """Drop the last decision (and any GM power used after it), then replay."""
-        last = max((i for i, e in enumerate(self.log.entries) if "decision" in e), default=None)
+        """Drop the table's last answer (a player's, or the GM's at a gate; the NPCs' moves and any
+        GM power after it go with it), then replay; that decision is asked again, even if it is
+        one that would play itself."""
+        last = max((i for i, e in enumerate(self.log.entries) if "decision" in e and e.get("auto") != "npc"),
+                   default=None)
         if last is None:
-            raise ValueError("nothing to undo")
+            raise ValueError("nothing to undo: the table has answered nothing yet (/override takes back an NPC's move)")
+        self._drop_from(last)
+        self._say("  (the last answer is undone)")
+        self.show_short()
+
+    def override(self) -> None:
+        """The GM takes back the NPCs' last move (and everything after it) and chooses it instead."""
+        last = max((i for i, e in enumerate(self.log.entries) if e.get("auto") == "npc"), default=None)
+        if last is None:
+            raise ValueError("no NPC move to override yet")
+        self._drop_from(last)
+        self._say(f"  (taken back: {self.narrator.name(self.play.pending.actor)}'s move; choose it below)")
+
+    def step_npc(self) -> None:
+        """``/step``: apply the pending NPC decision as the autopilot proposes it (the autopilot stays paused)."""
+        d = self.play.pending
+        if d is None or d.actor in self.humans:
+            raise ValueError("/step applies an NPC's decision; this one is the players'")
+        index, reason = self.controllers[d.actor].choose(self.play, d)
+        self._apply(index, reason)
+        raise _Stepped
+
+    def seat(self, cid: str, gm: bool) -> None:
+        """``/takeover`` (``gm``): the table decides for ``cid`` from now on; ``/release``: the tool
+        plays it (an NPC by its sheet's controller, a PC by ``basic``). Kept in the save's controls."""
+        sheet = self.play.f[cid].sheet
+        if gm == (cid in self.humans):
+            raise ValueError(f"{self.narrator.name(cid)} is {'already' if gm else 'not'} played by the table")
+        if gm:
+            self.humans.add(cid)
+            self.log.controls[cid] = "human"
+            self._say(f"  (you decide for {self.narrator.name(cid)} now; /release {cid} gives it back)")
+        else:
+            policy = sheet.controller if sheet.is_npc else "basic"
+            self.humans.discard(cid)
+            self.log.controls[cid] = policy
+            self.controllers[cid] = make_controller(policy, self.log.seed)
+            self._say(f"  ({self.narrator.name(cid)} is played by {policy} now)")
+        self._autosave()
+
+    def _drop_from(self, last: int) -> None:
+        """Drop entries ``last`` on and replay; the decision then pending is asked of the table."""
         kept = self.log.entries[last:]
         del self.log.entries[last:]
         try:
@@ -643,8 +743,7 @@ class Session:
             self.rebuild()
             raise
         self._autosave()
-        self._say("  (the last decision is undone)")
-        self.show_state()
+        self._ask_next = True
 
     def hold(self, path: str | os.PathLike, what: str) -> None:
         """Claim ``path`` for this session: another session writing it is refused (paths.FileLock)."""
@@ -691,6 +790,10 @@ class _Quit(Exception):
     """/quit: stop the session here (it is saved)."""
 
 
+class _Stepped(Exception):
+    """/step applied the pending decision: the loop goes on to the next one."""
+
+
 def parse_dice(text: str) -> tuple[int, ...]:
     """``+ - 0 +`` (or ``+-0+``), or a total from -4 to 4."""
     t = text.replace(" ", "")
@@ -704,13 +807,15 @@ def parse_dice(text: str) -> tuple[int, ...]:
 
 def run_session(scene: str | None, seed: int, controls: dict[str, str], dice: str, save: str | None,
                 resume: str | None, inp: TextIO, out: TextIO, rules: str | None = None,
-                autosave: str | os.PathLike | None | bool = True, force: bool = False) -> Session:
+                autosave: str | os.PathLike | None | bool = True, force: bool = False,
+                autopilot: ap.Autopilot | None = None) -> Session:
     """Start or resume a session and play it to its end (or until the input ends or /quit).
 
     ``save`` is checked before anything starts (an existing file only with ``force``). ``autosave``:
     True saves after every step next to ``save`` (``FILE.autosave``) or at a new
     :func:`default_autosave`; a path saves there; None or False does not autosave. The file resumed
-    from is only read: the session goes on in its autosave."""
+    from is only read: the session goes on in its autosave. ``autopilot``: what stops the table
+    (default: ``configs/autopilot.yaml``)."""
     inputs = [resume] if resume else []
     if save:
         check_output(save, "--save", force, inputs=inputs)
@@ -728,7 +833,7 @@ def run_session(scene: str | None, seed: int, controls: dict[str, str], dice: st
             pass  # reported at the first autosave
     if autosave:
         check_output(autosave, "autosave", force=force or not derived, inputs=inputs, hint="--force (with --save)")
-    s = Session(log, inp, out, autosave=autosave or None)
+    s = Session(log, inp, out, autosave=autosave or None, autopilot=autopilot if autopilot is not None else ap.load())
     try:
         if save:
             s.hold(save, "--save")

@@ -79,3 +79,44 @@ def text(engine, narrator, width: int = 110) -> str:
     buf = io.StringIO()
     render(engine, narrator, buf, width)
     return buf.getvalue()
+
+
+def short(engine, narrator, width: int = 100) -> list[str]:
+    """The panel in a few lines, for after each exchange: a line (or two) per side, each character
+    with its stress boxes, consequences (with their handles), fate points and zone; those out of
+    the fight at the end. The whole panel is ``/state``."""
+    t = engine.t
+    zones = narrator.zones
+    out = [f"-- exchange {t.exchange} · GM pool {t.gm_pool} · /state shows the whole scene --"]
+    sides: dict[str, list[str]] = {}
+    gone: dict[str, list[str]] = {}
+    for cid in t.order:
+        f = t.f[cid]
+        s = f.sheet
+        name = narrator.name(cid) + (f" ({f.members}/{s.count})" if s.kind == "mob" else "")
+        if not f.active:
+            gone.setdefault(s.side, []).append(name)
+            continue
+        shown = [k for k in f.tracks if k in engine.tracks_in_play] or list(f.tracks)
+        boxes = "".join("".join("x" if m else "." for m in f.tracks[k].marked) for k in shown)
+        cons = "".join(f" {t.aspects[sl.aspect].name} #{sl.aspect}" for sl in f.slots if sl.aspect is not None)
+        fp = "" if s.is_npc else f" FP{f.fate_points}"
+        sides.setdefault(s.side, []).append(f"{name} [{boxes}]{cons}{fp} @{zones.get(f.zone, f.zone)}")
+    for side in dict.fromkeys(list(sides) + list(gone)):
+        parts = sides.get(side, []) + ([f"out: {', '.join(gone[side])}"] if side in gone else [])
+        out += _wrap(f"  {side}: ", parts, width)
+    return [printable(line) for line in out]
+
+
+def _wrap(head: str, parts: list[str], width: int) -> list[str]:
+    """``parts`` joined by " · " after ``head``, in lines of at most ``width`` (continuations indented)."""
+    lines, line = [], head
+    for p in parts:
+        piece = p if line == head else " · " + p
+        if len(line) + len(piece) > width and line != head:
+            lines.append(line)
+            line = " " * len(head) + p
+        else:
+            line += piece
+    lines.append(line)
+    return lines

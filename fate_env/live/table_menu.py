@@ -29,7 +29,7 @@ ROLLED = (op.Attack, op.CreateAdvantage, op.Exploit, op.OvercomeMove, op.RemoveA
 SKILL_CHOSEN = (op.CreateAdvantage, op.SplitAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect)
 GROUPS = ("Attack", "Create an advantage", "Move", "Defend", "Invoke", "Take the hit", "Other")
 #: how many options of each group the short list keeps (the proposal always stays)
-SHORT_PER_GROUP = {"Attack": 3, "Create an advantage": 2, "Move": 2, "Defend": 2, "Invoke": 4, "Take the hit": 99,
+SHORT_PER_GROUP = {"Attack": 3, "Create an advantage": 1, "Move": 1, "Defend": 1, "Invoke": 3, "Take the hit": 99,
                    "Other": 1}
 #: decisions with this many options or fewer are shown whole
 SMALL = 8

@@ -1,0 +1,259 @@
+"""Live play's autopilot: which decisions stop the table, and which play themselves.
+
+The NPCs are the tool's to play: their decisions apply at once and are narrated, except at the
+**gates** the GM keeps (``configs/autopilot.yaml``, or ``play``'s flags): an NPC spending GM fate
+points past a budget, a concession (an NPC giving in, offering to, or answering a PC's offer), a
+major NPC taking a consequence. Compels are the GM's own (``/compel``): the NPCs never offer one
+(fate_env/rules/not_modelled.py), so no gate is needed for them.
+
+The players are asked what a player decides. Three decisions have one sensible answer and, by
+the table's preference (on unless ``--ask-all``), go without asking, each said in a line the
+player can take back with ``/undo``:
+
+* a defense: the engine rolls the best skill for it (003:929-931); the only other answer is
+  conceding, which a player can always do with ``/concede`` or by undoing;
+* an invoke round in which no invoke the character can make would change the result
+  (:func:`can_change`);
+* an absorb whose cheapest plan is unique and marks stress only (a consequence is always asked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..rules import options as op
+from ..rules.kinds import DecisionKind
+from ..rules.stress import Absorb
+
+#: the gates, with what each stops for (the words ``/help`` and the config file's comments use)
+GATES = {
+    "fate_points": "an NPC spends a GM fate point once the scene's GM spending has reached the budget",
+    "concession": "an NPC concedes, offers to concede, or answers a PC's offer",
+    "major_consequence": "a major NPC takes a consequence",
+}
+#: decisions whose autopilot answer the narration already tells (the reason of a turn or an absorb,
+#: the roll of a defense, the move, who goes next): no line of their own
+NARRATED = frozenset({DecisionKind.TURN, DecisionKind.ABSORB, DecisionKind.RESPOND, DecisionKind.NEXT,
+                      DecisionKind.MOVE})
+#: where the table's defaults live
+CONFIG = "autopilot.yaml"
+
+
+class AutopilotError(ValueError):
+    """A settings file or flag the autopilot cannot use, in one line saying how to fix it."""
+
+
+@dataclass
+class Autopilot:
+    """What stops the table. ``fp_budget``: GM fate points the NPCs may spend in the scene before
+    each further one is a gate (None: no fate point gate). ``confirm_all``: every NPC decision
+    waits for Enter (the pre-autopilot mode). ``obvious``: players' one-answer decisions play
+    themselves. ``paused``: set by the GM (``/pause``, Ctrl-C); NPC decisions wait like ``confirm_all``."""
+
+    gates: frozenset[str] = frozenset({"concession", "major_consequence"})
+    fp_budget: int | None = 1
+    confirm_all: bool = False
+    obvious: bool = True
+    paused: bool = False
+    source: str = field(default="defaults", compare=False)
+
+    def asks(self) -> bool:
+        """Whether every NPC decision waits for the GM (confirm mode, or paused)."""
+        return self.confirm_all or self.paused
+
+    def gate(self, engine, decision, index: int) -> str | None:
+        """The gate an NPC's chosen option stops at, in words; None: it applies at once."""
+        o = decision.options[index]
+        f = engine.t.f[decision.actor]
+        if "concession" in self.gates and (type(o) in (op.Concede, op.OfferConcession)
+                                           or decision.kind == DecisionKind.CONCESSION):
+            return "a concession"
+        if self.fp_budget is not None and spends_gm_point(engine, decision, o) \
+                and engine.t.gm_spent >= self.fp_budget:
+            return (f"a GM fate point past the budget ({engine.t.gm_spent} of {self.fp_budget} spent "
+                    f"this scene; pool {engine.t.gm_pool})")
+        if "major_consequence" in self.gates and f.sheet.kind == "major" and type(o) is Absorb and o.slots:
+            return "a major NPC takes a consequence"
+        return None
+
+
+def spends_gm_point(engine, decision, o: Any) -> bool:
+    """Whether an NPC's option costs the GM pool a fate point: a paid invoke, or refusing a
+    PC's concession (the refuser loses a fate point, 001:150; an NPC's comes from the pool)."""
+    if type(o) is op.Invoke:
+        return not o.free and engine.t.f[o.payer].sheet.is_npc
+    return decision.kind == DecisionKind.CONCESSION and type(o) is op.Choose and o.option == "refuse"
+
+
+def obvious(engine, decision) -> tuple[int, str] | None:
+    """A player's decision with one sensible answer: (its index, what the table is told), or None."""
+    kind = decision.kind
+    opts = decision.options
+    if kind == DecisionKind.RESPOND:
+        others = {type(o) for o in opts} - {op.Defend, op.Concede}
+        if not others and op.Defend() in opts:
+            return opts.index(op.Defend()), "defends (the only answer but conceding: /undo to concede instead)"
+    elif kind == DecisionKind.INVOKE:
+        if op.DoneInvoking() in opts and not can_change(engine, decision):
+            return opts.index(op.DoneInvoking()), "no invoke it can make would change the result"
+    elif kind == DecisionKind.ABSORB:
+        plan = _only_cheapest(engine, decision)
+        if plan is not None and not opts[plan].slots:
+            return plan, "marks stress: the one cheapest way to take the hit"
+    return None
+
+
+def can_change(engine, decision) -> bool:
+    """Whether some invoke ``decision.actor`` can make now could change the result: the band of
+    the roll as this character sees it (failure, tie, success, with style), or, on its own attack
+    that already hits, the shifts it deals (until they would take the target out anyway). Each +2 is counted, and a reroll at its best (+4 on
+    the dice); spin tokens (Fate 3.0) are always a choice."""
+    opts = decision.options
+    if any(type(o) is op.SpendSpin for o in opts):
+        return True
+    invokes = [o for o in opts if type(o) is op.Invoke]
+    if not invokes:
+        return False
+    ctx = decision.context
+    margin = ctx["margin"]
+    who = decision.actor
+    free, fp, payable = engine.invoke_budget(who)
+    n = free + min(fp, payable)
+    if n <= 0:
+        return False
+    worth = max(engine.invoke_bonus(who, True), engine.invoke_bonus(who, False))
+    gain = worth * n
+    r = engine.t.roll
+    if r is not None and any(o.effect == "reroll" for o in invokes):
+        faces = sum(r.faces if ctx["as_roller"] else r.opp_faces)
+        gain = max(gain, worth * (n - 1) + 4 - faces)
+    if gain <= 0:
+        return False
+    if ctx["as_roller"] and ctx["action"] == "attack" and margin >= 1 and r is not None and r.opposer is not None:
+        # more shifts on a hit matter until the hit takes the target out
+        return margin <= engine.capacity(r.opposer, engine.attack_track(r.skill))
+    return _band(margin + gain) != _band(margin)
+
+
+def _band(margin: int) -> int:
+    return 0 if margin < 0 else 1 if margin == 0 else 2 if margin < 3 else 3
+
+
+def _only_cheapest(engine, decision) -> int | None:
+    """The absorb plan that costs least (basic's order: consequence shifts, slots, boxes), if it is the only one."""
+    f = engine.t.f[decision.actor]
+    costs = [((sum(f.slots[s].value for s in o.slots), len(o.slots), len(o.boxes)), i)
+             for i, o in enumerate(decision.options) if type(o) is Absorb]
+    if not costs:
+        return None
+    costs.sort()
+    if len(costs) > 1 and costs[0][0] == costs[1][0]:
+        return None
+    return costs[0][1]
+
+
+# -- settings ---------------------------------------------------------------------------
+def load(path: str | Path | None = None) -> Autopilot:
+    """The table's settings: ``path``, else the shipped ``configs/autopilot.yaml`` (defaults if absent)."""
+    from ..content.scenes import config_dir
+    from ..content.yaml_input import load_file
+    p = Path(path) if path is not None else config_dir() / CONFIG
+    if path is None and not p.exists():
+        return Autopilot()
+    try:
+        data = load_file(p, "autopilot settings") or {}
+    except (ValueError, OSError) as exc:
+        raise AutopilotError(str(exc)) from None
+    return from_dict(data, str(p))
+
+
+def from_dict(data: Any, where: str) -> Autopilot:
+    """Settings from a mapping ({gates: {NAME: on|off|N}, players: {obvious: auto|ask}, confirm_all: bool})."""
+    if not isinstance(data, dict):
+        raise AutopilotError(f"{where}: expected a mapping with 'gates' and 'players'")
+    unknown = set(data) - {"gates", "players", "confirm_all"}
+    if unknown:
+        raise AutopilotError(f"{where}: unknown key {sorted(unknown)[0]!r}; expected gates, players, confirm_all")
+    a = Autopilot(source=where)
+    gates = data.get("gates", {})
+    if not isinstance(gates, dict):
+        raise AutopilotError(f"{where}: 'gates': expected a mapping of gate to on/off (fate_points: a number or off)")
+    on = set(a.gates)
+    for name, value in gates.items():
+        if name not in GATES:
+            raise AutopilotError(f"{where}: gates.{name}: no such gate{_did_you_mean(name)}; expected one of "
+                                 f"{', '.join(GATES)}")
+        if name == "fate_points":
+            if value is False or value is None:
+                a.fp_budget = None
+            elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                a.fp_budget = value
+            else:
+                raise AutopilotError(f"{where}: gates.fate_points: expected a number of GM fate points >= 0 "
+                                     f"(0: ask before every one) or off, got {value!r}")
+        elif value is True:
+            on.add(name)
+        elif value is False:
+            on.discard(name)
+        else:
+            raise AutopilotError(f"{where}: gates.{name}: expected on or off, got {value!r}")
+    a.gates = frozenset(on)
+    players = data.get("players", {})
+    if not isinstance(players, dict) or set(players) - {"obvious"}:
+        raise AutopilotError(f"{where}: 'players': expected {{obvious: auto}} or {{obvious: ask}}")
+    if players.get("obvious", "auto") not in ("auto", "ask"):
+        raise AutopilotError(f"{where}: players.obvious: expected auto or ask, got {players['obvious']!r}")
+    a.obvious = players.get("obvious", "auto") == "auto"
+    if not isinstance(data.get("confirm_all", False), bool):
+        raise AutopilotError(f"{where}: confirm_all: expected true or false")
+    a.confirm_all = data.get("confirm_all", False)
+    return a
+
+
+def with_flags(a: Autopilot, confirm: bool = False, gates: str | None = None, ask_all: bool = False) -> Autopilot:
+    """``play``'s flags over the settings: ``--confirm``, ``--gates LIST`` (``none``, or names,
+    ``fate_points=N``), ``--ask-all``."""
+    if confirm:
+        a.confirm_all = True
+    if ask_all:
+        a.obvious = False
+    if gates is not None:
+        on: set[str] = set()
+        a.fp_budget = None
+        for item in filter(None, (g.strip() for g in gates.split(","))):
+            if item == "none":
+                continue
+            name, _, value = item.partition("=")
+            if name not in GATES:
+                raise AutopilotError(f"--gates: no gate {name!r}{_did_you_mean(name)}; expected none or some of "
+                                     f"{', '.join(GATES)} (fate_points=N for a budget)")
+            if name == "fate_points":
+                if value and not (value.isascii() and value.isdigit()):
+                    raise AutopilotError(f"--gates: fate_points={value}: expected a whole number of GM fate points")
+                a.fp_budget = int(value) if value else 0
+            elif value:
+                raise AutopilotError(f"--gates: {name} takes no value (only fate_points=N does)")
+            else:
+                on.add(name)
+        a.gates = frozenset(on)
+    return a
+
+
+def _did_you_mean(name: str) -> str:
+    import difflib
+    close = difflib.get_close_matches(str(name), GATES, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def describe(a: Autopilot) -> str:
+    """One line for the session's header: what will stop the table."""
+    if a.confirm_all:
+        return "confirm mode: every NPC decision waits for Enter"
+    stops = [g.replace("_", " ") for g in sorted(a.gates)]
+    if a.fp_budget is not None:
+        stops.append(f"GM fate points past {a.fp_budget}")
+    players = "players asked only real decisions" if a.obvious else "players asked every decision"
+    return (f"autopilot: NPCs play themselves; the GM is asked at: {', '.join(stops) or 'nothing'}; "
+            f"{players} (/pause stops the NPCs, /help lists commands)")

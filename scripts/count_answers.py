@@ -1,0 +1,69 @@
+"""How often a live session stops the table: answers per fight, NPC side and PC side.
+
+Plays ``fate-npc play SCENE --seed S`` through a pipe, answering every prompt with ``auto`` (the
+PCs' helper, the NPCs' proposals, the suggested consequence names), and counts the prompts from
+what the terminal shows, so the same count runs on any version of the tool (``--repo`` points at
+another checkout, e.g. a clone of an older commit, to measure "before"):
+
+* PC decisions: a player's menu (``> ``);
+* NPC decisions: ``Enter to accept, o to override`` (every NPC decision before the autopilot;
+  since, only the GM gates, a pause or an override);
+* consequence names: ``Enter for '...'``, split by whether a PC or an NPC took it.
+
+    python scripts/count_answers.py [--scene warehouse] [--seed 5] [--repo PATH] [-- extra play flags]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fate_env.content.scenes import load_scene  # noqa: E402
+
+
+def count(text: str, pcs: set[str]) -> dict[str, int]:
+    """The prompts in a session's output, by kind."""
+    names = re.findall(r"\n  (.+?) takes a \w+ consequence[^\n]*\n  Enter for '", text)
+    pc_names = sum(1 for n in names if n in pcs)
+    return {"PC decisions": len(re.findall(r"(?:^|\n)> ", text)),
+            "NPC decisions": text.count("Enter to accept, o to override") + text.count("GM's choice> "),
+            "GM gates": text.count("GM gate:"),
+            "PC consequence names": pc_names, "NPC consequence names": len(names) - pc_names}
+
+
+def play(repo: Path, scene: str, seed: int, extra: list[str]) -> str:
+    with tempfile.TemporaryDirectory() as state:
+        env = {**os.environ, "XDG_STATE_HOME": state, "COLUMNS": "110"}
+        r = subprocess.run([sys.executable, "-m", "fate_env.cli", "play", scene, "--seed", str(seed), *extra],
+                           cwd=repo, env=env, input="auto\n" * 2000, capture_output=True, text=True, timeout=600)
+    if "Winner:" not in r.stdout and "Over after" not in r.stdout:
+        raise SystemExit(f"the session did not reach its end:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
+    return r.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scene", default="warehouse")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--repo", type=Path, default=ROOT, help="the checkout whose fate-npc plays (default: this one)")
+    ap.add_argument("extra", nargs="*", help="more flags for play (after --)")
+    args = ap.parse_args()
+    pcs = {c.name for c in load_scene(args.scene).characters if c.kind == "pc"}
+    got = count(play(args.repo, args.scene, args.seed, args.extra), pcs)
+    total = sum(v for k, v in got.items() if k != "GM gates")
+    print(f"{args.scene} --seed {args.seed} ({args.repo}{' ' + ' '.join(args.extra) if args.extra else ''}): "
+          f"{total} answers")
+    for k, v in got.items():
+        print(f"  {k:24} {v}")
+
+
+if __name__ == "__main__":
+    main()
