@@ -116,7 +116,7 @@ def test_every_npc_decision_plays_itself_except_at_a_gate():
     assert gates and all(g.startswith(("a concession", "a GM fate point past the budget", "a major NPC takes"))
                          for g in gates)
     assert out.count("Enter to accept, o to override") == len(gates)  # the NPCs stop the table only at a gate
-    assert sum(e.get("auto") == "npc" for e in decisions) > 3 * len(gates)
+    assert sum(e.get("by") == "autopilot" for e in decisions) > 3 * len(gates)
     assert replays(s)
 
 
@@ -143,7 +143,7 @@ def test_a_defense_with_one_answer_plays_itself_and_undo_asks_it_again():
     first_pc = {"done": False}
 
     def at_next_pc_prompt_after_a_defense(s, d):
-        said = any(e.get("auto") == "obvious" for e in s.log.entries)
+        said = any(e.get("by") == "obvious" for e in s.log.entries)
         if said and d.actor == "cynere" and not first_pc["done"]:
             first_pc["done"] = True
             return True
@@ -180,14 +180,14 @@ def test_ask_all_and_confirm_are_the_old_table():
     s, table, out = play(autopilot=ap.with_flags(ap.Autopilot(), confirm=True, ask_all=True))
     assert out.count("Enter to accept, o to override") > 30  # every NPC decision waits, as before
     assert "Cynere decides (respond)" in out or "Zird the Arcane decides (respond)" in out
-    assert not any(e.get("auto") for e in s.log.entries)
+    assert not any(e.get("by") in ("autopilot", "obvious") for e in s.log.entries)
 
 
 # -- the GM's powers over the autopilot ------------------------------------------------------------
 def test_override_takes_back_the_npcs_last_move_and_the_gm_chooses_it():
     """At the first PC prompt after an NPC has moved, /override: that move is taken back, the GM
     picks another (the last option) and the log replays exactly."""
-    npc_moved = lambda s, d: any(e.get("auto") == "npc" for e in s.log.entries) and not s.play.f[d.actor].sheet.is_npc
+    npc_moved = lambda s, d: any(e.get("by") == "autopilot" for e in s.log.entries) and not s.play.f[d.actor].sheet.is_npc
     s, table, out = play("duel", 1, [(npc_moved, "/override"), (lambda s, d: True, "1")], {"cynere": "human"})
     assert "taken back: Sethra the Blade's move" in out and "GM's choice>" in out
     made = [e for e in s.play.events if type(e).__name__ == "DecisionMade" and e.actor == "blade"]
@@ -268,4 +268,17 @@ def test_an_autopilot_save_resumes_to_the_same_fight(tmp_path):
     s = run_session("warehouse", 5, {}, "auto", str(save), None, io.StringIO("auto\n" * 12), out, autosave=None)
     again = Session(SessionLog.load(str(save)), io.StringIO(""), io.StringIO())
     assert json.dumps(again.play.log()) == json.dumps(s.play.log())
-    assert any(e.get("auto") == "npc" for e in SessionLog.load(str(save)).entries)
+    assert any(e.get("by") == "autopilot" for e in SessionLog.load(str(save)).entries)
+
+
+def test_override_reaches_a_move_the_gm_accepted_at_a_gate():
+    """The move just made may be one the GM waved through at a gate: /override takes back that one."""
+    at_gate = lambda s, d: s.play.f[d.actor].sheet.is_npc and d.kind == "invoke" and s.play.t.gm_spent >= 1
+    pc = lambda s, d: not s.play.f[d.actor].sheet.is_npc
+    s, table, out = play("duel", 1, [(at_gate, ""), (pc, "/override"), (None, "1")], {"cynere": "human"})
+    assert "GM gate: a GM fate point past the budget" in out
+    gated = out.split("GM gate:")[1]
+    assert "taken back: Sethra the Blade's move" in gated
+    made = [e for e in s.play.events if type(e).__name__ == "DecisionMade" and e.actor == "blade" and e.kind == "invoke"]
+    assert made[1].reason == "the GM's call" and type(made[1].choice) is DoneInvoking  # the GM let the roll stand
+    assert replays(s)

@@ -27,6 +27,7 @@ from ..rules import events as ev
 from ..rules.conflict import ConflictOver, IllegalChoice
 from ..rules.dice import DiceError, check_faces, faces_for_total
 from ..rules.engine import start
+from ..rules.kinds import DecisionKind
 from ..rules.options import DoneInvoking
 from . import autopilot as ap
 from . import consequence_names, handles, state_panel, table_menu
@@ -341,8 +342,9 @@ class Session:
         if human:
             auto = ap.obvious(c, d) if self.autopilot.obvious and not asked else None
             if auto is not None:  # one sensible answer: said, applied, and /undo takes it back
-                self._say(f"  ({self.narrator.name(d.actor)} {auto[1]})")
-                self._apply(auto[0], f"(one answer) {auto[1]}", auto="obvious")
+                if d.kind != DecisionKind.ABSORB:  # an absorb's reason is narrated with it
+                    self._say(f"  ({self.narrator.name(d.actor)} {auto[1]})")
+                self._apply(auto[0], f"(one answer) {auto[1]}", by="obvious")
                 return
             proposal, _ = self.helper.choose(c, d)
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
@@ -357,7 +359,7 @@ class Session:
             if not (asked or gate or self.autopilot.asks()):
                 if d.kind not in ap.NARRATED and type(d.options[index]) is not DoneInvoking:
                     self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
-                self._apply(index, reason, auto="npc")
+                self._apply(index, reason, by="autopilot")
                 return
             stop = f"  GM gate: {gate}." if gate else "  (paused)" if self.autopilot.paused else ""
             self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]{stop}")
@@ -385,7 +387,7 @@ class Session:
                 self._say("  ! type the number of an option, its short form, more, auto, or /help")
                 continue
             if not human and text in ("", "auto"):
-                self._apply(index, reason)
+                self._apply(index, reason, by="gm")
                 return
             if not human and text == "o":
                 items = table_menu.build(c, d, self.narrator, self.helper, index)
@@ -394,7 +396,7 @@ class Session:
                 continue
             choice = self._parse_choice(text, d)
             if choice is not None:
-                self._apply(choice, "" if human else "the GM's call")
+                self._apply(choice, "" if human else "the GM's call", by=None if human else "gm")
                 return
 
     def _show_menu(self, d, items) -> None:
@@ -419,11 +421,12 @@ class Session:
                   "more, or /help")
         return None
 
-    def _apply(self, index: int, reason: str, auto: str | None = None) -> None:
+    def _apply(self, index: int, reason: str, by: str | None = None) -> None:
         """Take a decision. Physical dice may be asked for while it applies; if the input ends or
         the GM interrupts then, the half-taken step is dropped by replaying the log (all or nothing).
-        ``auto``: taken without asking the table ("npc": the autopilot; "obvious": a player's one
-        sensible answer), kept in the entry so /undo and /override know whose it was."""
+        ``by``: who answered, kept in the entry so /undo and /override know whose it was: "autopilot"
+        (an NPC's, not asked), "gm" (an NPC's, asked of the GM), "obvious" (a player's one sensible
+        answer, not asked); none: a player's."""
         self._pending_dice = []
         try:
             self.play.step(index, reason)
@@ -433,8 +436,8 @@ class Session:
         entry: dict[str, Any] = {"decision": index}
         if reason:
             entry["reason"] = reason
-        if auto:
-            entry["auto"] = auto
+        if by:
+            entry["by"] = by
         if self._pending_dice:
             entry["dice"] = self._pending_dice
         self.log.entries.append(entry)
@@ -689,7 +692,7 @@ class Session:
         """Drop the table's last answer (a player's, or the GM's at a gate; the NPCs' moves and any
         GM power after it go with it), then replay; that decision is asked again, even if it is
         one that would play itself."""
-        last = max((i for i, e in enumerate(self.log.entries) if "decision" in e and e.get("auto") != "npc"),
+        last = max((i for i, e in enumerate(self.log.entries) if "decision" in e and e.get("by") != "autopilot"),
                    default=None)
         if last is None:
             raise ValueError("nothing to undo: the table has answered nothing yet (/override takes back an NPC's move)")
@@ -699,7 +702,7 @@ class Session:
 
     def override(self) -> None:
         """The GM takes back the NPCs' last move (and everything after it) and chooses it instead."""
-        last = max((i for i, e in enumerate(self.log.entries) if e.get("auto") == "npc"), default=None)
+        last = max((i for i, e in enumerate(self.log.entries) if e.get("by") in ("autopilot", "gm")), default=None)
         if last is None:
             raise ValueError("no NPC move to override yet")
         self._drop_from(last)
@@ -711,7 +714,7 @@ class Session:
         if d is None or d.actor in self.humans:
             raise ValueError("/step applies an NPC's decision; this one is the players'")
         index, reason = self.controllers[d.actor].choose(self.play, d)
-        self._apply(index, reason)
+        self._apply(index, reason, by="gm")
         raise _Stepped
 
     def seat(self, cid: str, gm: bool) -> None:
