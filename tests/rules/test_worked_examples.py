@@ -313,3 +313,20 @@ def test_concede_when_targeted_before_the_roll():
     assert c.f["cynere"].status == CONCEDED
     assert not [e for e in c.events if type(e).__name__ == "Rolled"]
     assert c.dice.forced_pending == rolls_before
+
+
+def test_alice_westforth_brings_her_concession_points_to_the_gm_pool():
+    """003:2007-2020: a pool of one point per PC at the scene's start, plus what a major NPC who
+    conceded earlier brings: four PCs and Alice (conceded with a moderate consequence: 2) = 6.
+    The scripted NPCs spend it by their kind's share (policies.pool_floor): Alice all of it, a
+    nameless guard none, and with a half share Alice keeps three back."""
+    from agents.basic import BasicController
+    pc = {"kind": "pc", "skills": {"Fight": 2}, "fate_points": 3, "side": "pcs", "zone": "room"}
+    chars = {f"pc{i}": dict(pc) for i in range(4)}
+    chars["alice"] = {"kind": "major", "skills": {"Fight": 4}, "fate_points": 2, "side": "cult", "zone": "room"}
+    chars["guard"] = {"kind": "minor", "skills": {"Fight": 1}, "side": "cult", "zone": "room"}
+    c = Conflict(make_scene(chars), seed=0)
+    assert c.gm_pool_start == c.gm_pool == 4 + 2
+    assert BasicController(0)._pool_room(c, "alice") == 6
+    assert BasicController(0)._pool_room(c, "guard") == 0
+    assert BasicController(0, pool_share_major=0.5)._pool_room(c, "alice") == 3
