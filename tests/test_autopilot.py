@@ -282,3 +282,10 @@ def test_override_reaches_a_move_the_gm_accepted_at_a_gate():
     made = [e for e in s.play.events if type(e).__name__ == "DecisionMade" and e.actor == "blade" and e.kind == "invoke"]
     assert made[1].reason == "the GM's call" and type(made[1].choice) is DoneInvoking  # the GM let the roll stand
     assert replays(s)
+
+
+def test_a_missing_settings_file_is_one_line(capsys):
+    from fate_env.cli import main
+    assert main(["play", "duel", "--autopilot", "/nonexistent/autopilot.yaml"]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No such file or directory; expected a settings file like" in err

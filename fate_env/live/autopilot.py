@@ -164,8 +164,11 @@ def load(path: str | Path | None = None) -> Autopilot:
         return Autopilot()
     try:
         data = load_file(p, "autopilot settings") or {}
-    except (ValueError, OSError) as exc:
+    except ValueError as exc:
         raise AutopilotError(str(exc)) from None
+    except OSError as exc:
+        raise AutopilotError(f"--autopilot {p}: {exc.strerror or exc}; expected a settings file like "
+                             f"configs/{CONFIG}") from None
     return from_dict(data, str(p))
 
 
