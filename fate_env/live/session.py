@@ -340,11 +340,7 @@ class Session:
         human = d.actor in self.humans
         asked, self._ask_next = self._ask_next, False
         if human:
-            auto = ap.obvious(c, d) if self.autopilot.obvious and not asked else None
-            if auto is not None:  # one sensible answer: said, applied, and /undo takes it back
-                if d.kind != DecisionKind.ABSORB:  # an absorb's reason is narrated with it
-                    self._say(f"  ({self.narrator.name(d.actor)} {auto[1]})")
-                self._apply(auto[0], f"(one answer) {auto[1]}", by="obvious")
+            if not asked and self._answer_obvious(d):
                 return
             proposal, _ = self.helper.choose(c, d)
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
@@ -357,9 +353,7 @@ class Session:
             _, text = table_menu.words(c, d, self.narrator, d.options[index])
             gate = self.autopilot.gate(c, d, index)
             if not (asked or gate or self.autopilot.asks()):
-                if d.kind not in ap.NARRATED and type(d.options[index]) is not DoneInvoking:
-                    self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
-                self._apply(index, reason, by="autopilot")
+                self._autoplay(d, index, reason, text)
                 return
             stop = f"  GM gate: {gate}." if gate else "  (paused)" if self.autopilot.paused else ""
             self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]{stop}")
@@ -398,6 +392,25 @@ class Session:
             if choice is not None:
                 self._apply(choice, "" if human else "the GM's call", by=None if human else "gm")
                 return
+
+    def _answer_obvious(self, d) -> bool:
+        """A player's decision with one sensible answer (autopilot.obvious), if the table lets such
+        answers go: said in a line, applied; /undo takes it back and asks it."""
+        auto = ap.obvious(self.play, d) if self.autopilot.obvious else None
+        if auto is None:
+            return False
+        index, said = auto
+        if d.kind != DecisionKind.ABSORB:  # an absorb's reason is narrated with it
+            self._say(f"  ({self.narrator.name(d.actor)} {said})")
+        self._apply(index, f"(one answer) {said}", by="obvious")
+        return True
+
+    def _autoplay(self, d, index: int, reason: str, text: str) -> None:
+        """An NPC's decision applied by the autopilot; a line of its own only where the narration
+        does not already tell it (an invoke made, a style or cost chosen, a concession answered)."""
+        if d.kind not in ap.NARRATED and type(d.options[index]) is not DoneInvoking:
+            self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
+        self._apply(index, reason, by="autopilot")
 
     def _show_menu(self, d, items) -> None:
         if d.kind == "invoke":
