@@ -44,7 +44,8 @@ def test_a_shipped_model_is_a_small_policy_only_file_with_an_honest_sidecar(name
 def test_a_shipped_model_beats_basic_in_its_seat_on_fixed_seeds(name, opponent, margin):
     """100 fixed seeds against `basic` on the other side, the model and the `basic` NPC in the
     same seat on the same dice (measured when shipped: the duel rival 100 against 28 (the `stacker`
-    script 100 too), the smugglers 47 against 2; the smugglers shipped before them 15)."""
+    script 100 too), the smugglers 62 against 2 (retrained 2026-11-26; the ones before them 47, and 34
+    under the NPCs' fate point budget and justified invokes))."""
     scene_name, side = SHIPPED[name]
     scene = load_scene(scene_name)
     model = make_controller(f"ppo:{ROOT / 'models' / f'{name}.zip'}")
@@ -61,7 +62,8 @@ def test_the_shipped_smugglers_beat_the_best_script_against_support_pcs():
     """`support` PCs (back an ally up, set up advantages) were the table the league-trained
     smugglers shipped before lost to the scripts (25 of these 100 fights against `stacker`'s 71);
     the smugglers shipped now, whose invokes `stacker` makes, beat every script there (measured when
-    shipped: 87 against `stacker`'s 71 and `basic`'s 33)."""
+    shipped, 2026-11-26, retrained under the NPCs' fate point budget and justified invokes: 98 against
+    `stacker`'s 86 and `basic`'s 51; the smugglers shipped before them fell to 74 under those rules)."""
     scene = load_scene("warehouse")
     wins = {}
     for spec in (f"ppo:{ROOT / 'models' / 'warehouse_smugglers.zip'}", "basic", "stacker"):
