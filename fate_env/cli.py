@@ -582,6 +582,61 @@ def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str])
                            + ". Leave these out to resume the saved session as it was.")
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The live table in a browser: ``play``'s session, run behind a local web server."""
+    import importlib.util
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        return _fail("serve needs the web extra (Starlette and uvicorn): pip install -e '.[web]'")
+    from agents.base import UnknownController, controllers_for
+
+    from .content.paths import OutputPathError, check_output
+    from .live import autopilot as ap
+    from .live.session import SessionError, SessionLog, finish_session, open_session
+    from .web.host import TableHost
+    from .web.server import Links, links_text, serve
+
+    controls = _parse_controls(args.control)
+    try:
+        pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all)
+        if args.save:
+            check_output(args.save, "--save", args.force, inputs=[args.resume] if args.resume else ())
+        if args.resume:
+            _check_resume_flags(args, SessionLog.load(args.resume), controls)
+        else:
+            controllers_for(load_scene(args.scene, rules=args.rules), {k: v for k, v in controls.items() if v != "human"})
+            if args.seed is None:
+                args.seed = fresh_seed()
+        host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, "auto", args.save, args.resume,
+                                                       inp, out, rules=args.rules, force=args.force, autopilot=pilot))
+    except (ap.AutopilotError, UnknownController, SessionError, OutputPathError) as exc:
+        return _fail(str(exc))
+    s = host.session
+    pcs = [cid for cid in s.play.f if cid in s.humans and not s.play.f[cid].sheet.is_npc]
+    links = Links(pcs)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"(listening on {args.host}: anyone on that network who has a link can open it)")
+
+    def ready(port: int) -> None:
+        base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{port}"
+        print(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server (the session is saved)")
+        print("\n".join(links_text(links, base, {cid: s.narrator.name(cid) for cid in pcs})), flush=True)
+
+    host.start()
+    try:
+        serve(host, links, args.host, args.port, on_ready=ready)
+    except OSError as exc:
+        return _fail(f"--port {args.port}: {exc.strerror or exc}")
+    finally:
+        host.stop()
+        try:
+            finish_session(s, args.save, sys.stdout)
+        finally:
+            s.release()
+    if s.autosave_path is not None:
+        print(f"(the session is in {s.autosave_path}: fate-npc serve --resume {s.autosave_path} goes on)")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from .content.paths import OutputPathError, check_output, write_atomically
     from .live.report import ReplayError, markdown, narration, rebuild
@@ -791,6 +846,24 @@ def build_parser() -> argparse.ArgumentParser:
                     help="ask the players every decision, even one with a single sensible answer")
     pl.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
     pl.set_defaults(func=cmd_play)
+    sv = sub.add_parser("serve", help="the live table in a browser: the GM's page and a page per player")
+    sv.add_argument("scene", nargs="?", default=None)
+    sv.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
+    sv.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0: any free one)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default: this machine only; 0.0.0.0 shares it on the network)")
+    sv.add_argument("--resume", metavar="FILE", help="a saved session (from play or serve) to go on with")
+    sv.add_argument("--save", metavar="FILE", help="save the session here at the end (and FILE.autosave after every step)")
+    sv.add_argument("--force", action="store_true", help="replace the --save FILE if it exists")
+    sv.add_argument("--rules")
+    sv.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY",
+                    help="who plays whom (human, basic, tactician, ...); PCs are human by default")
+    sv.add_argument("--confirm", action="store_true", help="every NPC decision waits for the GM")
+    sv.add_argument("--gates", metavar="LIST", help="as play --gates")
+    sv.add_argument("--ask-all", action="store_true", help="ask the players every decision")
+    sv.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
+    sv.add_argument("--dice", choices=["auto"], default=None, help=argparse.SUPPRESS)
+    sv.set_defaults(func=cmd_serve)
     rp = sub.add_parser("replay", help="tell a saved fight again (a play --save session or a resolve --json log)")
     rp.add_argument("log", help="a session save or the JSON of fate-npc resolve --json")
     rp.add_argument("--markdown", action="store_true", help="a fight report in Markdown (campaign logs, VTT chat)")
@@ -834,8 +907,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from .content.policy_file import TRUST_ENV
         os.environ[TRUST_ENV] = "1"  # workers started from here inherit it
-    if args.command == "play" and args.scene is None and not args.resume:
-        return _fail("play: expected a SCENE (or --resume FILE)")
+    if args.command in ("play", "serve") and args.scene is None and not args.resume:
+        return _fail(f"{args.command}: expected a SCENE (or --resume FILE)")
     try:
         return args.func(args)
     except (SceneError, UsageError) as exc:

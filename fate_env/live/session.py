@@ -832,6 +832,21 @@ def run_session(scene: str | None, seed: int, controls: dict[str, str], dice: st
     :func:`default_autosave`; a path saves there; None or False does not autosave. The file resumed
     from is only read: the session goes on in its autosave. ``autopilot``: what stops the table
     (default: ``configs/autopilot.yaml``)."""
+    s = open_session(scene, seed, controls, dice, save, resume, inp, out, rules, autosave, force, autopilot)
+    try:
+        s.run()
+        finish_session(s, save, out)
+    finally:
+        s.release()
+    return s
+
+
+def open_session(scene: str | None, seed: int, controls: dict[str, str], dice: str, save: str | None,
+                 resume: str | None, inp: TextIO, out: TextIO, rules: str | None = None,
+                 autosave: str | os.PathLike | None | bool = True, force: bool = False,
+                 autopilot: ap.Autopilot | None = None) -> Session:
+    """A session ready to run (``run_session``'s set-up; ``serve`` runs it in a thread of its own):
+    outputs checked, the save resumed or a new log, the autosave chosen, the files it writes held."""
     inputs = [resume] if resume else []
     if save:
         check_output(save, "--save", force, inputs=inputs)
@@ -855,15 +870,19 @@ def run_session(scene: str | None, seed: int, controls: dict[str, str], dice: st
             s.hold(save, "--save")
         if autosave:
             s.hold(autosave, "autosave")
-        s.run()
-        if save:
-            try:
-                s.save(save)
-            except OutputPathError as exc:
-                out.write(f"  ! {exc}\n")
-    finally:
+    except BaseException:
         s.release()
+        raise
     return s
 
 
-__all__ = ["Session", "SessionLog", "SessionError", "run_session", "parse_dice", "HELP"]
+def finish_session(s: Session, save: str | None, out: TextIO) -> None:
+    """At the session's end: write ``--save`` (a path that cannot be written is said, not raised)."""
+    if save:
+        try:
+            s.save(save)
+        except OutputPathError as exc:
+            out.write(f"  ! {exc}\n")
+
+
+__all__ = ["Session", "SessionLog", "SessionError", "run_session", "open_session", "finish_session", "parse_dice", "HELP"]

@@ -1,0 +1,165 @@
+"""The web table's server: Starlette routes over one :class:`~fate_env.web.host.TableHost`.
+
+Every route is reached through a link's token (unguessable: ``secrets.token_urlsafe``): the GM's,
+one per PC, one for spectators. Nothing a request carries names a file: the session saves where
+the server was told (``--save``, its autosave, or the GM's ``/save`` as at the terminal). Bodies
+are bounded; a malformed one is a 400 with the reason; an answer for a prompt that is gone is a 409.
+
+    GET  /t/TOKEN              the page (one page for every seat; it asks the API what it may do)
+    GET  /api/TOKEN/state      the snapshot: narration, short panel, the pending prompt
+    GET  /api/TOKEN/events     server-sent events: a line each time the snapshot changes
+    POST /api/TOKEN/answer     {"seq": N, "text": "..."}: one answer, checked as the terminal checks it
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .host import AnswerRefused, Seat, TableHost
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: the largest request body read (an answer is a few dozen bytes)
+MAX_BODY = 2048
+
+
+class Links:
+    """The tokens of one table: the GM's, one per PC, the spectators'."""
+
+    def __init__(self, pcs: list[str]) -> None:
+        self.seats: dict[str, Seat] = {secrets.token_urlsafe(18): Seat("gm")}
+        self.seats.update({secrets.token_urlsafe(18): Seat("player", pc) for pc in pcs})
+        self.seats[secrets.token_urlsafe(18)] = Seat("spectator")
+
+    def token(self, role: str, pc: str | None = None) -> str:
+        return next(t for t, s in self.seats.items() if s.role == role and s.pc == pc)
+
+    def seat(self, token: str) -> Seat | None:
+        for t, s in self.seats.items():
+            if secrets.compare_digest(t, token):
+                return s
+        return None
+
+
+def app(host: TableHost, links: Links) -> Starlette:
+    def seat_of(request: Request) -> Seat:
+        seat = links.seat(request.path_params["token"])
+        if seat is None:
+            raise _NoSeat
+        return seat
+
+    async def page(request: Request) -> Response:
+        seat_of(request)
+        return FileResponse(STATIC / "table.html", headers=_NO_STORE)
+
+    async def state(request: Request) -> Response:
+        seat = seat_of(request)
+        return JSONResponse(host.snapshot(seat), headers=_NO_STORE)
+
+    async def answer(request: Request) -> Response:
+        seat = seat_of(request)
+        body = await _bounded_body(request)
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            return _refuse("the body is not JSON; expected {\"seq\": N, \"text\": \"...\"}", 400)
+        if not isinstance(data, dict) or set(data) != {"seq", "text"}:
+            return _refuse("expected exactly {\"seq\": N, \"text\": \"...\"}", 400)
+        try:
+            version = await asyncio.to_thread(host.answer, seat, data["seq"], data["text"])
+        except AnswerRefused as exc:
+            return _refuse(str(exc), exc.status)
+        return JSONResponse({"ok": True, "version": version})
+
+    async def events(request: Request) -> Response:
+        seat_of(request)
+
+        async def stream():
+            seen = -1
+            while not await request.is_disconnected():
+                version = await asyncio.to_thread(host.wait_version, seen, 10.0)
+                if version != seen:
+                    seen = version
+                    yield f"data: {version}\n\n"
+                else:
+                    yield ": still here\n\n"  # keeps proxies and the browser from dropping the stream
+                if host.finished:
+                    yield f"data: {host.version}\n\n"
+                    return
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=_NO_STORE)
+
+    routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
+              Route("/api/{token}/answer", answer, methods=["POST"]), Route("/api/{token}/events", events),
+              Mount("/static", StaticFiles(directory=STATIC))]
+    return Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large})
+
+
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+class _NoSeat(Exception):
+    pass
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _no_seat(request: Request, exc: Exception) -> Response:
+    return _refuse("no table at this link; ask the GM for yours", 404)
+
+
+async def _too_large(request: Request, exc: Exception) -> Response:
+    return _refuse(f"the body is over {MAX_BODY} bytes; an answer is one line", 413)
+
+
+async def _bounded_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise _TooLarge
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise _TooLarge
+    return body
+
+
+def _refuse(reason: str, status: int) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": reason}, status_code=status)
+
+
+def links_text(links: Links, base: str, names: dict[str, str]) -> list[str]:
+    """The lines ``serve`` prints: the GM's address, each player's, the spectators'."""
+    out = [f"GM:         {base}/t/{links.token('gm')}"]
+    for token, seat in links.seats.items():
+        if seat.role == "player":
+            out.append(f"{names.get(seat.pc, seat.pc)}: {base}/t/{token}")
+    out.append(f"spectators: {base}/t/{links.token('spectator')}")
+    return out
+
+
+def serve(host: TableHost, links: Links, address: str, port: int, on_ready: Any = None) -> None:
+    """Run the server until Ctrl-C (uvicorn); ``on_ready(port)`` once it listens."""
+    import uvicorn
+    config = uvicorn.Config(app(host, links), host=address, port=port, log_level="warning", lifespan="off",
+                            limit_concurrency=64, timeout_keep_alive=5)
+    server = uvicorn.Server(config)
+    if on_ready is not None:
+        original = server.startup
+
+        async def startup(sockets=None):
+            await original(sockets)
+            bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+            on_ready(bound)
+        server.startup = startup
+    server.run()

@@ -1,0 +1,92 @@
+"""The web table in a real headless browser (Debian's chromium, driven by Playwright's Python client
+pointed at the system browser: nothing is downloaded). A whole duel is played by clicks: the player's
+page clicks its PC's proposed option, the GM's page accepts the gates; the GM uses a power, undoes,
+saves, and the save resumes on a new server with the same fight."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python client is not installed")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
+
+from test_server import table  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def _wait_for_change(c, gm, seq, timeout=20):
+    end = time.time() + timeout
+    while time.time() < end:
+        s = c.get(gm)
+        if s["over"] or (s["prompt"] and s["prompt"]["seq"] != seq):
+            return s
+        time.sleep(0.02)
+    raise AssertionError(f"prompt {seq} was never answered")
+
+
+def test_a_whole_duel_by_clicks_with_a_gm_power_undo_save_and_resume(browser, tmp_path):
+    save = tmp_path / "saved.json"
+    with table() as (c, host):
+        gm_token, player_token = c.token("gm"), c.token("player", "cynere")
+        gm = browser.new_page()
+        player = browser.new_page()
+        gm.goto(f"{c.base}/t/{gm_token}")
+        player.goto(f"{c.base}/t/{player_token}")
+        gm.wait_for_selector("#panel:has-text('exchange')")
+        # a GM power from the GM's page: a fate point for Cynere, said in the narration
+        gm.fill("#line", "/fp cynere +1")
+        gm.click("#typed button")
+        gm.wait_for_selector("#narration:has-text('(GM) Cynere gains 1 fate point')")
+        assert "a spectator" not in player.inner_text("#seat")
+        clicks = undone = 0
+        state = c.settled(gm_token)
+        while not state["over"] and clicks < 300:
+            p = state["prompt"]
+            if p["kind"] == "gate":
+                gm.locator("button.option", has_text="Accept").click()
+            elif p["kind"] == "decision":
+                player.locator("button.option.proposed").first.click()
+            else:  # naming a PC's consequence: the suggestion (an empty line, as Enter)
+                assert p["kind"] == "name" and c.get(player_token)["prompt"]["yours"], p
+                player.fill("#line", "")
+                player.click("#typed button")
+            clicks += 1
+            state = _wait_for_change(c, gm_token, p["seq"])
+            if clicks == 6 and not undone:  # the GM takes the table's last answer back
+                entries = len(host.session.log.entries)
+                gm.fill("#line", "/undo")
+                gm.click("#typed button")
+                gm.wait_for_selector("#narration:has-text('(the last answer is undone)')")
+                assert len(host.session.log.entries) < entries
+                undone = 1
+                state = c.settled(gm_token)
+            if clicks == 10:  # saved from the GM's page, where the server writes it (not the page's choice)
+                gm.fill("#line", f"/save {save}")
+                gm.click("#typed button")
+                gm.wait_for_selector(f"#narration:has-text('saved to {save}')")
+                saved_entries = list(host.session.log.entries)
+                state = c.settled(gm_token)
+        assert state["over"], f"not over after {clicks} clicks"
+        gm.wait_for_selector("#status:has-text('the fight is over')")
+        assert "Winner:" in gm.inner_text("#narration")
+    with table(resume=str(save)) as (c2, host2):
+        assert host2.session.log.entries == saved_entries
+        page = browser.new_page()
+        page.goto(f"{c2.base}/t/{c2.token('gm')}")
+        page.wait_for_selector("#panel:has-text('exchange')")
+        assert page.locator("#question").inner_text()  # a prompt is waiting, shown on the resumed table

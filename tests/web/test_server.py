@@ -1,0 +1,179 @@
+"""`fate-npc serve` (issue 36, first part): play's session behind a real server on the loopback,
+driven over HTTP as the pages drive it. Every answer is checked by the terminal's own code; a stale,
+foreign or malformed one is refused with the reason and changes nothing; the log is play's."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+
+import uvicorn  # noqa: E402
+
+from fate_env.live import autopilot as ap  # noqa: E402
+from fate_env.live.session import Session, SessionLog, finish_session, open_session, run_session  # noqa: E402
+from fate_env.web.host import TableHost  # noqa: E402
+from fate_env.web.server import Links, app  # noqa: E402
+
+
+@contextmanager
+def table(scene="duel", seed=1, resume=None, save=None, autosave=None):
+    """A hosted session and a real server on 127.0.0.1 (a free port), stopped at the end."""
+    host = TableHost(lambda inp, out: open_session(scene, seed, {}, "auto", save, resume, inp, out,
+                                                   autosave=autosave, autopilot=ap.Autopilot()))
+    pcs = [c for c in host.session.play.f if c in host.session.humans and not host.session.play.f[c].sheet.is_npc]
+    links = Links(pcs)
+    server = uvicorn.Server(uvicorn.Config(app(host, links), host="127.0.0.1", port=0, log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    host.start()
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Client(f"http://127.0.0.1:{port}", links), host
+    finally:
+        server.should_exit = True
+        host.stop()
+        thread.join(timeout=10)
+        finish_session(host.session, save, io.StringIO())  # as serve does when it stops
+        host.session.release()
+
+
+class Client:
+    def __init__(self, base: str, links: Links):
+        self.base, self.links = base, links
+
+    def token(self, role, pc=None):
+        return self.links.token(role, pc)
+
+    def get(self, token, what="state"):
+        with urllib.request.urlopen(f"{self.base}/api/{token}/{what}", timeout=10) as r:
+            return json.loads(r.read())
+
+    def post(self, token, body: bytes | dict) -> tuple[int, dict]:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        req = urllib.request.Request(f"{self.base}/api/{token}/answer", data=data, method="POST",
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def settled(self, token, after: int = -1, timeout: float = 20) -> dict:
+        """The state once the session waits again (or is over)."""
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.get(token)
+            if (s["prompt"] is not None or s["over"]) and s["version"] > after:
+                return s
+            time.sleep(0.02)
+        raise AssertionError("the session did not settle")
+
+
+def play_through(c: Client, gm: str, player: str, limit: int = 400) -> list[str]:
+    """Answer every prompt as a table would (the player its PC's decisions with the proposal, the GM
+    the gates with Enter); returns the lines sent, in order."""
+    sent = []
+    s = c.settled(gm)
+    while not s["over"] and len(sent) < limit:
+        p = s["prompt"]
+        mine = c.get(player)["prompt"]
+        if mine and mine["yours"]:
+            proposed = [o["number"] for o in mine["options"] if o["proposed"]]
+            text, who = (str(proposed[0]) if proposed else "auto"), player
+        else:
+            text, who = "", gm
+        status, body = c.post(who, {"seq": p["seq"], "text": text})
+        assert status == 200, body
+        sent.append(text)
+        s = c.settled(gm, body["version"])
+    return sent
+
+
+def test_a_duel_played_over_http_gives_play_s_log(tmp_path):
+    with table(save=str(tmp_path / "web.json")) as (c, host):
+        gm, player = c.token("gm"), c.token("player", "cynere")
+        sent = play_through(c, gm, player)
+        assert c.get(gm)["over"] and any("Winner:" in line for line in c.get(gm)["lines"])
+        web_log = host.session.log.entries
+    # the same answers typed at a terminal give the same log, entry for entry
+    term = run_session("duel", 1, {}, "auto", None, None, io.StringIO("".join(t + "\n" for t in sent)), io.StringIO(),
+                       autosave=None, autopilot=ap.Autopilot())
+    assert term.log.entries == web_log
+    # and the web's save resumes in play
+    resumed = Session(SessionLog.load(str(tmp_path / "web.json")), io.StringIO(""), io.StringIO())
+    assert json.dumps(resumed.play.log()) == json.dumps(term.play.log())
+
+
+def test_who_may_answer_what(tmp_path):
+    with table() as (c, host):
+        gm, player, spectator = c.token("gm"), c.token("player", "cynere"), c.token("spectator")
+        s = c.settled(gm)
+        seq = s["prompt"]["seq"]
+        assert c.post(spectator, {"seq": seq, "text": "1"}) == (403, {"ok": False, "error": "a spectator's page answers nothing"})
+        status, body = c.post(player, {"seq": seq, "text": "/end"})
+        assert status == 403 and "the GM's commands need the GM's link" in body["error"]
+        assert c.get(spectator)["prompt"]["options"] == []  # a spectator sees no menu to click
+        status, body = c.post(player, {"seq": seq + 5, "text": "1"})
+        assert status == 409 and "no longer pending" in body["error"]
+        assert c.get(gm)["prompt"]["seq"] == seq and not host.session.log.entries[-1:] == ["x"]
+        before = list(host.session.log.entries)
+        for bad, code in ((b"not json", 400), (json.dumps({"seq": seq}).encode(), 400),
+                          (json.dumps({"seq": "1", "text": "1"}).encode(), 400),
+                          (json.dumps({"seq": seq, "text": "1\n2"}).encode(), 400),
+                          (json.dumps({"seq": seq, "text": "x" * 3000}).encode(), 413)):
+            status, body = c.post(player, bad)
+            assert status == code and body["ok"] is False and body["error"], (bad[:40], status, body)
+        assert host.session.log.entries == before  # nothing refused changed anything
+        with pytest.raises(urllib.error.HTTPError) as e:
+            c.get("not-a-token")
+        assert e.value.code == 404
+
+
+def test_two_answers_to_one_prompt_apply_once():
+    with table() as (c, host):
+        gm, player = c.token("gm"), c.token("player", "cynere")
+        seq = c.settled(gm)["prompt"]["seq"]
+        results = []
+        threads = [threading.Thread(target=lambda who=who: results.append(c.post(who, {"seq": seq, "text": "1"})))
+                   for who in (gm, player, gm, player)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(code for code, _ in results) == [200, 409, 409, 409]
+        c.settled(gm, max(b.get("version", 0) for _, b in results))
+        assert sum(1 for e in host.session.log.entries if "decision" in e and e.get("by") is None) == 1
+
+
+def test_the_server_stopped_and_resumed_goes_on_where_it_was(tmp_path):
+    auto = tmp_path / "auto.json"
+    with table(autosave=str(auto)) as (c, host):
+        gm, player = c.token("gm"), c.token("player", "cynere")
+        play_through(c, gm, player, limit=3)
+        entries = list(host.session.log.entries)
+    with table(resume=str(auto), autosave=str(tmp_path / "again.json")) as (c, host):
+        assert host.session.log.entries == entries
+        assert c.settled(c.token("gm"))["prompt"] is not None
+
+
+def test_serve_refuses_what_play_refuses_in_one_line(capsys):
+    from fate_env.cli import main
+    assert main(["serve", "duel", "--gates", "bogus"]) != 0
+    assert "--gates: no gate 'bogus'" in capsys.readouterr().err
+    assert main(["serve"]) != 0
+    assert "serve: expected a SCENE" in capsys.readouterr().err
