@@ -120,3 +120,37 @@ def _wrap(head: str, parts: list[str], width: int) -> list[str]:
             line += piece
     lines.append(line)
     return lines
+
+
+def data(engine, narrator) -> dict:
+    """The panel as data, for the web table's map and cards: the zones (who stands in each, their
+    borders and what blocks them) and a card per character (aspects with handles and free invokes,
+    stress boxes, consequences, fate points, whether it has acted)."""
+    t = engine.t
+    zones = narrator.zones
+    borders = [{"a": b.a, "b": b.b, "difficulty": b.difficulty, "aspect": b.aspect, "blocks_ranged": b.blocks_ranged}
+               for b in engine.scene.borders]
+    cards = []
+    for cid in t.order:
+        f = t.f[cid]
+        s = f.sheet
+        shown = [k for k in f.tracks if k in engine.tracks_in_play] or list(f.tracks)
+        aspects = [{"handle": a.id, "name": a.name, "kind": str(a.kind),
+                    "free": {narrator.name(h): n for h, n in a.free.items() if n}}
+                   for a in t.aspects.values() if a.owner == cid]
+        cards.append({
+            "id": cid, "name": narrator.name(cid), "side": s.side, "kind": s.kind, "zone": f.zone,
+            "status": STATUS_WORDS.get(f.status) or ("acted" if cid in t.acted else "to act"),
+            "members": f"{f.members}/{s.count}" if s.kind == "mob" else None,
+            "stress": {k: list(map(bool, f.tracks[k].marked)) for k in shown},
+            "consequences": [{"severity": sl.severity, "value": sl.value,
+                              "name": t.aspects[sl.aspect].name if sl.aspect is not None else None,
+                              "handle": sl.aspect} for sl in f.slots],
+            "fate_points": None if s.is_npc else f.fate_points, "aspects": aspects,
+            "pending": cid == getattr(engine.pending, "actor", None)})
+    situation = [{"handle": a.id, "name": a.name, "zone": a.zone, "free": {narrator.name(h): n for h, n in a.free.items()
+                                                                          if n}}
+                 for a in t.aspects.values() if a.owner is None]
+    return {"exchange": t.exchange, "gm_pool": t.gm_pool,
+            "zones": [{"id": z, "name": name} for z, name in zones.items()], "borders": borders,
+            "cards": cards, "situation": situation}

@@ -184,14 +184,16 @@ class TableHost:
         with self._cond:
             p = self.prompt if self.waiting else None
             count, lines = self.transcript.tail()
-            panel = state_panel.short(self.session.play, self.session.narrator) if self.waiting or self.finished \
-                else []
+            settled = self.waiting or self.finished
+            panel = state_panel.short(self.session.play, self.session.narrator) if settled else []
+            scene = state_panel.data(self.session.play, self.session.narrator) if settled else None
             mine = p is not None and self._may_answer(seat, p)
             return {"role": seat.role, "pc": seat.pc, "version": self.version, "over": self.finished,
-                    "error": self.error, "lines": lines, "line_count": count, "panel": panel,
+                    "error": self.error, "lines": lines, "line_count": count, "panel": panel, "scene": scene,
                     "title": self.session.scene.title,
                     "prompt": None if p is None else {
                         "seq": p.seq, "text": p.text, "kind": p.kind, "actor": p.actor,
+                        "decision": str(self.session.play.pending.kind) if self.session.play.pending else None,
                         "actor_name": self.session.narrator.name(p.actor) if p.actor else None,
                         "yours": mine, "options": p.options if mine or seat.role == "gm" else [],
                         "standing": p.standing}}

@@ -43,6 +43,17 @@ class Links:
     def token(self, role: str, pc: str | None = None) -> str:
         return next(t for t, s in self.seats.items() if s.role == role and s.pc == pc)
 
+    def for_gm(self, base: str, host: TableHost) -> list[dict[str, Any]]:
+        """Each player's link and the spectators', with a QR code (SVG) for a phone to scan."""
+        out = []
+        for token, seat in self.seats.items():
+            if seat.role == "gm":
+                continue
+            url = f"{base}/t/{token}"
+            name = host.session.narrator.name(seat.pc) if seat.pc else "spectators"
+            out.append({"name": name, "url": url, "qr": _qr_svg(url)})
+        return out
+
     def seat(self, token: str) -> Seat | None:
         for t, s in self.seats.items():
             if secrets.compare_digest(t, token):
@@ -63,7 +74,10 @@ def app(host: TableHost, links: Links) -> Starlette:
 
     async def state(request: Request) -> Response:
         seat = seat_of(request)
-        return JSONResponse(host.snapshot(seat), headers=_NO_STORE)
+        snap = host.snapshot(seat)
+        if seat.role == "gm":  # only the GM's page hands out the other links (and their QR codes)
+            snap["links"] = links.for_gm(str(request.base_url).rstrip("/"), host)
+        return JSONResponse(snap, headers=_NO_STORE)
 
     async def answer(request: Request) -> Response:
         seat = seat_of(request)
@@ -132,6 +146,15 @@ async def _bounded_body(request: Request) -> bytes:
         if len(body) > MAX_BODY:
             raise _TooLarge
     return body
+
+
+def _qr_svg(url: str) -> str | None:
+    """A QR code of ``url`` as an SVG data URI for an ``<img>`` (segno), or None when segno is not installed."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    return segno.make(url, error="m").svg_data_uri(scale=3)
 
 
 def _refuse(reason: str, status: int) -> JSONResponse:

@@ -57,6 +57,9 @@ def test_a_whole_duel_by_clicks_with_a_gm_power_undo_save_and_resume(browser, tm
         state = c.settled(gm_token)
         while not state["over"] and clicks < 300:
             p = state["prompt"]
+            shown = f"#prompt[data-seq='{p['seq']}']"  # the page has drawn this prompt (a click answers it)
+            gm.wait_for_selector(shown)
+            player.wait_for_selector(shown)
             if p["kind"] == "gate":
                 gm.locator("button.option", has_text="Accept").click()
             elif p["kind"] == "decision":

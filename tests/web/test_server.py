@@ -177,3 +177,26 @@ def test_serve_refuses_what_play_refuses_in_one_line(capsys):
     assert "--gates: no gate 'bogus'" in capsys.readouterr().err
     assert main(["serve"]) != 0
     assert "serve: expected a SCENE" in capsys.readouterr().err
+
+
+def test_only_the_gm_s_page_gets_the_players_links_with_qr_codes():
+    with table() as (c, host):
+        links = c.get(c.token("gm"))["links"]
+        player = c.token("player", "cynere")
+        assert [l["name"] for l in links] == ["Cynere", "spectators"]
+        assert links[0]["url"].endswith(f"/t/{player}") and links[0]["url"].startswith(c.base)
+        assert links[0]["qr"].startswith("data:image/svg+xml")
+        assert "links" not in c.get(player) and "links" not in c.get(c.token("spectator"))
+
+
+def test_the_snapshot_carries_the_map_and_a_card_per_character():
+    with table("warehouse", 5) as (c, host):
+        scene = c.get(c.token("spectator"))["scene"]
+        assert [z["id"] for z in scene["zones"]] == ["floor_west", "floor_east", "gallery", "dock"]
+        assert {"a": "floor_east", "b": "gallery", "difficulty": 2, "aspect": "Ladder Access Only",
+                "blocks_ranged": False} in scene["borders"]
+        cards = {card["id"]: card for card in scene["cards"]}
+        assert set(cards) == {ch.id for ch in host.session.scene.characters}
+        assert cards["cynere"]["fate_points"] == 3 and cards["og"]["fate_points"] is None
+        assert [a["name"] for a in cards["cynere"]["aspects"]][:2] == ["Infamous Girl with Sword", "Tempted by Shiny Things"]
+        assert cards["archer"]["zone"] == "gallery"

@@ -1,0 +1,79 @@
+"""The README's screenshots of the web table: the GM's page and a player's page, on the warehouse
+(seed 5) a few answers in, taken by Debian's chromium through Playwright (nothing downloaded).
+
+    python scripts/web_screenshots.py [--out docs] [--answers 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import uvicorn  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from fate_env.live import autopilot as ap  # noqa: E402
+from fate_env.live.session import open_session  # noqa: E402
+from fate_env.web.host import TableHost  # noqa: E402
+from fate_env.web.server import Links, app  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, default=Path("docs"))
+    p.add_argument("--answers", type=int, default=4)
+    args = p.parse_args()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("no chromium on this machine: apt-get install chromium")
+    host = TableHost(lambda inp, out: open_session("warehouse", 5, {}, "auto", None, None, inp, out, autosave=None,
+                                                   autopilot=ap.Autopilot()))
+    s = host.session
+    links = Links([c for c in s.play.f if c in s.humans and not s.play.f[c].sheet.is_npc])
+    server = uvicorn.Server(uvicorn.Config(app(host, links), host="127.0.0.1", port=0, log_level="warning",
+                                           lifespan="off"))
+    threading.Thread(target=server.run, daemon=True).start()
+    host.start()
+    while not server.started:
+        time.sleep(0.01)
+    base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    gm = links.token("gm")
+    for _ in range(args.answers):  # a few answers in, so the narration has something to show
+        with urllib.request.urlopen(f"{base}/api/{gm}/state") as r:
+            state = json.loads(r.read())
+        prompt = state["prompt"]
+        proposed = [o["number"] for o in prompt["options"] if o["proposed"]]
+        req = urllib.request.Request(f"{base}/api/{gm}/answer", method="POST",
+                                     data=json.dumps({"seq": prompt["seq"],
+                                                      "text": str(proposed[0]) if proposed else ""}).encode())
+        urllib.request.urlopen(req).read()
+        time.sleep(0.3)
+    pc = next(seat.pc for seat in links.seats.values() if seat.role == "player" and host.prompt and
+              seat.pc == host.prompt.owner) if host.prompt and host.prompt.owner else "cynere"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
+        for name, token in (("web_gm.png", gm), ("web_player.png", links.token("player", pc))):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{base}/t/{token}")
+            page.wait_for_selector("#map .zone")
+            time.sleep(0.3)
+            page.screenshot(path=str(args.out / name), full_page=False)
+            print(f"wrote {args.out / name}")
+        browser.close()
+    server.should_exit = True
+    host.stop()
+
+
+if __name__ == "__main__":
+    main()
