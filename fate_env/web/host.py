@@ -117,6 +117,7 @@ class TableHost:
         self.thread = threading.Thread(target=self._run, name="fate-npc-session", daemon=True)
         self.finished = False
         self.error: str | None = None
+        self._shared: tuple[int, dict[str, Any]] | None = None  # (version, what every seat's snapshot shares)
 
     # -- the session's thread ------------------------------------------------------------
     def start(self) -> None:
@@ -181,22 +182,31 @@ class TableHost:
 
     # -- the pages' side ---------------------------------------------------------------
     def snapshot(self, seat: Seat) -> dict[str, Any]:
+        """What ``seat``'s page shows now. The part every seat shares is built once per version (six
+        pages refreshing at each change cost one build, not six)."""
         with self._cond:
+            if self._shared is None or self._shared[0] != self.version:
+                self._shared = (self.version, self._build_shared())
+            shared = self._shared[1]
             p = self.prompt if self.waiting else None
-            count, lines = self.transcript.tail()
-            settled = self.waiting or self.finished
-            panel = state_panel.short(self.session.play, self.session.narrator) if settled else []
-            scene = state_panel.data(self.session.play, self.session.narrator) if settled else None
             mine = p is not None and self._may_answer(seat, p)
-            return {"role": seat.role, "pc": seat.pc, "version": self.version, "over": self.finished,
-                    "error": self.error, "lines": lines, "line_count": count, "panel": panel, "scene": scene,
-                    "title": self.session.scene.title,
-                    "prompt": None if p is None else {
-                        "seq": p.seq, "text": p.text, "kind": p.kind, "actor": p.actor,
-                        "decision": str(self.session.play.pending.kind) if self.session.play.pending else None,
-                        "actor_name": self.session.narrator.name(p.actor) if p.actor else None,
-                        "yours": mine, "options": p.options if mine or seat.role == "gm" else [],
-                        "standing": p.standing}}
+            prompt = None if p is None else {**shared["prompt"], "yours": mine,
+                                             "options": p.options if mine or seat.role == "gm" else []}
+            return {**shared, "role": seat.role, "pc": seat.pc, "prompt": prompt}
+
+    def _build_shared(self) -> dict[str, Any]:
+        s = self.session
+        p = self.prompt if self.waiting else None
+        count, lines = self.transcript.tail()
+        settled = self.waiting or self.finished
+        return {"version": self.version, "over": self.finished, "error": self.error, "lines": lines,
+                "line_count": count, "title": s.scene.title,
+                "panel": state_panel.short(s.play, s.narrator) if settled else [],
+                "scene": state_panel.data(s.play, s.narrator) if settled else None,
+                "prompt": None if p is None else {
+                    "seq": p.seq, "text": p.text, "kind": p.kind, "actor": p.actor,
+                    "decision": str(s.play.pending.kind) if s.play.pending else None,
+                    "actor_name": s.narrator.name(p.actor) if p.actor else None, "standing": p.standing}}
 
     def _may_answer(self, seat: Seat, p: Prompt) -> bool:
         if seat.role == "gm":
@@ -231,12 +241,6 @@ class TableHost:
             self.version += 1
             self._cond.notify_all()
             self.lines.q.put(text + "\n")
-            return self.version
-
-    def wait_version(self, after: int, timeout: float) -> int:
-        """Block (in a worker thread) until the version passes ``after`` or ``timeout`` runs out."""
-        with self._cond:
-            self._cond.wait_for(lambda: self.version > after and (self.waiting or self.finished), timeout=timeout)
             return self.version
 
     def stop(self) -> None:

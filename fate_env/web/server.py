@@ -30,6 +30,8 @@ from .host import AnswerRefused, Seat, TableHost
 STATIC = Path(__file__).resolve().parent / "static"
 #: the largest request body read (an answer is a few dozen bytes)
 MAX_BODY = 2048
+#: how often a page's event stream looks for a change (seconds)
+POLL = 0.01
 
 
 class Links:
@@ -39,12 +41,19 @@ class Links:
         self.seats: dict[str, Seat] = {secrets.token_urlsafe(18): Seat("gm")}
         self.seats.update({secrets.token_urlsafe(18): Seat("player", pc) for pc in pcs})
         self.seats[secrets.token_urlsafe(18)] = Seat("spectator")
+        self._made: dict[str, list[dict[str, Any]]] = {}
 
     def token(self, role: str, pc: str | None = None) -> str:
         return next(t for t, s in self.seats.items() if s.role == role and s.pc == pc)
 
     def for_gm(self, base: str, host: TableHost) -> list[dict[str, Any]]:
-        """Each player's link and the spectators', with a QR code (SVG) for a phone to scan."""
+        """Each player's link and the spectators', with a QR code (SVG) for a phone to scan; made once
+        per address the GM's page was reached at (a QR code costs milliseconds, a state request should not)."""
+        if base not in self._made:
+            self._made[base] = self._links(base, host)
+        return self._made[base]
+
+    def _links(self, base: str, host: TableHost) -> list[dict[str, Any]]:
         out = []
         for token, seat in self.seats.items():
             if seat.role == "gm":
@@ -98,17 +107,22 @@ def app(host: TableHost, links: Links) -> Starlette:
         seat_of(request)
 
         async def stream():
-            seen = -1
-            while not await request.is_disconnected():
-                version = await asyncio.to_thread(host.wait_version, seen, 10.0)
-                if version != seen:
-                    seen = version
+            # polls the host's version on the event loop: a page listening holds no worker thread
+            # (six pages waiting in threads would starve the answers' own), and a poll costs nothing
+            seen, quiet, polls = -1, 0.0, 0
+            while polls % 50 or not await request.is_disconnected():  # a look at the socket every half second
+                polls += 1
+                version = host.version
+                if version != seen and (host.waiting or host.finished):
+                    seen, quiet = version, 0.0
                     yield f"data: {version}\n\n"
-                else:
+                    if host.finished:
+                        return
+                elif quiet > 10:
+                    quiet = 0.0
                     yield ": still here\n\n"  # keeps proxies and the browser from dropping the stream
-                if host.finished:
-                    yield f"data: {host.version}\n\n"
-                    return
+                await asyncio.sleep(POLL)
+                quiet += POLL
         return StreamingResponse(stream(), media_type="text/event-stream", headers=_NO_STORE)
 
     routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
@@ -175,7 +189,7 @@ def serve(host: TableHost, links: Links, address: str, port: int, on_ready: Any 
     """Run the server until Ctrl-C (uvicorn); ``on_ready(port)`` once it listens."""
     import uvicorn
     config = uvicorn.Config(app(host, links), host=address, port=port, log_level="warning", lifespan="off",
-                            limit_concurrency=64, timeout_keep_alive=5)
+                            limit_concurrency=64, timeout_keep_alive=5, timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     if on_ready is not None:
         original = server.startup
