@@ -193,6 +193,10 @@ class Session:
         self.autopilot = autopilot if autopilot is not None else ap.Autopilot()
         #: the next decision is asked of the table even if it would play itself (after /undo, /override)
         self._ask_next = False
+        #: set by the web table: /save writes only to ``fixed_save`` (its --save, else its autosave), never a
+        #: path typed on a page
+        self.saves_fixed = False
+        self.fixed_save: Path | None = None
         self.inp, self.out = inp, out
         self.autosave_path = Path(autosave) if autosave is not None else None
         self._autosave_failed = False
@@ -527,9 +531,9 @@ class Session:
                     raise ValueError(f"usage: /{cmd} CHARACTER")
                 self.seat(handles.character(self.play, self.narrator, " ".join(args)), cmd == "takeover")
             elif cmd == "save":
-                self.save(" ".join(args) if args else "session.json")
+                self.save(self._save_target(args))
             elif cmd == "quit":
-                self.save(str(self.autosave_path) if self.autosave_path else "session.json")
+                self.save(str(self.autosave_path) if self.autosave_path else self._save_target([]))
                 raise _Quit
             elif cmd == "add" and args in (["?"], []):
                 self._say(self._library_text())
@@ -542,6 +546,18 @@ class Session:
             return
         if cmd in GM_POWERS and not self.play.over:
             self._narrate()  # what the power did, at once: the GM should not wait a step to see it
+
+    def _save_target(self, args: list[str]) -> str:
+        """Where ``/save`` writes: the file typed; with ``fixed_save`` (the web table: no path from a
+        request reaches the file system) only the file the server was told, and a typed one is refused."""
+        if not self.saves_fixed:
+            return " ".join(args) if args else "session.json"
+        if self.fixed_save is None:
+            raise ValueError("this table was started without a save file (serve --save FILE), so it cannot save")
+        if args:
+            raise ValueError(f"the web table saves only where the server was told: /save with no file name "
+                             f"writes {self.fixed_save}")
+        return str(self.fixed_save)
 
     def _resolve(self, cmd: str, args: list[str]) -> list[str]:
         """A command's words as the GM typed them -> the arguments the log keeps (ids, not

@@ -114,6 +114,10 @@ class TableHost:
         self.prompt: Prompt | None = None
         self.version = 0  # bumped whenever something a page shows changed
         self.session: Session = session_factory(self.lines, self.transcript)
+        # no path from a request reaches the file system: /save writes where the server was told
+        held = list(self.session.locks)
+        self.session.saves_fixed = True
+        self.session.fixed_save = held[0] if held else None
         self.thread = threading.Thread(target=self._run, name="fate-npc-session", daemon=True)
         self.finished = False
         self.error: str | None = None
@@ -165,7 +169,11 @@ class TableHost:
             items = table_menu.build(c, d, s.narrator, s.helper, s.helper.choose(c, d)[0])
             standing = table_menu.standing(c, who) if d.kind == "invoke" else None
             return Prompt(seq, text, who, "decision", pc, [_item(it) for it in items], standing)
-        if "Enter to accept" in text or "GM's choice" in text:
+        if "GM's choice" in text:  # the GM overrides an NPC: its options, the NPC's own choice marked
+            proposal = s.controllers[who].choose(c, d)[0]
+            items = table_menu.build(c, d, s.narrator, s.helper, proposal)
+            return Prompt(seq, text, who, "decision", None, [_item(it) for it in items])
+        if "Enter to accept" in text:
             return Prompt(seq, text, who, "gate", None)
         return Prompt(seq, text, who, "other", None)
 

@@ -41,7 +41,7 @@ def _wait_for_change(c, gm, seq, timeout=20):
 
 def test_a_whole_duel_by_clicks_with_a_gm_power_undo_save_and_resume(browser, tmp_path):
     save = tmp_path / "saved.json"
-    with table() as (c, host):
+    with table(save=str(save)) as (c, host):
         gm_token, player_token = c.token("gm"), c.token("player", "cynere")
         gm = browser.new_page()
         player = browser.new_page()
@@ -78,16 +78,23 @@ def test_a_whole_duel_by_clicks_with_a_gm_power_undo_save_and_resume(browser, tm
                 assert len(host.session.log.entries) < entries
                 undone = 1
                 state = c.settled(gm_token)
-            if clicks == 10:  # saved from the GM's page, where the server writes it (not the page's choice)
-                gm.fill("#line", f"/save {save}")
+            if clicks == 10:  # saved from the GM's page, where the server was told (a page names no file)
+                gm.fill("#line", "/save /tmp/elsewhere.json")
+                gm.click("#typed button")
+                gm.wait_for_selector("#narration:has-text('the web table saves only where the server was told')")
+                state = c.settled(gm_token)
+                gm.wait_for_selector(f"#prompt[data-seq='{state['prompt']['seq']}']")
+                gm.fill("#line", "/save")
                 gm.click("#typed button")
                 gm.wait_for_selector(f"#narration:has-text('saved to {save}')")
                 saved_entries = list(host.session.log.entries)
+                __import__("shutil").copy(save, tmp_path / "mid.json")  # the save at this point (serve rewrites it at the end)
                 state = c.settled(gm_token)
         assert state["over"], f"not over after {clicks} clicks"
+        assert not __import__("os").path.exists("/tmp/elsewhere.json")
         gm.wait_for_selector("#status:has-text('the fight is over')")
         assert "Winner:" in gm.inner_text("#narration")
-    with table(resume=str(save)) as (c2, host2):
+    with table(resume=str(tmp_path / "mid.json")) as (c2, host2):
         assert host2.session.log.entries == saved_entries
         page = browser.new_page()
         page.goto(f"{c2.base}/t/{c2.token('gm')}")

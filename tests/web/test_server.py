@@ -200,3 +200,44 @@ def test_the_snapshot_carries_the_map_and_a_card_per_character():
         assert cards["cynere"]["fate_points"] == 3 and cards["og"]["fate_points"] is None
         assert [a["name"] for a in cards["cynere"]["aspects"]][:2] == ["Infamous Girl with Sword", "Tempted by Shiny Things"]
         assert cards["archer"]["zone"] == "gallery"
+
+
+def test_a_page_cannot_choose_where_the_session_is_saved(tmp_path):
+    save = tmp_path / "told.json"
+    with table(save=str(save)) as (c, host):
+        gm = c.token("gm")
+        seq = c.settled(gm)["prompt"]["seq"]
+        status, body = c.post(gm, {"seq": seq, "text": f"/save {tmp_path / 'chosen.json'}"})
+        assert status == 200
+        s = c.settled(gm, body["version"])
+        assert any("the web table saves only where the server was told" in line for line in s["lines"])
+        assert not (tmp_path / "chosen.json").exists()
+        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "/save"})
+        s = c.settled(gm, body["version"])
+        assert save.exists() and any(f"saved to {save}" in line for line in s["lines"])
+
+
+def test_a_save_from_play_resumes_on_the_web(tmp_path):
+    save = tmp_path / "from_play.json"
+    term = run_session("duel", 1, {}, "auto", str(save), None, io.StringIO("1\n" * 3), io.StringIO(), autosave=None,
+                       autopilot=ap.Autopilot())
+    with table(resume=str(save)) as (c, host):
+        assert host.session.log.entries == term.log.entries
+        assert c.settled(c.token("gm"))["prompt"] is not None
+
+
+def test_the_gm_overriding_an_npc_gets_its_options_with_the_npc_s_choice_marked():
+    with table() as (c, host):
+        gm, player = c.token("gm"), c.token("player", "cynere")
+        s = c.settled(gm)
+        while s["prompt"]["kind"] != "gate":  # to the first GM gate (the duel's: a fate point past the budget)
+            mine = c.get(player)["prompt"]
+            proposed = [o["number"] for o in mine["options"] if o["proposed"]] if mine["yours"] else []
+            status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": str(proposed[0]) if proposed else ""})
+            s = c.settled(gm, body["version"])
+        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "o"})
+        s = c.settled(gm, body["version"])
+        p = s["prompt"]
+        assert p["kind"] == "decision" and p["actor"] == "blade" and p["yours"]
+        assert sum(o["proposed"] for o in p["options"]) == 1
+        assert c.get(player)["prompt"]["yours"] is False  # the player cannot answer the GM's choice
