@@ -606,7 +606,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             controllers_for(load_scene(args.scene, rules=args.rules), {k: v for k, v in controls.items() if v != "human"})
             if args.seed is None:
                 args.seed = fresh_seed()
-        host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, "auto", args.save, args.resume,
+        host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, args.dice or "auto", args.save,
+                                                       args.resume,
                                                        inp, out, rules=args.rules, force=args.force, autopilot=pilot))
     except (ap.AutopilotError, UnknownController, SessionError, OutputPathError) as exc:
         return _fail(str(exc))
@@ -862,7 +863,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--gates", metavar="LIST", help="as play --gates")
     sv.add_argument("--ask-all", action="store_true", help="ask the players every decision")
     sv.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
-    sv.add_argument("--dice", choices=["auto"], default=None, help=argparse.SUPPRESS)
+    sv.add_argument("--dice", choices=["physical", "auto"], default=None,
+                    help="physical: each player enters their PC's dice on their own page (four faces or a total)")
     sv.set_defaults(func=cmd_serve)
     rp = sub.add_parser("replay", help="tell a saved fight again (a play --save session or a resolve --json log)")
     rp.add_argument("log", help="a session save or the JSON of fate-npc resolve --json")

@@ -122,6 +122,7 @@ class TableHost:
         self.finished = False
         self.error: str | None = None
         self._shared: tuple[int, dict[str, Any]] | None = None  # (version, what every seat's snapshot shares)
+        self._report: str | None = None
 
     # -- the session's thread ------------------------------------------------------------
     def start(self) -> None:
@@ -163,8 +164,10 @@ class TableHost:
         if text.startswith("Enter for '"):
             owner = self._named_owner()
             return Prompt(seq, text, who, "name", owner if owner in s.humans else None)
-        if "rolls" in text and "four faces" in text:
-            return Prompt(seq, text, who, "dice", pc)
+        if " rolls " in text and "four faces" in text:  # a PC's physical dice: its player's (the roller named)
+            roller = next((cid for cid in sorted(s.humans, key=lambda x: -len(s.narrator.name(x)))
+                           if f"{s.narrator.name(cid)} rolls " in text), None)
+            return Prompt(seq, text, roller, "dice", roller)
         if text.startswith(">") and who in s.humans:
             items = table_menu.build(c, d, s.narrator, s.helper, s.helper.choose(c, d)[0])
             standing = table_menu.standing(c, who) if d.kind == "invoke" else None
@@ -250,6 +253,16 @@ class TableHost:
             self._cond.notify_all()
             self.lines.q.put(text + "\n")
             return self.version
+
+    def report(self) -> str | None:
+        """The fight report (``replay --markdown``'s text) once the fight is over; None before."""
+        from ..live.report import markdown
+        with self._cond:
+            if not (self.finished or self.session.play.over):
+                return None
+            if self._report is None:
+                self._report = markdown(self.session.play)
+            return self._report
 
     def stop(self) -> None:
         """End the session as Ctrl-D would: it saves (autosave) and the thread ends."""

@@ -9,6 +9,7 @@ are bounded; a malformed one is a 400 with the reason; an answer for a prompt th
     GET  /api/TOKEN/state      the snapshot: narration, short panel, the pending prompt
     GET  /api/TOKEN/events     server-sent events: a line each time the snapshot changes
     POST /api/TOKEN/answer     {"seq": N, "text": "..."}: one answer, checked as the terminal checks it
+    GET  /api/TOKEN/report     the fight report (Markdown, as ``replay --markdown``) once it is over
 """
 
 from __future__ import annotations
@@ -103,6 +104,15 @@ def app(host: TableHost, links: Links) -> Starlette:
             return _refuse(str(exc), exc.status)
         return JSONResponse({"ok": True, "version": version})
 
+    async def report(request: Request) -> Response:
+        """The fight report (``replay --markdown``'s text) once the fight is over, as a download."""
+        seat_of(request)
+        text = host.report()
+        if text is None:
+            return _refuse("the fight is not over yet; its report comes at the end", 409)
+        return Response(text, media_type="text/markdown; charset=utf-8",
+                        headers={**_NO_STORE, "Content-Disposition": 'attachment; filename="fight-report.md"'})
+
     async def events(request: Request) -> Response:
         seat_of(request)
 
@@ -127,6 +137,7 @@ def app(host: TableHost, links: Links) -> Starlette:
 
     routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
               Route("/api/{token}/answer", answer, methods=["POST"]), Route("/api/{token}/events", events),
+              Route("/api/{token}/report", report),
               Mount("/static", StaticFiles(directory=STATIC))]
     return Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large})
 

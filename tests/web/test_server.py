@@ -26,9 +26,9 @@ from fate_env.web.server import Links, app  # noqa: E402
 
 
 @contextmanager
-def table(scene="duel", seed=1, resume=None, save=None, autosave=None):
+def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="auto"):
     """A hosted session and a real server on 127.0.0.1 (a free port), stopped at the end."""
-    host = TableHost(lambda inp, out: open_session(scene, seed, {}, "auto", save, resume, inp, out,
+    host = TableHost(lambda inp, out: open_session(scene, seed, {}, dice, save, resume, inp, out,
                                                    autosave=autosave, autopilot=ap.Autopilot()))
     pcs = [c for c in host.session.play.f if c in host.session.humans and not host.session.play.f[c].sheet.is_npc]
     links = Links(pcs)
@@ -241,3 +241,36 @@ def test_the_gm_overriding_an_npc_gets_its_options_with_the_npc_s_choice_marked(
         assert p["kind"] == "decision" and p["actor"] == "blade" and p["yours"]
         assert sum(o["proposed"] for o in p["options"]) == 1
         assert c.get(player)["prompt"]["yours"] is False  # the player cannot answer the GM's choice
+
+
+
+def test_a_player_rolls_their_own_dice_on_their_page_and_the_report_comes_at_the_end():
+    with table(dice="physical") as (c, host):
+        gm, player = c.token("gm"), c.token("player", "cynere")
+        s = c.settled(gm)
+        req = urllib.request.Request(f"{c.base}/api/{gm}/report")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=10)
+        assert e.value.code == 409  # no report before the end
+        rolled = 0
+        while not s["over"]:
+            p = s["prompt"]
+            if p["kind"] == "dice":
+                assert p["actor"] == "cynere" and c.get(player)["prompt"]["yours"]
+                status, body = c.post(c.token("spectator"), {"seq": p["seq"], "text": "+ + + +"})
+                assert status == 403
+                status, body = c.post(player, {"seq": p["seq"], "text": "+ 0 - +"})
+                rolled += 1
+            else:
+                mine = c.get(player)["prompt"]
+                proposed = [o["number"] for o in mine["options"] if o["proposed"]] if mine["yours"] else []
+                status, body = c.post(player if mine["yours"] else gm,
+                                      {"seq": p["seq"], "text": str(proposed[0]) if proposed else ""})
+            assert status == 200, body
+            s = c.settled(gm, body["version"])
+        assert rolled and all(e.get("dice") in (None, [[1, 0, -1, 1]]) or all(f == [1, 0, -1, 1] for f in e["dice"])
+                              for e in host.session.log.entries)
+        with urllib.request.urlopen(f"{c.base}/api/{player}/report", timeout=10) as r:
+            text = r.read().decode()
+            assert r.headers["Content-Disposition"] == 'attachment; filename="fight-report.md"'
+        assert text.startswith("# ") and "## Who fought" in text

@@ -24,6 +24,7 @@ function draw(s) {
   n.textContent = s.lines.join("\n");
   if (atBottom) n.scrollTop = n.scrollHeight;
   if (s.links) drawLinks(s.links);
+  if (s.over) drawReport();
   if (s.scene) drawScene(s.scene);
   $("powers").hidden = s.role !== "gm";
   if (s.role === "gm") drawPowers();
@@ -124,6 +125,17 @@ function drawPowers() {
     b.onclick = () => { $("line").value = template; $("line").focus(); };
     $("powers").append(b);
   }
+}
+
+let reportDrawn = false;
+async function drawReport() {
+  if (reportDrawn) return;
+  reportDrawn = true;
+  const r = await fetch(api("report"), { cache: "no-store" });
+  if (!r.ok) return;
+  $("reporttext").textContent = await r.text();
+  $("download").href = api("report");
+  $("report").hidden = false;
 }
 
 let linksDrawn = false;
