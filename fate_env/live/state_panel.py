@@ -128,8 +128,11 @@ def data(engine, narrator) -> dict:
     stress boxes, consequences, fate points, whether it has acted)."""
     t = engine.t
     zones = narrator.zones
-    borders = [{"a": b.a, "b": b.b, "difficulty": b.difficulty, "aspect": b.aspect, "blocks_ranged": b.blocks_ranged}
-               for b in engine.scene.borders]
+    borders = []
+    for written in engine.scene.borders:  # as they stand now: a block cleared in the fight is gone (rules/blocks.py)
+        b = engine.map.border(written.a, written.b) or written
+        borders.append({"a": b.a, "b": b.b, "difficulty": b.difficulty, "aspect": b.aspect,
+                        "blocks_ranged": b.blocks_ranged})
     cards = []
     for cid in t.order:
         f = t.f[cid]

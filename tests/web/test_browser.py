@@ -1,7 +1,8 @@
 """The web table in a real headless browser (Debian's chromium, driven by Playwright's Python client
 pointed at the system browser: nothing is downloaded). A whole duel is played by clicks: the player's
-page clicks its PC's proposed option, the GM's page accepts the gates; the GM uses a power, undoes,
-saves, and the save resumes on a new server with the same fight."""
+page clicks its PC's proposed option, the GM's page accepts the gates; the player reloads mid-fight
+and later comes back on a new tab; the GM uses a power, undoes, saves (only where the server was
+told), and the save resumes on a new server with the same fight."""
 
 from __future__ import annotations
 
@@ -70,6 +71,12 @@ def test_a_whole_duel_by_clicks_with_a_gm_power_undo_save_and_resume(browser, tm
                 player.click("#typed button")
             clicks += 1
             state = _wait_for_change(c, gm_token, p["seq"])
+            if clicks == 3:  # the player reloads the page mid-fight: it draws the prompt pending now
+                player.reload()
+            if clicks == 8:  # the player's connection drops (the tab is closed) and they come back on a new one
+                player.close()
+                player = browser.new_page()
+                player.goto(f"{c.base}/t/{player_token}")
             if clicks == 6 and not undone:  # the GM takes the table's last answer back
                 entries = len(host.session.log.entries)
                 gm.fill("#line", "/undo")
