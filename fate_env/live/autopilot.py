@@ -19,7 +19,7 @@ player can take back with ``/undo``:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,6 @@ class Autopilot:
     confirm_all: bool = False
     obvious: bool = True
     paused: bool = False
-    source: str = field(default="defaults", compare=False)
 
     def asks(self) -> bool:
         """Whether every NPC decision waits for the GM (confirm mode, or paused)."""
@@ -179,7 +178,7 @@ def from_dict(data: Any, where: str) -> Autopilot:
     unknown = set(data) - {"gates", "players", "confirm_all"}
     if unknown:
         raise AutopilotError(f"{where}: unknown key {sorted(unknown)[0]!r}; expected gates, players, confirm_all")
-    a = Autopilot(source=where)
+    a = Autopilot()
     gates = data.get("gates", {})
     if not isinstance(gates, dict):
         raise AutopilotError(f"{where}: 'gates': expected a mapping of gate to on/off (fate_points: a number or off)")

@@ -196,6 +196,9 @@ class Session:
         #: set by the web table: /save writes only to ``fixed_save`` (its --save, else its autosave), never a
         #: path typed on a page
         self.saves_fixed = False
+        #: the menu of the decision being asked (a player's, or the GM's override), as shown: the web table
+        #: draws the same items instead of working out every option's odds a second time
+        self.menu: list[table_menu.Item] | None = None
         self.fixed_save: Path | None = None
         self.inp, self.out = inp, out
         self.autosave_path = Path(autosave) if autosave is not None else None
@@ -343,11 +346,12 @@ class Session:
         d = c.pending
         human = d.actor in self.humans
         asked, self._ask_next = self._ask_next, False
+        self.menu = None
         if human:
             if not asked and self._answer_obvious(d):
                 return
             proposal, _ = self.helper.choose(c, d)
-            items = table_menu.build(c, d, self.narrator, self.helper, proposal)
+            items = self.menu = table_menu.build(c, d, self.narrator, self.helper, proposal)
             self._say(f"\n{self.narrator.name(d.actor)} decides ({d.kind}):")
             self._show_menu(d, items)
             prompt = "> "
@@ -363,7 +367,7 @@ class Session:
             self._say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]{stop}")
             prompt = "  Enter to accept, o to override: "
             if asked:  # /override: the GM chooses this one
-                items = table_menu.build(c, d, self.narrator, self.helper, index)
+                items = self.menu = table_menu.build(c, d, self.narrator, self.helper, index)
                 self._show_menu(d, items)
                 prompt = "  GM's choice> "
         while True:
@@ -388,7 +392,7 @@ class Session:
                 self._apply(index, reason, by="gm")
                 return
             if not human and text == "o":
-                items = table_menu.build(c, d, self.narrator, self.helper, index)
+                items = self.menu = table_menu.build(c, d, self.narrator, self.helper, index)
                 self._show_menu(d, items)
                 prompt = "  GM's choice> "
                 continue

@@ -168,14 +168,11 @@ class TableHost:
             roller = next((cid for cid in sorted(s.humans, key=lambda x: -len(s.narrator.name(x)))
                            if f"{s.narrator.name(cid)} rolls " in text), None)
             return Prompt(seq, text, roller, "dice", roller)
-        if text.startswith(">") and who in s.humans:
-            items = table_menu.build(c, d, s.narrator, s.helper, s.helper.choose(c, d)[0])
+        if text.startswith(">") and who in s.humans and s.menu is not None:  # the session's menu, as it showed it
             standing = table_menu.standing(c, who) if d.kind == "invoke" else None
-            return Prompt(seq, text, who, "decision", pc, [_item(it) for it in items], standing)
-        if "GM's choice" in text:  # the GM overrides an NPC: its options, the NPC's own choice marked
-            proposal = s.controllers[who].choose(c, d)[0]
-            items = table_menu.build(c, d, s.narrator, s.helper, proposal)
-            return Prompt(seq, text, who, "decision", None, [_item(it) for it in items])
+            return Prompt(seq, text, who, "decision", pc, [_item(it) for it in s.menu], standing)
+        if "GM's choice" in text and s.menu is not None:  # the GM overrides an NPC: the NPC's own choice marked
+            return Prompt(seq, text, who, "decision", None, [_item(it) for it in s.menu])
         if "Enter to accept" in text:
             return Prompt(seq, text, who, "gate", None)
         return Prompt(seq, text, who, "other", None)

@@ -130,7 +130,7 @@ def test_who_may_answer_what(tmp_path):
         assert c.get(spectator)["prompt"]["options"] == []  # a spectator sees no menu to click
         status, body = c.post(player, {"seq": seq + 5, "text": "1"})
         assert status == 409 and "no longer pending" in body["error"]
-        assert c.get(gm)["prompt"]["seq"] == seq and not host.session.log.entries[-1:] == ["x"]
+        assert c.get(gm)["prompt"]["seq"] == seq  # the refused answers left the prompt pending
         before = list(host.session.log.entries)
         for bad, code in ((b"not json", 400), (json.dumps({"seq": seq}).encode(), 400),
                           (json.dumps({"seq": "1", "text": "1"}).encode(), 400),
