@@ -83,7 +83,7 @@ class Narrator:
                 "compel": f"   (GM) compels {n(e.character)} on {e.aspect}: "
                           + ("accepted, +1 fate point" if e.amount > 0 else "refused, pays a fate point"),
                 "fate_points": f"   (GM) {n(e.character)} {'gains' if e.amount > 0 else 'loses'} "
-                               f"{abs(e.amount)} fate point(s)",
+                               f"{abs(e.amount)} fate point{'s' if abs(e.amount) != 1 else ''}",
                 "remove_character": f"   (GM) {n(e.character)} leaves the scene",
                 "move": f"   (GM) {n(e.character)} is now in {self.zones.get(e.zone, e.zone)}",
                 "rating": f"   (GM) {n(e.character)}'s {e.aspect} is now {describe(e.amount)}",
@@ -190,7 +190,7 @@ class Narrator:
             case ev.Conceded():
                 if not e.payout:
                     return f"   {n(e.actor)} CONCEDES, on its own terms"
-                return f"   {n(e.actor)} CONCEDES (owed {e.payout} fate point(s) at the end)"
+                return f"   {n(e.actor)} CONCEDES (owed {e.payout} fate point{'s' if e.payout != 1 else ''} at the end)"
             case ev.ConcessionOffered():
                 return f"   {n(e.actor)} offers {n(e.to)} a concession rather than take the consequence"
             case ev.ConcessionAnswered():

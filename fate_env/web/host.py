@@ -24,7 +24,8 @@ from typing import Any
 
 from ..content.safe_text import printable
 from ..live import state_panel, table_menu
-from ..live.session import Session
+from ..live.session import Session, load_library
+from ..rules.skills import DEFAULT_SKILLS
 
 #: the longest answer a page may send (a GM's /aspect add with a long name fits)
 MAX_ANSWER = 300
@@ -123,6 +124,7 @@ class TableHost:
         self.error: str | None = None
         self._shared: tuple[int, dict[str, Any]] | None = None  # (version, what every seat's snapshot shares)
         self._report: str | None = None
+        self._lists: dict[str, Any] | None = None
 
     # -- the session's thread ------------------------------------------------------------
     def start(self) -> None:
@@ -200,7 +202,20 @@ class TableHost:
             mine = p is not None and self._may_answer(seat, p)
             prompt = None if p is None else {**shared["prompt"], "yours": mine,
                                              "options": p.options if mine or seat.role == "gm" else []}
-            return {**shared, "role": seat.role, "pc": seat.pc, "prompt": prompt}
+            out = {**shared, "role": seat.role, "pc": seat.pc, "prompt": prompt}
+            if seat.role == "gm":
+                out["gm"] = self._gm_lists()
+            return out
+
+    def _gm_lists(self) -> dict[str, Any]:
+        """What the GM's forms offer besides the scene itself: who ``/add`` can bring in (the scene's
+        reserves and the shipped library) and the skills a rating can name. Fixed for a session."""
+        if self._lists is None:
+            s = self.session
+            skills = set(DEFAULT_SKILLS) | {k for c in s.scene.characters for k in c.skills}
+            self._lists = {"reserves": [{"id": r.id, "name": r.name} for r in s.scene.reserves],
+                           "library": sorted(load_library()), "skills": sorted(skills)}
+        return self._lists
 
     def _build_shared(self) -> dict[str, Any]:
         s = self.session

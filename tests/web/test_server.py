@@ -274,3 +274,34 @@ def test_a_player_rolls_their_own_dice_on_their_page_and_the_report_comes_at_the
             text = r.read().decode()
             assert r.headers["Content-Disposition"] == 'attachment; filename="fight-report.md"'
         assert text.startswith("# ") and "## Who fought" in text
+
+
+def test_the_map_shows_a_block_while_it_stands_and_not_once_it_is_cleared():
+    """A block on a border (003:2300-2345) is on the map as the border's aspect and difficulty while
+    it stands; cleared in the fight, the border is drawn as it was without it."""
+    from conftest import DUO, make_scene
+
+    from fate_env.content.narrate import Narrator
+    from fate_env.live.state_panel import data
+    from fate_env.rules import blocks
+    from fate_env.rules.engine import start
+    apart = {"hero": DUO["hero"], "brute": {**DUO["brute"], "zone": "hall"}}
+    scene = make_scene(apart, zones=("room", "hall"), first="hero",
+                       borders=[{"between": ["room", "hall"], "block": {"name": "Vat of Acid", "rating": 3, "weapon": 4}}])
+    engine = start(scene, seed=0)
+    narrator = Narrator(scene)
+    assert data(engine, narrator)["borders"] == [{"a": "room", "b": "hall", "difficulty": 3, "aspect": "Vat of Acid",
+                                                  "blocks_ranged": False}]
+    blocks.clear(engine, scene.borders[0])
+    assert data(engine, narrator)["borders"] == [{"a": "room", "b": "hall", "difficulty": 0, "aspect": None,
+                                                  "blocks_ranged": False}]
+
+
+def test_only_the_gm_s_page_gets_what_the_power_forms_offer():
+    with table("warehouse", 5) as (c, host):
+        gm = c.get(c.token("gm"))["gm"]
+        from fate_env.live.session import load_library
+        assert gm["library"] == sorted(load_library()) and len(gm["library"]) > 3
+        assert gm["reserves"] == [{"id": r.id, "name": r.name} for r in host.session.scene.reserves]
+        assert {"Fight", "Shoot", "Athletics"} <= set(gm["skills"])
+        assert "gm" not in c.get(c.token("player", "cynere")) and "gm" not in c.get(c.token("spectator"))
