@@ -836,7 +836,7 @@ def _stunt_name(st: dict) -> str:
     if kind == "bonus":
         return f"+{st.get('bonus', 2)} {st['skill']} to {st['action'].replace('_', ' ')}"
     if kind == "use_skill":
-        return f"{st['skill']} to {st['action'].replace('_', ' ')}"
+        return f"{st['skill']} to {st['action'].replace('_', ' ')}" + (f" against {st['against']}" if st.get("against") else "")
     if kind == "extra_stress":
         return f"+{st.get('count', 1)} {st['track']} stress"
     if kind == "zone_attack":
@@ -863,10 +863,16 @@ def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
     if when is not None and not any(when == t or (t.endswith(":") and when.startswith(t)) for t in WHEN_TAGS):
         fail(f"{field}.when", "expected a circumstance the engine can check: "
              "'aspect: NAME', 'zone: ZONE', 'target: ID', 'same_zone', 'other_zone' or 'full_defense'")
+    against = st.get("against")
+    if against is not None:
+        if kind != "use_skill" or st.get("action") != "defend":
+            fail(f"{field}.against", "only a use_skill stunt to defend is limited to one skill's attacks")
+        if against not in skills:
+            fail(f"{field}.against", f"unknown skill {against!r}; expected {known}")
     name = st.get("name") or _stunt_name(st)
     return Stunt(name=name, kind=kind, skill=st.get("skill"), action=st.get("action"),
                  bonus=st.get("bonus", 2), when=when, track=st.get("track"), count=st.get("count", 1),
-                 reach=st.get("reach", "melee"))
+                 reach=st.get("reach", "melee"), against=against)
 
 
 def rule_dials(rules: RuleSet) -> dict[str, Any]:

@@ -75,15 +75,18 @@ def effective(e: "Engine", cid: str, skill: str, action: str, target: str | None
     return rating + stunt_bonus(e, cid, skill, action, target) if e.bonus_stunts[cid] else rating
 
 
-def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attacker: str | None = None) -> str:
-    """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included)."""
+def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attacker: str | None = None,
+               versus: str | None = None) -> str:
+    """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included).
+    ``versus``: the skill of the roll opposed (a ``use_skill`` stunt limited to it, ``against``)."""
     sheet = e.t.f[cid].sheet
     if not sheet.stunts:  # the common case: the first of the highest ratings
         ratings = sheet.skills
         return max(skills, key=lambda s: ratings.get(s, 0))
     pool = list(skills)
     for st in sheet.stunts:
-        if st.kind == "use_skill" and st.action == action and st.skill not in pool:
+        if st.kind == "use_skill" and st.action == action and st.skill not in pool \
+                and (st.against is None or st.against == versus):
             pool.append(st.skill)
     return max(pool, key=lambda s: (effective(e, cid, s, action, attacker), -pool.index(s)))
 

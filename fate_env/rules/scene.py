@@ -44,7 +44,9 @@ class Stunt:
     * ``extra_stress``: ``count`` more boxes on ``track`` (003:437-440);
     * ``extra_mild``: one more mild consequence slot (for ``track`` if given);
     * ``use_skill``: ``skill`` may be used for ``action`` (003:425-427),
-      e.g. Stealth to attack; attacks made so are melee unless ``reach`` says;
+      e.g. Stealth to attack; attacks made so are melee unless ``reach`` says; a defense so
+      may be limited to attacks made with one skill (``against``: "Provoke to defend against
+      Fight attacks");
     * ``zone_attack``: ``skill`` may attack everyone in a zone at once (003:2644-2650).
     """
 
@@ -57,6 +59,8 @@ class Stunt:
     track: str | None = None
     count: int = 1
     reach: str = "melee"
+    #: ``use_skill`` to defend: only against rolls made with this skill (None: against any)
+    against: str | None = None
     #: ``when`` parsed (filled in at construction; not a field to set)
     cond: When | None = field(default=None, init=False, compare=False, repr=False)
 

@@ -138,7 +138,7 @@ class View:
     def defense_rating(self, target: str, attacker: str, skill: str) -> int:
         """What ``target`` would defend an attack with ``skill`` at (best legal skill, stunts, full defense)."""
         reach = reach_of(self.t.f[attacker], skill)
-        d = best_skill(self, target, DEFEND_SKILLS[reach], "defend", attacker=attacker)
+        d = best_skill(self, target, DEFEND_SKILLS[reach], "defend", attacker=attacker, versus=skill)
         return base(self, target, d, "defend", attacker, [], peek=True, against=attacker)[1]
 
     def attack_track(self, skill: str) -> str:

@@ -980,3 +980,33 @@ def test_the_threat_is_a_map_its_parts_stay_in_their_zones():
             seen += 1
         c.step(ctl[d.actor].choose(c, d)[0])
     assert seen and all(c.f[p].zone == c.scene.character(p).zone for p in parts)
+
+
+# -- a skill used to defend against one skill's attacks (003:425-427) ---------------------------------
+def _provoker(against="Fight"):
+    brute = {**DUO["brute"], "skills": {"Fight": 3, "Shoot": 3, "Athletics": 1, "Provoke": 4},
+             "stunts": [{"kind": "use_skill", "skill": "Provoke", "action": "defend", "against": against}]}
+    hero = {**DUO["hero"], "skills": {**DUO["hero"]["skills"], "Shoot": 3}}
+    return make_scene({"hero": hero, "brute": brute}, first="hero")
+
+
+@pytest.mark.parametrize("skill, defends_with", [("Fight", "Provoke"), ("Shoot", "Athletics")])
+def test_a_defense_stunt_limited_to_one_skill_s_attacks(skill, defends_with):
+    """'Use Provoke to defend against Fight attacks' (a rule-changing stunt, 003:425-427): the brute
+    defends a Fight attack with Provoke 4, a Shoot attack with what it has without the stunt."""
+    c = Conflict(_provoker(), seed=0, forced=[(0, 0, 0, 0)] * 4)
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", skill))
+    d.do("respond", "brute", Defend())
+    defence = _rolled(c)[-1]
+    assert (defence.actor, defence.skill) == ("brute", defends_with)
+    assert c.defense_rating("brute", "hero", skill) == (4 if defends_with == "Provoke" else 1)
+
+
+def test_against_is_only_for_a_defense_stunt_and_names_a_skill():
+    brute = {**DUO["brute"], "stunts": [{"kind": "use_skill", "skill": "Fight", "action": "attack", "against": "Fight"}]}
+    with pytest.raises(SceneError, match=r"stunts\.0\.against.*only a use_skill stunt to defend"):
+        make_scene({"hero": DUO["hero"], "brute": brute})
+    with pytest.raises(SceneError, match=r"stunts\.0\.against.*unknown skill 'Figth'"):
+        make_scene({"hero": DUO["hero"], "brute": {**DUO["brute"], "stunts": [
+            {"kind": "use_skill", "skill": "Fight", "action": "defend", "against": "Figth"}]}})

@@ -57,7 +57,7 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     if not (yield from respond(e, target, f.id, "attack")):
         return
     track = attack_track(e, skill)
-    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id)
+    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
     r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
     if e.t.protected:
         from .protect import floor

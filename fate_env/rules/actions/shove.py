@@ -48,7 +48,7 @@ def run(e: "Engine", f: Fighter, choice: ShoveInto) -> Flow:
     block = next(b for b in _blocks_here(e, f.zone) if b.name == choice.block)
     if not (yield from respond(e, target, f.id, "attack")):
         return
-    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id)
+    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
     r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
     yield from invoke_rounds(e, r)
     yield from land(e, f, target, r, attack_track(e, skill), into=(block.name, max(1, block.weapon // 2)))

@@ -92,7 +92,7 @@ def give_out(e: "Engine", f: Fighter, targets: list[str], effort: int, skill: st
 def defend_share(e: "Engine", f: Fighter, tid: str, r: Roll, skills: tuple[str, ...]) -> Flow:
     """``tid`` rolls its defence against its share ``r`` (the actor's effort, already rolled) and
     invokes on it; returns the roll, ready for its outcome."""
-    d_skill = best_skill(e, tid, skills, "defend", attacker=f.id)
+    d_skill = best_skill(e, tid, skills, "defend", attacker=f.id, versus=r.skill)
     d_notes: list[str] = []
     d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
     d_faces = e.dice.roll(tid, f"defend with {d_skill}")

@@ -72,7 +72,7 @@ def run(e: "Engine", f: Fighter, choice: ZoneAttack) -> Flow:
         if not (F[tid].active and f.active) or e.t.is_over():
             continue
         effort = base(e, f.id, skill, "attack", tid, [], peek=True, against=tid)[1]  # scale differs by target
-        d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id)
+        d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id, versus=skill)
         d_notes: list[str] = []
         d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
         d_faces = e.dice.roll(tid, f"defend with {d_skill}")
