@@ -668,22 +668,30 @@ def cmd_import(args: argparse.Namespace) -> int:
         if args.out:
             check_output(args.out, "--out", args.force, inputs=args.files)
         chars = [c for path in args.files for c in read(path)]
-        text, notes = scene_fragment(chars, args.kind, args.side, args.zone, rules=args.rules, count=args.count)
+        frag = scene_fragment(chars, args.kind, args.side, args.zone, rules=args.rules, count=args.count)
     except (ImportError_, OutputPathError) as exc:
         return _fail(str(exc))
     except SceneError as exc:
         return _fail(f"the imported characters do not make a valid scene: {exc}")
+    if args.strict and frag.unmapped:
+        for n in frag.unmapped:
+            print(f"# not imported: {n}", file=sys.stderr)
+        return _fail(f"--strict: {len(frag.unmapped)} thing(s) in {', '.join(args.files)} could not be mapped "
+                     "(listed above); nothing written")
     if args.out:
         try:
-            write_atomically(args.out, text)
+            write_atomically(args.out, frag.text)
         except OSError as exc:
             return _fail(f"--out {args.out}: {exc.strerror or exc}")
-        print(f"wrote {args.out}: {len(chars)} character(s)")
+        print(f"# wrote {args.out}: {len(chars)} character(s)")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(frag.text)
     sys.stdout.flush()
-    for n in notes:
-        print(f"  note: {n}", file=sys.stderr)
+    # said again on stderr, as YAML comments: the terminal's whole output pastes as valid YAML
+    for n in frag.unmapped:
+        print(f"# not imported: {n}", file=sys.stderr)
+    for n in frag.remarks:
+        print(f"# note: {n}", file=sys.stderr)
     return 0
 
 
@@ -884,6 +892,8 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--rules", help="the rule set to check them under (stress boxes, consequence slots)")
     im.add_argument("--out", metavar="FILE", help="write the YAML to FILE instead of printing it")
     im.add_argument("--force", action="store_true", help="replace the --out FILE if it exists")
+    im.add_argument("--strict", action="store_true",
+                    help="refuse the files (write nothing) if anything in them could not be mapped")
     im.set_defaults(func=cmd_import)
     ru = sub.add_parser("rules", help="list the rule sets and every dial: values, choices, where the texts set it")
     ru.add_argument("--json", action="store_true")

@@ -37,8 +37,8 @@ def _import(capsys, *args) -> tuple[str, str]:
 
 
 def test_a_foundry_actor_round_trips(capsys):
-    raw = json.loads((DATA / "foundry_og.json").read_text())["system"]
-    text, notes = _import(capsys, str(DATA / "foundry_og.json"), "--side", "smugglers", "--zone", "floor_west")
+    raw = json.loads((DATA / "foundry" / "fco_4.6_foundry_12.json").read_text())["system"]
+    text, notes = _import(capsys, str(DATA / "foundry" / "fco_4.6_foundry_12.json"), "--side", "smugglers", "--zone", "floor_west")
     scene = _into_warehouse(text)
     og = scene.character("og_the_smuggler_s_lieutenant")
     assert og.skills == {s["name"]: s["rank"] for s in raw["skills"].values() if s["rank"]}
@@ -56,11 +56,11 @@ def test_a_foundry_actor_round_trips(capsys):
 
 
 def test_a_foundry_actor_of_the_system_s_older_type_names_reads_the_same(tmp_path):
-    raw = json.loads((DATA / "foundry_og.json").read_text())
+    raw = json.loads((DATA / "foundry" / "fco_4.6_foundry_12.json").read_text())
     for kind in ("ModularFate", "FateCoreOfficial"):
         older = tmp_path / f"{kind}.json"
         older.write_text(json.dumps({**raw, "type": kind}))
-        (a,), (b,) = read(str(older)), read(str(DATA / "foundry_og.json"))
+        (a,), (b,) = read(str(older)), read(str(DATA / "foundry" / "fco_4.6_foundry_12.json"))
         assert (a.skills, a.aspects, a.stunts, a.stress) == (b.skills, b.aspects, b.stunts, b.stress)
 
 
@@ -72,7 +72,9 @@ def test_a_fari_character_round_trips_in_both_layouts(capsys):
     assert cyn.skills == {b["label"]: int(b["value"]) for b in blocks if b["type"] == "Skill" and b["value"]}
     assert (cyn.high_concept, cyn.trouble, cyn.aspects) == ("Infamous Girl with Sword", "Tempted by Shiny Things",
                                                            ("I've Got Zird's Back",))
-    assert [(s.name, s.skill, s.action, s.bonus) for s in cyn.stunts] == [("Swordmaster", "Fight", "attack", 2)]
+    # "+2 to Fight when you attack with a blade in hand": a circumstance the engine cannot check, so kept as text
+    assert cyn.stunts == ()
+    assert "stunt 'Swordmaster': kept as text (a +2 to Fight with a condition the engine cannot check ('with a blade in hand'))" in notes
     assert "'Sleight of Hand': kept as text" in notes
     text, notes = _import(capsys, str(DATA / "fari_dock_rat_v4.json"), "--kind", "minor", "--side", "smugglers",
                           "--zone", "dock")
@@ -85,7 +87,7 @@ def test_a_fari_character_round_trips_in_both_layouts(capsys):
 
 def test_several_files_make_one_block_and_it_plays(capsys, tmp_path):
     out = tmp_path / "imported.yaml"
-    assert main(["import", str(DATA / "foundry_og.json"), str(DATA / "fari_dock_rat_v4.json"),
+    assert main(["import", str(DATA / "foundry" / "fco_4.6_foundry_12.json"), str(DATA / "fari_dock_rat_v4.json"),
                  "--side", "smugglers", "--zone", "floor_west", "--out", str(out)]) == 0
     scene = _into_warehouse(out.read_text())
     e = start(scene, 4)
@@ -110,7 +112,7 @@ def test_a_file_that_is_not_a_character_is_refused_with_the_reason(tmp_path, cap
 
 
 def test_the_data_files_are_what_their_formats_say():
-    og = json.loads((DATA / "foundry_og.json").read_text())
+    og = json.loads((DATA / "foundry" / "fco_4.6_foundry_12.json").read_text())
     assert og["type"] == "fate-core-official" and set(og["system"]) >= {"details", "aspects", "skills", "stunts", "tracks"}
     for name in ("fari_cynere_v3.json", "fari_dock_rat_v4.json"):
         assert json.loads((DATA / name).read_text())["fariType"] == "character"

@@ -127,10 +127,10 @@ def test_two_adds_of_one_name_stay_apart_and_nameable():
 
 def test_import_as_a_mob_writes_a_mob_the_scene_takes(tmp_path, capsys):
     out = tmp_path / "mob.yaml"
-    assert main(["import", str(IMPORTS / "foundry_og.json"), "--kind", "mob", "--count", "4", "--out", str(out)]) == 0
+    assert main(["import", str(IMPORTS / "foundry" / "fco_4.6_foundry_12.json"), "--kind", "mob", "--count", "4", "--out", str(out)]) == 0
     chars = yaml.safe_load(out.read_text())["characters"]
     assert [c["kind"] for c in chars.values()] == ["mob"] and [c["count"] for c in chars.values()] == [4]
-    assert main(["import", str(IMPORTS / "foundry_og.json"), "--kind", "mob"]) == 0
+    assert main(["import", str(IMPORTS / "foundry" / "fco_4.6_foundry_12.json"), "--kind", "mob"]) == 0
     assert "a mob of 3 (--count N sets how many)" in capsys.readouterr().err
 
 

@@ -128,10 +128,11 @@ def expand(characters: dict[str, Any], zones: list[str], fail: Any, npcs: dict[s
 
 
 def slug(text: str, fallback: str) -> str:
-    """An id from a name: lower case, accents dropped (``Magané`` -> ``magane``), every other run
-    of characters an ``_`` (``Dock Thug`` -> ``dock_thug``); ``fallback`` if nothing is left."""
-    import unicodedata
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """An id from a name: transliterated to plain letters, never dropped (``Magané`` -> ``magane``,
+    ``Ørsted`` -> ``orsted``, ``Дмитрий`` -> ``dmitriy``: anyascii), lower case, every other run of
+    characters an ``_`` (``Dock Thug`` -> ``dock_thug``); ``fallback`` if nothing is left."""
+    from anyascii import anyascii
+    plain = anyascii(text)
     return re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_") or fallback
 
 
