@@ -47,7 +47,8 @@ def make_controller(spec: str, seed: int = 0) -> Controller:
     _load_builtin()
     name, _, arg = spec.partition(":")
     if name not in _REGISTRY:
-        raise UnknownController(f"no controller named {spec!r}; expected one of {', '.join(sorted(_REGISTRY))}"
+        from fate_env.content.suggest import did_you_mean
+        raise UnknownController(f"no controller named {spec!r}{did_you_mean(name, _REGISTRY)}; expected one of {', '.join(sorted(_REGISTRY))}"
                                 " (or ppo:PATH)")
     if arg and name != "ppo":  # "basic:x" used to play plain basic, the argument dropped unread
         raise UnknownController(f"{spec!r}: only ppo: takes an argument (ppo:PATH); {name}'s parameters are "
@@ -73,14 +74,19 @@ def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, se
     sides = set(scene.sides)
     for who in overrides:
         if who not in ids and who not in sides:
-            raise UnknownController(f"--control {who}=...: no side or character {who!r}; expected one of "
-                                    f"{', '.join(sorted(sides | ids))}")
+            from fate_env.content.suggest import did_you_mean
+            raise UnknownController(f"--control {who}=...: no side or character {who!r}"
+                                    f"{did_you_mean(who, sides | ids)}; expected one of {', '.join(sorted(sides | ids))}")
     out: dict[str, Controller] = {}
     cache: dict[str, Controller] = {}
     for i, c in enumerate(scene.characters):
         spec = overrides.get(c.id) or overrides.get(c.side) or c.controller
         if spec not in cache:
-            cache[spec] = make_controller(spec, seed * 1000 + i)
+            try:
+                cache[spec] = make_controller(spec, seed * 1000 + i)
+            except UnknownController as exc:
+                where = "" if spec in (overrides.get(c.id), overrides.get(c.side)) else f"characters.{c.id}.controller: "
+                raise UnknownController(f"{where}{exc}") from None
             check = getattr(cache[spec], "check_scene", None)
             if check is not None:  # a learned model made for another scene: refused before any play
                 try:

@@ -136,6 +136,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     except UnknownController as exc:
         return _fail(f"{args.scene}: {exc}")
     sides = {s: [c.id for c in scene.characters if c.side == s] for s in scene.sides}
+    for r in scene.reserves:
+        if r.side not in sides:  # said, so a new side is never a silent slip
+            print(f"{args.scene}: note: reserves.{r.id} brings a new side, {r.side!r} (no character starts on it: "
+                  f"{', '.join(sides)}); /add makes it a party of its own", file=sys.stderr)
     print(f"{args.scene}: OK — {scene.title}: {scene.conflict} {scene.kind}, rules {scene.rules.name}, "
           f"{len(scene.zones)} zone(s), " + "; ".join(f"{s}: {', '.join(m)}" for s, m in sides.items()))
     return 0
@@ -921,9 +925,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ[TRUST_ENV] = "1"  # workers started from here inherit it
     if args.command in ("play", "serve") and args.scene is None and not args.resume:
         return _fail(f"{args.command}: expected a SCENE (or --resume FILE)")
+    from .content.policies import PolicyFileError
     try:
         return args.func(args)
-    except (SceneError, UsageError) as exc:
+    except (SceneError, UsageError, PolicyFileError) as exc:
         return _fail(str(exc))
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         import os

@@ -64,7 +64,7 @@ BAD = [
     ("zone that does not exist", GOOD.replace("    zone: room\n    skills: {Fight: 2}", "    zone: cellar\n    skills: {Fight: 2}"),
      "characters.thug.zone", "no zone 'cellar'"),
     ("negative stress", GOOD.replace("stress: 1", "stress: -1"), "characters.thug.stress", "expected a number >= 0"),
-    ("malformed YAML", GOOD.replace("zones:\n", "zones: [\n"), "line", "malformed YAML"),
+    ("malformed YAML", GOOD.replace("zones:\n", "zones: [\n"), "line", "is not closed with"),
     ("unknown key", GOOD.replace("rules: condensed\n", "rules: condensed\nrulez: core\n"), "rulez", "unknown field"),
     ("unknown skill on a sheet", GOOD.replace("{Fight: 3, Athletics: 2}", "{Fight: 3, Swordplay: 2}"),
      "characters.hero.skills.Swordplay", "unknown skill"),

@@ -67,6 +67,9 @@ def parse(text: str) -> dict[str, Any]:
     m = _HEAD.match(text)
     if not m:
         raise SpecError(f"expected 'Name: kind, Skill rating, ...' (e.g. 'Thug x4: mob, Fight 2'), got {text!r}")
+    if "," in m["name"]:  # "Thug x4 mob, Fight 2, side: gang": the name ran on to the first colon
+        raise SpecError(f"a colon is missing after the name: the part before the first colon is {m['name'].strip()!r}; "
+                        f"write 'Name: kind, Skill rating, ...' (e.g. 'Thug x4: mob, Fight 2')")
     out: dict[str, Any] = {"name": m["name"].strip()}
     count = int(m["count"]) if m["count"] else None
     skills: dict[str, int] = {}
@@ -75,7 +78,8 @@ def parse(text: str) -> dict[str, Any]:
             key, raw = item.split(":", 1)
             key = key.strip().replace(" ", "_")
             if key not in FIELDS:
-                raise SpecError(f"{key!r}: expected one of {', '.join(FIELDS)} before a colon")
+                from .suggest import did_you_mean
+                raise SpecError(f"{key!r}{did_you_mean(key, FIELDS)}: expected one of {', '.join(FIELDS)} before a colon")
             out[key] = _value(key, raw)
         elif item.lower() in KINDS:
             out["kind"] = item.lower()
@@ -85,6 +89,9 @@ def parse(text: str) -> dict[str, Any]:
                 out["stress"] = rating
             else:
                 skills[name] = rating
+        elif item.split()[0].lower() in FIELDS and len(item.split()) > 1:  # "side gang"
+            key = item.split()[0].lower()
+            raise SpecError(f"{item!r}: a colon is missing after {key!r}; write '{key}: {item.split(None, 1)[1]}'")
         else:
             raise SpecError(f"{item!r}: expected a kind ({', '.join(KINDS)}), 'Skill rating', 'stress N' or "
                             f"'key: value'")

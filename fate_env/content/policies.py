@@ -7,6 +7,8 @@ out takes the defaults below, which are ``basic``'s.
 
 from __future__ import annotations
 
+from .safe_text import OneLineError
+
 import functools
 import math
 from typing import Any
@@ -43,9 +45,33 @@ def scripted_params(name: str, **given: Any) -> dict[str, Any]:
     return {**BASIC_DEFAULTS, **policy_params(name), **given}
 
 
+#: the parameters a policies file may set besides BASIC_DEFAULTS' (agents/tactics.py, agents/search.py)
+MORE_PARAMS = ("stack", "concede_when_marked", "simulations", "depth", "rollout", "foes", "confidence", "time_limit",
+               "draw", "core")
+
+
+class PolicyFileError(OneLineError):
+    """A policies file with a name or parameter no policy reads."""
+
+
 @functools.lru_cache(maxsize=8)
 def _policies(path: str, mtime_ns: int, size: int) -> dict:
     """A policies file, parsed once while it is unchanged (re-parsing it for every controller
-    was a quarter of a fight's cost)."""
+    was a quarter of a fight's cost). A misspelled parameter is refused, never silently ignored."""
+    from .suggest import did_you_mean
     from .yaml_input import load_file
-    return load_file(path, "policies file") or {}
+    try:
+        data = load_file(path, "policies file") or {}
+    except ValueError as exc:
+        raise PolicyFileError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise PolicyFileError(f"{path}: expected a mapping of policy names to their parameters")
+    known = [*BASIC_DEFAULTS, *MORE_PARAMS]
+    for name, entry in data.items():
+        if not isinstance(entry, dict):
+            raise PolicyFileError(f"{path}: {name}: expected a mapping of parameters, got {entry!r}")
+        for key in entry:
+            if key not in known:
+                raise PolicyFileError(f"{path}: {name}.{key}: unknown parameter{did_you_mean(key, known)}; "
+                                      f"expected one of {', '.join(known)}")
+    return data

@@ -28,7 +28,9 @@ from ..rules.scene import (
     Stunt, Task, Threat, Zone, parse_when,
 )
 from ..rules.skills import ATTACK_SKILLS, DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
+from .suggest import did_you_mean
 from .yaml_input import BoundedLoader, InputTooLarge, read_bounded
+from .yaml_input import explain as explain_yaml
 from .yaml_input import load_file as load_yaml_file
 
 CONTENT_DIR = Path(__file__).resolve().parent
@@ -186,12 +188,13 @@ def read_scene_data(name_or_path: str | os.PathLike) -> tuple[str, Any]:
     try:
         data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(YAML)"
         problem = getattr(exc, "problem", None) or str(exc)
         if "written twice" in problem:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(YAML)"
             raise SceneError(file, where, f"{problem}; expected each key once in a mapping") from None
-        raise SceneError(file, where, f"malformed YAML: {problem}; expected a YAML mapping of scene fields") from None
+        where, why = explain_yaml(exc, text)
+        raise SceneError(file, where, why) from None
     return file, data
 
 
@@ -227,6 +230,7 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
         if isinstance(data.get("reserves"), dict):
             data["reserves"] = expand(data["reserves"], zones, lambda f, m: fail("reserves" + f[10:], m),
                                       npcs=data["characters"])
+    data = _ladder_ratings(data, file)
     _check_schema(data, file)
     scene = _build(data, file, rules, dials or {})
     if data.get("reserves"):
@@ -234,11 +238,56 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
     return scene
 
 
+def _ladder_ratings(data: dict, file: str) -> dict:
+    """Skill ratings written as the ladder's words (``Shoot: Great``, ``"Great (+4)"``, ``"+4"``) read as
+    their numbers on the ladder (003:184-208); a word and a number that disagree are refused."""
+    from ..rules.ladder import LADDER
+    named = {v.lower(): k for k, v in LADDER.items()}
+
+    def number(field: str, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        m = re.fullmatch(r"\s*([A-Za-z]+)?\s*\(?\s*([+-]?\d+)?\s*\)?\s*", value)
+        if not m or not (m.group(1) or m.group(2)):
+            return value
+        word, digits = m.group(1), m.group(2)
+        if word is None:
+            return int(digits)
+        if word.lower() not in named:
+            guess = did_you_mean(word, LADDER.values())
+            if guess:
+                raise SceneError(file, field, f"expected a whole number or a word of the ladder, got {value!r}{guess}; "
+                                              "the ladder: " + ", ".join(f"{n} {k:+d}" for k, n in LADDER.items()))
+            return value  # not a ladder word: the schema check says what a rating is
+        rating = named[word.lower()]
+        if digits is not None and int(digits) != rating:
+            raise SceneError(file, field, f"{value!r}: {word} is {rating:+d} on the ladder, not {int(digits):+d}")
+        return rating
+
+    out = dict(data)
+    for group in ("characters", "reserves"):
+        if not isinstance(data.get(group), dict):
+            continue
+        chars = {}
+        for cid, c in data[group].items():
+            if isinstance(c, dict) and isinstance(c.get("skills"), dict):
+                c = {**c, "skills": {k: number(f"{group}.{cid}.skills.{k}", v) for k, v in c["skills"].items()}}
+            chars[cid] = c
+        out[group] = chars
+    return out
+
+
 def _reserves(data: dict, file: str, rules: str | None, dials: dict) -> tuple:
     """The reserves, checked as the scene's characters are (each as if it were in the scene)."""
-    for rid in data["reserves"]:
+    sides = sorted({c.get("side") for c in data["characters"].values() if isinstance(c, dict)} - {None})
+    for rid, r in data["reserves"].items():
         if rid in data["characters"]:
             raise SceneError(file, f"reserves.{rid}", "already a character's id; expected a new id")
+        if isinstance(r, dict) and isinstance(r.get("side"), str) and r["side"] not in sides \
+                and did_you_mean(r["side"], sides):  # a slip, not a new party arriving (validate says so)
+            raise SceneError(file, f"reserves.{rid}.side", f"no character is on side {r['side']!r}"
+                             f"{did_you_mean(r['side'], sides)}; a reserve joins a side of the fight ("
+                             f"{', '.join(sides)}) or brings a new one with a name unlike theirs")
     merged = {k: v for k, v in data.items() if k != "reserves"}
     merged["characters"] = {**data["characters"], **data["reserves"]}
     try:
@@ -268,14 +317,16 @@ def _describe(err: jsonschema.ValidationError) -> tuple[str, str]:
         return _field(path + missing[:1]), "missing required field"
     if v == "additionalProperties":
         extra = sorted(set(inst) - set(err.schema.get("properties", {})))
-        allowed = ", ".join(sorted(err.schema.get("properties", {})))
-        return _field(path + extra[:1]), f"unknown field; expected one of: {allowed}"
+        allowed = sorted(err.schema.get("properties", {}))
+        guess = did_you_mean(extra[0], allowed) if extra else ""
+        return _field(path + extra[:1]), f"unknown field{guess}; expected one of: {', '.join(allowed)}"
     if v == "propertyNames":
         return _field(path + [err.instance]), "expected a lower-case id (letters, digits, _ or -)"
     if v == "type":
         return _field(path), f"expected {_type_name(val)}, got {inst!r}"
     if v == "enum":
-        return _field(path), f"expected one of {', '.join(map(str, val))}, got {inst!r}"
+        guess = did_you_mean(inst, map(str, val)) if isinstance(inst, str) else ""
+        return _field(path), f"expected one of {', '.join(map(str, val))}, got {inst!r}{guess}"
     if v == "minimum":
         return _field(path), f"expected a number >= {val}, got {inst!r}"
     if v == "maximum":
@@ -349,7 +400,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
 
     def check_zone(field: str, zid: str) -> None:
         if zid not in known_zones:
-            fail(field, f"no zone {zid!r}; expected one of {', '.join(zone_ids)}")
+            fail(field, f"no zone {zid!r}{did_you_mean(zid, zone_ids)}; expected one of {', '.join(zone_ids)}")
 
     aspects = []
     for i, a in enumerate(data.get("aspects", [])):
@@ -379,14 +430,17 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
                               block))
 
     skills = set(DEFAULT_SKILLS) | set(data.get("skills", []))
-    known = "the 19 default skills or the scene's skills list"
+    known = "one of " + ", ".join(sorted(skills)) + (" (the default skills and the scene's skills list)"
+                                                      if data.get("skills") else " (the default skills; a scene's "
+                                                      "skills: list adds more)")
     if vocab.skill_names:
-        known += f" or the {vocab.name} rule set's names ({', '.join(k for k, _ in vocab.skill_names)})"
+        known += f", or the {vocab.name} rule set's names ({', '.join(k for k, _ in vocab.skill_names)})"
+    known_skills = sorted(skills)
     advantages = list(DEFAULT_ADVANTAGES)
     for i, t in enumerate(data.get("advantages", [])):
         for j, s in enumerate(t["skills"] + t.get("defend", [])):
             if s not in skills:
-                fail(f"advantages.{i}.skills", f"unknown skill {s!r}; expected {known}")
+                fail(f"advantages.{i}.skills", f"unknown skill {s!r}{did_you_mean(s, known_skills)}; expected {known}")
         advantages = [x for x in advantages if x.name != t["name"]]
         advantages.append(AdvantageTemplate(t["name"], tuple(t["skills"]), t["target"], t.get("track", "physical"),
                                             tuple(t.get("defend", ("Athletics",))), t.get("difficulty", 2)))
@@ -397,7 +451,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         check_zone(f"{base}.zone", c["zone"])
         for s in c["skills"]:
             if s not in skills:
-                fail(f"{base}.skills.{s}", f"unknown skill; expected {known}")
+                fail(f"{base}.skills.{s}", f"unknown skill{did_you_mean(s, known_skills)}; expected {known}")
         kind = c["kind"]
         if kind in ("pc", "major") and "stress" in c:
             fail(f"{base}.stress", f"a {kind}'s stress boxes come from Physique and Will; "
@@ -795,7 +849,7 @@ def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -
     for s, names in by_side.items():
         for n in names:
             if n not in skills:
-                fail("contest.skills", f"unknown skill {n!r}; expected {known}")
+                fail("contest.skills", f"unknown skill {n!r}{did_you_mean(n, sorted(skills))}; expected {known}")
     mode = spec.get("mode", "opposed")
     diff = spec.get("difficulty", {})
     if mode == "passive":
@@ -823,7 +877,8 @@ def _challenge(spec: dict, sides: list[str], ids: list[str], skills: set[str], k
     tasks = []
     for i, t in enumerate(spec["tasks"]):
         if t["skill"] not in skills:
-            fail(f"challenge.tasks.{i}.skill", f"unknown skill {t['skill']!r}; expected {known}")
+            fail(f"challenge.tasks.{i}.skill",
+                 f"unknown skill {t['skill']!r}{did_you_mean(t['skill'], sorted(skills))}; expected {known}")
         if "by" in t and t["by"] not in ids:
             fail(f"challenge.tasks.{i}.by", f"no character {t['by']!r}; expected one of {', '.join(ids)}")
         tasks.append(Task(t["name"], t["skill"], t["difficulty"], t.get("by")))
@@ -855,7 +910,7 @@ def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
         if key not in st:
             fail(f"{field}.{key}", f"missing required field for a {kind} stunt")
     if "skill" in st and st["skill"] not in skills:
-        fail(f"{field}.skill", f"unknown skill {st['skill']!r}; expected {known}")
+        fail(f"{field}.skill", f"unknown skill {st['skill']!r}{did_you_mean(st['skill'], sorted(skills))}; expected {known}")
     when = st.get("when")
     if isinstance(when, dict):  # `when: {aspect: Giant Spiked Club}`: YAML needs no quotes this way
         (tag, arg), = when.items()
@@ -868,7 +923,7 @@ def _stunt(st: dict, field: str, skills: set[str], known: str, fail) -> Stunt:
         if kind != "use_skill" or st.get("action") != "defend":
             fail(f"{field}.against", "only a use_skill stunt to defend is limited to one skill's attacks")
         if against not in skills:
-            fail(f"{field}.against", f"unknown skill {against!r}; expected {known}")
+            fail(f"{field}.against", f"unknown skill {against!r}{did_you_mean(against, sorted(skills))}; expected {known}")
     name = st.get("name") or _stunt_name(st)
     return Stunt(name=name, kind=kind, skill=st.get("skill"), action=st.get("action"),
                  bonus=st.get("bonus", 2), when=when, track=st.get("track"), count=st.get("count", 1),
