@@ -232,11 +232,37 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return _show(result, args.json, format_table)
 
 
+#: what `train` and `exploit` need, said in one line when it is missing
+TRAIN_EXTRA = ("pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu "
+               "&& pip install -e '.[train]' (the CPU build of torch is all training needs)")
+
+
+def _missing_train_extra(command: str) -> str | None:
+    """One line saying what to install, if torch, Stable-Baselines3 or sb3-contrib is missing."""
+    import importlib.util
+    missing = [m for m in ("torch", "stable_baselines3", "sb3_contrib") if _absent(m, importlib.util)]
+    if not missing:
+        return None
+    return f"{command} needs the train extra ({', '.join(missing)} not installed): {TRAIN_EXTRA}"
+
+
+def _absent(module: str, util) -> bool:
+    try:
+        return util.find_spec(module) is None
+    except (ImportError, ValueError):  # a module set to None in sys.modules, or a broken install
+        return True
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from .content.paths import OutputPathError, check_output
+
+    if (missing := _missing_train_extra("train")) is not None:
+        return _fail(missing)
     from .learn.training import load_config, train
 
     load_scene(args.scene, rules=args.rules)  # a bad scene fails here, before any training
+    if args.config is None:  # the SB3 path's defaults teach fighting (default.yaml); Ray's own are ray.yaml
+        args.config = str(_default_train_config().with_name("ray.yaml") if args.ray else _default_train_config())
     try:
         config = load_config(args.config)
         from agents.base import make_controller
@@ -366,6 +392,8 @@ def _train_on_ray(args: argparse.Namespace, config: dict) -> int:
 
 
 def cmd_exploit(args: argparse.Namespace) -> int:
+    if (missing := _missing_train_extra("exploit")) is not None:
+        return _fail(missing)
     from agents.base import make_controller
 
     from .learn.exploit import exploit, format_report, npc_spec
@@ -772,7 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--timesteps", type=_count, default=100_000)
     t.add_argument("--out", default="runs/model.zip", help="the model to write (and PATH.json, its sidecar)")
     t.add_argument("--force", action="store_true", help="replace the --out model and its sidecar if they exist")
-    t.add_argument("--config", default=str(_default_train_config()))
+    t.add_argument("--config", help="the training config (default: configs/train/default.yaml, which teaches a first "
+                                    "run to fight; with --ray, configs/train/ray.yaml)")
     t.add_argument("--self-play", action="store_true", help="play against frozen snapshots of itself")
     t.add_argument("--league", action="store_true",
                    help="train against a league: the config's league population (every scripted policy and "

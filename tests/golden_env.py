@@ -66,7 +66,8 @@ def aec_digest(scene: str, rules: str, seeds: int = AEC_SEEDS, core: str = "auto
 def single_digest(scene: str, rules: str, seeds: int = SINGLE_SEEDS, core: str = "auto") -> str:
     """The single-agent view (turn decisions learned, ``basic`` elsewhere): observations, masks, rewards."""
     h = hashlib.sha256()
-    env = FateSingleAgentEnv(scene=scene, rules=rules, learn=("turn",), controllers=REGISTRY, core=core)
+    env = FateSingleAgentEnv(scene=scene, rules=rules, learn=("turn",), controllers=REGISTRY, core=core,
+                             reward={}, outcome="characters")  # the PettingZoo env's rewards, per character
     for seed in range(seeds):
         rng = np.random.default_rng(1000 + seed)
         obs, _ = env.reset(seed=seed)

@@ -44,14 +44,30 @@ class ControllerFactory(Protocol):
     def make_controller(self, spec: str, seed: int) -> Any: ...
 
 
+#: the rewards a learner gets unless told otherwise: the fight scored once for the side (with
+#: ``outcome="side"``), stalling to the exchange cap as bad as losing, a character conceding or taken
+#: out costing nothing of its own (the side's loss is the cost), and each shift of harm dealt a little.
+#: The PettingZoo env's own defaults (``aec.DEFAULT_REWARD``: conceding -0.5, being taken out -1)
+#: score characters the way the fiction does; a learner trained on them finds that conceding at once
+#: beats a likely loss, and a side of thugs learns to keep them alive instead of winning
+#: (docs/results/2026-11-24-league-runs.md).
+FIGHT_REWARD: dict[str, float] = {"unresolved": -1.0, "conceded": 0.0, "taken_out": 0.0, "shift_dealt": 0.1}
+
+
 class FateSingleAgentEnv(gymnasium.Env, EzPickle):
+    """One side's characters as one learner. The defaults teach fighting: the learner makes the turn
+    decisions (``learn=("turn",)``; ``helper`` makes its side's defenses, invokes, absorbs and
+    concessions), the fight is scored once for the side (``outcome="side"``) and the rewards are
+    :data:`FIGHT_REWARD`. ``learn=None`` learns every decision; ``reward={}`` takes the PettingZoo
+    env's per-character rewards; ``outcome="characters"`` scores each character."""
+
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, scene: Any = "duel", side: str | None = None, opponents: str | Mapping[str, str] = "basic",
                  render_mode: str | None = None, reward: Mapping[str, float] | None = None,
                  max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
-                 illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = None, helper: str = "basic",
-                 outcome: str = "characters", controllers: ControllerFactory | None = None, actions: str = "full",
+                 illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = ("turn",), helper: str = "basic",
+                 outcome: str = "side", controllers: ControllerFactory | None = None, actions: str = "full",
                  core: str = "auto", fixed: Any = None, **dials: Any):
         EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
                           illegal_penalty, learn, helper, outcome, controllers, actions, core, fixed, **dials)
@@ -65,7 +81,8 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
         # the decision kinds the learner makes; the learning side's other decisions go to ``helper``
         self.learn = tuple(learn) if learn else None
 
-        self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, reward=reward,
+        self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None,
+                           reward=FIGHT_REWARD if reward is None else reward,
                            max_exchanges=max_exchanges, rules=rules, core=core, fixed=fixed, **dials)
         self._ends = {k: self.aec.reward_cfg[k] for k in ("win", "loss", "unresolved")}
         if outcome == "side":  # the aec scores characters still in; the side's end is scored here instead

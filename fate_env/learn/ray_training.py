@@ -6,7 +6,7 @@ PettingZoo AEC environment: every character of the learning side is an agent (th
 policy, named for the side), the other sides are played inside the env by scripted controllers
 (``--opponent``: one of them per fight) as in the single-agent view, and the rewards that land
 on a character between its decisions reach it with its next observation. Observations are
-``{"observations", "action_mask"}`` and the RL module is RLlib's action-masking PPO module, so
+``{"observations", "action_mask"}`` and the RL module masks them (``ray_module.MaskedPPOModule``), so
 an illegal action gets no probability at all: the mask is honoured, as MaskablePPO honours it.
 
 ``ADDRESS`` is a running cluster's (``auto``, ``ray://head:10001``) or ``local``: a Ray
@@ -143,9 +143,9 @@ def ray_config(scene: str, side: str | None, opponent: str, config: dict[str, An
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
     from ray.tune.registry import register_env
 
+    from .ray_module import MaskedPPOModule
     env_config = {"scene": scene, "side": side, "opponent": opponent, "rules": rules, "seed": seed,
                   "reward": config.get("reward")}
     probe = FateRayEnv(env_config)
@@ -156,11 +156,12 @@ def ray_config(scene: str, side: str | None, opponent: str, config: dict[str, An
     return (PPOConfig()
             # RLlib's pre-check steps random actions; this env refuses a masked-off one with the reason
             .environment("fate-npc", env_config={**env_config, "side": probe.side}, disable_env_checking=True)
+            .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
             .framework("torch")
             .env_runners(num_env_runners=max(0, envs - 1) if envs > 1 else 0, rollout_fragment_length="auto")
             .multi_agent(policies={policy}, policy_mapping_fn=lambda agent_id, *args, **kwargs: policy)
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={policy: RLModuleSpec(
-                module_class=ActionMaskingTorchRLModule,
+                module_class=MaskedPPOModule,
                 model_config=DefaultModelConfig(fcnet_hiddens=hidden, head_fcnet_hiddens=[]))}))
             .training(train_batch_size_per_learner=batch,
                       minibatch_size=min(batch, int(config.get("batch_size", 256))),

@@ -184,7 +184,9 @@ def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, A
     learn = tuple(config["learn"]) if config.get("learn") else None
 
     def make():
-        return FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=config.get("reward") or None,
+        # a config says what it trains with: no reward key is the PettingZoo env's own rewards, no
+        # learn key every decision, no outcome key per character (the env's defaults are default.yaml's)
+        return FateSingleAgentEnv(scene=scene, side=side, opponents=opponent, reward=dict(config.get("reward") or {}),
                                   rules=rules, opponent_seed=opponent_seed, learn=learn,
                                   helper=str(config.get("helper", "basic")),
                                   outcome=str(config.get("outcome", "characters")), controllers=REGISTRY,

@@ -270,7 +270,8 @@ def test_imitation_records_the_teacher_and_clones_it(tmp_path):
     from fate_env.environment.single_agent import FateSingleAgentEnv
     from fate_env.learn.imitation import clone, record
     from agents.base import REGISTRY
-    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic", learn=("turn",), controllers=REGISTRY)
+    env = FateSingleAgentEnv(scene="duel", side="rival", opponents="basic", learn=("turn",), controllers=REGISTRY,
+                             reward={}, outcome="characters")  # the rewards land only when the fight ends
     demos = record(env, make_controller("basic", 0), episodes=20, seed=0, gamma=1.0)
     assert len(demos.actions) == len(demos.obs) == len(demos.masks) == len(demos.returns)
     assert demos.masks[np.arange(len(demos.actions)), demos.actions].all()

@@ -74,7 +74,7 @@ def test_compact_plays_the_same_fight_as_full(scene):
 
 def test_compact_refusals():
     with pytest.raises(ValueError, match="learn="):
-        FateSingleAgentEnv(scene="duel", actions="compact", controllers=REGISTRY)
+        FateSingleAgentEnv(scene="duel", actions="compact", learn=None, controllers=REGISTRY)
     with pytest.raises(ValueError, match="'full' or 'compact'"):
         FateSingleAgentEnv(scene="duel", actions="small", learn=("turn",), controllers=REGISTRY)
     env = FateSingleAgentEnv(scene="duel", actions="compact", learn=("turn",), controllers=REGISTRY)

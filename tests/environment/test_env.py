@@ -357,7 +357,8 @@ def test_side_outcome_scores_a_beaten_side_that_has_nobody_left():
     with outcome="side" the side's end is scored once, so expendable minions learn to win."""
     from fate_env.environment.single_agent import FateSingleAgentEnv
     reward = {"conceded": 0.0, "taken_out": 0.0}
-    per_char = FateSingleAgentEnv(controllers=REGISTRY, scene="warehouse", side="smugglers", opponents="basic", reward=reward)
+    per_char = FateSingleAgentEnv(controllers=REGISTRY, scene="warehouse", side="smugglers", opponents="basic", reward=reward,
+                                  outcome="characters")
     per_side = FateSingleAgentEnv(controllers=REGISTRY, scene="warehouse", side="smugglers", opponents="basic", reward=reward,
                                   outcome="side")
     helper = make_controller("basic", 0)

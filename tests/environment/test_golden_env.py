@@ -43,7 +43,8 @@ def test_stream_unchanged(key):
 def test_fast_core_gives_the_same_stream(key):
     view, scene, rules = key.split("/")
     if view == "single":  # the kernel really plays the opponents (else this would check the reference twice)
-        probe = g.FateSingleAgentEnv(scene=scene, rules=rules, learn=("turn",), controllers=g.REGISTRY)
+        probe = g.FateSingleAgentEnv(scene=scene, rules=rules, learn=("turn",), controllers=g.REGISTRY, reward={},
+                                     outcome="characters")
         assert probe._fast is not None and probe._fast.plays(0)
     digest = (g.aec_digest(scene, rules, core="fast") if view == "aec"
               else g.single_digest(scene, rules, core="fast"))
