@@ -51,6 +51,7 @@ def test_a_misspelled_or_lower_case_skill_gets_did_you_mean_and_the_list(tmp_pat
     ("    fate_points: 3", "    fate_pionts: 3", "characters.hero.fate_pionts", "fate_points"),
     ("    zone: street", "    zone: stret", "characters.hero.zone", "street"),
     ("    kind: pc ", "    kind: PC ", "characters.hero.kind", "pc"),
+    ("first: hero", "first: heor", "first", "hero"),
 ])
 def test_a_misspelled_field_zone_or_kind_gets_did_you_mean(tmp_path, template, old, new, field, guess):
     err = _load(tmp_path, _slip(template, old, new))

@@ -530,7 +530,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
     for i, a in enumerate(aspects):
         for holder in a.free_invokes:
             if holder not in ids:
-                fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+                fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}{did_you_mean(holder, ids)}; expected one of {', '.join(ids)}")
     for c in chars:
         if c.challenge_immunity and (kind != "conflict" or challenge is None):
             fail(f"characters.{c.id}.challenge_immunity", "challenge immunity lasts until the group beats a "
@@ -572,7 +572,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
     hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
     countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
     if "first" in data and data["first"] not in ids:
-        fail("first", f"no character {data['first']!r}; expected one of {', '.join(ids)}")
+        fail("first", f"no character {data['first']!r}{did_you_mean(data['first'], ids)}; expected one of {', '.join(ids)}")
     scene = Scene(
         name=data["name"], title=data.get("title", data["name"]), rules=ruleset, characters=tuple(chars),
         zones=zones, borders=tuple(borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
@@ -612,7 +612,7 @@ def _check_stunt_circumstances(scene: Scene, fail) -> None:
             if tag == "zone" and arg not in zones:
                 fail(field, f"no zone {arg!r}, so the stunt can never apply; expected one of {', '.join(zones)}")
             if tag == "target" and arg not in ids:
-                fail(field, f"no character {arg!r}, so the stunt can never apply; expected one of {', '.join(ids)}")
+                fail(field, f"no character {arg!r}{did_you_mean(arg, ids)}, so the stunt can never apply; expected one of {', '.join(ids)}")
             if tag == "other_zone" and len(zones) < 2:
                 fail(field, "the scene has one zone, so 'other_zone' can never hold; expected a circumstance "
                             "that can happen here")
@@ -715,7 +715,7 @@ def _hazards(items: list, kind: str, contest: Any, challenge: Any, sides: list[s
             check_zone(f"{base}.zone", h["zone"])
         for s in h.get("attacks", []):
             if s not in sides:
-                fail(f"{base}.attacks", f"no side {s!r}; expected some of {', '.join(sides)}")
+                fail(f"{base}.attacks", f"no side {s!r}{did_you_mean(s, sides)}; expected some of {', '.join(sides)}")
         if h.get("creates") == h["name"]:
             fail(f"{base}.creates", "the aspect it creates is put on a character; expected a name other than its own")
         out.append(Hazard(h["name"], h["rating"], h["weapon"], h.get("zone"), tuple(h.get("attacks", ())),
@@ -745,7 +745,7 @@ def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: lis
                      f"{when.tag}: (one of {', '.join(ids)})")
             triggers.append(when)
         if "winner" in cd and cd["winner"] not in sides:
-            fail(f"{base}.winner", f"no side {cd['winner']!r}; expected one of {', '.join(sides)}")
+            fail(f"{base}.winner", f"no side {cd['winner']!r}{did_you_mean(cd['winner'], sides)}; expected one of {', '.join(sides)}")
         aspect = None
         if "aspect" in cd:
             a = cd["aspect"]
@@ -753,10 +753,10 @@ def _countdowns(items: list, kind: str, contest: Any, challenge: Any, sides: lis
                 check_zone(f"{base}.aspect.zone", a["zone"])
             for holder in a.get("free_invokes", {}):
                 if holder not in ids:
-                    fail(f"{base}.aspect.free_invokes.{holder}", f"no character {holder!r}; expected one of {', '.join(ids)}")
+                    fail(f"{base}.aspect.free_invokes.{holder}", f"no character {holder!r}{did_you_mean(holder, ids)}; expected one of {', '.join(ids)}")
             aspect = SceneAspect(a["name"], a.get("zone"), dict(a.get("free_invokes", {})))
         if "stops_when_out" in cd and cd["stops_when_out"] not in ids:
-            fail(f"{base}.stops_when_out", f"no character {cd['stops_when_out']!r}; expected one of {', '.join(ids)}")
+            fail(f"{base}.stops_when_out", f"no character {cd['stops_when_out']!r}{did_you_mean(cd['stops_when_out'], ids)}; expected one of {', '.join(ids)}")
         out.append(Countdown(cd["name"], cd["boxes"], tuple(triggers), cd.get("text", ""), cd.get("winner"),
                              aspect, cd.get("stops_when_out")))
     return tuple(out)
@@ -841,7 +841,7 @@ def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -
     else:
         for s in raw_skills:
             if s not in sides:
-                fail(f"contest.skills.{s}", f"no side {s!r}; expected one of {', '.join(sides)}")
+                fail(f"contest.skills.{s}", f"no side {s!r}{did_you_mean(s, sides)}; expected one of {', '.join(sides)}")
         missing = [s for s in sides if s not in raw_skills]
         if missing:
             fail(f"contest.skills.{missing[0]}", "missing: every side needs the skills it may roll")
@@ -873,14 +873,14 @@ def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -
 def _challenge(spec: dict, sides: list[str], ids: list[str], skills: set[str], known: str, fail) -> ChallengeSpec:
     side = spec.get("side", sides[0])
     if side not in sides:
-        fail("challenge.side", f"no side {side!r}; expected one of {', '.join(sides)}")
+        fail("challenge.side", f"no side {side!r}{did_you_mean(side, sides)}; expected one of {', '.join(sides)}")
     tasks = []
     for i, t in enumerate(spec["tasks"]):
         if t["skill"] not in skills:
             fail(f"challenge.tasks.{i}.skill",
                  f"unknown skill {t['skill']!r}{did_you_mean(t['skill'], sorted(skills))}; expected {known}")
         if "by" in t and t["by"] not in ids:
-            fail(f"challenge.tasks.{i}.by", f"no character {t['by']!r}; expected one of {', '.join(ids)}")
+            fail(f"challenge.tasks.{i}.by", f"no character {t['by']!r}{did_you_mean(t['by'], ids)}; expected one of {', '.join(ids)}")
         tasks.append(Task(t["name"], t["skill"], t["difficulty"], t.get("by")))
     return ChallengeSpec(tuple(tasks), side)
 
