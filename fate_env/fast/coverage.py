@@ -22,6 +22,7 @@ from fate_env.rules.ruleset import RuleSet
 from fate_env.rules.scene import CharacterSheet, Scene
 
 from . import kernel as k
+from .kernel.layout import MAX_SLOTS
 
 #: the kernel plays every value of this field (or the field is a label, not a rule)
 ANY = None
@@ -118,7 +119,7 @@ SCENE_FIELDS: dict[str, Any] = {
     "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,
     "reserves": ANY,            # off the table until live play's /add brings one in
     "countdowns": _none("countdowns"), "hazards": _none("hazards"), "distractions": _none("distractions"),
-    "consequence_names": _none("the scene's consequence names"),
+    "consequence_names": ANY,   # names only: kernel/aspects._cons_name picks them as aspects.consequence_name does
 }
 
 #: character fields the kernel does not play, each refused (once) when any character sets it
@@ -144,13 +145,20 @@ CHARACTER_FIELDS: dict[str, Any] = {
 }
 
 
+def _consequence_names(scene: Scene) -> set[str]:
+    """Every name a consequence can take in this scene: a stunt conditioned on one is not played."""
+    listed = {n for names in scene.consequence_names.values() for n in names}
+    owned = {f"{n} ({c.name})" for n in CONSEQUENCE_LIST for c in scene.characters} if listed else set()
+    return CONSEQUENCE_LIST | listed | owned
+
+
 def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
     why = []
     attack_skills = {skill for skill, _ in track_attack_skills(scene.rules.tracks_in_play(scene.conflict))}
     for st in c.stunts:
         if st.kind == "bonus":
             tag = st.cond.tag if st.cond is not None else None
-            if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in CONSEQUENCE_LIST \
+            if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in _consequence_names(scene) \
                     or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
                 why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
         elif st.kind == "use_skill":
@@ -168,6 +176,9 @@ def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
 def character_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
     """Why the kernel cannot play this one sheet (its own fields, not the scene-wide features)."""
     why = []
+    mild_extra = sum(1 for st in c.stunts if st.kind == "extra_mild")
+    if 5 + mild_extra > MAX_SLOTS:  # mild, moderate, severe, extreme, a second mild at Superb: kernel/layout.MAX_SLOTS
+        why.append(f"{c.id}: more consequence slots than the kernel keeps ({MAX_SLOTS})")
     for name in (f.name for f in fields(CharacterSheet)):
         rule = CHARACTER_FIELDS.get(name, "unlisted")
         if rule == "unlisted":

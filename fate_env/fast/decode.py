@@ -180,7 +180,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             c = a[0]
             boxes, slots = _mask(a[3]), _mask(a[4])
             values = tuple(tb.box_values[c][b] for b in boxes)
-            cons = tuple(f"{sev}: {tb.cons_names[sev]}" for sev, _ in (tb.slot_info[c][s] for s in slots))
+            cons = tuple(f"{tb.slot_info[c][s][0]}: {names[a[5 + j]]}" for j, s in enumerate(slots))
             out.append(ev.Absorbed(ids[c], a[1], TRACKS[a[2]], boxes, values, cons))
         elif code == k.E_MOBHIT:
             out.append(ev.MobHit(ids[a[0]], a[1], a[2], a[3]))
@@ -242,11 +242,12 @@ def outcome(tb: Tables, CH, SLOTA, G) -> Outcome:
     SLOTA = SLOTA.tolist() if isinstance(SLOTA, np.ndarray) else SLOTA
     G = G.tolist() if isinstance(G, np.ndarray) else G
     ids = tb.ids
-    names = tb.cons_names
+    names = tb.names
     pays = payouts(tb, CH)
     consequences = {}
     for i, cid in enumerate(ids):
-        got = [{"severity": sev, "aspect": names[sev]} for s, (sev, _) in enumerate(tb.slot_info[i]) if SLOTA[i][s] >= 0]
+        got = [{"severity": sev, "aspect": names[CH[i][k.C_SLOTNAME + s]]} for s, (sev, _) in enumerate(tb.slot_info[i])
+               if SLOTA[i][s] >= 0]
         if got:
             consequences[cid] = got
     fp_start = tb.fp_start

@@ -208,6 +208,10 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     for t in TRACKS:
         for sev in SEVERITIES:
             names.append(CONSEQUENCE_NAMES[t][sev])
+    # aspects.consequence_name: the names the scene lists per severity, and each taker's own default
+    listed = [[name_id(x) for x in scene.consequence_names.get(sev, ())] for sev in SEVERITIES]
+    owned = [name_id(f"{CONSEQUENCE_NAMES[t][sev]} ({c.name})") if any(listed) else 0
+             for c in chars for t in TRACKS for sev in SEVERITIES]
 
     from fate_env.rules.zones import ZoneMap
     zmap = ZoneMap(scene)
@@ -240,9 +244,18 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
-    P = np.zeros(k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2 + len(EXPLOIT_SKILLS) + 3, np.int64)
-    P[k.P_XSK] = len(P) - len(EXPLOIT_SKILLS) - 3
-    P[k.P_RSK] = len(P) - 3
+    names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2 + len(EXPLOIT_SKILLS) + 3
+    P = np.zeros(names_at + 2 * len(SEVERITIES) + sum(map(len, listed)) + len(owned), np.int64)
+    P[k.P_CNAMES] = names_at
+    at = names_at + 2 * len(SEVERITIES)
+    for s_, ids_ in enumerate(listed):
+        P[names_at + 2 * s_], P[names_at + 2 * s_ + 1] = len(ids_), at
+        P[at:at + len(ids_)] = ids_
+        at += len(ids_)
+    P[k.P_COWNED] = at
+    P[at:at + len(owned)] = owned
+    P[k.P_XSK] = names_at - len(EXPLOIT_SKILLS) - 3
+    P[k.P_RSK] = names_at - 3
     P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
     P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
     P[k.P_EXPLOIT_FOE] = 1 if rules.exploit_opposition == "foe_in_zone" else 0

@@ -303,3 +303,31 @@ def test_the_stacker_stacks_then_spends_the_stack_on_the_fast_core():
     reasons = [e.reason for s in range(10) for e in core.episode(s).events() if getattr(e, "reason", None)]
     assert any(r.startswith("takes advantage of its own ") and r.endswith(" held)") for r in reasons)
     assert any(r.startswith("spends a stacked free invoke on ") for r in reasons)
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "duel", "ghoul"])
+def test_scene_consequence_names_are_given_as_the_reference_gives_them(name, rules):
+    """A scene's consequence_names (issue 38): the first listed name no consequence in play carries,
+    then the default, then the default made the taker's own. Two mild names and one moderate run out
+    in most fights, so every branch is compared; the major cost of an overcome names its consequence
+    the same way (Core's dial)."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data(name)
+    data = {**data, "consequence_names": {"mild": ["Split Lip", "Bloody Knuckles"], "moderate": ["Cracked Ribs"],
+                                          "severe": ["Broken Arm"]}}
+    scene = scene_from_dict(data, file, rules=rules)
+    assert covered(scene) == []
+    played = compare(scene, SEEDS)
+    assert played >= 0.9 * len(SEEDS)
+    if name == "warehouse":  # every branch was compared: listed names, the default after them, a taker's own
+        given = {x.split(": ", 1)[1] for seed in SEEDS[:80] for e in FastCore(scene).episode(seed).log()
+                 if e["type"] == "Absorbed" for x in e["consequences"]}
+        assert {"Split Lip", "Bloody Knuckles", "Cracked Ribs", "Broken Arm", "Deep Cut"} <= given, given
+        assert any("(" in n for n in given), given
+
+
+def test_a_scene_from_fate_npc_new_runs_on_the_fast_core(tmp_path):
+    from fate_env.content.scene_template import write
+    scene = load_scene(write(str(tmp_path / "mine"), rules="condensed", force=False))
+    assert scene.consequence_names and covered(scene) == [], covered(scene)

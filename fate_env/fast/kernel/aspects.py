@@ -8,10 +8,34 @@ from ..jit import njit
 from .events import _emit
 from .layout import (
     A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
-    E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG, P_AMAX, S_SIDE,
-    WHY_EXPIRED,
+    E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_CONSEQUENCE, K_SITUATION, NEG,
+    P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, S_SIDE, WHY_EXPIRED,
 )
 from .mirror import mirrors
+
+
+@mirrors("fate_env.rules.aspects.consequence_name")
+@njit(cache=True, _nrt=False)
+def _cons_name(A, AL, G, P, track, sev, owner):
+    """A new consequence's name id: without names listed for its severity, the default on the track;
+    else the first listed one (then the default) that no consequence in play carries; once all are,
+    the default made the taker's own. Name ids are one per text, so equal ids are equal names."""
+    default = P[P_NAME_CONS0] + 4 * track + sev
+    at = P[P_CNAMES] + 2 * sev
+    listed = P[at]
+    if listed == 0:
+        return default
+    for j in range(listed + 1):
+        name = P[P[at + 1] + j] if j < listed else default
+        taken = False
+        for i in range(G[G_NAL]):
+            aid = AL[i]
+            if A[aid, A_ALIVE] != 0 and A[aid, A_KIND] == K_CONSEQUENCE and A[aid, A_NAME] == name:
+                taken = True
+                break
+        if not taken:
+            return name
+    return P[P[P_COWNED] + (owner * 2 + track) * 4 + sev]
 
 
 @mirrors("fate_env.rules.aspects.exploitable", "fate_env.rules.aspects.removable")

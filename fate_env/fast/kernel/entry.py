@@ -13,10 +13,10 @@ from ..jit import njit
 from .checkpoint import _restore
 from .conflict import _run
 from .layout import (
-    A_ALIVE, BAIL_NONE, BAIL_PAUSE, C_COUNT, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
+    A_ALIVE, BAIL_NONE, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
     G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_WINNER,
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
-    POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
+    MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
 )
 from .mirror import kernel_only, mirrors
 
@@ -68,6 +68,8 @@ def _reset(T, W):
             MARK[c, b] = 0
         for k in range(SLOTA.shape[1]):
             SLOTA[c, k] = NEG
+        for k in range(MAX_SLOTS):
+            CH[c, C_SLOTNAME + k] = NEG
 
 
 @kernel_only("the working buffers, allocated once per call into the kernel (the helpers run without reference counting)")

@@ -11,8 +11,11 @@ NSF = 11  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # S_XREPL: the aspect an extreme consequence replaces (harm.replace_for_extreme), NEG for none
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
-    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP = range(18)
-NCF = 18  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_SLOTNAME = range(19)
+#: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
+#: with more slots than this is refused (fast/coverage.py)
+MAX_SLOTS = 8
+NCF = 19 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 # CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
@@ -42,8 +45,11 @@ TGT_ZONE = 1000  # + the zone's index
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
- P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK) = range(39)
-NP = 39
+ P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED) = range(41)
+NP = 41
+# P[P[P_CNAMES] + 2 * sev]: how many consequence names the scene lists for severity sev (0: none, the
+# default name), P[... + 1] where in P their name ids start, in order; P[P[P_COWNED] + (owner * 2 + track) *
+# 4 + sev]: the id of the default name made its taker's own ("Wounded (Og)"), once every listed one is taken
 # P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
 # P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
 #: the major_cost dial's values (rules.ruleset), in code order

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from ..jit import njit
-from .aspects import _boost, _new_aspect
+from .aspects import _boost, _cons_name, _new_aspect
 from .events import _decision, _emit, _paused_two
 from .layout import (
-    C_CTAKEN, D_COST, E_CREATED, E_MAJOR, G_PLACED, K_CONSEQUENCE, K_SITUATION, L_SEV, L_TRACK, L_VALUE,
+    C_CTAKEN, C_SLOTNAME, D_COST, E_CREATED, E_MAJOR, G_PLACED, K_CONSEQUENCE, K_SITUATION, L_SEV, L_TRACK, L_VALUE,
     MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT, MAJOR_OFF, NEG, O_FAIL, O_FAIL_BOOST, O_MAJOR_COST, O_MINOR_COST, OUT_COST,
-    OUT_FAIL, OUT_STYLE, OUT_SUCCESS, P_MAJOR, P_NAME_CONS0, P_NAME_HARD_WON, P_NAME_SECOND_WIND, P_NAME_SMALL_WIN,
+    OUT_FAIL, OUT_STYLE, OUT_SUCCESS, P_MAJOR, P_NAME_HARD_WON, P_NAME_SECOND_WIND, P_NAME_SMALL_WIN,
     P_TIE_CHOICE, P_TRACK, R_C_HURT, R_C_MAJOR, R_C_MINOR, R_OPP, S_NSLOT, TGT_ZONE,
 )
 from .mirror import mirrors
@@ -62,13 +62,14 @@ def _overcome_outcome(T, W, B, EV, actor, m, zone):
             return OUT_FAIL
         _decision(EV, G, D_COST, actor, 1, why if rnd else R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
         if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost
-            name = P[P_NAME_CONS0] + 4 * P[P_TRACK] + SLOTS[actor, slot, L_SEV]
+            name = _cons_name(A, AL, G, P, P[P_TRACK], SLOTS[actor, slot, L_SEV], actor)
             aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, actor, NEG, enemy)
             if aid == NEG:
                 return OUT_FAIL
             if enemy != NEG:
                 AF[aid, enemy] = 1
             SLOTA[actor, slot] = aid
+            CH[actor, C_SLOTNAME + slot] = name
             CH[actor, C_CTAKEN] += 1
             _emit(EV, G, E_MAJOR, (actor, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0))
             _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, actor, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))

@@ -5,12 +5,12 @@ absorb plans in the reference's order, a mob's members, taken out and conceding 
 from __future__ import annotations
 
 from ..jit import njit
-from .aspects import _drop_aspect, _new_aspect
+from .aspects import _cons_name, _drop_aspect, _new_aspect
 from .events import _decision, _emit, _opt
 from .layout import (
     A_ALIVE, A_NAME, BAIL_PAUSE, C_CTAKEN, C_MEMBERS, C_STATUS, C_TOOKBY, CONCEDED, D_ABSORB, E_ABSORBED, E_CONCEDED,
     E_HIT, E_MOBHIT, E_REMOVED, E_TAKENOUT, G_BAIL, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF,
-    O_ABSORB, O_TAKENOUT, P_NAME_CONS0, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
+    C_SLOTNAME, O_ABSORB, O_TAKENOUT, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
     STYLE_CONDENSED, STYLE_CORE, TAKEN_OUT, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
@@ -142,19 +142,36 @@ def _harm(T, W, EV, target, shifts, source, B):
         if boxmask & (1 << b):
             MARK[target, b] = 1
     extreme = False
+    n0 = n1 = n2 = n3 = n4 = n5 = NEG  # the consequences' names, in slot order (the event spells them)
+    j = 0
     for k in range(SC[target, S_NSLOT]):
         if slotmask & (1 << k):
             sev = SLOTS[target, k, L_SEV]
-            aid = _new_aspect(A, AF, AL, G, P, P[P_NAME_CONS0] + 4 * track + sev, K_CONSEQUENCE, target, NEG, source)
+            name = _cons_name(A, AL, G, P, track, sev, target)
+            aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, target, NEG, source)
             if aid == NEG:
                 return
             if source != NEG:
                 AF[aid, source] = 1
             SLOTA[target, k] = aid
+            CH[target, C_SLOTNAME + k] = name
             CH[target, C_CTAKEN] += 1
             if sev == SEV_EXTREME:
                 extreme = True
-    _emit(EV, G, E_ABSORBED, (target, shifts, track, boxmask, slotmask, 0, 0, 0, 0, 0, 0))
+            if j == 0:
+                n0 = name
+            elif j == 1:
+                n1 = name
+            elif j == 2:
+                n2 = name
+            elif j == 3:
+                n3 = name
+            elif j == 4:
+                n4 = name
+            else:
+                n5 = name
+            j += 1
+    _emit(EV, G, E_ABSORBED, (target, shifts, track, boxmask, slotmask, n0, n1, n2, n3, n4, n5))
     lost = SC[target, S_XREPL]
     if extreme and lost != NEG and A[lost, A_ALIVE] != 0:  # harm.replace_for_extreme
         _drop_aspect(A, AL, G, lost)
