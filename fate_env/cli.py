@@ -477,15 +477,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
         engine, why_not = B.choose_engine(scenes, controls, args.engine)
     except B.BenchError as exc:
         raise UsageError(str(exc)) from None
+    compiling = None
     if engine == "fast":
         from . import fast
         if not fast.compiled():
-            print("fate-npc: compiling the fast core (once, about a minute; cached on disk for later runs)",
-                  file=sys.stderr, flush=True)
+            if args.engine == "auto" and args.workers == 1 and not args.ray:
+                # never slower than the reference: it plays while a child compiles, and hands over
+                compiling = B.Compiling(args.scene, args.rules)
+                print("fate-npc: the fast core compiles once (about a minute, in a background process, cached on "
+                      "disk); the reference engine plays meanwhile and hands over when it is ready",
+                      file=sys.stderr, flush=True)
+            else:
+                print("fate-npc: compiling the fast core (once, about a minute; cached on disk for later runs)",
+                      file=sys.stderr, flush=True)
+    elif why_not:  # said before the run starts, not after it: the user may prefer to fix it first
+        print(f"fate-npc: running on the reference engine (Python), not the fast core: {why_not}",
+              file=sys.stderr, flush=True)
 
     def run(n: int, start: int = 0) -> list[dict]:
         jobs = ((base, file, params, args.rules, controls, args.seed, vi, i)  # made as the workers take them
                 for vi, params in enumerate(grid) for i in range(start, start + n))
+        if compiling is not None and not compiling.ready():
+            return B.run_while_compiling(jobs, n * len(grid), compiling, _progress)
         return B.run_jobs(jobs, args.workers, args.ray, _progress, engine=engine, total=n * len(grid))
 
     try:
@@ -532,6 +545,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print()
         print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, baseline)))
     print(B.engine_line(records) + (f"; not the fast core: {why_not}" if engine == "reference" and why_not else ""))
+    if compiling is not None and compiling.proc.poll() is None:
+        print("(the fast core is still compiling in the background; the next run will use it)", file=sys.stderr)
     if args.plot:
         try:
             B.plot(args.plot, grid, by_variant, focus, varies)

@@ -335,6 +335,67 @@ def run_jobs(jobs: Iterable[tuple], workers: int = 1, ray_address: str | None = 
     return _collect(eng, _batches(jobs, eng.batch(workers, total)), workers, total, progress)
 
 
+#: what a warm-up record says played it (engine_line counts it among the reference's)
+WHILE_COMPILING = "reference: the fast core was compiling"
+#: the child that compiles the kernel: the scene given, run once, writes numba's disk cache
+_COMPILE_CHILD = ("import sys\nfrom fate_env.content.scenes import load_scene\nfrom fate_env.fast import FastCore\n"
+                  "FastCore(load_scene(sys.argv[1], rules=sys.argv[2] or None)).run([1])\n")
+
+
+class Compiling:
+    """The fast core's first compile, in a child process of its own, while this process plays the
+    reference engine. Nothing waits for it: the run asks ``ready()`` between batches. A child
+    still compiling when the run ends goes on (the next run finds the cache ready)."""
+
+    def __init__(self, scene: str, rules: str | None) -> None:
+        import subprocess
+        import sys
+        self.proc = subprocess.Popen([sys.executable, "-c", _COMPILE_CHILD, str(scene), rules or ""],
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)
+
+    def ready(self) -> bool:
+        """The child has finished and the kernel's cache is there to load."""
+        from fate_env import fast
+        return self.proc.poll() == 0 and fast.compiled()
+
+    def failed(self) -> bool:
+        return self.proc.poll() not in (None, 0)
+
+
+def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling, progress=None,
+                        ) -> list[dict[str, Any]]:
+    """Every job's record, in order: on the reference engine in this process, a batch at a time,
+    until the kernel's first compile (``compiling``) is done, then the rest on the fast core. The
+    two engines give identical records (tests/fast/test_differential.py), so the switch changes
+    nothing but the time; the records say which engine played them."""
+    if total > MAX_EPISODES:
+        raise BenchError(f"{total:,} episodes: over the limit of {MAX_EPISODES:,} per run")
+    it = iter(jobs)
+    out: list[dict[str, Any]] = []
+    for job in it:
+        record = _work(job)
+        record["engine"] = WHILE_COMPILING
+        out.append(record)
+        if progress:
+            progress(len(out), total)
+        if len(out) % 10 == 0 and (compiling.ready() or compiling.failed()):
+            break
+    if compiling.ready():
+        fast = ENGINES["fast"]
+        rest = total - len(out)
+        out += _collect(fast, _batches(it, fast.batch(1, max(rest, 1))), 1, total,
+                        (lambda done, _: progress(len(out) + done, total)) if progress else None)
+    else:  # the compile failed (the reference plays on, as the records say) or nothing is left
+        for job in it:
+            record = _work(job)
+            record["engine"] = WHILE_COMPILING
+            out.append(record)
+            if progress:
+                progress(len(out), total)
+    return out
+
+
 def _collect(eng: BenchEngine, batches: Iterator[list[tuple]], workers: int, total: int,
              progress) -> list[dict[str, Any]]:
     """Every batch's records, in order, from this process or a pool of ``workers``."""

@@ -114,3 +114,37 @@ def test_the_runner_drives_either_engine_through_one_interface():
     assert set(B.ENGINES) == {"fast", "reference"}
     for name, eng in B.ENGINES.items():
         assert eng.name == name and callable(eng.work) and eng.batch(1, 10) >= 1 and eng.batch(4, 10_000) >= 1
+
+
+class _CompiledAfter:
+    """A stand-in for the background compile (``B.Compiling``): done after ``calls`` looks, or never."""
+
+    def __init__(self, calls: int | None, fail: bool = False):
+        self.calls, self.fail, self.looks = calls, fail, 0
+
+    def ready(self) -> bool:
+        self.looks += 1
+        return self.calls is not None and not self.fail and self.looks > self.calls
+
+    def failed(self) -> bool:
+        return self.fail
+
+
+@pytest.mark.parametrize("calls, fail", [(2, False), (None, False), (0, True)])
+def test_the_reference_plays_while_the_fast_core_compiles_and_hands_over(calls, fail):
+    """The first bench after an install (issue 38): the reference engine plays batches while the
+    kernel compiles, then the fast core plays the rest; the records are the reference's either way,
+    and each says which engine played it."""
+    scene, file = "warehouse", None
+    from fate_env.content.scenes import read_scene_data
+    file, base = read_scene_data(scene)
+    jobs = [(base, file, {}, None, {}, 5, 0, i) for i in range(60)]
+    reference = B.run_jobs(list(jobs), engine="reference")
+    got = B.run_while_compiling(iter(jobs), len(jobs), _CompiledAfter(calls, fail))
+    assert [{**r, "engine": None} for r in got] == [{**r, "engine": None} for r in reference]
+    engines = [r["engine"] for r in got]
+    if calls is None or fail:
+        assert set(engines) == {B.WHILE_COMPILING}
+    else:  # looked at every 10 records: handed over after the third look
+        assert engines == [B.WHILE_COMPILING] * 30 + ["fast"] * 30
+    assert "on the reference (the fast core was compiling)" in B.engine_line(got)
