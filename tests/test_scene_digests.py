@@ -21,8 +21,12 @@ BEFORE = {
 }
 
 
+#: fields added since, left out of a digest at their default like the rest (shipped models' digests unchanged)
+SINCE = {"against": None}  # a use_skill defence limited to one skill's attacks (issue 37)
+
+
 def test_the_derived_list_is_the_one_kept_by_hand():
-    assert LATER_DEFAULTS == BEFORE
+    assert LATER_DEFAULTS == {**BEFORE, **SINCE}
 
 
 def test_every_field_is_either_always_digested_or_left_out_at_its_default():

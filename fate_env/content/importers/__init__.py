@@ -138,8 +138,11 @@ def _json_lines(path: str) -> list[Any] | None:
     """A Foundry compendium pack of the NeDB kind (``packs/NAME.db``): one JSON document per line."""
     try:
         with open(path, encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh.read(8_000_000).splitlines() if line.strip()]
-    except (OSError, ValueError, UnicodeDecodeError):
+            lines = [line for line in fh.read(8_000_000).splitlines() if line.strip()]
+        if len(lines) < 2:
+            return None
+        rows = [json.loads(line) for line in lines]
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     return rows if len(rows) > 1 and all(isinstance(r, dict) for r in rows) else None
 
