@@ -348,11 +348,14 @@ class Compiling:
     still compiling when the run ends goes on (the next run finds the cache ready)."""
 
     def __init__(self, scene: str, rules: str | None) -> None:
+        import os
         import subprocess
         import sys
+        # niced: on a busy machine the run the user waits for comes first
         self.proc = subprocess.Popen([sys.executable, "-c", _COMPILE_CHILD, str(scene), rules or ""],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=(lambda: os.nice(10)) if hasattr(os, "nice")
+                                     else None)
 
     def ready(self) -> bool:
         """The child has finished and the kernel's cache is there to load."""
