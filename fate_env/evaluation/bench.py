@@ -376,12 +376,14 @@ def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling,
         raise BenchError(f"{total:,} episodes: over the limit of {MAX_EPISODES:,} per run")
     it = iter(jobs)
     out: list[dict[str, Any]] = []
-    for job in it:
-        record = _work(job)
-        record["engine"] = WHILE_COMPILING
-        out.append(record)
+
+    def here(job: tuple) -> None:  # one episode on the reference, in this process
+        out.append({**_work(job), "engine": WHILE_COMPILING})
         if progress:
             progress(len(out), total)
+
+    for job in it:
+        here(job)
         if len(out) % 10 == 0 and (compiling.ready() or compiling.failed()):
             break
     if compiling.ready():
@@ -391,11 +393,7 @@ def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling,
                         (lambda done, _: progress(len(out) + done, total)) if progress else None)
     else:  # the compile failed (the reference plays on, as the records say) or nothing is left
         for job in it:
-            record = _work(job)
-            record["engine"] = WHILE_COMPILING
-            out.append(record)
-            if progress:
-                progress(len(out), total)
+            here(job)
     return out
 
 
