@@ -161,6 +161,8 @@ def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
             if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in _consequence_names(scene) \
                     or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
                 why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
+        elif st.kind == "use_skill" and st.action == "defend":
+            pass  # a skill to defend with, against any attack or one skill's (kernel/rolls._use_skill)
         elif st.kind == "use_skill":
             if st.action != "attack" or st.reach not in REACHES:
                 why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")

@@ -124,6 +124,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     for c in chars:
         skills.extend(s for s in c.skills if s not in skills)
         skills.extend(st.skill for st in c.stunts if st.skill and st.skill not in skills)
+        skills.extend(st.against for st in c.stunts if st.against and st.against not in skills)
     for tpl in scene.advantages:
         skills.extend(s for s in tuple(tpl.skills) + tuple(tpl.defend) if s not in skills)
     si = {s: i for i, s in enumerate(skills)}
@@ -157,6 +158,10 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         for j, sl in enumerate(f.slots):
             SLOTS[i, j] = (sl.value, SEVERITIES.index(sl.severity), -1 if sl.track is None else TRACKS.index(sl.track))
         for st in c.stunts:
+            if st.kind == "use_skill" and st.action == "defend":  # widens the defence's skills (kernel._use_skill)
+                stunts.append([i, si[st.skill], ACTION_CODES["defend"], k.W_USE,
+                               si[st.against] if st.against is not None else k.NEG, 0, ""])
+                continue
             if st.kind != "bonus":
                 continue
             tag = st.cond.tag if st.cond is not None else None

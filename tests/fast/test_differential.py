@@ -331,3 +331,36 @@ def test_a_scene_from_fate_npc_new_runs_on_the_fast_core(tmp_path):
     from fate_env.content.scene_template import write
     scene = load_scene(write(str(tmp_path / "mine"), rules="condensed", force=False))
     assert scene.consequence_names and covered(scene) == [], covered(scene)
+
+
+DEFENCES = [  # use_skill stunts to defend (issue 38): against one skill's attacks, and against any
+    [{"kind": "use_skill", "skill": "Provoke", "action": "defend", "against": "Fight"}],
+    [{"kind": "use_skill", "skill": "Will", "action": "defend"},
+     {"kind": "use_skill", "skill": "Shoot", "action": "defend", "against": "Shoot"}],
+    [{"kind": "use_skill", "skill": "Athletics", "action": "defend", "against": "Athletics"},
+     {"kind": "bonus", "skill": "Provoke", "action": "defend", "bonus": 2}],
+]
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "duel", "ghoul"])
+def test_defence_stunts_that_swap_the_skill_are_played_identically(name, rules):
+    """Every character gets one of the sets above (by its place in the file), so attacks, advantages
+    against a foe, moves a foe blocks and clearing an advantage are all defended with the widened
+    skills; the exploit dial that makes a foe oppose is on too."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data(name)
+    chars = {cid: (c if isinstance(c, dict) else c) for cid, c in data["characters"].items()}
+    data = {**data, "characters": {cid: {**c, "skills": {**c.get("skills", {}), "Provoke": 3, "Will": 2},
+                                         "stunts": list(c.get("stunts", [])) + DEFENCES[i % len(DEFENCES)]}
+                                   for i, (cid, c) in enumerate(chars.items())}}
+    for dials in ({}, {"exploit_opposition": "foe_in_zone"}):
+        spec = {"name": rules, "dials": dials} if dials else rules
+        scene = scene_from_dict({**data, "rules": spec}, file)
+        assert covered(scene) == [], covered(scene)
+        played = compare(scene, SEEDS[:120])
+        assert played >= 0.9 * 120
+    if name == "warehouse":  # the widened skills were rolled: Provoke against Fight attacks, Will against any
+        rolled = {e["skill"] for seed in SEEDS[:40] for e in FastCore(scene).episode(seed).log()
+                  if e["type"] == "Rolled" and e["action"] == "defend"}
+        assert {"Provoke", "Will"} <= rolled, rolled

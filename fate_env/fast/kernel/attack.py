@@ -51,7 +51,7 @@ def _attack(T, W, B, EV, actor, target, skill):
     CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     if not _respond(T, W, EV, target, B):
         return
-    dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill))
+    dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill), skill)
     _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
     if G[G_BAIL] != BAIL_NONE:
         return

@@ -23,7 +23,9 @@ T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
 #: the actions a roll is for, as the reference names them (decode spells a code with its word)
 ACTIONS = ("attack", "defend", "create_advantage", "overcome")
 ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = range(len(ACTIONS))
-W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT = range(7)
+W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT, W_USE = range(8)
+# W_USE: not a bonus but a use_skill stunt to defend (ST row: skill, ACT_DEFEND, arg: the skill it is limited
+# to defending against, or NEG for any); _stunt never counts it, _use_skill widens a defence's skills with it
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
 # aspects (A): kind, owner, zone, creator, name, boost turn

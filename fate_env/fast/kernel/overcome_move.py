@@ -13,7 +13,7 @@ from .layout import (
 )
 from .mirror import mirrors
 from .overcome import _overcome_outcome
-from .rolls import _roll_action, _stunt
+from .rolls import _roll_action, _stunt, _use_skill
 
 
 @mirrors("fate_env.rules.actions.overcome_move.offer")
@@ -73,6 +73,7 @@ def _overcome_move(T, W, B, EV, actor, zone):
             if v == NEG or e > v:
                 v = e
                 dskill = c
+        dskill = _use_skill(SK, ST, CH, A, by, dskill, actor, P[P_ATHLETICS])  # versus MOVE_SKILL
     active = _roll_action(T, W, B, EV, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
                           (P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:

@@ -11,7 +11,7 @@ from .layout import (
     A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_WILL, R_ACTOR,
     R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE, T_ACTION, T_ARG, T_BONUS,
-    T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER, W_SAME, W_TARGET, W_ZONE,
+    T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER, W_SAME, W_TARGET, W_USE, W_ZONE,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -110,8 +110,28 @@ def _base(SK, ST, CH, A, c, skill, action, target):
 
 @mirrors("fate_env.rules.rolls.best_skill")
 @njit(cache=True, _nrt=False)
-def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
-    """The first skill of the highest effective rating among the reach's defend skills."""
+def _use_skill(SK, ST, CH, A, c, best, attacker, versus):
+    """rolls.best_skill's pool widened by c's use_skill stunts to defend (in the sheet's order; one
+    limited to a skill only when ``versus`` is it): ``best``, the base pool's pick, kept on a tie."""
+    best_v = SK[c, best] + (_stunt(ST, CH, A, c, best, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
+    for i in range(ST.shape[0]):
+        if ST[i, T_OWNER] != c or ST[i, T_TAG] != W_USE or ST[i, T_ACTION] != ACT_DEFEND:
+            continue
+        if ST[i, T_ARG] != NEG and ST[i, T_ARG] != versus:
+            continue
+        s = ST[i, T_SKILL]
+        v = SK[c, s] + (_stunt(ST, CH, A, c, s, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
+        if v > best_v:
+            best = s
+            best_v = v
+    return best
+
+
+@mirrors("fate_env.rules.rolls.best_skill")
+@njit(cache=True, _nrt=False)
+def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
+    """The first skill of the highest effective rating among the reach's defend skills (and the
+    defender's use_skill stunts that apply against ``versus``, the attack's skill)."""
     if reach == 0:  # melee: Athletics, Fight
         a = P[P_ATHLETICS]
         b = P[P_FIGHT]
@@ -120,10 +140,12 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach):
         if CH[target, C_NSTUNT]:
             ea += _stunt(ST, CH, A, target, a, ACT_DEFEND, attacker)
             eb += _stunt(ST, CH, A, target, b, ACT_DEFEND, attacker)
-        return a if ea >= eb else b
-    if reach == 1:
-        return P[P_ATHLETICS]
-    return P[P_WILL]
+        base = a if ea >= eb else b
+    elif reach == 1:
+        base = P[P_ATHLETICS]
+    else:
+        base = P[P_WILL]
+    return _use_skill(SK, ST, CH, A, target, base, attacker, versus)
 
 
 @mirrors("fate_env.rules.rolls.effective")
@@ -136,7 +158,7 @@ def _attack_rating(SK, ST, CH, A, c, skill, target):
 @mirrors("fate_env.rules.rolls.effective")
 @njit(cache=True, _nrt=False)
 def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
-    d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill))
+    d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill), skill)
     r, s, tw, fd, _ = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
     return r + s + tw + fd
 
