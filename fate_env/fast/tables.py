@@ -313,6 +313,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
     P[k.P_TIE_CHOICE] = 1 if rules.overcome_tie == "choice" else 0
     P[k.P_NAME_CONS0] = cons0
+    P[k.P_USEDEF] = sum(1 for c in chars for st in c.stunts if st.kind == "use_skill" and st.action == "defend")
     return Tables(scene, ids, sides, tuple(skills), zones, tuple(names), SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS,
                   ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),

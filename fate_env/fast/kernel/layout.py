@@ -47,8 +47,9 @@ TGT_ZONE = 1000  # + the zone's index
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
- P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED) = range(41)
-NP = 41
+ P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USEDEF) = range(42)
+NP = 42
+# P_USEDEF: how many use_skill stunts to defend the scene's sheets hold (0: a defence's skills are never widened)
 # P[P[P_CNAMES] + 2 * sev]: how many consequence names the scene lists for severity sev (0: none, the
 # default name), P[... + 1] where in P their name ids start, in order; P[P[P_COWNED] + (owner * 2 + track) *
 # 4 + sev]: the id of the default name made its taker's own ("Wounded (Og)"), once every listed one is taken

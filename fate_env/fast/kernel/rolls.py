@@ -9,8 +9,8 @@ from ..jit import njit
 from .events import _emit
 from .layout import (
     A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
-    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_WILL, R_ACTOR,
-    R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE, T_ACTION, T_ARG, T_BONUS,
+    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_USEDEF, P_WILL,
+    R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE, T_ACTION, T_ARG, T_BONUS,
     T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER, W_SAME, W_TARGET, W_USE, W_ZONE,
 )
 from .mirror import mirrors
@@ -110,15 +110,21 @@ def _base(SK, ST, CH, A, c, skill, action, target):
 
 @mirrors("fate_env.rules.rolls.best_skill")
 @njit(cache=True, _nrt=False)
-def _use_skill(SK, ST, CH, A, c, best, attacker, versus):
+def _use_skill(SK, ST, CH, A, P, c, best, attacker, versus):
     """rolls.best_skill's pool widened by c's use_skill stunts to defend (in the sheet's order; one
     limited to a skill only when ``versus`` is it): ``best``, the base pool's pick, kept on a tie."""
-    best_v = SK[c, best] + (_stunt(ST, CH, A, c, best, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
+    if P[P_USEDEF] == 0:  # the common case: no sheet of the scene has one
+        return best
+    best_v = 0
+    rated = False  # the base pick's rating, worked out at the first stunt that applies
     for i in range(ST.shape[0]):
         if ST[i, T_OWNER] != c or ST[i, T_TAG] != W_USE or ST[i, T_ACTION] != ACT_DEFEND:
             continue
         if ST[i, T_ARG] != NEG and ST[i, T_ARG] != versus:
             continue
+        if not rated:
+            rated = True
+            best_v = SK[c, best] + (_stunt(ST, CH, A, c, best, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
         s = ST[i, T_SKILL]
         v = SK[c, s] + (_stunt(ST, CH, A, c, s, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
         if v > best_v:
@@ -145,7 +151,7 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
         base = P[P_ATHLETICS]
     else:
         base = P[P_WILL]
-    return _use_skill(SK, ST, CH, A, target, base, attacker, versus)
+    return _use_skill(SK, ST, CH, A, P, target, base, attacker, versus)
 
 
 @mirrors("fate_env.rules.rolls.effective")
