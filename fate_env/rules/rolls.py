@@ -78,7 +78,8 @@ def effective(e: "Engine", cid: str, skill: str, action: str, target: str | None
 def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attacker: str | None = None,
                versus: str | None = None) -> str:
     """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included).
-    ``versus``: the skill of the roll opposed (a ``use_skill`` stunt limited to it, ``against``)."""
+    ``versus``: the skill of the attack defended against (None when the roll opposed is not an
+    attack): a ``use_skill`` stunt limited to one skill's attacks (``against``) applies only then."""
     sheet = e.t.f[cid].sheet
     if not sheet.stunts:  # the common case: the first of the highest ratings
         ratings = sheet.skills

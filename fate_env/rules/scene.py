@@ -46,7 +46,7 @@ class Stunt:
     * ``use_skill``: ``skill`` may be used for ``action`` (003:425-427),
       e.g. Stealth to attack; attacks made so are melee unless ``reach`` says; a defense so
       may be limited to attacks made with one skill (``against``: "Provoke to defend against
-      Fight attacks");
+      Fight attacks": not an advantage, an exploit or a move made with it);
     * ``zone_attack``: ``skill`` may attack everyone in a zone at once (003:2644-2650).
     """
 

@@ -1003,6 +1003,17 @@ def test_a_defense_stunt_limited_to_one_skill_s_attacks(skill, defends_with):
     assert c.defense_rating("brute", "hero", skill) == (4 if defends_with == "Provoke" else 1)
 
 
+def test_a_defense_stunt_limited_to_fight_attacks_does_not_defend_an_advantage_made_with_fight():
+    """The stunt says attacks: the hero creating Off Balance with Fight is defended with the brute's
+    own skills (Fight 3 over Athletics 1), not its Provoke 4."""
+    c = Conflict(_provoker(), seed=0, forced=[(0, 0, 0, 0)] * 4)
+    d = Driver(c)
+    d.do("turn", "hero", CreateAdvantage("Off Balance", "brute"))
+    d.do("respond", "brute", Defend())
+    defence = _rolled(c)[-1]
+    assert (defence.actor, defence.action, defence.skill) == ("brute", "defend", "Fight")
+
+
 def test_against_is_only_for_a_defense_stunt_and_names_a_skill():
     brute = {**DUO["brute"], "stunts": [{"kind": "use_skill", "skill": "Fight", "action": "attack", "against": "Fight"}]}
     with pytest.raises(SceneError, match=r"stunts\.0\.against.*only a use_skill stunt to defend"):

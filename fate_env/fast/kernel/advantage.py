@@ -103,7 +103,7 @@ def _advantage(T, W, B, EV, actor, k, target):
         if not _respond(T, W, EV, target, B):
             return
         dskill = _use_skill(SK, ST, CH, A, P, target, _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor),
-                            actor, skill)
+                            actor, NEG)  # not an attack: a stunt limited to one skill's attacks does not apply
     _roll_action(T, W, B, EV, actor, ACT_ADVANTAGE, skill, target if on_char else NEG, target if active else NEG,
                  dskill, (TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:

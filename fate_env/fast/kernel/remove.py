@@ -42,7 +42,7 @@ def _remove(T, W, B, EV, actor, aid):
             if v == NEG or e > v:
                 v = e
                 dskill = x
-        dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, NEG, NEG)  # no versus: unlimited stunts only
+        dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, NEG, NEG)  # not an attack: unlimited stunts only
     _roll_action(T, W, B, EV, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG,
                  dskill, (2, A[aid, A_NAME], WHY_PASSIVE_CLEAR))  # 2: REMOVE_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:

@@ -112,7 +112,8 @@ def _base(SK, ST, CH, A, c, skill, action, target):
 @njit(cache=True, _nrt=False)
 def _use_skill(SK, ST, CH, A, P, c, best, attacker, versus):
     """rolls.best_skill's pool widened by c's use_skill stunts to defend (in the sheet's order; one
-    limited to a skill only when ``versus`` is it): ``best``, the base pool's pick, kept on a tie."""
+    limited to a skill's attacks only when ``versus``, the attack's skill, is it: NEG for a roll that
+    is not an attack): ``best``, the base pool's pick, kept on a tie."""
     if P[P_USEDEF] == 0:  # the common case: no sheet of the scene has one
         return best
     best_v = 0

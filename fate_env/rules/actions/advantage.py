@@ -102,7 +102,7 @@ def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_co
     if tpl.target == "foe":
         if not (yield from respond(e, target, f.id, "create_advantage")):
             return NOTHING
-        defend = best_skill(e, target, tpl.defend, "defend", attacker=f.id, versus=skill)
+        defend = best_skill(e, target, tpl.defend, "defend", attacker=f.id)
         r = roll(e, "create_advantage", f, skill, target=target, opposer=target, opp_skill=defend)
     else:
         r = roll(e, "create_advantage", f, skill, target=target, difficulty=tpl.difficulty, why=f"create {template}")

@@ -37,7 +37,7 @@ def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
     zone = choice.zone
     by = blocker(e, f) if e.scene.foes_block_movement else None
     if by is not None:
-        skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id, versus=MOVE_SKILL)
+        skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
         r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
     else:
         r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=e.map.move_difficulty(f.zone, zone),
@@ -62,7 +62,7 @@ def sprint(e: "Engine", f: Fighter, zone: str) -> Flow:
     and its border's value more; the sprinter goes as far as its shifts pay for toward ``zone``."""
     by = blocker(e, f) if e.scene.foes_block_movement else None
     if by is not None:
-        skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id, versus=MOVE_SKILL)
+        skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
         r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
     else:
         r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=0, why=f"sprint to {zone}")
