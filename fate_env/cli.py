@@ -240,17 +240,16 @@ TRAIN_EXTRA = ("pip install torch==2.13.0 --index-url https://download.pytorch.o
 def _missing_train_extra(command: str) -> str | None:
     """One line saying what to install, if torch, Stable-Baselines3 or sb3-contrib is missing."""
     import importlib.util
-    missing = [m for m in ("torch", "stable_baselines3", "sb3_contrib") if _absent(m, importlib.util)]
+
+    def absent(module: str) -> bool:
+        try:
+            return importlib.util.find_spec(module) is None
+        except (ImportError, ValueError):  # a module set to None in sys.modules, or a broken install
+            return True
+    missing = [m for m in ("torch", "stable_baselines3", "sb3_contrib") if absent(m)]
     if not missing:
         return None
     return f"{command} needs the train extra ({', '.join(missing)} not installed): {TRAIN_EXTRA}"
-
-
-def _absent(module: str, util) -> bool:
-    try:
-        return util.find_spec(module) is None
-    except (ImportError, ValueError):  # a module set to None in sys.modules, or a broken install
-        return True
 
 
 def cmd_train(args: argparse.Namespace) -> int:

@@ -161,8 +161,9 @@ def test_every_fixture_names_the_file_it_follows():
         listed = (folder / "SOURCES.md").read_text()
         for f in folder.iterdir():
             if f.suffix in (".json", ".db"):
-                assert re.search(rf"^\| {re.escape(f.name)} \|.*\| `[^`]+` ", listed, re.M) or \
-                    re.search(rf"^\| {re.escape(f.name)} \|", listed, re.M), f"{f.name} is not in {folder}/SOURCES.md"
+                # its row names the repository file (or code) it follows, in backquotes
+                assert re.search(rf"^\| {re.escape(f.name)} \|.*\|[^|]*`[^`]+`[^|]*\|$", listed, re.M), \
+                    f"{f.name}: no row naming its source in {folder}/SOURCES.md"
 
 
 @pytest.mark.parametrize("fixture", ["v2_warden.json", "core_general.json", "cthulhu.json"])

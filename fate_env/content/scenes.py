@@ -283,11 +283,12 @@ def _reserves(data: dict, file: str, rules: str | None, dials: dict) -> tuple:
     for rid, r in data["reserves"].items():
         if rid in data["characters"]:
             raise SceneError(file, f"reserves.{rid}", "already a character's id; expected a new id")
-        if isinstance(r, dict) and isinstance(r.get("side"), str) and r["side"] not in sides \
-                and did_you_mean(r["side"], sides):  # a slip, not a new party arriving (validate says so)
-            raise SceneError(file, f"reserves.{rid}.side", f"no character is on side {r['side']!r}"
-                             f"{did_you_mean(r['side'], sides)}; a reserve joins a side of the fight ("
-                             f"{', '.join(sides)}) or brings a new one with a name unlike theirs")
+        slip = isinstance(r, dict) and isinstance(r.get("side"), str) and r["side"] not in sides
+        guess = did_you_mean(r["side"], sides) if slip else ""
+        if guess:  # a slip, not a new party arriving (validate says so)
+            raise SceneError(file, f"reserves.{rid}.side", f"no character is on side {r['side']!r}{guess}; a reserve "
+                             f"joins a side of the fight ({', '.join(sides)}) or brings a new one with a name unlike "
+                             "theirs")
     merged = {k: v for k, v in data.items() if k != "reserves"}
     merged["characters"] = {**data["characters"], **data["reserves"]}
     try:

@@ -75,7 +75,6 @@ class Tables:
     TPL: np.ndarray
     box_values: tuple[tuple[int, ...], ...]
     slot_info: tuple[tuple[tuple[str, int], ...], ...]
-    cons_names: dict[str, str]       # severity -> the consequence's name on the scene's track
     fp_start: tuple[int, ...]
     gm_start: int
 
@@ -318,7 +317,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
                   ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),
                   tuple(tuple((s.severity, s.value) for s in f.slots) for f in fighters),
-                  dict(CONSEQUENCE_NAMES[scene.conflict]), tuple(f.fate_points for f in fighters), int(pool))
+                  tuple(f.fate_points for f in fighters), int(pool))
 
 
 def _order_by_skills(scene: Scene) -> list[str]:

@@ -350,10 +350,9 @@ def test_defence_stunts_that_swap_the_skill_are_played_identically(name, rules):
     skills; the exploit dial that makes a foe oppose is on too."""
     from fate_env.content.scenes import read_scene_data
     file, data = read_scene_data(name)
-    chars = {cid: (c if isinstance(c, dict) else c) for cid, c in data["characters"].items()}
     data = {**data, "characters": {cid: {**c, "skills": {**c.get("skills", {}), "Provoke": 3, "Will": 2},
                                          "stunts": list(c.get("stunts", [])) + DEFENCES[i % len(DEFENCES)]}
-                                   for i, (cid, c) in enumerate(chars.items())}}
+                                   for i, (cid, c) in enumerate(data["characters"].items())}}
     for dials in ({}, {"exploit_opposition": "foe_in_zone"}):
         spec = {"name": rules, "dials": dials} if dials else rules
         scene = scene_from_dict({**data, "rules": spec}, file)

@@ -27,8 +27,6 @@ from . import fari, foundry
 from .labels import fold, skill_name
 from .stunts import read_stunt
 
-SEVERITIES = ("mild", "moderate", "severe", "extreme")
-FOUNDRY_CHARACTER_TYPES = foundry.CHARACTER_TYPES
 
 
 class ImportError_(OneLineError):
@@ -113,7 +111,7 @@ def read(path: str) -> list[Imported]:
     out = []
     for i, item in enumerate(items):
         where = path if len(items) == 1 else f"{path}[{i}]"
-        if isinstance(item, dict) and item.get("type") in FOUNDRY_CHARACTER_TYPES:
+        if isinstance(item, dict) and item.get("type") in foundry.CHARACTER_TYPES:
             out.append(_convert(_from_foundry, item, where, "Foundry actor"))
         elif isinstance(item, dict) and item.get("type") == "Thing" and foundry.system_of(item) in (None, "fate-core-official"):
             raise ImportError_(f"{where}: a Foundry 'Thing' actor (a container or an object), not a character; "
@@ -135,16 +133,16 @@ def read(path: str) -> list[Imported]:
 
 
 def _json_lines(path: str) -> list[Any] | None:
-    """A Foundry compendium pack of the NeDB kind (``packs/NAME.db``): one JSON document per line."""
+    """A Foundry compendium pack of the NeDB kind (``packs/NAME.db``): one JSON document per line,
+    each read within the same bounds as a whole file (``json_input``); None if it is not one."""
+    from ..json_input import JSONInputError, loads
+    from ..yaml_input import InputTooLarge, read_bounded
     try:
-        with open(path, encoding="utf-8") as fh:
-            lines = [line for line in fh.read(8_000_000).splitlines() if line.strip()]
-        if len(lines) < 2:
-            return None
-        rows = [json.loads(line) for line in lines]
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        lines = [line for line in read_bounded(path, what="compendium pack").splitlines() if line.strip()]
+        rows = [loads(line, path, "compendium pack") for line in lines] if len(lines) > 1 else []
+    except (OSError, InputTooLarge, JSONInputError):
         return None
-    return rows if len(rows) > 1 and all(isinstance(r, dict) for r in rows) else None
+    return rows if rows and all(isinstance(r, dict) for r in rows) else None
 
 
 def _convert(convert, item: dict[str, Any], where: str, what: str) -> Imported:
@@ -169,10 +167,8 @@ def _from_fari(data: dict[str, Any], where: str) -> Imported:
     c = Imported(str(data.get("name") or "Unnamed"), source=where)
     try:
         fari.read_sheet(c, data, _text, _int, DEFAULT_SKILLS)
-    except ValueError as exc:
-        if "without sections" in str(exc):
-            raise ImportError_(f"{where}: {data.get('name')!r} is a Fari character without sections") from None
-        raise
+    except fari.NoSections:
+        raise ImportError_(f"{where}: {data.get('name')!r} is a Fari character without sections") from None
     return c
 
 

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import labels
 from .labels import PYRAMID_ROW, aspect_role, is_fate_points, section_kind, severity, track_kind
+
+
+class NoSections(ValueError):
+    """A Fari file with no section on any page: nothing to read."""
 
 
 def looks_like_fari(data: Any) -> bool:
@@ -82,7 +85,7 @@ def read_sheet(c, data: dict[str, Any], text: Callable[[Any], str], as_int: Call
     """Fill the record ``c`` (an ``Imported``) from a Fari character."""
     found = sections(data)
     if not found:
-        raise ValueError("a Fari character without sections")
+        raise NoSections("a Fari character without sections")
     for section in found:
         kind = section_kind(str(section.get("label", "")))
         for b in section.get("blocks") or []:
@@ -130,17 +133,15 @@ def _text_block(c, kind: str | None, where: str, label: str, value: str) -> None
     if kind == "aspects":
         c.add_aspect(aspect_role(label), value)
     elif kind == "stunts":
-        if value:
-            name = label if not labels.fold(label).startswith(("stunt", "proeza", "talent", "sztuczka", "prouesse",
-                                                               "facanha")) else _title(value)
-            c.add_stunt_text(name, value)
-    elif kind == "consequences" or (kind is None and severity(label) and "consequen" in labels.fold(where)):
+        if value:  # a slot's label ("Stunt #1", "Talento #2") is no name: the text's own comes first
+            c.add_stunt_text(_title(value) if section_kind(label) == "stunts" else label, value)
+    elif kind == "consequences":
         sev = severity(label)
         if sev:
             c.consequences[sev] = value
         else:
             c.notes.append(f"{where} / {label}: not a consequence severity; not imported")
-    elif kind == "notes" or "note" in labels.fold(label) or "notiz" in labels.fold(label):
+    elif kind == "notes" or section_kind(label) == "notes":
         return
     elif value:
         c.notes.append(f"{where} / {label}: not imported")

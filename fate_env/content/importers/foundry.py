@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .labels import severity, track_kind
+from .labels import aspect_role, severity, track_kind
 
 #: the system's character actor types, newest first (template.json of each release)
 CHARACTER_TYPES = ("fate-core-official", "FateCoreOfficial", "fateCoreOfficial", "ModularFate")
@@ -54,7 +54,7 @@ def read_actor(c, actor: dict[str, Any], text: Callable[[Any], str], as_int: Cal
     """Fill the record ``c`` (an ``Imported``) from a Fate Core Official actor."""
     system = actor.get("system") if isinstance(actor.get("system"), dict) else actor.get("data") or {}
     for a in values(system.get("aspects")):
-        c.add_aspect(_role(str(a.get("name", ""))), text(a.get("value", "")))
+        c.add_aspect(aspect_role(str(a.get("name", ""))), text(a.get("value", "")))
     for s in values(system.get("skills")):
         if s.get("hidden") is True and not s.get("rank"):
             continue
@@ -69,11 +69,6 @@ def read_actor(c, actor: dict[str, Any], text: Callable[[Any], str], as_int: Cal
     items = actor.get("items")
     if items:
         c.notes.append(f"{len(items)} item(s) (extras) not imported: the engine has no extras")
-
-
-def _role(name: str) -> str:
-    from .labels import aspect_role
-    return aspect_role(name)
 
 
 def _stunt(c, st: dict[str, Any], text) -> None:

@@ -16,15 +16,14 @@ says so.
 from __future__ import annotations
 
 import re
-import unicodedata
 
+from ..npc_spec import slug
 
 
 def fold(text: str) -> str:
-    """Plain lower-case ASCII words: ``"Körperlicher Stress"`` -> ``"korperlicher stress"``."""
-    text = str(text).replace("İ", "I").replace("ı", "i").replace("ł", "l").replace("Ł", "L").replace("ß", "ss")
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return " ".join(re.findall(r"[a-z0-9]+", plain))
+    """Plain lower-case ASCII words: ``"Körperlicher Stress"`` -> ``"korperlicher stress"`` (the ids'
+    own transliteration, ``npc_spec.slug``, with spaces between the words)."""
+    return slug(str(text), "").replace("_", " ")
 
 
 def _has(label: str, stems: tuple[str, ...]) -> bool:

@@ -26,8 +26,7 @@ ACTION_WORDS = {"attack": "attack", "attacks": "attack", "attacking": "attack", 
 _ACTION = "(?P<action>" + "|".join(sorted(map(re.escape, ACTION_WORDS), key=len, reverse=True)) + ")"
 _SKILL = r"(?P<skill>[a-z][a-z]+(?: (?!rolls?\b|to\b|when\b|instead\b|against\b)[a-z][a-z]+)?)"
 _N = r"(?P<bonus>[1-4])"
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "an": 1, "a": 1, "another": 1, "an extra": 1, "one more": 1,
-          "1": 1, "2": 2, "3": 3, "4": 4}
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "an": 1, "a": 1, "another": 1, "1": 1, "2": 2, "3": 3, "4": 4}
 
 #: "+2 to Fight when you attack", "+2 on Notice rolls to overcome", "get a +2 when I use Shoot to attack"
 BONUS = [re.compile(p) for p in (
@@ -41,10 +40,10 @@ BONUS = [re.compile(p) for p in (
 USE = [re.compile(p) for p in (
     r"(?:can |may )?(?:use |uses |using )" + _SKILL + r" (?:instead of (?P<instead>[a-z]+) )?(?:to |when (?:you )?(?:make |making )?(?:an? )?)"
     + _ACTION + r"(?: against (?P<against>[a-z]+) attacks?| against (?:all |any )?(?P<any>physical |mental )?attacks?)?",
-    r"(?:can |may )?" + _ACTION.replace("action", "action") + r" (?:with|using) " + _SKILL
+    r"(?:can |may )?" + _ACTION + r" (?:with|using) " + _SKILL
     + r"(?: instead of (?P<instead>[a-z]+))?(?: against (?P<against>[a-z]+) attacks?)?",
 )]
-EXTRA_STRESS = re.compile(r"(?P<n>one|two|three|four|an|a|another|an extra|one more|[1-4]) (?:additional |extra |more )?"
+EXTRA_STRESS = re.compile(r"(?P<n>one|two|three|four|another|an|a|[1-4]) (?:additional |extra |more )?"
                           r"(?:(?P<track>physical|mental) )?stress box(?:es)?")
 EXTRA_MILD = re.compile(r"(?:an? |one |another )?(?:additional |extra |more )?mild consequence(?: slot)?")
 #: what ends a stunt's mechanical clause: a circumstance or a limit the engine cannot check
