@@ -109,7 +109,7 @@ class BasicController:
             caught = [x for x in c.active_ids() if x != me and c.f[x].zone == opts[i].zone]
             foes = [x for x in caught if c.side_of(x) != c.side_of(me)]
             if len(foes) >= 2 and len(foes) == len(caught):
-                return i, f"catches {len(foes)} foes in one {opts[i].skill} attack on {opts[i].zone}"
+                return i, reason("blast", foes=len(foes), skill=opts[i].skill, zone=opts[i].zone)
         best, best_score = None, -99
         for i in kinds.get(Attack, ()):
             o = opts[i]

@@ -17,6 +17,7 @@ REASONS: dict[str, str] = {
     # a turn (basic, and the tactics built on it)
     "concede": "the next hit would take it out; concedes while it can",
     "attack": "attacks {target} with {skill}: the best odds in reach",
+    "blast": "catches {foes} foes in one {skill} attack on {zone}",  # a zone attack
     "step": "steps into {zone} to reach a foe",
     "close_in_better": "closes in to {zone} to use {skill} rather than {mediocre} at Mediocre",
     "force_way": "forces a way to {zone} to reach a foe",

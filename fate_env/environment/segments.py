@@ -224,7 +224,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       (ShieldWith,), _character("shield", "minion")),
     # zone attacks (a zone_attack stunt's): empty in scenes without one
     S("zone_attack", _if("blasts", lambda L: L.Z * L.K), "Z x K, or 0", ("turn",), "attack a whole zone: zone x skill",
-      (ZoneAttack,), _zone_skill("zone_attack")),
+      (ZoneAttack,), _zone_skill("zone_attack"), kernel="L_ZONEATTACK"),
     # split attacks (the split_effort dial): the zone and skill, then each target's share
     S("split_attack", _if("split", lambda L: L.Z * L.K), "Z x K, or 0", ("turn",), "split an attack: zone x skill",
       (SplitAttack,), _zone_skill("split_attack")),

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.kinds import SceneKind
 from fate_env.rules.reach import track_attack_skills
+from fate_env.rules.skills import ATTACK_SKILLS
 from fate_env.rules.ruleset import RuleSet
 from fate_env.rules.scene import CharacterSheet, Scene
 
@@ -55,8 +56,8 @@ RULE_DIALS: dict[str, Any] = {
     "overcome_tie": ("choice", "minor_cost"), "exploit_opposition": ANY, "major_cost": tuple(MAJOR_COSTS),
     "advantage_rule": ("create",), "defense_overflow": ("boost",), "move_cost": ("free",), "sprint": ("overcome",),
     "protect": (False,), "block_actions": (False,), "maneuver_avoid": (False,), "fragile_aspects": (False,),
-    "mixed_conflicts": (False,), "split_effort": (False,), "weapons": (False,),
-    "weapon_effect": ANY,       # read only when weapons is on, which the kernel does not play
+    "mixed_conflicts": (False,), "split_effort": (False,),
+    "weapons": ANY, "weapon_effect": ANY,   # on a hit's shifts or as roll modifiers (kernel/attack.py, rolls.py)
     "scale_benefit": ANY,       # read only between scales, which the kernel does not play (see Scene)
     "faster_contests": ANY,     # a contest's rule; the kernel plays conflicts only (see Scene)
 }
@@ -124,7 +125,7 @@ SCENE_FIELDS: dict[str, Any] = {
 
 #: character fields the kernel does not play, each refused (once) when any character sets it
 CHARACTER_FEATURES: dict[str, str] = {
-    "immobile": "an immobile character", "leads": "a minion group's leader",
+    "leads": "a minion group's leader",
     "protected_by": "a hive's protected heart", "true_form": "a true form", "contest_immunity": "contest immunity",
     "challenge_immunity": "challenge immunity", "minion_armor": "expendable minion armor",
     "solo_bonus": "solo bonuses",
@@ -136,8 +137,9 @@ CHARACTER_FIELDS: dict[str, Any] = {
     "id": ANY, "name": ANY, "side": ANY, "zone": ANY, "skills": ANY, "high_concept": ANY, "trouble": ANY,
     "aspects": ANY, "refresh": ANY, "fate_points": ANY, "stress": ANY, "count": ANY, "controller": ANY,
     "extreme_replaces": ANY,
-    "weapon": ANY, "armor": ANY,        # read only when weapons is on (RULE_DIALS refuses it)
+    "weapon": ANY, "armor": ANY,        # read under the weapons dial (kernel S_WEAPON, S_ARMOR)
     "carry_consequences": ANY,          # read only with a true form (refused below)
+    "immobile": ANY,                    # no free move, no overcome move (kernel S_IMMOBILE)
     "scale": "scene",                   # _characters: one scale for all
     "kind": lambda c, s: [] if c.kind in CHARACTER_KINDS else [f"{c.id}: kind {c.kind}"],
     "stunts": lambda c, s: _stunt_reasons(c, s),
@@ -161,15 +163,24 @@ def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
             if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in _consequence_names(scene) \
                     or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
                 why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
-        elif st.kind == "use_skill" and st.action == "defend":
-            pass  # a skill to defend with, against any attack or one skill's (kernel/rolls._use_skill)
+        elif st.kind == "use_skill" and st.action != "attack":
+            pass  # a skill to defend (against any attack or one skill's), create an advantage or overcome with (kernel/rolls._use_skill)
         elif st.kind == "use_skill":
-            if st.action != "attack" or st.reach not in REACHES:
-                why.append(f"{c.id}'s use_skill stunt {st.name!r} for {st.action}")
+            if st.reach not in REACHES:
+                why.append(f"{c.id}'s use_skill stunt {st.name!r} with reach {st.reach}")
             else:
                 attack_skills = attack_skills | {st.skill}
+        elif st.kind == "zone_attack":
+            track = ATTACK_SKILLS[st.skill][0] if st.skill in ATTACK_SKILLS else scene.conflict
+            if track != scene.conflict:  # the kernel harms the scene's own track
+                why.append(f"{c.id}'s zone_attack stunt {st.name!r} (a {st.skill} attack harms the {track} track "
+                           f"in a {scene.conflict} conflict)")
+            if len(scene.characters) > 8 * k.BLAST_BITS:
+                why.append(f"{c.id}'s zone_attack stunt {st.name!r} in a scene of over {8 * k.BLAST_BITS} characters")
         elif st.kind not in ("extra_stress", "extra_mild"):
             why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
+    if sum(1 for st in c.stunts if st.kind == "zone_attack") > k.MAX_BLASTS:
+        why.append(f"{c.id} has over {k.MAX_BLASTS} zone_attack stunts")
     if len(attack_skills) > MAX_ATTACK_SKILLS:
         why.append(f"{c.id} has over {MAX_ATTACK_SKILLS} attack skills")
     return why

@@ -17,7 +17,7 @@ from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Exploit, Invoke, Move, Next, OvercomeMove, Pass, RemoveAspect, Stay,
-    Support,
+    Support, ZoneAttack,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -61,7 +61,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_T_STACKS: "stack", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better",
+    k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
 }
@@ -110,6 +110,8 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return RemoveAspect(x1)
     if o == k.O_SUPPORT:
         return Support(tb.ids[x1])
+    if o == k.O_ZONEATTACK:
+        return ZoneAttack(tb.zones[x1], tb.skills[x2])
     raise ValueError(f"unknown option code {o}")
 
 
@@ -138,10 +140,11 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             option = _option(tb, row)
             out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
         elif code == k.E_ROLLED:
-            fd, tw, lead = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16
+            fd, tw, lead, gear = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16 & 0xFFFFFF, a[10] >> 40
             notes = ((f"stunt +{a[9]}",) if a[9] else ()) + \
                 ((f"{ids[lead - 1]} leads the teamwork",) if lead else ()) + \
-                ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ())
+                ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ()) + \
+                ((f"{'armor' if a[1] == k.ACT_DEFEND else 'weapon'} +{gear}",) if gear else ())
             out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
                                  notes))
         elif code == k.E_INVOKED:
@@ -175,7 +178,9 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_NEXT:
             out.append(ev.NextActor(ids[a[0]], ids[a[1]], bool(a[2])))
         elif code == k.E_HIT:
-            out.append(ev.Hit(ids[a[0]], who(a[1]), a[2], TRACKS[a[3]], ()))
+            note = {k.HIT_PLAIN: (), k.HIT_WEAPON_TIE: ("weapon on a tie",),
+                    k.HIT_WEAPON: (f"weapon {a[5]}, armor {a[6]}",)}[a[4]]
+            out.append(ev.Hit(ids[a[0]], who(a[1]), a[2], TRACKS[a[3]], note))
         elif code == k.E_ABSORBED:
             c = a[0]
             boxes, slots = _mask(a[3]), _mask(a[4])
@@ -200,6 +205,9 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.SupportPledged(ids[a[0]], ids[a[1]]))
         elif code == k.E_PASSED:
             out.append(ev.Passed(ids[a[0]]))
+        elif code == k.E_BLAST:
+            caught = tuple(ids[w * k.BLAST_BITS + b] for w in range(8) for b in range(k.BLAST_BITS) if a[3 + w] >> b & 1)
+            out.append(ev.ZoneAttacked(ids[a[0]], tb.zones[a[1]], tb.skills[a[2]], caught))
         else:
             raise ValueError(f"unknown event code {code}")
     return out
@@ -216,6 +224,8 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
         fields["aspect"] = tb.names[a[8]]
     if key == "stack":
         fields["held"] = a[9]
+    if key == "blast":
+        fields["foes"] = a[9]
     if key == "back_up":
         fields["skill"] = tb.skills[a[6]]
     if key == "close_in_better":

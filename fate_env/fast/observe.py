@@ -19,8 +19,8 @@ from .jit import njit
 (L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
- L_MAJOR, L_ABSORB_SIZE) = range(37)
-NL = 37
+ L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK) = range(38)
+NL = 38
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
 DYN = 7       # where a character row's dynamic columns start (observation.encode: rows[:, 7:])
@@ -168,6 +168,10 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             sk = SKMAP[x2]
             if sk >= 0:
                 a = LP[L_ATTACK] + _slot(ego, x1) * K + sk
+        elif o == k.O_ZONEATTACK:
+            sk = SKMAP[x2]
+            if sk >= 0:
+                a = LP[L_ZONEATTACK] + x1 * K + sk
         elif o == k.O_MOVE:
             a = LP[L_MOVE] + x1
         elif o == k.O_OVERCOME:

@@ -16,7 +16,7 @@ from fate_env.content.policies import pool_floor
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
-from fate_env.rules.reach import sheet_attack_skills
+from fate_env.rules.reach import reach_of, sheet_attack_skills
 from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
 from fate_env.rules.state import build_fighter
 
@@ -152,13 +152,18 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         SC[i, k.S_NSTUNT] = sum(1 for st in c.stunts if st.kind == "bonus")
         SC[i, k.S_MOB] = 1 if c.kind == "mob" else 0
         SC[i, k.S_COUNT] = f.members
+        SC[i, k.S_WEAPON], SC[i, k.S_ARMOR] = c.weapon, c.armor
+        SC[i, k.S_IMMOBILE] = 1 if c.immobile else 0
         for s, v in c.skills.items():
             SK[i, si[s]] = v
         for j, sl in enumerate(f.slots):
             SLOTS[i, j] = (sl.value, SEVERITIES.index(sl.severity), -1 if sl.track is None else TRACKS.index(sl.track))
         for st in c.stunts:
-            if st.kind == "use_skill" and st.action == "defend":  # widens the defence's skills (kernel._use_skill)
-                stunts.append([i, si[st.skill], ACTION_CODES["defend"], k.W_USE,
+            if st.kind == "zone_attack":  # a turn's option, at the skill's reach (kernel/zone_attack.py)
+                stunts.append([i, si[st.skill], ACTION_CODES["attack"], k.W_BLAST, REACHES[reach_of(f, st.skill)], 0, ""])
+                continue
+            if st.kind == "use_skill" and st.action != "attack":  # widens the roll's skills (kernel._use_skill)
+                stunts.append([i, si[st.skill], ACTION_CODES[st.action], k.W_USE,
                                si[st.against] if st.against is not None else k.NEG, 0, ""])
                 continue
             if st.kind != "bonus":
@@ -208,6 +213,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     boost_ids = [name_id(b) for b in BOOSTS]
     hard_won = name_id("Hard-Won Ground")
     clear = name_id("Clear Ground")
+    glancing = name_id("Glancing Blow")  # armor took a whole hit (attack.land)
     cons0 = len(names)
     for t in TRACKS:
         for sev in SEVERITIES:
@@ -309,10 +315,14 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
      P[k.P_NAME_MOMENTUM]) = boost_ids
     P[k.P_NAME_HARD_WON] = hard_won
     P[k.P_NAME_CLEAR] = clear
+    P[k.P_NAME_GLANCING] = glancing
+    P[k.P_WEAPONS] = (k.WEAPONS_OFF if not rules.weapons else
+                      k.WEAPONS_SHIFTS if rules.weapon_effect == "shifts" else k.WEAPONS_ROLL)
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
     P[k.P_TIE_CHOICE] = 1 if rules.overcome_tie == "choice" else 0
     P[k.P_NAME_CONS0] = cons0
-    P[k.P_USEDEF] = sum(1 for c in chars for st in c.stunts if st.kind == "use_skill" and st.action == "defend")
+    P[k.P_NBLAST] = sum(1 for c in chars for st in c.stunts if st.kind == "zone_attack")
+    P[k.P_USESKILL] = sum(1 for c in chars for st in c.stunts if st.kind == "use_skill" and st.action != "attack")
     return Tables(scene, ids, sides, tuple(skills), zones, tuple(names), SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS,
                   ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),

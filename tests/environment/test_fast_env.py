@@ -63,6 +63,13 @@ def test_aec_with_shaped_rewards_and_a_truncating_cap_is_the_reference():
     assert aec_side_by_side(range(6), scene="warehouse_mobs", rules="core", reward=SHAPED) > 300
 
 
+def test_zone_attacks_and_an_immobile_character_step_the_same_on_both_cores():
+    """horde's zone attacks (the zone_attack segment, encoded by the kernel: L_ZONEATTACK) and
+    leviathan's immobile parts (issue 38), stepped with masked random actions."""
+    assert aec_side_by_side(range(5), scene="horde") > 200
+    assert aec_side_by_side(range(3), scene="leviathan") > 100
+
+
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""

@@ -50,4 +50,4 @@ def test_the_fast_cores_numbers_name_real_segments():
     for spec in segments.SEGMENTS:
         if spec.kernel is not None:
             assert isinstance(getattr(ob, spec.kernel), int)
-    assert len({spec.kernel for spec in segments.SEGMENTS if spec.kernel}) == 26
+    assert len({spec.kernel for spec in segments.SEGMENTS if spec.kernel}) == 27

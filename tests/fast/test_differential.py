@@ -103,8 +103,8 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 
 def test_the_shipped_scenes_it_covers():
     """The scenes the docs list as played by the fast core."""
-    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "interrogation", "warehouse",
-                                                                      "warehouse_mobs"]
+    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "horde", "interrogation",
+                                                                      "leviathan", "warehouse", "warehouse_mobs"]
 
 
 APART = {  # melee fighters a zone apart: the free move into reach, then the attack
@@ -363,3 +363,125 @@ def test_defence_stunts_that_swap_the_skill_are_played_identically(name, rules):
         rolled = {e["skill"] for seed in SEEDS[:40] for e in FastCore(scene).episode(seed).log()
                   if e["type"] == "Rolled" and e["action"] == "defend"}
         assert {"Provoke", "Will"} <= rolled, rolled
+
+
+SKILL_SWAPS = [  # use_skill stunts to create an advantage and to overcome (issue 38)
+    [{"kind": "use_skill", "skill": "Provoke", "action": "create_advantage"}],
+    [{"kind": "use_skill", "skill": "Will", "action": "overcome"},
+     {"kind": "use_skill", "skill": "Provoke", "action": "create_advantage"}],
+    [{"kind": "use_skill", "skill": "Will", "action": "overcome"}],
+]
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "duel", "ghoul"])
+def test_stunts_that_swap_the_skill_to_create_an_advantage_or_overcome_are_played_identically(name, rules):
+    """Every character gets one of the sets above (by its place in the file), with Provoke and Will
+    rated above the skills the actions list, so advantages from templates, taking advantage of an
+    aspect and clearing one roll the stunt's skill; basic and random controllers (random reaches
+    exploits and clears, which basic seldom makes)."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data(name)
+    data = {**data, "characters": {cid: {**c, "skills": {**c.get("skills", {}), "Provoke": 5, "Will": 5},
+                                         "stunts": list(c.get("stunts", [])) + SKILL_SWAPS[i % len(SKILL_SWAPS)]}
+                                   for i, (cid, c) in enumerate(data["characters"].items())}}
+    scene = scene_from_dict({**data, "rules": rules}, file)
+    assert covered(scene) == [], covered(scene)
+    for policy in ("basic", "random"):
+        who = {c.id: policy for c in scene.characters}
+        assert compare(scene, SEEDS[:100], who) >= 90
+    if name == "warehouse":  # the stunts' skills were rolled for both actions
+        who = {c.id: "random" for c in scene.characters}
+        rolled = {(e["action"], e["skill"]) for seed in SEEDS[:60] for e in FastCore(scene, who).episode(seed).log()
+                  if e["type"] == "Rolled"}
+        assert {("create_advantage", "Provoke"), ("overcome", "Will")} <= rolled, rolled
+
+
+ARMS = [(3, 0), (1, 2), (0, 1), (2, 1), (4, 3)]  # (weapon, armor), by a character's place in the file
+
+
+@pytest.mark.parametrize("effect", ["shifts", "roll"])
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel", "ghoul", "interrogation"])
+def test_weapon_and_armor_ratings_are_played_identically(name, rules, effect):
+    """The weapons dial (003:2675-2693) on every character's ratings, on a hit's shifts (a weapon hits
+    on a tie, armor takes shifts off and can leave a Glancing Blow) or as roll modifiers (001:86-101);
+    mobs, and a mental conflict (interrogation), where the ratings, being gear, do nothing."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data(name)
+    data = {**data, "characters": {cid: {**c, "weapon": ARMS[i % len(ARMS)][0], "armor": ARMS[i % len(ARMS)][1]}
+                                   for i, (cid, c) in enumerate(data["characters"].items())}}
+    scene = scene_from_dict({**data, "rules": {"name": rules, "dials": {"weapons": True, "weapon_effect": effect}}},
+                            file)
+    assert covered(scene) == [], covered(scene)
+    assert compare(scene, SEEDS[:120]) >= 108
+    if name == "warehouse":  # every outcome the ratings give was compared
+        log = [e for seed in SEEDS[:60] for e in FastCore(scene).episode(seed).log()]
+        if effect == "shifts":
+            notes = {n.split(" ")[0] + (" tie" if "tie" in n else "") for e in log if e["type"] == "Hit" for n in e["notes"]}
+            assert notes == {"weapon", "weapon tie"}, notes
+            assert any(e["type"] == "AspectCreated" and e["aspect"] == "Glancing Blow" for e in log)
+        else:
+            notes = {n.split(" ")[0] for e in log if e["type"] == "Rolled" for n in e["notes"]}
+            assert {"weapon", "armor"} <= notes, notes
+
+
+BLASTS = [  # zone_attack stunts (issue 38), by a character's place in the file: melee, ranged, with a bonus
+    [{"kind": "zone_attack", "skill": "Fight"}],
+    [{"kind": "zone_attack", "skill": "Shoot"}],
+    [{"kind": "zone_attack", "skill": "Fight"}, {"kind": "bonus", "skill": "Fight", "action": "attack", "when": "same_zone"}],
+]
+
+
+@pytest.mark.parametrize("policy", ["basic", "random", "tactician", "sniper", "brute"])
+def test_the_horde_s_zone_attacks_are_played_identically(policy):
+    """horde's Wave of Grave-Fire (003:2644-2650) under every policy's choice of it: basic's (two foes
+    or more and no friend), random's (any zone in reach, friends caught too) and the tactics'."""
+    scene = load_scene("horde")
+    who = {c.id: policy for c in scene.characters}
+    assert compare(scene, SEEDS[:100], who) >= 90
+    blasts = sum(e["type"] == "ZoneAttacked" for seed in SEEDS[:40] for e in FastCore(scene, who).episode(seed).log())
+    assert blasts > 0 or policy in ("tactician", "sniper", "brute")
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel", "ghoul"])
+def test_zone_attack_stunts_are_played_identically(name, rules):
+    """Every character gets one of the sets above; under basic and random controllers, and with the
+    weapons dial on (a zone attack's hits meet weapon and armor as any attack's do)."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data(name)
+    data = {**data, "characters": {cid: {**c, "stunts": list(c.get("stunts", [])) + BLASTS[i % len(BLASTS)],
+                                         "weapon": ARMS[i % len(ARMS)][0], "armor": ARMS[i % len(ARMS)][1]}
+                                   for i, (cid, c) in enumerate(data["characters"].items())}}
+    for spec in (rules, {"name": rules, "dials": {"weapons": True}}):
+        scene = scene_from_dict({**data, "rules": spec}, file)
+        assert covered(scene) == [], covered(scene)
+        for policy in ("basic", "random"):
+            assert compare(scene, SEEDS[:60], {c.id: policy for c in scene.characters}) >= 54
+    if name == "warehouse":
+        who = {c.id: "random" for c in scene.characters}
+        caught = [len(e["targets"]) for seed in SEEDS[:60] for e in FastCore(scene, who).episode(seed).log()
+                  if e["type"] == "ZoneAttacked"]
+        assert caught and max(caught) >= 2, caught
+
+
+def test_a_zone_attack_that_harms_another_track_is_refused_by_name():
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data("warehouse")
+    cid, c = next(iter(data["characters"].items()))
+    data = {**data, "characters": {**data["characters"], cid: {
+        **c, "stunts": [{"name": "Terrify", "kind": "zone_attack", "skill": "Provoke"}]}}}
+    why = covered(scene_from_dict(data, file))
+    assert any("'Terrify'" in w and "Provoke attack harms the mental track" in w for w in why), why
+
+
+@pytest.mark.parametrize("policy", ["random", "sniper"])
+def test_an_immobile_character_is_offered_no_move(policy):
+    """leviathan's tentacles never leave their zone (no free move, no overcome move: reach.free_moves,
+    overcome_move.offer); random controllers take whatever the turn offers, so an offered move would
+    show."""
+    scene = load_scene("leviathan")
+    assert any(c.immobile for c in scene.characters)
+    who = {c.id: policy for c in scene.characters}
+    assert compare(scene, SEEDS[:100], who) >= 90

@@ -96,14 +96,15 @@ def _advantage(T, W, B, EV, actor, k, target):
     CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     R = B.R
     on_char = target < TGT_SCENE
-    skill = _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG)
+    skill = _use_skill(SK, ST, CH, A, P, actor, _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG),
+                       ACT_ADVANTAGE, NEG, NEG)
     dskill = NEG
     active = TPL[k, TP_TARGET] == TG_FOE
     if active:
         if not _respond(T, W, EV, target, B):
             return
         dskill = _use_skill(SK, ST, CH, A, P, target, _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor),
-                            actor, NEG)  # not an attack: a stunt limited to one skill's attacks does not apply
+                            ACT_DEFEND, actor, NEG)  # not an attack: a stunt limited to one skill's attacks does not apply
     _roll_action(T, W, B, EV, actor, ACT_ADVANTAGE, skill, target if on_char else NEG, target if active else NEG,
                  dskill, (TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:

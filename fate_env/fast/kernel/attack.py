@@ -9,8 +9,9 @@ from .basic import _may_concede, _should_concede
 from .events import _decision, _paused_two
 from .invokes import _settle
 from .layout import (
-    ACT_ATTACK, BAIL_NONE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, O_BOOST_HIT, O_CONCEDE, O_DEFEND, O_FULLHIT,
-    P_NAME_MOMENTUM, P_NAME_OPENING, R_R_CONCEDE, R_R_DEFEND, R_S_FULL,
+    ACT_ATTACK, BAIL_NONE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
+    O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
+    R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -48,7 +49,7 @@ def _respond(T, W, EV, target, B):
 @njit(cache=True, _nrt=False)
 def _attack(T, W, B, EV, actor, target, skill):
     SK, ST, P = T.SK, T.ST, T.P
-    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    CH, A, G = W.CH, W.A, W.G
     if not _respond(T, W, EV, target, B):
         return
     dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill), skill)
@@ -58,10 +59,27 @@ def _attack(T, W, B, EV, actor, target, skill):
     m = _settle(T, W, B, EV, True, True, ACT_ATTACK, target)
     if G[G_BAIL] != BAIL_NONE:
         return
+    _land(T, W, B, EV, actor, target, m)
+
+
+@mirrors("fate_env.rules.actions.attack.land", "fate_env.rules.actions.attack.armored")
+@njit(cache=True, _nrt=False)
+def _land(T, W, B, EV, actor, target, m):
+    """attack.land: an attack's margin ``m`` (its invokes done) comes to its outcome: a tie's boost,
+    or under the weapons dial on a hit's shifts (003:2675-2693, physical attacks only) the weapon's
+    hit on a tie; a hit with its style choice, less armor (a Glancing Blow when armor takes it all)."""
+    SC, P = T.SC, T.P
+    A, AF, AL, G, RNG = W.A, W.AF, W.AL, W.G, W.RNG
     if m < 0:
         return
+    weapons = P[P_WEAPONS] == WEAPONS_SHIFTS and P[P_TRACK] == 0
+    weapon = SC[actor, S_WEAPON] if weapons else 0
+    armor = SC[target, S_ARMOR] if weapons else 0
     if m == 0:
-        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
+        if weapon == 0 or weapon - armor <= 0:  # no weapon, or armor took its tie hit: the tie's boost
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
+            return
+        _harm(T, W, EV, target, weapon - armor, actor, B, HIT_WEAPON_TIE, 0, 0)
         return
     if m >= 3:
         j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
@@ -76,4 +94,11 @@ def _attack(T, W, B, EV, actor, target, skill):
         else:
             _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL, O_FULLHIT,
                       0, 0, 0, 0, 0)
-    _harm(T, W, EV, target, m, actor, B)
+    if not weapons:
+        _harm(T, W, EV, target, m, actor, B, HIT_PLAIN, 0, 0)
+        return
+    hit = m + weapon - armor
+    if hit <= 0:  # armor took the whole hit: a boost instead (003:2686-2689)
+        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_GLANCING])
+        return
+    _harm(T, W, EV, target, hit, actor, B, HIT_WEAPON, weapon, armor)

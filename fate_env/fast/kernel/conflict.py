@@ -18,11 +18,11 @@ from .layout import (
     D_TURN, E_ENDED, E_EXCHANGE, E_MOVED, E_NEXT, E_PASSED, E_TURN, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE,
     G_EXCHANGE, G_HORIZON, G_NAL, G_RESUME, G_TURNSEQ, G_UNRESOLVED, G_WINNER, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG,
     O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_NEXT, O_OVERCOME, O_PASS, O_REMOVE, O_STAY,
-    O_SUPPORT, P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NAME_PREPARED, P_ORDER, P_POL, P_POPCORN, PK_BRUTE, PK_SNIPER,
+    O_SUPPORT, O_ZONEATTACK, P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NAME_PREPARED, P_ORDER, P_POL, P_POPCORN, PK_BRUTE, PK_SNIPER,
     PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS,
     R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST, R_T_ATTACK, R_T_BACKS, R_T_BACKS_UP, R_T_CASHES, R_T_CONCEDE,
     R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF, R_T_GUARDS, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS,
-    R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
+    R_T_BLAST, R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
@@ -34,6 +34,7 @@ from .stress import _cap, _concede
 from .support import _full_defense, _pledge
 from .table import _allies, _first_active, _foes, _over
 from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
+from .zone_attack import _blast_options, _worth_it, _zone_attack
 
 
 @mirrors("fate_env.rules.flows.conflict.turn",
@@ -48,7 +49,7 @@ def _turn(T, W, B, EV, actor):
     SC, SK, ST, SLOTS, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
     MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     buf, skills, allies, moves = B.buf, B.skills, B.allies, B.moves
-    att_t, att_s, adv_k, adv_g = B.att_t, B.att_s, B.adv_k, B.adv_g
+    att_t, att_s, adv_k, adv_g, blast_z, blast_s = B.att_t, B.att_s, B.adv_k, B.adv_g, B.blast_z, B.blast_s
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, (actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if CH[actor, C_FULLDEF] != 0:
@@ -86,10 +87,12 @@ def _turn(T, W, B, EV, actor):
                 elif z == NEG or z == here:
                     nrem += 1
         nover = 0
-        while _nth_overcome(ZR, ZRN, here, moves, nm, nover) != NEG:
-            nover += 1
+        while SC[actor, S_IMMOBILE] == 0 and _nth_overcome(ZR, ZRN, here, moves, nm, nover) != NEG:
+            nover += 1  # overcome_move.offer: none for an immobile character
         before_fd = nm + natt + nadv + nexp + nover + nrem
-        total = before_fd + 1 + nal + 2
+        i_concede = before_fd + 1 + nal  # then pass, then the zone attacks (actions.ACTIONS)
+        nza = _blast_options(SC, ST, P, SIGHT, CH, actor, blast_z, blast_s)
+        total = i_concede + 2 + nza
         pol = P[P_POL] + POL_W * actor
         pick = NEG
         why = R_T_ATTACK
@@ -123,6 +126,8 @@ def _turn(T, W, B, EV, actor):
                         q += 1
                     _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
                     _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
+                    for i in range(nza):
+                        _opt(EV, G, q + 2 + i, O_ZONEATTACK, blast_z[i], blast_s[i], 0, 0, 0)
                 return
             why = _why(P, actor, D_TURN)
             if j < nm:
@@ -176,14 +181,19 @@ def _turn(T, W, B, EV, actor):
                 _decision(EV, G, D_TURN, actor, j, why, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
-            _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
-            _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            if i == 1:
+                _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
+                _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+                break
+            i -= 2
+            _decision(EV, G, D_TURN, actor, j, why, O_ZONEATTACK, blast_z[i], blast_s[i], 0, 0, 0)
+            _zone_attack(T, W, B, EV, actor, blast_z[i], blast_s[i])
             break
         own = P[pol + POL_KIND]
         if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
             # tactician, support and stacker concede as basic does, before their own rule
             if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
-                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, i_concede, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
         if own == PK_TACTICIAN:
@@ -294,13 +304,25 @@ def _turn(T, W, B, EV, actor):
         if pick == NEG:
             # basic._turn
             if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
-                _decision(EV, G, D_TURN, actor, total - 2, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
+                _decision(EV, G, D_TURN, actor, i_concede, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
             if own == PK_BRUTE and natt > 0:
                 pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
                 why = R_T_SMASH
             else:
+                blast = NEG
+                foes = 0
+                for i in range(nza):  # a blast that catches two foes or more and no friend
+                    foes = _worth_it(SC, CH, actor, blast_z[i])
+                    if foes:
+                        blast = i
+                        break
+                if blast != NEG:
+                    _decision(EV, G, D_TURN, actor, i_concede + 2 + blast, R_T_BLAST, O_ZONEATTACK, blast_z[blast],
+                              blast_s[blast], 0, 0, foes)
+                    _zone_attack(T, W, B, EV, actor, blast_z[blast], blast_s[blast])
+                    break
                 pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
                 if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0:
                     # basic._turn: no plinking at Mediocre when a free step brings a better skill to bear
@@ -322,7 +344,7 @@ def _turn(T, W, B, EV, actor):
             continue
         over = NEG
         j = 0
-        while True:  # basic: the first overcome move that brings a foe into reach
+        while j < nover:  # basic: the first overcome move that brings a foe into reach
             z = _nth_overcome(ZR, ZRN, here, moves, nm, j)
             if z == NEG:
                 break

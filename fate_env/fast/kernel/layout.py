@@ -6,9 +6,12 @@ reads its names from here; ``decode.py`` and the environment's bridge read them 
 from __future__ import annotations
 
 # static, per character (SC)
-S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL = range(11)
-NSF = 11  # SC[c, NSF + b]: the value of c's box b on the scene's track
+S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL, S_WEAPON, S_ARMOR, \
+    S_IMMOBILE = range(14)
+NSF = 14  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # S_XREPL: the aspect an extreme consequence replaces (harm.replace_for_extreme), NEG for none
+# S_IMMOBILE: 1 for a character that never leaves its zone (no free move, no overcome move)
+# S_WEAPON, S_ARMOR: the sheet's weapon and armor ratings (read only under the weapons dial: P_WEAPONS)
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_SLOTNAME = range(19)
@@ -23,9 +26,12 @@ T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
 #: the actions a roll is for, as the reference names them (decode spells a code with its word)
 ACTIONS = ("attack", "defend", "create_advantage", "overcome")
 ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = range(len(ACTIONS))
-W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT, W_USE = range(8)
-# W_USE: not a bonus but a use_skill stunt to defend (ST row: skill, ACT_DEFEND, arg: the skill it is limited
-# to defending against, or NEG for any); _stunt never counts it, _use_skill widens a defence's skills with it
+W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT, W_USE, W_BLAST = range(9)
+# W_USE: not a bonus but a use_skill stunt to defend, create an advantage or overcome (ST row: skill, action, arg:
+# the skill a defence is limited to defending against, or NEG for any); _stunt never counts it, _use_skill widens
+# the roll's skills with it. W_BLAST: a zone_attack stunt (ST row: skill, ACT_ATTACK, arg: the skill's reach,
+# reach.reach_of's, 0 melee, 1 ranged, 2 any); at most MAX_BLASTS per sheet (fast/coverage.py)
+MAX_BLASTS = 4
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
 # aspects (A): kind, owner, zone, creator, name, boost turn
@@ -47,14 +53,21 @@ TGT_ZONE = 1000  # + the zone's index
  P_GMPOOL, P_FIGHT, P_SHOOT_SKILL, P_PROVOKE, P_ATHLETICS, P_WILL, P_NSIDES, P_AMAX, P_EMAX,
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
- P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USEDEF) = range(42)
-NP = 42
-# P_USEDEF: how many use_skill stunts to defend the scene's sheets hold (0: a defence's skills are never widened)
+ P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
+ P_NBLAST) = range(45)
+NP = 45
+# P_NBLAST: how many zone_attack stunts the scene's sheets hold (0: a turn offers no zone attack)
+# P_WEAPONS: the weapons dial (ruleset.weapons, weapon_effect): WEAPONS_OFF, on a hit's shifts, or as roll modifiers
+# P_USESKILL: how many use_skill stunts other than to attack the scene's sheets hold (0: a roll's skills are never widened)
 # P[P[P_CNAMES] + 2 * sev]: how many consequence names the scene lists for severity sev (0: none, the
 # default name), P[... + 1] where in P their name ids start, in order; P[P[P_COWNED] + (owner * 2 + track) *
 # 4 + sev]: the id of the default name made its taker's own ("Wounded (Og)"), once every listed one is taken
 # P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
 # P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
+#: the weapons dial as the kernel keeps it (P_WEAPONS)
+WEAPONS_OFF, WEAPONS_SHIFTS, WEAPONS_ROLL = range(3)
+#: what a hit's note says (E_HIT's fifth field; the sixth and seventh: weapon and armor ratings)
+HIT_PLAIN, HIT_WEAPON_TIE, HIT_WEAPON = range(3)
 #: the major_cost dial's values (rules.ruleset), in code order
 MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
@@ -92,14 +105,17 @@ NR = 11
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
-    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED = range(1, 24)
+    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST = range(1, 25)
+# E_BLAST: a zone attack (actor, zone, skill, then its targets as bits: character c is bit c % BLAST_BITS of field
+# 3 + c // BLAST_BITS, so a scene of up to 8 * BLAST_BITS characters: fast/coverage.py)
+BLAST_BITS = 60
 # decision kinds, option kinds, reasons (decode.py spells them out)
 #: decision kinds, as the reference names them (rules.kinds.DecisionKind)
 DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost")
 D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(len(DECISIONS))
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
-    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST = range(25)
+    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK = range(26)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -110,6 +126,7 @@ BEARINGS = ("own", "foe", "scene", "any")
 BEAR_OWN, BEAR_FOE, BEAR_SCENE, BEAR_ANY = range(len(BEARINGS))
 R_I_FREE = 42
 R_I_PAID = R_I_FREE + 4
+R_T_BLAST = R_I_PAID + 4  # basic: a zone attack that catches two foes or more and no friend
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3

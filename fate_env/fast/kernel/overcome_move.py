@@ -73,7 +73,7 @@ def _overcome_move(T, W, B, EV, actor, zone):
             if v == NEG or e > v:
                 v = e
                 dskill = c
-        dskill = _use_skill(SK, ST, CH, A, P, by, dskill, actor, NEG)  # a move, not an attack
+        dskill = _use_skill(SK, ST, CH, A, P, by, dskill, ACT_DEFEND, actor, NEG)  # a move, not an attack
     active = _roll_action(T, W, B, EV, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
                           (P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:

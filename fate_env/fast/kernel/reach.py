@@ -5,7 +5,7 @@ a move, the free moves.
 from __future__ import annotations
 
 from ..jit import njit
-from .layout import ACTIVE, ATK_W, C_STATUS, C_ZONE, NP, P_BLOCK, P_SHOOT, S_SIDE
+from .layout import ACTIVE, ATK_W, C_STATUS, C_ZONE, NP, P_BLOCK, P_SHOOT, S_IMMOBILE, S_SIDE
 from .mirror import mirrors
 
 
@@ -46,6 +46,8 @@ def _attack_skills(P, c, out):
 @mirrors("fate_env.rules.reach.free_moves")
 @njit(cache=True, _nrt=False)
 def _free_moves(SC, CH, P, ZF, ZFN, c, out):
+    if SC[c, S_IMMOBILE] != 0:  # a part of the map, a turret: it stays where it is
+        return 0
     z = CH[c, C_ZONE]
     if P[P_BLOCK] != 0:
         side = SC[c, S_SIDE]

@@ -32,6 +32,7 @@ def _remove(T, W, B, EV, actor, aid):
         if skill == NEG or v > best:
             skill = x
             best = v
+    skill = _use_skill(SK, ST, CH, A, P, actor, skill, ACT_OVERCOME, NEG, NEG)
     creator = A[aid, A_CREATOR]
     active = creator != NEG and CH[creator, C_STATUS] == ACTIVE and SC[creator, S_SIDE] != SC[actor, S_SIDE]
     dskill = A[aid, A_SKILL]
@@ -42,7 +43,7 @@ def _remove(T, W, B, EV, actor, aid):
             if v == NEG or e > v:
                 v = e
                 dskill = x
-        dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, NEG, NEG)  # not an attack: unlimited stunts only
+        dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, ACT_DEFEND, NEG, NEG)  # not an attack: unlimited stunts only
     _roll_action(T, W, B, EV, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG,
                  dskill, (2, A[aid, A_NAME], WHY_PASSIVE_CLEAR))  # 2: REMOVE_DIFFICULTY
     if G[G_BAIL] != BAIL_NONE:

@@ -9,9 +9,10 @@ from ..jit import njit
 from .events import _emit
 from .layout import (
     A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
-    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_USEDEF, P_WILL,
-    R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE, T_ACTION, T_ARG, T_BONUS,
-    T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER, W_SAME, W_TARGET, W_USE, W_ZONE,
+    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
+    P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
+    S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
+    W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -110,24 +111,25 @@ def _base(SK, ST, CH, A, c, skill, action, target):
 
 @mirrors("fate_env.rules.rolls.best_skill")
 @njit(cache=True, _nrt=False)
-def _use_skill(SK, ST, CH, A, P, c, best, attacker, versus):
-    """rolls.best_skill's pool widened by c's use_skill stunts to defend (in the sheet's order; one
-    limited to a skill's attacks only when ``versus``, the attack's skill, is it: NEG for a roll that
-    is not an attack): ``best``, the base pool's pick, kept on a tie."""
-    if P[P_USEDEF] == 0:  # the common case: no sheet of the scene has one
+def _use_skill(SK, ST, CH, A, P, c, best, action, attacker, versus):
+    """rolls.best_skill's pool widened by c's use_skill stunts for ``action`` (in the sheet's order; a
+    defence's stunt limited to one skill's attacks only when ``versus``, the attack's skill, is it:
+    NEG for a roll that is not an attack): ``best``, the base pool's pick, kept on a tie. A stunt's
+    skill already in the pool never beats the pool's pick, so it needs no test of its own."""
+    if P[P_USESKILL] == 0:  # the common case: no sheet of the scene has one
         return best
     best_v = 0
     rated = False  # the base pick's rating, worked out at the first stunt that applies
     for i in range(ST.shape[0]):
-        if ST[i, T_OWNER] != c or ST[i, T_TAG] != W_USE or ST[i, T_ACTION] != ACT_DEFEND:
+        if ST[i, T_OWNER] != c or ST[i, T_TAG] != W_USE or ST[i, T_ACTION] != action:
             continue
         if ST[i, T_ARG] != NEG and ST[i, T_ARG] != versus:
             continue
         if not rated:
             rated = True
-            best_v = SK[c, best] + (_stunt(ST, CH, A, c, best, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
+            best_v = SK[c, best] + (_stunt(ST, CH, A, c, best, action, attacker) if CH[c, C_NSTUNT] else 0)
         s = ST[i, T_SKILL]
-        v = SK[c, s] + (_stunt(ST, CH, A, c, s, ACT_DEFEND, attacker) if CH[c, C_NSTUNT] else 0)
+        v = SK[c, s] + (_stunt(ST, CH, A, c, s, action, attacker) if CH[c, C_NSTUNT] else 0)
         if v > best_v:
             best = s
             best_v = v
@@ -152,7 +154,7 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
         base = P[P_ATHLETICS]
     else:
         base = P[P_WILL]
-    return _use_skill(SK, ST, CH, A, P, target, base, attacker, versus)
+    return _use_skill(SK, ST, CH, A, P, target, base, ACT_DEFEND, attacker, versus)
 
 
 @mirrors("fate_env.rules.rolls.effective")
@@ -191,15 +193,19 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     voice: ``passive`` = (difficulty, why_arg, why_kind), E_PASSIVE saying why. True: the
     opposition rolled."""
     difficulty, why_arg, why_kind = passive
-    SC, SK, ST = T.SC, T.SK, T.ST
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     R, faces = B.R, B.faces
     rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, action, target)
+    # weapons as roll modifiers (rolls.roll's ``armed``): an attack a defence opposes, on the physical track
+    armed = P[P_WEAPONS] == WEAPONS_ROLL and action == ACT_ATTACK and opposer != NEG and P[P_TRACK] == 0
+    gear = SC[actor, S_WEAPON] if armed else 0
     s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED,
-          (actor, action, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2], faces[3], stunt, fd | (tw << 8) | (lead << 16)))
+          (actor, action, skill, rating, rating + stunt + tw + fd + gear, faces[0], faces[1], faces[2], faces[3], stunt,
+           fd | (tw << 8) | (lead << 16) | (gear << 40)))
     R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd
+    R[R_BASE] = rating + stunt + tw + fd + gear
     R[R_FACES] = s
     R[R_BONUS] = 0
     R[R_Z1] = CH[actor, C_ZONE]
@@ -214,11 +220,13 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
     if ofd:
         CH[opposer, C_DEFONFULL] = 1
+    armor = SC[opposer, S_ARMOR] if armed else 0
     s = _roll(RNG, G, faces)
     _emit(EV, G, E_ROLLED,
-          (opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1], faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16)))
+          (opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd + armor, faces[0], faces[1], faces[2],
+           faces[3], ostunt, ofd | (otw << 8) | (olead << 16) | (armor << 40)))
     R[R_OPP] = opposer
-    R[R_OBASE] = orating + ostunt + otw + ofd
+    R[R_OBASE] = orating + ostunt + otw + ofd + armor
     R[R_OFACES] = s
     return True
 
@@ -227,7 +235,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
 @njit(cache=True, _nrt=False)
 def _best_of(SK, ST, CH, A, c, TPL, k, col, action, attacker):
     """rolls.best_skill over the template's listed skills: the first of the highest ratings with
-    stunts (tables.covered refuses the use_skill stunts that would widen the list)."""
+    stunts (its callers widen the pick with the use_skill stunts: _use_skill)."""
     best = NEG
     best_v = 0
     for j in range(TPL[k, col]):

@@ -42,12 +42,12 @@ def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
 
 @mirrors("fate_env.rules.harm.harm", "agents.basic.BasicController._absorb")
 @njit(cache=True, _nrt=False)
-def _harm(T, W, EV, target, shifts, source, B):
+def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     SC, SLOTS, P = T.SC, T.SLOTS, T.P
     MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     plans, usable = B.plans, B.usable
     track = P[P_TRACK]
-    _emit(EV, G, E_HIT, (target, source, shifts, track, 0, 0, 0, 0, 0, 0, 0))
+    _emit(EV, G, E_HIT, (target, source, shifts, track, note, weapon, armor, 0, 0, 0, 0))
     if SC[target, S_MOB] != 0:
         _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source)
         return

@@ -1,0 +1,146 @@
+"""A zone attack (``rules/actions/zone_attack.py``): one roll against everyone in a zone, friend and
+foe alike (003:2644-2650), offered by a ``zone_attack`` stunt; basic's test of when one is worth it.
+"""
+
+from __future__ import annotations
+
+from ..jit import njit
+from .attack import _land, _respond
+from .events import _emit
+from .invokes import _settle
+from .layout import (
+    ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_DEFONFULL, C_STATUS, C_ZONE, E_BLAST, E_ROLLED, G_BAIL, NEG,
+    P_NBLAST, P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE,
+    T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
+)
+from .mirror import kernel_only, mirrors
+from .rolls import _base, _defend_skill, _roll
+from .table import _over
+
+
+@mirrors("fate_env.rules.actions.zone_attack.offer", "fate_env.rules.actions.zone_attack.zones_in_reach")
+@njit(cache=True, _nrt=False)
+def _blast_options(SC, ST, P, SIGHT, CH, actor, zones, skills):
+    """zone_attack.offer: for each of ``actor``'s zone_attack stunts (in the sheet's order), each zone
+    in the skill's reach (its own in melee, those in range when shooting, any) where anyone else
+    stands, in the map's order: written to ``zones``/``skills``; returns how many."""
+    if P[P_NBLAST] == 0:
+        return 0
+    here = CH[actor, C_ZONE]
+    n = 0
+    for i in range(ST.shape[0]):
+        if ST[i, T_OWNER] != actor or ST[i, T_TAG] != W_BLAST:
+            continue
+        reach = ST[i, T_ARG]
+        for z in range(SIGHT.shape[0]):
+            if reach == 0 and z != here:
+                continue
+            if reach == 1 and not (0 <= SIGHT[here, z] <= P[P_SHOOT]):
+                continue
+            for c in range(SC.shape[0]):
+                if c != actor and CH[c, C_STATUS] == ACTIVE and CH[c, C_ZONE] == z:
+                    zones[n] = z
+                    skills[n] = ST[i, T_SKILL]
+                    n += 1
+                    break
+    return n
+
+
+@mirrors("agents.basic.BasicController._turn")
+@njit(cache=True, _nrt=False)
+def _worth_it(SC, CH, actor, zone):
+    """basic: the foes a zone attack on ``zone`` catches when it catches two or more and no friend
+    (else 0)."""
+    foes = 0
+    for c in range(SC.shape[0]):
+        if c != actor and CH[c, C_STATUS] == ACTIVE and CH[c, C_ZONE] == zone:
+            if SC[c, S_SIDE] == SC[actor, S_SIDE]:
+                return 0
+            foes += 1
+    return foes if foes >= 2 else 0
+
+
+@mirrors("fate_env.rules.reach.reach_of")
+@njit(cache=True, _nrt=False)
+def _blast_reach(ST, actor, skill):
+    """The reach of ``actor``'s zone attacks with ``skill`` (kept on its stunt's row by tables.build)."""
+    for i in range(ST.shape[0]):
+        if ST[i, T_OWNER] == actor and ST[i, T_TAG] == W_BLAST and ST[i, T_SKILL] == skill:
+            return ST[i, T_ARG]
+    return 0
+
+
+@kernel_only("E_BLAST's targets as bits: the reference's event holds them as a tuple")
+@njit(cache=True, _nrt=False)
+def _bits(targets, n, word):
+    """Word ``word`` of E_BLAST's target bits."""
+    out = 0
+    for i in range(n):
+        c = targets[i]
+        if c // BLAST_BITS == word:
+            out |= 1 << (c % BLAST_BITS)
+    return out
+
+
+@mirrors("fate_env.rules.actions.zone_attack.run")
+@njit(cache=True, _nrt=False)
+def _zone_attack(T, W, B, EV, actor, zone, skill):
+    """zone_attack.run: everyone else in ``zone`` may concede before the dice; the attacker rolls
+    once (its stunts looking at no target), then each target still in defends and the two invoke
+    as in a one-on-one attack, the attack's effort worked out against that target."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
+    R, faces, standing = B.R, B.faces, B.standing
+    nt = 0
+    for c in range(SC.shape[0]):
+        if c != actor and CH[c, C_STATUS] == ACTIVE and CH[c, C_ZONE] == zone:
+            standing[nt] = c
+            nt += 1
+    _emit(EV, G, E_BLAST, (actor, zone, skill, _bits(standing, nt, 0), _bits(standing, nt, 1), _bits(standing, nt, 2),
+                           _bits(standing, nt, 3), _bits(standing, nt, 4), _bits(standing, nt, 5),
+                           _bits(standing, nt, 6), _bits(standing, nt, 7)))
+    ns = 0
+    for i in range(nt):
+        t = standing[i]
+        if CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
+            continue  # steps.respond: the fight ended (a concession) before this target was asked
+        if _respond(T, W, EV, t, B):
+            standing[ns] = t  # ns <= i: the targets still to ask are past it
+            ns += 1
+        if G[G_BAIL] != BAIL_NONE:
+            return
+    if ns == 0 or CH[actor, C_STATUS] != ACTIVE:
+        return
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, NEG)
+    dice = _roll(RNG, G, faces)
+    _emit(EV, G, E_ROLLED, (actor, ACT_ATTACK, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
+                            faces[3], stunt, fd | (tw << 8) | (lead << 16)))
+    reach = _blast_reach(ST, actor, skill)
+    for i in range(ns):
+        t = standing[i]
+        if CH[t, C_STATUS] != ACTIVE or CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
+            continue
+        r, s, w, f, _ = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, t)  # a look: the effort against t
+        dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
+        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, t, dskill, ACT_DEFEND, actor)
+        if ofd:
+            CH[t, C_DEFONFULL] = 1
+        odice = _roll(RNG, G, faces)
+        _emit(EV, G, E_ROLLED, (t, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
+                                faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16)))
+        R[R_ACTOR] = actor
+        R[R_BASE] = r + s + w + f
+        R[R_FACES] = dice
+        R[R_BONUS] = 0
+        R[R_Z1] = CH[actor, C_ZONE]
+        R[R_Z2] = zone
+        R[R_OPP] = t
+        R[R_OBASE] = orating + ostunt + otw + ofd
+        R[R_OFACES] = odice
+        R[R_OBONUS] = 0
+        m = _settle(T, W, B, EV, True, True, ACT_ATTACK, t)
+        if G[G_BAIL] != BAIL_NONE:
+            return
+        _land(T, W, B, EV, actor, t, m)
+        if G[G_BAIL] != BAIL_NONE:
+            return
