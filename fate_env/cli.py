@@ -479,7 +479,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     compiling = None
     if engine == "fast":
         from . import fast
-        if not fast.compiled():
+        from .fast import stamp
+        if not (stamp.marked() and fast.compiled()):  # no marker: not compiled, and numba left unimported
             if args.engine == "auto" and args.workers == 1 and not args.ray:
                 # never slower than the reference: it plays while a child compiles, and hands over
                 compiling = B.Compiling(args.scene, args.rules)

@@ -17,14 +17,15 @@ import numpy as np
 
 from . import kernel as k
 from .bundles import Fight
-from .jit import bound
+from . import stamp
+from .jit import BROKEN, bound
+from .stamp import NOTICE
 from .decode import events, outcome
 from .dice import RNG_SIZE
 from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, asks_mask, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
 
-NOTICE = 'the fast core needs numba: pip install -e ".[fast]" (the reference engine runs meanwhile)'
 
 
 def available() -> bool:
@@ -38,9 +39,25 @@ def compiled() -> bool:
     if not k.HAVE_NUMBA:
         return True
     try:
-        return bool(k.play_batch.signatures) or bool(k.play_batch._cache._cache_file._load_index())
+        found = bool(k.play_batch.signatures) or bool(k.play_batch._cache._cache_file._load_index())
     except Exception:  # numba's cache layout changed: cannot tell, so say nothing
         return True
+    if found:
+        stamp.mark()  # the next run can tell without importing numba (stamp.py)
+    return found
+
+
+_MARKED = False
+
+
+def _play_batch(*args) -> None:
+    """``kernel.play_batch``; the first call in a process, once numba has compiled or loaded it, leaves
+    the compiled marker (stamp.py), so a later ``bench`` knows without importing numba."""
+    global _MARKED
+    k.play_batch(*args)
+    if not _MARKED and k.HAVE_NUMBA:
+        _MARKED = True
+        stamp.mark()
 
 
 def basic_params(name: str = "basic") -> dict[str, Any]:
@@ -198,6 +215,8 @@ class FastCore:
     making the rest; a seat played by ``"agent"`` answers every kind."""
 
     def __init__(self, scene, controllers: dict[str, str] | None = None, asks: dict[str, Any] | None = None):
+        if BROKEN:
+            raise Unsupported(f"{BROKEN}: pip install -e \".[fast]\" again")
         self.scene = scene
         names = {c.id: (controllers or {}).get(c.id, "basic") for c in scene.characters}
         params = {name: basic_params(name if name in CONTROLLERS and name != "random" else "basic")
@@ -234,7 +253,7 @@ class FastCore:
         EV = np.zeros((EMAX, k.EW), np.int64)
         MARK = np.zeros((CH.shape[1], 64), np.int64)
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
-            k.play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+            _play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
     def session(self, seed: int, policy_rng: np.ndarray | None = None) -> Session:
@@ -261,7 +280,7 @@ class FastCore:
         G[0, k.NG:k.NG + len(answers)] = answers
         EV = self._scratch_events
         with np.errstate(over="ignore"):
-            k.play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+            _play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         n = int(G[0, k.G_NEV])
         return Episode(self, seed, EV[:n].copy(), CH[0].copy(), SLOTA[0].copy(), G[0, :k.NG].copy())
 
@@ -271,7 +290,7 @@ class FastCore:
         CH, SLOTA, G = self._state(len(SEEDS))
         MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
         with np.errstate(over="ignore"):
-            k.play_batch(self.arrays, SEEDS, self._policy_rngs(seeds), self._scratch_events, CH, MARK, SLOTA, G)
+            _play_batch(self.arrays, SEEDS, self._policy_rngs(seeds), self._scratch_events, CH, MARK, SLOTA, G)
         return CH, SLOTA, G
 
     def outcomes(self, seeds: list[int]) -> list[Any]:

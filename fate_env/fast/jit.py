@@ -11,37 +11,28 @@ functions there are dropped, so an edit to any of them recompiles all of them.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
+from .stamp import SOURCES, installed, kernel_files, sources_digest
+
+#: why numba, installed, did not import ("" when it did, or is not installed): the fast core then
+#: refuses to run rather than run its kernel as plain Python where numba was meant to compile it
+BROKEN = ""
 try:
     from numba import njit
     HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - exercised on machines without the extra
+except ImportError as exc:  # pragma: no cover - exercised on machines without the extra
     HAVE_NUMBA = False
+    BROKEN = f"numba is installed but does not import ({exc})" if installed() else ""
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):
             return args[0]
         return lambda f: f
 
-__all__ = ["njit", "HAVE_NUMBA", "guard_cache", "bound"]
+__all__ = ["njit", "HAVE_NUMBA", "BROKEN", "guard_cache", "bound"]
 
-SOURCES = Path(__file__).resolve().parent
 STAMP = "fate_npc_fast_sources.sha256"
-
-
-def kernel_files(folder: Path = SOURCES) -> list[Path]:
-    """The modules compiled code depends on: those with numba functions, here and below."""
-    return [p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts and b"@njit" in p.read_bytes()]
-
-
-def sources_digest(folder: Path = SOURCES) -> str:
-    """One hash over the kernel's modules (names and contents)."""
-    h = hashlib.sha256()
-    for path in kernel_files(folder):
-        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 def guard_cache(cache: Path, digest: str, modules: list[str]) -> bool:

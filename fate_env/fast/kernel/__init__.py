@@ -2,7 +2,7 @@
 
 This mirrors, step for step, the reference engine's conflict flow (``fate_env/rules/flows/
 conflict.py``), every action a turn offers (``rules/actions/``: moves, attack, create an advantage,
-exploit, the overcome move, remove, full defense, support, concede, pass), invoke rounds
+exploit, the overcome move, remove, full defense, support, concede, pass, a zone attack), invoke rounds
 (``rules/invokes.py``), overcome outcomes (``rules/overcome.py``), Condensed and Core stress
 (``rules/stress.py``), boosts (``rules/aspects.py``), the scene's end (``rules/end.py``) and the
 policies of ``agents/`` (``basic``, the tactics, ``random``) — over flat integer arrays, so numba
@@ -22,17 +22,30 @@ Modules, lowest first (each imports only those above it): ``layout`` (the arrays
 codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``rolls``, ``aspects``,
 ``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
 ``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
-``exploit``, ``remove``, ``support``), ``conflict`` (a turn and the flow), and ``entry`` (what
+``exploit``, ``remove``, ``support``, ``zone_attack``), ``conflict`` (a turn and the flow), and ``entry`` (what
 Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
 flows in the bundles of ``../bundles.py``.
 """
 
-
 from __future__ import annotations
 
-from ..jit import HAVE_NUMBA
+from typing import Any
+
 from .layout import *  # noqa: F401,F403 - the layout's names, read as kernel.X by decode, tables, observe
-from .entry import advance, play_batch, playouts
-from .stress import _cap
 
 __all__ = ["HAVE_NUMBA", "advance", "play_batch", "playouts", "_cap"]
+
+
+def __getattr__(name: str) -> Any:
+    """The compiled entry points, loaded on first use: the layout alone (what tables and coverage
+    read) imports neither numba nor the kernel's functions."""
+    if name == "HAVE_NUMBA":
+        from ..jit import HAVE_NUMBA
+        return HAVE_NUMBA
+    if name in ("advance", "play_batch", "playouts"):
+        from . import entry
+        return getattr(entry, name)
+    if name == "_cap":
+        from .stress import _cap
+        return _cap
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,69 @@
+"""What can be known about the compiled kernel without importing numba: the hash of its sources,
+and a marker left once it is compiled (so ``bench`` can tell in a millisecond whether the first
+run's compile is still ahead: importing numba and the kernel's ~100 functions costs most of a
+second, which a cold run would pay on top of the reference engine's time).
+
+The marker is a hint, never trusted alone: with it, the caller still asks numba (``compiled()``);
+without it, the caller starts the compile in the background, which finishes at once when numba's
+cache was there after all (and leaves the marker).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from importlib import metadata, util
+from pathlib import Path
+
+SOURCES = Path(__file__).resolve().parent
+#: the one line that gets the fast core
+NOTICE = 'the fast core needs numba: pip install -e ".[fast]" (the reference engine runs meanwhile)'
+
+
+def installed() -> bool:
+    """numba is installed (not imported: ``jit.BROKEN`` says when it is there but fails to import)."""
+    return util.find_spec("numba") is not None
+
+
+def kernel_files(folder: Path = SOURCES) -> list[Path]:
+    """The modules compiled code depends on: those with numba functions, here and below."""
+    return [p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts and b"@njit" in p.read_bytes()]
+
+
+def sources_digest(folder: Path = SOURCES) -> str:
+    """One hash over the kernel's modules (names and contents)."""
+    h = hashlib.sha256()
+    for path in kernel_files(folder):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def marker() -> Path | None:
+    """Where the marker for this kernel, this numba, this Python and this cache folder lives (None:
+    numba is not installed)."""
+    try:
+        numba = metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        return None
+    key = "\0".join((sources_digest(), numba, sys.version, os.environ.get("NUMBA_CACHE_DIR", ""), str(SOURCES)))
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return home / "fate-npc" / f"compiled-{hashlib.sha256(key.encode()).hexdigest()[:24]}"
+
+
+def marked() -> bool:
+    """The marker is there: the kernel was compiled (numba's cache may still have been cleared since)."""
+    path = marker()
+    return path is not None and path.exists()
+
+
+def mark() -> None:
+    """Leave the marker (nothing happens where the cache folder cannot be written)."""
+    path = marker()
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:
+        pass
