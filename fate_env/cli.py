@@ -484,8 +484,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             if args.engine == "auto" and args.workers == 1 and not args.ray:
                 # never slower than the reference: it plays while a child compiles, and hands over
                 compiling = B.Compiling(args.scene, args.rules)
-                print("fate-npc: the fast core compiles once (about a minute, in a background process, cached on "
-                      "disk); the reference engine plays meanwhile and hands over when it is ready",
+                print("fate-npc: the fast core is not compiled yet: the reference engine plays, and a background "
+                      "process compiles the kernel (once, about a minute; cached on disk), from the start when "
+                      "the run is long enough to hand over to it, else as the run ends, for the next one",
                       file=sys.stderr, flush=True)
             else:
                 print("fate-npc: compiling the fast core (once, about a minute; cached on disk for later runs)",

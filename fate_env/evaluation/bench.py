@@ -355,23 +355,41 @@ def _idle() -> None:
 
 class Compiling:
     """The fast core's first compile, in a child process of its own, while this process plays the
-    reference engine. Nothing waits for it: the run asks ``ready()`` between batches. A child
-    still compiling when the run ends goes on (the next run finds the cache ready)."""
+    reference engine. Nothing waits for it: the run asks ``ready()`` between batches. It starts when
+    ``start()`` is called (``run_while_compiling`` decides when); a child still compiling when the
+    run ends goes on, so the next run finds the cache ready."""
 
     def __init__(self, scene: str, rules: str | None) -> None:
+        self.scene, self.rules = scene, rules
+        self.proc = None
+
+    @property
+    def started(self) -> bool:
+        return self.proc is not None
+
+    def start(self) -> None:
         import subprocess
         import sys
-        self.proc = subprocess.Popen([sys.executable, "-c", _COMPILE_CHILD, str(scene), rules or ""],
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     start_new_session=True, preexec_fn=_idle if hasattr(os, "nice") else None)
+        if self.proc is None:
+            self.proc = subprocess.Popen([sys.executable, "-c", _COMPILE_CHILD, str(self.scene), self.rules or ""],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True,
+                                         preexec_fn=_idle if hasattr(os, "nice") else None)
 
     def ready(self) -> bool:
         """The child has finished and the kernel's cache is there to load."""
         from fate_env import fast
-        return self.proc.poll() == 0 and fast.compiled()
+        return self.proc is not None and self.proc.poll() == 0 and fast.compiled()
 
     def failed(self) -> bool:
-        return self.proc.poll() not in (None, 0)
+        return self.proc is not None and self.proc.poll() not in (None, 0)
+
+
+#: what the kernel's first compile takes on the 2-core machine the figures come from (docs/fast_core.md:
+#: about 70 s of one core): a run whose reference time left is shorter would not gain from handing over
+COMPILE_SECONDS = 75.0
+#: the episodes the reference plays before the run decides when to start the compile (it times them)
+PROBE = 20
 
 
 def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling, progress=None,
@@ -379,11 +397,18 @@ def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling,
     """Every job's record, in order: on the reference engine in this process, a batch at a time,
     until the kernel's first compile (``compiling``) is done, then the rest on the fast core. The
     two engines give identical records (tests/fast/test_differential.py), so the switch changes
-    nothing but the time; the records say which engine played them."""
+    nothing but the time; the records say which engine played them.
+
+    The compile starts once the first ``PROBE`` episodes are timed, if the reference's time left
+    is longer than a compile (``COMPILE_SECONDS``): the run then gains from the handover. A shorter
+    run would only lose (the compile shares the machine), so it starts the compile as it ends,
+    for the next run."""
     if total > MAX_EPISODES:
         raise BenchError(f"{total:,} episodes: over the limit of {MAX_EPISODES:,} per run")
+    import time
     it = iter(jobs)
     out: list[dict[str, Any]] = []
+    began = time.perf_counter()
 
     def here(job: tuple) -> None:  # one episode on the reference, in this process
         out.append({**_work(job), "engine": WHILE_COMPILING})
@@ -392,9 +417,14 @@ def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling,
 
     for job in it:
         here(job)
-        if len(out) % 10 == 0 and (compiling.ready() or compiling.failed()):
+        done = len(out)
+        if not compiling.started and done == min(PROBE, total):
+            left = (time.perf_counter() - began) / done * (total - done)
+            if left > COMPILE_SECONDS:
+                compiling.start()
+        if compiling.started and done % 10 == 0 and (compiling.ready() or compiling.failed()):
             break
-    if compiling.ready():
+    if compiling.started and compiling.ready():
         fast = ENGINES["fast"]
         rest = total - len(out)
         out += _collect(fast, _batches(it, fast.batch(1, max(rest, 1))), 1, total,
@@ -402,6 +432,7 @@ def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling,
     else:  # the compile failed (the reference plays on, as the records say) or nothing is left
         for job in it:
             here(job)
+    compiling.start()  # a short run: for the next one (nothing happens if it has started)
     return out
 
 

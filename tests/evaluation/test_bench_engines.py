@@ -119,8 +119,14 @@ def test_the_runner_drives_either_engine_through_one_interface():
 class _CompiledAfter:
     """A stand-in for the background compile (``B.Compiling``): done after ``calls`` looks, or never."""
 
-    def __init__(self, calls: int | None, fail: bool = False):
-        self.calls, self.fail, self.looks = calls, fail, 0
+    def __init__(self, calls: int | None, fail: bool = False, started: bool = True):
+        self.calls, self.fail, self.looks, self.started = calls, fail, 0, started
+        self.starts: list[int] = []  # how many records the run had when it started the compile
+
+    def start(self) -> None:
+        if not self.started:
+            self.started = True
+            self.starts.append(self.looks)
 
     def ready(self) -> bool:
         self.looks += 1
@@ -131,7 +137,7 @@ class _CompiledAfter:
 
 
 @pytest.mark.parametrize("calls, fail", [(2, False), (None, False), (0, True)])
-def test_the_reference_plays_while_the_fast_core_compiles_and_hands_over(calls, fail):
+def test_the_reference_plays_while_the_fast_core_compiles_and_hands_over(calls, fail, monkeypatch):
     """The first bench after an install (issue 38): the reference engine plays batches while the
     kernel compiles, then the fast core plays the rest; the records are the reference's either way,
     and each says which engine played it."""
@@ -140,11 +146,26 @@ def test_the_reference_plays_while_the_fast_core_compiles_and_hands_over(calls, 
     file, base = read_scene_data(scene)
     jobs = [(base, file, {}, None, {}, 5, 0, i) for i in range(60)]
     reference = B.run_jobs(list(jobs), engine="reference")
-    got = B.run_while_compiling(iter(jobs), len(jobs), _CompiledAfter(calls, fail))
+    monkeypatch.setattr(B, "COMPILE_SECONDS", 0.0)  # long enough to gain from the handover: started at once
+    got = B.run_while_compiling(iter(jobs), len(jobs), _CompiledAfter(calls, fail, started=False))
     assert [{**r, "engine": None} for r in got] == [{**r, "engine": None} for r in reference]
     engines = [r["engine"] for r in got]
     if calls is None or fail:
         assert set(engines) == {B.WHILE_COMPILING}
-    else:  # looked at every 10 records: handed over after the third look
-        assert engines == [B.WHILE_COMPILING] * 30 + ["fast"] * 30
+    else:  # started after the PROBE's 20 records, looked at every 10 from there: handed over at the third look
+        assert engines == [B.WHILE_COMPILING] * 40 + ["fast"] * 20
     assert "on the reference (the fast core was compiling)" in B.engine_line(got)
+
+
+def test_a_run_shorter_than_the_compile_starts_it_as_it_ends(monkeypatch):
+    """A run the handover cannot speed up (the reference's time left, timed on the first episodes,
+    under a compile's) plays wholly on the reference and starts the compile only at its end, so it
+    takes what the reference takes; the next run finds the kernel compiled."""
+    from fate_env.content.scenes import read_scene_data
+    file, base = read_scene_data("warehouse")
+    jobs = [(base, file, {}, None, {}, 5, 0, i) for i in range(40)]
+    monkeypatch.setattr(B, "COMPILE_SECONDS", 3600.0)
+    compiling = _CompiledAfter(0, started=False)
+    got = B.run_while_compiling(iter(jobs), len(jobs), compiling)
+    assert {r["engine"] for r in got} == {B.WHILE_COMPILING}
+    assert compiling.started and compiling.looks == 0  # started once every record was in, never looked at
