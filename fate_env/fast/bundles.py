@@ -21,9 +21,9 @@ Scene = namedtuple("Scene", "SC SK ST SLOTS A0 AF0 P SIGHT HOPS ZF ZFN ZR ZRN TP
 #: at a turn's start, which a paused session resumes from) is a Fight too.
 Fight = namedtuple("Fight", "CH MARK SLOTA G A AF AL INV RNG")
 #: working buffers sized for the scene, allocated once per call into the kernel: the roll in
-#: progress, then each flow's scratch (blast_z, blast_s: a turn's zone attacks; standing: a zone attack's targets)
+#: progress, then each flow's scratch
 Work = namedtuple("Work", "R buf skills allies payers pick_free pick_paid plans faces moves att_t att_s usable pool "
-                          "adv_k adv_g blast_z blast_s standing")
+                          "adv_k adv_g")
 #: what the environment's observation is laid out by (``observe.observe``): the aspect in each
 #: slot, the layout's sizes, each character's fixed features, its box counts, and the
 #: environment's index of each decision kind

@@ -179,8 +179,6 @@ def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
                 why.append(f"{c.id}'s zone_attack stunt {st.name!r} in a scene of over {8 * k.BLAST_BITS} characters")
         elif st.kind not in ("extra_stress", "extra_mild"):
             why.append(f"{c.id}'s {st.kind} stunt {st.name!r}")
-    if sum(1 for st in c.stunts if st.kind == "zone_attack") > k.MAX_BLASTS:
-        why.append(f"{c.id} has over {k.MAX_BLASTS} zone_attack stunts")
     if len(attack_skills) > MAX_ATTACK_SKILLS:
         why.append(f"{c.id} has over {MAX_ATTACK_SKILLS} attack skills")
     return why

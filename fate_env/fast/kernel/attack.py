@@ -63,7 +63,7 @@ def _attack(T, W, B, EV, actor, target, skill):
 
 
 @mirrors("fate_env.rules.actions.attack.land", "fate_env.rules.actions.attack.armored")
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # inlined: a call handing over the bundles costs more than its work
 def _land(T, W, B, EV, actor, target, m):
     """attack.land: an attack's margin ``m`` (its invokes done) comes to its outcome: a tie's boost,
     or under the weapons dial on a hit's shifts (003:2675-2693, physical attacks only) the weapon's

@@ -34,7 +34,7 @@ from .stress import _cap, _concede
 from .support import _full_defense, _pledge
 from .table import _allies, _first_active, _foes, _over
 from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
-from .zone_attack import _blast_options, _worth_it, _zone_attack
+from .zone_attack import _nth_blast, _worth_it, _zone_attack
 
 
 @mirrors("fate_env.rules.flows.conflict.turn",
@@ -49,7 +49,7 @@ def _turn(T, W, B, EV, actor):
     SC, SK, ST, SLOTS, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
     MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     buf, skills, allies, moves = B.buf, B.skills, B.allies, B.moves
-    att_t, att_s, adv_k, adv_g, blast_z, blast_s = B.att_t, B.att_s, B.adv_k, B.adv_g, B.blast_z, B.blast_s
+    att_t, att_s, adv_k, adv_g = B.att_t, B.att_s, B.adv_k, B.adv_g
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, (actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if CH[actor, C_FULLDEF] != 0:
@@ -91,7 +91,9 @@ def _turn(T, W, B, EV, actor):
             nover += 1  # overcome_move.offer: none for an immobile character
         before_fd = nm + natt + nadv + nexp + nover + nrem
         i_concede = before_fd + 1 + nal  # then pass, then the zone attacks (actions.ACTIONS)
-        nza = _blast_options(SC, ST, P, SIGHT, CH, actor, blast_z, blast_s)
+        nza = 0
+        while _nth_blast(SC, ST, P, SIGHT, CH, actor, nza)[0] != NEG:
+            nza += 1
         total = i_concede + 2 + nza
         pol = P[P_POL] + POL_W * actor
         pick = NEG
@@ -127,7 +129,8 @@ def _turn(T, W, B, EV, actor):
                     _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
                     _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
                     for i in range(nza):
-                        _opt(EV, G, q + 2 + i, O_ZONEATTACK, blast_z[i], blast_s[i], 0, 0, 0)
+                        bz, bs = _nth_blast(SC, ST, P, SIGHT, CH, actor, i)
+                        _opt(EV, G, q + 2 + i, O_ZONEATTACK, bz, bs, 0, 0, 0)
                 return
             why = _why(P, actor, D_TURN)
             if j < nm:
@@ -185,9 +188,9 @@ def _turn(T, W, B, EV, actor):
                 _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
                 _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
                 break
-            i -= 2
-            _decision(EV, G, D_TURN, actor, j, why, O_ZONEATTACK, blast_z[i], blast_s[i], 0, 0, 0)
-            _zone_attack(T, W, B, EV, actor, blast_z[i], blast_s[i])
+            bz, bs = _nth_blast(SC, ST, P, SIGHT, CH, actor, i - 2)
+            _decision(EV, G, D_TURN, actor, j, why, O_ZONEATTACK, bz, bs, 0, 0, 0)
+            _zone_attack(T, W, B, EV, actor, bz, bs)
             break
         own = P[pol + POL_KIND]
         if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
@@ -314,14 +317,14 @@ def _turn(T, W, B, EV, actor):
                 blast = NEG
                 foes = 0
                 for i in range(nza):  # a blast that catches two foes or more and no friend
-                    foes = _worth_it(SC, CH, actor, blast_z[i])
+                    foes = _worth_it(SC, CH, actor, _nth_blast(SC, ST, P, SIGHT, CH, actor, i)[0])
                     if foes:
                         blast = i
                         break
                 if blast != NEG:
-                    _decision(EV, G, D_TURN, actor, i_concede + 2 + blast, R_T_BLAST, O_ZONEATTACK, blast_z[blast],
-                              blast_s[blast], 0, 0, foes)
-                    _zone_attack(T, W, B, EV, actor, blast_z[blast], blast_s[blast])
+                    bz, bs = _nth_blast(SC, ST, P, SIGHT, CH, actor, blast)
+                    _decision(EV, G, D_TURN, actor, i_concede + 2 + blast, R_T_BLAST, O_ZONEATTACK, bz, bs, 0, 0, foes)
+                    _zone_attack(T, W, B, EV, actor, bz, bs)
                     break
                 pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
                 if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0:

@@ -16,7 +16,7 @@ from .layout import (
     A_ALIVE, BAIL_NONE, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
     G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_WINNER,
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
-    MAX_BLASTS, MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
+    MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
 )
 from .mirror import kernel_only, mirrors
 
@@ -81,9 +81,7 @@ def _scratch(n, ZF, TPL):
                 np.empty(n, np.int64), np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64),
                 np.empty(4, np.int64), np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64),
                 np.empty(4 * n, np.int64), np.empty(8, np.int64), np.empty(n, np.int64),
-                np.empty(TPL.shape[0] * (n + 1) + 1, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64),
-                np.empty(MAX_BLASTS * ZF.shape[0], np.int64), np.empty(MAX_BLASTS * ZF.shape[0], np.int64),
-                np.empty(n, np.int64))
+                np.empty(TPL.shape[0] * (n + 1) + 1, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
 
 
 @mirrors("fate_env.rules.flows.conflict.run")

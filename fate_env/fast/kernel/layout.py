@@ -30,8 +30,7 @@ W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT, W_USE, W_BLAST =
 # W_USE: not a bonus but a use_skill stunt to defend, create an advantage or overcome (ST row: skill, action, arg:
 # the skill a defence is limited to defending against, or NEG for any); _stunt never counts it, _use_skill widens
 # the roll's skills with it. W_BLAST: a zone_attack stunt (ST row: skill, ACT_ATTACK, arg: the skill's reach,
-# reach.reach_of's, 0 melee, 1 ranged, 2 any); at most MAX_BLASTS per sheet (fast/coverage.py)
-MAX_BLASTS = 4
+# reach.reach_of's, 0 melee, 1 ranged, 2 any)
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
 # aspects (A): kind, owner, zone, creator, name, boost turn

@@ -20,12 +20,13 @@ from .table import _over
 
 @mirrors("fate_env.rules.actions.zone_attack.offer", "fate_env.rules.actions.zone_attack.zones_in_reach")
 @njit(cache=True, _nrt=False)
-def _blast_options(SC, ST, P, SIGHT, CH, actor, zones, skills):
-    """zone_attack.offer: for each of ``actor``'s zone_attack stunts (in the sheet's order), each zone
-    in the skill's reach (its own in melee, those in range when shooting, any) where anyone else
-    stands, in the map's order: written to ``zones``/``skills``; returns how many."""
+def _nth_blast(SC, ST, P, SIGHT, CH, actor, nth):
+    """zone_attack.offer's option ``nth``: for each of ``actor``'s zone_attack stunts (in the sheet's
+    order), each zone in the skill's reach (its own in melee, those in range when shooting, any)
+    where anyone else stands, in the map's order. (zone, skill), or (NEG, NEG) past the last. Counted
+    and read again rather than kept: a buffer more in the flows' bundle would cost every call."""
     if P[P_NBLAST] == 0:
-        return 0
+        return NEG, NEG
     here = CH[actor, C_ZONE]
     n = 0
     for i in range(ST.shape[0]):
@@ -39,11 +40,11 @@ def _blast_options(SC, ST, P, SIGHT, CH, actor, zones, skills):
                 continue
             for c in range(SC.shape[0]):
                 if c != actor and CH[c, C_STATUS] == ACTIVE and CH[c, C_ZONE] == z:
-                    zones[n] = z
-                    skills[n] = ST[i, T_SKILL]
+                    if n == nth:
+                        return z, ST[i, T_SKILL]
                     n += 1
                     break
-    return n
+    return NEG, NEG
 
 
 @mirrors("agents.basic.BasicController._turn")
@@ -90,7 +91,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
     as in a one-on-one attack, the attack's effort worked out against that target."""
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
-    R, faces, standing = B.R, B.faces, B.standing
+    R, faces, standing = B.R, B.faces, B.pool  # pool: the popcorn's, free during a turn
     nt = 0
     for c in range(SC.shape[0]):
         if c != actor and CH[c, C_STATUS] == ACTIVE and CH[c, C_ZONE] == zone:
