@@ -22,5 +22,6 @@ _FROM_CORE = ("FastCore", "Episode", "basic_params", "compiled")
 def __getattr__(name: str) -> Any:
     if name in _FROM_CORE:
         from . import core
-        return getattr(core, name)
+        globals()[name] = value = getattr(core, name)  # kept: the next look-up is a plain attribute
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

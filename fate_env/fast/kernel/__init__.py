@@ -37,15 +37,17 @@ __all__ = ["HAVE_NUMBA", "advance", "play_batch", "playouts", "_cap"]
 
 
 def __getattr__(name: str) -> Any:
-    """The compiled entry points, loaded on first use: the layout alone (what tables and coverage
-    read) imports neither numba nor the kernel's functions."""
+    """The compiled entry points, loaded on first use (and then kept in this module, so the next
+    look-up is a plain attribute: the environment reads ``HAVE_NUMBA`` on every step): the layout
+    alone (what tables and coverage read) imports neither numba nor the kernel's functions."""
     if name == "HAVE_NUMBA":
-        from ..jit import HAVE_NUMBA
-        return HAVE_NUMBA
-    if name in ("advance", "play_batch", "playouts"):
+        from ..jit import HAVE_NUMBA as value
+    elif name in ("advance", "play_batch", "playouts"):
         from . import entry
-        return getattr(entry, name)
-    if name == "_cap":
-        from .stress import _cap
-        return _cap
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(entry, name)
+    elif name == "_cap":
+        from .stress import _cap as value
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
