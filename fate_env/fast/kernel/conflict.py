@@ -18,11 +18,11 @@ from .layout import (
     D_TURN, E_ENDED, E_EXCHANGE, E_MOVED, E_NEXT, E_PASSED, E_TURN, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE,
     G_EXCHANGE, G_HORIZON, G_NAL, G_RESUME, G_TURNSEQ, G_UNRESOLVED, G_WINNER, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG,
     O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_NEXT, O_OVERCOME, O_PASS, O_REMOVE, O_STAY,
-    O_SUPPORT, O_ZONEATTACK, P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NAME_PREPARED, P_ORDER, P_POL, P_POPCORN, PK_BRUTE, PK_SNIPER,
+    O_SUPPORT, P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NBLAST, P_NAME_PREPARED, P_ORDER, P_POL, P_POPCORN, PK_BRUTE, PK_SNIPER,
     PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS,
     R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST, R_T_ATTACK, R_T_BACKS, R_T_BACKS_UP, R_T_CASHES, R_T_CONCEDE,
     R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF, R_T_GUARDS, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS,
-    R_T_BLAST, R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
+    R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
@@ -34,7 +34,7 @@ from .stress import _cap, _concede
 from .support import _full_defense, _pledge
 from .table import _allies, _first_active, _foes, _over
 from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
-from .zone_attack import _nth_blast, _worth_it, _zone_attack
+from .zone_attack import _blast, _blast_if_worth_it, _blast_options, _nth_blast
 
 
 @mirrors("fate_env.rules.flows.conflict.turn",
@@ -92,8 +92,8 @@ def _turn(T, W, B, EV, actor):
         before_fd = nm + natt + nadv + nexp + nover + nrem
         i_concede = before_fd + 1 + nal  # then pass, then the zone attacks (actions.ACTIONS)
         nza = 0
-        while _nth_blast(SC, ST, P, SIGHT, CH, actor, nza)[0] != NEG:
-            nza += 1
+        while P[P_NBLAST] != 0 and _nth_blast(SC, ST, P, SIGHT, CH, actor, nza)[0] != NEG:
+            nza += 1  # the zone attacks (P_NBLAST: the scene has zone_attack stunts)
         total = i_concede + 2 + nza
         pol = P[P_POL] + POL_W * actor
         pick = NEG
@@ -128,9 +128,7 @@ def _turn(T, W, B, EV, actor):
                         q += 1
                     _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
                     _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
-                    for i in range(nza):
-                        bz, bs = _nth_blast(SC, ST, P, SIGHT, CH, actor, i)
-                        _opt(EV, G, q + 2 + i, O_ZONEATTACK, bz, bs, 0, 0, 0)
+                    _blast_options(T, CH, EV, G, actor, q + 2, nza)
                 return
             why = _why(P, actor, D_TURN)
             if j < nm:
@@ -188,9 +186,7 @@ def _turn(T, W, B, EV, actor):
                 _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, 0, 0, 0, 0)
                 _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
                 break
-            bz, bs = _nth_blast(SC, ST, P, SIGHT, CH, actor, i - 2)
-            _decision(EV, G, D_TURN, actor, j, why, O_ZONEATTACK, bz, bs, 0, 0, 0)
-            _zone_attack(T, W, B, EV, actor, bz, bs)
+            _blast(T, W, B, EV, actor, i - 2, j, why, 0)
             break
         own = P[pol + POL_KIND]
         if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
@@ -314,17 +310,7 @@ def _turn(T, W, B, EV, actor):
                 pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
                 why = R_T_SMASH
             else:
-                blast = NEG
-                foes = 0
-                for i in range(nza):  # a blast that catches two foes or more and no friend
-                    foes = _worth_it(SC, CH, actor, _nth_blast(SC, ST, P, SIGHT, CH, actor, i)[0])
-                    if foes:
-                        blast = i
-                        break
-                if blast != NEG:
-                    bz, bs = _nth_blast(SC, ST, P, SIGHT, CH, actor, blast)
-                    _decision(EV, G, D_TURN, actor, i_concede + 2 + blast, R_T_BLAST, O_ZONEATTACK, bz, bs, 0, 0, foes)
-                    _zone_attack(T, W, B, EV, actor, bz, bs)
+                if nza > 0 and _blast_if_worth_it(T, W, B, EV, actor, nza, i_concede + 2):
                     break
                 pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
                 if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0:

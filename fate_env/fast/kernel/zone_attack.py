@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from ..jit import njit
 from .attack import _land, _respond
-from .events import _emit
+from .events import _decision, _emit, _opt
 from .invokes import _settle
 from .layout import (
-    ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_DEFONFULL, C_STATUS, C_ZONE, E_BLAST, E_ROLLED, G_BAIL, NEG,
+    ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_DEFONFULL, C_STATUS, C_ZONE, D_TURN, E_BLAST, E_ROLLED, G_BAIL,
+    NEG, O_ZONEATTACK, R_T_BLAST,
     P_NBLAST, P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE,
     T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
 )
@@ -45,6 +46,40 @@ def _nth_blast(SC, ST, P, SIGHT, CH, actor, nth):
                     n += 1
                     break
     return NEG, NEG
+
+
+@mirrors("fate_env.rules.decisions.Decision.options")
+@njit(cache=True, _nrt=False)
+def _blast_options(T, CH, EV, G, actor, at, count):
+    """A paused turn's zone attacks, written as its options from ``at`` (they come last)."""
+    SC, ST, P, SIGHT = T.SC, T.ST, T.P, T.SIGHT
+    for i in range(count):
+        z, s = _nth_blast(SC, ST, P, SIGHT, CH, actor, i)
+        _opt(EV, G, at + i, O_ZONEATTACK, z, s, 0, 0, 0)
+
+
+@mirrors("fate_env.rules.flows.conflict.turn")
+@njit(cache=True, _nrt=False)
+def _blast(T, W, B, EV, actor, nth, index, why, foes):
+    """The turn's zone attack ``nth`` taken (option ``index``, for ``why``; ``foes``: the reason's
+    count, basic's), and made. Out of the turn's own code, which every turn runs: zone attacks are rare."""
+    z, s = _nth_blast(T.SC, T.ST, T.P, T.SIGHT, W.CH, actor, nth)
+    _decision(EV, W.G, D_TURN, actor, index, why, O_ZONEATTACK, z, s, 0, 0, foes)
+    _zone_attack(T, W, B, EV, actor, z, s)
+
+
+@mirrors("agents.basic.BasicController._turn")
+@njit(cache=True, _nrt=False)
+def _blast_if_worth_it(T, W, B, EV, actor, count, at):
+    """basic: the first zone attack that catches two foes or more and no friend, made (True), if any
+    (its option index: ``at`` + its place among the zone attacks)."""
+    SC, ST, P, SIGHT, CH = T.SC, T.ST, T.P, T.SIGHT, W.CH
+    for i in range(count):
+        foes = _worth_it(SC, CH, actor, _nth_blast(SC, ST, P, SIGHT, CH, actor, i)[0])
+        if foes:
+            _blast(T, W, B, EV, actor, i, at + i, R_T_BLAST, foes)
+            return True
+    return False
 
 
 @mirrors("agents.basic.BasicController._turn")
