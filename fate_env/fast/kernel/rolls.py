@@ -17,6 +17,8 @@ from .layout import (
 from .mirror import mirrors
 from .reach import _reach_of
 
+A2 = "int64[:, ::1]"  # the signature of a helper called with constant arguments (see layout.EV_T)
+
 
 @mirrors("fate_env.rules.rolls.stunt_bonus")
 @njit(cache=True, _nrt=False)
@@ -110,7 +112,7 @@ def _base(SK, ST, CH, A, c, skill, action, target):
 
 
 @mirrors("fate_env.rules.rolls.best_skill")
-@njit(cache=True, _nrt=False)
+@njit(f"int64({A2}, {A2}, {A2}, {A2}, int64[::1], int64, int64, int64, int64, int64)", cache=True, _nrt=False)
 def _use_skill(SK, ST, CH, A, P, c, best, action, attacker, versus):
     """rolls.best_skill's pool widened by c's use_skill stunts for ``action`` (in the sheet's order; a
     defence's stunt limited to one skill's attacks only when ``versus``, the attack's skill, is it:

@@ -107,7 +107,7 @@ def _blast_reach(ST, actor, skill):
 
 
 @kernel_only("E_BLAST's targets as bits: the reference's event holds them as a tuple")
-@njit(cache=True, _nrt=False)
+@njit("int64(int64[::1], int64, int64)", cache=True, _nrt=False)  # one copy, not one per constant word
 def _bits(targets, n, word):
     """Word ``word`` of E_BLAST's target bits."""
     out = 0
