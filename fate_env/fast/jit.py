@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .stamp import SOURCES, installed, kernel_files, sources_digest
+from .stamp import installed, kernel_files, sources_digest
 
 #: why numba, installed, did not import ("" when it did, or is not installed): the fast core then
 #: refuses to run rather than run its kernel as plain Python where numba was meant to compile it

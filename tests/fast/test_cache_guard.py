@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from fate_env.fast import jit
+from fate_env.fast import jit, stamp
 
 
 def _cached(folder, names):
@@ -52,7 +52,7 @@ def test_a_changed_source_drops_the_fast_cores_cached_functions_and_nothing_else
 @pytest.mark.skipif(not jit.HAVE_NUMBA, reason="numba caches only when installed")
 def test_the_cache_folders_record_the_sources_they_were_compiled_from():
     folders = {path.parent for path in jit.kernel_files()}
-    assert folders == {jit.SOURCES, jit.SOURCES / "kernel"}  # fast/ (observe.py, dice.py) and fast/kernel/
+    assert folders == {stamp.SOURCES, stamp.SOURCES / "kernel"}  # fast/ (observe.py, dice.py) and fast/kernel/
     for source_folder in folders:
         cache = jit._cache_folder(next(source_folder.glob("*.py")))
         assert cache is not None

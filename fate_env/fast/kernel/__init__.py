@@ -33,8 +33,6 @@ from typing import Any
 
 from .layout import *  # noqa: F401,F403 - the layout's names, read as kernel.X by decode, tables, observe
 
-__all__ = ["HAVE_NUMBA", "advance", "play_batch", "playouts", "_cap"]
-
 
 def __getattr__(name: str) -> Any:
     """The compiled entry points, loaded on first use (and then kept in this module, so the next
