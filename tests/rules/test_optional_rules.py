@@ -781,7 +781,7 @@ def test_zone_attack_stunts_need_an_attack_skill_and_grow_the_layout_only_where_
     plain = ActionLayout(_blast_scene({**BLAST, "hero": {**BLAST["hero"], "stunts": []}}))
     assert lay.segments["zone_attack"].size == lay.Z * lay.K and plain.segments["zone_attack"].size == 0
     assert lay.n == plain.n + lay.Z * lay.K
-    assert any("zone_attack" in why for why in covered(_blast_scene()))
+    assert covered(_blast_scene()) == []  # the fast core plays zone attacks too (tests/fast/test_differential.py)
 
 
 # -- splitting effort (003:2634-2646) ------------------------------------------------------------
