@@ -187,6 +187,24 @@ def _roll(RNG, G, out):
     return total
 
 
+@mirrors("fate_env.rules.rolls.roll", "fate_env.rules.rolls.base")
+@njit(cache=True, _nrt=False, inline="always")
+def _rolled(SK, ST, W, EV, faces, c, action, skill, target, gear):
+    """One side of a roll: ``c``'s base for ``action`` with ``skill`` (``target``: whom its stunts
+    look at, or for a defence the attacker), plus ``gear`` (a weapon or armor rating under
+    ``weapon_effect: roll``, else 0), the four dice and the Rolled event; a defence on full defense
+    uses it up. (total, the dice's sum)."""
+    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
+    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, c, skill, action, target)
+    if fd:
+        CH[c, C_DEFONFULL] = 1
+    dice = _roll(RNG, G, faces)
+    total = rating + stunt + tw + fd + gear
+    _emit(EV, G, E_ROLLED, (c, action, skill, rating, total, faces[0], faces[1], faces[2], faces[3], stunt,
+                            fd | (tw << 8) | (lead << 16) | (gear << 40)))
+    return total, dice
+
+
 @mirrors("fate_env.rules.rolls.roll")
 @njit(cache=True, _nrt=False)
 def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, passive):
@@ -196,19 +214,13 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     opposition rolled."""
     difficulty, why_arg, why_kind = passive
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
-    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
+    CH, G = W.CH, W.G
     R, faces = B.R, B.faces
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, action, target)
     # weapons as roll modifiers (rolls.roll's ``armed``): an attack a defence opposes, on the physical track
     armed = P[P_WEAPONS] == WEAPONS_ROLL and action == ACT_ATTACK and opposer != NEG and P[P_TRACK] == 0
-    gear = SC[actor, S_WEAPON] if armed else 0
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED,
-          (actor, action, skill, rating, rating + stunt + tw + fd + gear, faces[0], faces[1], faces[2], faces[3], stunt,
-           fd | (tw << 8) | (lead << 16) | (gear << 40)))
     R[R_ACTOR] = actor
-    R[R_BASE] = rating + stunt + tw + fd + gear
-    R[R_FACES] = s
+    R[R_BASE], R[R_FACES] = _rolled(SK, ST, W, EV, faces, actor, action, skill, target,
+                                    SC[actor, S_WEAPON] if armed else 0)
     R[R_BONUS] = 0
     R[R_Z1] = CH[actor, C_ZONE]
     R[R_Z2] = CH[target, C_ZONE] if target != NEG else CH[actor, C_ZONE]
@@ -219,17 +231,9 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
         R[R_OFACES] = 0
         _emit(EV, G, E_PASSIVE, (actor, action, difficulty, why_arg, why_kind, 0, 0, 0, 0, 0, 0))
         return False
-    orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, opposer, dskill, ACT_DEFEND, actor)
-    if ofd:
-        CH[opposer, C_DEFONFULL] = 1
-    armor = SC[opposer, S_ARMOR] if armed else 0
-    s = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED,
-          (opposer, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd + armor, faces[0], faces[1], faces[2],
-           faces[3], ostunt, ofd | (otw << 8) | (olead << 16) | (armor << 40)))
     R[R_OPP] = opposer
-    R[R_OBASE] = orating + ostunt + otw + ofd + armor
-    R[R_OFACES] = s
+    R[R_OBASE], R[R_OFACES] = _rolled(SK, ST, W, EV, faces, opposer, ACT_DEFEND, dskill, actor,
+                                      SC[opposer, S_ARMOR] if armed else 0)
     return True
 
 

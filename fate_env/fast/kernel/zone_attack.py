@@ -9,13 +9,12 @@ from .attack import _land, _respond
 from .events import _decision, _emit, _opt
 from .invokes import _settle
 from .layout import (
-    ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_DEFONFULL, C_STATUS, C_ZONE, D_TURN, E_BLAST, E_ROLLED, G_BAIL,
-    NEG, O_ZONEATTACK, R_T_BLAST,
-    P_NBLAST, P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2, S_SIDE,
-    T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
+    ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
+    P_NBLAST, P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_T_BLAST, R_Z1, R_Z2,
+    S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
 )
 from .mirror import kernel_only, mirrors
-from .rolls import _base, _defend_skill, _roll
+from .rolls import _attack_rating, _defend_skill, _rolled
 from .table import _over
 
 
@@ -125,7 +124,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
     once (its stunts looking at no target), then each target still in defends and the two invoke
     as in a one-on-one attack, the attack's effort worked out against that target."""
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
-    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
+    CH, A, G = W.CH, W.A, W.G
     R, faces, standing = B.R, B.faces, B.pool  # pool: the popcorn's, free during a turn
     nt = 0
     for c in range(SC.shape[0]):
@@ -147,32 +146,21 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
             return
     if ns == 0 or CH[actor, C_STATUS] != ACTIVE:
         return
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, NEG)
-    dice = _roll(RNG, G, faces)
-    _emit(EV, G, E_ROLLED, (actor, ACT_ATTACK, skill, rating, rating + stunt + tw + fd, faces[0], faces[1], faces[2],
-                            faces[3], stunt, fd | (tw << 8) | (lead << 16)))
+    dice = _rolled(SK, ST, W, EV, faces, actor, ACT_ATTACK, skill, NEG, 0)[1]
     reach = _blast_reach(ST, actor, skill)
     for i in range(ns):
         t = standing[i]
         if CH[t, C_STATUS] != ACTIVE or CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
             continue
-        r, s, w, f, _ = _base(SK, ST, CH, A, actor, skill, ACT_ATTACK, t)  # a look: the effort against t
         dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
-        orating, ostunt, otw, ofd, olead = _base(SK, ST, CH, A, t, dskill, ACT_DEFEND, actor)
-        if ofd:
-            CH[t, C_DEFONFULL] = 1
-        odice = _roll(RNG, G, faces)
-        _emit(EV, G, E_ROLLED, (t, ACT_DEFEND, dskill, orating, orating + ostunt + otw + ofd, faces[0], faces[1],
-                                faces[2], faces[3], ostunt, ofd | (otw << 8) | (olead << 16)))
+        R[R_OBASE], R[R_OFACES] = _rolled(SK, ST, W, EV, faces, t, ACT_DEFEND, dskill, actor, 0)
         R[R_ACTOR] = actor
-        R[R_BASE] = r + s + w + f
+        R[R_BASE] = _attack_rating(SK, ST, CH, A, actor, skill, t)  # the effort against t (rolls.base, a look)
         R[R_FACES] = dice
         R[R_BONUS] = 0
         R[R_Z1] = CH[actor, C_ZONE]
         R[R_Z2] = zone
         R[R_OPP] = t
-        R[R_OBASE] = orating + ostunt + otw + ofd
-        R[R_OFACES] = odice
         R[R_OBONUS] = 0
         m = _settle(T, W, B, EV, True, True, ACT_ATTACK, t)
         if G[G_BAIL] != BAIL_NONE:
