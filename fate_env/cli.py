@@ -546,7 +546,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print()
         print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, baseline)))
     print(B.engine_line(records) + (f"; not the fast core: {why_not}" if engine == "reference" and why_not else ""))
-    if compiling is not None and compiling.proc.poll() is None:
+    if compiling is not None and compiling.running():
         print("(the fast core is still compiling in the background; the next run will use it)", file=sys.stderr)
     if args.plot:
         try:

@@ -15,6 +15,9 @@ import copy
 import itertools
 import math
 import os
+import subprocess
+import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -368,8 +371,6 @@ class Compiling:
         return self.proc is not None
 
     def start(self) -> None:
-        import subprocess
-        import sys
         if self.proc is None:
             self.proc = subprocess.Popen([sys.executable, "-c", _COMPILE_CHILD, str(self.scene), self.rules or ""],
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -384,9 +385,13 @@ class Compiling:
     def failed(self) -> bool:
         return self.proc is not None and self.proc.poll() not in (None, 0)
 
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
-#: what the kernel's first compile takes on the 2-core machine the figures come from (docs/fast_core.md:
-#: about 70 s of one core): a run whose reference time left is shorter would not gain from handing over
+
+#: about what the kernel's first compile takes on the 2-core machine the figures come from (86 s of one
+#: core on 2026-11-26: docs/fast_core.md): a run whose reference time left is shorter would not gain
+#: from handing over
 COMPILE_SECONDS = 75.0
 #: the episodes the reference plays before the run decides when to start the compile (it times them)
 PROBE = 20
@@ -405,7 +410,6 @@ def run_while_compiling(jobs: Iterable[tuple], total: int, compiling: Compiling,
     for the next run."""
     if total > MAX_EPISODES:
         raise BenchError(f"{total:,} episodes: over the limit of {MAX_EPISODES:,} per run")
-    import time
     it = iter(jobs)
     out: list[dict[str, Any]] = []
     began = time.perf_counter()
