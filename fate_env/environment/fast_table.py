@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..fast import kernel as k
+from ..fast.kernel import layout as k
 from ..fast.bundles import View
 from ..fast.jit import bound
 from ..fast import observe as ob

@@ -243,7 +243,7 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     """A batch of one variant's episodes in one call into the fast core; an episode it does not
     cover to the end (it says why) is played again on the reference engine."""
     from fate_env.fast import FastCore
-    from fate_env.fast import kernel as k
+    from fate_env.fast.kernel import layout as k
     from fate_env.fast.decode import outcome
     base, file, params, rules, controls, seed, variant, _ = jobs[0]
     scene = _scene_cache(base, file, params, rules)

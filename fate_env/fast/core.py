@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from . import kernel as k
+from .kernel import layout as k
+from .kernel.entry import advance, play_batch
 from .bundles import Fight
 from . import stamp
-from .jit import BROKEN, bound
+from .jit import BROKEN, HAVE_NUMBA, bound
 from .stamp import NOTICE
 from .decode import events, outcome
 from .dice import RNG_SIZE
@@ -30,16 +31,16 @@ __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compil
 
 def available() -> bool:
     """Whether the kernel is compiled (numba installed); without it the kernel is plain Python."""
-    return k.HAVE_NUMBA
+    return HAVE_NUMBA
 
 
 def compiled() -> bool:
     """Whether the kernel is compiled already (in this process or in numba's disk cache); the
     first run after an install or an upgrade compiles it, which takes one to two minutes."""
-    if not k.HAVE_NUMBA:
+    if not HAVE_NUMBA:
         return True
     try:
-        found = bool(k.play_batch.signatures) or bool(k.play_batch._cache._cache_file._load_index())
+        found = bool(play_batch.signatures) or bool(play_batch._cache._cache_file._load_index())
     except Exception:  # numba's cache layout changed: cannot tell, so say nothing
         return True
     if found:
@@ -54,8 +55,8 @@ def _play_batch(*args) -> None:
     """``kernel.play_batch``; the first call in a process, once numba has compiled or loaded it, leaves
     the compiled marker (stamp.py), so a later ``bench`` knows without importing numba."""
     global _MARKED
-    k.play_batch(*args)
-    if not _MARKED and k.HAVE_NUMBA:
+    play_batch(*args)
+    if not _MARKED and HAVE_NUMBA:
         _MARKED = True
         stamp.mark()
 
@@ -147,8 +148,8 @@ class Session:
         args = (self.core.arrays, self._seed, self._policy_rng, self.EV, self.state, self.checkpoint, fresh)
         core = self.core
         if core._advance is None:  # every session of a scene hands the kernel arrays of the same types
-            core._advance = bound(k.advance, args)
-        if k.HAVE_NUMBA:
+            core._advance = bound(advance, args)
+        if HAVE_NUMBA:
             core._advance(*args)
         else:  # plain Python: the uint64 dice wrap as intended, with warnings
             with np.errstate(over="ignore"):

@@ -22,7 +22,7 @@ from fate_env.rules.skills import ATTACK_SKILLS
 from fate_env.rules.ruleset import RuleSet
 from fate_env.rules.scene import CharacterSheet, Scene
 
-from . import kernel as k
+from .kernel import layout as k
 from .kernel.layout import MAX_SLOTS
 
 #: the kernel plays every value of this field (or the field is a label, not a rule)

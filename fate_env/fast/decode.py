@@ -22,7 +22,7 @@ from fate_env.rules.options import (
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
 
-from . import kernel as k
+from .kernel import layout as k
 from .tables import TRACKS, Tables
 
 # the kernel's codes spelled with the words its layout declares them by

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernel as k
+from .kernel import layout as k
 from .jit import njit
+from .kernel.stress import _cap
 
 # LP: the layout's numbers
 (L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
@@ -95,7 +96,7 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
                 used += 1
         cap = 0.0
         if status == k.ACTIVE:
-            cap = k._cap(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
+            cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
         x = d + 3 + Z
         buf[x] = (BOXES[c, 0] - pm) / 10
         buf[x + 1] = (BOXES[c, 1] - mm) / 10

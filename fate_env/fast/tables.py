@@ -20,7 +20,7 @@ from fate_env.rules.reach import reach_of, sheet_attack_skills
 from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
 from fate_env.rules.state import build_fighter
 
-from . import kernel as k
+from .kernel import layout as k
 from .bundles import Scene as KernelScene
 from .coverage import MAJOR_COSTS, REACHES, STYLES, TARGET_KINDS, WHEN_TAGS, scene_reasons
 

@@ -31,13 +31,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .layout import *  # noqa: F401,F403 - the layout's names, read as kernel.X by decode, tables, observe
+from .layout import *  # noqa: F401,F403 - the layout's names, as kernel.X (tests, scripts)
 
 
 def __getattr__(name: str) -> Any:
-    """The compiled entry points, loaded on first use (and then kept in this module, so the next
-    look-up is a plain attribute: the environment reads ``HAVE_NUMBA`` on every step): the layout
-    alone (what tables and coverage read) imports neither numba nor the kernel's functions."""
+    """The compiled entry points, loaded on first use (and then kept in this module): importing
+    the package alone imports neither numba nor the kernel's functions. A module with this hook
+    is one CPython will not specialise attribute reads on (each ``kernel.X`` takes the slow path),
+    so code that reads names per fight or per step imports ``kernel.layout`` or ``kernel.entry``
+    directly (decode, tables, observe, core)."""
     if name == "HAVE_NUMBA":
         from ..jit import HAVE_NUMBA as value
     elif name in ("advance", "play_batch", "playouts"):
