@@ -75,30 +75,31 @@ def _land(T, W, B, EV, actor, target, m):
     weapons = P[P_WEAPONS] == WEAPONS_SHIFTS and P[P_TRACK] == 0
     weapon = SC[actor, S_WEAPON] if weapons else 0
     armor = SC[target, S_ARMOR] if weapons else 0
+    # one call to _harm, its note and ratings set on the way: numba compiles a copy of a function for
+    # each set of constant arguments, and each call site hands over the bundles
     if m == 0:
         if weapon == 0 or weapon - armor <= 0:  # no weapon, or armor took its tie hit: the tie's boost
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
             return
-        _harm(T, W, EV, target, weapon - armor, actor, B, HIT_WEAPON_TIE, 0, 0)
-        return
-    if m >= 3:
-        j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
-        if j < 0:
-            G[G_PSHIFTS] = m
-            _paused_two(EV, G, O_FULLHIT, O_BOOST_HIT)
-            return
-        if j == 1:  # trade a shift for a boost
-            _decision(EV, G, D_STYLE, actor, 1, _why(P, actor, D_STYLE), O_BOOST_HIT, 0, 0, 0, 0, 0)
-            m -= 1
-            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
-        else:
-            _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL, O_FULLHIT,
-                      0, 0, 0, 0, 0)
-    if not weapons:
-        _harm(T, W, EV, target, m, actor, B, HIT_PLAIN, 0, 0)
-        return
-    hit = m + weapon - armor
-    if hit <= 0:  # armor took the whole hit: a boost instead (003:2686-2689)
-        _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_GLANCING])
-        return
-    _harm(T, W, EV, target, hit, actor, B, HIT_WEAPON, weapon, armor)
+        shifts, note, weapon, armor = weapon - armor, HIT_WEAPON_TIE, 0, 0  # the note names no ratings
+    else:
+        if m >= 3:
+            j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
+            if j < 0:
+                G[G_PSHIFTS] = m
+                _paused_two(EV, G, O_FULLHIT, O_BOOST_HIT)
+                return
+            if j == 1:  # trade a shift for a boost
+                _decision(EV, G, D_STYLE, actor, 1, _why(P, actor, D_STYLE), O_BOOST_HIT, 0, 0, 0, 0, 0)
+                m -= 1
+                _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_MOMENTUM])
+            else:
+                _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL,
+                          O_FULLHIT, 0, 0, 0, 0, 0)
+        shifts, note = m, HIT_PLAIN
+        if weapons:
+            shifts, note = m + weapon - armor, HIT_WEAPON
+            if shifts <= 0:  # armor took the whole hit: a boost instead (003:2686-2689)
+                _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_GLANCING])
+                return
+    _harm(T, W, EV, target, shifts, actor, B, note, weapon, armor)
