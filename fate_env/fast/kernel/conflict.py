@@ -49,7 +49,7 @@ def _turn(T, W, B, EV, actor, blasts):
     """One turn of ``actor``: the options, in ``actions.ACTIONS`` order, and the seat's pick.
     ``blasts`` is a constant at each call (``_play_turn``): 1 where the scene has zone_attack
     stunts, 0 where it has none, so numba compiles two turns and the second carries no zone-attack
-    code at all (with it, the turn every fight runs was 3-5% slower: kernel/zone_attack.py)."""
+    code at all (with it, every fight of a scene without zone attacks was 2-4% slower: fast_core.md)."""
     SC, SK, ST, SLOTS, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
     MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     buf, skills, allies, moves = B.buf, B.skills, B.allies, B.moves
@@ -465,6 +465,7 @@ def _next_in_order(CH, P, after):
 @kernel_only("which of the two compiled turns a scene plays (_turn's ``blasts``)")
 @njit(cache=True, _nrt=False, inline="always")
 def _play_turn(T, W, B, EV, actor):
+    """``_turn`` with its ``blasts`` a constant, so numba compiles the two turns apart."""
     if T.P[P_NBLAST] != 0:
         _turn(T, W, B, EV, actor, 1)
     else:
