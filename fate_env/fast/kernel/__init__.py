@@ -29,25 +29,9 @@ flows in the bundles of ``../bundles.py``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .layout import *  # noqa: F401,F403 - the layout's names, as kernel.X (tests, scripts)
 
-
-def __getattr__(name: str) -> Any:
-    """The compiled entry points, loaded on first use (and then kept in this module): importing
-    the package alone imports neither numba nor the kernel's functions. A module with this hook
-    is one CPython will not specialise attribute reads on (each ``kernel.X`` takes the slow path),
-    so code that reads names per fight or per step imports ``kernel.layout`` or ``kernel.entry``
-    directly (decode, tables, observe, core)."""
-    if name == "HAVE_NUMBA":
-        from ..jit import HAVE_NUMBA as value
-    elif name in ("advance", "play_batch", "playouts"):
-        from . import entry
-        value = getattr(entry, name)
-    elif name == "_cap":
-        from .stress import _cap as value
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+# No compiled function is re-exported here: importing the package loads the layout alone (no numba),
+# and callers import ``kernel.entry`` for ``play_batch``, ``advance`` and ``playouts``. (A lazy module
+# ``__getattr__`` did that once; CPython does not specialise attribute reads on a module that has
+# one, which cost 8% of decoding an outcome: docs/fast_core.md.)

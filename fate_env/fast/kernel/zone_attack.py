@@ -10,7 +10,7 @@ from .events import _decision, _emit, _opt
 from .invokes import _settle
 from .layout import (
     ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
-    P_NBLAST, P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_T_BLAST, R_Z1, R_Z2,
+    P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_T_BLAST, R_Z1, R_Z2,
     S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
 )
 from .mirror import kernel_only, mirrors
@@ -24,9 +24,8 @@ def _nth_blast(SC, ST, P, SIGHT, CH, actor, nth):
     """zone_attack.offer's option ``nth``: for each of ``actor``'s zone_attack stunts (in the sheet's
     order), each zone in the skill's reach (its own in melee, those in range when shooting, any)
     where anyone else stands, in the map's order. (zone, skill), or (NEG, NEG) past the last. Counted
-    and read again rather than kept: a buffer more in the flows' bundle would cost every call."""
-    if P[P_NBLAST] == 0:
-        return NEG, NEG
+    and read again rather than kept: a buffer more in the flows' bundle would cost every call. Only
+    the turn compiled for scenes with zone attacks asks (conflict._turn's ``blasts``)."""
     here = CH[actor, C_ZONE]
     n = 0
     for i in range(ST.shape[0]):
