@@ -76,6 +76,17 @@ def _workers(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    """argparse type for --port: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {value}")
+    return value
+
+
 def _mob_count(text: str) -> int:
     """argparse type for a mob's members: 2 to 100."""
     value = _count(text)
@@ -640,8 +651,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .content.paths import OutputPathError, check_output
     from .live import autopilot as ap
     from .live.session import SessionError, SessionLog, finish_session, open_session
+    from .content.safe_text import printable
     from .web.host import TableHost
-    from .web.server import Links, links_text, serve
+    from .web.server import Links, links_text, listen, serve
 
     controls = _parse_controls(args.control)
     try:
@@ -654,10 +666,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
             controllers_for(load_scene(args.scene, rules=args.rules), {k: v for k, v in controls.items() if v != "human"})
             if args.seed is None:
                 args.seed = fresh_seed()
+    except (ap.AutopilotError, UnknownController, SessionError, OutputPathError) as exc:
+        return _fail(str(exc))
+    try:  # the port first: a serve that cannot listen has opened no session and written no file
+        where = listen(args.host, args.port)
+    except OSError as exc:
+        return _fail(f"--host {args.host} --port {args.port}: cannot listen there ({exc.strerror or exc})")
+    try:
         host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, args.dice or "auto", args.save,
                                                        args.resume,
                                                        inp, out, rules=args.rules, force=args.force, autopilot=pilot))
-    except (ap.AutopilotError, UnknownController, SessionError, OutputPathError) as exc:
+    except (SessionError, OutputPathError) as exc:
         return _fail(str(exc))
     s = host.session
     pcs = [cid for cid in s.play.f if cid in s.humans and not s.play.f[cid].sheet.is_npc]
@@ -667,16 +686,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def ready(port: int) -> None:
         base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{port}"
-        print(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server (the session is saved)")
+        print(printable(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server "
+                        "(the session is saved)"))
         print("\n".join(links_text(links, base, {cid: s.narrator.name(cid) for cid in pcs})), flush=True)
 
     host.start()
     try:
-        serve(host, links, args.host, args.port, on_ready=ready)
+        serve(host, links, where, on_ready=ready, allow_hosts=args.allow_host)
     except OSError as exc:
-        return _fail(f"--port {args.port}: {exc.strerror or exc}")
+        return _fail(f"--host {args.host} --port {args.port}: {exc.strerror or exc}")
     finally:
         host.stop()
+        s.out = sys.stdout  # what the session says from here on (its save) is the GM's to read, not the pages'
         try:
             finish_session(s, args.save, sys.stdout)
         finally:
@@ -907,9 +928,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="the live table in a browser: the GM's page and a page per player")
     sv.add_argument("scene", nargs="?", default=None)
     sv.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
-    sv.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0: any free one)")
+    sv.add_argument("--port", type=_port, default=8765, help="the port (default 8765; 0: any free one)")
     sv.add_argument("--host", default="127.0.0.1",
                     help="the address to listen on (default: this machine only; 0.0.0.0 shares it on the network)")
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a host name the pages may be reached by besides this machine's own and any IP address "
+                         "(other names are refused: DNS rebinding)")
     sv.add_argument("--resume", metavar="FILE", help="a saved session (from play or serve) to go on with")
     sv.add_argument("--save", metavar="FILE", help="save the session here at the end (and FILE.autosave after every step)")
     sv.add_argument("--force", action="store_true", help="replace the --save FILE if it exists")

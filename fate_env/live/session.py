@@ -30,7 +30,7 @@ from ..rules.engine import start
 from ..rules.kinds import DecisionKind
 from ..rules.options import DoneInvoking
 from . import autopilot as ap
-from . import consequence_names, handles, state_panel, table_menu
+from . import consequence_names, handles, said, state_panel, table_menu
 
 #: the save format written now; 2 (no kind, no checksum) is still read
 SAVE_VERSION = 3
@@ -201,6 +201,9 @@ class Session:
         self.menu: list[table_menu.Item] | None = None
         self.fixed_save: Path | None = None
         self.inp, self.out = inp, out
+        #: who typed the line just read: the terminal's keyboard is the GM's; the web table says whose
+        #: page it came from, and a GM command from any page but the GM's is never run
+        self.typed_by: Any = lambda: said.GM
         self.autosave_path = Path(autosave) if autosave is not None else None
         self._autosave_failed = False
         self.locks: dict[Path, FileLock] = {}  # the files this session writes, held against other sessions
@@ -371,9 +374,13 @@ class Session:
                 self._show_menu(d, items)
                 prompt = "  GM's choice> "
         while True:
-            text = self._input(prompt)
-            if text.startswith("/"):
-                self._command(text)
+            line = said.parse(self._input(prompt))
+            text = line.text
+            if line.is_command:
+                if self.typed_by() != said.GM:
+                    self._say("  ! the GM's commands need the GM's link")
+                    continue
+                self._command(line)
                 if self.play is not c or c.pending is not d:
                     return
                 continue
@@ -490,7 +497,7 @@ class Session:
                     name = options[0]
                 elif text.isascii() and text.isdigit() and 1 <= int(text) <= len(options):
                     name = options[int(text) - 1]
-                elif text.startswith("/") or (text.isascii() and text.isdigit()):
+                elif said.parse(text).is_command or (text.isascii() and text.isdigit()):
                     self._say(f"  ! a name for the consequence, or 1 to {len(options)}")
                     continue
                 else:
@@ -512,9 +519,8 @@ class Session:
             self._autosave_failed = True
 
     # -- GM powers ----------------------------------------------------------------
-    def _command(self, text: str) -> None:
-        parts = text[1:].split()
-        cmd, args = (parts[0], parts[1:]) if parts else ("help", [])
+    def _command(self, line: said.Said) -> None:
+        cmd, args = line.command, list(line.args)
         try:
             if cmd == "help":
                 self._say(HELP)

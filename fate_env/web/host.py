@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..content.safe_text import printable
-from ..live import state_panel, table_menu
+from ..live import said, state_panel, table_menu
 from ..live.session import Session, load_library
 from ..rules.skills import DEFAULT_SKILLS
 
@@ -91,15 +91,21 @@ class Prompt:
 
 
 class Lines:
-    """The session's input: blocks until a page's answer is put; counts the prompts."""
+    """The session's input: blocks until a page's answer is put; counts the prompts. Each line
+    carries the seat it came from (``said.GM`` or ``said.PLAYER``), which the session asks through
+    ``typed_by`` before it runs a command: a second check behind the host's own."""
 
     def __init__(self, host: "TableHost") -> None:
         self.host = host
-        self.q: queue.Queue[str] = queue.Queue()
+        self.q: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.last_by = said.PLAYER  # nothing read yet: no authority
+
+    def put(self, text: str, by: str) -> None:
+        self.q.put((text, by))
 
     def readline(self) -> str:
         self.host._waiting()
-        line = self.q.get()
+        line, self.last_by = self.q.get()
         return line
 
 
@@ -115,6 +121,7 @@ class TableHost:
         self.prompt: Prompt | None = None
         self.version = 0  # bumped whenever something a page shows changed
         self.session: Session = session_factory(self.lines, self.transcript)
+        self.session.typed_by = lambda: self.lines.last_by
         # no path from a request reaches the file system: /save writes where the server was told
         held = list(self.session.locks)
         self.session.saves_fixed = True
@@ -245,6 +252,12 @@ class TableHost:
             raise AnswerRefused("'text': expected the answer as text", 400)
         if len(text) > MAX_ANSWER or "\n" in text or "\r" in text or printable(text) != text:
             raise AnswerRefused(f"'text': one printable line of at most {MAX_ANSWER} characters", 400)
+        # permissions on the line as the session will read it (said.parse), never on the raw text
+        line = said.parse(text)
+        if seat.role == "spectator":
+            raise AnswerRefused("a spectator's page answers nothing", 403)
+        if line.is_command and seat.role != "gm":
+            raise AnswerRefused("the GM's commands need the GM's link", 403)
         with self._cond:
             if self.finished:
                 raise AnswerRefused("the session is over")
@@ -252,10 +265,6 @@ class TableHost:
             if not self.waiting or p is None or seq != p.seq:
                 raise AnswerRefused(f"prompt {seq} is no longer pending (now: {p.seq if p else 'none'}); "
                                     "the page shows the one that is")
-            if seat.role == "spectator":
-                raise AnswerRefused("a spectator's page answers nothing", 403)
-            if text.startswith("/") and seat.role != "gm":
-                raise AnswerRefused("the GM's commands need the GM's link", 403)
             if not self._may_answer(seat, p):
                 raise AnswerRefused("this prompt is not yours to answer: "
                                     + (f"it is {self.session.narrator.name(p.owner)}'s player's" if p.owner
@@ -263,7 +272,7 @@ class TableHost:
             self.waiting = False
             self.version += 1
             self._cond.notify_all()
-            self.lines.q.put(text + "\n")
+            self.lines.put(text + "\n", said.GM if seat.role == "gm" else said.PLAYER)
             return self.version
 
     def report(self) -> str | None:
@@ -282,7 +291,7 @@ class TableHost:
             if self.finished:
                 return
             self.waiting = False
-        self.lines.q.put("")
+        self.lines.put("", said.PLAYER)
         self.thread.join(timeout=30)
 
 

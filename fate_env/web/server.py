@@ -10,13 +10,24 @@ are bounded; a malformed one is a 400 with the reason; an answer for a prompt th
     GET  /api/TOKEN/events     server-sent events: a line each time the snapshot changes
     POST /api/TOKEN/answer     {"seq": N, "text": "..."}: one answer, checked as the terminal checks it
     GET  /api/TOKEN/report     the fight report (Markdown, as ``replay --markdown``) once it is over
+
+The trust model (docs/safety.md): a link is the only credential, and what it may do is decided by
+its seat on the parsed answer (``host.answer``); a request whose Host is a name this server was not
+given is refused before any route (DNS rebinding), an answer from another site (its Origin, its
+``Sec-Fetch-Site``, or any body type but JSON) is refused, and no page may be framed or leak its
+URL in a Referer. Connections, header times and event streams are budgeted (``guard.py``) so that
+strangers and spectators cannot take the GM's or the players' seats away.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
+import re
 import secrets
+import socket
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +37,8 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..content.safe_text import printable
+from . import guard
 from .host import AnswerRefused, Seat, TableHost
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -33,6 +46,18 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2048
 #: how often a page's event stream looks for a change (seconds)
 POLL = 0.01
+#: what a token looks like (``secrets.token_urlsafe(18)``: 24 URL-safe characters); anything else is no seat
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: headers on every response: no framing (clickjacking), no Referer (a page's URL is its token), no
+#: sniffing, and the page's own scripts and styles only
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                 b"object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
 
 
 class Links:
@@ -65,13 +90,25 @@ class Links:
         return out
 
     def seat(self, token: str) -> Seat | None:
+        """The seat of ``token``, or None: anything that is not a token's shape is no seat before any
+        comparison (``compare_digest`` takes ASCII only), and every token is compared in constant time."""
+        if not _TOKEN.fullmatch(token):
+            return None
+        found = None
         for t, s in self.seats.items():
-            if secrets.compare_digest(t, token):
-                return s
-        return None
+            if secrets.compare_digest(t.encode(), token.encode()):
+                found = s
+        return found
 
 
-def app(host: TableHost, links: Links) -> Starlette:
+def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
+        stopping: threading.Event | None = None) -> "Gate":
+    """The ASGI app: the routes behind the :class:`Gate` (Host check, security headers). ``hosts``:
+    the Host names accepted (default: this machine's, see :class:`Hosts`); ``stopping``: set when
+    the server shuts down, so every event stream ends at once instead of holding the shutdown."""
+    stopping = stopping or threading.Event()
+    streams = guard.Streams()
+
     def seat_of(request: Request) -> Seat:
         seat = links.seat(request.path_params["token"])
         if seat is None:
@@ -91,10 +128,16 @@ def app(host: TableHost, links: Links) -> Starlette:
 
     async def answer(request: Request) -> Response:
         seat = seat_of(request)
-        body = await _bounded_body(request)
+        foreign = _cross_site(request)
+        if foreign is not None:
+            return _refuse(*foreign)
+        try:
+            body = await asyncio.wait_for(_bounded_body(request), guard.BODY_TIMEOUT)
+        except asyncio.TimeoutError:
+            return _refuse(f"the body did not arrive within {guard.BODY_TIMEOUT:g} s", 408)
         try:
             data = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return _refuse("the body is not JSON; expected {\"seq\": N, \"text\": \"...\"}", 400)
         if not isinstance(data, dict) or set(data) != {"seq", "text"}:
             return _refuse("expected exactly {\"seq\": N, \"text\": \"...\"}", 400)
@@ -110,18 +153,22 @@ def app(host: TableHost, links: Links) -> Starlette:
         text = host.report()
         if text is None:
             return _refuse("the fight is not over yet; its report comes at the end", 409)
-        return Response(text, media_type="text/markdown; charset=utf-8",
+        return Response(printable(text, keep="\n"), media_type="text/markdown; charset=utf-8",
                         headers={**_NO_STORE, "Content-Disposition": 'attachment; filename="fight-report.md"'})
 
     async def events(request: Request) -> Response:
-        seat_of(request)
+        seat = seat_of(request)
+        token = request.path_params["token"]
+        stop = streams.open(token, seat.role == "spectator")
+        if stop is None:
+            return _refuse(f"the spectators' page is full ({streams.spectators} open); try again later", 429)
 
         async def stream():
             # polls the host's version on the event loop: a page listening holds no worker thread
             # (six pages waiting in threads would starve the answers' own), and a poll costs nothing
             seen, quiet, polls = -1, 0.0, 0
-            while polls % 50 or not await request.is_disconnected():  # a look at the socket every half second
-                polls += 1
+            while not (stop.is_set() or stopping.is_set()) and (polls % 50 or not await request.is_disconnected()):
+                polls += 1  # a look at the socket every half second
                 version = host.version
                 if version != seen and (host.waiting or host.finished):
                     seen, quiet = version, 0.0
@@ -133,13 +180,112 @@ def app(host: TableHost, links: Links) -> Starlette:
                     yield ": still here\n\n"  # keeps proxies and the browser from dropping the stream
                 await asyncio.sleep(POLL)
                 quiet += POLL
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=_NO_STORE)
+        return _Stream(stream(), lambda: streams.close(token, stop), media_type="text/event-stream",
+                       headers=_NO_STORE)
 
     routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
               Route("/api/{token}/answer", answer, methods=["POST"]), Route("/api/{token}/events", events),
               Route("/api/{token}/report", report),
               Mount("/static", StaticFiles(directory=STATIC))]
-    return Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large})
+    inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large})
+    gate = Gate(inner, hosts or Hosts("127.0.0.1"))
+    gate.streams = streams
+    return gate
+
+
+class Hosts:
+    """The Host header values the server answers. A browser lured to an attacker's name that resolves
+    to this machine (DNS rebinding) sends that name as Host, so names are refused unless they are
+    this machine's own (``localhost``, its host name, ``NAME.local``) or given with ``--allow-host``;
+    an address typed as digits (IPv4, or IPv6 in brackets) cannot be rebound and is accepted."""
+
+    def __init__(self, bind: str, extra: tuple[str, ...] | list[str] = ()) -> None:
+        names = {"localhost", bind.lower()}
+        try:
+            mine = socket.gethostname().lower()
+            names |= {mine, f"{mine}.local"}
+        except OSError:
+            pass
+        self.names = names | {n.lower().rstrip(".") for n in extra}
+
+    def allows(self, header: str | None) -> bool:
+        if not header:
+            return False
+        name = header.lower()
+        if name.startswith("["):  # [v6] or [v6]:port
+            end = name.find("]")
+            rest = name[end + 1:]
+            if end < 0 or (rest and not (rest[0] == ":" and rest[1:].isascii() and rest[1:].isdigit())):
+                return False
+            return _is_ip(name[1:end])
+        host, _, port = name.partition(":")
+        if port and not (port.isascii() and port.isdigit()):
+            return False
+        return _is_ip(host) or host.rstrip(".") in self.names
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+class Gate:
+    """The outer ASGI layer: refuses a request whose Host is not this server's (400, before any
+    route runs) and adds :data:`SECURITY_HEADERS` to every response."""
+
+    def __init__(self, inner: Any, hosts: Hosts) -> None:
+        self.inner, self.hosts = inner, hosts
+        self.streams: guard.Streams | None = None
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.inner(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), None)
+
+        async def secured(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": list(message.get("headers", [])) + SECURITY_HEADERS}
+            await send(message)
+
+        if not self.hosts.allows(host):
+            response = _refuse("this table answers to its own address only (the Host header names another: "
+                               "start serve with --allow-host NAME to reach it by that name)", 400)
+            await response(scope, receive, secured)
+            return
+        await self.inner(scope, receive, secured)
+
+
+def _cross_site(request: Request) -> tuple[str, int] | None:
+    """Why an answer looks sent by another site's page (a cross-site form or fetch), or None. A
+    browser names the page's origin (``Origin``) and whether it is this site (``Sec-Fetch-Site``);
+    a form or a ``no-cors`` fetch cannot send ``application/json``, which the page always does."""
+    site = request.headers.get("sec-fetch-site")
+    origin = request.headers.get("origin")
+    if site not in (None, "same-origin", "none") or (
+            origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}"):
+        return "an answer from another site's page is refused; answer from this table's own page", 403
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return "an answer is sent as application/json ({\"seq\": N, \"text\": \"...\"})", 415
+    return None
+
+
+class _Stream(StreamingResponse):
+    """A streaming response that says when it ends, however it ends (done, disconnected, cancelled)."""
+
+    def __init__(self, content: Any, on_close: Any, **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._on_close = on_close
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._on_close()
 
 
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -191,23 +337,60 @@ def links_text(links: Links, base: str, names: dict[str, str]) -> list[str]:
     out = [f"GM:         {base}/t/{links.token('gm')}"]
     for token, seat in links.seats.items():
         if seat.role == "player":
-            out.append(f"{names.get(seat.pc, seat.pc)}: {base}/t/{token}")
+            out.append(printable(f"{names.get(seat.pc, seat.pc)}: {base}/t/{token}"))
     out.append(f"spectators: {base}/t/{links.token('spectator')}")
     return out
 
 
-def serve(host: TableHost, links: Links, address: str, port: int, on_ready: Any = None) -> None:
-    """Run the server until Ctrl-C (uvicorn); ``on_ready(port)`` once it listens."""
-    import uvicorn
-    config = uvicorn.Config(app(host, links), host=address, port=port, log_level="warning", lifespan="off",
-                            limit_concurrency=64, timeout_keep_alive=5, timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-    if on_ready is not None:
-        original = server.startup
+def listen(address: str, port: int) -> tuple[str, int]:
+    """The address and port to serve on, claimed before anything else starts: a port that cannot be
+    had is said (OSError) before a session is opened or a file written; port 0 becomes a free one.
+    (uvicorn binds it again itself: served on a socket passed in, chromium's event streams stalled.)"""
+    if not 0 <= port <= 65535:
+        raise OSError(f"--port {port}: a port is a number from 0 to 65535")
+    infos = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, _, _, _, where = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(where)
+        sock.listen(1)
+        return address, sock.getsockname()[1]
 
-        async def startup(sockets=None):
-            await original(sockets)
-            bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-            on_ready(bound)
-        server.startup = startup
-    server.run()
+
+def server(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any = None,
+           allow_hosts: tuple[str, ...] | list[str] = ()) -> Any:
+    """The uvicorn server of one table at ``where`` (:func:`listen`); ``on_ready(port)`` once it
+    listens. Its connections go through :mod:`guard`'s budget (uvicorn's ``limit_concurrency`` is
+    off: it let idle sockets lock the GM out); at shutdown every event stream ends at once, so the
+    shutdown is quick and prints nothing. A port lost between :func:`listen` and the start ends
+    ``run`` with OSError."""
+    import uvicorn
+    stopping = threading.Event()
+    address, port = where
+    config = uvicorn.Config(app(host, links, Hosts(address, allow_hosts), stopping), host=address, port=port,
+                            log_level="critical", lifespan="off", http=guard.protocol(), limit_concurrency=None,
+                            timeout_keep_alive=5, timeout_graceful_shutdown=2)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            stopping.set()
+            await super().shutdown(sockets)
+
+        async def startup(self, sockets=None):
+            try:
+                await super().startup(sockets)
+            except SystemExit:  # uvicorn's way of saying it could not bind
+                raise OSError(f"cannot listen on {address}:{port}") from None
+            if on_ready is not None and self.started:
+                on_ready(self.servers[0].sockets[0].getsockname()[1])
+
+    return Server(config)
+
+
+def serve(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any = None,
+          allow_hosts: tuple[str, ...] | list[str] = ()) -> None:
+    """Serve the table at ``where`` until Ctrl-C (see :func:`server`)."""
+    try:
+        server(host, links, where, on_ready, allow_hosts).run()
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has shut down
+        pass

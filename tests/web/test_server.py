@@ -17,12 +17,11 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
-import uvicorn  # noqa: E402
-
 from fate_env.live import autopilot as ap  # noqa: E402
 from fate_env.live.session import Session, SessionLog, finish_session, open_session, run_session  # noqa: E402
 from fate_env.web.host import TableHost  # noqa: E402
-from fate_env.web.server import Links, app  # noqa: E402
+from fate_env.web.server import Links, listen  # noqa: E402
+from fate_env.web.server import server as make_server  # noqa: E402
 
 
 @contextmanager
@@ -32,8 +31,8 @@ def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="aut
                                                    autosave=autosave, autopilot=ap.Autopilot()))
     pcs = [c for c in host.session.play.f if c in host.session.humans and not host.session.play.f[c].sheet.is_npc]
     links = Links(pcs)
-    server = uvicorn.Server(uvicorn.Config(app(host, links), host="127.0.0.1", port=0, log_level="warning",
-                                           lifespan="off"))
+    # the server serve runs: its budgets, its Host check, its headers
+    server = make_server(host, links, listen("127.0.0.1", 0))
     thread = threading.Thread(target=server.run, daemon=True)
     host.start()
     thread.start()
