@@ -43,22 +43,22 @@ SPECTATOR_STREAMS = 32
 class Budget:
     """The open connections of one server, oldest first (shared by its protocol instances)."""
 
-    def __init__(self, limit: int = MAX_CONNECTIONS, header_timeout: float = HEADER_TIMEOUT) -> None:
-        self.limit = limit
-        self.header_timeout = header_timeout
+    def __init__(self, limit: int | None = None, header_timeout: float | None = None) -> None:
+        self.limit = MAX_CONNECTIONS if limit is None else limit
+        self.header_timeout = HEADER_TIMEOUT if header_timeout is None else header_timeout
         self.open: OrderedDict[int, "GuardedH11"] = OrderedDict()
         self._ids = itertools.count()
         self.evicted = 0  # connections closed to make room (a figure for tests and the curious)
 
     def admit(self, conn: "GuardedH11") -> None:
         self.open[conn.ident] = conn
-        while len(self.open) > self.limit:
-            idle = next((c for c in self.open.values() if c is not conn and not c.busy()), None)
-            if idle is None:  # every other connection is mid-request: the newcomer waits its turn elsewhere
-                conn.drop()
-                return
-            idle.drop()
-            self.evicted += 1
+        if len(self.open) <= self.limit:
+            return
+        idle = next((c for c in self.open.values() if c is not conn and not c.busy()), None)
+        if idle is None:  # every other connection is mid-request: the newcomer is the one turned away
+            idle = conn
+        self.evicted += 1
+        idle.drop()  # out of the budget now: its connection_lost comes later
 
     def leave(self, conn: "GuardedH11") -> None:
         self.open.pop(conn.ident, None)
@@ -79,6 +79,7 @@ class GuardedH11(H11Protocol):
         return self.cycle is not None and not self.cycle.response_complete
 
     def drop(self) -> None:
+        self.budget.leave(self)
         if not self.transport.is_closing():
             self.transport.close()
 
@@ -127,8 +128,9 @@ class Streams:
     """The event streams open per link. ``open`` returns a stop event the stream watches (set when a
     newer stream of the same link takes its place), or None when the spectators' share is full."""
 
-    def __init__(self, per_seat: int = STREAMS_PER_SEAT, spectators: int = SPECTATOR_STREAMS) -> None:
-        self.per_seat, self.spectators = per_seat, spectators
+    def __init__(self, per_seat: int | None = None, spectators: int | None = None) -> None:
+        self.per_seat = STREAMS_PER_SEAT if per_seat is None else per_seat
+        self.spectators = SPECTATOR_STREAMS if spectators is None else spectators
         self.by_token: dict[str, list[asyncio.Event]] = {}
 
     def open(self, token: str, spectator: bool) -> asyncio.Event | None:

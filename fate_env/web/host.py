@@ -250,14 +250,13 @@ class TableHost:
             raise AnswerRefused("'seq': expected the number of the prompt answered", 400)
         if not isinstance(text, str):
             raise AnswerRefused("'text': expected the answer as text", 400)
-        if len(text) > MAX_ANSWER or "\n" in text or "\r" in text or printable(text) != text:
-            raise AnswerRefused(f"'text': one printable line of at most {MAX_ANSWER} characters", 400)
-        # permissions on the line as the session will read it (said.parse), never on the raw text
-        line = said.parse(text)
+        # permissions first, on the line as the session will read it (said.parse), never on the raw text
         if seat.role == "spectator":
             raise AnswerRefused("a spectator's page answers nothing", 403)
-        if line.is_command and seat.role != "gm":
+        if said.parse(text).is_command and seat.role != "gm":
             raise AnswerRefused("the GM's commands need the GM's link", 403)
+        if len(text) > MAX_ANSWER or "\n" in text or "\r" in text or printable(text) != text:
+            raise AnswerRefused(f"'text': one printable line of at most {MAX_ANSWER} characters", 400)
         with self._cond:
             if self.finished:
                 raise AnswerRefused("the session is over")

@@ -187,7 +187,8 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
               Route("/api/{token}/answer", answer, methods=["POST"]), Route("/api/{token}/events", events),
               Route("/api/{token}/report", report),
               Mount("/static", StaticFiles(directory=STATIC))]
-    inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large})
+    inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
+                                                         405: _no_method})
     gate = Gate(inner, hosts or Hosts("127.0.0.1"))
     gate.streams = streams
     return gate
@@ -301,6 +302,10 @@ class _TooLarge(Exception):
 
 async def _no_seat(request: Request, exc: Exception) -> Response:
     return _refuse("no table at this link; ask the GM for yours", 404)
+
+
+async def _no_method(request: Request, exc: Exception) -> Response:
+    return _refuse("this address does not take that method (answers are POSTed, everything else is a GET)", 405)
 
 
 async def _too_large(request: Request, exc: Exception) -> Response:

@@ -147,3 +147,42 @@ def test_the_gm_s_short_forms_apply_powers_and_the_map_follows(browser):
         apply("rating", who="og", skill="Figth", n="5")  # a typo: refused with the reason, nothing applied
         gm.wait_for_selector("#narration:has-text('Figth')")
         assert [e for e in host.session.log.entries if "gm" in e][-1]["gm"]["power"] == "aspect"
+
+
+def test_a_page_on_another_origin_cannot_answer_for_a_player(browser, tmp_path):
+    """A page on another loopback origin (127.0.0.2, its own server) makes the browser POST a player's
+    answer here twice, as a no-cors fetch and as a form (what a foreign page can send without the
+    table's permission); both are refused and nothing at the table changes."""
+    import functools
+    import http.server
+    import json
+    import threading
+
+    from test_trust import fingerprint
+    with table("warehouse", 5) as (c, host):
+        c.settled(c.token("gm"))
+        before = fingerprint(host)
+        url = f"{c.base}/api/{c.token('player', host.prompt.owner)}/answer"
+        body = json.dumps({"seq": host.prompt.seq, "text": "1"})
+        (tmp_path / "evil.html").write_text(f"""<!doctype html><body>
+<form id="f" method="POST" enctype="text/plain" action="{url}" target="sink">
+<input name='{body[:-1]}, "x": "' value='"}}'></form><iframe name="sink"></iframe>
+<script>
+fetch({json.dumps(url)}, {{method: "POST", mode: "no-cors", body: {json.dumps(body)}}})
+  .then(() => {{ document.title = "fetched"; document.getElementById("f").submit(); }},
+        () => {{ document.title = "fetched"; document.getElementById("f").submit(); }});
+</script></body>""")
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+        evil = http.server.ThreadingHTTPServer(("127.0.0.2", 0), handler)
+        threading.Thread(target=evil.serve_forever, daemon=True).start()
+        try:
+            answers = []
+            page = browser.new_page()
+            page.on("response", lambda r: answers.append(r.status) if r.url == url else None)
+            page.goto(f"http://127.0.0.2:{evil.server_address[1]}/evil.html")
+            page.wait_for_function("document.title === 'fetched'")
+            page.wait_for_timeout(1000)  # the form's POST lands in the frame
+            assert answers and all(status in (403, 415) for status in answers), answers
+            assert fingerprint(host) == before
+        finally:
+            evil.shutdown()

@@ -1,0 +1,220 @@
+"""The web table's trust boundary (issue 48), tried as a hostile player or a stranger would: against
+a real server on the loopback (the one ``serve`` runs), with raw HTTP where a browser would not send
+such a request. A link is the only credential; what it may do is decided on the parsed answer."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import re
+import socket
+import time
+from contextlib import ExitStack
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from test_server import table  # noqa: E402
+
+from fate_env.live import autopilot as ap  # noqa: E402
+from fate_env.live.session import HELP, open_session  # noqa: E402
+from fate_env.web import guard  # noqa: E402
+
+#: every command the table knows, read from its own help (so a new one is covered the day it is added)
+COMMANDS = sorted(set(re.findall(r"/(\w+)", HELP)))
+#: every character Python's str.strip removes (what the session strips a line of before reading it)
+SPACES = [chr(i) for i in range(0x3100) if chr(i).isspace()]
+
+
+def raw(base: str, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+    """One request with exactly the headers given (http.client adds Host unless one is given)."""
+    host, port = base.split("//")[1].split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, dict(r.getheaders()), r.read()
+    finally:
+        conn.close()
+
+
+def fingerprint(host) -> tuple:
+    """What a GM power would change: the log, every character's fate points, the pending prompt."""
+    play = host.session.play
+    return (json.dumps(host.session.log.entries), {cid: f.fate_points for cid, f in play.f.items()},
+            host.prompt.seq if host.prompt else None, host.session.autopilot.paused, len(play.events))
+
+
+@pytest.fixture(scope="module")
+def warehouse():
+    """The warehouse (three PCs) waiting on a player's decision."""
+    with table("warehouse", 5) as (c, host):
+        s = c.settled(c.token("gm"))
+        assert s["prompt"]["kind"] == "decision", s["prompt"]
+        yield c, host
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(command=st.sampled_from(COMMANDS), prefix=st.lists(st.sampled_from(SPACES), max_size=3).map("".join),
+       case=st.sampled_from([str, str.upper, str.title]), args=st.sampled_from(["", " cynere +5", " all", " x y z"]),
+       seat=st.sampled_from(["owner", "other", "spectator"]))
+def test_no_seat_but_the_gm_s_runs_a_gm_command_whatever_comes_before_it(warehouse, command, prefix, case, args,
+                                                                         seat):
+    c, host = warehouse
+    owner = host.prompt.owner
+    token = {"owner": c.token("player", owner),
+             "other": c.token("player", next(p for p in ("cynere", "zird", "landon") if p != owner)),
+             "spectator": c.token("spectator")}[seat]
+    before = fingerprint(host)
+    text = f"{prefix}/{case(command)}{args}"
+    status, _, body = raw(c.base, "POST", f"/api/{token}/answer", json.dumps({"seq": host.prompt.seq, "text": text}),
+                          {"Content-Type": "application/json"})
+    assert status == 403, (text, body)
+    assert fingerprint(host) == before
+
+
+def test_the_session_itself_runs_no_command_a_player_s_line_carries():
+    """Behind the host's check, the session asks who typed a line before it runs it as a command."""
+    out = io.StringIO()
+    session = open_session("duel", 1, {}, "auto", None, None, io.StringIO("\u00a0/fp cynere +5\n\u3000/end\n"),
+                           out, autosave=None, autopilot=ap.Autopilot())
+    session.typed_by = lambda: "player"
+    points = session.play.f["cynere"].fate_points
+    session.run()
+    assert out.getvalue().count("the GM's commands need the GM's link") == 2
+    assert session.play.f["cynere"].fate_points == points and not session.play.over
+    assert not any("gm" in entry for entry in session.log.entries)
+
+
+def test_a_stranger_s_requests_are_refused_in_one_line_never_a_traceback(warehouse):
+    c, host = warehouse
+    gm = c.token("gm")
+    for path in ("/t/%C3%A9", "/api/%C3%A9/state", "/t/%00", "/api/" + "a" * 5000 + "/state", "/t/..%2F..%2Fetc"):
+        status, _, body = raw(c.base, "GET", path)
+        assert status == 404 and json.loads(body)["error"], (path, status, body[:200])
+    deep = b"[" * 1020 + b"]" * 1020
+    status, _, body = raw(c.base, "POST", f"/api/{gm}/answer", deep, {"Content-Type": "application/json"})
+    assert status == 400 and "not JSON" in json.loads(body)["error"]
+
+
+def test_a_host_name_the_server_was_not_given_is_refused_dns_rebinding(warehouse):
+    c, host = warehouse
+    gm = c.token("gm")
+    port = c.base.rsplit(":", 1)[1]
+    for name in ("evil.example", f"evil.example:{port}", "127.0.0.1.nip.io", ""):
+        status, _, body = raw(c.base, "GET", f"/api/{gm}/state", headers={"Host": name})
+        assert status == 400 and "Host" in json.loads(body)["error"], name
+    for name in (f"127.0.0.1:{port}", f"localhost:{port}", "[::1]:8765", "192.168.1.20"):
+        status, _, _ = raw(c.base, "GET", f"/api/{gm}/state", headers={"Host": name})
+        assert status == 200, name
+
+
+def test_every_response_forbids_framing_and_referers(warehouse):
+    c, host = warehouse
+    for path in (f"/t/{c.token('gm')}", f"/api/{c.token('spectator')}/state", "/t/nobody", "/static/table.js"):
+        status, headers, _ = raw(c.base, "GET", path)
+        low = {k.lower(): v for k, v in headers.items()}
+        assert "frame-ancestors 'none'" in low["content-security-policy"], path
+        assert low["x-frame-options"] == "DENY" and low["referrer-policy"] == "no-referrer", path
+
+
+def test_an_answer_from_another_site_is_refused(warehouse):
+    """A page elsewhere can make a browser POST here, but only as a form or a no-cors fetch: its
+    Origin, its Sec-Fetch-Site and its body type all give it away."""
+    c, host = warehouse
+    owner = host.prompt.owner
+    token = c.token("player", owner)
+    before = fingerprint(host)
+    body = json.dumps({"seq": host.prompt.seq, "text": "1"})
+    for headers, code in (({"Content-Type": "text/plain"}, 415),
+                          ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+                          ({"Content-Type": "application/json", "Origin": "null"}, 403),
+                          ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403),
+                          ({"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"}, 403)):
+        status, _, reply = raw(c.base, "POST", f"/api/{token}/answer", body, headers)
+        assert status == code, (headers, reply)
+    assert fingerprint(host) == before
+
+
+def test_strangers_and_spectators_cannot_lock_the_gm_out(monkeypatch):
+    """A flood on the loopback, bounded in count and time: idle sockets past the whole connection
+    budget, half-sent headers, spectator streams past their share. The GM's answer is still applied
+    within a second, and a player's too."""
+    monkeypatch.setattr(guard, "MAX_CONNECTIONS", 120)
+    monkeypatch.setattr(guard, "SPECTATOR_STREAMS", 8)
+    with table("warehouse", 5) as (c, host), ExitStack() as held:
+        host_, port = c.base.split("//")[1].split(":")
+        gm, spectator = c.token("gm"), c.token("spectator")
+        s = c.settled(gm)
+        deadline = time.time() + 30  # the flood stops by itself
+
+        def sock() -> socket.socket:
+            conn = socket.create_connection((host_, int(port)), timeout=5)
+            held.callback(conn.close)
+            return conn
+        for _ in range(200):  # idle: connected, nothing sent
+            sock()
+        for _ in range(40):  # half-sent headers
+            sock().sendall(f"GET /api/{gm}/state HTTP/1.1\r\nHost: {host_}\r\nX-Slow: ".encode())
+        refused = 0
+        for _ in range(20):  # spectators' pages listening
+            conn = sock()
+            conn.sendall(f"GET /api/{spectator}/events HTTP/1.1\r\nHost: {host_}:{port}\r\n\r\n".encode())
+            refused += conn.recv(64).startswith(b"HTTP/1.1 429")
+        assert time.time() < deadline
+        assert refused == 12  # 8 listen, the rest are told the spectators' page is full
+        start = time.time()
+        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "auto"})
+        assert status == 200, body
+        s = c.settled(gm, body["version"], timeout=5)
+        assert time.time() - start < 1.0 and s["prompt"]["seq"] > 0
+        # the streams of the GM's and the players' links are their own: still served
+        owner = host.prompt.owner
+        conn = sock()
+        conn.sendall(f"GET /api/{c.token('player', owner)}/events HTTP/1.1\r\nHost: {host_}:{port}\r\n\r\n".encode())
+        assert conn.recv(64).startswith(b"HTTP/1.1 200")
+
+
+def test_half_sent_headers_are_dropped_after_the_header_deadline(monkeypatch):
+    monkeypatch.setattr(guard, "HEADER_TIMEOUT", 0.5)
+    with table() as (c, host):
+        host_, port = c.base.split("//")[1].split(":")
+        conn = socket.create_connection((host_, int(port)), timeout=5)
+        try:
+            conn.sendall(b"GET /api/x/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            start = time.time()
+            assert conn.recv(64) == b""  # closed by the server
+            assert 0.3 < time.time() - start < 3
+        finally:
+            conn.close()
+
+
+def test_a_link_s_streams_are_bounded_and_a_newer_one_ends_the_oldest():
+    with table() as (c, host):
+        host_, port = c.base.split("//")[1].split(":")
+        gm = c.token("gm")
+        conns = []
+        try:
+            for _ in range(guard.STREAMS_PER_SEAT + 2):
+                conn = socket.create_connection((host_, int(port)), timeout=5)
+                conns.append(conn)
+                conn.sendall(f"GET /api/{gm}/events HTTP/1.1\r\nHost: {host_}:{port}\r\n\r\n".encode())
+                assert conn.recv(64).startswith(b"HTTP/1.1 200")
+            conns[0].settimeout(5)
+            tail = b""
+            while not tail.endswith(b"0\r\n\r\n"):  # the oldest stream was ended: its last chunk came
+                chunk = conns[0].recv(4096)
+                assert chunk, tail
+                tail += chunk
+            conns[-1].settimeout(0.5)
+            with pytest.raises(socket.timeout):  # the newest goes on
+                while True:
+                    assert not conns[-1].recv(4096).endswith(b"0\r\n\r\n")
+        finally:
+            for conn in conns:
+                conn.close()
