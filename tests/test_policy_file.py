@@ -220,3 +220,47 @@ def test_exporting_a_policy_only_file_is_one_line_not_a_traceback(tmp_path):
                         str(tmp_path / "out.zip")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode != 0 and "already a policy-only file" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "out.zip").exists()
+
+
+def test_export_reads_a_stranger_s_save_without_running_it(tmp_path):
+    """``export`` is the safe path the refusal names: a save built to run code when unpickled is
+    read with torch's weights-only loader, which refuses it, and nothing in it runs."""
+    pytest.importorskip("torch")
+    model, marker = tmp_path / "evil.zip", tmp_path / "pwned"
+    _crafted_full_save(model, marker)
+    for extra in ([], ["--trust-models"]):  # the flag loads pickled settings only, never a pickle for weights
+        r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(model), str(tmp_path / "out.zip"),
+                            *extra], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        line = r.stderr.strip()
+        assert r.returncode != 0 and "\n" not in line and "Traceback" not in line, line
+        assert "not a readable Stable-Baselines3 save" in line
+        assert not marker.exists() and not (tmp_path / "out.zip").exists()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage pth", "no data"])
+def test_a_damaged_save_is_one_line_from_export(tmp_path, trained, damage):
+    pytest.importorskip("torch")
+    full, _ = trained
+    model = tmp_path / "damaged.zip"
+    if damage == "truncated":
+        model.write_bytes(full.read_bytes()[: full.stat().st_size // 2])
+    else:
+        with zipfile.ZipFile(full) as src, zipfile.ZipFile(model, "w") as z:
+            for name in src.namelist():
+                if damage == "no data" and name == "data":
+                    continue
+                z.writestr(name, b"\x80\x02garbage" if damage == "garbage pth" and name == "policy.pth"
+                           else src.read(name))
+    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(model), str(tmp_path / "out.zip")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    line = r.stderr.strip()
+    assert r.returncode != 0 and "\n" not in line and "Traceback" not in line and str(model) in line, line
+
+
+def test_the_safe_export_holds_exactly_the_arrays_sb3_s_own_loader_gives(trained):
+    from fate_env.content.policy_file import _read_trusted, read_weights
+    full, _ = trained
+    safe, safe_meta = read_weights(full)
+    loaded, loaded_meta = _read_trusted(full)
+    assert safe_meta == loaded_meta and safe.keys() == loaded.keys()
+    assert all(np.array_equal(safe[k], loaded[k]) for k in safe)

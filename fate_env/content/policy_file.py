@@ -14,8 +14,11 @@ shipped NPCs.
 ``fate-npc train`` (or a league, or ``exploit``) wrote on this machine (its SHA-256 is recorded in
 ``$XDG_DATA_HOME/fate-npc/trusted_models.json`` when it is written, and a file edited since no longer
 matches), or any full save while ``FATE_NPC_TRUST_MODELS=1`` is set (the ``--trust-models`` flag).
-Any other full save is refused in one line naming ``fate-npc export``, which turns a save you trust
-into a policy-only file anyone can play safely.
+Any other full save is refused in one line naming ``fate-npc export``, which turns a save into a
+policy-only file **without running any of it**: it reads the weights from ``policy.pth`` with torch's
+weights-only loader (plain tensors, no code) and the network's shape from ``data``'s plain JSON,
+never unpickling the save. Only a save whose network settings are themselves pickled (a custom
+activation) needs more, and ``export`` then loads it whole only under ``--trust-models``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ import hashlib
 import io
 import json
 import os
+import pickle
+import re
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -104,8 +110,9 @@ def check_model_file(path: str | Path, require_trust: bool = True) -> str:
     if require_trust and not trusted(p):
         raise ModelFileError(
             f"ppo:{path}: a full Stable-Baselines3 save not written by training on this machine; loading "
-            "one runs any code its author put in it. If you trust it, convert it once with fate-npc export "
-            f"{path} OUT.zip (policy-only, safe to share and to play), or pass --trust-models")
+            "one runs any code its author put in it. fate-npc export "
+            f"{path} OUT.zip reads its weights without running any of it (a policy-only file: arrays, no code); "
+            "or, only if you trust its author, pass --trust-models")
     return "sb3"
 _ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
 
@@ -164,8 +171,82 @@ class PolicyOnly:
         return np.asarray(np.argmax(logits, axis=-1)), None
 
 
-def export(model_path: str | Path, out: str | Path) -> dict[str, Any]:
-    """Write the policy of a saved MaskablePPO model as a policy-only file (and copy its sidecar)."""
+#: SB3's key for the policy's hidden layers and its action layer, in ``policy.pth``
+_HIDDEN = re.compile(r"mlp_extractor\.policy_net\.(\d+)\.(weight|bias)")
+#: how an activation is named in a save's plain ``policy_kwargs`` (SB3 writes a class as its repr)
+_ACTIVATION_NAME = re.compile(r"(Tanh|ReLU)'?>?$")
+
+
+def read_weights(model_path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The policy's arrays and shape from a full SB3 save, without running anything in it: the
+    tensors through ``torch.load(weights_only=True)`` (a loader that refuses any object but plain
+    tensors), the activation from ``data``'s JSON. ValueError (one line) for what it cannot read,
+    including a save whose policy settings are pickled (:class:`NeedsTrust`)."""
+    import torch
+    try:
+        with zipfile.ZipFile(model_path) as z:
+            if sum(i.file_size for i in z.infolist()) > MAX_POLICY_BYTES * 4:
+                raise ValueError(f"{model_path}: over {MAX_POLICY_BYTES * 4 >> 20} MB unpacked; not a model to export")
+            data = json.loads(z.read("data"))
+            with warnings.catch_warnings():  # torch warns of pickle protocols on its way to refusing
+                warnings.simplefilter("ignore")
+                state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+    except ValueError:
+        raise
+    except pickle.UnpicklingError:
+        raise ValueError(f"{model_path}: not a readable Stable-Baselines3 save (its policy.pth holds objects, not "
+                         "only tensors: refused unread, since loading them would run code)") from None
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged or hostile zip makes zipfile, json or torch raise
+        raise ValueError(f"{model_path}: not a readable Stable-Baselines3 save ({type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0][:160] if str(exc) else 'no detail'})") from None
+    if not isinstance(data, dict) or not isinstance(state, dict):
+        raise ValueError(f"{model_path}: not a Stable-Baselines3 save (its data or policy.pth has another shape)")
+    activation = _activation(data.get("policy_kwargs", {}), model_path)
+    hidden = sorted({int(m.group(1)) for k in state if (m := _HIDDEN.fullmatch(k))})
+    try:
+        arrays = {}
+        for i, index in enumerate(hidden):
+            arrays[f"w{i}"] = state[f"mlp_extractor.policy_net.{index}.weight"].numpy().T.astype(np.float32)
+            arrays[f"b{i}"] = state[f"mlp_extractor.policy_net.{index}.bias"].numpy().astype(np.float32)
+        arrays["w_action"] = state["action_net.weight"].numpy().T.astype(np.float32)
+        arrays["b_action"] = state["action_net.bias"].numpy().astype(np.float32)
+    except (KeyError, AttributeError) as exc:
+        raise ValueError(f"{model_path}: policy.pth lacks the policy's layers ({str(exc)[:80]}); not a "
+                         "MaskablePPO MLP policy") from None
+    weights = [arrays[f"w{i}"] for i in range(len(hidden))] + [arrays["w_action"]]
+    biases = [arrays[f"b{i}"] for i in range(len(hidden))] + [arrays["b_action"]]
+    if any(w.ndim != 2 or b.shape != (w.shape[1],) for w, b in zip(weights, biases)) or any(
+            after.shape[0] != before.shape[1] for before, after in zip(weights, weights[1:])):
+        raise ValueError(f"{model_path}: its layers do not chain (shapes {[w.shape for w in weights]})")
+    observations = arrays["w0"].shape[0] if hidden else arrays["w_action"].shape[0]
+    meta = {"format": FORMAT, "hidden_layers": len(hidden), "activation": activation,
+            "observations": int(observations), "actions": int(arrays["w_action"].shape[1]),
+            "from": Path(model_path).name}
+    return arrays, meta
+
+
+class NeedsTrust(ValueError):
+    """A save whose policy settings are pickled: reading them would run its code."""
+
+
+def _activation(kwargs: Any, model_path: str | Path) -> str:
+    """The activation named in a save's ``policy_kwargs`` (SB3's default, Tanh, when it names none)."""
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"{model_path}: policy_kwargs is not a mapping")
+    if ":serialized:" in kwargs and "activation_fn" not in kwargs:
+        raise NeedsTrust(f"{model_path}: its policy settings are pickled (reading them runs code)")
+    named = kwargs.get("activation_fn")
+    if named is None:
+        return "Tanh"
+    m = _ACTIVATION_NAME.search(str(named))
+    if m is None:
+        raise ValueError(f"{model_path}: activation {str(named)[:60]!r}; the export plays "
+                         f"{', '.join(_ACTIVATIONS)} only")
+    return m.group(1)
+
+
+def _read_trusted(model_path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The same arrays through SB3's own loader, which unpickles the save (``--trust-models`` only)."""
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(model_path), device="cpu")
@@ -187,6 +268,19 @@ def export(model_path: str | Path, out: str | Path) -> dict[str, Any]:
             "activation": next(iter(activations)) if activations else "Tanh",
             "observations": int(policy.observation_space.shape[0]), "actions": int(policy.action_space.n),
             "from": Path(model_path).name}
+    return arrays, meta
+
+
+def export(model_path: str | Path, out: str | Path) -> dict[str, Any]:
+    """Write the policy of a saved MaskablePPO model as a policy-only file (and copy its sidecar),
+    reading the save without running it (:func:`read_weights`); a save whose settings are pickled is
+    loaded whole only when trusted (``--trust-models``), else refused in one line."""
+    try:
+        arrays, meta = read_weights(model_path)
+    except NeedsTrust as exc:
+        if os.environ.get(TRUST_ENV) != "1":
+            raise ValueError(f"{exc}; export it with --trust-models only if you trust its author") from None
+        arrays, meta = _read_trusted(model_path)
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     from .paths import atomic_open, write_atomically
