@@ -146,13 +146,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
         controllers_for(scene)
     except UnknownController as exc:
         return _fail(f"{args.scene}: {exc}")
+    from .content.safe_text import printable  # a title or a name from the file: its escape codes shown, not obeyed
     sides = {s: [c.id for c in scene.characters if c.side == s] for s in scene.sides}
     for r in scene.reserves:
         if r.side not in sides:  # said, so a new side is never a silent slip
-            print(f"{args.scene}: note: reserves.{r.id} brings a new side, {r.side!r} (no character starts on it: "
-                  f"{', '.join(sides)}); /add makes it a party of its own", file=sys.stderr)
-    print(f"{args.scene}: OK — {scene.title}: {scene.conflict} {scene.kind}, rules {scene.rules.name}, "
-          f"{len(scene.zones)} zone(s), " + "; ".join(f"{s}: {', '.join(m)}" for s, m in sides.items()))
+            print(printable(f"{args.scene}: note: reserves.{r.id} brings a new side, {r.side!r} (no character starts "
+                            f"on it: {', '.join(sides)}); /add makes it a party of its own"), file=sys.stderr)
+    print(printable(f"{args.scene}: OK — {scene.title}: {scene.conflict} {scene.kind}, rules {scene.rules.name}, "
+                    f"{len(scene.zones)} zone(s), " + "; ".join(f"{s}: {', '.join(m)}" for s, m in sides.items())))
     return 0
 
 

@@ -1,0 +1,105 @@
+"""`fate-npc serve` as the GM runs it (a real process): a port it cannot have is one line and leaves no
+file behind; Ctrl-C with pages listening stops it quickly and quietly, the save said in the terminal;
+a scene's control characters are shown, not obeyed (issue 48)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+
+from conftest import ROOT  # noqa: E402
+
+HOSTILE_TITLE = "Duel \x1b[2J\x07on the \u202eSteps"
+
+
+def _env(tmp_path) -> dict:
+    return {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONUNBUFFERED": "1"}
+
+
+def _cli(args, tmp_path, **kw):
+    return subprocess.run([sys.executable, "-m", "fate_env.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env=_env(tmp_path), **kw)
+
+
+def _hostile_scene(tmp_path):
+    text = (ROOT / "configs" / "scenes" / "duel.yaml").read_text(encoding="utf-8")
+    scene = tmp_path / "hostile.yaml"
+    title = 'title: "' + HOSTILE_TITLE.replace("\x1b", "\\e").replace("\x07", "\\a") + '"'  # YAML's escapes
+    scene.write_text(re.sub(r"^title: .*$", lambda _: title, text, count=1, flags=re.M), encoding="utf-8")
+    return scene
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_a_port_out_of_range_is_one_line(tmp_path, port):
+    r = _cli(["serve", "duel", "--port", port], tmp_path)
+    assert r.returncode != 0 and "Traceback" not in r.stderr and "--port" in r.stderr
+    assert "0 to 65535" in r.stderr
+
+
+def test_a_port_in_use_is_one_line_and_no_session_file_is_written(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        save = tmp_path / "s.json"
+        r = _cli(["serve", "duel", "--port", str(port), "--save", str(save)], tmp_path)
+    assert r.returncode != 0 and "Traceback" not in r.stderr and "cannot listen" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not save.exists() and not (tmp_path / f"{save}.autosave").exists()
+    assert not (tmp_path / "state").exists() or not any((tmp_path / "state").rglob("*.json"))
+
+
+def test_ctrl_c_with_pages_listening_stops_quietly_and_says_the_save_in_the_terminal(tmp_path):
+    save = tmp_path / "s.json"
+    proc = subprocess.Popen([sys.executable, "-m", "fate_env.cli", "serve", str(_hostile_scene(tmp_path)), "--seed", "1",
+                             "--port", "0", "--save", str(save)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    streams = []
+    try:
+        lines = []
+        deadline = time.time() + 60
+        while time.time() < deadline and not any(line.startswith("spectators:") for line in lines):
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+        head = "\n".join(lines)
+        assert "\x1b" not in head and "\x07" not in head and "\u202e" not in head, head
+        assert "\\x1b[2J" in head and "\\u202e" in head
+        gm_url = next(line.split()[-1] for line in lines if line.startswith("GM:"))
+        host, rest = gm_url.split("//")[1].split(":", 1)
+        port, token = rest.split("/t/")
+        for _ in range(3):  # pages listening when the GM stops the server
+            conn = socket.create_connection((host, int(port)), timeout=10)
+            conn.sendall(f"GET /api/{token}/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+            assert conn.recv(64).startswith(b"HTTP/1.1 200")
+            streams.append(conn)
+        start = time.time()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        for conn in streams:
+            conn.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert time.time() - start < 5
+    assert proc.returncode == 0, err
+    assert err.strip() == "", err  # no uvicorn shutdown notice, no CancelledError traceback
+    assert f"saved to {save}" in out and save.exists()
+
+
+def test_validate_shows_a_scene_s_control_characters_instead_of_obeying_them(tmp_path):
+    r = _cli(["validate", str(_hostile_scene(tmp_path))], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "\x1b" not in r.stdout and "\x07" not in r.stdout and "\u202e" not in r.stdout
+    assert "\\x1b[2J" in r.stdout and "\\u202e" in r.stdout
