@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from conftest import confirm_mode
+from conftest import ROOT, confirm_mode
 
 from fate_env.cli import main
 from fate_env.content.paths import FileLock, OutputPathError, atomic_open, check_output
@@ -153,6 +153,19 @@ def test_an_edited_die_or_decision_is_refused_by_the_checksum(tmp_path):
         with pytest.raises(SessionError, match="checksum does not match"):
             SessionLog.from_json(edited, "edited.json")
     assert SessionLog.from_json(data, "kept.json").entries == data["entries"]
+
+
+def test_the_checksum_catches_damage_not_a_deliberate_edit(tmp_path):
+    """What docs/safety.md says the checksum proves, and what it does not: it is unkeyed (a save moves
+    between machines), so an edit with the checksum worked out again replays as another fight."""
+    from fate_env.live.session import checksum
+    data = json.loads(open(_a_save(tmp_path)).read())
+    edited = json.loads(json.dumps(data))
+    edited["seed"] += 1
+    edited["checksum"] = checksum({k: v for k, v in edited.items() if k != "checksum"})
+    assert SessionLog.from_json(edited, "forged.json").seed == data["seed"] + 1
+    docs = (ROOT / "docs" / "safety.md").read_text(encoding="utf-8")
+    assert "not a signature" in docs and "unedited" not in docs
 
 
 @pytest.mark.parametrize("version", [1, 4, 99, "3", True, None])

@@ -82,6 +82,30 @@ def test_a_misspelled_parameter_in_the_policies_file_is_refused(tmp_path, capsys
     assert "basic.concede_margn: unknown parameter (did you mean 'concede_margin'?)" in err
 
 
+@pytest.mark.parametrize("value, says", [("abc", "basic.concede_margin: 'abc' is not a whole number"),
+                                         ("[1]", "basic.concede_margin: [1] is not a whole number"),
+                                         ("true", "basic.concede_margin: True is not a whole number")])
+def test_a_parameter_of_the_wrong_kind_in_the_policies_file_is_one_line(tmp_path, capsys, monkeypatch, value, says):
+    import shutil
+
+    from conftest import ROOT
+    configs = tmp_path / "configs"
+    shutil.copytree(ROOT / "configs", configs)
+    policies = configs / "policies.yaml"
+    policies.write_text(re.sub(r"^basic:( *)\{concede_margin: 1", rf"basic:\1{{concede_margin: {value}",
+                               policies.read_text(), flags=re.M))
+    monkeypatch.setenv("FATE_NPC_CONFIGS", str(configs))
+    assert main(["resolve", "duel", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_vary_range_of_words_names_vary(capsys):
+    assert main(["bench", "duel", "-n", "2", "--vary", "characters.cynere.skills.Fight=a..b"]) == 2
+    err = capsys.readouterr().err
+    assert "--vary 'characters.cynere.skills.Fight=a..b'" in err and "LOW..HIGH" in err and "invalid literal" not in err
+
+
 @pytest.mark.parametrize("written, rating", [('"Great"', 4), ("great", 4), ('"Great (+4)"', 4), ('"+4"', 4), ("Epic", 7)])
 def test_a_rating_written_as_the_ladder_s_word_is_read_as_its_number(tmp_path, template, written, rating):
     path = tmp_path / "ladder.yaml"

@@ -45,9 +45,26 @@ def scripted_params(name: str, **given: Any) -> dict[str, Any]:
     return {**BASIC_DEFAULTS, **policy_params(name), **given}
 
 
-#: the parameters a policies file may set besides BASIC_DEFAULTS' (agents/tactics.py, agents/search.py)
-MORE_PARAMS = ("stack", "concede_when_marked", "simulations", "depth", "rollout", "foes", "confidence", "time_limit",
-               "draw", "core")
+#: the parameters a policies file may set besides BASIC_DEFAULTS' (agents/tactics.py, agents/search.py),
+#: each with the kinds of value it takes (None: may be left empty)
+MORE_PARAMS: dict[str, tuple[type | None, ...]] = {
+    "stack": (int,), "concede_when_marked": (bool,), "simulations": (int,), "depth": (int,), "rollout": (str,),
+    "foes": (list,), "confidence": (int, float), "time_limit": (int, float, None), "draw": (int, float),
+    "core": (str,)}
+#: what each parameter takes, every one of them: BASIC_DEFAULTS' by the kind of its default
+PARAM_KINDS: dict[str, tuple[type | None, ...]] = {
+    **{k: (bool,) if isinstance(v, bool) else (int,) if isinstance(v, int) else (int, float)
+       for k, v in BASIC_DEFAULTS.items()}, **MORE_PARAMS}
+_KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a name", list: "a list",
+               None: "empty"}
+
+
+def _kind_ok(value: Any, kinds: tuple[type | None, ...]) -> bool:
+    if value is None:
+        return None in kinds
+    if isinstance(value, bool):  # YAML's true is no number, and a number is no true
+        return bool in kinds
+    return any(k is not None and k is not bool and isinstance(value, k) for k in kinds)
 
 
 class PolicyFileError(OneLineError):
@@ -74,4 +91,8 @@ def _policies(path: str, mtime_ns: int, size: int) -> dict:
             if key not in known:
                 raise PolicyFileError(f"{path}: {name}.{key}: unknown parameter{did_you_mean(key, known)}; "
                                       f"expected one of {', '.join(known)}")
+            kinds = PARAM_KINDS[key]
+            if not _kind_ok(entry[key], kinds):
+                raise PolicyFileError(f"{path}: {name}.{key}: {entry[key]!r} is not "
+                                      f"{' or '.join(dict.fromkeys(_KIND_WORDS[k] for k in kinds))}")
     return data

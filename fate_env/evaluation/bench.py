@@ -43,7 +43,11 @@ def parse_values(text: str) -> list[Any]:
     """``2..5`` (inclusive), ``2,4,6``, ``on,off``."""
     if ".." in text and "," not in text:
         lo, hi = text.split("..", 1)
-        a, b = int(lo), int(hi)
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            raise ValueError(f"{text!r}: a range is two whole numbers, LOW..HIGH (e.g. 2..5); "
+                             "for words list them with commas (a,b)") from None
         if b < a:
             raise ValueError(f"{text!r}: expected LOW..HIGH with LOW <= HIGH")
         return list(range(a, b + 1))
@@ -66,7 +70,10 @@ def parse_vary(spec: str) -> tuple[str, list[Any]]:
     path, sep, values = spec.partition("=")
     if not sep or not path or not values:
         raise ValueError(f"--vary {spec!r}: expected PATH=VALUES, e.g. characters.og.skills.Fight=2..5")
-    return path, parse_values(values)
+    try:
+        return path, parse_values(values)
+    except ValueError as exc:
+        raise ValueError(f"--vary {spec!r}: {exc}") from None
 
 
 def set_path(data: dict, path: str, value: Any) -> None:
