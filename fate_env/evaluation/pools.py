@@ -40,10 +40,29 @@ def start_method() -> str:
     return "spawn"
 
 
-def _ignore_interrupts() -> None:
+def _ignore_interrupts(parent: int | None = None) -> None:
     """In each worker: Ctrl-C is the parent's to handle (it stops the run and says so once),
-    not every worker's to print a traceback for."""
+    not every worker's to print a traceback for; and the worker ends when its parent does
+    (:func:`_end_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _end_with_parent(parent)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A worker whose parent is gone (killed by a script's timeout, ``kill -9``) ends too, instead of
+    burning a core until someone finds it: a thread looks for the parent every second. (Linux's
+    ``PR_SET_PDEATHSIG`` would fire when the *thread* that started the worker ends, which a pool
+    started from a passing thread would take for the parent's death.)"""
+    import os
+    import threading
+
+    def watch() -> None:
+        import time
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+    threading.Thread(target=watch, name="fate-npc-parent-watch", daemon=True).start()
 
 
 @contextlib.contextmanager
@@ -69,8 +88,9 @@ def _submit(pool: ProcessPoolExecutor, fn: Callable[[Any], T], item: Any) -> Fut
 
 def executor(workers: int, method: str | None = None) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes started the safe, cheap way (or by ``method``)."""
+    import os
     return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method or start_method()),
-                               initializer=_ignore_interrupts)
+                               initializer=_ignore_interrupts, initargs=(os.getpid(),))
 
 
 def imap(fn: Callable[[Any], T], items: Iterable[Any], workers: int, method: str | None = None,

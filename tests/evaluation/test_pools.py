@@ -39,3 +39,63 @@ def test_a_worker_that_dies_stops_the_run_with_the_reason():
     import pytest
     with pytest.raises(pools.WorkerDied, match="worker process died"):
         list(pools.imap(_die, range(20), 2))
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    import os
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_workers_end_when_their_parent_is_killed():
+    """An ``eval --workers 2`` killed from outside (a script's timeout, kill -9) leaves no worker
+    burning a core: each sees its parent gone and ends within seconds."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import pytest
+    if not os.path.isdir("/proc"):
+        pytest.skip("needs /proc to find the workers")
+    from conftest import ROOT
+    proc = subprocess.Popen([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", "basic,stacker",
+                             "-n", "100000", "--workers", "2"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        workers: set[int] = set()
+        while time.time() < deadline and len(workers) < 2 and proc.poll() is None:
+            workers = {p for p in _children(proc.pid) if _alive(p)}
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the workers never started"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.time() + 15
+        while time.time() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.2)
+        left = [p for p in workers if _alive(p)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    for p in left:  # never leave them behind, even when the test fails
+        os.kill(p, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their parent"
