@@ -117,3 +117,22 @@ def test_the_data_files_are_what_their_formats_say():
     for name in ("fari_cynere_v3.json", "fari_dock_rat_v4.json"):
         assert json.loads((DATA / name).read_text())["fariType"] == "character"
     assert Path(DATA / "fari_dock_rat_v4.json").read_text().count("\"rows\"") == 1
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"name": "Blank", "type": "fate-core-official", "system": []}, "its 'system' is list"),
+    ({"name": "Blank", "type": "fate-core-official", "system": "x"}, "its 'system' is str"),
+    ({"name": "Blank", "fariType": "character", "version": 6, "pages": "oops"}, "its 'pages' is str"),
+])
+def test_a_sheet_whose_body_has_the_wrong_shape_is_refused_not_imported_blank(tmp_path, capsys, body, says):
+    """A Foundry actor whose ``system`` is no mapping, a Fari file whose ``pages`` is no list: once
+    imported silently as a blank character (and --strict exited 0)."""
+    import json as _json
+
+    from fate_env.cli import main
+    path = tmp_path / "odd.json"
+    path.write_text(_json.dumps(body))
+    for strict in ([], ["--strict"]):
+        assert main(["import", str(path), *strict]) == 2
+        captured = capsys.readouterr()
+        assert says in captured.err and "Blank" not in captured.out and "Traceback" not in captured.err

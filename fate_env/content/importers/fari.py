@@ -40,7 +40,12 @@ def looks_like_fari(data: Any) -> bool:
 
 def sections(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every section of every page, whatever the layout (version 1-2 sheets made into sections)."""
-    if isinstance(data.get("stressTracks"), list) or not isinstance(data.get("pages"), list):
+    if isinstance(data.get("stressTracks"), list):
+        return _top_level_sections(data)
+    if "pages" in data and not isinstance(data["pages"], list):
+        raise ValueError(f"its 'pages' is {type(data['pages']).__name__}; expected a list of pages "
+                         "(nothing is imported from it as it is)")
+    if not isinstance(data.get("pages"), list):
         return _top_level_sections(data)
     out: list[dict[str, Any]] = []
     for page in data["pages"]:

@@ -53,6 +53,10 @@ def read_actor(c, actor: dict[str, Any], text: Callable[[Any], str], as_int: Cal
                values: Callable[[Any], list[dict[str, Any]]]) -> None:
     """Fill the record ``c`` (an ``Imported``) from a Fate Core Official actor."""
     system = actor.get("system") if isinstance(actor.get("system"), dict) else actor.get("data") or {}
+    if not isinstance(system, dict) or ("system" in actor and not isinstance(actor["system"], dict)):
+        held = actor.get("system", system)
+        raise ValueError(f"its 'system' is {type(held).__name__ if held is not None else 'empty'}; expected a "
+                         "mapping of aspects, skills, stunts and tracks (nothing is imported from it as it is)")
     for a in values(system.get("aspects")):
         c.add_aspect(aspect_role(str(a.get("name", ""))), text(a.get("value", "")))
     for s in values(system.get("skills")):
