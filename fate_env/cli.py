@@ -650,9 +650,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from agents.base import UnknownController, controllers_for
 
     from .content.paths import OutputPathError, check_output
+    from .content.safe_text import printable
     from .live import autopilot as ap
     from .live.session import SessionError, SessionLog, finish_session, open_session
-    from .content.safe_text import printable
     from .web.host import TableHost
     from .web.server import Links, links_text, listen, serve
 

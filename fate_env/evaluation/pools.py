@@ -40,13 +40,12 @@ def start_method() -> str:
     return "spawn"
 
 
-def _ignore_interrupts(parent: int | None = None) -> None:
+def _worker_start(parent: int) -> None:
     """In each worker: Ctrl-C is the parent's to handle (it stops the run and says so once),
     not every worker's to print a traceback for; and the worker ends when its parent does
     (:func:`_end_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if parent is not None:
-        _end_with_parent(parent)
+    _end_with_parent(parent)
 
 
 def _end_with_parent(parent: int) -> None:
@@ -90,7 +89,7 @@ def executor(workers: int, method: str | None = None) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes started the safe, cheap way (or by ``method``)."""
     import os
     return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method or start_method()),
-                               initializer=_ignore_interrupts, initargs=(os.getpid(),))
+                               initializer=_worker_start, initargs=(os.getpid(),))
 
 
 def imap(fn: Callable[[Any], T], items: Iterable[Any], workers: int, method: str | None = None,

@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from agents.base import controllers_for, make_controller
 
@@ -203,7 +203,7 @@ class Session:
         self.inp, self.out = inp, out
         #: who typed the line just read: the terminal's keyboard is the GM's; the web table says whose
         #: page it came from, and a GM command from any page but the GM's is never run
-        self.typed_by: Any = lambda: said.GM
+        self.typed_by: Callable[[], str] = lambda: said.GM
         self.autosave_path = Path(autosave) if autosave is not None else None
         self._autosave_failed = False
         self.locks: dict[Path, FileLock] = {}  # the files this session writes, held against other sessions

@@ -22,8 +22,6 @@ stranger cannot spend for them:
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections import OrderedDict
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -46,22 +44,19 @@ class Budget:
     def __init__(self, limit: int | None = None, header_timeout: float | None = None) -> None:
         self.limit = MAX_CONNECTIONS if limit is None else limit
         self.header_timeout = HEADER_TIMEOUT if header_timeout is None else header_timeout
-        self.open: OrderedDict[int, "GuardedH11"] = OrderedDict()
-        self._ids = itertools.count()
-        self.evicted = 0  # connections closed to make room (a figure for tests and the curious)
+        self.open: dict["GuardedH11", None] = {}  # in the order they opened (a dict keeps it)
 
     def admit(self, conn: "GuardedH11") -> None:
-        self.open[conn.ident] = conn
+        self.open[conn] = None
         if len(self.open) <= self.limit:
             return
-        idle = next((c for c in self.open.values() if c is not conn and not c.busy()), None)
+        idle = next((c for c in self.open if c is not conn and not c.busy()), None)
         if idle is None:  # every other connection is mid-request: the newcomer is the one turned away
             idle = conn
-        self.evicted += 1
         idle.drop()  # out of the budget now: its connection_lost comes later
 
     def leave(self, conn: "GuardedH11") -> None:
-        self.open.pop(conn.ident, None)
+        self.open.pop(conn, None)
 
 
 class GuardedH11(H11Protocol):
@@ -71,7 +66,6 @@ class GuardedH11(H11Protocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.ident = next(self.budget._ids)
         self._deadline: asyncio.TimerHandle | None = None
 
     def busy(self) -> bool:

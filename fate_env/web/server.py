@@ -189,9 +189,7 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
               Mount("/static", StaticFiles(directory=STATIC))]
     inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
                                                          405: _no_method})
-    gate = Gate(inner, hosts or Hosts("127.0.0.1"))
-    gate.streams = streams
-    return gate
+    return Gate(inner, hosts or Hosts("127.0.0.1"))
 
 
 class Hosts:
@@ -239,7 +237,6 @@ class Gate:
 
     def __init__(self, inner: Any, hosts: Hosts) -> None:
         self.inner, self.hosts = inner, hosts
-        self.streams: guard.Streams | None = None
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
