@@ -1,7 +1,10 @@
 """The README's screenshots of the web table: the GM's page and a player's page, on the warehouse
 (seed 5) a few answers in, taken by Debian's chromium through Playwright (nothing downloaded).
 
-    python scripts/web_screenshots.py [--out docs] [--answers 4]
+    python scripts/web_screenshots.py [--out docs] [--answers 4] [--phone]
+
+The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
+at a phone's size (390x844, the whole page) as ``*_phone.png``.
 """
 
 from __future__ import annotations
@@ -17,13 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from fate_env.live import autopilot as ap  # noqa: E402
 from fate_env.live.session import open_session  # noqa: E402
 from fate_env.web.host import TableHost  # noqa: E402
-from fate_env.web.server import Links, app  # noqa: E402
+from fate_env.web.server import Links, listen, server  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -33,6 +35,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--answers", type=int, default=4)
+    p.add_argument("--phone", action="store_true", help="also each page at 390x844 (*_phone.png)")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
@@ -41,13 +44,12 @@ def main() -> None:
                                                    autopilot=ap.Autopilot()))
     s = host.session
     links = Links([c for c in s.play.f if c in s.humans and not s.play.f[c].sheet.is_npc])
-    server = uvicorn.Server(uvicorn.Config(app(host, links), host="127.0.0.1", port=0, log_level="warning",
-                                           lifespan="off"))
-    threading.Thread(target=server.run, daemon=True).start()
+    web = server(host, links, listen("127.0.0.1", 0))
+    threading.Thread(target=web.run, daemon=True).start()
     host.start()
-    while not server.started:
+    while not web.started:
         time.sleep(0.01)
-    base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    base = f"http://127.0.0.1:{web.servers[0].sockets[0].getsockname()[1]}"
     gm = links.token("gm")
     for _ in range(args.answers):  # a few answers in, so the narration has something to show
         with urllib.request.urlopen(f"{base}/api/{gm}/state") as r:
@@ -55,6 +57,7 @@ def main() -> None:
         prompt = state["prompt"]
         proposed = [o["number"] for o in prompt["options"] if o["proposed"]]
         req = urllib.request.Request(f"{base}/api/{gm}/answer", method="POST",
+                                     headers={"Content-Type": "application/json"},
                                      data=json.dumps({"seq": prompt["seq"],
                                                       "text": str(proposed[0]) if proposed else ""}).encode())
         urllib.request.urlopen(req).read()
@@ -63,15 +66,20 @@ def main() -> None:
               seat.pc == host.prompt.owner) if host.prompt and host.prompt.owner else "cynere"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
-        for name, token in (("web_gm.png", gm), ("web_player.png", links.token("player", pc))):
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{base}/t/{token}")
-            page.wait_for_selector("#map .zone")
-            time.sleep(0.3)
-            page.screenshot(path=str(args.out / name), full_page=False)
-            print(f"wrote {args.out / name}")
+        sizes = [("", {"width": 1280, "height": 900}, False)]
+        if args.phone:
+            sizes.append(("_phone", {"width": 390, "height": 844}, True))
+        for suffix, viewport, whole in sizes:
+            for seat, token in (("gm", gm), ("player", links.token("player", pc))):
+                page = browser.new_page(viewport=viewport)
+                page.goto(f"{base}/t/{token}")
+                page.wait_for_selector("#map .zone")
+                time.sleep(0.3)
+                name = args.out / f"web_{seat}{suffix}.png"
+                page.screenshot(path=str(name), full_page=whole)
+                print(f"wrote {name}")
         browser.close()
-    server.should_exit = True
+    web.should_exit = True
     host.stop()
 
 
