@@ -47,6 +47,42 @@ STUNTS = ["Brawler: +2 to Fight when you attack.", "Iron Will: You can use Will 
           "Tough as Nails: You get two additional physical stress boxes."]
 
 
+#: sheets that are not Fate templates, each made the way a user would meet it (issue 48's real files):
+#: source -> (fixture, how it is made)
+OTHERS: dict[str, tuple[str, str]] = {
+    "lib/domains/character/mocks/LoremIpsum.json": ("mock_stress_test", "scrub"),
+    f"{TEMPLATES}/Tachyon Squadron/Tachyon Squadron - Ship.json": ("tachyon_ship", "ship"),
+    f"{TEMPLATES}/Dungeons and Dragons/DnD 5e.json": ("dnd5e", "name"),
+}
+SHIP = {"aspect": "Patched Hull, Proud Crew",
+        "stunt or power": ["Twin Cannons: +2 to Shoot when you attack.", "Ejection Seat: the pilot walks away from a wreck."]}
+
+
+def other(data: dict, how: str, name: str) -> dict:
+    """Fari's stress-test mock with its filler words replaced by ours (its layout and its 999 ratings
+    kept); the Tachyon Squadron ship with our aspect and stunts where the template keeps its own; the
+    D&D sheet as Fari ships it, named."""
+    data = json.loads(json.dumps(data))
+    data["name"] = name
+    data["id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, f"fate-npc/{name}"))
+    stunts = iter(SHIP["stunt or power"])
+    for i, s in enumerate(_sections(data)):
+        if how == "scrub" and s.get("label") != "Skills":
+            s["label"] = f"Filler section {i}"
+        for j, b in enumerate(s.get("blocks", [])):
+            if how == "scrub":
+                b["label"] = f"Filler {b['type']} {i}.{j}"
+                if b["type"] in ("Text", "RichText") and b.get("value"):
+                    b["value"] = f"Filler words {i}.{j}"
+                elif b["type"] == "SlotTracker":
+                    b["value"] = [{**box, "label": str(k + 1)} for k, box in enumerate(b["value"])]
+            elif how == "ship" and b["type"] == "Text" and b.get("label") == "aspect":
+                b["value"] = SHIP["aspect"]
+            elif how == "ship" and b["type"] == "Text" and b.get("label") == "stunt or power":
+                b["value"] = next(stunts)
+    return data
+
+
 def fill(data: dict, ratings: dict[str, int], name: str) -> dict:
     data = json.loads(json.dumps(data))
     data["name"] = name
@@ -115,6 +151,12 @@ def main() -> None:
         out = fill(data, ratings, "Magda Ørsted-Kowalczyk")
         (OUT / f"{fixture}.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"{fixture}.json <- {TEMPLATES / template}")
+    names = {"mock_stress_test": "Stress Test", "tachyon_ship": "SF-46D Blackfish", "dnd5e": "Brannoc the Bold"}
+    for source, (fixture, how) in OTHERS.items():
+        data = json.loads((args.fari / source).read_text(encoding="utf-8"))
+        (OUT / f"{fixture}.json").write_text(json.dumps(other(data, how, names[fixture]), indent=1, ensure_ascii=False)
+                                             + "\n", encoding="utf-8")
+        print(f"{fixture}.json <- {source}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 import yaml
@@ -109,7 +110,7 @@ def test_the_2020_top_level_layouts_version_1_and_2():
     assert warden.high_concept.startswith("Survivant") and warden.trouble.startswith("Mon apparence")
     # "use Provoke to defend against Fight attacks, but only until the first time you're dealt stress": a limit
     assert warden.stunts == []
-    assert any("'Armor of Fear': kept as text" in n and "but only" in n for n in warden.notes)
+    assert any("'Armor of Fear': kept as text" in n and "but only" in n for n in warden.kept_stunts())
     assert any("'Corruption'" in n for n in warden.notes)
 
 
@@ -221,3 +222,61 @@ def test_the_fixtures_are_the_layouts_their_sources_say():
     assert isinstance(json.loads((FARI / "core_de.json").read_text())["pages"][0]["sections"], dict)
     assert "fariType" not in json.loads((FARI / "condensed_ptbr.json").read_text())
     assert "data" in json.loads((FOUNDRY / "modularfate_0.7.json").read_text())
+
+
+# -- issue 48: the next set of real files ------------------------------------------------------
+
+def test_fari_s_stress_test_mock_imports_and_names_each_skill_off_the_ladder(capsys):
+    """Two skills rated 999: the character comes in, those skills are named and left out (a scene's
+    ratings are 0 to 12), and nothing else is lost."""
+    assert main(["import", str(FARI / "mock_stress_test.json")]) == 0
+    out = capsys.readouterr()
+    (c,) = read(str(FARI / "mock_stress_test.json"))
+    assert c.name == "Stress Test" and c.skills == {} and c.fate_points == 3
+    off = [n for n in c.notes if "rated 999, off the ladder a scene takes (0 to 12)" in n]
+    assert [n.split("'")[1] for n in off] == ["Filler Skill 6.0", "Filler Skill 6.1"]
+    assert all(n in out.out for n in off) and "characters left out" not in out.err
+    assert "'Filler words 0.0'" in out.out  # an unmapped text block keeps its words in the comment
+    assert main(["import", str(FARI / "mock_stress_test.json"), "--strict"]) == 2
+
+
+def test_a_ship_s_aspect_and_stunts_are_read_from_whatever_section_holds_them(capsys):
+    """Tachyon Squadron keeps a ship's aspect and stunts in "standard features": a block labelled
+    aspect or stunt is read wherever it sits, and a stunt the engine cannot play keeps its words."""
+    (ship,) = read(str(FARI / "tachyon_ship.json"))
+    assert ship.aspects == ["Patched Hull, Proud Crew"]
+    assert [s["name"] for s in ship.stunts] == ["Twin Cannons"] and ship.stunts[0]["skill"] == "Shoot"
+    assert main(["import", str(FARI / "tachyon_ship.json")]) == 0
+    out = capsys.readouterr().out
+    assert "stunt 'Ejection Seat', kept as text" in out and "the pilot walks away from a wreck" in out
+    assert "standard features" not in out  # nothing of that section is left unread
+
+
+def test_a_sheet_of_another_game_is_refused_by_name(capsys):
+    assert main(["import", str(FARI / "dnd5e.json")]) == 2
+    err = capsys.readouterr().err
+    assert "a Dungeons & Dragons 5e sheet (armor class, hit points" in err and "Rapport" not in err
+
+
+def test_a_pack_of_macros_says_it_holds_macros(capsys):
+    assert main(["import", str(FOUNDRY / "pack_macros.db")]) == 2
+    err = capsys.readouterr().err
+    assert "a pack of 3 macros ('Roll Fight', 'Hand a Fate Point', 'Clear Boosts'), no actors" in err
+
+
+def test_a_pack_over_the_yaml_limit_is_read_under_the_json_one_and_a_huge_one_is_refused_unread(tmp_path, capsys):
+    actor = json.loads((FOUNDRY / "fco_4.6_foundry_12.json").read_text())
+    portrait = "data:image/png;base64," + "A" * 60_000  # a pack of actors with portraits: 13 MB
+    big = tmp_path / "big.db"
+    big.write_text("".join(json.dumps({**actor, "img": portrait, "_id": f"a{i}", "name": f"Thug {i}"}) + "\n"
+                           for i in range(220)))
+    assert big.stat().st_size > 4 * 1024 * 1024
+    assert main(["import", str(big)]) == 0
+    assert capsys.readouterr().out.count("kind: major") == 220
+    huge = tmp_path / "huge.db"
+    small = {"type": "fate-core-official", "system": {"skills": {"a": {"name": "Fight", "rank": 2}}}}
+    huge.write_text("".join(json.dumps({**small, "_id": f"a{i}", "name": f"T{i}"}) + "\n" for i in range(30_000)))
+    start = time.process_time()
+    assert main(["import", str(huge)]) == 2
+    assert time.process_time() - start < 2.0  # refused before 30,000 documents are parsed (it took 27 s)
+    assert "a compendium pack of 30,000 documents; a scene holds at most 500 characters" in capsys.readouterr().err

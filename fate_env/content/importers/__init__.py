@@ -59,6 +59,11 @@ class Imported:
             self.notes.append(f"skill {label!r}: rating {rank!r} is not a whole number; not imported")
             return
         name, translated = skill_name(label, DEFAULT_SKILLS)
+        low, high = _skill_range()
+        if not low <= n <= high:  # a stress-test sheet's 999: the character comes in without that skill
+            self.notes.append(f"skill {name!r}: rated {n}, off the ladder a scene takes ({low} to {high}); "
+                              "not imported")
+            return
         if translated:
             self.renamed.append(f"{label} -> {name}")
         if n:
@@ -85,7 +90,12 @@ class Imported:
             self.add_stunt(got.stunt, text, got.why)
         else:
             self.stunt_texts.append((name, text, f"kept as text: {got.why}"))
-            self.notes.append(f"stunt {name!r}: kept as text ({got.why})")
+
+    def kept_stunts(self) -> list[str]:
+        """The stunts kept as text, each said once: in the YAML by its own comment (with its words),
+        and in what ``--strict`` refuses and the terminal lists."""
+        return [f"stunt {name!r}: {what.replace(': ', ' (', 1)})" for name, _, what in self.stunt_texts
+                if what.startswith("kept as text")]
 
     def skill_of(self, word: str) -> str | None:
         """The skill a stunt's text names (``fight`` -> ``Fight``), of this sheet or the default list."""
@@ -108,6 +118,10 @@ def read(path: str) -> list[Imported]:
             raise ImportError_(str(exc)) from None
         data = lines
     items = data if isinstance(data, list) else [data]
+    _check_count(path, len(items), "a list")
+    held = foundry.other_documents(items)
+    if held is not None:
+        raise ImportError_(f"{path}: {held}; import reads actors (export the characters, or their actors' pack)")
     out = []
     for i, item in enumerate(items):
         where = path if len(items) == 1 else f"{path}[{i}]"
@@ -132,17 +146,29 @@ def read(path: str) -> list[Imported]:
     return out
 
 
+def _check_count(path: str, documents: int, what: str) -> None:
+    """More documents than a scene holds characters is refused at once, none of them read."""
+    from ..scenes import SIZE_LIMITS
+    most = SIZE_LIMITS["characters"]
+    if documents > most:
+        raise ImportError_(f"{path}: {what} of {documents:,} documents; a scene holds at most {most} characters: "
+                           "import fewer at a time")
+
+
 def _json_lines(path: str) -> list[Any] | None:
     """A Foundry compendium pack of the NeDB kind (``packs/NAME.db``): one JSON document per line,
     each read within the same bounds as a whole file (``json_input``); None if it is not one."""
-    from ..json_input import JSONInputError, loads
+    from ..json_input import MAX_BYTES, JSONInputError, loads
     from ..yaml_input import InputTooLarge, read_bounded
     try:
-        lines = [line for line in read_bounded(path, what="compendium pack").splitlines() if line.strip()]
-        rows = [loads(line, path, "compendium pack") for line in lines] if len(lines) > 1 else []
+        lines = [line for line in read_bounded(path, MAX_BYTES, "compendium pack").splitlines() if line.strip()]
+        if len(lines) < 2 or not isinstance(loads(lines[0], path, "compendium pack"), dict):
+            return None
+        _check_count(path, len(lines), "a compendium pack")  # before thousands of documents are parsed for nothing
+        rows = [loads(line, path, "compendium pack") for line in lines]
     except (OSError, InputTooLarge, JSONInputError):
         return None
-    return rows if rows and all(isinstance(r, dict) for r in rows) else None
+    return rows if all(isinstance(r, dict) for r in rows) else None
 
 
 def _convert(convert, item: dict[str, Any], where: str, what: str) -> Imported:
@@ -169,6 +195,8 @@ def _from_fari(data: dict[str, Any], where: str) -> Imported:
         fari.read_sheet(c, data, _text, _int, DEFAULT_SKILLS)
     except fari.NoSections:
         raise ImportError_(f"{where}: {data.get('name')!r} is a Fari character without sections") from None
+    except fari.OtherGame as exc:
+        raise ImportError_(f"{where}: {exc}") from None
     return c
 
 
@@ -185,6 +213,13 @@ def _values(node: Any) -> list[dict[str, Any]]:
 def _text(value: Any) -> str:
     """Plain text from a field that may hold HTML."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", str(value or ""))).split())
+
+
+def _skill_range() -> tuple[int, int]:
+    """The ratings a scene's skills take, as the scene schema declares them."""
+    from ..scenes import schema
+    rating = schema()["$defs"]["character"]["properties"]["skills"]["additionalProperties"]
+    return rating["minimum"], rating["maximum"]
 
 
 def _int(value: Any) -> int | None:
@@ -305,7 +340,7 @@ def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules
         lost = c.notes + lost
         if kind == "mob" and count is None:
             said = [f"a mob of {MOB_COUNT} (--count N sets how many)", *said]
-        unmapped += [f"{c.name}: {n}" for n in lost]
+        unmapped += [f"{c.name}: {n}" for n in lost + c.kept_stunts()]
         remarks += [f"{c.name}: {n}" for n in said]
         lines.append(f"  {cid}:   # from {_comment(c.source)}")
         body = yaml.safe_dump(mapped[cid], sort_keys=False, allow_unicode=True, width=100)

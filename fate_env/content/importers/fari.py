@@ -20,11 +20,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .labels import PYRAMID_ROW, aspect_role, is_fate_points, section_kind, severity, track_kind
+from ..safe_text import excerpt
+from .labels import PYRAMID_ROW, aspect_role, is_fate_points, other_game, section_kind, severity, track_kind
 
 
 class NoSections(ValueError):
     """A Fari file with no section on any page: nothing to read."""
+
+
+class OtherGame(ValueError):
+    """A Fari sheet of another game (Fari ships sheets for D&D and others): refused by name."""
 
 
 def looks_like_fari(data: Any) -> bool:
@@ -91,6 +96,12 @@ def read_sheet(c, data: dict[str, Any], text: Callable[[Any], str], as_int: Call
     found = sections(data)
     if not found:
         raise NoSections("a Fari character without sections")
+    labels = [str(x.get("label", "")) for s in found for x in [s, *(b for b in s.get("blocks") or []
+                                                                     if isinstance(b, dict))]]
+    other = other_game(labels)
+    if other is not None:
+        raise OtherGame(f"a {other[0]} sheet ({', '.join(other[1])}), not a Fate character: its abilities and "
+                        "numbers are not Fate's skills; nothing imported")
     for section in found:
         kind = section_kind(str(section.get("label", "")))
         for b in section.get("blocks") or []:
@@ -120,7 +131,7 @@ def _block(c, kind: str | None, where: str, b: dict[str, Any], text, as_int, def
     elif btype in ("Link", "Image", "Separator", "DicePool", "Dice") or not str(value or "").strip():
         return
     else:
-        c.notes.append(f"{where} / {label}: a {btype} block; not imported")
+        c.notes.append(f"{where} / {label}: a {btype} block ({excerpt(str(value), 120)}); not imported")
 
 
 def _skill_block(c, label: str, value: Any, as_int, defaults) -> None:
@@ -135,6 +146,8 @@ def _skill_block(c, label: str, value: Any, as_int, defaults) -> None:
 
 
 def _text_block(c, kind: str | None, where: str, label: str, value: str) -> None:
+    if kind is None:  # a section of no kind we know ("standard features"): the block's own label may say
+        kind = section_kind(label)
     if kind == "aspects":
         c.add_aspect(aspect_role(label), value)
     elif kind == "stunts":
@@ -144,12 +157,12 @@ def _text_block(c, kind: str | None, where: str, label: str, value: str) -> None
         sev = severity(label)
         if sev:
             c.consequences[sev] = value
-        else:
-            c.notes.append(f"{where} / {label}: not a consequence severity; not imported")
+        elif value:
+            c.notes.append(f"{where} / {label}: {excerpt(value, 200)!r}, not a consequence severity; not imported")
     elif kind == "notes" or section_kind(label) == "notes":
         return
-    elif value:
-        c.notes.append(f"{where} / {label}: not imported")
+    elif value:  # not imported, but never lost: its words go into the comment
+        c.notes.append(f"{where} / {label}: {excerpt(value, 200)!r}; not imported")
 
 
 def _title(text: str) -> str:

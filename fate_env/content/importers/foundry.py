@@ -43,6 +43,20 @@ def system_of(actor: dict[str, Any]) -> str | None:
     return stats.get("systemId") or source.get("system")
 
 
+#: Foundry documents that are not actors, by the field only they carry: what a pack of them holds
+_DOCUMENTS = (("command", "macro"), ("results", "roll table"), ("walls", "scene"))
+
+
+def other_documents(items: list[Any]) -> str | None:
+    """What a file holds when every document in it is of one other Foundry kind (a macros pack),
+    said with a few of their names; None when it holds anything else."""
+    for key, kind in _DOCUMENTS:
+        if items and all(isinstance(i, dict) and key in i and not is_actor(i) for i in items):
+            names = ", ".join(repr(str(i.get("name", ""))[:40]) for i in items[:3])
+            return f"a pack of {len(items)} {kind}{'s' if len(items) != 1 else ''} ({names}{', ...' if len(items) > 3 else ''}), no actors"
+    return None
+
+
 def is_actor(item: Any) -> bool:
     """Something Foundry exported as an actor (of any system)."""
     return isinstance(item, dict) and isinstance(item.get("type"), str) and (
@@ -79,13 +93,11 @@ def _stunt(c, st: dict[str, Any], text) -> None:
     name, words = str(st.get("name", "Stunt")), text(st.get("description", ""))
     flags = [ACTION_FLAGS[k] for k in ACTION_FLAGS if st.get(k) is True]
     bonus, skill = st.get("bonus") or 0, st.get("linked_skill")
-    if isinstance(bonus, int) and 1 <= bonus <= 4 and len(flags) == 1 and skill in c.skills:
+    if isinstance(bonus, int) and 1 <= bonus <= 4 and len(flags) == 1 and skill in c.skills \
+            and not CIRCUMSTANCE.search(words):
         c.add_stunt({"name": name, "kind": "bonus", "skill": skill, "action": flags[0], "bonus": bonus},
                     words, f"+{bonus} to {skill} to {flags[0].replace('_', ' ')} (the sheet's bonus)")
-        if CIRCUMSTANCE.search(words):  # the sheet's bonus is taken when the table judges it applies
-            c.notes.append(f"stunt {name!r}: its circumstance ({CIRCUMSTANCE.search(words).group(0)}...) is not "
-                           "checked: the engine applies it to every such roll; add 'when:' to narrow it")
-    else:
+    else:  # words with a circumstance are read as any stunt's words are: played only if the engine can check it
         c.add_stunt_text(name, words)
 
 

@@ -33,6 +33,25 @@ def _has(label: str, stems: tuple[str, ...]) -> bool:
     return any((" " in s and s in folded) or any(w.startswith(s) for w in words) for s in stems)
 
 
+# -- sheets of other games ------------------------------------------------------------
+#: labels that only another game's sheet holds (Fari ships sheets for other games too): two of them on
+#: one sheet and its numbers are not Fate's (a D&D ability is no Fate skill: Charisma is not Rapport)
+OTHER_GAMES: dict[str, tuple[str, ...]] = {
+    "Dungeons & Dragons 5e": ("armor class", "hit points", "hit dice", "death save success", "death save fail",
+                              "saving throws", "spell slots"),
+}
+
+
+def other_game(labels: list[str]) -> tuple[str, list[str]] | None:
+    """The other game whose sheet these labels are (and the labels that say so), or None."""
+    folded = {fold(label) for label in labels}
+    for game, marks in OTHER_GAMES.items():
+        found = [m for m in marks if m in folded]
+        if len(found) >= 2:
+            return game, found
+    return None
+
+
 # -- sections --------------------------------------------------------------------------
 SECTIONS: dict[str, tuple[str, ...]] = {
     "aspects": ("aspect", "aspekt", "aspetti", "aspetto"),
