@@ -218,3 +218,17 @@ def test_a_link_s_streams_are_bounded_and_a_newer_one_ends_the_oldest():
         finally:
             for conn in conns:
                 conn.close()
+
+
+def test_the_fight_report_shows_a_scene_s_control_characters_instead_of_obeying_them(tmp_path):
+    from test_serve_cli import _hostile_scene
+    with table(str(_hostile_scene(tmp_path))) as (c, host):
+        gm = c.token("gm")
+        s = c.settled(gm)
+        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "/end"})
+        assert status == 200
+        assert c.settled(gm, body["version"])["over"]
+        status, _, report = raw(c.base, "GET", f"/api/{c.token('spectator')}/report")
+    text = report.decode()
+    assert status == 200 and "\\x1b[2J" in text and "\\u202e" in text
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
