@@ -94,8 +94,9 @@ class Imported:
     def kept_stunts(self) -> list[str]:
         """The stunts kept as text, each said once: in the YAML by its own comment (with its words),
         and in what ``--strict`` refuses and the terminal lists."""
-        return [f"stunt {name!r}: {what.replace(': ', ' (', 1)})" for name, _, what in self.stunt_texts
-                if what.startswith("kept as text")]
+        prefix = "kept as text: "
+        return [f"stunt {name!r}: kept as text ({what.removeprefix(prefix)})" for name, _, what in self.stunt_texts
+                if what.startswith(prefix)]
 
     def skill_of(self, word: str) -> str | None:
         """The skill a stunt's text names (``fight`` -> ``Fight``), of this sheet or the default list."""

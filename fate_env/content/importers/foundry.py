@@ -52,8 +52,8 @@ def other_documents(items: list[Any]) -> str | None:
     said with a few of their names; None when it holds anything else."""
     for key, kind in _DOCUMENTS:
         if items and all(isinstance(i, dict) and key in i and not is_actor(i) for i in items):
-            names = ", ".join(repr(str(i.get("name", ""))[:40]) for i in items[:3])
-            return f"a pack of {len(items)} {kind}{'s' if len(items) != 1 else ''} ({names}{', ...' if len(items) > 3 else ''}), no actors"
+            names = ", ".join(repr(str(i.get("name", ""))[:40]) for i in items[:3]) + (", ..." if len(items) > 3 else "")
+            return f"a pack of {len(items)} {kind}{'s' if len(items) != 1 else ''} ({names}), no actors"
     return None
 
 
