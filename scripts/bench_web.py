@@ -4,7 +4,7 @@ the loopback, on the warehouse with the autopilot on (issue 36: under 100 ms at 
 The server is `fate-npc serve` itself, in a process of its own; the pages that listen are another
 process (as browsers would be), so the client's own work is not counted against the server. Each
 answer is timed from the moment it is sent until the page has what it shows next: its event stream
-announces a newer version and ``/api/TOKEN/state`` then shows the session waiting at its next prompt
+announces the version the answer settled at and ``/api/TOKEN/state`` then shows the table waiting at its next question
 (or over), the NPCs' autopilot moves between the two included. The same answers are timed with no
 other page listening and with ``--pages`` more holding the stream open and fetching the state at
 each change, in one run, so the two figures say what a full table costs.
@@ -85,14 +85,15 @@ def timed_answers(scene: str, n: int, pages: int) -> list[float]:
             stream = events(f"{gm}/events")
             s = get(f"{gm}/state")
             while not s["over"] and len(times) < n:
-                p = s["prompt"]
-                proposed = [o["number"] for o in p["options"] if o["proposed"]]
+                q = s["question"]
+                answer = ({"answer": "choose", "number": q["proposal"]} if q["kind"] == "decision" and q["proposal"]
+                          else {"answer": "accept"} if q["kind"] in ("gate", "compel") else {"answer": "auto"})
                 t0 = time.perf_counter()
-                version = post(f"{gm}/answer", {"seq": p["seq"], "text": str(proposed[0]) if proposed else ""})["version"]
-                while True:  # as a page: at its stream's next event, it fetches the state
-                    if next(stream) > version:
+                version = post(f"{gm}/answer", {"seq": q["seq"], **answer})["version"]
+                while True:  # as a page: at its stream's event for that version, it fetches the state
+                    if next(stream) >= version:
                         s = get(f"{gm}/state")
-                        if s["over"] or s["prompt"]:
+                        if s["over"] or (s["question"] and not s["busy"]):
                             break
                 times.append(time.perf_counter() - t0)
             if listeners:

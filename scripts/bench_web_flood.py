@@ -28,7 +28,7 @@ for run in range(3):
         for _ in range(40):
             k = sock(); k.sendall(f"GET /api/{sp}/events HTTP/1.1\r\nHost: {h}:{port}\r\n\r\n".encode()); k.recv(64)
         t = time.perf_counter()
-        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "auto"})
+        status, body = c.answer(gm, s["question"]["seq"], "auto")
         c.settled(gm, body["version"], timeout=5)
         results.append((time.perf_counter() - t) * 1000)
         assert status == 200

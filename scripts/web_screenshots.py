@@ -1,7 +1,10 @@
 """The README's screenshots of the web table: the GM's page and a player's page, on the warehouse
-(seed 5) a few answers in, taken by Debian's chromium through Playwright (nothing downloaded).
+(seed 5) at a player's turn (a decision of many options), taken by Debian's chromium through Playwright
+(nothing downloaded).
 
-    python scripts/web_screenshots.py [--out docs] [--answers 4] [--phone]
+    python scripts/web_screenshots.py [--out docs] [--answers 0] [--phone]
+
+``--answers N`` answers N questions first (each by its proposal), then goes on to the next turn.
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
 at a phone's size (390x844, the whole page) as ``*_phone.png``.
@@ -34,7 +37,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path("docs"))
-    p.add_argument("--answers", type=int, default=4)
+    p.add_argument("--answers", type=int, default=0)
     p.add_argument("--phone", action="store_true", help="also each page at 390x844 (*_phone.png)")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -51,17 +54,20 @@ def main() -> None:
         time.sleep(0.01)
     base = f"http://127.0.0.1:{web.servers[0].sockets[0].getsockname()[1]}"
     gm = links.token("gm")
-    for _ in range(args.answers):  # a few answers in, so the narration has something to show
+    answered = 0
+    while True:  # N answers in, then on to a player's turn
         with urllib.request.urlopen(f"{base}/api/{gm}/state") as r:
-            state = json.loads(r.read())
-        prompt = state["prompt"]
-        proposed = [o["number"] for o in prompt["options"] if o["proposed"]]
+            q = json.loads(r.read())["question"]
+        if q is None or (answered >= args.answers and q["kind"] == "decision" and q["decision"] == "turn"
+                         and not q["for_npc"]):
+            break
+        answer = ({"answer": "choose", "number": q["proposal"]} if q["kind"] == "decision" and q["proposal"]
+                  else {"answer": "accept"} if q["kind"] in ("gate", "compel") else {"answer": "auto"})
         req = urllib.request.Request(f"{base}/api/{gm}/answer", method="POST",
                                      headers={"Content-Type": "application/json"},
-                                     data=json.dumps({"seq": prompt["seq"],
-                                                      "text": str(proposed[0]) if proposed else ""}).encode())
+                                     data=json.dumps({"seq": q["seq"], **answer}).encode())
         urllib.request.urlopen(req).read()
-        time.sleep(0.3)
+        answered += 1
     pc = next(seat.pc for seat in links.seats.values() if seat.role == "player" and host.prompt and
               seat.pc == host.prompt.owner) if host.prompt and host.prompt.owner else "cynere"
     with sync_playwright() as pw:
@@ -74,6 +80,7 @@ def main() -> None:
                 page = browser.new_page(viewport=viewport)
                 page.goto(f"{base}/t/{token}")
                 page.wait_for_selector("#map .zone")
+                page.wait_for_selector("#ask[data-seq]")
                 time.sleep(0.3)
                 name = args.out / f"web_{seat}{suffix}.png"
                 page.screenshot(path=str(name), full_page=whole)

@@ -64,10 +64,16 @@ def test_a_gm_at_a_terminal_sees_menus_with_odds_a_panel_named_consequences_and_
     term = Terminal([sys.executable, "-m", "fate_env.cli", "play", "warehouse", "--seed", "3",
                      "--control", "smugglers=tactician", "--confirm"], env)
     first = term.read_until_prompt()
+    assert "aspects: #17 Heavy Crates" in first  # the opening board is brief: the scene's aspects, handles
+    term.send("/state")  # the whole board, paged
+    board = term.read_until_prompt()
+    while "Enter for more" in board.split("\n")[-1]:
+        term.send("")
+        board += term.read_until_prompt()
     assert "\x1b[" in term.raw.decode(errors="replace"), "on a terminal the panel is drawn in colour"
-    assert "Aspects in play (#handle)" in first and "#10" in first
+    assert "Aspects in play (#handle)" in board and "#10" in board
     assert re.search(r"  Attack:\n +\d+\. attack .+ with Fight +\[Good \(\+3\) vs Fair \(\+2\): 58% success", first)
-    assert "type 'more' to see all" in first
+    assert "type 'more' to see all" in first and "type 'more' to see all" in board  # the question again below
     term.send("/add Dock Thug x2: mob, Fight 2 @floor_east")
     out = term.read_until_prompt()
     assert "(GM) Dock Thug (2 of them) join the fight in Main floor (east)" in out
@@ -85,3 +91,47 @@ def test_a_gm_at_a_terminal_sees_menus_with_odds_a_panel_named_consequences_and_
     assert "Cracked Collarbone" in text.split("Winner:")[0]
     assert text.count("-- exchange ") >= 2  # the short panel after each exchange
     assert "Winner:" in text
+
+
+def _window(fd: int, rows: int, cols: int) -> None:
+    import fcntl
+    import struct
+    import termios
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_play_fits_an_80_by_24_terminal_and_keeps_the_question_on_screen(tmp_path):
+    """A whole warehouse fight in an 80x24 terminal: no line wider than 80 columns (the board, /state,
+    the menus, the narration, the prompts), /state and 'more' paged, and each of the player's questions
+    fully on the last screen when it is asked."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "COLUMNS": "80", "LINES": "24", "TERM": "xterm"}
+    term = Terminal([sys.executable, "-m", "fate_env.cli", "play", "warehouse", "--seed", "5",
+                     "--control", "smugglers=tactician"], env)
+    _window(term.master, 24, 80)
+    out = term.read_until_prompt()
+    asked = paged = 0
+    sent_state = sent_more = False
+    steps = 0
+    while term.proc.poll() is None and steps < 900:
+        screen = out.rstrip("\n").split("\n")[-24:]
+        if out.endswith("> ") and "decides (" in out:
+            assert any("decides (" in line for line in screen), "\n".join(screen)  # the question is on screen
+            asked += 1
+        if "Enter for more, q to stop" in screen[-1]:
+            paged += 1
+            term.send("")
+        elif out.endswith("> ") and not sent_state and asked >= 2:
+            term.send("/state")
+            sent_state = True
+        elif out.endswith("> ") and not sent_more and sent_state:
+            term.send("more")
+            sent_more = True
+        else:
+            term.send("auto")
+        out = term.read_until_prompt()
+        steps += 1
+    text = term.close()
+    assert "Winner:" in text and asked >= 3 and paged >= 2, (asked, paged)
+    wide = [line for line in text.split("\n") if len(line) > 80]
+    assert not wide, wide[:5]

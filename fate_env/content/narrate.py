@@ -24,6 +24,7 @@ class Narrator:
     def __init__(self, scene: Scene, show_reasons: bool = True):
         self.scene = scene
         self.names = {c.id: c.name for c in scene.characters}
+        self.kinds = {c.id: c.kind for c in scene.characters}
         self.zones = {z.id: z.name for z in scene.zones}
         self.show_reasons = show_reasons
         self._gm_ended = False
@@ -155,8 +156,10 @@ class Narrator:
             case ev.PassiveOpposition():
                 return f"   against a passive {describe(e.difficulty)} ({e.why})"
             case ev.Invoked():
-                pay = "a free invoke" if e.free else "a fate point"
-                who = "" if e.paid_by == e.invoker else f" paid by {n(e.paid_by)}"
+                other = e.paid_by != e.invoker
+                pay = ((f"{n(e.paid_by)}'s free invoke" if other else "a free invoke") if e.free
+                       else "a fate point" + (f" from {n(e.paid_by)}" if other else ""))
+                who = ""
                 what = f"rerolls: {show_faces(e.new_faces)}" if e.effect == "reroll" else "+2"
                 hostile = f" (hostile: {n(e.hostile_to)} gets the point after the scene)" if e.hostile_to else ""
                 return f"   {n(e.invoker)} invokes {e.aspect} with {pay}{who}: {what}{hostile}"
@@ -188,9 +191,13 @@ class Narrator:
             case ev.TakenOutEvent():
                 return f"   {n(e.target)} is TAKEN OUT" + (f" by {n(e.by)}" if e.by else "")
             case ev.Conceded():
-                if not e.payout:
+                points = f"{e.payout} fate point{'s' if e.payout != 1 else ''}"
+                kind = self.kinds.get(e.actor)
+                if not e.payout or kind in ("minor", "mob"):  # a nameless NPC has no fate points to be paid
                     return f"   {n(e.actor)} CONCEDES, on its own terms"
-                return f"   {n(e.actor)} CONCEDES (owed {e.payout} fate point{'s' if e.payout != 1 else ''} at the end)"
+                if kind == "major":  # its payout joins the GM's pool in a later scene (003:2009-2012)
+                    return f"   {n(e.actor)} CONCEDES ({points} for the GM's pool in a later scene)"
+                return f"   {n(e.actor)} CONCEDES (owed {points} at the end)"
             case ev.ConcessionOffered():
                 return f"   {n(e.actor)} offers {n(e.to)} a concession rather than take the consequence"
             case ev.ConcessionAnswered():

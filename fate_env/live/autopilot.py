@@ -12,8 +12,8 @@ player can take back with ``/undo``:
 
 * a defense: the engine rolls the best skill for it (003:929-931); the only other answer is
   conceding, which a player can always do with ``/concede`` or by undoing;
-* an invoke round in which no invoke the character can make would change the result
-  (:func:`can_change`);
+* an invoke round in which no invoke the rules allow (an ally's fate point included) would change
+  what matters: the band, or the shifts of a hit dealt or taken (:func:`can_change`);
 * an absorb whose cheapest plan is unique and marks stress only (a consequence is always asked).
 """
 
@@ -96,7 +96,7 @@ def obvious(engine, decision) -> tuple[int, str] | None:
             return opts.index(op.Defend()), "defends (the only answer but conceding: /undo to concede instead)"
     elif kind == DecisionKind.INVOKE:
         if op.DoneInvoking() in opts and not can_change(engine, decision):
-            return opts.index(op.DoneInvoking()), "no invoke it can make would change the result"
+            return opts.index(op.DoneInvoking()), "passes on invoking: no invoke on offer would change the result"
     elif kind == DecisionKind.ABSORB:
         plan = _only_cheapest(engine, decision)
         if plan is not None and not opts[plan].slots:
@@ -105,9 +105,11 @@ def obvious(engine, decision) -> tuple[int, str] | None:
 
 
 def can_change(engine, decision) -> bool:
-    """Whether some invoke ``decision.actor`` can make now could change the result: the band of
-    the roll as this character sees it (failure, tie, success, with style), or, on its own attack
-    that already hits, the shifts it deals (until they would take the target out anyway). Each +2 is counted, and a reroll at its best (+4 on
+    """Whether some invoke the rules let ``decision.actor`` make now could change what matters: the band
+    of the roll as this character sees it (failure, tie, success, with style); on its own attack that
+    already hits, the shifts it deals (until they would take the target out anyway); defending against
+    an attack that hits, the shifts it must absorb (until it is taken out either way). Every invoke on
+    offer counts, an ally's fate point included (003:1458-1461): each +2, and a reroll at its best (+4 on
     the dice); spin tokens (Fate 3.0) are always a choice."""
     opts = decision.options
     if any(type(o) is op.SpendSpin for o in opts):
@@ -118,8 +120,10 @@ def can_change(engine, decision) -> bool:
     ctx = decision.context
     margin = ctx["margin"]
     who = decision.actor
-    free, fp, payable = engine.invoke_budget(who)
-    n = free + min(fp, payable)
+    free, _, _ = engine.invoke_budget(who)
+    paid = [o for o in invokes if not o.free]
+    points = sum(engine.fate_points_of(p) for p in {o.payer for o in paid})
+    n = min(free, sum(1 for o in invokes if o.free)) + min(points, len({o.aspect for o in paid}))
     if n <= 0:
         return False
     worth = max(engine.invoke_bonus(who, True), engine.invoke_bonus(who, False))
@@ -130,9 +134,12 @@ def can_change(engine, decision) -> bool:
         gain = max(gain, worth * (n - 1) + 4 - faces)
     if gain <= 0:
         return False
-    if ctx["as_roller"] and ctx["action"] == "attack" and margin >= 1 and r is not None and r.opposer is not None:
-        # more shifts on a hit matter until the hit takes the target out
-        return margin <= engine.capacity(r.opposer, engine.attack_track(r.skill))
+    if r is not None and ctx["action"] == "attack" and r.opposer is not None:
+        track = engine.attack_track(r.skill)
+        if ctx["as_roller"] and margin >= 1:  # more shifts on a hit matter until the hit takes the target out
+            return margin <= engine.capacity(r.opposer, track)
+        if not ctx["as_roller"] and margin <= -1:  # fewer shifts to absorb matter unless taken out either way
+            return -margin - gain <= engine.capacity(who, track) or _band(margin + gain) != _band(margin)
     return _band(margin + gain) != _band(margin)
 
 
@@ -258,4 +265,4 @@ def describe(a: Autopilot) -> str:
         stops.append(f"GM fate points past {a.fp_budget}")
     players = "players asked only real decisions" if a.obvious else "players asked every decision"
     return (f"autopilot: NPCs play themselves; the GM is asked at: {', '.join(stops) or 'nothing'}; "
-            f"{players} (/pause stops the NPCs, /help lists commands)")
+            f"{players} (/pause stops the NPCs)")

@@ -65,9 +65,11 @@ def tables(engine, narrator) -> list[Table]:
     return [people, aspects]
 
 
-def render(engine, narrator, out: TextIO, width: int = 110) -> None:
-    """Print the panel to ``out``: colour when it is a terminal, plain text when not."""
-    terminal = hasattr(out, "isatty") and out.isatty()
+def render(engine, narrator, out: TextIO, width: int = 110, terminal: bool | None = None) -> None:
+    """Print the panel to ``out`` in ``width`` columns: colour when it is a terminal (or ``terminal``
+    says so: a page drawn for one), plain text when not."""
+    if terminal is None:
+        terminal = hasattr(out, "isatty") and out.isatty()
     console = Console(file=out, width=width, force_terminal=terminal, color_system="standard" if terminal else None,
                       highlight=False, soft_wrap=False)
     for table in tables(engine, narrator):
@@ -82,13 +84,13 @@ def text(engine, narrator, width: int = 110) -> str:
 
 
 def short(engine, narrator, width: int = 100) -> list[str]:
-    """The panel in a few lines, for after each exchange: a line (or two) per side, each character
-    with its stress boxes, consequences (with their handles), fate points and zone; those out of
+    """The panel in a few lines, for after each exchange: a line (or two) per side and zone, each
+    character with its stress boxes, consequences (with their handles) and fate points; those out of
     the fight at the end. The whole panel is ``/state``."""
     t = engine.t
     zones = narrator.zones
     out = [f"-- exchange {t.exchange} · GM pool {t.gm_pool} · /state shows the whole scene --"]
-    sides: dict[str, list[str]] = {}
+    groups: dict[tuple[str, str], list[str]] = {}
     gone: dict[str, list[str]] = {}
     for cid in t.order:
         f = t.f[cid]
@@ -101,11 +103,26 @@ def short(engine, narrator, width: int = 100) -> list[str]:
         boxes = "".join("".join("x" if m else "." for m in f.tracks[k].marked) for k in shown)
         cons = "".join(f" {t.aspects[sl.aspect].name} #{sl.aspect}" for sl in f.slots if sl.aspect is not None)
         fp = "" if s.is_npc else f" FP{f.fate_points}"
-        sides.setdefault(s.side, []).append(f"{name} [{boxes}]{cons}{fp} @{zones.get(f.zone, f.zone)}")
-    for side in dict.fromkeys(list(sides) + list(gone)):
-        parts = sides.get(side, []) + ([f"out: {', '.join(gone[side])}"] if side in gone else [])
-        out += _wrap(f"  {side}: ", parts, width)
+        groups.setdefault((s.side, f.zone), []).append(f"{name} [{boxes}]{cons}{fp}")
+    order = list(zones)
+    for side in dict.fromkeys([sd for sd, _ in groups] + list(gone)):
+        for (sd, zone), parts in sorted(((k, v) for k, v in groups.items() if k[0] == side),
+                                        key=lambda kv: order.index(kv[0][1]) if kv[0][1] in order else 0):
+            out += _wrap(f"  {side} in {zones.get(zone, zone)}: ", parts, width)
+        if side in gone:
+            out += _wrap(f"  {side} out: ", gone[side], width)
     return [printable(line) for line in out]
+
+
+def brief(engine, narrator, width: int = 100) -> list[str]:
+    """The opening board: the short panel and the scene's situation aspects with their handles, in a
+    few lines (the whole board, with every character's aspects, is ``/state``)."""
+    t = engine.t
+    zones = narrator.zones
+    situation = [f"#{a.id} {a.name} ({zones.get(a.zone, a.zone) if a.zone else 'scene'})"
+                 for a in t.aspects.values() if a.owner is None]
+    return short(engine, narrator, width) + ([printable(line) for line in _wrap("  aspects: ", situation, width)]
+                                             if situation else [])
 
 
 def _wrap(head: str, parts: list[str], width: int) -> list[str]:
@@ -148,11 +165,15 @@ def data(engine, narrator) -> dict:
             "stress": {k: list(map(bool, f.tracks[k].marked)) for k in shown},
             "consequences": [{"severity": sl.severity, "value": sl.value,
                               "name": t.aspects[sl.aspect].name if sl.aspect is not None else None,
-                              "handle": sl.aspect} for sl in f.slots],
+                              "handle": sl.aspect,
+                              "free": ({narrator.name(h): n for h, n in t.aspects[sl.aspect].free.items() if n}
+                                       if sl.aspect is not None else {})} for sl in f.slots],
             "fate_points": None if s.is_npc else f.fate_points, "aspects": aspects,
+            "skills": sorted(([k, v] for k, v in s.skills.items()), key=lambda kv: (-kv[1], kv[0])),
+            "stunts": [st.name for st in s.stunts], "weapon": s.weapon, "armor": s.armor,
             "pending": cid == getattr(engine.pending, "actor", None)})
-    situation = [{"handle": a.id, "name": a.name, "zone": a.zone, "free": {narrator.name(h): n for h, n in a.free.items()
-                                                                          if n}}
+    situation = [{"handle": a.id, "name": a.name, "kind": str(a.kind), "zone": a.zone,
+                  "free": {narrator.name(h): n for h, n in a.free.items() if n}}
                  for a in t.aspects.values() if a.owner is None]
     return {"exchange": t.exchange, "gm_pool": t.gm_pool,
             "zones": [{"id": z, "name": name} for z, name in zones.items()], "borders": borders,

@@ -62,8 +62,7 @@ def odds_text(odds: dict[str, float] | None, rating: tuple[int, int] | None) -> 
         return ""
     win = odds["success"] + odds["success_with_style"]
     at = f"{describe(rating[0])} vs {describe(rating[1])}: " if rating else ""
-    return (f"   [{at}{_pct(win)} success ({_pct(odds['success_with_style'])} with style), "
-            f"{_pct(odds['tie'])} tie]")
+    return f"   [{at}{_pct(win)} success, {_pct(odds['success_with_style'])} style, {_pct(odds['tie'])} tie]"
 
 
 def _pct(p: float) -> str:
@@ -155,8 +154,18 @@ WORDS: dict[type, tuple[str, Any]] = {
     Absorb: ("Take the hit", lambda e, d, n, o: _absorb_words(e, d, o)),
     op.Support: ("Other", lambda e, d, n, o: f"help {n.name(o.ally)} (+1 teamwork on their next roll)"),
     op.Next: ("Other", lambda e, d, n, o: f"hand the turn to {n.name(o.character)}"),
-    op.Choose: ("Other", lambda e, d, n, o: CHOICE_WORDS.get(o.option, o.option.replace("_", " "))),
+    op.Choose: ("Other", lambda e, d, n, o: _choice_words(d, o)),
 }
+
+
+def _choice_words(decision, o) -> str:
+    """A choice the rules leave open, in words; a hit with style is the attacker's to deal, one shift
+    less for a boost (003:911-913)."""
+    shifts = decision.context.get("shifts") if decision.kind == DecisionKind.STYLE else None
+    if shifts is not None and o.option in ("full_hit", "boost"):
+        return (f"deal the full hit ({shifts} shifts)" if o.option == "full_hit"
+                else f"deal {shifts - 1} shifts and take a boost")
+    return CHOICE_WORDS.get(o.option, o.option.replace("_", " "))
 
 
 def words(engine, decision, narrator, o) -> tuple[str, str]:

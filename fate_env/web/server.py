@@ -2,17 +2,18 @@
 
 Every route is reached through a link's token (unguessable: ``secrets.token_urlsafe``): the GM's,
 one per PC, one for spectators. Nothing a request carries names a file: the session saves where
-the server was told (``--save``, its autosave, or the GM's ``/save`` as at the terminal). Bodies
-are bounded; a malformed one is a 400 with the reason; an answer for a prompt that is gone is a 409.
+the server was told (``--save``, or its autosave). Bodies are bounded; a malformed one is a 400 with
+the reason; an answer for a question that is gone is a 409.
 
     GET  /t/TOKEN              the page (one page for every seat; it asks the API what it may do)
-    GET  /api/TOKEN/state      the snapshot: narration, short panel, the pending prompt
+    GET  /api/TOKEN/state      the snapshot: the feed, the scene (cards, map), the question
     GET  /api/TOKEN/events     server-sent events: a line each time the snapshot changes
-    POST /api/TOKEN/answer     {"seq": N, "text": "..."}: one answer, checked as the terminal checks it
+    POST /api/TOKEN/answer     {"seq": N, "answer": KIND, ...}: a typed answer to question N (live/table.py)
+    POST /api/TOKEN/command    {"command": NAME, FIELD: VALUE, ...}: a GM power (live/commands.py), the GM's link only
     GET  /api/TOKEN/report     the fight report (Markdown, as ``replay --markdown``) once it is over
 
 The trust model (docs/safety.md): a link is the only credential, and what it may do is decided by
-its seat on the parsed answer (``host.answer``); a request whose Host is a name this server was not
+its seat on the typed answer or command (``Table.answer``, ``Table.command``); a request whose Host is a name this server was not
 given is refused before any route (DNS rebinding), an answer from another site (its Origin, its
 ``Sec-Fetch-Site``, or any body type but JSON) is refused, and no page may be framed or leak its
 URL in a Referer. Connections, header times and event streams are budgeted (``guard.py``) so that
@@ -126,7 +127,9 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
             snap["links"] = links.for_gm(str(request.base_url).rstrip("/"), host)
         return JSONResponse(snap, headers=_NO_STORE)
 
-    async def answer(request: Request) -> Response:
+    async def posted(request: Request, apply) -> Response:
+        """A POSTed answer or command: the seat, then the origin, then a bounded JSON body, then the
+        host's own checks on the typed value (in a worker thread: applying it may play NPC turns)."""
         seat = seat_of(request)
         foreign = _cross_site(request)
         if foreign is not None:
@@ -138,14 +141,26 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
         try:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            return _refuse("the body is not JSON; expected {\"seq\": N, \"text\": \"...\"}", 400)
-        if not isinstance(data, dict) or set(data) != {"seq", "text"}:
-            return _refuse("expected exactly {\"seq\": N, \"text\": \"...\"}", 400)
+            return _refuse("the body is not JSON; expected a JSON object", 400)
+        if not isinstance(data, dict):
+            return _refuse("expected a JSON object", 400)
         try:
-            version = await asyncio.to_thread(host.answer, seat, data["seq"], data["text"])
+            version = await asyncio.to_thread(apply, seat, data)
         except AnswerRefused as exc:
             return _refuse(str(exc), exc.status)
         return JSONResponse({"ok": True, "version": version})
+
+    async def answer(request: Request) -> Response:
+        def apply(seat: Seat, data: dict) -> int:
+            if seat.role == "spectator":
+                raise AnswerRefused("a spectator's page answers nothing", 403)
+            if "seq" not in data:
+                raise AnswerRefused("'seq': expected the number of the question answered", 400)
+            return host.answer(seat, data["seq"], {k: v for k, v in data.items() if k != "seq"})
+        return await posted(request, apply)
+
+    async def command(request: Request) -> Response:
+        return await posted(request, host.command)
 
     async def report(request: Request) -> Response:
         """The fight report (``replay --markdown``'s text) once the fight is over, as a download."""
@@ -170,7 +185,7 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
             while not (stop.is_set() or stopping.is_set()) and (polls % 50 or not await request.is_disconnected()):
                 polls += 1  # a look at the socket every half second
                 version = host.version
-                if version != seen and (host.waiting or host.finished):
+                if version != seen and not host.busy:
                     seen, quiet = version, 0.0
                     yield f"data: {version}\n\n"
                     if host.finished:
@@ -184,7 +199,8 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
                        headers=_NO_STORE)
 
     routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
-              Route("/api/{token}/answer", answer, methods=["POST"]), Route("/api/{token}/events", events),
+              Route("/api/{token}/answer", answer, methods=["POST"]),
+              Route("/api/{token}/command", command, methods=["POST"]), Route("/api/{token}/events", events),
               Route("/api/{token}/report", report),
               Mount("/static", StaticFiles(directory=STATIC))]
     inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
@@ -268,7 +284,7 @@ def _cross_site(request: Request) -> tuple[str, int] | None:
         return "an answer from another site's page is refused; answer from this table's own page", 403
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        return "an answer is sent as application/json ({\"seq\": N, \"text\": \"...\"})", 415
+        return "an answer or command is sent as application/json", 415
     return None
 
 

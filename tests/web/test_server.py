@@ -1,6 +1,7 @@
-"""`fate-npc serve` (issue 36, first part): play's session behind a real server on the loopback,
-driven over HTTP as the pages drive it. Every answer is checked by the terminal's own code; a stale,
-foreign or malformed one is refused with the reason and changes nothing; the log is play's."""
+"""`fate-npc serve`: play's live table behind a real server on the loopback, driven over HTTP as the
+pages drive it, with typed answers and commands. Every answer is checked by the model the terminal
+uses; a stale, foreign or malformed one is refused with the reason and changes nothing; the log is
+play's."""
 
 from __future__ import annotations
 
@@ -62,9 +63,15 @@ class Client:
         with urllib.request.urlopen(f"{self.base}/api/{token}/{what}", timeout=10) as r:
             return json.loads(r.read())
 
-    def post(self, token, body: bytes | dict) -> tuple[int, dict]:
+    def answer(self, token, seq, answer, **fields) -> tuple[int, dict]:
+        return self.post(token, {"seq": seq, "answer": answer, **fields})
+
+    def command(self, token, command, **fields) -> tuple[int, dict]:
+        return self.post(token, {"command": command, **fields}, "command")
+
+    def post(self, token, body: bytes | dict, what="answer") -> tuple[int, dict]:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        req = urllib.request.Request(f"{self.base}/api/{token}/answer", data=data, method="POST",
+        req = urllib.request.Request(f"{self.base}/api/{token}/{what}", data=data, method="POST",
                                      headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
@@ -77,28 +84,35 @@ class Client:
         end = time.time() + timeout
         while time.time() < end:
             s = self.get(token)
-            if (s["prompt"] is not None or s["over"]) and s["version"] > after:
+            if (s["question"] is not None or s["over"]) and s["version"] >= after and not s["busy"]:
                 return s
             time.sleep(0.02)
         raise AssertionError("the session did not settle")
 
 
+def as_a_table_would(c: Client, gm: str, player: str, q: dict) -> tuple[str, dict, str]:
+    """(who answers, the typed answer, the line a terminal would type for it): the player takes its
+    PC's proposal, the GM accepts the NPCs' moves, a consequence keeps its suggested name."""
+    mine = c.get(player)["question"]
+    if mine and mine["yours"] and mine["kind"] == "decision":
+        if mine["proposal"]:
+            return player, {"answer": "choose", "number": mine["proposal"]}, str(mine["proposal"])
+        return player, {"answer": "auto"}, "auto"
+    if q["kind"] == "name":
+        return (player if mine and mine["yours"] else gm), {"answer": "auto"}, ""
+    return gm, {"answer": "accept"}, ""
+
+
 def play_through(c: Client, gm: str, player: str, limit: int = 400) -> list[str]:
-    """Answer every prompt as a table would (the player its PC's decisions with the proposal, the GM
-    the gates with Enter); returns the lines sent, in order."""
+    """Answer every question as a table would; returns the lines a terminal would have typed, in order."""
     sent = []
     s = c.settled(gm)
     while not s["over"] and len(sent) < limit:
-        p = s["prompt"]
-        mine = c.get(player)["prompt"]
-        if mine and mine["yours"]:
-            proposed = [o["number"] for o in mine["options"] if o["proposed"]]
-            text, who = (str(proposed[0]) if proposed else "auto"), player
-        else:
-            text, who = "", gm
-        status, body = c.post(who, {"seq": p["seq"], "text": text})
+        q = s["question"]
+        who, answer, line = as_a_table_would(c, gm, player, q)
+        status, body = c.post(who, {"seq": q["seq"], **answer})
         assert status == 200, body
-        sent.append(text)
+        sent.append(line)
         s = c.settled(gm, body["version"])
     return sent
 
@@ -107,7 +121,7 @@ def test_a_duel_played_over_http_gives_play_s_log(tmp_path):
     with table(save=str(tmp_path / "web.json")) as (c, host):
         gm, player = c.token("gm"), c.token("player", "cynere")
         sent = play_through(c, gm, player)
-        assert c.get(gm)["over"] and any("Winner:" in line for line in c.get(gm)["lines"])
+        assert c.get(gm)["over"] and any("Winner:" in text for _, text in c.get(gm)["feed"])
         web_log = host.session.log.entries
     # the same answers typed at a terminal give the same log, entry for entry
     term = run_session("duel", 1, {}, "auto", None, None, io.StringIO("".join(t + "\n" for t in sent)), io.StringIO(),
@@ -122,20 +136,28 @@ def test_who_may_answer_what(tmp_path):
     with table() as (c, host):
         gm, player, spectator = c.token("gm"), c.token("player", "cynere"), c.token("spectator")
         s = c.settled(gm)
-        seq = s["prompt"]["seq"]
-        assert c.post(spectator, {"seq": seq, "text": "1"}) == (403, {"ok": False, "error": "a spectator's page answers nothing"})
-        status, body = c.post(player, {"seq": seq, "text": "/end"})
+        seq = s["question"]["seq"]
+        assert c.answer(spectator, seq, "choose", number=1) == (403, {"ok": False,
+                                                                      "error": "a spectator's page answers nothing"})
+        status, body = c.command(player, "end")
         assert status == 403 and "the GM's commands need the GM's link" in body["error"]
-        assert c.get(spectator)["prompt"]["options"] == []  # a spectator sees no menu to click
-        status, body = c.post(player, {"seq": seq + 5, "text": "1"})
+        assert c.get(spectator)["question"]["items"] == []  # a spectator sees no menu to click
+        status, body = c.answer(player, seq + 5, "choose", number=1)
         assert status == 409 and "no longer pending" in body["error"]
-        assert c.get(gm)["prompt"]["seq"] == seq  # the refused answers left the prompt pending
+        assert c.get(gm)["question"]["seq"] == seq  # the refused answers left the question pending
         before = list(host.session.log.entries)
         for bad, code in ((b"not json", 400), (json.dumps({"seq": seq}).encode(), 400),
-                          (json.dumps({"seq": "1", "text": "1"}).encode(), 400),
-                          (json.dumps({"seq": seq, "text": "1\n2"}).encode(), 400),
-                          (json.dumps({"seq": seq, "text": "x" * 3000}).encode(), 413)):
-            status, body = c.post(player, bad)
+                          (json.dumps({"seq": "1", "answer": "choose", "number": 1}).encode(), 400),
+                          (json.dumps({"seq": seq, "answer": "choose", "number": "1"}).encode(), 400),
+                          (json.dumps({"seq": seq, "answer": "choose", "number": 999}).encode(), 400),
+                          (json.dumps({"seq": seq, "answer": "say", "text": "1"}).encode(), 400),
+                          (json.dumps({"seq": seq, "answer": "choose", "number": 1, "x": 1}).encode(), 400),
+                          (json.dumps({"command": "fp", "who": "cynere", "n": "+5"}).encode(), 400),
+                          (json.dumps({"seq": seq, "answer": "x" * 3000}).encode(), 413)):
+            status, body = c.post(player, bad, "command" if b"command" in bad else "answer")
+            if b"command" in bad:  # a command from a player's link is refused before it is read
+                assert status == 403
+                continue
             assert status == code and body["ok"] is False and body["error"], (bad[:40], status, body)
         assert host.session.log.entries == before  # nothing refused changed anything
         with pytest.raises(urllib.error.HTTPError) as e:
@@ -146,9 +168,9 @@ def test_who_may_answer_what(tmp_path):
 def test_two_answers_to_one_prompt_apply_once():
     with table() as (c, host):
         gm, player = c.token("gm"), c.token("player", "cynere")
-        seq = c.settled(gm)["prompt"]["seq"]
+        seq = c.settled(gm)["question"]["seq"]
         results = []
-        threads = [threading.Thread(target=lambda who=who: results.append(c.post(who, {"seq": seq, "text": "1"})))
+        threads = [threading.Thread(target=lambda who=who: results.append(c.answer(who, seq, "choose", number=1)))
                    for who in (gm, player, gm, player)]
         for t in threads:
             t.start()
@@ -167,7 +189,7 @@ def test_the_server_stopped_and_resumed_goes_on_where_it_was(tmp_path):
         entries = list(host.session.log.entries)
     with table(resume=str(auto), autosave=str(tmp_path / "again.json")) as (c, host):
         assert host.session.log.entries == entries
-        assert c.settled(c.token("gm"))["prompt"] is not None
+        assert c.settled(c.token("gm"))["question"] is not None
 
 
 def test_serve_refuses_what_play_refuses_in_one_line(capsys):
@@ -205,15 +227,13 @@ def test_a_page_cannot_choose_where_the_session_is_saved(tmp_path):
     save = tmp_path / "told.json"
     with table(save=str(save)) as (c, host):
         gm = c.token("gm")
-        seq = c.settled(gm)["prompt"]["seq"]
-        status, body = c.post(gm, {"seq": seq, "text": f"/save {tmp_path / 'chosen.json'}"})
-        assert status == 200
-        s = c.settled(gm, body["version"])
-        assert any("the web table saves only where the server was told" in line for line in s["lines"])
+        c.settled(gm)
+        status, body = c.command(gm, "save", file=str(tmp_path / "chosen.json"))
+        assert status == 400 and "/save takes no such field" in body["error"]  # no field names a file
         assert not (tmp_path / "chosen.json").exists()
-        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "/save"})
+        status, body = c.command(gm, "save")
         s = c.settled(gm, body["version"])
-        assert save.exists() and any(f"saved to {save}" in line for line in s["lines"])
+        assert save.exists() and any(f"saved to {save}" in text for _, text in s["feed"])
 
 
 def test_a_save_from_play_resumes_on_the_web(tmp_path):
@@ -222,24 +242,25 @@ def test_a_save_from_play_resumes_on_the_web(tmp_path):
                        autopilot=ap.Autopilot())
     with table(resume=str(save)) as (c, host):
         assert host.session.log.entries == term.log.entries
-        assert c.settled(c.token("gm"))["prompt"] is not None
+        assert c.settled(c.token("gm"))["question"] is not None
 
 
 def test_the_gm_overriding_an_npc_gets_its_options_with_the_npc_s_choice_marked():
     with table() as (c, host):
         gm, player = c.token("gm"), c.token("player", "cynere")
         s = c.settled(gm)
-        while s["prompt"]["kind"] != "gate":  # to the first GM gate (the duel's: a fate point past the budget)
-            mine = c.get(player)["prompt"]
-            proposed = [o["number"] for o in mine["options"] if o["proposed"]] if mine["yours"] else []
-            status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": str(proposed[0]) if proposed else ""})
+        while s["question"]["kind"] != "gate":  # to the first GM gate (the duel's: a fate point past the budget)
+            _, answer, _ = as_a_table_would(c, gm, player, s["question"])
+            status, body = c.answer(gm, s["question"]["seq"], **answer)
             s = c.settled(gm, body["version"])
-        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "o"})
+        gate = s["question"]
+        assert gate["move"] and gate["reason"] and gate["gate"]  # the gate says the move and why
+        status, body = c.answer(gm, gate["seq"], "override")
         s = c.settled(gm, body["version"])
-        p = s["prompt"]
-        assert p["kind"] == "decision" and p["actor"] == "blade" and p["yours"]
-        assert sum(o["proposed"] for o in p["options"]) == 1
-        assert c.get(player)["prompt"]["yours"] is False  # the player cannot answer the GM's choice
+        p = s["question"]
+        assert p["kind"] == "decision" and p["actor"] == "blade" and p["yours"] and p["for_npc"]
+        assert sum(o["proposed"] for o in p["items"]) == 1
+        assert c.get(player)["question"]["yours"] is False  # the player cannot answer the GM's choice
 
 
 
@@ -253,18 +274,18 @@ def test_a_player_rolls_their_own_dice_on_their_page_and_the_report_comes_at_the
         assert e.value.code == 409  # no report before the end
         rolled = 0
         while not s["over"]:
-            p = s["prompt"]
+            p = s["question"]
             if p["kind"] == "dice":
-                assert p["actor"] == "cynere" and c.get(player)["prompt"]["yours"]
-                status, body = c.post(c.token("spectator"), {"seq": p["seq"], "text": "+ + + +"})
+                assert p["actor"] == "cynere" and c.get(player)["question"]["yours"]
+                status, body = c.answer(c.token("spectator"), p["seq"], "dice", faces=[1, 1, 1, 1])
                 assert status == 403
-                status, body = c.post(player, {"seq": p["seq"], "text": "+ 0 - +"})
+                status, body = c.answer(player, p["seq"], "dice", faces=[1, 0, 2, 1])
+                assert status == 400 and "faces" in body["error"]
+                status, body = c.answer(player, p["seq"], "dice", faces=[1, 0, -1, 1])
                 rolled += 1
             else:
-                mine = c.get(player)["prompt"]
-                proposed = [o["number"] for o in mine["options"] if o["proposed"]] if mine["yours"] else []
-                status, body = c.post(player if mine["yours"] else gm,
-                                      {"seq": p["seq"], "text": str(proposed[0]) if proposed else ""})
+                who, answer, _ = as_a_table_would(c, gm, player, p)
+                status, body = c.answer(who, p["seq"], **answer)
             assert status == 200, body
             s = c.settled(gm, body["version"])
         assert rolled and all(e.get("dice") in (None, [[1, 0, -1, 1]]) or all(f == [1, 0, -1, 1] for f in e["dice"])

@@ -1,13 +1,12 @@
 """The web table's trust boundary (issue 48), tried as a hostile player or a stranger would: against
 a real server on the loopback (the one ``serve`` runs), with raw HTTP where a browser would not send
-such a request. A link is the only credential; what it may do is decided on the parsed answer."""
+such a request. A link is the only credential; what it may do is decided on the typed answer or command."""
 
 from __future__ import annotations
 
 import http.client
 import io
 import json
-import re
 import socket
 import time
 from contextlib import ExitStack
@@ -22,13 +21,16 @@ from hypothesis import strategies as st  # noqa: E402
 from test_server import table  # noqa: E402
 
 from fate_env.live import autopilot as ap  # noqa: E402
-from fate_env.live.session import HELP, open_session  # noqa: E402
+from fate_env.live.commands import POWERS, Command  # noqa: E402
+from fate_env.live.save import SessionLog  # noqa: E402
+from fate_env.live.table import Choose, Refused, Seat, Table  # noqa: E402
 from fate_env.web import guard  # noqa: E402
 
-#: every command the table knows, read from its own help (so a new one is covered the day it is added)
-COMMANDS = sorted(set(re.findall(r"/(\w+)", HELP)))
-#: every character Python's str.strip removes (what the session strips a line of before reading it)
-SPACES = [chr(i) for i in range(0x3100) if chr(i).isspace()]
+#: every command the table knows, from its declarations (so a new one is covered the day it is added)
+COMMANDS = sorted(POWERS)
+#: a value of each field kind a hostile page might send
+VALUES = {"character": "cynere", "npc": "og", "aspect": 1, "consequence": 1, "zone": "dock", "skill": "Fight",
+          "text": "Gotcha", "addable": "Thug x3: mob, Fight 2", "number": 5, "signed": 5, "flag": True}
 
 
 def raw(base: str, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
@@ -47,7 +49,7 @@ def fingerprint(host) -> tuple:
     """What a GM power would change: the log, every character's fate points, the pending prompt."""
     play = host.session.play
     return (json.dumps(host.session.log.entries), {cid: f.fate_points for cid, f in play.f.items()},
-            host.prompt.seq if host.prompt else None, host.session.autopilot.paused, len(play.events))
+            host.prompt.seq if host.prompt else None, host.table.autopilot.paused, len(play.events))
 
 
 @pytest.fixture(scope="module")
@@ -55,40 +57,49 @@ def warehouse():
     """The warehouse (three PCs) waiting on a player's decision."""
     with table("warehouse", 5) as (c, host):
         s = c.settled(c.token("gm"))
-        assert s["prompt"]["kind"] == "decision", s["prompt"]
+        assert s["question"]["kind"] == "decision", s["question"]
         yield c, host
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(command=st.sampled_from(COMMANDS), prefix=st.lists(st.sampled_from(SPACES), max_size=3).map("".join),
-       case=st.sampled_from([str, str.upper, str.title]), args=st.sampled_from(["", " cynere +5", " all", " x y z"]),
-       seat=st.sampled_from(["owner", "other", "spectator"]))
-def test_no_seat_but_the_gm_s_runs_a_gm_command_whatever_comes_before_it(warehouse, command, prefix, case, args,
-                                                                         seat):
+@given(command=st.sampled_from(COMMANDS), fields=st.sampled_from(["all", "none", "junk"]),
+       where=st.sampled_from(["command", "answer"]), seat=st.sampled_from(["owner", "other", "spectator"]))
+def test_no_seat_but_the_gm_s_runs_a_gm_command(warehouse, command, fields, where, seat):
+    """Every command, with its fields filled, empty or junk, sent from a player's or a spectator's link
+    to the command route (or dressed as an answer): refused, and nothing changes."""
     c, host = warehouse
     owner = host.prompt.owner
     token = {"owner": c.token("player", owner),
              "other": c.token("player", next(p for p in ("cynere", "zird", "landon") if p != owner)),
              "spectator": c.token("spectator")}[seat]
     before = fingerprint(host)
-    text = f"{prefix}/{case(command)}{args}"
-    status, _, body = raw(c.base, "POST", f"/api/{token}/answer", json.dumps({"seq": host.prompt.seq, "text": text}),
-                          {"Content-Type": "application/json"})
-    assert status == 403, (text, body)
+    body = {"command": command, **({f.name: VALUES[f.kind] for f in POWERS[command].fields} if fields == "all" else
+                                   {"file": "/tmp/x", "args": ["/end"]} if fields == "junk" else {})}
+    if where == "answer":
+        body = {"seq": host.prompt.seq, "answer": "choose", **body}
+    status, _, reply = raw(c.base, "POST", f"/api/{token}/{where}", json.dumps(body),
+                           {"Content-Type": "application/json"})
+    assert status in ((403,) if where == "command" else (400, 403)), (body, reply)
     assert fingerprint(host) == before
 
 
-def test_the_session_itself_runs_no_command_a_player_s_line_carries():
-    """Behind the host's check, the session asks who typed a line before it runs it as a command."""
-    out = io.StringIO()
-    session = open_session("duel", 1, {}, "auto", None, None, io.StringIO("\u00a0/fp cynere +5\n\u3000/end\n"),
-                           out, autosave=None, autopilot=ap.Autopilot())
-    session.typed_by = lambda: "player"
-    points = session.play.f["cynere"].fate_points
-    session.run()
-    assert out.getvalue().count("the GM's commands need the GM's link") == 2
-    assert session.play.f["cynere"].fate_points == points and not session.play.over
-    assert not any("gm" in entry for entry in session.log.entries)
+def test_the_model_itself_runs_no_command_from_a_player_s_seat():
+    """Behind the server's route, the live table asks whose seat a command comes from before it runs it,
+    and answers a question only from the seat it belongs to."""
+    table = Table(SessionLog("duel", None, 1, {}), autopilot=ap.Autopilot())
+    q = table.advance()
+    points = table.play.f["cynere"].fate_points
+    for seat in (Seat("player", "cynere"), Seat("spectator")):
+        for cmd in (Command("fp", {"who": "cynere", "n": 5}), Command("end"), Command("undo")):
+            with pytest.raises(Refused) as refused:
+                table.command(seat, cmd)
+            assert refused.value.status == 403
+    if q.owner is None:  # the GM's question: a player may not answer it
+        with pytest.raises(Refused) as refused:
+            table.answer(Seat("player", "cynere"), q.seq, Choose(1))
+        assert refused.value.status == 403
+    assert table.play.f["cynere"].fate_points == points and not table.play.over
+    assert not any("gm" in entry for entry in table.log.entries) and table.question is q
 
 
 def test_a_stranger_s_requests_are_refused_in_one_line_never_a_traceback(warehouse):
@@ -130,7 +141,7 @@ def test_an_answer_from_another_site_is_refused(warehouse):
     owner = host.prompt.owner
     token = c.token("player", owner)
     before = fingerprint(host)
-    body = json.dumps({"seq": host.prompt.seq, "text": "1"})
+    body = json.dumps({"seq": host.prompt.seq, "answer": "choose", "number": 1})
     for headers, code in (({"Content-Type": "text/plain"}, 415),
                           ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
                           ({"Content-Type": "application/json", "Origin": "null"}, 403),
@@ -169,10 +180,10 @@ def test_strangers_and_spectators_cannot_lock_the_gm_out(monkeypatch):
         assert time.time() < deadline
         assert refused == 12  # 8 listen, the rest are told the spectators' page is full
         start = time.time()
-        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "auto"})
+        status, body = c.answer(gm, s["question"]["seq"], "auto")
         assert status == 200, body
         s = c.settled(gm, body["version"], timeout=5)
-        assert time.time() - start < 1.0 and s["prompt"]["seq"] > 0
+        assert time.time() - start < 1.0 and s["question"]["seq"] > 0
         # the streams of the GM's and the players' links are their own: still served
         owner = host.prompt.owner
         conn = sock()
@@ -225,7 +236,7 @@ def test_the_fight_report_shows_a_scene_s_control_characters_instead_of_obeying_
     with table(str(_hostile_scene(tmp_path))) as (c, host):
         gm = c.token("gm")
         s = c.settled(gm)
-        status, body = c.post(gm, {"seq": s["prompt"]["seq"], "text": "/end"})
+        status, body = c.command(gm, "end")
         assert status == 200
         assert c.settled(gm, body["version"])["over"]
         status, _, report = raw(c.base, "GET", f"/api/{c.token('spectator')}/report")

@@ -1,10 +1,20 @@
-// The table's page: one for the GM, each player and the spectators; the server says what this
-// link may do. It draws the snapshot (/api/TOKEN/state) and redraws whenever the server says it
-// changed (server-sent events); an answer names the prompt it answers, so a stale one is refused.
+// The table's page: one for the GM, each player and the spectators; the server says what this link
+// may do. It draws the snapshot (/api/TOKEN/state) and redraws whenever the server says it changed
+// (server-sent events). Answers and GM commands are typed JSON (live/table.py, live/commands.py);
+// an answer names the question it answers, so a stale one is refused. No build step: plain modules.
 const token = location.pathname.split("/").pop();
 const api = (what) => `/api/${token}/${what}`;
 const $ = (id) => document.getElementById(id);
 let current = null;
+let drawnSeq = null;      // the question whose choices are drawn (a redraw keeps the player's place)
+let invokeAspect = null;  // the stepped invoke: the aspect chosen in step one
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
 
 async function refresh() {
   const r = await fetch(api("state"), { cache: "no-store" });
@@ -15,158 +25,355 @@ async function refresh() {
 function draw(s) {
   current = s;
   $("title").textContent = s.title;
-  $("seat").textContent = s.role === "player" ? `player of ${s.pc}` : s.role;
-  $("status").textContent = s.over ? "the fight is over" : (s.prompt ? "" : "the NPCs are playing…");
-  if (s.error) $("status").textContent = `stopped: ${s.error}`;
-  $("panel").textContent = s.panel.join("\n");
-  const n = $("narration");
-  const atBottom = n.scrollHeight - n.scrollTop - n.clientHeight < 40;
-  n.textContent = s.lines.join("\n");
-  if (atBottom) n.scrollTop = n.scrollHeight;
+  $("seat").textContent = s.role === "player" ? `player of ${cardOf(s.pc)?.name || s.pc}` : s.role;
+  $("pool").textContent = `GM pool ${s.gm_pool}`;
+  $("status").textContent = s.error ? `stopped: ${s.error}` : s.over ? "the fight is over" : s.busy ? "the NPCs are playing…" : "";
+  drawFeed(s.feed);
+  if (s.scene) drawScene(s.scene);
   if (s.links) drawLinks(s.links);
   if (s.over) drawReport();
-  if (s.scene) drawScene(s.scene);
-  $("powers").hidden = s.role !== "gm";
+  $("powers").hidden = s.role !== "gm" || s.over;
   if (s.role === "gm") drawPowers();
-  const p = s.prompt;
-  const box = $("prompt");
-  box.dataset.seq = p ? p.seq : "";  // which prompt the page shows (its answers name it)
-  box.classList.toggle("waiting", !(p && p.yours));
-  const asked = { decision: `${p && p.actor_name} decides (${p && p.decision})`, gate: `GM gate — ${p && p.actor_name}'s move`,
-    name: "name the consequence", dice: p && p.text, other: p && p.text };
-  $("question").textContent = !p ? "" : p.yours ? (asked[p.kind] || p.text)
-    : `waiting for ${p.kind === "gate" ? "the GM" : (p.actor_name || "the table")}`;
-  $("standing").textContent = (p && p.standing) || "";
-  const opts = $("options");
-  opts.replaceChildren();
-  if (p && p.yours) {
-    let group = null;
-    for (const o of p.options) {
-      if (o.group !== group) {
-        group = o.group;
-        const h = document.createElement("div");
-        h.className = "group";
-        h.textContent = group;
-        opts.append(h);
-      }
-      const b = document.createElement("button");
-      b.className = "option" + (o.proposed ? " proposed" : "");
-      b.textContent = o.line.trim();
-      b.dataset.number = o.number;
-      b.onclick = () => send(String(o.number));
-      opts.append(b);
-    }
-    if (p.kind === "gate") {
-      for (const [label, text] of [["Accept", ""], ["Override", "o"]]) {
-        const b = document.createElement("button");
-        b.className = "option";
-        b.textContent = label;
-        b.onclick = () => send(text);
-        opts.append(b);
-      }
-    }
+  drawQuestion(s.question);
+}
+
+const cardOf = (id) => current && current.scene && current.scene.cards.find((c) => c.id === id);
+const pct = (p) => (p >= 0.005 || p === 0 ? `${Math.round(100 * p)}%` : "<1%");
+const odds = (o) => (o ? `${pct(o.success + o.success_with_style)} success` + (o.success_with_style >= 0.005 ? `, ${pct(o.success_with_style)} style` : "") : "");
+const DECIDES = { turn: "turn", respond: "defense", absorb: "taking the hit", invoke: "invoke?", move: "move",
+  next: "who goes next", concession: "a concession", choice: "a choice" };
+
+// -- the question -------------------------------------------------------------------------------
+function drawQuestion(q) {
+  const ask = $("ask");
+  const fresh = !q || q.seq !== drawnSeq;
+  ask.classList.toggle("waiting", !(q && q.yours));
+  ask.dataset.seq = q ? q.seq : "";
+  if (!q) {
+    $("question").textContent = current.over ? "The fight is over" : "The NPCs are playing…";
+    $("context").replaceChildren();
+    $("choices").replaceChildren();
+    drawnSeq = null;
+    return;
+  }
+  if (!fresh) return;  // the same question: keep the page as the player left it (a step of an invoke, typed text)
+  drawnSeq = q.seq;
+  invokeAspect = null;
+  $("refused").textContent = "";
+  const ctx = $("context");
+  ctx.replaceChildren();
+  const who = q.actor_name;
+  if (!q.yours) {
+    const answerer = q.owner ? `${who}'s player` : "the GM";
+    $("question").textContent = q.kind === "gate" ? `The GM looks at ${who}'s move` : `Waiting for ${answerer}: ${who}'s ${DECIDES[q.decision] || q.kind}`;
+    $("choices").replaceChildren();
+    return;
+  }
+  if (q.kind === "gate" || q.for_npc) {
+    ctx.append(el("p", null, `${who} wants to ${q.move}.`));
+    if (q.reason) ctx.append(el("p", "why", `Why: ${q.reason}`));
+    if (q.gate) ctx.append(el("p", "why", `Stopped for the GM: ${q.gate}.`));
+    else if (q.paused) ctx.append(el("p", "why", "Stopped: the NPCs are paused."));
+  }
+  if (q.hit) ctx.append(el("p", null, `A ${q.hit.shifts}-shift hit${q.hit.by ? ` from ${q.hit.by}` : ""}${q.hit.track ? ` (${q.hit.track} stress)` : ""}.`));
+  if (q.standing) ctx.append(el("p", null, q.standing[0].toUpperCase() + q.standing.slice(1) + "."));
+  if (q.kind === "gate") {
+    $("question").textContent = `GM gate: ${who}'s move`;
+    $("choices").replaceChildren(
+      button(`Accept: ${q.move}`, () => answer({ answer: "accept" }), "proposed"),
+      button("Choose another move for them", () => answer({ answer: "override" })));
+  } else if (q.kind === "name") {
+    $("question").textContent = `Name ${who}'s ${q.role} consequence`;
+    if (q.blow) ctx.append(el("p", null, `From ${q.blow}'s blow.`));
+    drawNaming(q);
+  } else if (q.kind === "compel") {
+    $("question").textContent = `The GM compels ${who}: ${q.aspect_name}`;
+    ctx.append(el("p", null, "Accept the complication and gain a fate point, or refuse it and pay one."));
+    $("choices").replaceChildren(
+      button("Accept (gain a fate point)", () => answer({ answer: "accept" }), "proposed"),
+      button("Refuse (pay a fate point)", () => answer({ answer: "refuse" })));
+  } else if (q.kind === "dice") {
+    $("question").textContent = `${who} rolls ${q.roll}`;
+    drawDice();
+  } else if (q.decision === "invoke") {
+    $("question").textContent = `${who}: invoke an aspect?`;
+    drawInvoke(q);
+  } else {
+    $("question").textContent = q.for_npc ? `Choose ${who}'s move` : `${who}: ${DECIDES[q.decision] || q.decision}`;
+    drawList(q);
+  }
+  if (q.yours) {
+    ask.scrollIntoView({ block: "start", behavior: "instant" });
+    const first = ask.querySelector("button, input, select");
+    if (first && !document.activeElement.closest("#powers")) first.focus({ preventScroll: true });
   }
 }
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
+function button(text, onclick, cls, oddsText) {
+  const b = el("button", `choice${cls ? ` ${cls}` : ""}`);
+  b.type = "button";
+  b.append(el("span", "what", text));
+  if (oddsText) b.append(el("span", "odds", oddsText));
+  b.onclick = onclick;
+  return b;
 }
 
-// where each zone's box stands on the map, in per cent of its width and height: one zone in the
-// middle, two side by side, more around an ellipse (a zone's borders are the lines between boxes)
-function layout(n) {
-  if (n === 1) return [[50, 50]];
-  if (n === 2) return [[22, 50], [78, 50]];
-  return Array.from({ length: n }, (_, i) => {
-    const a = Math.PI + (2 * Math.PI * i) / n;
-    return [50 + 36 * Math.cos(a), 50 + 36 * Math.sin(a)];
+const optionButton = (o) => button(o.text, () => answer({ answer: "choose", number: o.number }), o.proposed ? "proposed" : "", odds(o.odds));
+
+// a decision as a short list: the proposal first, the few best of each kind (the server's pick), the rest behind "more"
+function drawList(q) {
+  const box = $("choices");
+  box.replaceChildren();
+  const short = new Set(q.short || q.items.map((o) => o.number));
+  const proposed = q.items.find((o) => o.proposed);
+  if (proposed) box.append(el("div", "group", "Proposed"), optionButton(proposed));
+  grouped(box, q.items.filter((o) => short.has(o.number) && o !== proposed));
+  const rest = q.items.filter((o) => !short.has(o.number) && o !== proposed);
+  if (rest.length) {
+    const more = el("details", "more");
+    more.append(el("summary", null, `${rest.length} more options`));
+    grouped(more, rest);
+    box.append(more);
+  }
+  if (!q.for_npc) box.append(button("Let the tool choose for me", () => answer({ answer: "auto" })));
+}
+
+function grouped(box, items) {
+  let group = null;
+  for (const o of items) {
+    if (o.group !== group) { group = o.group; box.append(el("div", "group", group)); }
+    box.append(optionButton(o));
+  }
+}
+
+// an invoke in steps: which aspect (what it would change), then how and who pays; never the cross product
+function drawInvoke(q) {
+  const box = $("choices");
+  box.replaceChildren();
+  const invokes = q.items.filter((o) => o.invoke);
+  const others = q.items.filter((o) => !o.invoke);
+  if (invokeAspect === null) {
+    for (const o of others) box.append(optionButton(o));
+    const aspects = new Map();
+    for (const o of invokes) {
+      const a = aspects.get(o.invoke.aspect) || { name: o.invoke.aspect_name, ways: [] };
+      a.ways.push(o);
+      aspects.set(o.invoke.aspect, a);
+    }
+    if (aspects.size) box.append(el("div", "group", "Invoke which aspect?"));
+    for (const [id, a] of aspects) {
+      const bonus = a.ways.find((o) => o.invoke.effect === "bonus");
+      const free = a.ways.some((o) => o.invoke.free);
+      const b = button(`${a.name}${free ? " (free invoke)" : ""}`, () => { invokeAspect = id; drawInvoke(q); },
+        a.ways.some((o) => o.proposed) ? "proposed" : "", bonus ? bonus.invoke.change : "");
+      box.append(b);
+    }
+  } else {
+    const ways = invokes.filter((o) => o.invoke.aspect === invokeAspect);
+    box.append(el("div", "group", `${ways[0].invoke.aspect_name}: how, and who pays?`));
+    for (const o of ways) {
+      const pay = o.invoke.free ? `a free invoke (${o.invoke.payer_name}'s)` : `a fate point from ${o.invoke.payer_name}`;
+      const what = o.invoke.effect === "reroll" ? "reroll the dice" : "+2";
+      box.append(button(`${what}, paid with ${pay}`, () => answer({ answer: "choose", number: o.number }),
+        o.proposed ? "proposed" : "", o.invoke.effect === "bonus" ? o.invoke.change : ""));
+    }
+    const back = el("button", "plain", "Back to the aspects");
+    back.type = "button";
+    back.onclick = () => { invokeAspect = null; drawInvoke(q); };
+    box.append(back);
+  }
+}
+
+function drawNaming(q) {
+  const box = $("choices");
+  box.replaceChildren();
+  q.names.forEach((n, i) => box.append(button(n, () => answer({ answer: "name", number: i + 1 }), i === 0 ? "proposed" : "")));
+  const form = el("form", "row");
+  const label = el("label", null, "or your own words ");
+  const input = el("input");
+  input.type = "text";
+  input.maxLength = 80;
+  input.id = "ownname";
+  label.append(input);
+  const go = el("button", "plain", "Name it");
+  go.type = "submit";
+  form.append(label, go);
+  form.onsubmit = (e) => { e.preventDefault(); if (input.value.trim()) answer({ answer: "name", text: input.value }); };
+  box.append(form);
+}
+
+function drawDice() {
+  const box = $("choices");
+  box.replaceChildren();
+  const form = el("form", "row");
+  const dice = [0, 1, 2, 3].map((i) => {
+    const label = el("label", null, `die ${i + 1} `);
+    const s = el("select");
+    for (const [v, t] of [[1, "+"], [0, "0"], [-1, "−"]]) { const o = el("option", null, t); o.value = v; s.append(o); }
+    s.value = "0";
+    label.append(s);
+    form.append(label);
+    return s;
   });
+  const go = el("button", "plain", "Roll these");
+  go.type = "submit";
+  form.append(go);
+  form.onsubmit = (e) => { e.preventDefault(); answer({ answer: "dice", faces: dice.map((s) => Number(s.value)) }); };
+  box.append(form);
 }
 
-// the zones as a map (who stands where; the borders between them, with what slows a move across or
-// stops shots, as they stand now), and a card per character
+async function post(what, body) {
+  $("refused").textContent = "";
+  const r = await fetch(api(what), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) $("refused").textContent = (await r.json()).error;
+  await refresh();
+  return r.ok;
+}
+
+function answer(body) {
+  if (!current || !current.question) return;
+  post("answer", { seq: current.question.seq, ...body });
+}
+
+// -- the feed: a log of what happened, not a transcript -----------------------------------------------
+let feedShown = -1;
+function drawFeed(feed) {
+  const count = current.feed_count;
+  if (count === feedShown) return;
+  feedShown = count;
+  const n = $("narration");
+  const atBottom = n.scrollHeight - n.scrollTop - n.clientHeight < 40;
+  n.replaceChildren(...feed.filter(([kind, text]) => kind !== "panel" && text.trim()).map(([kind, text]) => {
+    const t = text.trim();
+    return el("li", /^(==|—|-{2,})?\s*Exchange \d/.test(t) ? "round" : kind, t.replace(/^\((.*)\)$/, "$1"));
+  }));
+  if (atBottom) n.scrollTop = n.scrollHeight;
+}
+
+// -- the scene: a map, the situation aspects, a card per character ----------------------------------
+// the map: zones in rows by how many moves they are from the first (a breadth-first layering: never an
+// overlap, readable at any width, any number of zones), the borders drawn as lines between them and
+// written in the zone they lead from
+function layers(sc) {
+  const next = new Map(sc.zones.map((z) => [z.id, []]));
+  for (const b of sc.borders) { next.get(b.a)?.push(b.b); next.get(b.b)?.push(b.a); }
+  const depth = new Map();
+  const queue = sc.zones.length ? [sc.zones[0].id] : [];
+  if (queue.length) depth.set(queue[0], 0);
+  while (queue.length) {
+    const z = queue.shift();
+    for (const n of next.get(z) || []) if (!depth.has(n)) { depth.set(n, depth.get(z) + 1); queue.push(n); }
+  }
+  const far = Math.max(0, ...depth.values()) + 1;
+  const rows = [];
+  for (const z of sc.zones) (rows[depth.has(z.id) ? depth.get(z.id) : far] ||= []).push(z);
+  return rows.filter(Boolean);
+}
+
 function drawScene(sc) {
   const map = $("map");
-  map.replaceChildren();
-  const where = Object.fromEntries(sc.zones.map((z, i) => [z.id, layout(sc.zones.length)[i]]));
-  map.style.height = `${sc.zones.length <= 2 ? 11 : Math.min(30, 9 + 3 * sc.zones.length)}em`;
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", "ways");
-  for (const b of sc.borders) {
-    const [[x1, y1], [x2, y2]] = [where[b.a], where[b.b]];
-    const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-    for (const [k, v] of [["x1", x1], ["y1", y1], ["x2", x2], ["y2", y2]]) line.setAttribute(k, `${v}%`);
-    line.setAttribute("class", "way" + (b.difficulty || b.aspect ? " impeded" : "") + (b.blocks_ranged ? " no-shots" : ""));
-    svg.append(line);
-    const words = [b.difficulty ? `move ${b.difficulty}` : "", b.aspect || "", b.blocks_ranged ? "blocks shots" : ""].filter(Boolean);
-    if (words.length) {
-      const tag = el("div", "border-tag", words.join(" · "));
-      tag.dataset.border = `${b.a}|${b.b}`;
-      tag.style.left = `${(x1 + x2) / 2}%`;
-      tag.style.top = `${(y1 + y2) / 2}%`;
-      map.append(tag);
+  const names = Object.fromEntries(sc.zones.map((z) => [z.id, z.name]));
+  const sides = [...new Set(sc.cards.map((c) => c.side))];
+  const rows = [];
+  for (const row of layers(sc)) {
+    const layer = el("div", "layer");
+    for (const z of row) {
+      const box = el("div", "zone");
+      box.dataset.zone = z.id;
+      box.append(el("div", "zone-name", z.name));
+      for (const c of sc.cards.filter((c) => c.zone === z.id && (c.status === "to act" || c.status === "acted"))) {
+        box.append(el("div", `who side-${sides.indexOf(c.side)}`, c.name + (c.members ? ` (${c.members})` : "")));
+      }
+      for (const a of sc.situation.filter((a) => a.zone === z.id)) box.append(el("div", "zone-aspect", `#${a.handle} ${a.name}`));
+      for (const b of sc.borders.filter((b) => b.a === z.id)) {
+        const words = [b.difficulty ? `move ${b.difficulty}` : "", b.aspect || "", b.blocks_ranged ? "blocks shots" : ""].filter(Boolean);
+        if (words.length) {
+          const tag = el("div", "border-tag", `↔ ${names[b.b]}: ${words.join(" · ")}`);
+          tag.dataset.border = `${b.a}|${b.b}`;
+          box.append(tag);
+        }
+      }
+      layer.append(box);
     }
+    rows.push(layer);
   }
-  map.prepend(svg);
-  for (const z of sc.zones) {
-    const box = el("div", "zone");
-    box.dataset.zone = z.id;
-    box.style.left = `${where[z.id][0]}%`;
-    box.style.top = `${where[z.id][1]}%`;
-    box.append(el("div", "zone-name", z.name));
-    for (const c of sc.cards.filter((c) => c.zone === z.id && (c.status === "to act" || c.status === "acted"))) {
-      box.append(el("div", `who side-${sc.cards.findIndex((x) => x.side === c.side)}`, c.name));
-    }
-    for (const a of sc.situation.filter((a) => a.zone === z.id)) box.append(el("div", "zone-aspect", `#${a.handle} ${a.name}`));
-    map.append(box);
-  }
+  map.replaceChildren(...rows);
+  drawWays(sc);
+  const aspects = $("aspects");
+  aspects.replaceChildren(...sc.situation.map((a) => {
+    const card = el("div", "sit");
+    card.append(el("span", null, `#${a.handle} ${a.name}`));
+    const where = a.zone ? names[a.zone] : "scene-wide";
+    card.append(el("span", "card-sub", ` · ${a.kind === "boost" ? "boost · " : ""}${where}`));
+    const free = freeText(a.free);
+    if (free) card.append(el("span", "free", ` · free: ${free}`));
+    return card;
+  }));
   const cards = $("cards");
-  cards.replaceChildren();
-  for (const c of sc.cards) {
-    const card = el("div", "card" + (c.pending ? " pending" : "") + (c.status === "to act" || c.status === "acted" ? "" : " out"));
-    card.append(el("div", "card-name", `${c.name}${c.members ? ` (${c.members})` : ""} · ${c.side} · ${c.status}`));
-    const stress = Object.entries(c.stress).map(([k, boxes]) => `${k}: ` + boxes.map((m) => (m ? "☒" : "☐")).join(""));
-    card.append(el("div", "stress", stress.join("  ")));
-    const cons = c.consequences.map((x) => x.name ? `${x.severity} ${x.name} #${x.handle}` : `${x.severity} (${x.value}) open`);
-    if (cons.length) card.append(el("div", "cons", cons.join(" · ")));
-    if (c.fate_points !== null) card.append(el("div", "fp", `fate points ${c.fate_points}`));
-    for (const a of c.aspects) {
-      const free = Object.entries(a.free).map(([h, n]) => `${h} ${n}`).join(", ");
-      card.append(el("div", "aspect", `#${a.handle} ${a.name}` + (free ? ` — free: ${free}` : "")));
-    }
-    cards.append(card);
-  }
+  cards.replaceChildren(...sc.cards.map(drawCard));
 }
 
-// The GM's powers. Those without arguments are buttons; the others a short form whose fields offer
-// what is in play now (characters, aspects by handle, zones, skills, who can be added). Either way the
-// page sends the line the terminal would type, so the session checks it as it checks a typed one.
-const BUTTONS = [["Pause", "/pause"], ["Go", "/go"], ["Step", "/step"], ["Override", "/override"], ["Undo", "/undo"],
-  ["Save", "/save"], ["End the scene", "/end"], ["Whole scene", "/state"], ["Help", "/help"]];
-const sign = (n) => (Number(n) >= 0 ? `+${Number(n)}` : `${Number(n)}`);
-const at = (zone) => (zone ? ` @${zone}` : "");
-const FORMS = {
-  compel: { label: "Compel", fields: [["who", "character"], ["aspect", "aspect"], ["answer", "answer"]],
-    line: (v) => `/compel ${v.who} #${v.aspect}${v.answer === "refused" ? " refuse" : ""}` },
-  fp: { label: "Fate points", fields: [["who", "character"], ["n", "number"]], line: (v) => `/fp ${v.who} ${sign(v.n)}` },
-  aspect: { label: "Add an aspect", fields: [["name", "text"], ["zone", "zone?"]], line: (v) => `/aspect add ${v.name}${at(v.zone)}` },
-  unaspect: { label: "Remove an aspect", fields: [["aspect", "aspect"]], line: (v) => `/aspect remove #${v.aspect}` },
-  add: { label: "Add a character", fields: [["who", "addable"], ["zone", "zone?"]], line: (v) => `/add ${v.who}${at(v.zone)}` },
-  remove: { label: "Remove a character", fields: [["who", "character"]], line: (v) => `/remove ${v.who}` },
-  move: { label: "Move", fields: [["who", "character"], ["zone", "zone"]], line: (v) => `/move ${v.who} ${v.zone}` },
-  rating: { label: "Change a rating", fields: [["who", "character"], ["skill", "skill"], ["n", "number"]],
-    line: (v) => `/rating ${v.who} ${v.skill} ${Number(v.n)}` },
-  boost: { label: "Give a boost", fields: [["who", "character"], ["name", "text"]], line: (v) => `/boost ${v.who} ${v.name}` },
-  concede: { label: "Concede for", fields: [["who", "character"]], line: (v) => `/concede ${v.who}` },
-  name: { label: "Rename a consequence", fields: [["aspect", "consequence"], ["name", "text"]], line: (v) => `/name #${v.aspect} ${v.name}` },
-  takeover: { label: "Take over an NPC", fields: [["who", "npc"]], line: (v) => `/takeover ${v.who}` },
-  release: { label: "Release an NPC", fields: [["who", "npc"]], line: (v) => `/release ${v.who}` },
-};
+function drawWays(sc) {
+  const map = $("map");
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "ways");
+  const frame = map.getBoundingClientRect();
+  const at = (id) => {
+    const r = map.querySelector(`.zone[data-zone='${CSS.escape(id)}']`)?.getBoundingClientRect();
+    return r && [r.left + r.width / 2 - frame.left, r.top + r.height / 2 - frame.top];
+  };
+  for (const b of sc.borders) {
+    const [p, q] = [at(b.a), at(b.b)];
+    if (!p || !q) continue;
+    const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    for (const [k, v] of [["x1", p[0]], ["y1", p[1]], ["x2", q[0]], ["y2", q[1]]]) line.setAttribute(k, v);
+    line.setAttribute("class", "way" + (b.difficulty || b.aspect ? " impeded" : "") + (b.blocks_ranged ? " no-shots" : ""));
+    svg.append(line);
+  }
+  map.querySelector("svg.ways")?.remove();
+  map.prepend(svg);
+}
+window.addEventListener("resize", () => current && current.scene && drawWays(current.scene));
 
-// the choices a field of each type offers now: [value, label]
+const freeText = (free) => Object.entries(free || {}).map(([h, n]) => `${n} for ${h}`).join(", ");
+const box = (m) => (m ? "☒" : "☐");
+
+function drawCard(c) {
+  const card = el("article", "card" + (c.pending ? " pending" : "") + (c.status === "to act" || c.status === "acted" ? "" : " out"));
+  card.dataset.id = c.id;
+  card.append(el("div", "card-name", `${c.name}${c.members ? ` (${c.members})` : ""}`));
+  card.append(el("div", "card-sub", `${c.kind} · ${c.side} · ${c.status}` + (c.fate_points !== null ? ` · fate points ${c.fate_points}` : "")));
+  const list = (title, rows) => {
+    if (!rows.length) return;
+    card.append(el("h3", null, title));
+    const ul = el("ul");
+    for (const r of rows) ul.append(r instanceof Node ? r : el("li", null, r));
+    card.append(ul);
+  };
+  const aspectRow = (a) => {
+    const li = el("li", null, `#${a.handle} ${a.name}`);
+    const free = freeText(a.free);
+    if (free) li.append(el("span", "free", ` — free: ${free}`));
+    return li;
+  };
+  list("Aspects", c.aspects.filter((a) => a.kind === "character" || a.kind === "advantage" || a.kind === "situation").map(aspectRow));
+  list("Boosts", c.aspects.filter((a) => a.kind === "boost").map(aspectRow));
+  list("Skills", [c.skills.map(([k, v]) => `${k} ${v >= 0 ? "+" : ""}${v}`).join(", ")].filter(Boolean));
+  list("Stunts", c.stunts);
+  if (c.weapon || c.armor) list("Gear", [[c.weapon ? `weapon ${c.weapon}` : "", c.armor ? `armor ${c.armor}` : ""].filter(Boolean).join(", ")]);
+  list("Stress", Object.entries(c.stress).map(([k, boxes]) => {
+    const li = el("li", null, `${k} `);
+    li.append(el("span", "boxes", boxes.map(box).join("")));
+    return li;
+  }));
+  list("Consequences", c.consequences.map((x) => {
+    if (!x.name) return `${x.severity} (${x.value}): open`;
+    return aspectRow({ handle: x.handle, name: `${x.name} (${x.severity})`, free: x.free });
+  }));
+  return card;
+}
+
+// -- the GM's powers: typed commands with fields, from the server's own declarations -----------------
 function choices(type) {
   const sc = current && current.scene;
   if (!sc) return [];
@@ -174,36 +381,37 @@ function choices(type) {
   const zones = sc.zones.map((z) => [z.id, z.name]);
   switch (type) {
     case "character": return cards.map((c) => [c.id, c.name]);
-    case "npc": return cards.filter((c) => c.fate_points === null).map((c) => [c.id, c.name]);
+    case "npc": return cards.map((c) => [c.id, c.name]);
     case "aspect": return sc.cards.flatMap((c) => c.aspects.map((a) => [a.handle, `#${a.handle} ${a.name} (${c.name})`]))
       .concat(sc.situation.map((a) => [a.handle, `#${a.handle} ${a.name}`]));
     case "consequence": return sc.cards.flatMap((c) => c.consequences.filter((x) => x.name)
       .map((x) => [x.handle, `#${x.handle} ${x.name} (${c.name}, ${x.severity})`]));
     case "zone": return zones;
-    case "zone?": return [["", "(no zone)"]].concat(zones);
-    case "answer": return [["accepted", "accepted"], ["refused", "refused (they pay a fate point)"]];
+    case "flag": return [["", "ask the player"], ["false", "accepted"], ["true", "refused (they pay a fate point)"]];
     default: return [];
   }
 }
 
-function field(name, type) {
+function field([name, type, optional]) {
   const label = el("label", "field", `${name} `);
   let input;
-  if (["text", "number", "skill", "addable"].includes(type)) {
+  if (["text", "number", "signed", "skill", "addable"].includes(type)) {
     input = el("input");
-    input.type = type === "number" ? "number" : "text";
-    input.required = true;
-    input.maxLength = 120;
-    if (type === "number") input.value = "1";
+    input.type = type === "number" || type === "signed" ? "number" : "text";
+    input.required = !optional;
+    input.maxLength = 200;
+    if (input.type === "number") input.value = "1";
     if (type === "skill" || type === "addable") {  // suggestions; anything may be typed (a spec, a new skill)
       input.setAttribute("list", `list-${type}`);
-      if (type === "addable") input.placeholder = "a reserve, a library NPC, or 'Thug x3: mob, Fight 2'";
+      if (type === "addable") input.placeholder = "a reserve, a library NPC, or Thug x3: mob, Fight 2";
     }
   } else {
     input = el("select");
     input.dataset.type = type;
+    input.dataset.optional = optional ? "1" : "";
   }
   input.name = name;
+  input.dataset.kind = type;
   label.append(input);
   return label;
 }
@@ -211,7 +419,8 @@ function field(name, type) {
 function refreshChoices() {
   for (const sel of document.querySelectorAll("#powerform select[data-type]")) {
     const keep = sel.value;
-    const items = choices(sel.dataset.type);
+    let items = choices(sel.dataset.type);
+    if (sel.dataset.optional && sel.dataset.type !== "flag") items = [["", "(none)"]].concat(items);
     const same = items.length === sel.options.length && items.every(([v, t], i) => sel.options[i].value === String(v) && sel.options[i].text === t);
     if (same) continue;
     sel.replaceChildren(...items.map(([v, t]) => { const o = el("option", null, t); o.value = v; return o; }));
@@ -219,27 +428,28 @@ function refreshChoices() {
   }
 }
 
-function drawForm() {
-  const form = FORMS[$("powerkind").value];
-  const box = $("powerfields");
-  box.replaceChildren(...form.fields.map(([name, type]) => field(name, type)));
-  refreshChoices();
-}
-
 let powersDrawn = false;
 function drawPowers() {
-  if (!powersDrawn) {
+  const g = current.gm;
+  if (!powersDrawn && g) {
     powersDrawn = true;
-    for (const [label, line] of BUTTONS) {
-      const b = el("button", "power", label);
-      b.type = "button";
-      b.onclick = () => send(line);
-      $("powerbuttons").append(b);
-    }
     const kind = $("powerkind");
-    for (const [key, f] of Object.entries(FORMS)) { const o = el("option", null, f.label); o.value = key; kind.append(o); }
+    for (const p of g.commands) {
+      if (p.fields.length === 0) {
+        const b = el("button", "plain", p.name[0].toUpperCase() + p.name.slice(1));
+        b.type = "button";
+        b.title = p.help;
+        b.onclick = () => post("command", { command: p.name });
+        $("powerbuttons").append(b);
+      } else {
+        const o = el("option", null, p.label || p.name);
+        o.value = p.name;
+        kind.append(o);
+      }
+    }
+    const form = () => g.commands.find((p) => p.name === kind.value);
+    const drawForm = () => { $("powerfields").replaceChildren(...form().fields.map(field)); refreshChoices(); };
     kind.onchange = drawForm;
-    const g = current.gm || { reserves: [], library: [], skills: [] };
     for (const [id, items] of [["list-skill", g.skills], ["list-addable", g.reserves.map((r) => r.id).concat(g.library)]]) {
       const dl = el("datalist");
       dl.id = id;
@@ -248,8 +458,15 @@ function drawPowers() {
     }
     $("powerform").addEventListener("submit", (e) => {
       e.preventDefault();
-      const values = Object.fromEntries(new FormData(e.target));
-      send(FORMS[kind.value].line(values));
+      const body = { command: kind.value };
+      for (const input of $("powerfields").querySelectorAll("[name]")) {
+        const v = input.value;
+        if (v === "") continue;
+        const k = input.dataset.kind;
+        body[input.name] = k === "number" || k === "signed" ? Number(v) : k === "flag" ? v === "true"
+          : (k === "aspect" || k === "consequence") ? Number(v) : v;
+      }
+      post("command", body);
     });
     drawForm();
   }
@@ -273,13 +490,12 @@ function drawLinks(links) {
   linksDrawn = true;
   $("links").hidden = false;
   for (const l of links) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
+    const li = el("li");
+    const a = el("a", null, l.name);
     a.href = l.url;
-    a.textContent = l.name;
     li.append(a);
     if (l.qr) {
-      const img = document.createElement("img");
+      const img = el("img");
       img.alt = `QR code for ${l.name}'s link`;
       img.src = l.qr;
       li.append(img);
@@ -287,24 +503,6 @@ function drawLinks(links) {
     $("linklist").append(li);
   }
 }
-
-async function send(text) {
-  if (!current || !current.prompt) return;
-  $("refused").textContent = "";
-  const r = await fetch(api("answer"), {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seq: current.prompt.seq, text }),
-  });
-  if (!r.ok) $("refused").textContent = (await r.json()).error;
-  await refresh();
-}
-
-$("typed").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const line = $("line");
-  send(line.value);
-  line.value = "";
-});
 
 const events = new EventSource(api("events"));
 events.onmessage = () => refresh();

@@ -1,0 +1,749 @@
+"""The live table: a session's state and its rules of play, with no I/O.
+
+The table plays what plays itself (the NPCs on autopilot, a player's one-answer decisions) and
+stops at a :class:`Question` only the people at the table can answer: a player's decision, a GM
+gate, the naming of a consequence, physical dice. Answers are typed (:class:`Choose`,
+:class:`Accept`, ...) and name the question they answer (its ``seq``), so an answer to a question
+that has gone is refused instead of landing on the one that replaced it; GM powers are typed
+:class:`~.commands.Command` values. Who may answer is decided here, per :class:`Seat`, on the typed
+answer: the GM answers anything and alone uses commands; a player answers their own PC's questions.
+
+What the table says (the narration, its own notes) goes to :attr:`Table.feed` as lines a front end
+shows: ``play`` (the terminal) and ``serve`` (the web) are thin views over this one model.
+
+The whole session is a replayable log (:mod:`.save`): rebuilding from it gives the same state;
+undo is the log less its last answer, replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+from agents.base import controllers_for, make_controller
+
+from ..content.narrate import Narrator, summary
+from ..content.paths import FileLock, OutputPathError, check_output, write_atomically
+from ..content.safe_text import printable
+from ..content.scenes import SceneError, read_scene_data, scene_from_dict
+from ..rules import events as ev
+from ..rules.conflict import ConflictOver, IllegalChoice
+from ..rules.dice import DiceError, check_faces
+from ..rules.engine import start
+from ..rules.kinds import DecisionKind
+from ..rules.options import DoneInvoking
+from . import autopilot as ap
+from . import commands, consequence_names, powers, state_panel, table_menu
+from .commands import Command
+from .save import SessionError, SessionLog
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who is at a front end: the GM, the player of one PC (``pc``), or a spectator."""
+
+    role: str
+    pc: str | None = None
+
+
+GM = Seat("gm")
+#: the longest name a consequence takes from the table
+MAX_NAME = 80
+
+
+class Refused(ValueError):
+    """An answer or command that was not applied, with the reason; ``status``: 400 malformed,
+    403 not this seat's, 409 not the question pending. Nothing changed."""
+
+    def __init__(self, reason: str, status: int = 400):
+        super().__init__(reason)
+        self.status = status
+
+
+class SaveExists(Refused):
+    """``/save`` to a file this session did not write: replaced only when the GM says so."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path} exists and is not this session's", 409)
+        self.path = path
+
+
+# -- typed answers ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Choose:
+    """An option of the decision, by its number (1 = the first)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class Auto:
+    """Let the scripted policy choose (a player's decision), or take the proposal (the GM's)."""
+
+
+@dataclass(frozen=True)
+class Accept:
+    """At a GM gate: the NPC's move as proposed."""
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """A compel offered to a PC, refused (its player pays a fate point)."""
+
+
+@dataclass(frozen=True)
+class Override:
+    """At a GM gate: the GM chooses the NPC's move instead."""
+
+
+@dataclass(frozen=True)
+class Name:
+    """A consequence's name: the table's own words, or a suggestion by its number."""
+
+    text: str = ""
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Physical dice: the four faces rolled (each -1, 0 or 1)."""
+
+    faces: tuple[int, ...]
+
+
+Answer = Union[Choose, Auto, Accept, Refuse, Override, Name, Dice]
+ANSWERS: dict[str, type] = {"choose": Choose, "auto": Auto, "accept": Accept, "refuse": Refuse, "override": Override,
+                            "name": Name, "dice": Dice}
+
+
+def answer_from_json(data: Any) -> Answer:
+    """A typed answer from a page's JSON (``{"answer": "choose", "number": 3}``); anything else is refused
+    with the field and what was expected."""
+    if not isinstance(data, dict) or data.get("answer") not in ANSWERS:
+        raise Refused(f"'answer': expected one of {', '.join(ANSWERS)}")
+    kind = data["answer"]
+    allowed = {"choose": {"number"}, "name": {"text", "number"}, "dice": {"faces"}}.get(kind, set())
+    extra = sorted(set(data) - allowed - {"answer", "seq"})
+    if extra:
+        raise Refused(f"'{extra[0]}': a {kind} answer takes no such field")
+    number = data.get("number")
+    if "number" in data and (isinstance(number, bool) or not isinstance(number, int)):
+        raise Refused("'number': expected a whole number")
+    if kind == "choose":
+        if number is None:
+            raise Refused("'number': expected the option's number")
+        return Choose(number)
+    if kind == "name":
+        text = data.get("text", "")
+        if not isinstance(text, str):
+            raise Refused("'text': expected the consequence's name as text")
+        return Name(text, number)
+    if kind == "dice":
+        faces = data.get("faces")
+        if not (isinstance(faces, list) and len(faces) == 4
+                and all(type(x) is int and x in (-1, 0, 1) for x in faces)):
+            raise Refused("'faces': expected four faces, each -1, 0 or 1")
+        return Dice(tuple(faces))
+    return ANSWERS[kind]()
+
+
+# -- questions -------------------------------------------------------------------------------
+@dataclass
+class Question:
+    """What the table waits for. ``kind``: ``decision`` (an option to choose: a player's, or the GM's
+    for an NPC), ``gate`` (an NPC's move for the GM to accept or override), ``name`` (a consequence's
+    name), ``dice`` (physical dice). ``owner``: the PC whose player may answer (None: the GM's alone)."""
+
+    seq: int
+    kind: str
+    actor: str
+    owner: str | None
+    decision: str | None = None
+    items: list[table_menu.Item] = field(default_factory=list)
+    proposal: int | None = None      # the option proposed (0-based): the NPC's move, or the helper's
+    move: str = ""                   # an NPC's move in words, and why it chose it
+    reason: str = ""
+    gate: str = ""                   # why the autopilot stopped ("" and paused: the GM paused it)
+    paused: bool = False
+    for_npc: bool = False            # a decision the GM makes for an NPC
+    overriding: bool = False         # ... after overriding it at its gate
+    names: list[str] = field(default_factory=list)   # name: the suggestions, the first the default
+    aspect: int | None = None        # name: the consequence's id
+    role: str = ""                   # name: its severity
+    blow: str = ""                   # name: who dealt it
+    roll: str = ""                   # dice: what is rolled
+    standing: str | None = None      # an invoke decision: where the roll stands
+
+
+@dataclass
+class Line:
+    """One line the table says: ``event`` (narration of what happened), ``note`` (the table's own
+    word: an autopilot move, a name given, a save), ``panel`` (who stands where, after an exchange),
+    ``summary`` (the outcome)."""
+
+    kind: str
+    text: str
+    terminal: str | None = None  # the terminal's wording, where it names a command to type
+
+
+class _NeedDice(Exception):
+    """Raised inside a step when a PC's physical dice are needed and not yet given."""
+
+    def __init__(self, who: str, what: str):
+        super().__init__(who, what)
+        self.who, self.what = who, what
+
+
+@dataclass
+class _Rolling:
+    """A decision waiting for physical dice: applied again, from the log, once they are given."""
+
+    index: int
+    reason: str
+    by: str | None
+    faces: list[list[int]]
+    who: str
+    what: str
+
+
+class Table:
+    """One live session's model. ``advance`` plays until a question; ``answer`` and ``command``
+    take the table's input; ``feed`` is what it said, in order."""
+
+    def __init__(self, log: SessionLog, autosave: str | os.PathLike | None = None,
+                 autopilot: ap.Autopilot | None = None):
+        self.log = log
+        self.autopilot = autopilot if autopilot is not None else ap.Autopilot()
+        self.feed: list[Line] = []
+        self.replaying = False
+        self.seq = 0
+        self.question: Question | None = None
+        self.finished = False  # the fight is over and its summary said
+        self.stopped = False   # /quit
+        #: the next decision is asked of the table even if it would play itself (after /undo, /override)
+        self._ask_next = False
+        #: set by the web table: /save writes only to ``fixed_save``, never a path sent by a page
+        self.saves_fixed = False
+        self.fixed_save: Path | None = None
+        self.autosave_path = Path(autosave) if autosave is not None else None
+        self.autosave_failed = False
+        self.locks: dict[Path, FileLock] = {}  # the files this session writes, held against other sessions
+        if log.scene_data is None:  # a new session (or a save from before the scene was kept in it)
+            try:
+                log.scene_file, log.scene_data = read_scene_data(log.scene)
+            except SceneError as exc:
+                raise SessionError(str(exc)) from None
+        try:
+            self.scene = scene_from_dict(log.scene_data, log.scene_file or log.scene, rules=log.rules)
+        except SceneError as exc:
+            raise SessionError(f"the scene kept in this session does not load: {exc}") from None
+        # the players drive their PCs unless --control hands a PC to a policy; "human" may seat anyone
+        self.humans = {c.id for c in self.scene.characters
+                       if (log.controls.get(c.id) or log.controls.get(c.side) or ("human" if c.kind == "pc" else ""))
+                       == "human"}
+        robots = {k: v for k, v in log.controls.items() if v != "human"}
+        try:
+            self.controllers = controllers_for(
+                self.scene, {**robots, **{c: "basic" for c in self.humans}}, seed=log.seed)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        self.helper = make_controller("basic", log.seed)
+        self.rebuild()
+
+    # -- state ----------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Replay the log from the start (resume and undo both come here). An entry that no longer
+        applies (an edited save) is refused with its number, and nothing is kept of the replay."""
+        self.replaying = True  # powers replayed from the log say nothing (they were said when made)
+        self.play = start(self.scene, self.log.seed)
+        self.narrator = Narrator(self.scene)
+        self._replay_dice: list[tuple[int, ...]] = []
+        self._wire_dice(replaying=True)
+        for i, entry in enumerate(self.log.entries):
+            self._replay_dice = [tuple(f) for f in entry.get("dice", [])]
+            try:
+                if "decision" in entry:
+                    self.play.step(entry["decision"], entry.get("reason", ""))
+                else:
+                    powers.apply(self, entry["gm"]["power"], list(entry["gm"]["args"]))
+            except (IllegalChoice, ConflictOver, ValueError, IndexError, KeyError) as exc:
+                raise SessionError(f"entry {i + 1} of the session no longer applies ({exc}); "
+                                   "was the save edited?") from None
+        self._wire_dice(replaying=False)
+        self.replaying = False
+        # every consequence taken so far has the name the log gave it
+        self.named = {a.id for a in self.play.aspects.values() if a.kind == "consequence"}
+        self._naming: list[int] = []
+        self._rolling: _Rolling | None = None
+        self._compel: tuple[str, int] | None = None  # a compel offered to a PC, waiting for its player
+        self.question = None
+        # a new session narrates from its first exchange (a front end's own header replaces the opening line)
+        self.shown = len(self.play.events) if self.log.entries else 1
+        if self.log.entries:
+            self.narrator.lines(self.play.events)  # learn the names of characters the GM added
+        self.finished = False
+
+    def _wire_dice(self, replaying: bool) -> None:
+        dice = self.play.dice
+        if self.log.dice != "physical":
+            dice.provider = dice.wants = None
+            return
+        dice.wants = lambda who: who in self.humans
+        dice.provider = (lambda who, what: self._replay_dice.pop(0)) if replaying else self._given_dice
+
+    def _given_dice(self, who: str, what: str) -> tuple[int, ...]:
+        if not self._dice_queue:
+            raise _NeedDice(who, what)
+        faces = self._dice_queue.pop(0)
+        self._pending_dice.append(list(faces))
+        return tuple(faces)
+
+    def say(self, text: str, kind: str = "note", terminal: str | None = None) -> None:
+        """Say ``text`` (``terminal``: the terminal's wording, naming the command to type)."""
+        if terminal is not None:
+            self.feed.append(Line(kind, printable(text), printable(terminal)))
+            return
+        for line in printable(text, keep="\n").split("\n"):  # a name's escape codes shown, not obeyed
+            self.feed.append(Line(kind, line))
+
+    def pc_of(self, cid: str | None) -> str | None:
+        """The PC whose player answers for ``cid`` (None: an NPC, or one the GM took over: the GM's)."""
+        if cid is None or cid not in self.humans or cid not in self.play.f or self.play.f[cid].sheet.is_npc:
+            return None
+        return cid
+
+    # -- playing until a question --------------------------------------------------------------
+    def advance(self) -> Question | None:
+        """Play what plays itself until the table must answer. The question, or None: the fight is over
+        (its summary said) or the session was stopped."""
+        while self.question is None and not (self.finished or self.stopped):
+            q = self._next()
+            if q is not None:
+                self.seq += 1
+                q.seq = self.seq
+                self.question = q
+        return self.question
+
+    def _next(self) -> Question | None:
+        """One step towards the next question: the question, or None once something played itself."""
+        if self._rolling is not None:
+            r = self._rolling
+            return Question(0, "dice", r.who, self.pc_of(r.who), roll=r.what)
+        if self._compel is not None:
+            who, aid = self._compel
+            return Question(0, "compel", who, self.pc_of(who), aspect=aid, names=[self.play.aspects[aid].name])
+        if self._naming:
+            return self._name_question()
+        self._narrate()
+        if self.play.over:
+            self.say("")
+            self.say("\n".join(summary(self.play.scene, self.play.outcome)), "summary")
+            self.finished = True
+            return None
+        c, d = self.play, self.play.pending
+        asked, self._ask_next = self._ask_next, False
+        if d.actor in self.humans:
+            if not asked and self._answer_obvious(d):
+                return None
+            proposal, _ = self.helper.choose(c, d)
+            items = table_menu.build(c, d, self.narrator, self.helper, proposal)
+            standing = table_menu.standing(c, d.actor) if d.kind == DecisionKind.INVOKE else None
+            return Question(0, "decision", d.actor, self.pc_of(d.actor), str(d.kind), items, proposal,
+                            standing=standing)
+        index, reason = self.controllers[d.actor].choose(c, d)
+        _, text = table_menu.words(c, d, self.narrator, d.options[index])
+        gate = self.autopilot.gate(c, d, index)
+        if not (asked or gate or self.autopilot.asks()):
+            self._autoplay(d, index, reason, text)
+            return None
+        q = Question(0, "gate", d.actor, None, str(d.kind), proposal=index, move=text, reason=reason,
+                     gate=gate or "", paused=self.autopilot.paused)
+        if asked:  # /override: the GM chooses this one
+            q.kind, q.for_npc = "decision", True
+            q.items = table_menu.build(c, d, self.narrator, self.helper, index)
+        return q
+
+    def _narrate(self) -> None:
+        """The events since the last call; the short panel after each exchange that ended."""
+        new = self.play.events[self.shown:]
+        for line in self.narrator.lines(new):
+            self.say(line, "event")
+        self.shown = len(self.play.events)
+        if any(type(e) is ev.ExchangeStarted and e.exchange > 1 for e in new) and not self.play.over:
+            self.say("\n".join(state_panel.short(self.play, self.narrator)), "panel")
+
+    def _answer_obvious(self, d) -> bool:
+        """A player's decision with one sensible answer (autopilot.obvious), if the table lets such
+        answers go: said in a line, applied; /undo takes it back and asks it."""
+        auto = ap.obvious(self.play, d) if self.autopilot.obvious else None
+        if auto is None:
+            return False
+        index, why = auto
+        if d.kind != DecisionKind.ABSORB:  # an absorb's reason is narrated with it
+            self.say(f"  ({self.narrator.name(d.actor)} {why})")
+        self._apply(index, f"(one answer) {why}", by="obvious")
+        return True
+
+    def _autoplay(self, d, index: int, reason: str, text: str) -> None:
+        """An NPC's decision applied by the autopilot; a line of its own only where the narration
+        does not already tell it (an invoke made, a style or cost chosen, a concession answered)."""
+        if d.kind not in ap.NARRATED and type(d.options[index]) is not DoneInvoking:
+            self.say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
+        self._apply(index, reason, by="autopilot")
+
+    def _name_question(self) -> Question | None:
+        """The first consequence waiting for its name: the autopilot names its NPCs' (said in a line,
+        /name renames it); a PC's, or any while the GM confirms every move, is asked."""
+        a = self.play.aspects[self._naming[0]]
+        options = consequence_names.suggest(self.play, a.id)
+        if a.owner not in self.humans and not self.autopilot.asks():
+            self._naming.pop(0)
+            said = f"  ({self.narrator.name(a.owner)}'s {a.role} consequence is {options[0]}"
+            self.say(said + ")", terminal=f"{said}: /name #{a.id} NAME renames it)")
+            if options[0] != a.name:
+                self._power("name", [str(a.id), options[0]])
+            return None
+        blow = self.narrator.name(a.creator) if a.creator in self.play.f else ""
+        return Question(0, "name", a.owner, self.pc_of(a.owner), names=options, aspect=a.id, role=a.role,
+                        blow=blow)
+
+    def _apply(self, index: int, reason: str, by: str | None = None, faces: list[list[int]] | None = None) -> None:
+        """Take a decision. A PC's physical dice needed while it applies and not yet given: the half-taken
+        step is dropped by replaying the log (all or nothing) and the dice are asked. ``by``: who answered,
+        kept in the entry so /undo and /override know whose it was: "autopilot" (an NPC's, not asked),
+        "gm" (an NPC's, asked of the GM), "obvious" (a player's one sensible answer, not asked); none: a
+        player's."""
+        faces = list(faces or [])
+        self._dice_queue = [list(f) for f in faces]
+        self._pending_dice: list[list[int]] = []
+        try:
+            self.play.step(index, reason)
+        except _NeedDice as need:
+            shown = self.shown
+            self.rebuild()
+            self.shown = shown
+            self._rolling = _Rolling(index, reason, by, faces, need.who, need.what)
+            return
+        except KeyboardInterrupt:
+            self.rebuild()
+            raise
+        self._rolling = None
+        entry: dict[str, Any] = {"decision": index}
+        if reason:
+            entry["reason"] = reason
+        if by:
+            entry["by"] = by
+        if self._pending_dice:
+            entry["dice"] = self._pending_dice
+        self.log.entries.append(entry)
+        self._autosave()
+        for a in self.play.aspects.values():
+            if a.kind == "consequence" and a.id not in self.named:
+                self.named.add(a.id)
+                self._naming.append(a.id)
+
+    def _power(self, power: str, args: list[str]) -> None:
+        powers.apply(self, power, args)
+        self.log.entries.append({"gm": {"power": power, "args": args}})
+        self._autosave()
+
+    def _autosave(self) -> None:
+        """After every applied entry: a crash never loses more than the step in flight."""
+        if self.autosave_path is None:
+            return
+        try:
+            write_atomically(self.autosave_path, json.dumps(self.log.to_json(), indent=1))
+        except OSError as exc:
+            if not self.autosave_failed:
+                self.say(f"  ! cannot autosave to {self.autosave_path} ({exc.strerror or exc}); "
+                         "use /save FILE to keep the session")
+            self.autosave_failed = True
+
+    # -- the table's answers -----------------------------------------------------------------
+    def may_answer(self, seat: Seat, q: Question | None = None) -> bool:
+        q = q if q is not None else self.question
+        if q is None:
+            return False
+        return seat.role == "gm" or (seat.role == "player" and q.owner is not None and q.owner == seat.pc)
+
+    def answer(self, seat: Seat, seq: int, answer: Answer) -> None:
+        """Apply one answer to question ``seq``; refused (nothing changed) if it is not the question
+        pending, not ``seat``'s to give, or not an answer it takes."""
+        if seat.role not in ("gm", "player"):
+            raise Refused("a spectator answers nothing", 403)
+        q = self.question
+        if self.finished or self.stopped:
+            raise Refused("the session is over", 409)
+        if q is None or seq != q.seq:
+            raise Refused(f"question {seq} is no longer pending (now: {q.seq if q else 'none'})", 409)
+        if not self.may_answer(seat, q):
+            raise Refused("this question is not yours to answer: " + (
+                f"it is {self.narrator.name(q.owner)}'s player's" if q.owner else "it is the GM's"), 403)
+        {"decision": self._decision, "gate": self._gate, "name": self._name, "dice": self._dice,
+         "compel": self._compelled}[q.kind](q, answer)
+
+    def _option(self, q: Question, number: int) -> int:
+        n = len(self.play.pending.options)
+        if not 1 <= number <= n:
+            raise Refused(f"{number} is not an option; choose 1 to {n}")
+        return number - 1
+
+    def _decision(self, q: Question, answer: Answer) -> None:
+        d = self.play.pending
+        if type(answer) is Choose:
+            index = self._option(q, answer.number)
+            self.question = None
+            self._apply(index, "the GM's call" if q.for_npc else "", by="gm" if q.for_npc else None)
+        elif type(answer) in (Auto, Accept) and q.for_npc:
+            self.question = None
+            self._apply(q.proposal, q.reason, by="gm")
+        elif type(answer) is Auto:
+            index, reason = self.helper.choose(self.play, d)
+            self.question = None
+            self._apply(index, f"(auto) {reason}")
+        else:
+            raise Refused("choose an option by its number, or auto")
+
+    def _gate(self, q: Question, answer: Answer) -> None:
+        if type(answer) in (Accept, Auto):
+            self.question = None
+            self._apply(q.proposal, q.reason, by="gm")
+        elif type(answer) is Override:
+            d = self.play.pending
+            self.seq += 1
+            self.question = Question(self.seq, "decision", q.actor, None, q.decision,
+                                     table_menu.build(self.play, d, self.narrator, self.helper, q.proposal),
+                                     q.proposal, q.move, q.reason, q.gate, q.paused, for_npc=True, overriding=True)
+        elif type(answer) is Choose:
+            index = self._option(q, answer.number)
+            self.question = None
+            self._apply(index, "the GM's call", by="gm")
+        else:
+            raise Refused("accept the NPC's move, override it, or choose an option by its number")
+
+    def _name(self, q: Question, answer: Answer) -> None:
+        if type(answer) is Auto:
+            name = q.names[0]
+        elif type(answer) is not Name:
+            raise Refused("name the consequence")
+        elif answer.number is not None:
+            if not 1 <= answer.number <= len(q.names):
+                raise Refused(f"a name for the consequence, or 1 to {len(q.names)}")
+            name = q.names[answer.number - 1]
+        else:
+            name = " ".join(answer.text.split())
+            if not name:
+                name = q.names[0]
+            elif len(name) > MAX_NAME or not name.isprintable() or name.startswith("/") or name.isdigit():
+                raise Refused(f"a name for the consequence (words, at most {MAX_NAME} characters), "
+                              f"or 1 to {len(q.names)}")
+        self._naming.pop(0)
+        self.question = None
+        if name != self.play.aspects[q.aspect].name:
+            self._power("name", [str(q.aspect), name])
+
+    def _dice(self, q: Question, answer: Answer) -> None:
+        if type(answer) is not Dice:
+            raise Refused("the four faces rolled")
+        try:
+            faces = check_faces(answer.faces)
+        except DiceError as exc:
+            raise Refused(str(exc)) from None
+        r = self._rolling
+        self.question = None
+        self._apply(r.index, r.reason, r.by, r.faces + [list(faces)])
+
+    def _compelled(self, q: Question, answer: Answer) -> None:
+        if type(answer) not in (Accept, Refuse):
+            raise Refused("accept the compel (gain a fate point) or refuse it (pay one)")
+        self._compel = None
+        self.question = None
+        self._power("compel", [q.actor, str(q.aspect), *(["refuse"] if type(answer) is Refuse else [])])
+        self._narrate()
+
+    # -- the GM's commands ----------------------------------------------------------------
+    def command(self, seat: Seat, cmd: Command) -> None:
+        """Run one GM command. Refused from any seat but the GM's, or while a name or dice are asked;
+        a command that changed what is pending (an undo, a concession, the end; a power that made the
+        decision anew) drops the question, and the next one is asked (never a stale one)."""
+        if seat.role != "gm":
+            raise Refused("the GM's commands need the GM's link", 403)
+        if self.finished or self.stopped:
+            raise Refused("the session is over", 409)
+        q = self.question
+        if q is not None and q.kind in ("name", "dice", "compel"):
+            raise Refused("answer the question first: " + {"name": "the consequence's name", "dice": "the dice rolled",
+                                                           "compel": "the compel offered"}[q.kind], 409)
+        c, d = self.play, self.play.pending
+        try:
+            self._run(cmd)
+        except (ValueError, IndexError, ConflictOver, OutputPathError, SceneError) as exc:
+            if isinstance(exc, Refused):
+                raise
+            raise Refused(str(exc)) from None
+        finally:
+            if self.play is not c or self.play.pending is not d:
+                self.question = None
+        if cmd.power.logged and not self.play.over:
+            self._narrate()  # what the power did, at once: the GM should not wait a step to see it
+
+    def _run(self, cmd: Command) -> None:
+        name = cmd.name
+        if name == "undo":
+            self.undo()
+        elif name in ("pause", "go"):
+            self.autopilot.paused = name == "pause"
+            if name == "pause":
+                self.say("  (paused: each NPC decision waits for the GM)",
+                         terminal="  (paused: each NPC decision waits for Enter, or /step; /go lets them play)")
+            else:
+                self.say("  (the NPCs play themselves again)")
+        elif name == "step":
+            self.step_npc()
+        elif name == "override":
+            self.override()
+        elif name in ("takeover", "release"):
+            from . import handles
+            self.seat(handles.character(self.play, self.narrator, cmd.fields["who"]), name == "takeover")
+        elif name == "save":
+            self.save(self.save_target(cmd.fields.get("file")), replace=bool(cmd.fields.get("replace")))
+        elif name == "quit":
+            self.save(str(self.autosave_path) if self.autosave_path else self.save_target(None))
+            self.stopped = True
+            self.question = None
+        elif name == "compel" and "refuse" not in cmd.fields and self._offered(cmd):
+            return
+        elif cmd.power.logged:
+            power, args = powers.log_args(self, cmd)
+            self._power(power, args)
+            if power == "name":
+                self.say(f"  (consequence #{args[0]} is now named {args[1]})")
+        else:
+            raise Refused(f"unknown command /{name}")
+
+    def _offered(self, cmd: Command) -> bool:
+        """A compel on a PC with no answer given: offered to that PC's player (their page asks them); on
+        an NPC, the GM's own character, it is recorded as accepted."""
+        power, args = powers.log_args(self, cmd)
+        who, aid = args[0], int(args[1])
+        if self.pc_of(who) is None:
+            return False
+        if aid not in self.play.aspects:
+            raise ValueError(f"no aspect #{aid} in play")
+        self._compel = (who, aid)
+        self.question = None
+        self.say(f"  (the GM compels {self.narrator.name(who)}'s {self.play.aspects[aid].name}: "
+                 f"{self.narrator.name(who)}'s player accepts or refuses)")
+        return True
+
+    def undo(self) -> None:
+        """Drop the table's last answer (a player's, or the GM's at a gate; the NPCs' moves and any
+        GM power after it go with it), then replay; that decision is asked again, even if it is
+        one that would play itself."""
+        last = max((i for i, e in enumerate(self.log.entries) if "decision" in e and e.get("by") != "autopilot"),
+                   default=None)
+        if last is None:
+            raise ValueError("nothing to undo: the table has answered nothing yet (/override takes back an NPC's move)")
+        self._drop_from(last)
+        self.say("  (the last answer is undone)")
+        self.say("\n".join(state_panel.short(self.play, self.narrator)), "panel")
+
+    def override(self) -> None:
+        """The GM takes back the NPCs' last move (and everything after it) and chooses it instead."""
+        last = max((i for i, e in enumerate(self.log.entries) if e.get("by") in ("autopilot", "gm")), default=None)
+        if last is None:
+            raise ValueError("no NPC move to override yet")
+        self._drop_from(last)
+        self.say(f"  (taken back: {self.narrator.name(self.play.pending.actor)}'s move; choose it below)")
+
+    def step_npc(self) -> None:
+        """``/step``: apply the pending NPC decision as the autopilot proposes it (the autopilot stays paused)."""
+        d = self.play.pending
+        if d is None or d.actor in self.humans:
+            raise ValueError("/step applies an NPC's decision; this one is the players'")
+        index, reason = self.controllers[d.actor].choose(self.play, d)
+        self.question = None
+        self._apply(index, reason, by="gm")
+
+    def seat(self, cid: str, gm: bool) -> None:
+        """``/takeover`` (``gm``): the table decides for ``cid`` from now on; ``/release``: the tool
+        plays it (an NPC by its sheet's controller, a PC by ``basic``). Kept in the save's controls."""
+        sheet = self.play.f[cid].sheet
+        if gm == (cid in self.humans):
+            raise ValueError(f"{self.narrator.name(cid)} is {'already' if gm else 'not'} played by the table")
+        if gm:
+            self.humans.add(cid)
+            self.log.controls[cid] = "human"
+            self.say(f"  (the GM decides for {self.narrator.name(cid)} now)",
+                     terminal=f"  (you decide for {self.narrator.name(cid)} now; /release {cid} gives it back)")
+        else:
+            policy = sheet.controller if sheet.is_npc else "basic"
+            self.humans.discard(cid)
+            self.log.controls[cid] = policy
+            self.controllers[cid] = make_controller(policy, self.log.seed)
+            self.say(f"  ({self.narrator.name(cid)} is played by {policy} now)")
+        self.question = None
+        self._autosave()
+
+    def _drop_from(self, last: int) -> None:
+        """Drop entries ``last`` on and replay; the decision then pending is asked of the table."""
+        kept = self.log.entries[last:]
+        del self.log.entries[last:]
+        try:
+            self.rebuild()
+        except SessionError:
+            self.log.entries.extend(kept)
+            self.rebuild()
+            raise
+        self._autosave()
+        self._ask_next = True
+
+    # -- files ------------------------------------------------------------------------------
+    def hold(self, path: str | os.PathLike, what: str) -> None:
+        """Claim ``path`` for this session: another session writing it is refused (paths.FileLock)."""
+        key = Path(path).absolute()
+        if key not in self.locks:
+            lock = FileLock(path, what)
+            lock.acquire()
+            self.locks[key] = lock
+
+    def release(self) -> None:
+        for lock in self.locks.values():
+            lock.release()
+        self.locks.clear()
+
+    def save_target(self, typed: str | None) -> str:
+        """Where ``/save`` writes: the file typed; with ``fixed_save`` (the web table: no path from a
+        request reaches the file system) only the file the server was told, and a typed one is refused."""
+        if not self.saves_fixed:
+            return typed or "session.json"
+        if self.fixed_save is None:
+            raise ValueError("this table was started without a save file (serve --save FILE), so it cannot save")
+        if typed:
+            raise ValueError(f"the web table saves only where the server was told: /save with no file name "
+                             f"writes {self.fixed_save}")
+        return str(self.fixed_save)
+
+    def save(self, path: str, replace: bool = False) -> None:
+        """Save the session; a path that cannot be written is refused with the reason (the session
+        goes on). A file this session has not written is replaced only with ``replace`` (SaveExists)."""
+        ours = Path(path).absolute() in self.locks
+        try:
+            check_output(path, "save to", force=ours or replace)
+        except OutputPathError:
+            if not Path(path).is_file():
+                raise
+            raise SaveExists(path) from None
+        self.hold(path, "save to")
+        try:
+            write_atomically(path, json.dumps(self.log.to_json(), indent=1))
+        except OSError as exc:
+            raise OutputPathError(f"save to {path}: {exc.strerror or exc}") from None
+        self.say(f"  (saved to {path}; resume with: fate-npc play --resume {path})")
+
+
+__all__ = ["Table", "Seat", "GM", "Question", "Line", "Refused", "SaveExists", "Choose", "Auto", "Accept", "Refuse",
+           "Override", "Name", "Dice", "Answer", "answer_from_json", "commands"]
