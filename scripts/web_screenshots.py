@@ -2,9 +2,11 @@
 (seed 5) at a player's turn (a decision of many options), taken by Debian's chromium through Playwright
 (nothing downloaded).
 
-    python scripts/web_screenshots.py [--out docs] [--answers 0] [--phone]
+    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke] [--phone]
 
-``--answers N`` answers N questions first (each by its proposal), then goes on to the next turn.
+``--answers N`` answers N questions first (each by its proposal), then goes on to the next player's
+question of the kind ``--at`` names (a turn, or an invoke). Each page's file name says which; the
+script prints how many buttons the question shows on each page (the rest are behind "more").
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
 at a phone's size (390x844, the whole page) as ``*_phone.png``.
@@ -39,6 +41,7 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--answers", type=int, default=0)
     p.add_argument("--phone", action="store_true", help="also each page at 390x844 (*_phone.png)")
+    p.add_argument("--at", choices=("turn", "invoke"), default="turn", help="the player's question to show")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
@@ -58,7 +61,7 @@ def main() -> None:
     while True:  # N answers in, then on to a player's turn
         with urllib.request.urlopen(f"{base}/api/{gm}/state") as r:
             q = json.loads(r.read())["question"]
-        if q is None or (answered >= args.answers and q["kind"] == "decision" and q["decision"] == "turn"
+        if q is None or (answered >= args.answers and q["kind"] == "decision" and q["decision"] == args.at
                          and not q["for_npc"]):
             break
         answer = ({"answer": "choose", "number": q["proposal"]} if q["kind"] == "decision" and q["proposal"]
@@ -82,9 +85,10 @@ def main() -> None:
                 page.wait_for_selector("#map .zone")
                 page.wait_for_selector("#ask[data-seq]")
                 time.sleep(0.3)
-                name = args.out / f"web_{seat}{suffix}.png"
+                name = args.out / f"web_{seat}{'' if args.at == 'turn' else '_' + args.at}{suffix}.png"
                 page.screenshot(path=str(name), full_page=whole)
-                print(f"wrote {name}")
+                shown = page.locator("#choices button:visible").count()
+                print(f"wrote {name} ({shown} buttons shown for the question)")
         browser.close()
     web.should_exit = True
     host.stop()

@@ -106,9 +106,9 @@ def obvious(engine, decision) -> tuple[int, str] | None:
 
 def can_change(engine, decision) -> bool:
     """Whether some invoke the rules let ``decision.actor`` make now could change what matters: the band
-    of the roll as this character sees it (failure, tie, success, with style); on its own attack that
-    already hits, the shifts it deals (until they would take the target out anyway); defending against
-    an attack that hits, the shifts it must absorb (until it is taken out either way). Every invoke on
+    of the roll as this character sees it (failure, tie, success, with style); on an attack that hits,
+    the shifts where they change how the hit is taken (stress alone, the least consequence it forces,
+    taken out; 003:1562-1634), on its own attack or its defense. Every invoke on
     offer counts, an ally's fate point included (003:1458-1461): each +2, and a reroll at its best (+4 on
     the dice); spin tokens (Fate 3.0) are always a choice."""
     opts = decision.options
@@ -134,13 +134,31 @@ def can_change(engine, decision) -> bool:
         gain = max(gain, worth * (n - 1) + 4 - faces)
     if gain <= 0:
         return False
+    if _band(margin + gain) != _band(margin):
+        return True
     if r is not None and ctx["action"] == "attack" and r.opposer is not None:
         track = engine.attack_track(r.skill)
-        if ctx["as_roller"] and margin >= 1:  # more shifts on a hit matter until the hit takes the target out
-            return margin <= engine.capacity(r.opposer, track)
-        if not ctx["as_roller"] and margin <= -1:  # fewer shifts to absorb matter unless taken out either way
-            return -margin - gain <= engine.capacity(who, track) or _band(margin + gain) != _band(margin)
-    return _band(margin + gain) != _band(margin)
+        if ctx["as_roller"] and margin >= 1:  # a bigger hit matters where it changes how the target takes it
+            return _absorbing(engine, r.opposer, margin, track) != _absorbing(engine, r.opposer, margin + gain, track)
+        if not ctx["as_roller"] and margin <= -1:  # so does a smaller one, for the defender
+            return _absorbing(engine, who, -margin, track) != _absorbing(engine, who, max(0, -margin - gain), track)
+    return False
+
+
+def _absorbing(engine, cid: str, shifts: int, track: str) -> tuple:
+    """What a hit of ``shifts`` costs ``cid``, as far as a choice can hinge on it: nothing, stress alone,
+    the least consequence it forces, or being taken out (a mob: every shift, members lost)."""
+    from ..rules.stress import absorber_for
+    if shifts <= 0:
+        return ("nothing",)
+    f = engine.t.f[cid]
+    absorber = absorber_for(f.sheet)
+    if shifts > absorber.capacity(f, track, engine.rules):
+        return ("taken out",)
+    if absorber.automatic:
+        return ("shifts", shifts)
+    plans = absorber.plans(f, shifts, track, engine.rules)
+    return ("consequence", min(sum(f.slots[s].value for s in p.slots) for p in plans)) if plans else ("taken out",)
 
 
 def _band(margin: int) -> int:

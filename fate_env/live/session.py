@@ -142,6 +142,9 @@ class Session:
         if q.kind == "decision":
             if q.standing:
                 self._say(f"  ({q.standing})")
+            if q.hit:
+                by = f" from {q.hit['by']}" if q.hit["by"] else ""
+                self._say(f"  (a {q.hit['shifts']}-shift hit{by} on {q.hit['track']} stress)")
             self._say("\n".join(table_menu.render(table_menu.short(q.items, q.decision), len(q.items))))
         if q.kind == "name":
             others = ", ".join(f"{i + 2}: {n}" for i, n in enumerate(q.names[1:]))

@@ -176,6 +176,7 @@ class Question:
     blow: str = ""                   # name: who dealt it
     roll: str = ""                   # dice: what is rolled
     standing: str | None = None      # an invoke decision: where the roll stands
+    hit: dict[str, Any] | None = None  # an absorb decision: the hit's shifts, its track, who dealt it
 
 
 @dataclass
@@ -352,7 +353,7 @@ class Table:
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
             standing = table_menu.standing(c, d.actor) if d.kind == DecisionKind.INVOKE else None
             return Question(0, "decision", d.actor, self.pc_of(d.actor), str(d.kind), items, proposal,
-                            standing=standing)
+                            standing=standing, hit=self._hit(d))
         index, reason = self.controllers[d.actor].choose(c, d)
         _, text = table_menu.words(c, d, self.narrator, d.options[index])
         gate = self.autopilot.gate(c, d, index)
@@ -365,6 +366,14 @@ class Table:
             q.kind, q.for_npc = "decision", True
             q.items = table_menu.build(c, d, self.narrator, self.helper, index)
         return q
+
+    def _hit(self, d) -> dict[str, Any] | None:
+        """The hit an absorb decision is about (its shifts, track, who dealt it), or None."""
+        if d.kind != DecisionKind.ABSORB or "shifts" not in d.context:
+            return None
+        by = d.context.get("source")
+        return {"shifts": d.context["shifts"], "track": d.context.get("track"),
+                "by": self.narrator.name(by) if by in self.play.f else None}
 
     def _narrate(self) -> None:
         """The events since the last call; the short panel after each exchange that ended."""

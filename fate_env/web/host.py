@@ -172,8 +172,8 @@ class TableHost:
             out["aspect_name"] = q.names[0]
         if q.kind == "dice":
             out["roll"] = q.roll
-        if q.decision == "absorb" and t.play.pending is not None:
-            out["hit"] = _hit(t, q.actor)
+        if q.hit:
+            out["hit"] = q.hit
         if q.items:
             out["short"] = [it.number for it in table_menu.short(q.items, q.decision)]
         return out
@@ -183,11 +183,13 @@ class TableHost:
         steps (the aspect, then how and who pays)."""
         out: dict[str, Any] = {"number": it.number, "group": it.group, "text": it.text, "odds": it.odds,
                                "proposed": it.proposed}
-        o = self.table.play.pending.options[it.number - 1]
+        play, name = self.table.play, self.table.narrator.name
+        o = play.pending.options[it.number - 1]
         if type(o) is op.Invoke:
-            a = self.table.play.aspects[o.aspect]
-            out["invoke"] = {"aspect": o.aspect, "aspect_name": a.name, "payer": o.payer,
-                             "payer_name": self.table.narrator.name(o.payer), "free": o.free, "effect": o.effect,
+            a = play.aspects[o.aspect]
+            out["invoke"] = {"aspect": o.aspect, "aspect_name": a.name, "owner": name(a.owner) if a.owner else None,
+                             "bears": play.bears_on(q.actor, o.aspect),  # the plain ones first (003:587-592)
+                             "payer": o.payer, "payer_name": name(o.payer), "free": o.free, "effect": o.effect,
                              "change": it.text.split(": ", 1)[1] if ": " in it.text else ""}
         return out
 
@@ -214,12 +216,3 @@ class TableHost:
                 self._report = markdown(self.table.play)
             return self._report
 
-
-def _hit(t, actor: str) -> dict[str, Any] | None:
-    """The hit an absorb decision is about: its shifts, and who dealt it."""
-    d = t.play.pending
-    shifts = d.context.get("shifts") if isinstance(getattr(d, "context", None), dict) else None
-    if shifts is None:
-        return None
-    by = d.context.get("source")
-    return {"shifts": shifts, "track": d.context.get("track"), "by": t.narrator.name(by) if by in t.play.f else None}

@@ -95,13 +95,26 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
         gm.click("#powerapply")
         gm.wait_for_selector("#narration:has-text('(GM) Cynere gains 1 fate point')")
         assert "spectator" not in player.inner_text("#seat")
-        clicks = undone = gates = invokes = 0
+        clicks = undone = gates = invokes = keyboard = 0
+        seen_boost = seen_free = False
         state = c.settled(gm_token)
         while not state["over"] and clicks < 300:
             q = state["question"]
             shown = f"#ask[data-seq='{q['seq']}']"  # the page has drawn this question (a click answers it)
             gm.wait_for_selector(shown)
             player.wait_for_selector(shown)
+            # every boost and free invoke in play is on the page, on a card or a situation aspect
+            for a in state["scene"]["situation"]:
+                if a["kind"] == "boost" or a["free"]:
+                    text = player.inner_text("#aspects")
+                    assert a["name"] in text, (a, text)
+                    seen_boost |= a["kind"] == "boost"
+                    seen_free |= bool(a["free"]) and "free:" in text
+            for card in state["scene"]["cards"]:
+                for a in card["aspects"]:
+                    if a["free"]:
+                        assert "free:" in player.inner_text(f"#cards .card[data-id='{card['id']}']")
+                        seen_free = True
             if q["kind"] == "gate":
                 context = gm.inner_text("#context")
                 assert "wants to" in context and "Why:" in context  # the gate shows the move and its reason
@@ -114,7 +127,13 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                     assert player.locator("#choices button.choice").count() <= 12  # a step, never the cross product
                 # the player's question is in view on the phone (never scrolled off the top)
                 assert player.evaluate("document.getElementById('ask').getBoundingClientRect().top") >= -1
-                clicks += click_the_proposal(player, q["seq"])
+                focused = player.evaluate("document.activeElement.closest('#ask') !== null")
+                if q["kind"] == "decision" and q["decision"] == "turn" and focused and keyboard < 2:
+                    player.keyboard.press("Enter")  # the first choice has the focus: the proposal, by keyboard
+                    keyboard += 1
+                    clicks += 1
+                else:
+                    clicks += click_the_proposal(player, q["seq"])
             state = _wait_for_change(c, gm_token, q["seq"])
             if clicks in (3, 4) and not player.is_closed():  # the player reloads mid-fight: the question pending now
                 player.reload()
@@ -138,7 +157,8 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                 state = c.settled(gm_token)
             assert not sideways(player) and not sideways(gm), (sideways(player), sideways(gm))
         assert state["over"], f"not over after {clicks} clicks"
-        assert gates and invokes and undone, (gates, invokes, undone)
+        assert gates and invokes and undone and keyboard, (gates, invokes, undone, keyboard)
+        assert seen_boost and seen_free, (seen_boost, seen_free)
         gm.wait_for_selector("#status:has-text('the fight is over')")
         assert "Winner:" in gm.inner_text("#narration")
     with table(resume=str(tmp_path / "mid.json")) as (c2, host2):
@@ -221,3 +241,38 @@ fetch({json.dumps(url)}, {{method: "POST", mode: "no-cors", body: {json.dumps(bo
             assert fingerprint(host) == before
         finally:
             evil.shutdown()
+
+
+def test_a_map_of_nine_zones_stays_readable_on_a_phone(browser, tmp_path):
+    """Nine zones with borders, blocks and aspects: every zone box on the page, none overlapping another,
+    nothing wider than the phone, and each border's words written once."""
+    import yaml
+
+    from conftest import ROOT
+    scene = yaml.safe_load((ROOT / "configs" / "scenes" / "duel.yaml").read_text())
+    names = ["Gate", "Courtyard", "Well", "Stables", "Great Hall", "Kitchens", "Cellar", "Chapel", "Tower Stair"]
+    scene["zones"] = [{"id": f"z{i}", "name": n} for i, n in enumerate(names)]
+    scene["borders"] = [{"between": [f"z{a}", f"z{b}"], **extra} for a, b, extra in
+                        [(0, 1, {}), (1, 2, {}), (1, 3, {"difficulty": 1, "aspect": "Mud to the Knees"}), (1, 4, {}),
+                         (4, 5, {}), (5, 6, {"difficulty": 2, "aspect": "Rotten Trapdoor"}), (4, 7, {}), (7, 8, {}),
+                         (4, 8, {"blocks_ranged": True})]]
+    scene["aspects"] = [{"name": "Slick Marble Steps", "zone": "z4"}, {"name": "Crowd of Onlookers"},
+                        {"name": "Mud to the Knees"}, {"name": "Rotten Trapdoor"}]
+    for c in scene["characters"].values():
+        c["zone"] = "z4"
+    path = tmp_path / "castle.yaml"
+    path.write_text(yaml.safe_dump(scene))
+    with table(str(path)) as (c, host):
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{c.base}/t/{c.token('spectator')}")
+        page.wait_for_selector("#map .zone[data-zone='z8']")
+        boxes = page.evaluate("""[...document.querySelectorAll('#map .zone')].map((e) => {
+            const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+        assert len(boxes) == 9
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)  # no overlap
+        assert not sideways(page), sideways(page)
+        text = page.inner_text("#map")
+        assert text.count("Rotten Trapdoor") == 1 and text.count("Mud to the Knees") == 1 and "blocks shots" in text
+        assert page.locator("#map svg line").count() == 9

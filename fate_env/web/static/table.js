@@ -156,17 +156,29 @@ function drawInvoke(q) {
     for (const o of others) box.append(optionButton(o));
     const aspects = new Map();
     for (const o of invokes) {
-      const a = aspects.get(o.invoke.aspect) || { name: o.invoke.aspect_name, ways: [] };
+      const a = aspects.get(o.invoke.aspect) || { name: o.invoke.aspect_name, owner: o.invoke.owner,
+        bears: o.invoke.bears, ways: [] };
       a.ways.push(o);
       aspects.set(o.invoke.aspect, a);
     }
-    if (aspects.size) box.append(el("div", "group", "Invoke which aspect?"));
-    for (const [id, a] of aspects) {
+    const aspectButton = ([id, a]) => {
       const bonus = a.ways.find((o) => o.invoke.effect === "bonus");
       const free = a.ways.some((o) => o.invoke.free);
-      const b = button(`${a.name}${free ? " (free invoke)" : ""}`, () => { invokeAspect = id; drawInvoke(q); },
+      const whose = a.owner ? ` (${a.owner}'s)` : "";
+      return button(`${a.name}${whose}${free ? " · free invoke" : ""}`, () => { invokeAspect = id; drawInvoke(q); },
         a.ways.some((o) => o.proposed) ? "proposed" : "", bonus ? bonus.invoke.change : "");
-      box.append(b);
+    };
+    // the aspects that plainly bear on this roll (the situation, your own, the other party's) and any
+    // free invoke first; a bystander's behind "more" (it needs a story the table tells)
+    const all = [...aspects];
+    const plain = all.filter(([, a]) => a.bears || a.ways.some((o) => o.invoke.free));
+    const rest = all.filter((entry) => !plain.includes(entry));
+    if (plain.length) box.append(el("div", "group", "Invoke which aspect?"), ...plain.map(aspectButton));
+    if (rest.length) {
+      const more = el("details", "more");
+      more.append(el("summary", null, `${rest.length} more aspects (a bystander's: say how it bears on this roll)`));
+      more.append(...rest.map(aspectButton));
+      box.append(more);
     }
   } else {
     const ways = invokes.filter((o) => o.invoke.aspect === invokeAspect);
