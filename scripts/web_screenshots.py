@@ -9,7 +9,7 @@ question of the kind ``--at`` names (a turn, or an invoke). Each page's file nam
 script prints how many buttons the question shows on each page (the rest are behind "more").
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
-at a phone's size (390x844, the whole page) as ``*_phone.png``.
+at a phone's size (390x844, its screen) as ``*_phone.png``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--answers", type=int, default=0)
-    p.add_argument("--phone", action="store_true", help="also each page at 390x844 (*_phone.png)")
+    p.add_argument("--phone", action="store_true", help="also each page at 390x844, as its screen shows it (*_phone.png)")
     p.add_argument("--at", choices=("turn", "invoke"), default="turn", help="the player's question to show")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -77,7 +77,7 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
         sizes = [("", {"width": 1280, "height": 900}, False)]
         if args.phone:
-            sizes.append(("_phone", {"width": 390, "height": 844}, True))
+            sizes.append(("_phone", {"width": 390, "height": 844}, False))  # what the phone's screen shows
         for suffix, viewport, whole in sizes:
             for seat, token in (("gm", gm), ("player", links.token("player", pc))):
                 page = browser.new_page(viewport=viewport)
