@@ -85,8 +85,8 @@ def test_a_warehouse_fight_on_autopilot_asks_only_the_pcs_real_decisions_and_a_f
             assert kind != "respond", f"a defense with one sensible answer stopped the table: {out[-600:]}"
             asked["pc"] += 1
         elif "Enter for '" in prompt:
-            who = re.findall(r"\n  (.+) takes a \w+ consequence", out)[-1]
-            assert who in PCS, f"the table was asked to name {who}'s consequence"
+            who = re.findall(r"\n  (.+?) (?:takes a \w+ consequence|creates an aspect)", out)[-1]
+            assert who in PCS, f"the table was asked to name {who}'s consequence or aspect"
             asked["pc name"] += 1
         elif prompt.strip():
             pytest.fail(f"an unexpected prompt: {out[-800:]}")

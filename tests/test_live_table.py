@@ -217,7 +217,7 @@ def test_add_reinforcements_from_the_library_a_spec_and_the_scene_s_reserves(tmp
     ("/move t dock", "could be any of"),
     ("/rating og Fight lots", "usage: /rating CHARACTER SKILL N"),
     ("/remove", "usage: /remove CHARACTER"),
-    ("/name #1 Bad Day", "not a consequence"),
+    ("/name #1 Bad Day", "is written in the scene; only a consequence or an aspect created in the fight"),
 ])
 def test_a_refused_gm_power_says_why_and_changes_nothing(command, reason):
     s, out = session(command + "\n")

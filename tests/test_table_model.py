@@ -221,3 +221,29 @@ def test_the_invoke_skip_agrees_with_the_menu_allies_invokes_included():
             else:
                 powers.apply(again, entry["gm"]["power"], list(entry["gm"]["args"]))
     assert checked and asked
+
+
+def test_a_player_names_the_aspect_their_pc_creates_and_the_narration_tells_it_by_that_name():
+    """Creating an advantage introduces an aspect (003:817-822): its player names it; Enter keeps the
+    template's words. The name is a `name` entry in the save and replays."""
+    for seed in range(8):  # each PC's turn: create an advantage, until one succeeds
+        t = new("warehouse", seed)
+        while (q := t.advance()) is not None and not (q.kind == "name" and q.role == "advantage"):
+            seat, answer, _ = answer_as_a_table(t)
+            if q.kind == "decision" and q.decision == "turn" and q.owner:
+                answer = Choose(next(it.number for it in q.items if it.group == "Create an advantage"))
+            t.answer(seat, q.seq, answer)
+        if q is not None:
+            break
+    assert q is not None, "no PC created an advantage in eight warehouse fights"
+    assert q.owner == q.actor and q.names == [t.play.aspects[q.aspect].name]
+    with pytest.raises(Refused):
+        t.answer(Seat("player", next(p for p in ("cynere", "zird", "landon") if p != q.owner)), q.seq, Name("x"))
+    t.answer(Seat("player", q.owner), q.seq, Name("Sun in Their Eyes"))
+    assert t.play.aspects[q.aspect].name == "Sun in Their Eyes"
+    assert t.log.entries[-1]["gm"] == {"power": "name", "args": [str(q.aspect), "Sun in Their Eyes"]}
+    t.advance()
+    said = [line.text for line in t.feed if "Sun in Their Eyes" in line.text]
+    assert said and "New aspect Sun in Their Eyes" in said[0]
+    again = Table(SessionLog.from_json(json.loads(json.dumps(t.log.to_json()))), autopilot=ap.Autopilot())
+    assert again.play.aspects[q.aspect].name == "Sun in Their Eyes"

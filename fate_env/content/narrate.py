@@ -53,10 +53,17 @@ class Narrator:
         taker's words, ConsequenceNamed) is shown under that name where it was taken."""
         events = list(events)
         named = [e for e in events if type(e) is ev.ConsequenceNamed]
+        # an aspect named by its creator in the same batch is told under that name where it was created
+        created = {e.aspect_id for e in events if type(e) is ev.AspectCreated}
+        words = {e.aspect_id: e.new for e in events if type(e) is ev.AspectNamed and e.aspect_id in created}
         out: list[str] = []
         for e in events:
             if named and type(e) is ev.Absorbed:
                 e = self._renamed(e, named)
+            if type(e) is ev.AspectCreated and e.aspect_id in words:
+                e = replace(e, aspect=words[e.aspect_id])
+            if type(e) is ev.AspectNamed and e.aspect_id in words:
+                continue
             line = self.line(e)
             if line:
                 out.append(line)
@@ -275,6 +282,8 @@ class Narrator:
                 return self._gm_line(e)
             case ev.ConsequenceNamed():
                 return None  # shown in the absorb line it names (see lines)
+            case ev.AspectNamed():
+                return f"   ({e.old} is now named {e.new})"
             case ev.ConflictEnded():
                 if e.unresolved and self._gm_ended:
                     return f"\n== The GM ended the scene after {e.exchanges} exchange(s) =="

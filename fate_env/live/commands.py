@@ -14,7 +14,7 @@ from typing import Any
 
 #: field kinds: what a value names. Text kinds are resolved by the table (a character's id or the
 #: start of its name, an aspect's #handle, a zone's id); number and flag are checked here.
-TEXT_KINDS = frozenset({"character", "npc", "aspect", "consequence", "zone", "skill", "text", "addable"})
+TEXT_KINDS = frozenset({"character", "npc", "aspect", "created", "zone", "skill", "text", "addable"})
 NUMBER_KINDS = frozenset({"number", "signed"})
 FLAG_KINDS = frozenset({"flag"})
 #: the longest text a field takes (a spec for /add, an aspect's name)
@@ -96,8 +96,8 @@ POWERS: dict[str, Power] = {p.name: p for p in (
     _power("rating", "who:character skill:skill n:number", "CHARACTER SKILL N", "change a skill's rating",
            logged=True, label="Change a rating"),
     _power("boost", "who:character name:text", "CHARACTER NAME", "give a boost", logged=True, label="Give a boost"),
-    _power("name", "aspect:consequence name:text", "ASPECT NAME", "rename a consequence", logged=True,
-           label="Rename a consequence"),
+    _power("name", "aspect:created name:text", "ASPECT NAME",
+           "name a consequence, or an aspect created in the fight", logged=True, label="Name an aspect"),
     _power("end", "", "", "end the scene now", logged=True),
     _power("save", "", "[FILE]", "save the session"),
     _power("quit", "", "", "save and stop here (resume later with --resume)"),
@@ -150,7 +150,7 @@ def _typed(f: Field, value: Any, name: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 99:
             raise CommandError(f"'{f.name}': expected a whole number from -99 to 99")
         return value
-    if f.kind == "aspect" or f.kind == "consequence":
+    if f.kind in ("aspect", "created"):
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT or not value.isprintable():

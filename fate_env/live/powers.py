@@ -96,7 +96,7 @@ def apply(t: "Table", power: str, args: list[str]) -> None:
     elif power == "boost":
         c.gm_boost(args[0], args[1])
     elif power == "name":
-        c.gm_name_consequence(int(args[0]), args[1])
+        c.gm_name_aspect(int(args[0]), args[1])
     else:
         raise ValueError(f"unknown GM power {power!r}")
 

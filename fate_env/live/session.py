@@ -146,7 +146,9 @@ class Session:
                 by = f" from {q.hit['by']}" if q.hit["by"] else ""
                 self._say(f"  (a {q.hit['shifts']}-shift hit{by} on {q.hit['track']} stress)")
             self._say("\n".join(table_menu.render(table_menu.short(q.items, q.decision), len(q.items))))
-        if q.kind == "name":
+        if q.kind == "name" and q.role == "advantage":
+            self._say(f"  {name} creates an aspect: {q.names[0]}. Name it in your own words (Enter keeps it)")
+        elif q.kind == "name":
             others = ", ".join(f"{i + 2}: {n}" for i, n in enumerate(q.names[1:]))
             by = f" from {q.blow}'s blow" if q.blow else ""
             self._say(f"  {name} takes a {q.role} consequence{by}. Name it"

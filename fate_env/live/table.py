@@ -275,8 +275,8 @@ class Table:
                                    "was the save edited?") from None
         self._wire_dice(replaying=False)
         self.replaying = False
-        # every consequence taken so far has the name the log gave it
-        self.named = {a.id for a in self.play.aspects.values() if a.kind == "consequence"}
+        # every consequence taken and advantage created so far has the name the log gave it
+        self.named = {a.id for a in self.play.aspects.values() if a.kind in ("consequence", "advantage")}
         self._naming: list[int] = []
         self._rolling: _Rolling | None = None
         self._compel: tuple[str, int] | None = None  # a compel offered to a PC, waiting for its player
@@ -404,9 +404,15 @@ class Table:
         self._apply(index, reason, by="autopilot")
 
     def _name_question(self) -> Question | None:
-        """The first consequence waiting for its name: the autopilot names its NPCs' (said in a line,
-        /name renames it); a PC's, or any while the GM confirms every move, is asked."""
-        a = self.play.aspects[self._naming[0]]
+        """The first aspect waiting for its name. A consequence: the autopilot names its NPCs' (said in a
+        line, /name renames it); a PC's, or any while the GM confirms every move, is asked. An advantage a
+        PC created: its player names what they introduced (003:817-822), the template's words proposed."""
+        a = self.play.aspects.get(self._naming[0])
+        if a is None:  # gone before it was named (a boost used, an aspect cleared)
+            self._naming.pop(0)
+            return None
+        if a.kind == "advantage":
+            return Question(0, "name", a.creator, self.pc_of(a.creator), names=[a.name], aspect=a.id, role="advantage")
         options = consequence_names.suggest(self.play, a.id)
         if a.owner not in self.humans and not self.autopilot.asks():
             self._naming.pop(0)
@@ -450,7 +456,10 @@ class Table:
         self.log.entries.append(entry)
         self._autosave()
         for a in self.play.aspects.values():
-            if a.kind == "consequence" and a.id not in self.named:
+            if a.id in self.named:
+                continue
+            # a consequence is named at the table; an advantage a player's PC created, by that player
+            if a.kind == "consequence" or (a.kind == "advantage" and self.pc_of(a.creator) is not None):
                 self.named.add(a.id)
                 self._naming.append(a.id)
 
@@ -537,7 +546,7 @@ class Table:
         if type(answer) is Auto:
             name = q.names[0]
         elif type(answer) is not Name:
-            raise Refused("name the consequence")
+            raise Refused("name the aspect" if q.role == "advantage" else "name the consequence")
         elif answer.number is not None:
             if not 1 <= answer.number <= len(q.names):
                 raise Refused(f"a name for the consequence, or 1 to {len(q.names)}")
@@ -547,8 +556,8 @@ class Table:
             if not name:
                 name = q.names[0]
             elif len(name) > MAX_NAME or not name.isprintable() or name.startswith("/") or name.isdigit():
-                raise Refused(f"a name for the consequence (words, at most {MAX_NAME} characters), "
-                              f"or 1 to {len(q.names)}")
+                what = "the aspect" if q.role == "advantage" else "the consequence"
+                raise Refused(f"a name for {what} (words, at most {MAX_NAME} characters), or 1 to {len(q.names)}")
         self._naming.pop(0)
         self.question = None
         if name != self.play.aspects[q.aspect].name:
@@ -584,7 +593,7 @@ class Table:
             raise Refused("the session is over", 409)
         q = self.question
         if q is not None and q.kind in ("name", "dice", "compel"):
-            raise Refused("answer the question first: " + {"name": "the consequence's name", "dice": "the dice rolled",
+            raise Refused("answer the question first: " + {"name": "the aspect's name", "dice": "the dice rolled",
                                                            "compel": "the compel offered"}[q.kind], 409)
         c, d = self.play, self.play.pending
         try:
@@ -629,7 +638,7 @@ class Table:
             power, args = powers.log_args(self, cmd)
             self._power(power, args)
             if power == "name":
-                self.say(f"  (consequence #{args[0]} is now named {args[1]})")
+                self.say(f"  (#{args[0]} is now named {args[1]})")
         else:
             raise Refused(f"unknown command /{name}")
 

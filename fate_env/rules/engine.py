@@ -300,6 +300,10 @@ class Engine(View):
         """Name the consequence aspect ``aid`` (its taker's or the GM's words)."""
         self._gm_power("name_consequence", aid, name)
 
+    def gm_name_aspect(self, aid: int, name: str) -> None:
+        """Name ``aid``, a consequence or an aspect created in the fight (its creator's or the GM's words)."""
+        self._gm_power("name_aspect", aid, name)
+
     def _gm_power(self, power: str, *args: Any) -> None:
         """Apply one of fate_env.rules.gm's powers (each checks before it changes anything, so a
         refusal changes nothing), record it for copies, then ask the pending decision again."""
@@ -449,7 +453,7 @@ def replay(scene: Scene, seed: int | None, choices: Iterable[int], forced: Itera
 
 #: fate_env.rules.gm's power -> the engine method that records it (what a copy replays)
 _METHOD = {"remove_character": "remove_character", "move_character": "move", "set_rating": "set_rating",
-           "give_boost": "boost", "name_consequence": "name_consequence"}
+           "give_boost": "boost", "name_consequence": "name_consequence", "name_aspect": "name_aspect"}
 
 #: the engine under the names it has always had (one class plays every kind of scene)
 Conflict = Contest = Challenge = Engine

@@ -546,3 +546,14 @@ class ConsequenceNamed(Event):
     aspect_id: int
     old: str
     new: str
+
+
+@dataclass(frozen=True, slots=True)
+class AspectNamed(Event):
+    """An aspect created in the fight given its creator's words (an advantage's player names what they
+    introduce, 003:817-822; or the GM renames it)."""
+
+    character: str | None
+    aspect_id: int
+    old: str
+    new: str

@@ -17,7 +17,7 @@ from .aspects import boost, new_aspect
 from .kinds import SceneKind, Status
 from .scene import CharacterSheet
 from .skills import DEFAULT_SKILLS
-from .state import CHARACTER, CONSEQUENCE, build_fighter
+from .state import ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, build_fighter
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -131,6 +131,25 @@ def name_consequence(e: "Engine", aid: int, name: str) -> None:
         raise ValueError("a consequence needs a name")
     old, a.name = a.name, name.strip()
     e.emit(ev.ConsequenceNamed(a.owner, aid, old, a.name))
+
+
+def name_aspect(e: "Engine", aid: int, name: str) -> None:
+    """Give an aspect created in the fight its name: a consequence (its taker's or the GM's words,
+    003:1631-1634), or an advantage or a boost (its creator introduces it, 003:817-822). A character's
+    own aspects and the scene's are written in the scene, not named in play."""
+    a = e.t.aspects.get(aid)
+    if a is None:
+        raise ValueError(f"no aspect #{aid} in play")
+    if a.kind == CONSEQUENCE:
+        name_consequence(e, aid, name)
+        return
+    if a.kind not in (ADVANTAGE, BOOST):
+        raise ValueError(f"#{aid} {a.name} is written in the scene; only a consequence or an aspect created in "
+                         "the fight is named in play")
+    if not name.strip():
+        raise ValueError("an aspect needs a name")
+    old, a.name = a.name, name.strip()
+    e.emit(ev.AspectNamed(a.creator, aid, old, a.name))
 
 
 def _fighter(e: "Engine", cid: str):

@@ -29,7 +29,7 @@ from fate_env.web import guard  # noqa: E402
 #: every command the table knows, from its declarations (so a new one is covered the day it is added)
 COMMANDS = sorted(POWERS)
 #: a value of each field kind a hostile page might send
-VALUES = {"character": "cynere", "npc": "og", "aspect": 1, "consequence": 1, "zone": "dock", "skill": "Fight",
+VALUES = {"character": "cynere", "npc": "og", "aspect": 1, "created": 1, "zone": "dock", "skill": "Fight",
           "text": "Gotcha", "addable": "Thug x3: mob, Fight 2", "number": 5, "signed": 5, "flag": True}
 
 

@@ -83,7 +83,7 @@ function drawQuestion(q) {
       button(`Accept: ${q.move}`, () => answer({ answer: "accept" }), "proposed"),
       button("Choose another move for them", () => answer({ answer: "override" })));
   } else if (q.kind === "name") {
-    $("question").textContent = `Name ${who}'s ${q.role} consequence`;
+    $("question").textContent = q.role === "advantage" ? `Name the aspect ${who} created` : `Name ${who}'s ${q.role} consequence`;
     if (q.blow) ctx.append(el("p", null, `From ${q.blow}'s blow.`));
     drawNaming(q);
   } else if (q.kind === "compel") {
@@ -396,8 +396,11 @@ function choices(type) {
     case "npc": return cards.map((c) => [c.id, c.name]);
     case "aspect": return sc.cards.flatMap((c) => c.aspects.map((a) => [a.handle, `#${a.handle} ${a.name} (${c.name})`]))
       .concat(sc.situation.map((a) => [a.handle, `#${a.handle} ${a.name}`]));
-    case "consequence": return sc.cards.flatMap((c) => c.consequences.filter((x) => x.name)
-      .map((x) => [x.handle, `#${x.handle} ${x.name} (${c.name}, ${x.severity})`]));
+    case "created": return sc.cards.flatMap((c) => c.consequences.filter((x) => x.name)
+      .map((x) => [x.handle, `#${x.handle} ${x.name} (${c.name}, ${x.severity})`]))
+      .concat(sc.cards.flatMap((c) => c.aspects.filter((a) => a.kind === "advantage" || a.kind === "boost")
+        .map((a) => [a.handle, `#${a.handle} ${a.name} (on ${c.name})`])))
+      .concat(sc.situation.filter((a) => a.kind === "advantage" || a.kind === "boost").map((a) => [a.handle, `#${a.handle} ${a.name}`]));
     case "zone": return zones;
     case "flag": return [["", "ask the player"], ["false", "accepted"], ["true", "refused (they pay a fate point)"]];
     default: return [];
@@ -476,7 +479,7 @@ function drawPowers() {
         if (v === "") continue;
         const k = input.dataset.kind;
         body[input.name] = k === "number" || k === "signed" ? Number(v) : k === "flag" ? v === "true"
-          : (k === "aspect" || k === "consequence") ? Number(v) : v;
+          : (k === "aspect" || k === "created") ? Number(v) : v;
       }
       post("command", body);
     });
