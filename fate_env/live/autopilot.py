@@ -86,6 +86,10 @@ def spends_gm_point(engine, decision, o: Any) -> bool:
     return decision.kind == DecisionKind.CONCESSION and type(o) is op.Choose and o.option == "refuse"
 
 
+#: what a terminal adds to an obvious answer's line: the command that takes it back
+TERMINAL_HINTS = {DecisionKind.RESPOND: ": /undo to concede instead"}
+
+
 def obvious(engine, decision) -> tuple[int, str] | None:
     """A player's decision with one sensible answer: (its index, what the table is told), or None."""
     kind = decision.kind
@@ -93,7 +97,7 @@ def obvious(engine, decision) -> tuple[int, str] | None:
     if kind == DecisionKind.RESPOND:
         others = {type(o) for o in opts} - {op.Defend, op.Concede}
         if not others and op.Defend() in opts:
-            return opts.index(op.Defend()), "defends (the only answer but conceding: /undo to concede instead)"
+            return opts.index(op.Defend()), "defends (the only answer but conceding)"
     elif kind == DecisionKind.INVOKE:
         if op.DoneInvoking() in opts and not can_change(engine, decision):
             return opts.index(op.DoneInvoking()), "passes on invoking: no invoke on offer would change the result"

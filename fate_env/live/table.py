@@ -392,7 +392,9 @@ class Table:
             return False
         index, why = auto
         if d.kind != DecisionKind.ABSORB:  # an absorb's reason is narrated with it
-            self.say(f"  ({self.narrator.name(d.actor)} {why})")
+            who, hint = self.narrator.name(d.actor), ap.TERMINAL_HINTS.get(d.kind)
+            typed = f"  ({who} {why[:-1]}{hint}))" if hint and why.endswith(")") else None
+            self.say(f"  ({who} {why})", terminal=typed)
         self._apply(index, f"(one answer) {why}", by="obvious")
         return True
 
