@@ -95,7 +95,7 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
         gm.click("#powerapply")
         gm.wait_for_selector("#narration:has-text('(GM) Cynere gains 1 fate point')")
         assert "spectator" not in player.inner_text("#seat")
-        clicks = undone = gates = invokes = keyboard = 0
+        clicks = undone = gates = invokes = keyboard = stepped = 0
         seen_boost = seen_free = False
         state = c.settled(gm_token)
         while not state["over"] and clicks < 300:
@@ -133,7 +133,9 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                     keyboard += 1
                     clicks += 1
                 else:
-                    clicks += click_the_proposal(player, q["seq"])
+                    took = click_the_proposal(player, q["seq"])
+                    stepped += q["decision"] == "invoke" and took >= 2  # an invoke in steps: the aspect, then the way
+                    clicks += took
             state = _wait_for_change(c, gm_token, q["seq"])
             if clicks in (3, 4) and not player.is_closed():  # the player reloads mid-fight: the question pending now
                 player.reload()
@@ -157,7 +159,7 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                 state = c.settled(gm_token)
             assert not sideways(player) and not sideways(gm), (sideways(player), sideways(gm))
         assert state["over"], f"not over after {clicks} clicks"
-        assert gates and invokes and undone and keyboard, (gates, invokes, undone, keyboard)
+        assert gates and invokes and stepped and undone and keyboard, (gates, invokes, stepped, undone, keyboard)
         assert seen_boost and seen_free, (seen_boost, seen_free)
         gm.wait_for_selector("#status:has-text('the fight is over')")
         assert "Winner:" in gm.inner_text("#narration")
