@@ -1,10 +1,9 @@
-"""One line typed at the table, parsed once, and who typed it.
+"""One line typed at the terminal, parsed once: an answer, or a GM command with its words.
 
-The session acts on lines and the web table decides who may send which: both must read a line the
-same way, or a line one of them takes for an answer the other runs as a command. (A player's
-``" /fp cynere +5"`` once passed the web's check, which looked at the raw text, and the session,
-which strips a line before it reads it, ran it as the GM's command.) So there is one parser,
-:func:`parse`, and permissions are decided on what it returns, never on the text.
+Only the terminal reads typed lines now; the web sends typed answers and commands (live/table.py,
+live/commands.py). (A player's ``" /fp cynere +5"`` once passed the web's check, which looked at the
+raw text, while the session, which strips a line before it reads it, ran it as the GM's command: the
+cause, lines fed to the table from the pages, is gone.)
 """
 
 from __future__ import annotations
@@ -37,7 +36,3 @@ def parse(raw: str) -> Said:
     words = text[1:].split()
     return Said(text, words[0] if words else "help", tuple(words[1:]))
 
-
-#: the seats a line can come from: the GM's keyboard (the terminal's only one) or a player's page
-GM = "gm"
-PLAYER = "player"

@@ -252,12 +252,15 @@ class Session:
             self.table.command(GM, cmd)
         except SaveExists as exc:
             self._flush()
-            if self._input(f"  {exc.path} exists and is not this session's: replace it? [y/N] ").strip().lower() \
-                    in ("y", "yes"):
-                self.table.save(exc.path, replace=True)
-            else:
-                self._say(f"  (not saved: {exc.path} is kept as it was)")
+            self._replace_or_keep(exc.path)
         self._flush()
+
+    def _replace_or_keep(self, path: str) -> None:
+        """A save to a file this session did not write: replaced only if the GM says yes."""
+        if self._input(f"  {path} exists and is not this session's: replace it? [y/N] ").strip().lower() in ("y", "yes"):
+            self.table.save(path, replace=True)
+        else:
+            self._say(f"  (not saved: {path} is kept as it was)")
 
     # -- what tests and serve reach through the session --------------------------------------
     def save(self, path: str) -> None:
@@ -266,11 +269,7 @@ class Session:
         try:
             self.table.save(path)
         except SaveExists as exc:
-            if self._input(f"  {exc.path} exists and is not this session's: replace it? [y/N] ").strip().lower() \
-                    in ("y", "yes"):
-                self.table.save(exc.path, replace=True)
-            else:
-                self._say(f"  (not saved: {exc.path} is kept as it was)")
+            self._replace_or_keep(exc.path)
         self._flush()
 
 
