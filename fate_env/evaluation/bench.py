@@ -379,9 +379,12 @@ class Compiling:
 
     def start(self) -> None:
         if self.proc is None:
+            # its own process group (Ctrl-C at the terminal does not reach it) but this run's session: a
+            # new session would get a scheduler autogroup of its own, inside which SCHED_IDLE ranks it
+            # against nothing, and it would take a core from the run like any task
             self.proc = subprocess.Popen([sys.executable, "-c", _COMPILE_CHILD, str(self.scene), self.rules or ""],
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL, start_new_session=True,
+                                         stderr=subprocess.DEVNULL, process_group=0,
                                          preexec_fn=_idle if hasattr(os, "nice") else None)
 
     def ready(self) -> bool:

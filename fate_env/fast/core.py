@@ -53,9 +53,15 @@ _MARKED = False
 
 def _play_batch(*args) -> None:
     """``kernel.play_batch``; the first call in a process, once numba has compiled or loaded it, leaves
-    the compiled marker (stamp.py), so a later ``bench`` knows without importing numba."""
+    the compiled marker (stamp.py), so a later ``bench`` knows without importing numba. A first call
+    that finds nothing compiled holds the cache's compile lock (stamp.compile_lock): of several runs
+    started together, one compiles and the others wait for it, then load its cache."""
     global _MARKED
-    play_batch(*args)
+    if not _MARKED and HAVE_NUMBA and not play_batch.signatures:
+        with stamp.compile_lock():
+            play_batch(*args)
+    else:
+        play_batch(*args)
     if not _MARKED and HAVE_NUMBA:
         _MARKED = True
         stamp.mark()

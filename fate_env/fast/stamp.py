@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from contextlib import contextmanager
 from importlib import metadata, util
 from pathlib import Path
+from typing import Iterator
 
 SOURCES = Path(__file__).resolve().parent
 #: the one line that gets the fast core
@@ -67,3 +69,33 @@ def mark() -> None:
         path.touch()
     except OSError:
         pass
+
+
+@contextmanager
+def compile_lock() -> Iterator[None]:
+    """Held while this process compiles the kernel into its cache (the one :func:`marker` names): a
+    second process that would compile the same cache waits here instead, then loads what the first
+    one saved, so runs started together compile once. POSIX ``flock`` on a file beside the marker
+    (released if the holder dies); where there is no ``fcntl`` or the folder cannot be written,
+    nothing is held and each process compiles on its own, as before."""
+    path = marker()
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        fcntl = None
+    handle = None
+    if path is not None and fcntl is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(path.with_name(path.name + ".lock"), "a")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            if handle is not None:
+                handle.close()
+            handle = None
+    try:
+        yield
+    finally:
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            handle.close()

@@ -1,0 +1,92 @@
+"""One compile per cache (issue 50): runs started together share the kernel's first compile instead of
+each compiling it, and the background compile stays in the run's scheduler group so its idle priority
+holds. The kernel itself is not compiled here (a minute and a half of CPU): the protocol is tried with a
+stand-in build, and the kernel's first call is checked to keep it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from contextlib import contextmanager
+
+import pytest
+from conftest import ROOT
+
+from fate_env.fast import stamp
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX flock")
+
+BUILD = """
+import sys, time
+from pathlib import Path
+from fate_env.fast import stamp
+built = Path(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()  # both started: go together
+with stamp.compile_lock():
+    if built.exists():
+        print("loaded")
+    else:
+        time.sleep(1.0)  # the compile
+        built.write_text("compiled")
+        print("compiled")
+"""
+
+
+@pytest.mark.skipif(not stamp.installed(), reason="the lock sits beside the compiled marker (numba's)")
+def test_two_runs_started_together_compile_once(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.Popen([sys.executable, "-c", BUILD, str(tmp_path / "cache.bin")], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    for run in runs:
+        assert run.stdout.readline().strip() == "ready"
+    for run in runs:
+        run.stdin.write("go\n")
+        run.stdin.flush()
+    said = sorted(run.communicate(timeout=60)[0].strip() for run in runs)
+    assert said == ["compiled", "loaded"]
+
+
+def test_the_kernel_s_first_call_holds_the_lock_only_while_nothing_is_compiled(monkeypatch):
+    pytest.importorskip("numba")
+    from fate_env.fast import core
+    taken = []
+
+    @contextmanager
+    def lock():
+        taken.append(True)
+        yield
+
+    class Kernel:
+        signatures: list = []
+
+        def __call__(self, *args):
+            pass
+
+    monkeypatch.setattr(stamp, "compile_lock", lock)
+    monkeypatch.setattr(stamp, "mark", lambda: None)
+    monkeypatch.setattr(core, "play_batch", Kernel())
+    monkeypatch.setattr(core, "_MARKED", False)
+    core._play_batch()
+    assert taken == [True]  # nothing compiled: the first call compiles (or waits) under the lock
+    Kernel.signatures = ["compiled"]
+    monkeypatch.setattr(core, "_MARKED", False)
+    core._play_batch()
+    assert taken == [True]  # compiled in this process already: no lock
+
+
+def test_the_background_compile_stays_in_the_run_s_session_in_a_group_of_its_own():
+    """A new session would get a scheduler autogroup of its own, where SCHED_IDLE ranks the compile
+    against nothing; in the run's session it yields to the run. Its own process group keeps a terminal's
+    Ctrl-C (sent to the foreground group) from killing it half-way."""
+    from fate_env.evaluation.bench import Compiling
+    c = Compiling("duel", None)
+    c.start()
+    try:
+        assert os.getsid(c.proc.pid) == os.getsid(0)
+        assert os.getpgid(c.proc.pid) == c.proc.pid != os.getpgid(0)
+    finally:  # idle-priority: on a busy machine it may not run for minutes; not waited for
+        os.killpg(c.proc.pid, signal.SIGKILL)
+        c.proc.wait(timeout=60)
