@@ -8,9 +8,13 @@ another checkout, e.g. a clone of an older commit, to measure "before"):
 * PC decisions: a player's menu (``> ``);
 * NPC decisions: ``Enter to accept, o to override`` (every NPC decision before the autopilot;
   since, only the GM gates, a pause or an override);
-* consequence names: ``Enter for '...'``, split by whether a PC or an NPC took it.
+* consequence names: ``Enter for '...'``, split by whether a PC or an NPC took it (and the names of
+  aspects a PC created, where the version asks them).
 
-    python scripts/count_answers.py [--scene warehouse] [--seed 5] [--repo PATH] [-- extra play flags]
+The PC decisions are also counted by kind (``Cynere decides (invoke):``). With ``--seeds 0-9`` the
+figures are medians over the fights, each fight's listed.
+
+    python scripts/count_answers.py [--scene warehouse] [--seeds 5 | 0-9] [--repo PATH] [-- extra play flags]
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,10 +38,14 @@ def count(text: str, pcs: set[str]) -> dict[str, int]:
     """The prompts in a session's output, by kind."""
     names = re.findall(r"\n  (.+?) takes a \w+ consequence[^\n]*\n  Enter for '", text)
     pc_names = sum(1 for n in names if n in pcs)
-    return {"PC decisions": len(re.findall(r"(?:^|\n)> ", text)),
-            "NPC decisions": text.count("Enter to accept, o to override") + text.count("GM's choice> "),
-            "GM gates": text.count("GM gate:"),
-            "PC consequence names": pc_names, "NPC consequence names": len(names) - pc_names}
+    got = {"PC decisions": len(re.findall(r"(?:^|\n)> ", text)),
+           "NPC decisions": text.count("Enter to accept, o to override") + text.count("GM's choice> "),
+           "GM gates": text.count("GM gate:"),
+           "PC consequence names": pc_names, "NPC consequence names": len(names) - pc_names,
+           "PC aspect names": len(re.findall(r"\n  .+? creates an aspect: [^\n]*\n  Enter for '", text))}
+    for kind in re.findall(r"\n.+ decides \((\w+)\):", text):
+        got[f"  of which {kind}"] = got.get(f"  of which {kind}", 0) + 1
+    return got
 
 
 def play(repo: Path, scene: str, seed: int, extra: list[str]) -> str:
@@ -52,17 +61,21 @@ def play(repo: Path, scene: str, seed: int, extra: list[str]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scene", default="warehouse")
-    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--seeds", default="5", help="a seed, or a range A-B (medians over the fights)")
     ap.add_argument("--repo", type=Path, default=ROOT, help="the checkout whose fate-npc plays (default: this one)")
     ap.add_argument("extra", nargs="*", help="more flags for play (after --)")
     args = ap.parse_args()
     pcs = {c.name for c in load_scene(args.scene).characters if c.kind == "pc"}
-    got = count(play(args.repo, args.scene, args.seed, args.extra), pcs)
-    total = sum(v for k, v in got.items() if k != "GM gates")
-    print(f"{args.scene} --seed {args.seed} ({args.repo}{' ' + ' '.join(args.extra) if args.extra else ''}): "
-          f"{total} answers")
-    for k, v in got.items():
-        print(f"  {k:24} {v}")
+    lo, _, hi = args.seeds.partition("-")
+    seeds = range(int(lo), int(hi or lo) + 1)
+    fights = [count(play(args.repo, args.scene, seed, args.extra), pcs) for seed in seeds]
+    keys = list(dict.fromkeys(k for got in fights for k in got))
+    totals = [sum(v for k, v in got.items() if k != "GM gates" and not k.startswith(" ")) for got in fights]
+    print(f"{args.scene} --seeds {args.seeds} ({args.repo}{' ' + ' '.join(args.extra) if args.extra else ''}): "
+          f"{statistics.median(totals):g} answers" + (f" (median; per fight {totals})" if len(fights) > 1 else ""))
+    for k in keys:
+        values = [got.get(k, 0) for got in fights]
+        print(f"  {k:24} {statistics.median(values):g}" + (f"   {values}" if len(fights) > 1 else ""))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from ..fast.bundles import View
 from ..fast.jit import bound
 from ..fast import observe as ob
 from ..fast.core import FastCore, Session
-from ..fast.tables import AGENT, EMAX
+from ..fast.tables import AGENT
 from ..fast.decode import KINDS, outcome
 from ..rules.engine import replay
 from ..rules.scene import Scene
@@ -106,7 +106,7 @@ class FastTable:
         self.size = encoder.size
         self._buf = np.zeros(self.size, np.float64)
         self._boosts = np.zeros(int(tb.P[k.P_AMAX]), np.int64)
-        self._scored = np.zeros((EMAX, 3), np.int64)
+        self._scored = np.zeros((tb.emax, 3), np.int64)
         self._observe = None  # observe, bound to its arguments' types on the first call
 
     # -- episode ----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .jit import BROKEN, HAVE_NUMBA, bound
 from .stamp import NOTICE
 from .decode import events, outcome
 from .dice import RNG_SIZE
-from .tables import AGENT, CONTROLLERS, EMAX, Tables, Unsupported, asks_mask, build, covered
+from .tables import AGENT, CONTROLLERS, Tables, Unsupported, asks_mask, build, covered
 
 __all__ = ["FastCore", "Episode", "Unsupported", "covered", "available", "compiled", "basic_params", "NOTICE"]
 
@@ -140,7 +140,7 @@ class Session:
         self._seed = _seeds([seed])
         self._policy_rng = core._policy_rngs([seed])[0] if policy_rng is None else np.asarray(policy_rng, np.uint64)
         CH, SLOTA, _ = core._state()
-        self.EV = np.zeros((EMAX, k.EW), np.int64)
+        self.EV = np.zeros((t.emax, k.EW), np.int64)
         self.G = np.zeros(k.NG + 1024, np.int64)
         #: the fight's arrays, and their copy at the last turn's start (``bundles.Fight``)
         self.state = Fight(CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
@@ -235,7 +235,7 @@ class FastCore:
                                     {cid: asks_mask(kinds) for cid, kinds in (asks or {}).items()})
         #: the scene's tables as the kernel takes them (``bundles.Scene``)
         self.arrays = self.tables.arrays()
-        self._scratch_events = np.zeros((EMAX, k.EW), np.int64)  # a batch's events are not kept
+        self._scratch_events = np.zeros((self.tables.emax, k.EW), np.int64)  # a batch's events are not kept
         self._replay_scratch: tuple | None = None
         self._advance = None  # kernel.advance bound to a session's argument types (jit.bound)
 
@@ -257,7 +257,7 @@ class FastCore:
 
     def episode(self, seed: int) -> Episode:
         CH, SLOTA, G = self._state(1)
-        EV = np.zeros((EMAX, k.EW), np.int64)
+        EV = np.zeros((self.tables.emax, k.EW), np.int64)
         MARK = np.zeros((CH.shape[1], 64), np.int64)
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
             _play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)

@@ -22,7 +22,7 @@ import numpy as np
 from .kernel import layout as k
 from .kernel.entry import playouts
 from .core import FastCore, _seeds
-from .tables import DECISION_BITS, EMAX
+from .tables import DECISION_BITS
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Lookahead:
         self.core = FastCore(scene, plays, {cid: tuple(DECISION_BITS) for cid in ids})
         self.ids = list(self.core.tables.ids)
         self.sides = list(self.core.tables.sides)
-        self._events = np.zeros((EMAX, k.EW), np.int64)
+        self._events = np.zeros((self.core.tables.emax, k.EW), np.int64)
 
     def play(self, seed: int, answers: list[int], decision: tuple[str, str, int], tries: list[int],
              rseeds: list[int], horizon: int) -> Copies:

@@ -41,8 +41,17 @@ POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, 
 DECISION_BITS = {word: code for code, word in enumerate(k.DECISIONS)}
 ASK_ALL = (1 << len(DECISION_BITS)) - 1
 CONTROLLERS = tuple(p for p in POLICY_KINDS if p != AGENT)
-AMAX = 256          # aspect ids one episode may reach
-EMAX = 4096         # events one episode may write
+AMAX = 256          # aspect ids one episode may reach, at least (sized from the scene: limits())
+EMAX = 4096         # events one episode may write, at least
+
+
+def limits(characters: int, aspects: int) -> tuple[int, int]:
+    """(aspect ids, events) one episode of a scene may reach: the floors above, or room that grows with
+    the characters (each may take consequences, create advantages and boosts, and write a turn's
+    events every exchange), so a crowded scene stays on the fast core instead of outgrowing fixed
+    tables. The kernel reads both at run time (P_AMAX, the event table's rows); an episode that
+    still outgrows them stops with its reason and is played on the reference."""
+    return max(AMAX, aspects + 24 * characters), max(EMAX, 320 * characters)
 
 
 class Unsupported(ValueError):
@@ -77,6 +86,11 @@ class Tables:
     slot_info: tuple[tuple[tuple[str, int], ...], ...]
     fp_start: tuple[int, ...]
     gm_start: int
+
+    @property
+    def emax(self) -> int:
+        """The rows of an episode's event table (limits())."""
+        return int(self.P[k.P_EMAX])
 
     def arrays(self) -> KernelScene:
         """The arrays the kernel reads, bundled as its entry points take them."""
@@ -309,8 +323,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_FIGHT], P[k.P_SHOOT_SKILL], P[k.P_PROVOKE] = si["Fight"], si["Shoot"], si["Provoke"]
     P[k.P_ATHLETICS], P[k.P_WILL] = si["Athletics"], si["Will"]
     P[k.P_NSIDES] = len(sides)
-    P[k.P_AMAX] = AMAX
-    P[k.P_EMAX] = EMAX
+    P[k.P_AMAX], P[k.P_EMAX] = limits(n, len(rows))
     (P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING], P[k.P_NAME_SMALL_WIN], P[k.P_NAME_SECOND_WIND],
      P[k.P_NAME_MOMENTUM]) = boost_ids
     P[k.P_NAME_HARD_WON] = hard_won

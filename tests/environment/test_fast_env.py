@@ -21,6 +21,7 @@ from fate_env.environment.aec import raw_env
 from fate_env.environment.reference_table import ReferenceTable
 from fate_env.environment.single_agent import FateSingleAgentEnv
 from fate_env.fast import core as fast_core
+from fate_env.fast import tables as fast_tables
 from fate_env.fast.core import Unsupported
 
 pytestmark = pytest.mark.skipif(not fast_core.available(), reason="the fast core needs numba (the fast extra)")
@@ -73,7 +74,7 @@ def test_zone_attacks_and_an_immobile_character_step_the_same_on_both_cores():
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""
-    monkeypatch.setattr(fast_core, "EMAX", 120)
+    monkeypatch.setattr(fast_tables, "limits", lambda characters, aspects: (256, 120))
     env = raw_env(scene="warehouse", core="fast")
     env.reset(seed=3)
     handed_back = False

@@ -485,3 +485,17 @@ def test_an_immobile_character_is_offered_no_move(policy):
     assert any(c.immobile for c in scene.characters)
     who = {c.id: policy for c in scene.characters}
     assert compare(scene, SEEDS[:100], who) >= 90
+
+
+@pytest.mark.parametrize("characters", [24, 32])
+def test_a_crowded_scene_stays_on_the_fast_core_and_plays_as_the_reference(characters):
+    """The fast core's tables are sized from the scene (tables.limits): the warehouse's PCs against copies
+    of Og, 24 and 32 characters, play every fight to its end on the kernel (at the old fixed sizes, 256
+    aspects and 4,096 events, the 32-character fights all went back to the reference), identically to the
+    reference engine."""
+    import sys
+    sys.path.insert(0, str(config_dir().parents[0] / "scripts"))
+    from bench_scene_size import crowd
+    scene = scene_from_dict(crowd(characters), f"warehouse x{characters}")
+    assert all(o is not None for o in FastCore(scene).outcomes(SEEDS[:20]))
+    assert compare(scene, SEEDS[:3]) == 3
