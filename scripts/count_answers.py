@@ -36,13 +36,18 @@ from fate_env.content.scenes import load_scene  # noqa: E402
 
 def count(text: str, pcs: set[str]) -> dict[str, int]:
     """The prompts in a session's output, by kind."""
-    names = re.findall(r"\n  (.+?) takes a \w+ consequence[^\n]*\n  Enter for '", text)
+    # the line before each naming prompt says whose wound it is (it may follow an earlier prompt, as a
+    # pipe does not echo the answer)
+    lines = text.split("\n")
+    asked = [lines[i - 1] for i, line in enumerate(lines) if line.startswith("  Enter for '") and i]
+    names = [m.group(1).strip() for m in (re.search(r"([^:>]+?) takes a \w+ consequence", line) for line in asked)
+             if m]
     pc_names = sum(1 for n in names if n in pcs)
     got = {"PC decisions": len(re.findall(r"(?:^|\n)> ", text)),
            "NPC decisions": text.count("Enter to accept, o to override") + text.count("GM's choice> "),
            "GM gates": text.count("GM gate:"),
            "PC consequence names": pc_names, "NPC consequence names": len(names) - pc_names,
-           "PC aspect names": len(re.findall(r"\n  .+? creates an aspect: [^\n]*\n  Enter for '", text))}
+           "PC aspect names": sum(" creates an aspect: " in line for line in asked)}
     for kind in re.findall(r"\n.+ decides \((\w+)\):", text):
         got[f"  of which {kind}"] = got.get(f"  of which {kind}", 0) + 1
     return got
