@@ -654,7 +654,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .live import autopilot as ap
     from .live.session import SessionError, SessionLog, finish_session, open_session
     from .web.host import TableHost
-    from .web.server import Links, links_text, listen, serve
+    from .web.server import Links, links_text, listen, reachable, serve
 
     controls = _parse_controls(args.control)
     try:
@@ -686,7 +686,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"(listening on {args.host}: anyone on that network who has a link can open it)")
 
     def ready(port: int) -> None:
-        base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{port}"
+        at = reachable(args.host)  # a wildcard bind: this machine's network address, which a phone can open
+        base = f"http://{f'[{at}]' if ':' in at else at}:{port}"
         print(printable(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server "
                         "(the session is saved)"))
         print("\n".join(links_text(links, base, {cid: s.narrator.name(cid) for cid in pcs})), flush=True)

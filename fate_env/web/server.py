@@ -360,6 +360,25 @@ def links_text(links: Links, base: str, names: dict[str, str]) -> list[str]:
     return out
 
 
+def reachable(bind: str) -> str:
+    """The address the players' phones should open for a server bound to ``bind``: itself, or for the
+    wildcard (``0.0.0.0``, ``::``) this machine's address on the network its default route leaves by
+    (a UDP socket "connected" to a private address: nothing is sent); the loopback when it has none."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    family = socket.AF_INET6 if bind == "::" else socket.AF_INET
+    probe = ("fd00::1", 9) if family == socket.AF_INET6 else ("10.255.255.255", 9)
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect(probe)
+            found = s.getsockname()[0]
+    except OSError:
+        return "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    if found in ("0.0.0.0", "::"):
+        return "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    return found
+
+
 def listen(address: str, port: int) -> tuple[str, int]:
     """The address and port to serve on, claimed before anything else starts: a port that cannot be
     had is said (OSError) before a session is opened or a file written; port 0 becomes a free one.

@@ -103,3 +103,34 @@ def test_validate_shows_a_scene_s_control_characters_instead_of_obeying_them(tmp
     assert r.returncode == 0, r.stderr
     assert "\x1b" not in r.stdout and "\x07" not in r.stdout and "\u202e" not in r.stdout
     assert "\\x1b[2J" in r.stdout and "\\u202e" in r.stdout
+
+
+def test_a_table_shared_on_the_network_prints_links_a_phone_can_open(tmp_path):
+    """`--host 0.0.0.0` shares the table: the links it prints name this machine's network address (a
+    phone cannot open 127.0.0.1 or 0.0.0.0), and the table answers at that address."""
+    from fate_env.web.server import reachable
+    at = reachable("0.0.0.0")
+    proc = subprocess.Popen([sys.executable, "-m", "fate_env.cli", "serve", "duel", "--seed", "1", "--host", "0.0.0.0",
+                             "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env(tmp_path))
+    try:
+        lines = []
+        deadline = time.time() + 60
+        while time.time() < deadline and not any(line.startswith("spectators:") for line in lines):
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+        gm_url = next(line.split()[-1] for line in lines if line.startswith("GM:"))
+        host, rest = gm_url.split("//")[1].rsplit(":", 1)
+        assert host == at and host not in ("0.0.0.0", "::")
+        port, token = rest.split("/t/")
+        with socket.create_connection((host, int(port)), timeout=10) as conn:
+            conn.sendall(f"GET /api/{token}/state HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+            assert conn.recv(64).startswith(b"HTTP/1.1 200")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
