@@ -18,15 +18,8 @@ from typing import Any
 from ..rules import ruleset as R
 from .scenes import config_dir, load_rules, rule_dials, rule_set_chain
 
-#: the choices of each dial that takes one of a few values
-CHOICES: dict[str, tuple[str, ...]] = {
-    "turn_order": R.TURN_ORDERS, "full_defense": R.FULL_DEFENSE, "teamwork_cap": R.TEAMWORK_CAPS,
-    "overcome_tie": R.OVERCOME_TIES, "exploit_opposition": R.EXPLOIT_OPPOSITION, "major_cost": R.MAJOR_COSTS,
-    "extreme_for": R.EXTREME_FOR, "scale_benefit": R.SCALE_BENEFITS, "conditions": R.CONDITIONS,
-    "move_cost": R.MOVE_COSTS, "sprint": R.SPRINTS, "defense_overflow": R.DEFENSE_OVERFLOW,
-    "consequence_rule": R.CONSEQUENCE_RULES, "concession": R.CONCESSIONS, "weapon_effect": R.WEAPON_EFFECTS,
-    "advantage_rule": R.ADVANTAGE_RULES,
-}
+#: the choices of each dial that takes one of a few values (declared on the rule set's fields)
+CHOICES: dict[str, tuple[str, ...]] = R.CHOICES
 DEFAULT = "condensed"
 #: what a dial's file cannot say by a comment (it is derived, not written)
 DERIVED = {"stress_style": "how boxes absorb a hit: follows one_box_per_hit unless stress.style names one"}

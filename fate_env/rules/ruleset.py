@@ -77,6 +77,21 @@ class RuleSetError(ValueError):
     """A rule-set file or dial override that does not fit."""
 
 
+def _flag(default: bool = False) -> Any:
+    """A dial that is on or off: declared once here, read, written and checked from the declaration."""
+    return field(default=default, metadata={"dial": "flag"})
+
+
+def _pick(choices: tuple[str, ...], default: str) -> Any:
+    """A dial that takes one of ``choices``: declared once here (``fate-npc rules`` lists the choices)."""
+    return field(default=default, metadata={"dial": "choice", "choices": choices})
+
+
+def _table_field() -> Any:
+    """Names to values (written as a mapping, kept as pairs): a rule set's own tables."""
+    return field(default=(), metadata={"dial": "table"})
+
+
 @dataclass(frozen=True)
 class RuleSet:
     name: str
@@ -85,41 +100,41 @@ class RuleSet:
     boxes_by_rating: tuple[tuple[int, tuple[int, ...]], ...]
     extra_mild_at: int
     consequences: tuple[tuple[str, int], ...] = (("mild", 2), ("moderate", 4), ("severe", 6))
-    extreme_consequences: bool = False
-    extreme_for: str = "characters"
-    scale_benefit: str = "effort"
-    turn_order: str = "popcorn"
-    npcs_at_best_slot: bool = False
-    full_defense: str = "condensed"
-    teamwork_cap: str = "leader_skill"
-    overcome_tie: str = "choice"
-    exploit_opposition: str = "difficulty"
-    major_cost: str = "consequence"
-    mixed_conflicts: bool = False
-    weapons: bool = False
-    faster_contests: bool = False
-    conditions: str = "off"
-    split_effort: bool = False
-    consequence_rule: str = "shifts"
-    concession: str = "anytime"
-    weapon_effect: str = "shifts"
-    hold_action: bool = False
-    move_cost: str = "free"
-    sprint: str = "overcome"
-    defense_overflow: str = "boost"
-    protect: bool = False            # Fate 3.0's block protecting an ally (002:46)
-    block_actions: bool = False      # Fate 3.0's block against a foe's kind of action (002:47)
-    maneuver_avoid: bool = False     # a maneuver's target may pay a fate point not to take it (002:79)
-    fragile_aspects: bool = False    # a maneuver's aspect on a character goes at its first tag (002:83)
-    advantage_rule: str = "create"   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
+    extreme_consequences: bool = _flag()
+    extreme_for: str = _pick(EXTREME_FOR, "characters")
+    scale_benefit: str = _pick(SCALE_BENEFITS, "effort")
+    turn_order: str = _pick(TURN_ORDERS, "popcorn")
+    npcs_at_best_slot: bool = _flag()
+    full_defense: str = _pick(FULL_DEFENSE, "condensed")
+    teamwork_cap: str = _pick(TEAMWORK_CAPS, "leader_skill")
+    overcome_tie: str = _pick(OVERCOME_TIES, "choice")
+    exploit_opposition: str = _pick(EXPLOIT_OPPOSITION, "difficulty")
+    major_cost: str = _pick(MAJOR_COSTS, "consequence")
+    mixed_conflicts: bool = _flag()
+    weapons: bool = _flag()
+    faster_contests: bool = _flag()
+    conditions: str = _pick(CONDITIONS, "off")
+    split_effort: bool = _flag()
+    consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts")
+    concession: str = _pick(CONCESSIONS, "anytime")
+    weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts")
+    hold_action: bool = _flag()
+    move_cost: str = _pick(MOVE_COSTS, "free")
+    sprint: str = _pick(SPRINTS, "overcome")
+    defense_overflow: str = _pick(DEFENSE_OVERFLOW, "boost")
+    protect: bool = _flag()            # Fate 3.0's block protecting an ally (002:46)
+    block_actions: bool = _flag()      # Fate 3.0's block against a foe's kind of action (002:47)
+    maneuver_avoid: bool = _flag()     # a maneuver's target may pay a fate point not to take it (002:79)
+    fragile_aspects: bool = _flag()    # a maneuver's aspect on a character goes at its first tag (002:83)
+    advantage_rule: str = _pick(ADVANTAGE_RULES, "create")   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
     #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
     #: Fight, 001:57-62); a scene under the rule set may use either name
-    skill_names: tuple[tuple[str, str], ...] = ()
+    skill_names: tuple[tuple[str, str], ...] = _table_field()
     #: weapons and armor by name, to their ratings (FATE 2.0's table, 001:91-101); a sheet under
     #: the rule set may name them (``weapon: sword``); ``shield`` in the armor table is what a
     #: sheet's ``shield: true`` adds
-    weapon_table: tuple[tuple[str, int], ...] = ()
-    armor_table: tuple[tuple[str, int], ...] = ()
+    weapon_table: tuple[tuple[str, int], ...] = _table_field()
+    armor_table: tuple[tuple[str, int], ...] = _table_field()
     max_exchanges: int = 30
     #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
     #: "core" when one box takes a whole hit, else "condensed")
@@ -181,6 +196,10 @@ class RuleSet:
         return from_dict(base)
 
 
+#: the dials declared on the fields, by kind (everything that reads, writes or lists them derives from these)
+FLAGS = tuple(f.name for f in fields(RuleSet) if f.metadata.get("dial") == "flag")
+CHOICES: dict[str, tuple[str, ...]] = {f.name: f.metadata["choices"] for f in fields(RuleSet)
+                                       if f.metadata.get("dial") == "choice"}
 _DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit",
                                                    "extra_mild_at", "stress_style"}
 #: dials a scene may not override: what the rule set's texts call their skills
@@ -199,16 +218,22 @@ def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str
     return value
 
 
-def _conditions(data: dict[str, Any]) -> str:
-    value = _choice(data, "conditions", CONDITIONS, "off")
+def _plain(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
+    return _choice(data, key, allowed, default)
+
+
+def _conditions(data: dict[str, Any], key: str = "conditions", allowed: tuple[str, ...] = CONDITIONS,
+                default: str = "off") -> str:
+    value = _choice(data, key, allowed, default)
     if value != "off" and data.get("extreme_consequences"):
         raise RuleSetError("dials 'conditions' and 'extreme_consequences': conditions replace consequences "
                            "entirely (003:2064); expected one of the two")
     return value
 
 
-def _consequence_rule(data: dict[str, Any]) -> str:
-    value = _choice(data, "consequence_rule", CONSEQUENCE_RULES, "shifts")
+def _consequence_rule(data: dict[str, Any], key: str = "consequence_rule",
+                      allowed: tuple[str, ...] = CONSEQUENCE_RULES, default: str = "shifts") -> str:
+    value = _choice(data, key, allowed, default)
     if value == "ordered":
         for key, off in (("conditions", "off"), ("extreme_consequences", False)):
             if data.get(key, off) != off:
@@ -218,6 +243,10 @@ def _consequence_rule(data: dict[str, Any]) -> str:
         raise RuleSetError("dial 'concession: offered': an offer is made while taking an ordered consequence "
                            "(001:150); expected consequence_rule: ordered with it")
     return value
+
+
+#: the choice dials whose value is checked against other dials too
+_READERS = {"conditions": _conditions, "consequence_rule": _consequence_rule}
 
 
 def _skill_names(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -255,9 +284,7 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     cons = data.get("consequences", {"mild": 2, "moderate": 4, "severe": 6})
     if set(cons) != {"mild", "moderate", "severe"}:
         raise RuleSetError("consequences: expected exactly mild, moderate and severe")
-    for key in ("extreme_consequences", "npcs_at_best_slot", "weapons", "mixed_conflicts", "faster_contests",
-                "split_effort", "hold_action", "protect", "block_actions", "maneuver_avoid",
-                "fragile_aspects"):
+    for key in FLAGS:
         if key in data and not isinstance(data[key], bool):
             raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
     if data.get("hold_action") and data.get("turn_order", "popcorn") == "popcorn":
@@ -272,6 +299,15 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     style = stress.get("style", "core" if one_box else "condensed")
     if style not in STYLES:
         raise RuleSetError(f"stress.style: expected one of {', '.join(STYLES)}, got {style!r}")
+    dials: dict[str, Any] = {}
+    for f in fields(RuleSet):  # in declaration order, so the first wrong dial is the one named
+        kind = f.metadata.get("dial")
+        if kind == "flag":
+            dials[f.name] = bool(data.get(f.name, f.default))
+        elif kind == "choice":
+            dials[f.name] = _READERS.get(f.name, _plain)(data, f.name, f.metadata["choices"], f.default)
+        elif kind == "table":
+            dials[f.name] = _skill_names(data) if f.name == "skill_names" else _table(data, f.name)
     return RuleSet(
         name=str(data.get("name", "custom")),
         title=str(data.get("title", data.get("name", "custom"))),
@@ -280,43 +316,15 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
         boxes_by_rating=boxes,
         extra_mild_at=int(stress.get("extra_mild_at", 5)),
         consequences=tuple((k, int(cons[k])) for k in ("mild", "moderate", "severe")),
-        extreme_consequences=bool(data.get("extreme_consequences", False)),
-        extreme_for=_choice(data, "extreme_for", EXTREME_FOR, "characters"),
-        scale_benefit=_choice(data, "scale_benefit", SCALE_BENEFITS, "effort"),
-        turn_order=_choice(data, "turn_order", TURN_ORDERS, "popcorn"),
-        npcs_at_best_slot=bool(data.get("npcs_at_best_slot", False)),
-        full_defense=_choice(data, "full_defense", FULL_DEFENSE, "condensed"),
-        teamwork_cap=_choice(data, "teamwork_cap", TEAMWORK_CAPS, "leader_skill"),
-        overcome_tie=_choice(data, "overcome_tie", OVERCOME_TIES, "choice"),
-        exploit_opposition=_choice(data, "exploit_opposition", EXPLOIT_OPPOSITION, "difficulty"),
-        major_cost=_choice(data, "major_cost", MAJOR_COSTS, "consequence"),
-        mixed_conflicts=bool(data.get("mixed_conflicts", False)),
-        weapons=bool(data.get("weapons", False)),
-        faster_contests=bool(data.get("faster_contests", False)),
-        conditions=_conditions(data),
-        split_effort=bool(data.get("split_effort", False)),
-        consequence_rule=_consequence_rule(data),
-        concession=_choice(data, "concession", CONCESSIONS, "anytime"),
-        weapon_effect=_choice(data, "weapon_effect", WEAPON_EFFECTS, "shifts"),
-        hold_action=bool(data.get("hold_action", False)),
-        move_cost=_choice(data, "move_cost", MOVE_COSTS, "free"),
-        sprint=_choice(data, "sprint", SPRINTS, "overcome"),
-        defense_overflow=_choice(data, "defense_overflow", DEFENSE_OVERFLOW, "boost"),
-        protect=bool(data.get("protect", False)),
-        block_actions=bool(data.get("block_actions", False)),
-        maneuver_avoid=bool(data.get("maneuver_avoid", False)),
-        fragile_aspects=bool(data.get("fragile_aspects", False)),
-        advantage_rule=_choice(data, "advantage_rule", ADVANTAGE_RULES, "create"),
-        skill_names=_skill_names(data),
-        weapon_table=_table(data, "weapon_table"),
-        armor_table=_table(data, "armor_table"),
         max_exchanges=max_ex,
+        **dials,
     )
 
 
 def to_dict(rules: RuleSet) -> dict[str, Any]:
-    """The inverse of :func:`from_dict` (for logs and overrides)."""
-    return {
+    """The inverse of :func:`from_dict` (for logs and overrides): the stress and consequence tables, then
+    every other dial in declaration order."""
+    out: dict[str, Any] = {
         "name": rules.name,
         "title": rules.title,
         "stress": {
@@ -326,38 +334,16 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
             "extra_mild_at": rules.extra_mild_at,
         },
         "consequences": dict(rules.consequences),
-        "extreme_consequences": rules.extreme_consequences,
-        "extreme_for": rules.extreme_for,
-        "scale_benefit": rules.scale_benefit,
-        "turn_order": rules.turn_order,
-        "npcs_at_best_slot": rules.npcs_at_best_slot,
-        "full_defense": rules.full_defense,
-        "teamwork_cap": rules.teamwork_cap,
-        "overcome_tie": rules.overcome_tie,
-        "exploit_opposition": rules.exploit_opposition,
-        "major_cost": rules.major_cost,
-        "mixed_conflicts": rules.mixed_conflicts,
-        "weapons": rules.weapons,
-        "faster_contests": rules.faster_contests,
-        "conditions": rules.conditions,
-        "split_effort": rules.split_effort,
-        "consequence_rule": rules.consequence_rule,
-        "concession": rules.concession,
-        "weapon_effect": rules.weapon_effect,
-        "hold_action": rules.hold_action,
-        "move_cost": rules.move_cost,
-        "sprint": rules.sprint,
-        "defense_overflow": rules.defense_overflow,
-        "protect": rules.protect,
-        "block_actions": rules.block_actions,
-        "maneuver_avoid": rules.maneuver_avoid,
-        "fragile_aspects": rules.fragile_aspects,
-        "advantage_rule": rules.advantage_rule,
-        "skill_names": dict(rules.skill_names),
-        "weapon_table": dict(rules.weapon_table),
-        "armor_table": dict(rules.armor_table),
-        "max_exchanges": rules.max_exchanges,
     }
+    for f in fields(RuleSet):
+        kind = f.metadata.get("dial")
+        if kind in ("flag", "choice"):
+            out[f.name] = getattr(rules, f.name)
+        elif kind == "table":
+            out[f.name] = dict(getattr(rules, f.name))
+        elif f.name == "max_exchanges":
+            out[f.name] = rules.max_exchanges
+    return out
 
 
-__all__ = ["RuleSet", "RuleSetError", "from_dict", "to_dict", "dial_names", "replace"]
+__all__ = ["RuleSet", "RuleSetError", "from_dict", "to_dict", "dial_names", "replace", "FLAGS", "CHOICES"]
