@@ -22,7 +22,8 @@ from ..rules.options import Invoke
 from ..rules.scene import Scene
 from ..rules.reach import sheet_attack_skills, track_attack_skills
 from ..rules.state import BOOST, build_fighter
-from .segments import MAX_SHARE, SEGMENT_MEANINGS, SEGMENTS, SEGMENTS_BY_KIND, LayoutOverflow, encoders, fixed_options
+from .segments import (MAX_SHARE, SEGMENT_MEANINGS, SEGMENTS, SEGMENTS_BY_KIND, LayoutOverflow, encoders, fixed_options,
+                       scene_features)
 
 __all__ = ["ActionLayout", "AspectSlots", "LayoutOverflow", "Segment", "attack_skills", "usable_boosts", "MAX_SHARE",
            "SEGMENTS_BY_KIND", "SEGMENT_MEANINGS"]
@@ -112,13 +113,7 @@ class ActionLayout:
                                        + self.scene_T * (self.scene_C + self.scene_Z + 1)
                                        + (scene.rules.max_exchanges if contest else 0) + twists)
         self.scene_blocks = [b.block.name for b in scene.borders if b.block is not None]
-        rules = scene.rules
-        self.scene_features = frozenset(name for name, on in (
-            ("armored", any(c.minion_armor for c in scene.characters)),
-            ("blasts", any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)),
-            ("split", rules.split_effort), ("offered", rules.concession == "offered"), ("held", rules.hold_action),
-            ("protect", rules.protect), ("spin", rules.defense_overflow == "spin"), ("avoid", rules.maneuver_avoid),
-            ("block_actions", rules.block_actions)) if on)
+        self.scene_features = scene_features(scene)
         if fixed is None:
             self.C, self.Z = self.scene_C, self.scene_Z
             self.skills, self.templates = self.scene_skills, self.scene_templates

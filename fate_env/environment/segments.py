@@ -74,8 +74,31 @@ def _one(layout: Any) -> int:
     return 1
 
 
+#: the features only some scenes or rule sets have, each with what turns it on: a segment gated on one
+#: (``_if``) is empty in a layout without it. Declared once: a layout's features are read from here, and
+#: a segment gated on a feature not declared here is refused when this module loads
+FEATURES: dict[str, Callable[[Any], bool]] = {
+    "armored": lambda scene: any(c.minion_armor for c in scene.characters),
+    "blasts": lambda scene: any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts),
+    "split": lambda scene: scene.rules.split_effort,
+    "offered": lambda scene: scene.rules.concession == "offered",
+    "held": lambda scene: scene.rules.hold_action,
+    "protect": lambda scene: scene.rules.protect,
+    "spin": lambda scene: scene.rules.defense_overflow == "spin",
+    "avoid": lambda scene: scene.rules.maneuver_avoid,
+    "block_actions": lambda scene: scene.rules.block_actions,
+}
+
+
+def scene_features(scene: Any) -> frozenset[str]:
+    """The features ``scene`` has (FEATURES)."""
+    return frozenset(name for name, on in FEATURES.items() if on(scene))
+
+
 def _if(feature: str, size: Callable[[Any], int]) -> Callable[[Any], int]:
     """A segment of a feature only some scenes or rule sets have: empty without it."""
+    if feature not in FEATURES:
+        raise KeyError(f"segment gated on feature {feature!r}, which FEATURES does not declare (what turns it on)")
     return lambda L: size(L) if feature in L.features else 0
 
 
