@@ -16,6 +16,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .content.safe_text import OneLineError
 from .content.scenes import SceneError, list_scenes, load_rules, load_scene
@@ -265,42 +266,15 @@ def _missing_train_extra(command: str) -> str | None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .content.paths import OutputPathError, check_output
-
     if (missing := _missing_train_extra("train")) is not None:
         return _fail(missing)
-    from .learn.training import load_config, train
+    from .learn.training import train
 
     load_scene(args.scene, rules=args.rules)  # a bad scene fails here, before any training
-    if args.config is None:  # the SB3 path's defaults teach fighting (default.yaml); Ray's own are ray.yaml
-        args.config = str(_default_train_config().with_name("ray.yaml") if args.ray else _default_train_config())
     try:
-        config = load_config(args.config)
-        from agents.base import make_controller
-        if args.league and args.opponent is not None:
-            raise ValueError("--league draws the opponents from the config's league population; drop --opponent")
-        if args.league:
-            from .learn.league import league_settings
-            opponents = league_settings(config.get("league"), f"{args.config}: league")["opponents"]
-        else:
-            opponents = (args.opponent or "basic").split(",")
-        for name in opponents:
-            make_controller(name.strip())
-    except Exception as exc:  # noqa: BLE001 - reported as one line
-        return _fail(str(exc))
-    if args.timesteps < 1:
-        raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
-    if args.init and not Path(args.init).exists():
-        return _fail(f"--init {args.init}: no such model file")
-    card = Path(args.out).with_suffix(".json")
-    if _stdout_is(card):  # the report printed at the end would overwrite the model's sidecar
-        return _fail(f"standard output is {card}, the sidecar that --out {args.out} writes beside the model; "
-                     f"send the report elsewhere (e.g. > {card.with_name(card.stem + '_report.json')})")
-    try:  # checked now, not after an hour of training
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        check_output(args.out, "--out", args.force, inputs=[args.init] if args.init else ())
-        check_output(card, "the sidecar of --out", args.force)
-    except (OutputPathError, OSError) as exc:
+        config = _train_config(args)
+        _train_outputs(args)
+    except _TrainRefused as exc:
         return _fail(str(exc))
     if args.ray:
         return _train_on_ray(args, config)
@@ -315,22 +289,75 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.json:
         json.dump(result, sys.stdout, indent=1)
         print()
-        return 0
-    print(f"trained {result['side']} in {result['scene']} for {result['timesteps']} steps "
-          f"({result['minutes']:.1f} min, engine: {result['engine']}); model {result['model']}, logs {result['logs']}")
+    else:
+        print("\n".join(_train_lines(result)))
+    return 0
+
+
+class _TrainRefused(ValueError):
+    """A training run refused before it starts (one line)."""
+
+
+def _train_config(args: argparse.Namespace) -> dict:
+    """The training config (the SB3 path's defaults teach fighting, default.yaml; Ray's own are ray.yaml)
+    and its opponents checked; ``--timesteps`` and ``--init`` too."""
+    from agents.base import make_controller
+
+    from .learn.training import load_config
+    if args.config is None:
+        args.config = str(_default_train_config().with_name("ray.yaml") if args.ray else _default_train_config())
+    try:
+        config = load_config(args.config)
+        if args.league and args.opponent is not None:
+            raise ValueError("--league draws the opponents from the config's league population; drop --opponent")
+        if args.league:
+            from .learn.league import league_settings
+            opponents = league_settings(config.get("league"), f"{args.config}: league")["opponents"]
+        else:
+            opponents = (args.opponent or "basic").split(",")
+        for name in opponents:
+            make_controller(name.strip())
+    except Exception as exc:  # noqa: BLE001 - reported as one line
+        raise _TrainRefused(str(exc)) from None
+    if args.timesteps < 1:
+        raise UsageError(f"--timesteps: expected a positive number, got {args.timesteps}")
+    if args.init and not Path(args.init).exists():
+        raise _TrainRefused(f"--init {args.init}: no such model file")
+    return config
+
+
+def _train_outputs(args: argparse.Namespace) -> None:
+    """The model and its sidecar checked now, not after an hour of training."""
+    from .content.paths import OutputPathError, check_output
+    card = Path(args.out).with_suffix(".json")
+    if _stdout_is(card):  # the report printed at the end would overwrite the model's sidecar
+        raise _TrainRefused(f"standard output is {card}, the sidecar that --out {args.out} writes beside the model; "
+                            f"send the report elsewhere (e.g. > {card.with_name(card.stem + '_report.json')})")
+    try:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        check_output(args.out, "--out", args.force, inputs=[args.init] if args.init else ())
+        check_output(card, "the sidecar of --out", args.force)
+    except (OutputPathError, OSError) as exc:
+        raise _TrainRefused(str(exc)) from None
+
+
+def _train_lines(result: dict) -> list[str]:
+    """A training run's report: the model and logs, the win rates with their intervals, the league."""
+    lines = [f"trained {result['side']} in {result['scene']} for {result['timesteps']} steps "
+             f"({result['minutes']:.1f} min, engine: {result['engine']}); model {result['model']}, logs {result['logs']}"]
     for key, r in result.items():
         if key.startswith("vs_") or key.startswith("random_seat"):
             who = "random in its seat" if key.startswith("random_seat") else "trained"
             lo, hi = r["ci95"]
-            print(f"  {who:>18} {key.split('vs_')[1]:>10}: {r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] "
-                  f"over {r['episodes']} seeds")
+            lines.append(f"  {who:>18} {key.split('vs_')[1]:>10}: {r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] "
+                         f"over {r['episodes']} seeds")
     if "league" in result:
-        print("league at the end (the learner's wins over all its fights against each; its share of the next):")
+        lines.append("league at the end (the learner's wins over all its fights against each; its share of the next):")
         for m in result["league"]["members"]:
             rate = "—" if m["win_rate"] is None else f"{m['win_rate']:.1%}"
-            print(f"  {m['name']:>18} ({m['kind']}{', retired' if m['retired'] else ''}): {m['fights']} fights, "
-                  f"won {rate}; share {m['share']:.1%}")
-    return 0
+            lines.append(f"  {m['name']:>18} ({m['kind']}{', retired' if m['retired'] else ''}): {m['fights']} fights, "
+                         f"won {rate}; share {m['share']:.1%}")
+    return lines
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -452,168 +479,30 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from fate_env.evaluation import bench as B
-    from fate_env.evaluation.pools import WorkerDied
-    from agents.base import UnknownController, controllers_for
-
-    from .content.paths import OutputPathError, atomic_open, check_output
-    from .content.scenes import read_scene_data, scene_from_dict
-    from .evaluation.stats import wilson
-
-    try:  # every output is checked before the first episode runs
-        for flag, path in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
-            if path:
-                check_output(path, flag, args.force)
-    except OutputPathError as exc:
-        raise UsageError(str(exc)) from None
-    if args.tune and args.target_win is None:
-        raise UsageError("--tune needs --target-win RATE (the win rate of the PCs' side to aim for)")
-    file, base = read_scene_data(args.scene)
-    written = scene_from_dict(base, file, rules=args.rules)  # one clear message for a bad file, before any run
-    controls = _parse_controls(args.control)
+    from .evaluation import bench_command as C
     try:
-        varies = [B.parse_vary(v) for v in args.vary]
-        if args.tune:
-            values = next((v for p, v in varies if p == args.tune), list(range(0, 9)))
-            varies = [(args.tune, values)]
-        grid = B.variants(base, varies)
-        scenes = [B.build_variant(base, file, params, args.rules) for params in grid]
-        controllers_for(scenes[0], controls)
-    except (ValueError, UnknownController) as exc:
+        return C.run(args, _parse_controls(args.control), _progress)
+    except C.Usage as exc:
         raise UsageError(str(exc)) from None
-    sides = scenes[0].sides
-    focus = next((c.side for c in written.characters if c.kind == "pc"), sides[0])
-
-    try:
-        engine, why_not = B.choose_engine(scenes, controls, args.engine)
-    except B.BenchError as exc:
-        raise UsageError(str(exc)) from None
-    compiling = None
-    if engine == "fast":
-        from . import fast
-        from .fast import stamp
-        if not (stamp.marked() and fast.compiled()):  # no marker: not compiled, and numba left unimported
-            if args.engine == "auto" and args.workers == 1 and not args.ray:
-                # never slower than the reference: it plays while a child compiles, and hands over
-                compiling = B.Compiling(args.scene, args.rules)
-                print("fate-npc: the fast core is not compiled yet: the reference engine plays, and a background "
-                      "process compiles the kernel (once, about a minute; cached on disk), from the start when "
-                      "the run is long enough to hand over to it, else as the run ends, for the next one",
-                      file=sys.stderr, flush=True)
-            else:
-                print("fate-npc: compiling the fast core (once, about a minute; cached on disk for later runs)",
-                      file=sys.stderr, flush=True)
-    elif why_not:  # said before the run starts, not after it: the user may prefer to fix it first
-        print(f"fate-npc: running on the reference engine (Python), not the fast core: {why_not}",
-              file=sys.stderr, flush=True)
-
-    def run(n: int, start: int = 0) -> list[dict]:
-        jobs = ((base, file, params, args.rules, controls, args.seed, vi, i)  # made as the workers take them
-                for vi, params in enumerate(grid) for i in range(start, start + n))
-        if compiling is not None and not compiling.ready():
-            return B.run_while_compiling(jobs, n * len(grid), compiling, _progress)
-        return B.run_jobs(jobs, args.workers, args.ray, _progress, engine=engine, total=n * len(grid))
-
-    try:
-        n = args.n
-        if args.ci_width and not args.tune:
-            records: list[dict] = []
-            done, batch = 0, 200
-            while True:
-                records += run(batch, done)
-                done += batch
-                widths = []
-                for vi in range(len(grid)):
-                    recs = [r for r in records if r["variant"] == vi]
-                    lo, hi = wilson(sum(r["winner"] == focus for r in recs), len(recs))
-                    widths.append(hi - lo)
-                if max(widths) < args.ci_width or done >= 50_000:
-                    break
-            n = done
-            records.sort(key=lambda r: (r["variant"], r["index"]))
-        else:
-            records = run(n)
-    except (B.BenchError, WorkerDied) as exc:
+    except C.Failed as exc:
         return _fail(str(exc))
-
-    by_variant = [[r for r in records if r["variant"] == vi] for vi in range(len(grid))]
-    baseline = B.baseline_index(base, grid)
-    summaries = B.variant_summaries(scenes[0], grid, by_variant, focus, baseline)
-    header = {"scene": scenes[0].name, "rules": scenes[0].rules.name, "seed": args.seed, "episodes_per_variant": n,
-              "controls": controls, "variants": grid, "focus": focus, "engine": B.engine_line(records)}
-    if args.json:
-        with atomic_open(args.json) as fh:
-            json.dump({**header, "summary": summaries, "episodes": records}, fh, sort_keys=True,
-                      separators=(",", ":"))
-            fh.write("\n")
-    if args.csv:
-        _write_bench_csv(args.csv, records, sides)
-
-    if args.tune:
-        print("\n".join(B.tune_lines(args.tune, grid, by_variant, focus, args.target_win, n)))
-    else:
-        if len(grid) > 1:
-            print(f"{scenes[0].title}: {n} episodes per variant, seed {args.seed}, the same dice for every variant")
-            print("\n".join(B.summary_table(summaries)))
-            print()
-        print("\n".join(B.report_lines(scenes[0], grid, by_variant, focus, n, args.seed, baseline)))
-    print(B.engine_line(records) + (f"; not the fast core: {why_not}" if engine == "reference" and why_not else ""))
-    if compiling is not None and compiling.running():
-        print("(the fast core is still compiling in the background; the next run will use it)", file=sys.stderr)
-    if args.plot:
-        try:
-            B.plot(args.plot, grid, by_variant, focus, varies)
-        except ImportError:
-            raise UsageError("--plot needs matplotlib: pip install -e '.[plot]'") from None
-    return 0
-
-
-def _write_bench_csv(path: str, records: list[dict], sides: list[str]) -> None:
-    import csv
-
-    from fate_env.evaluation import bench as B
-
-    from .content.paths import atomic_open
-    with atomic_open(path, "w", newline="") as fh:
-        w = csv.writer(fh)
-        cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
-        side_cols = [f"{s}.{k}" for s in sides for k in ("taken_out", "conceded", "fate_points", "invokes",
-                                                          "advantages", *B.SEVERITIES)]
-        w.writerow(cols + side_cols)
-        for r in records:
-            row = [r[k] for k in cols]
-            for s in sides:
-                d = r["sides"][s]
-                row += [d["taken_out"], d["conceded"], d["fate_points"], d["invokes"], d["advantages"],
-                        *(d["consequences"][k] for k in B.SEVERITIES)]
-            w.writerow(row)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from agents.base import UnknownController
 
-    from .content.paths import OutputPathError, check_output
-    from .live import autopilot as ap
-    from .live.session import SessionError, SessionLog, run_session
+    from .content.paths import OutputPathError
+    from .live.session import SessionError, run_session
 
     controls = _parse_controls(args.control)
+    fresh = args.seed is None and not args.resume
     try:
-        pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all)
-    except ap.AutopilotError as exc:
+        pilot = _table_setup(args, controls)
+    except _TableRefused as exc:
         return _fail(str(exc))
+    if fresh:
+        print(f"(seed {args.seed}: replay this session with --seed {args.seed})")
     try:
-        if args.save:
-            check_output(args.save, "--save", args.force,
-                         inputs=[args.resume] if args.resume else ())  # now, not after an evening's play
-        if args.resume:
-            _check_resume_flags(args, SessionLog.load(args.resume), controls)
-        else:
-            from agents.base import controllers_for
-            scene = load_scene(args.scene, rules=args.rules)
-            controllers_for(scene, {k: v for k, v in controls.items() if v != "human"})
-            if args.seed is None:
-                args.seed = fresh_seed()
-                print(f"(seed {args.seed}: replay this session with --seed {args.seed})")
         run_session(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, sys.stdin,
                     sys.stdout, rules=args.rules, force=args.force, autopilot=pilot)
     except (UnknownController, SessionError, OutputPathError) as exc:
@@ -643,20 +532,59 @@ def _check_resume_flags(args: argparse.Namespace, log, controls: dict[str, str])
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """The live table in a browser: ``play``'s session, run behind a local web server."""
+    """The live table in a browser: ``play``'s model, behind a local web server."""
     import importlib.util
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         return _fail("serve needs the web extra (Starlette and uvicorn): pip install -e '.[web]'")
+    from .content.paths import OutputPathError
+    from .live.session import SessionError, open_session
+    from .web.host import TableHost
+    from .web.server import Links, listen, serve
+
+    controls = _parse_controls(args.control)
+    try:
+        pilot = _table_setup(args, controls)
+    except _TableRefused as exc:
+        return _fail(str(exc))
+    try:  # the port first: a serve that cannot listen has opened no session and written no file
+        where = listen(args.host, args.port)
+    except OSError as exc:
+        return _fail(f"--host {args.host} --port {args.port}: cannot listen there ({exc.strerror or exc})")
+    try:
+        host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, args.dice or "auto", args.save,
+                                                       args.resume, inp, out, rules=args.rules, force=args.force,
+                                                       autopilot=pilot))
+    except (SessionError, OutputPathError) as exc:
+        return _fail(str(exc))
+    s = host.session
+    links = Links([cid for cid in s.play.f if s.table.pc_of(cid)])
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"(listening on {args.host}: anyone on that network who has a link can open it)")
+    host.start()
+    try:
+        serve(host, links, where, on_ready=lambda port: _announce(args, s, links, port), allow_hosts=args.allow_host)
+    except OSError as exc:
+        return _fail(f"--host {args.host} --port {args.port}: {exc.strerror or exc}")
+    finally:
+        _close_table(host, args.save)
+    if s.autosave_path is not None:
+        print(f"(the session is in {s.autosave_path}: fate-npc serve --resume {s.autosave_path} goes on)")
+    return 0
+
+
+class _TableRefused(ValueError):
+    """A live table refused before it opens (one line)."""
+
+
+def _table_setup(args: argparse.Namespace, controls: dict[str, str]) -> Any:
+    """``play``'s and ``serve``'s checks before a session opens: the autopilot's settings, ``--save``
+    (now, not after an evening's play), a resume's flags against its save, the controls against the
+    scene, a fresh seed. Returns the autopilot."""
     from agents.base import UnknownController, controllers_for
 
     from .content.paths import OutputPathError, check_output
-    from .content.safe_text import printable
     from .live import autopilot as ap
-    from .live.session import SessionError, SessionLog, finish_session, open_session
-    from .web.host import TableHost
-    from .web.server import Links, links_text, listen, reachable, serve
-
-    controls = _parse_controls(args.control)
+    from .live.session import SessionError, SessionLog
     try:
         pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all)
         if args.save:
@@ -668,45 +596,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if args.seed is None:
                 args.seed = fresh_seed()
     except (ap.AutopilotError, UnknownController, SessionError, OutputPathError) as exc:
-        return _fail(str(exc))
-    try:  # the port first: a serve that cannot listen has opened no session and written no file
-        where = listen(args.host, args.port)
-    except OSError as exc:
-        return _fail(f"--host {args.host} --port {args.port}: cannot listen there ({exc.strerror or exc})")
-    try:
-        host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, args.dice or "auto", args.save,
-                                                       args.resume,
-                                                       inp, out, rules=args.rules, force=args.force, autopilot=pilot))
-    except (SessionError, OutputPathError) as exc:
-        return _fail(str(exc))
+        raise _TableRefused(str(exc)) from None
+    return pilot
+
+
+def _announce(args: argparse.Namespace, s: Any, links: Any, port: int) -> None:
+    """The GM's terminal once the server listens: the table and every link (a wildcard bind: this
+    machine's network address, which a phone can open)."""
+    from .content.safe_text import printable
+    from .web.server import links_text, reachable
+    at = reachable(args.host)
+    base = f"http://{f'[{at}]' if ':' in at else at}:{port}"
+    print(printable(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server (the session is saved)"))
+    print("\n".join(links_text(links, base, {cid: s.narrator.name(cid) for cid in links.pcs})), flush=True)
+
+
+def _close_table(host: Any, save: str | None) -> None:
+    """The server stopped: no change is taken after this, ``--save`` is written (said in the terminal),
+    the session's files are released."""
+    from .live.session import finish_session
+    host.stop()
     s = host.session
-    pcs = [cid for cid in s.play.f if cid in s.humans and not s.play.f[cid].sheet.is_npc]
-    links = Links(pcs)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"(listening on {args.host}: anyone on that network who has a link can open it)")
-
-    def ready(port: int) -> None:
-        at = reachable(args.host)  # a wildcard bind: this machine's network address, which a phone can open
-        base = f"http://{f'[{at}]' if ':' in at else at}:{port}"
-        print(printable(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server "
-                        "(the session is saved)"))
-        print("\n".join(links_text(links, base, {cid: s.narrator.name(cid) for cid in pcs})), flush=True)
-
-    host.start()
+    s.out = sys.stdout  # what the session says from here on (its save) is the GM's to read, not the pages'
     try:
-        serve(host, links, where, on_ready=ready, allow_hosts=args.allow_host)
-    except OSError as exc:
-        return _fail(f"--host {args.host} --port {args.port}: {exc.strerror or exc}")
+        finish_session(s, save, sys.stdout)
     finally:
-        host.stop()
-        s.out = sys.stdout  # what the session says from here on (its save) is the GM's to read, not the pages'
-        try:
-            finish_session(s, args.save, sys.stdout)
-        finally:
-            s.release()
-    if s.autosave_path is not None:
-        print(f"(the session is in {s.autosave_path}: fate-npc serve --resume {s.autosave_path} goes on)")
-    return 0
+        s.release()
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -800,13 +715,16 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="fate-npc", description="Plays the NPCs of a Fate conflict.")
-    sub = p.add_subparsers(dest="command", required=True)
+def _add_validate(sub: Any) -> None:
+    """``fate-npc validate``'s arguments."""
     v = sub.add_parser("validate", help="check a scene file")
     v.add_argument("scene")
     v.add_argument("--rules", help="rule set to check it under (condensed, core)")
     v.set_defaults(func=cmd_validate)
+
+
+def _add_resolve(sub: Any) -> None:
+    """``fate-npc resolve``'s arguments."""
     r = sub.add_parser("resolve", help="play a conflict, contest or challenge to its end and narrate it")
     r.add_argument("scene")
     r.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
@@ -816,6 +734,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print the outcome record and the event log as JSON")
     r.add_argument("--quiet", action="store_true", help="leave out the controllers' reasons")
     r.set_defaults(func=cmd_resolve)
+
+
+def _add_eval(sub: Any) -> None:
+    """``fate-npc eval``'s arguments."""
     e = sub.add_parser("eval", help="cross-play policies on a two-sided scene: win rates with intervals, ratings")
     e.add_argument("scene")
     e.add_argument("--policies", required=True, help="comma-separated, e.g. basic,brute,tactician,random")
@@ -830,6 +752,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a rule dial over the rule set, e.g. exploit_opposition=foe_in_zone (repeatable)")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=cmd_eval)
+
+
+def _add_train(sub: Any) -> None:
+    """``fate-npc train``'s arguments."""
     t = sub.add_parser("train", help="train one side with MaskablePPO (needs the train extra)")
     t.add_argument("scene")
     t.add_argument("--side", help="the side that learns (default: the first NPC side)")
@@ -859,12 +785,20 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true")
     t.add_argument("--quiet", action="store_true")
     t.set_defaults(func=cmd_train)
+
+
+def _add_export(sub: Any) -> None:
+    """``fate-npc export``'s arguments."""
     xp = sub.add_parser("export", help="write a trained model's policy only (no value net, no optimizer): "
                                       "what an NPC needs to play, loadable as ppo:PATH without torch")
     xp.add_argument("model", help="a model saved by fate-npc train (PATH.zip, with its .json sidecar)")
     xp.add_argument("out", help="the policy-only file to write (its sidecar is copied beside it)")
     xp.add_argument("--force", action="store_true", help="replace OUT (and its sidecar) if they exist")
     xp.set_defaults(func=cmd_export)
+
+
+def _add_exploit(sub: Any) -> None:
+    """``fate-npc exploit``'s arguments."""
     x = sub.add_parser("exploit", help="train a best response against an NPC (and baselines): what it concedes")
     x.add_argument("model", help="the NPC: ppo:PATH, a model's PATH.zip, or a scripted policy (then --scene)")
     x.add_argument("--side", required=True, help="the side the NPC plays; the best response plays the other")
@@ -884,6 +818,10 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--json", action="store_true")
     x.add_argument("--quiet", action="store_true")
     x.set_defaults(func=cmd_exploit)
+
+
+def _add_bench(sub: Any) -> None:
+    """``fate-npc bench``'s arguments."""
     b = sub.add_parser("bench", help="run a scene many times: win rates with intervals, sweeps, tuning")
     b.add_argument("scene")
     b.add_argument("-n", type=_count, default=1000, help="episodes per variant")
@@ -905,6 +843,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto: the fast core when it covers the scene and controllers (the fast extra), "
                         "else the reference engine")
     b.set_defaults(func=cmd_bench)
+
+
+def _add_play(sub: Any) -> None:
+    """``fate-npc play``'s arguments."""
     pl = sub.add_parser("play", help="a live session: the players decide for their PCs, the tool plays the NPCs")
     pl.add_argument("scene", nargs="?", default=None)
     pl.add_argument("--dice", choices=["physical", "auto"], default=None,
@@ -927,6 +869,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="ask the players every decision, even one with a single sensible answer")
     pl.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
     pl.set_defaults(func=cmd_play)
+
+
+def _add_serve(sub: Any) -> None:
+    """``fate-npc serve``'s arguments."""
     sv = sub.add_parser("serve", help="the live table in a browser: the GM's page and a page per player")
     sv.add_argument("scene", nargs="?", default=None)
     sv.add_argument("--seed", type=_seed, help="the dice's seed (default: a fresh one, printed)")
@@ -949,6 +895,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--dice", choices=["physical", "auto"], default=None,
                     help="physical: each player enters their PC's dice on their own page (four faces or a total)")
     sv.set_defaults(func=cmd_serve)
+
+
+def _add_replay(sub: Any) -> None:
+    """``fate-npc replay``'s arguments."""
     rp = sub.add_parser("replay", help="tell a saved fight again (a play --save session or a resolve --json log)")
     rp.add_argument("log", help="a session save or the JSON of fate-npc resolve --json")
     rp.add_argument("--markdown", action="store_true", help="a fight report in Markdown (campaign logs, VTT chat)")
@@ -956,6 +906,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--quiet", action="store_true", help="leave out the controllers' reasons")
     rp.add_argument("--force", action="store_true", help="replace the --out FILE if it exists")
     rp.set_defaults(func=cmd_replay)
+
+
+def _add_import(sub: Any) -> None:
+    """``fate-npc import``'s arguments."""
     im = sub.add_parser("import", help="characters from Foundry VTT (Fate Core Official) or Fari files, as a "
                                         "scene's characters: block")
     im.add_argument("files", nargs="+", metavar="FILE", help="a Foundry actor export (JSON) or a Fari character file")
@@ -970,16 +924,36 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--strict", action="store_true",
                     help="refuse the files (write nothing) if anything in them could not be mapped")
     im.set_defaults(func=cmd_import)
+
+
+def _add_rules(sub: Any) -> None:
+    """``fate-npc rules``'s arguments."""
     ru = sub.add_parser("rules", help="list the rule sets and every dial: values, choices, where the texts set it")
     ru.add_argument("--json", action="store_true")
     ru.set_defaults(func=cmd_rules)
+
+
+def _add_scenes(sub: Any) -> None:
+    """``fate-npc scenes``'s arguments."""
     s = sub.add_parser("scenes", help="list the shipped scenes")
     s.set_defaults(func=cmd_scenes)
+
+
+def _add_new(sub: Any) -> None:
+    """``fate-npc new``'s arguments."""
     nw = sub.add_parser("new", help="write a commented scene file to start from")
     nw.add_argument("scene", help="the file to write (.yaml added if it has no suffix)")
     nw.add_argument("--rules", default="condensed", help="the rule set it names (condensed, core, fate2, fate3)")
     nw.add_argument("--force", action="store_true", help="replace the file if it exists")
     nw.set_defaults(func=cmd_new)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fate-npc", description="Plays the NPCs of a Fate conflict.")
+    sub = p.add_subparsers(dest="command", required=True)
+    for add in (_add_validate, _add_resolve, _add_eval, _add_train, _add_export, _add_exploit, _add_bench, _add_play,
+                _add_serve, _add_replay, _add_import, _add_rules, _add_scenes, _add_new):
+        add(sub)
     for command in sub.choices.values():  # every command: full SB3 saves load (and run their code) from anywhere
         command.add_argument("--trust-models", action="store_true",
                              help="let ppo:FILE load full Stable-Baselines3 saves not written by training here: "

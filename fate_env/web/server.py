@@ -73,6 +73,11 @@ class Links:
     def token(self, role: str, pc: str | None = None) -> str:
         return next(t for t, s in self.seats.items() if s.role == role and s.pc == pc)
 
+    @property
+    def pcs(self) -> list[str]:
+        """The PCs whose players have a link, in order."""
+        return [s.pc for s in self.seats.values() if s.role == "player" and s.pc is not None]
+
     def for_gm(self, base: str, host: TableHost) -> list[dict[str, Any]]:
         """Each player's link and the spectators', with a QR code (SVG) for a phone to scan; made once
         per address the GM's page was reached at (a QR code costs milliseconds, a state request should not)."""
