@@ -39,6 +39,18 @@ def _hostile_scene(tmp_path):
     return scene
 
 
+def _until_links(proc: subprocess.Popen) -> list[str]:
+    """What a running serve printed, up to its last link (the spectators')."""
+    lines: list[str] = []
+    deadline = time.time() + 60
+    while time.time() < deadline and not any(line.startswith("spectators:") for line in lines):
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+    return lines
+
+
 @pytest.mark.parametrize("port", ["99999", "-1", "http"])
 def test_a_port_out_of_range_is_one_line(tmp_path, port):
     r = _cli(["serve", "duel", "--port", port], tmp_path)
@@ -66,13 +78,7 @@ def test_ctrl_c_with_pages_listening_stops_quietly_and_says_the_save_in_the_term
                             stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
     streams = []
     try:
-        lines = []
-        deadline = time.time() + 60
-        while time.time() < deadline and not any(line.startswith("spectators:") for line in lines):
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line.rstrip("\n"))
+        lines = _until_links(proc)
         head = "\n".join(lines)
         assert "\x1b" not in head and "\x07" not in head and "\u202e" not in head, head
         assert "\\x1b[2J" in head and "\\u202e" in head
@@ -114,13 +120,7 @@ def test_a_table_shared_on_the_network_prints_links_a_phone_can_open(tmp_path):
                              "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=_env(tmp_path))
     try:
-        lines = []
-        deadline = time.time() + 60
-        while time.time() < deadline and not any(line.startswith("spectators:") for line in lines):
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line.rstrip("\n"))
+        lines = _until_links(proc)
         gm_url = next(line.split()[-1] for line in lines if line.startswith("GM:"))
         host, rest = gm_url.split("//")[1].rsplit(":", 1)
         assert host == at and host not in ("0.0.0.0", "::")
