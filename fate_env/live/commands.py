@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-#: field kinds: what a value names. Text kinds are resolved by the table (a character's id or the
-#: start of its name, an aspect's #handle, a zone's id); number and flag are checked here.
-TEXT_KINDS = frozenset({"character", "npc", "aspect", "created", "zone", "skill", "text", "addable"})
+#: field kinds: what a value names. Every other kind is text the table resolves (a character's id or
+#: the start of its name, an aspect's #handle, a zone's id); number and flag are checked here.
 NUMBER_KINDS = frozenset({"number", "signed"})
 FLAG_KINDS = frozenset({"flag"})
 #: the longest text a field takes (a spec for /add, an aspect's name)

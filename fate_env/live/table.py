@@ -36,7 +36,7 @@ from ..rules.engine import start
 from ..rules.kinds import DecisionKind
 from ..rules.options import DoneInvoking
 from . import autopilot as ap
-from . import commands, consequence_names, powers, state_panel, table_menu
+from . import commands, consequence_names, handles, powers, state_panel, table_menu
 from .commands import Command
 from .save import SessionError, SessionLog
 
@@ -626,7 +626,6 @@ class Table:
         elif name == "override":
             self.override()
         elif name in ("takeover", "release"):
-            from . import handles
             self.seat(handles.character(self.play, self.narrator, cmd.fields["who"]), name == "takeover")
         elif name == "save":
             self.save(self.save_target(cmd.fields.get("file")), replace=bool(cmd.fields.get("replace")))

@@ -41,6 +41,7 @@ const cardOf = (id) => current && current.scene && current.scene.cards.find((c) 
 const pct = (p) => (p >= 0.005 || p === 0 ? `${Math.round(100 * p)}%` : "<1%");
 const odds = (o) => (o ? `${pct(o.success + o.success_with_style)} success` + (o.success_with_style >= 0.005 ? `, ${pct(o.success_with_style)} style` : "") : "");
 const DECIDES = { turn: "turn", respond: "defense", absorb: "taking the hit", invoke: "invoke?", move: "move",
+  style: "a hit with style",
   next: "who goes next", concession: "a concession", choice: "a choice" };
 
 // -- the question -------------------------------------------------------------------------------
