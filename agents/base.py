@@ -1,70 +1,21 @@
-"""The controller protocol, the registry of named controllers, and a runner.
+"""Controllers for a scene's characters, the registry as a factory object, and a runner.
 
-A controller answers the engine's pending decision: given the conflict (a
-read-only view; controllers must not change it) and the decision, it returns
-the index of an option and a one-line reason for the narration.
+The protocol and the registry by name live in :mod:`agents.registry` (re-exported here, where callers
+have always found them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Protocol
+from collections.abc import Mapping
 
-from fate_env.rules.conflict import Conflict, Decision
+from fate_env.content.suggest import did_you_mean
+from fate_env.rules.conflict import Conflict
 from fate_env.rules.scene import Scene
 
+from .registry import Controller, UnknownController, controller_names, make_controller, register
 
-class Controller(Protocol):
-    name: str
-
-    def choose(self, conflict: Conflict, decision: Decision) -> tuple[int, str]:
-        """The chosen option's index and why."""
-        ...
-
-
-class UnknownController(ValueError):
-    pass
-
-
-_REGISTRY: dict[str, Callable[[int], Controller]] = {}
-
-
-def register(name: str) -> Callable:
-    """Class decorator: make a controller available by name (``random``, ``basic``)."""
-    def deco(factory):
-        _REGISTRY[name] = factory
-        return factory
-    return deco
-
-
-def controller_names() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
-
-
-def make_controller(spec: str, seed: int = 0) -> Controller:
-    """A controller from its name; ``seed`` seeds any randomness it has."""
-    _load_builtin()
-    name, _, arg = spec.partition(":")
-    if name not in _REGISTRY:
-        from fate_env.content.suggest import did_you_mean
-        raise UnknownController(f"no controller named {spec!r}{did_you_mean(name, _REGISTRY)}; expected one of {', '.join(sorted(_REGISTRY))}"
-                                " (or ppo:PATH)")
-    if arg and name != "ppo":  # "basic:x" used to play plain basic, the argument dropped unread
-        raise UnknownController(f"{spec!r}: only ppo: takes an argument (ppo:PATH); {name}'s parameters are "
-                                f"set in configs/policies.yaml")
-    if name == "ppo":
-        try:
-            return _REGISTRY[name](seed, path=arg)
-        except ImportError as exc:
-            raise UnknownController(f"{spec}: the learned controller needs the train extra ({exc})") from None
-        except ValueError as exc:
-            raise UnknownController(str(exc)) from None
-    return _REGISTRY[name](seed)
-
-
-def _load_builtin() -> None:
-    from . import basic, learned, random_policy, search, tactics  # noqa: F401  (registers on import)
+__all__ = ["Controller", "UnknownController", "controller_names", "make_controller", "register", "controllers_for",
+           "ControllerRegistry", "REGISTRY", "play"]
 
 
 def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, seed: int = 0) -> dict[str, Controller]:
@@ -74,7 +25,6 @@ def controllers_for(scene: Scene, overrides: Mapping[str, str] | None = None, se
     sides = set(scene.sides)
     for who in overrides:
         if who not in ids and who not in sides:
-            from fate_env.content.suggest import did_you_mean
             raise UnknownController(f"--control {who}=...: no side or character {who!r}"
                                     f"{did_you_mean(who, sides | ids)}; expected one of {', '.join(sorted(sides | ids))}")
     out: dict[str, Controller] = {}

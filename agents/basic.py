@@ -34,7 +34,7 @@ from fate_env.rules.options import (
     ZoneAttack,
 )
 
-from .base import register
+from .registry import register
 
 
 

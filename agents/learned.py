@@ -16,7 +16,8 @@ import numpy as np
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.options import Concede
 
-from .base import register
+from .registry import make_controller, register
+from .search import describe
 
 
 class ShapeMismatch(ValueError):
@@ -87,7 +88,6 @@ class PPOController:
             self.fixed = Maxima.from_json(info["fixed"])
         if self.actions not in ("full", "compact") or (self.actions == "compact" and self.learn is None):
             raise ValueError(f"{meta}: actions {self.actions!r}: expected 'full', or 'compact' with 'learn'")
-        from .base import make_controller
         self.helper = make_controller(info.get("helper", "basic"), seed)
         # "helper": the policy may give in only where its helper script would (a learned concession
         # is a reflex of states it saw in training; a table it never met can trigger it at will)
@@ -141,7 +141,6 @@ class PPOController:
         obs = encoder.encode(c, d.actor, slots)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
         index = actions.index(int(action))
-        from .search import describe
         why = "the learned policy's choice"
         if self.concede == "helper" and type(d.options[index]) is Concede:
             h, _ = self.helper.choose(c, d)

@@ -7,7 +7,7 @@ import numpy as np
 from fate_env.content.reasons import reason
 from fate_env.rules.conflict import Conflict, Decision
 
-from .base import register
+from .registry import register
 
 
 @register("random")

@@ -49,7 +49,7 @@ from fate_env.rules.options import (
     RemoveAspect, ShoveInto, SplitAdvantage, SplitAttack, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
-from .base import Controller, make_controller, register
+from .registry import Controller, make_controller, register
 from .basic import BasicController
 
 _SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "foes": ["basic"], "time_limit": None,

@@ -26,7 +26,7 @@ from fate_env.content.reasons import reason
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.options import Attack, Concede, CreateAdvantage, Exploit, FullDefense, Invoke, Move, Support
 
-from .base import register
+from .registry import register
 from .basic import BasicController
 
 

@@ -593,7 +593,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
 
 def _check_stunt_circumstances(scene: Scene, fail) -> None:
     """A bonus stunt whose ``when`` can never hold in this scene is refused, not silently dead."""
-    from ..rules.aspects import CONDITION_ROWS
+    from ..rules.stress import CONDITION_ROWS
     from ..rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
     ids = [c.id for c in scene.characters]
     zones = [z.id for z in scene.zones]

@@ -21,7 +21,8 @@ from ..rules.conflict import Conflict
 from ..rules.options import Invoke
 from ..rules.scene import Scene
 from ..rules.reach import sheet_attack_skills, track_attack_skills
-from ..rules.state import BOOST, build_fighter
+from ..rules.state import BOOST
+from ..rules.stress import build_fighter
 from .segments import (MAX_SHARE, SEGMENT_MEANINGS, SEGMENTS, SEGMENTS_BY_KIND, LayoutOverflow, encoders, fixed_options,
                        scene_features)
 

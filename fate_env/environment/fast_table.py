@@ -26,7 +26,7 @@ from ..fast.tables import AGENT
 from ..fast.decode import KINDS, outcome
 from ..rules.engine import replay
 from ..rules.scene import Scene
-from ..rules.state import build_fighter
+from ..rules.stress import build_fighter
 from .actions import ActionLayout, AspectSlots, LayoutOverflow
 from .observation import DECISION_KINDS, ObservationEncoder
 from .reference_table import ReferenceTable

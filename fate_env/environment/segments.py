@@ -25,9 +25,10 @@ replaced.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..rules.actions import BY_OPTION, FEATURES as ACTION_FEATURES
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Hold, Invoke,
@@ -75,18 +76,15 @@ def _one(layout: Any) -> int:
 
 
 #: the features only some scenes or rule sets have, each with what turns it on: a segment gated on one
-#: (``_if``) is empty in a layout without it. Declared once: a layout's features are read from here, and
-#: a segment gated on a feature not declared here is refused when this module loads
+#: (``_if``) is empty in a layout without it. The actions' features come from their declarations
+#: (``Action.feature``, rules/actions); the others are the rules' own. A segment gated on a feature not
+#: declared here is refused when this module loads
 FEATURES: dict[str, Callable[[Any], bool]] = {
+    **ACTION_FEATURES,
     "armored": lambda scene: any(c.minion_armor for c in scene.characters),
-    "blasts": lambda scene: any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts),
-    "split": lambda scene: scene.rules.split_effort,
     "offered": lambda scene: scene.rules.concession == "offered",
-    "held": lambda scene: scene.rules.hold_action,
-    "protect": lambda scene: scene.rules.protect,
     "spin": lambda scene: scene.rules.defense_overflow == "spin",
     "avoid": lambda scene: scene.rules.maneuver_avoid,
-    "block_actions": lambda scene: scene.rules.block_actions,
 }
 
 
@@ -99,7 +97,25 @@ def _if(feature: str, size: Callable[[Any], int]) -> Callable[[Any], int]:
     """A segment of a feature only some scenes or rule sets have: empty without it."""
     if feature not in FEATURES:
         raise KeyError(f"segment gated on feature {feature!r}, which FEATURES does not declare (what turns it on)")
-    return lambda L: size(L) if feature in L.features else 0
+    gated = lambda L: size(L) if feature in L.features else 0  # noqa: E731
+    gated.feature = feature  # type: ignore[attr-defined]
+    return gated
+
+
+def _action_gated(spec: "SegmentSpec") -> "SegmentSpec":
+    """A segment encoding a gated action's option is gated on that action's feature, derived here
+    from the action's declaration: declared nowhere else, so it cannot be left out (a segment left
+    full costs nothing; one left empty while the action is offered would overflow the layout)."""
+    features = {BY_OPTION[t].feature for t in spec.options if t in BY_OPTION} - {None}
+    if not features:
+        return spec
+    if len(features) > 1:
+        raise ValueError(f"segment {spec.name!r} encodes actions of different features: {sorted(features)}")
+    feature = features.pop()
+    own = getattr(spec.size, "feature", None)
+    if own is not None and own != feature:
+        raise ValueError(f"segment {spec.name!r} is gated on {own!r}, its action on {feature!r}")
+    return spec if own == feature else replace(spec, size=_if(feature, spec.size))
 
 
 # -- encoders ---------------------------------------------------------------------------------
@@ -246,10 +262,10 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     S("shield", _if("armored", lambda L: L.C), "C, or 0", ("cost",), "minion armor: force this minion (C) into the blow",
       (ShieldWith,), _character("shield", "minion")),
     # zone attacks (a zone_attack stunt's): empty in scenes without one
-    S("zone_attack", _if("blasts", lambda L: L.Z * L.K), "Z x K, or 0", ("turn",), "attack a whole zone: zone x skill",
+    S("zone_attack", lambda L: L.Z * L.K, "Z x K, or 0", ("turn",), "attack a whole zone: zone x skill",
       (ZoneAttack,), _zone_skill("zone_attack"), kernel="L_ZONEATTACK"),
     # split attacks (the split_effort dial): the zone and skill, then each target's share
-    S("split_attack", _if("split", lambda L: L.Z * L.K), "Z x K, or 0", ("turn",), "split an attack: zone x skill",
+    S("split_attack", lambda L: L.Z * L.K, "Z x K, or 0", ("turn",), "split an attack: zone x skill",
       (SplitAttack,), _zone_skill("split_attack")),
     S("assign", _if("split", lambda L: L.C * MAX_SHARE), f"C x {MAX_SHARE}, or 0", ("cost",),
       "a split's share: target (C) x effort (1..40)", (Assign,), _assign),
@@ -261,22 +277,23 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       (OfferConcession,)),
     S("accept", _if("offered", _one), "1, or 0", ("concession",), "accept the concession offered", choice="accept"),
     S("refuse", _if("offered", _one), "1, or 0", ("concession",), "refuse it", choice="refuse"),
-    S("hold", _if("held", _one), "1, or 0", ("turn",), "hold the action (FATE 2.0)", (Hold,)),
+    S("hold", _one, "1, or 0", ("turn",), "hold the action (FATE 2.0)", (Hold,)),
     S("act_now", _if("held", _one), "1, or 0", ("hold",), "take the held turn now", choice="act_now"),
     S("keep_holding", _if("held", _one), "1, or 0", ("hold",), "keep holding", choice="keep_holding"),
     # Fate 3.0's block for an ally, spin tokens spent, a maneuver's aspect taken or avoided
-    S("protect", _if("protect", lambda L: L.C), "C, or 0", ("turn",), "block for an ally (C) (Fate 3.0)", (Protect,),
+    S("protect", lambda L: L.C, "C, or 0", ("turn",), "block for an ally (C) (Fate 3.0)", (Protect,),
       _character("protect", "ally")),
     S("spin", _if("spin", lambda L: L.C), "C, or 0", ("invoke",), "spend a spin token of this character (C)",
       (SpendSpin,), _character("spin", "holder")),
     S("take_aspect", _if("avoid", _one), "1, or 0", ("cost",), "take the maneuver's aspect", choice="take_aspect"),
     S("avoid_aspect", _if("avoid", _one), "1, or 0", ("cost",), "pay a fate point to avoid it", choice="avoid_aspect"),
-    S("block_action", _if("block_actions", lambda L: L.C * 3), "C x 3, or 0", ("turn",),
+    S("block_action", lambda L: L.C * 3, "C x 3, or 0", ("turn",),
       "block a foe (C) x its attack/advantage/move", (BlockAction,), _block_action),
     # a split advantage (the split_effort dial): template and zone; its shares are `assign`
-    S("split_advantage", _if("split", lambda L: L.T * L.Z), "T x Z, or 0", ("turn",),
+    S("split_advantage", lambda L: L.T * L.Z, "T x Z, or 0", ("turn",),
       "split an advantage: template (T) x zone", (SplitAdvantage,), _split_advantage),
 )
+SEGMENTS = tuple(_action_gated(spec) for spec in SEGMENTS)
 del S
 
 #: ``Choose(option)`` -> the segment it lands in

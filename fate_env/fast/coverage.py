@@ -19,7 +19,7 @@ from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.kinds import SceneKind
 from fate_env.rules.reach import track_attack_skills
 from fate_env.rules.skills import ATTACK_SKILLS
-from fate_env.rules.ruleset import RuleSet
+from fate_env.rules.ruleset import RuleSet, fast_values
 from fate_env.rules.scene import CharacterSheet, Scene
 
 from .kernel import layout as k
@@ -40,27 +40,17 @@ CHARACTER_KINDS = ("pc", "major", "minor", "mob")
 
 Check = Callable[[Any, Scene], list[str]]
 
-#: every RuleSet field: ANY, the values the kernel plays, or a check
+#: every RuleSet field: ANY, the values the kernel plays, or a check. The dials' entries come from their
+#: declarations (``_flag``/``_pick``'s ``fast``, rules/ruleset.py); the rest are written here
 RULE_DIALS: dict[str, Any] = {
     # labels and load-time data (skill and gear names are mapped when the scene is read)
     "name": ANY, "title": ANY, "extra": ANY, "skill_names": ANY, "weapon_table": ANY, "armor_table": ANY,
     # stress and consequences: the tracks and slots come from the reference's own builders
     "one_box_per_hit": ANY, "boxes_by_rating": ANY, "extra_mild_at": ANY, "consequences": ANY,
-    "stress_style": tuple(STYLES), "extreme_consequences": ANY, "extreme_for": ANY,
-    "consequence_rule": ("shifts",), "conditions": ("off",), "concession": ("anytime",),
-    # turns
-    "turn_order": ("popcorn", "skills"), "npcs_at_best_slot": ANY, "hold_action": (False,),
-    "max_exchanges": ANY,
-    # actions and their outcomes
-    "full_defense": ("condensed", "core"), "teamwork_cap": ("leader_skill", "none"),
-    "overcome_tie": ("choice", "minor_cost"), "exploit_opposition": ANY, "major_cost": tuple(MAJOR_COSTS),
-    "advantage_rule": ("create",), "defense_overflow": ("boost",), "move_cost": ("free",), "sprint": ("overcome",),
-    "protect": (False,), "block_actions": (False,), "maneuver_avoid": (False,), "fragile_aspects": (False,),
-    "mixed_conflicts": (False,), "split_effort": (False,),
-    "weapons": ANY, "weapon_effect": ANY,   # on a hit's shifts or as roll modifiers (kernel/attack.py, rolls.py)
-    "scale_benefit": ANY,       # read only between scales, which the kernel does not play (see Scene)
-    "faster_contests": ANY,     # a contest's rule; the kernel plays conflicts only (see Scene)
+    "stress_style": tuple(STYLES), "max_exchanges": ANY,
+    **fast_values(),
 }
+assert set(fast_values()["major_cost"] or MAJOR_COSTS) <= set(MAJOR_COSTS), "a major cost the kernel has no code for"
 
 
 def _zones(zones, scene: Scene) -> list[str]:

@@ -18,7 +18,7 @@ from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
 from fate_env.rules.reach import reach_of, sheet_attack_skills
 from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
-from fate_env.rules.state import build_fighter
+from fate_env.rules.stress import build_fighter
 
 from .kernel import layout as k
 from .bundles import Scene as KernelScene

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..content.scenes import config_dir
+from ..content.scenes import config_dir, load_scene
 
 #: the ``league`` mapping of a training config, with its defaults
 DEFAULTS: dict[str, Any] = {
@@ -153,3 +153,14 @@ class League:
                  "recent_win_rate": sum(m.recent) / len(m.recent) if m.recent else None,
                  "share": shares.get(m.name, 0.0), "retired": m not in self.members}
                 for m in [*self.members, *self.retired]]
+
+
+def learner_side(scene_name: str, npc_side: str, rules: str | None = None) -> str:
+    """The side the best response plays: the one other side (exploitability is a two-sided measure)."""
+    scene = load_scene(scene_name, rules=rules)
+    if npc_side not in scene.sides:
+        raise ValueError(f"--side {npc_side}: scene {scene.name!r} has sides {', '.join(scene.sides)}")
+    others = [s for s in scene.sides if s != npc_side]
+    if len(others) != 1:
+        raise ValueError(f"exploit needs a two-sided scene; {scene.name!r} has {len(scene.sides)} sides")
+    return others[0]

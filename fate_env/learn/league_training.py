@@ -19,13 +19,17 @@ from typing import Any, Callable
 from stable_baselines3.common.callbacks import BaseCallback
 
 from ..content.policy_file import trust
-from .league import League
+from .league import League, learner_side
 
 
 class LeagueCallback(BaseCallback):
     def __init__(self, settings: dict[str, Any], env: Any, out_path: Path, sidecar: Callable[[Path], None],
-                 scene: str, rules: str | None, seed: int, verbose: int = 0):
+                 scene: str, rules: str | None, seed: int, verbose: int = 0, *,
+                 train: Callable[..., Any], load_config: Callable[[str], dict[str, Any]]):
+        """``train`` and ``load_config`` are fate_env.learn.training's, passed in by it (the exploiters
+        are trained as any model is), so this module does not import the one that imports it."""
         super().__init__(verbose)
+        self.train, self.load_config = train, load_config
         self.settings = settings
         self.side = env.side
         self.out_path = out_path
@@ -76,16 +80,14 @@ class LeagueCallback(BaseCallback):
 
     def _exploiter(self) -> None:
         """A policy for the other side, trained against the learner as it is now, joins the league."""
-        from .exploit import learner_side
-        from .training import load_config, train
         snap = self.folder / f"snapshot_{self.num_timesteps}.zip"
         if not snap.exists():  # no snapshot was taken at this very step
             snap = self._save_snapshot()
         other = learner_side(self.scene, self.side, self.rules)
-        config = {**load_config(self.settings["exploiter_config"]), "eval_episodes": 0}
+        config = {**self.load_config(self.settings["exploiter_config"]), "eval_episodes": 0}
         out = self.folder / f"exploiter_{self.num_timesteps}.zip"
         start = time.perf_counter()
-        train(self.scene, other, f"ppo:{snap}", self.settings["exploiter_steps"], str(out), config,
+        self.train(self.scene, other, f"ppo:{snap}", self.settings["exploiter_steps"], str(out), config,
               seed=self.seed + len(self.exploiters) + 1, rules=self.rules, verbose=0)
         self.exploiters.append({"model": str(out), "at": self.num_timesteps, "against": str(snap),
                                 "steps": self.settings["exploiter_steps"],

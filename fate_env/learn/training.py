@@ -17,6 +17,8 @@ import numpy as np
 
 from ..content.policy_file import trust
 from ..evaluation.stats import wilson
+from .imitation import clone, record
+from .league import league_settings
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
               "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions",
@@ -81,7 +83,6 @@ def load_config(path: str | Path) -> dict[str, Any]:
             raise ValueError(f"{path}: imitate: expected a mapping with 'policy' (a scripted controller) and "
                              f"optionally 'episodes' and 'epochs', got {imitate!r}")
     if "league" in data:
-        from .league import league_settings
         exploiters = league_settings(data["league"], f"{path}: league")["exploiter_config"]
         if "league" in load_config(exploiters):  # the exploiters' own config is checked now, not mid-run
             raise ValueError(f"{path}: league.exploiter_config: {exploiters} trains a league itself; an "
@@ -159,8 +160,6 @@ def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbos
     """Behaviour cloning before PPO (fate_env/learn/imitation.py): the teacher plays the learner's decisions."""
     from agents.base import make_controller
 
-    from .imitation import clone, record
-
     start = time.perf_counter()
     teacher = make_controller(str(spec["policy"]), seed)
     demos = record(env, teacher, int(spec.get("episodes", 500)), seed=1_000_000 + seed, gamma=gamma)
@@ -235,7 +234,6 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
         raise ValueError("--league and --self-play: choose one (the league holds snapshots of the learner)")
     settings = None
     if league:
-        from .league import league_settings
         settings = league_settings(config.get("league"), "league")
         opponent = ",".join(settings["opponents"])
     torch.set_num_threads(max(1, int(torch_threads)))
@@ -311,7 +309,8 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
     league_cb = None
     if settings is not None:
         from .league_training import LeagueCallback
-        callback = league_cb = LeagueCallback(settings, env, out_path, sidecar, scene, rules, seed, verbose)
+        callback = league_cb = LeagueCallback(settings, env, out_path, sidecar, scene, rules, seed, verbose,
+                                              train=train, load_config=load_config)
     start = time.perf_counter()
     model.learn(total_timesteps=timesteps, callback=callback)
     minutes = (time.perf_counter() - start) / 60

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import options as op
+from ..rules.actions import BY_OPTION
 from ..rules.kinds import DecisionKind
 from ..rules.ladder import describe
 from ..rules.odds import band_odds
@@ -173,8 +174,9 @@ def words(engine, decision, narrator, o) -> tuple[str, str]:
     kind = type(o)
     if kind in FIXED_WORDS:
         return FIXED_WORDS[kind]
-    if kind in WORDS:
-        group, say = WORDS[kind]
+    group_say = WORDS.get(kind) or getattr(BY_OPTION.get(kind), "menu", None)  # a new action's own words
+    if group_say is not None:
+        group, say = group_say
         return group, say(engine, decision, narrator, o)
     return "Other", op.key(o)
 

@@ -10,24 +10,18 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from .skills import MENTAL, PHYSICAL
+from .blocks import standing_block
 from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, SITUATION, Aspect, Fighter
 
 if TYPE_CHECKING:
     from .engine import Engine
+    from .scene import Hazard
 
 CONSEQUENCE_NAMES = {
     PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
     MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt",
              "extreme": "Broken Spirit"},
 }
-#: Fate Condensed's conditions (003:2070-2078): name, severity, value; the first two take the
-#: extra boxes an extra mild slot becomes (Hurt for physical, Scared for mental, 003:2085-2086)
-CONDITION_ROWS = (("Hurt", "mild", 1), ("Scared", "mild", 1), ("Injured", "moderate", 2), ("Shaken", "moderate", 2),
-                  ("Wounded", "severe", 3), ("Demoralized", "severe", 3))
-CONDITION_FOR_TRACK = {PHYSICAL: "Hurt", MENTAL: "Scared"}
-#: which hits mark which conditions when they are kept apart (003:2089-2101)
-CONDITION_TRACKS = {"Hurt": PHYSICAL, "Injured": PHYSICAL, "Wounded": PHYSICAL,
-                    "Scared": MENTAL, "Shaken": MENTAL, "Demoralized": MENTAL}
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
 #: ``when: aspect: NAME`` may name one of these, see fate_env.content.scenes)
 ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",
@@ -79,14 +73,18 @@ def exploitable(e: "Engine", f: Fighter) -> list[Aspect]:
             and (a.zone is None or a.zone == zone)]
 
 
+def hazard_of(e: "Engine", a: Aspect) -> "Hazard | None":
+    """The hazard whose name the scene aspect ``a`` is, if any (its aspect stands while it does)."""
+    if a.kind != SITUATION or a.creator is not None:
+        return None
+    return next((hz for hz in e.scene.hazards if hz.name == a.name), None)
+
+
 def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     """Advantages and situation aspects someone could plausibly clear from here."""
     F = e.t.f
     out = []
     obstacles = e.scene_has_blocks or e.scene.hazards or e.scene.distractions
-    if obstacles:
-        from .blocks import standing_block
-        from .hazards import hazard_of
     for a in e.t.aspects.values():
         if obstacles and a.kind == SITUATION and a.creator is None:
             b = standing_block(e, a)  # a block is cleared from either side of it (003:2344-2345)

@@ -25,6 +25,7 @@ import numpy as np
 
 from . import events as ev
 from . import countdowns, gm, true_form
+from .actions import actions_for
 from .aspects import new_aspect, setup_aspects
 from .decisions import RECONSIDER, ConflictOver, Decision, Flow, IllegalChoice
 from .dice import Dice
@@ -33,7 +34,8 @@ from .flows import FLOWS
 from .kinds import PRE_DICE, SceneKind
 from .options import Concede, key
 from .scene import CharacterSheet, Scene
-from .state import CHARACTER, CONSEQUENCE, SITUATION, build_fighter
+from .state import CHARACTER, CONSEQUENCE, SITUATION
+from .stress import build_fighter
 from .steps import concede_fighter
 from .table import Table
 from .view import View
@@ -42,9 +44,6 @@ from .zones import ZoneMap
 #: turns between the table copies the hot path takes; a copy made between them replays at most
 #: this many turns once, then adopts the newest turn's start as the checkpoint
 CHECKPOINT_EVERY = 8
-_STATIC = ("scene", "rules", "kind", "tracks_in_play", "map", "order", "bonus_stunts", "scaled", "solo", "immunity", "hive", "actions", "maps",
-           "scene_has_blocks", "autostep_single", "interned", "ordered", "weapon_rolls", "minor_moves", "spin", "maneuvers", "contest_immune", "fixed_order",
-           "exchange_defense", "offered")
 
 
 class Engine(View):
@@ -77,7 +76,9 @@ class Engine(View):
         self._advance(None)
 
     def _static(self, scene: Scene, autostep_single: bool) -> None:
-        """What never changes in a scene, shared by every copy."""
+        """What never changes in a scene, shared by every copy: every attribute this method sets
+        (``_static_names`` records them, so a copy shares exactly these and no list repeats them)."""
+        had = set(vars(self))
         self.scene = scene
         self.rules = scene.rules
         self.kind = scene.conflict  # the track the scene is fought on: physical or mental
@@ -105,10 +106,10 @@ class Engine(View):
         self.maneuvers = self.rules.advantage_rule == "maneuver"
         self.autostep_single = autostep_single
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
+        self._static_names = tuple(name for name in vars(self) if name not in had)
 
     def _static_from_characters(self) -> None:
         """What the engine reads off the scene's characters (again when the GM adds one)."""
-        from .actions import actions_for
         scene = self.scene
         self.order = [c.id for c in scene.characters]
         self.bonus_stunts = {c.id: [st for st in c.stunts if st.kind == "bonus"] for c in scene.characters}
@@ -351,8 +352,9 @@ class Engine(View):
         checkpoint is then this turn's start, which this engine adopts, so the next copy made
         before the next turn replays only this turn's inputs."""
         c = Engine.__new__(Engine)
-        for name in _STATIC:
+        for name in self._static_names:
             setattr(c, name, getattr(self, name))
+        c._static_names = self._static_names
         c.seed = self.seed
         c._rebuild(self._ckpt, self.events, self.choices, self.reasons, self.dice.copy(self._drawn), self._inputs)
         self._ckpt, self._since_ckpt = c._ckpt, 0

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .options import key
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -48,7 +50,6 @@ class DecisionMade(Event):
     reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        from .options import key
         return {"type": "DecisionMade", "kind": self.kind, "actor": self.actor, "choice": key(self.choice),
                 "index": self.index, "reason": self.reason}
 

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 from . import events as ev
 from .aspects import boost, new_aspect
 from .kinds import SceneKind, Status
+from .reach import skill_order
 from .scene import CharacterSheet
 from .skills import DEFAULT_SKILLS
-from .state import ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, build_fighter
+from .state import ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE
+from .stress import build_fighter
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -161,7 +163,6 @@ def _fighter(e: "Engine", cid: str):
 
 def _current_in_order(e: "Engine") -> str | None:
     """Whose turn a fixed order (by skills or initiative) is at, if the scene runs one."""
-    from .reach import skill_order
     if e.rules.turn_order == "popcorn" or not isinstance(e.t.cursor, int):
         return None
     return skill_order(e)[e.t.cursor]
@@ -169,7 +170,6 @@ def _current_in_order(e: "Engine") -> str | None:
 
 def _keep_turn(e: "Engine", acting: str | None) -> None:
     """After the order changed: the cursor points at the same character as before."""
-    from .reach import skill_order
     e.fixed_order = None
     if acting is not None:
         e.t.cursor = skill_order(e).index(acting)

@@ -15,6 +15,7 @@ from .decisions import Flow, ask
 from .kinds import DecisionKind
 from .options import Choose, OfferConcession
 from .state import CHARACTER, CONSEQUENCE, Fighter
+from .steps import concede_fighter, taken_out
 from .stress import Absorb, TakenOut, absorb_plans, absorber_for, plan_value
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ __all__ = ["Absorb", "TakenOut", "absorb_plans", "plan_value", "harm"]
 def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, note: str | None = None) -> Flow:
     """A hit of ``shifts`` on ``track``: the target absorbs it as its kind of character does, or
     is taken out (003:1562-1634). Consequences give the attacker a free invoke (003:1631-1634)."""
-    from .steps import taken_out
     if shifts <= 0:
         return
     e.emit(ev.Hit(t.id, source, shifts, track, (note,) if note else ()))
@@ -82,7 +82,6 @@ def offer_concession(e: "Engine", t: Fighter, by: str) -> Flow:
     fate point; ``by`` loses one, a PC from its own, an NPC from the GM's pool (if there is one to
     lose). Every offer counts as reasonable: the engine's offers are the plain terms. Returns
     whether it was accepted."""
-    from .steps import concede_fighter
     e.emit(ev.ConcessionOffered(t.id, by))
     pick = yield from ask(e, DecisionKind.CONCESSION, by, [Choose("accept"), Choose("refuse")], offerer=t.id)
     if pick.option == "accept":

@@ -41,10 +41,10 @@ from .harm import harm
 from .invokes import invoke_turns, roll_context
 from .kinds import DecisionKind
 from .options import Concede, Defend
-from .reach import skill_order
+from .reach import order_skills, skill_order
 from .rolls import base, best_skill, resolved
 from .skills import DEFEND_SKILLS, PHYSICAL
-from .aspects import new_aspect
+from .aspects import hazard_of, new_aspect  # noqa: F401  (hazard_of: callers read it here)
 from .state import ADVANTAGE, SITUATION
 from .steps import concede_fighter
 from .table import Roll
@@ -74,7 +74,6 @@ def slots(e: "Engine") -> list[tuple["Hazard", int]]:
     first order skill (Notice, or Empathy in a mental conflict; Alertness under Fate 3.0) is below
     the hazard's rating. It rolls initiative with its rating (003:2288-2290); a character of equal
     skill goes first (a ruling: the tie-breaking skills are a character's, a hazard has none)."""
-    from .reach import order_skills
     first = order_skills(e)[0]
     order = skill_order(e)
     F = e.t.f
@@ -83,13 +82,6 @@ def slots(e: "Engine") -> list[tuple["Hazard", int]]:
         slot = next((j for j, c in enumerate(order) if F[c].sheet.skill(first) < hz.rating), len(order))
         out.append((hz, slot))
     return out
-
-
-def hazard_of(e: "Engine", a: "Aspect") -> "Hazard | None":
-    """The hazard whose name the scene aspect ``a`` is, if any (its aspect stands while it does)."""
-    if a.kind != SITUATION or a.creator is not None:
-        return None
-    return next((hz for hz in e.scene.hazards if hz.name == a.name), None)
 
 
 def _defence(e: "Engine", cid: str, hz: "Hazard") -> tuple[str, int]:

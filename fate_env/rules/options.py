@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .stress import Absorb, TakenOut
+
+@dataclass(frozen=True, slots=True)
+class Absorb:
+    """Mark these box indices on the hit's track and fill these slot indices."""
+
+    boxes: tuple[int, ...]
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakenOut:
+    """Take no stress: the character is taken out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .skills import ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate
+from .rolls import effective
+from .skills import (ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate,
+                     attack_track)
 from .state import Fighter
 
 if TYPE_CHECKING:
@@ -48,11 +50,6 @@ def reach_of(f: Fighter, skill: str) -> str:
     return "melee"
 
 
-def attack_track(e: "Engine", skill: str) -> str:
-    """The stress track an attack with ``skill`` harms (a stunt's attack skill: the scene's)."""
-    return ATTACK_SKILLS[skill][0] if skill in ATTACK_SKILLS else e.kind
-
-
 def can_reach(e: "Engine", f: Fighter, target: str, skill: str, zone: str | None = None) -> bool:
     """Whether ``f`` (standing in ``zone``, by default where it is) reaches ``target`` with ``skill``."""
     reach = reach_of(f, skill)
@@ -83,7 +80,6 @@ def template_targets(e: "Engine", f: Fighter, tpl: AdvantageTemplate, foes: list
 
 def blocker(e: "Engine", f: Fighter) -> str | None:
     """The foe in the mover's zone best placed to stand in the way (000:461-471)."""
-    from .rolls import effective
     best, best_skill = None, -99
     F = e.t.f
     for c in e.t.foes_of(f.id):

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import events as ev
+from .aspects import boost, visible
 from .kinds import Band
 from .scene import When
+from .skills import PHYSICAL, attack_track
 from .state import Fighter
 from .solo import skill_bonus
 from .table import Roll
@@ -48,7 +50,6 @@ def holds(e: "Engine", cid: str, when: When | None, target: str | None) -> bool:
     """Whether a bonus stunt's circumstance holds (see the scene format)."""
     if when is None:
         return True
-    from .aspects import visible
     F = e.t.f
     f = F[cid]
     tag, arg = when.tag, when.arg
@@ -207,8 +208,6 @@ def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None
 
 def _physical(e: "Engine", skill: str) -> bool:
     """Whether an attack with ``skill`` harms the physical track (weapons and armor are gear)."""
-    from .reach import attack_track
-    from .skills import PHYSICAL
     return attack_track(e, skill) == PHYSICAL
 
 
@@ -225,7 +224,6 @@ def voice(e: "Engine", f: Fighter) -> str | None:
 def resolved(e: "Engine", r: Roll) -> None:
     """The outcome band of a roll; a defender who rolled and won by three or more gets a
     boost, whatever the action (the generic defend outcomes, 003:919-921, 003:942-944)."""
-    from .aspects import boost
     e.emit(ev.Resolved(r.actor, r.action, r.effort, r.opposition, r.margin, band(r.margin), r.target))
     if r.active and r.margin <= -3 and e.t.f[r.opposer].active:
         if e.spin:  # a spin token instead (002:94-95)

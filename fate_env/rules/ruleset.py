@@ -11,7 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from .kinds import StressStyleName
 from .not_modelled import dial_refusal
+
+#: the stress styles' names (each a class in rules/stress.py's STYLES, which checks it has them all)
+STYLE_NAMES = tuple(s.value for s in StressStyleName)
 
 # popcorn (003:1408-1413); skills, Notice/Athletics/Physique (000:246-258); initiative, Fate 3.0's
 # Alertness (Notice), Empathy in a social conflict, ties by Resolve (Will), then PCs first (002:22)
@@ -77,14 +81,24 @@ class RuleSetError(ValueError):
     """A rule-set file or dial override that does not fit."""
 
 
-def _flag(default: bool = False) -> Any:
-    """A dial that is on or off: declared once here, read, written and checked from the declaration."""
-    return field(default=default, metadata={"dial": "flag"})
+#: ``fast=EVERY``: the fast core plays every value of the dial
+EVERY = "every"
 
 
-def _pick(choices: tuple[str, ...], default: str) -> Any:
-    """A dial that takes one of ``choices``: declared once here (``fate-npc rules`` lists the choices)."""
-    return field(default=default, metadata={"dial": "choice", "choices": choices})
+def _flag(default: bool = False, *, fast: tuple | str | None = None) -> Any:
+    """A dial that is on or off: declared once here, read, written and checked from the declaration.
+    ``fast``: the values the fast core plays (``EVERY``, or a tuple); left out, only the default, so a
+    new dial's new value is refused by the kernel by name until its kernel mirror says otherwise."""
+    return field(default=default, metadata={"dial": "flag", "fast": (default,) if fast is None else fast})
+
+
+def _pick(choices: tuple[str, ...], default: str, *, fast: tuple | str | None = None) -> Any:
+    """A dial that takes one of ``choices``: declared once here (``fate-npc rules`` lists the choices;
+    ``fast`` as for :func:`_flag`)."""
+    if default not in choices or (isinstance(fast, tuple) and not set(fast) <= set(choices)):
+        raise ValueError(f"a dial's default {default!r} and fast-core values {fast!r} must be among {choices}")
+    return field(default=default, metadata={"dial": "choice", "choices": choices,
+                                            "fast": (default,) if fast is None else fast})
 
 
 def _table_field() -> Any:
@@ -100,24 +114,24 @@ class RuleSet:
     boxes_by_rating: tuple[tuple[int, tuple[int, ...]], ...]
     extra_mild_at: int
     consequences: tuple[tuple[str, int], ...] = (("mild", 2), ("moderate", 4), ("severe", 6))
-    extreme_consequences: bool = _flag()
-    extreme_for: str = _pick(EXTREME_FOR, "characters")
-    scale_benefit: str = _pick(SCALE_BENEFITS, "effort")
-    turn_order: str = _pick(TURN_ORDERS, "popcorn")
-    npcs_at_best_slot: bool = _flag()
-    full_defense: str = _pick(FULL_DEFENSE, "condensed")
-    teamwork_cap: str = _pick(TEAMWORK_CAPS, "leader_skill")
-    overcome_tie: str = _pick(OVERCOME_TIES, "choice")
-    exploit_opposition: str = _pick(EXPLOIT_OPPOSITION, "difficulty")
-    major_cost: str = _pick(MAJOR_COSTS, "consequence")
+    extreme_consequences: bool = _flag(fast=EVERY)
+    extreme_for: str = _pick(EXTREME_FOR, "characters", fast=EVERY)
+    scale_benefit: str = _pick(SCALE_BENEFITS, "effort", fast=EVERY)  # fast: read only between scales, which it refuses
+    turn_order: str = _pick(TURN_ORDERS, "popcorn", fast=("popcorn", "skills"))
+    npcs_at_best_slot: bool = _flag(fast=EVERY)
+    full_defense: str = _pick(FULL_DEFENSE, "condensed", fast=("condensed", "core"))
+    teamwork_cap: str = _pick(TEAMWORK_CAPS, "leader_skill", fast=("leader_skill", "none"))
+    overcome_tie: str = _pick(OVERCOME_TIES, "choice", fast=("choice", "minor_cost"))
+    exploit_opposition: str = _pick(EXPLOIT_OPPOSITION, "difficulty", fast=EVERY)
+    major_cost: str = _pick(MAJOR_COSTS, "consequence", fast=EVERY)
     mixed_conflicts: bool = _flag()
-    weapons: bool = _flag()
-    faster_contests: bool = _flag()
+    weapons: bool = _flag(fast=EVERY)
+    faster_contests: bool = _flag(fast=EVERY)  # fast: a contest's rule; it plays conflicts only
     conditions: str = _pick(CONDITIONS, "off")
     split_effort: bool = _flag()
     consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts")
     concession: str = _pick(CONCESSIONS, "anytime")
-    weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts")
+    weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts", fast=EVERY)  # fast: kernel/attack.py, rolls.py
     hold_action: bool = _flag()
     move_cost: str = _pick(MOVE_COSTS, "free")
     sprint: str = _pick(SPRINTS, "overcome")
@@ -155,11 +169,6 @@ class RuleSet:
         by the harm at stake (000:154, 003:1550); the ``mixed_conflicts`` dial lets a table allow
         attacks on the other track too, each harming its own track (000:311)."""
         return ("physical", "mental") if self.mixed_conflicts else (kind,)
-
-    def minor_boxes(self, count: int) -> tuple[int, ...]:
-        """A minor NPC's ``count`` boxes: 1-point, or 1,2,3 when escalating."""
-        from .stress import STYLES
-        return STYLES[self.stress_style].default_boxes(count)
 
     def consequence_penalty(self, severity: str) -> int:
         """What a consequence of ``severity`` takes off its holder's rolls under the ordered rule
@@ -204,6 +213,12 @@ _DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "
                                                    "extra_mild_at", "stress_style"}
 #: dials a scene may not override: what the rule set's texts call their skills
 _FIXED = {"skill_names", "weapon_table", "armor_table"}
+
+
+def fast_values() -> dict[str, tuple | None]:
+    """Each dial's values the fast core plays (None: every value), from the declarations."""
+    return {f.name: None if f.metadata["fast"] == EVERY else f.metadata["fast"]
+            for f in fields(RuleSet) if f.metadata.get("dial") in ("flag", "choice")}
 
 
 def dial_names() -> list[str]:
@@ -294,11 +309,10 @@ def from_dict(data: dict[str, Any]) -> RuleSet:
     max_ex = data.get("max_exchanges", 30)
     if not isinstance(max_ex, int) or isinstance(max_ex, bool) or max_ex < 1:
         raise RuleSetError(f"dial 'max_exchanges': expected a whole number >= 1, got {max_ex!r}")
-    from .stress import STYLES
     one_box = bool(stress.get("one_box_per_hit", False))
     style = stress.get("style", "core" if one_box else "condensed")
-    if style not in STYLES:
-        raise RuleSetError(f"stress.style: expected one of {', '.join(STYLES)}, got {style!r}")
+    if style not in STYLE_NAMES:
+        raise RuleSetError(f"stress.style: expected one of {', '.join(STYLE_NAMES)}, got {style!r}")
     dials: dict[str, Any] = {}
     for f in fields(RuleSet):  # in declaration order, so the first wrong dial is the one named
         kind = f.metadata.get("dial")
@@ -346,4 +360,4 @@ def to_dict(rules: RuleSet) -> dict[str, Any]:
     return out
 
 
-__all__ = ["RuleSet", "RuleSetError", "from_dict", "to_dict", "dial_names", "replace", "FLAGS", "CHOICES"]
+__all__ = ["RuleSet", "RuleSetError", "EVERY", "fast_values", "from_dict", "to_dict", "dial_names", "replace", "FLAGS", "CHOICES"]

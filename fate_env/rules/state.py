@@ -96,12 +96,6 @@ class Fighter:
                        self.supporters[:], self.taken_out_by)
 
 
-def build_fighter(sheet: CharacterSheet, rules: RuleSet) -> Fighter:
-    """A fresh fighter from a sheet: tracks and slots as its kind and the rule set's stress style give them."""
-    from .stress import absorber_for
-    return absorber_for(sheet).build(sheet, rules)
-
-
 # -- aspects -------------------------------------------------------------
 
 CHARACTER, SITUATION, ADVANTAGE, CONSEQUENCE, BOOST = (AspectKind.CHARACTER, AspectKind.SITUATION, AspectKind.ADVANTAGE,

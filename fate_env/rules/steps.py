@@ -10,6 +10,7 @@ from .decisions import RECONSIDER, Flow, ask
 from .kinds import DecisionKind, SceneKind
 from .options import Concede, Defend, FullDefense
 from .state import CONCEDED, TAKEN_OUT, Fighter
+from .true_form import reveal
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -60,7 +61,6 @@ def taken_out(e: "Engine", f: Fighter, source: str | None) -> None:
     f.taken_out_by = source
     e.emit(ev.TakenOutEvent(f.id, source))
     if f.sheet.true_form is not None:
-        from .true_form import reveal
         reveal(e, f)
     if e.scene.countdowns:
         countdowns.trigger(e, "taken_out", f.id)

@@ -20,27 +20,24 @@ hit unabsorbed. Being taken out is always a choice (003:1568).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from itertools import combinations
 
 from .kinds import StressStyleName
-from .ruleset import RuleSet
+from .options import Absorb, TakenOut
+from .ruleset import STYLE_NAMES, RuleSet
 from .scene import CharacterSheet
 from .skills import MENTAL, PHYSICAL
 from .state import Fighter, Slot, Track
 
 
-@dataclass(frozen=True, slots=True)
-class Absorb:
-    """Mark these box indices on the hit's track and fill these slot indices."""
-
-    boxes: tuple[int, ...]
-    slots: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TakenOut:
-    """Take no stress: the character is taken out."""
+#: Fate Condensed's conditions (003:2070-2078): name, severity, value; the first two take the
+#: extra boxes an extra mild slot becomes (Hurt for physical, Scared for mental, 003:2085-2086)
+CONDITION_ROWS = (("Hurt", "mild", 1), ("Scared", "mild", 1), ("Injured", "moderate", 2), ("Shaken", "moderate", 2),
+                  ("Wounded", "severe", 3), ("Demoralized", "severe", 3))
+CONDITION_FOR_TRACK = {PHYSICAL: "Hurt", MENTAL: "Scared"}
+#: which hits mark which conditions when they are kept apart (003:2089-2101)
+CONDITION_TRACKS = {"Hurt": PHYSICAL, "Injured": PHYSICAL, "Wounded": PHYSICAL,
+                    "Scared": MENTAL, "Shaken": MENTAL, "Demoralized": MENTAL}
 
 
 # -- stress styles ------------------------------------------------------------------
@@ -155,6 +152,8 @@ class RollUp(Core):
 
 
 STYLES: dict[str, StressStyle] = {s.name: s for s in (Condensed(), Core(), RollUp())}
+if set(STYLES) != set(STYLE_NAMES):  # a name declared without its class, or the reverse
+    raise RuntimeError(f"stress styles {sorted(STYLES)} and StressStyleName {sorted(STYLE_NAMES)} differ")
 
 #: what a free consequence counts for in a capacity under the ordered rule, where it takes a whole
 #: hit of any size (001:117): more than any roll's shifts in practice (the ladder spans -2..+8)
@@ -253,7 +252,6 @@ def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | No
     that names none: Hurt). A condition with several boxes is one aspect (``harm``). Kept apart
     (003:2089-2101), each condition has two boxes, for its own kind of hit only, and a row takes
     two boxes in all, two more for each extra mild slot (:func:`row_room`)."""
-    from .aspects import CONDITION_FOR_TRACK, CONDITION_ROWS, CONDITION_TRACKS
     apart = rules.conditions == "apart"
     slots = [Slot(sev, val, CONDITION_TRACKS[name] if apart else None, None, name)
              for name, sev, val in CONDITION_ROWS for _ in range(2 if apart else 1)]
@@ -369,3 +367,8 @@ def plan_value(f: Fighter, plan: Absorb, track: str, rules: RuleSet | None = Non
     if rules is not None and rules.consequence_rule == "ordered" and plan.slots:
         return WHOLE_HIT
     return sum(t.values[b] for b in plan.boxes) + sum(f.slots[s].value for s in plan.slots)
+
+
+def build_fighter(sheet: CharacterSheet, rules: RuleSet) -> Fighter:
+    """A fresh fighter from a sheet: tracks and slots as its kind and the rule set's stress style give them."""
+    return absorber_for(sheet).build(sheet, rules)

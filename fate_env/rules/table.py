@@ -4,15 +4,16 @@ Characters (their tracks, slots, zones, fate points), the aspects in play and th
 invokes, the GM's pool and the fate-point book, the exchange and who has acted, the roll being
 invoked on, which flow is running and where it stands (``cursor``), and the outcome once there
 is one. What never changes in a scene (the scene, the rule set, the zone map) stays on the
-engine. :meth:`Table.copy` is a cheap, hand-written deep copy; the engine takes one at each
+engine. :meth:`Table.copy` is a cheap deep copy written from the fields' declarations (``kept``); the engine takes one at each
 checkpoint and ``deepcopy``/``pickle`` of an engine go through it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from .copies import copier, kept
 from .kinds import SceneKind, Status
 from .state import Aspect, Fighter
 
@@ -35,7 +36,7 @@ class Roll:
     opp_bonus: int = 0
     target: str | None = None
     zones: tuple[str, ...] = ()
-    invoked: dict[str, set[int]] = field(default_factory=dict)
+    invoked: dict[str, set[int]] = kept("dict_of_sets", default_factory=dict)
     opp_floor: int | None = None     # a blocker's strength the defense cannot fall below (002:46)
 
     @property
@@ -52,70 +53,52 @@ class Roll:
     def margin(self) -> int:
         return self.effort - self.opposition
 
-    def copy(self) -> "Roll":
-        return Roll(self.action, self.actor, self.skill, self.base, self.faces, self.opposer, self.active,
-                    self.opp_skill, self.opp_base, self.opp_faces, self.bonus, self.opp_bonus, self.target,
-                    self.zones, {k: set(v) for k, v in self.invoked.items()}, self.opp_floor)
 
 
 @dataclass(slots=True)
 class Table:
     """The state of one scene in play (see the module docstring)."""
 
-    f: dict[str, Fighter]
-    order: list[str]
-    aspects: dict[int, Aspect] = field(default_factory=dict)
+    f: dict[str, Fighter] = kept("each")
+    order: list[str] = kept("shared")
+    aspects: dict[int, Aspect] = kept("each", default_factory=dict)
     aspect_seq: int = 0
     turn_seq: int = 0
-    boost_turn: dict[int, int] = field(default_factory=dict)   # boost id -> the turn it was made in
+    boost_turn: dict[int, int] = kept("dict", default_factory=dict)   # boost id -> the turn it was made in
     gm_pool: int = 0
     gm_pool_start: int = 0
     gm_spent: int = 0
-    fp_start: dict[str, int] = field(default_factory=dict)
-    fp_spent: dict[str, int] = field(default_factory=dict)
+    fp_start: dict[str, int] = kept("shared", default_factory=dict)
+    fp_spent: dict[str, int] = kept("dict", default_factory=dict)
     exchange: int = 0
-    acted: set[str] = field(default_factory=set)
-    set_back: set[str] = field(default_factory=set)   # hit, or an advantage stuck on them, this exchange
-    tasks_left: list[int] = field(default_factory=list)
-    task_results: list[dict[str, Any]] = field(default_factory=list)
+    acted: set[str] = kept("set", default_factory=set)
+    set_back: set[str] = kept("set", default_factory=set)   # hit, or an advantage stuck on them, this exchange
+    tasks_left: list[int] = kept("list", default_factory=list)
+    task_results: list[dict[str, Any]] = kept("list_of_dicts", default_factory=list)
     to_contest: str | None = None
     can_concede: bool = True          # a conflict's option (003:1693-1712), not a contest's
     mode: SceneKind = SceneKind.CONFLICT   # the flow running now
     cursor: Any = None                # where that flow resumes (None: not started)
-    victories: dict[str, int] | None = None
+    victories: dict[str, int] | None = kept("dict_or_none", default=None)
     twists: int = 0
-    roll: Roll | None = None          # the roll being invoked on
+    roll: Roll | None = kept("copy_or_none", default=None)  # the roll being invoked on
     outcome: Any = None
     outside: int = 0                  # GM powers and concessions outside a decision so far (Engine.reproducible)
-    countdowns: list[int] = field(default_factory=list)   # boxes marked per scene countdown (countdowns.py)
-    running: list[bool] = field(default_factory=list)     # whether each countdown still runs
+    countdowns: list[int] = kept("list", default_factory=list)   # boxes marked per scene countdown (countdowns.py)
+    running: list[bool] = kept("list", default_factory=list)     # whether each countdown still runs
     decided: str | None = None        # the side a countdown's outcome made the winner
     cleared: frozenset = frozenset()  # the borders whose block has been cleared (blocks.py)
     held: tuple = ()                  # holding their action now, in the order they held (001:82-84)
     held_once: frozenset = frozenset()  # held this exchange (a held turn is not held again)
     minor: tuple | None = None        # (actor, penalty): the minor actions of the turn in progress (002:28)
-    spin: dict[str, int] = field(default_factory=dict)       # spin tokens held (002:95)
-    protected: dict[str, tuple] = field(default_factory=dict)  # ally -> (blocker, strength) this exchange
-    blocked: dict[tuple, tuple] = field(default_factory=dict)  # (foe, action) -> (blocker, strength) this exchange
+    spin: dict[str, int] = kept("dict", default_factory=dict)       # spin tokens held (002:95)
+    protected: dict[str, tuple] = kept("dict", default_factory=dict)  # ally -> (blocker, strength) this exchange
+    blocked: dict[tuple, tuple] = kept("dict", default_factory=dict)  # (foe, action) -> (blocker, strength) this exchange
     immunity_broken: bool = False     # the group has won the contest a big bad's immunity set (003:2527-2532)
     # derived, rebuilt on demand (never copied)
-    active_cache: list[str] | None = None
-    foes_cache: dict[str, list[str]] = field(default_factory=dict)
-    allies_cache: dict[str, list[str]] = field(default_factory=dict)
-
-    def copy(self) -> "Table":
-        return Table(
-            {k: fi.copy() for k, fi in self.f.items()}, self.order,
-            {k: a.copy() for k, a in self.aspects.items()}, self.aspect_seq, self.turn_seq, dict(self.boost_turn),
-            self.gm_pool, self.gm_pool_start, self.gm_spent, self.fp_start, dict(self.fp_spent), self.exchange,
-            set(self.acted), set(self.set_back), self.tasks_left[:], [dict(r) for r in self.task_results],
-            self.to_contest, self.can_concede, self.mode, self.cursor,
-            dict(self.victories) if self.victories is not None else None, self.twists,
-            self.roll.copy() if self.roll is not None else None, self.outcome, self.outside,
-            self.countdowns[:], self.running[:], self.decided, self.cleared, self.held, self.held_once,
-            self.minor, dict(self.spin) if self.spin else {}, dict(self.protected) if self.protected else {},
-            dict(self.blocked) if self.blocked else {},
-            self.immunity_broken)
+    active_cache: list[str] | None = kept("derived", default=None)
+    foes_cache: dict[str, list[str]] = kept("derived", default_factory=dict)
+    allies_cache: dict[str, list[str]] = kept("derived", default_factory=dict)
 
     # -- who is in the fight -------------------------------------------------------
     def active_ids(self) -> list[str]:
@@ -159,3 +142,7 @@ class Table:
             self.gm_pool += delta
         else:
             self.f[cid].fate_points += delta
+
+
+Roll.copy = copier(Roll)  # type: ignore[method-assign]
+Table.copy = copier(Table)  # type: ignore[attr-defined]

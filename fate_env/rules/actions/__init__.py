@@ -64,26 +64,19 @@ BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
 
 def actions_for(scene: "Scene") -> tuple[Action, ...]:
-    """``ACTIONS`` without the optional-rule ones the scene cannot offer (a zone attack without a
+    """``ACTIONS`` without those whose gate the scene does not open (a zone attack without a
     zone_attack stunt, a split without the split_effort dial, a shove without a block): the turn's
     options are built every turn, and these would only ever answer with nothing."""
-    unused = set()
-    if not any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts):
-        unused.add(zone_attack.ACTION)
-    if not scene.rules.split_effort:
-        unused.add(split_attack.ACTION)
-        unused.add(split_advantage.ACTION)
-    if not any(b.block is not None for b in scene.borders):
-        unused.add(shove.ACTION)
-    if not scene.rules.hold_action:
-        unused.add(hold.ACTION)
-    if not scene.rules.protect:
-        unused.add(protect.ACTION)
-    if not scene.rules.block_actions:
-        unused.add(block.ACTION)
-    if scene.rules.concession == "offered":
-        unused.add(concede.ACTION)  # a concession is offered while taking a consequence (001:150)
-    return tuple(a for a in ACTIONS if a not in unused)
+    return tuple(a for a in ACTIONS if a.gate is None or a.gate(scene))
+
+
+#: the features the actions' gates go by (Action.feature), each with its gate: read by the environment
+FEATURES: dict[str, Any] = {}
+for _a in ACTIONS:
+    if _a.feature is not None:
+        if FEATURES.setdefault(_a.feature, _a.gate) is not _a.gate:
+            raise ValueError(f"feature {_a.feature!r} is declared by two actions with different gates")
+del _a
 
 
 def turn_options(e: "Engine", f: Fighter, free_move: bool) -> list[Any]:
@@ -95,4 +88,4 @@ def turn_options(e: "Engine", f: Fighter, free_move: bool) -> list[Any]:
     return opts
 
 
-__all__ = ["ACTIONS", "BY_OPTION", "Action", "TurnContext", "actions_for", "turn_options"]
+__all__ = ["ACTIONS", "BY_OPTION", "FEATURES", "Action", "TurnContext", "actions_for", "turn_options"]

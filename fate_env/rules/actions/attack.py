@@ -27,6 +27,7 @@ from ..state import Fighter
 from ..table import Roll
 from ..steps import respond
 from .base import Action, TurnContext
+from .protect import floor
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -60,7 +61,6 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
     r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
     if e.t.protected:
-        from .protect import floor
         floor(e, r)  # a blocker's strength (002:46)
     yield from invoke_rounds(e, r)
     yield from land(e, f, target, r, track)

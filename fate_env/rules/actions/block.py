@@ -37,8 +37,6 @@ KIND_OF: dict[type, str] = {Attack: "attack", ZoneAttack: "attack", SplitAttack:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if not e.rules.block_actions:
-        return []
     F = e.t.f
     anywhere = e.kind == MENTAL
     return [BlockAction(t, k) for t in ctx.foes if anywhere or F[t].zone == f.zone for k in KINDS
@@ -86,4 +84,5 @@ def get_past(e: "Engine", f: Fighter, choice: Any) -> Flow:
     return past
 
 
-ACTION = Action(BlockAction, offer, run)
+ACTION = Action(BlockAction, offer, run, gate=lambda scene: scene.rules.block_actions,
+                feature="block_actions")

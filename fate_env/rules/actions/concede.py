@@ -23,4 +23,4 @@ def run(e: "Engine", f: Fighter, choice: Any) -> Flow:
     yield from ()
 
 
-ACTION = Action(Concede, offer, run)
+ACTION = Action(Concede, offer, run, gate=lambda scene: scene.rules.concession != "offered")  # offered: 001:150

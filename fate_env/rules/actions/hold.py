@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if not e.rules.hold_action or f.id in e.t.held_once or not ctx.free_move:
+    if f.id in e.t.held_once or not ctx.free_move:
         return []  # once an exchange, and not after moving (the turn is put off whole)
     return [Hold()]
 
@@ -33,4 +33,4 @@ def run(e: "Engine", f: Fighter, choice: Hold) -> Flow:
     yield from ()
 
 
-ACTION = Action(Hold, offer, run)
+ACTION = Action(Hold, offer, run, gate=lambda scene: scene.rules.hold_action, feature="held")

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if not e.rules.protect:
-        return []
     F = e.t.f
     near = e.kind == MENTAL  # a social block reaches anyone; a physical one an ally in the zone (a ruling)
     return [Protect(a) for a in e.t.allies_of(f.id) if a not in e.t.protected and (near or F[a].zone == f.zone)]
@@ -52,4 +50,4 @@ def floor(e: "Engine", r: Any) -> None:
         e.emit(ev.BlockHeld(r.opposer, blocker, strength))
 
 
-ACTION = Action(Protect, offer, run)
+ACTION = Action(Protect, offer, run, gate=lambda scene: scene.rules.protect, feature="protect")

@@ -32,8 +32,6 @@ def _blocks_here(e: "Engine", zone: str) -> list[Any]:
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if not e.scene_has_blocks:
-        return []
     blocks = _blocks_here(e, f.zone)
     if not blocks:
         return []
@@ -54,4 +52,4 @@ def run(e: "Engine", f: Fighter, choice: ShoveInto) -> Flow:
     yield from land(e, f, target, r, attack_track(e, skill), into=(block.name, max(1, block.weapon // 2)))
 
 
-ACTION = Action(ShoveInto, offer, run)
+ACTION = Action(ShoveInto, offer, run, gate=lambda scene: any(b.block is not None for b in scene.borders))

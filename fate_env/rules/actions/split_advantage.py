@@ -25,15 +25,13 @@ from ..state import Fighter
 from ..table import Roll
 from .advantage import place
 from .base import Action, TurnContext
-from .split_attack import defend_share, give_out
+from .split_attack import defend_share, give_out, splits
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if not e.rules.split_effort:
-        return []
     F = e.t.f
     out = []
     for tpl in e.scene.advantages:
@@ -72,4 +70,4 @@ def run(e: "Engine", f: Fighter, choice: SplitAdvantage) -> Flow:
             place(e, f, tpl.name, tid, skill, f.id, 2 if outcome == STYLE else 1)
 
 
-ACTION = Action(SplitAdvantage, offer, run)
+ACTION = Action(SplitAdvantage, offer, run, gate=splits, feature="split")

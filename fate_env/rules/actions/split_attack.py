@@ -22,7 +22,7 @@ from ..decisions import Flow, ask
 from ..invokes import invoke_turns, roll_context
 from ..kinds import DecisionKind
 from ..options import Assign, SplitAttack
-from ..reach import attack_track, reach_of
+from ..reach import attack_skills, attack_track, reach_of
 from ..rolls import base, best_skill
 from ..skills import DEFEND_SKILLS
 from ..state import Fighter
@@ -33,23 +33,22 @@ from .zone_attack import zones_in_reach
 
 if TYPE_CHECKING:
     from ..engine import Engine
+    from ..scene import Scene
+
+
+def splits(scene: "Scene") -> bool:
+    """Split attacks and advantages: only under the split_effort dial."""
+    return scene.rules.split_effort
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if not e.rules.split_effort:
-        return []
     F = e.t.f
     out = []
-    for skill in _attack_skills(e, f):
+    for skill in attack_skills(e, f):
         for zone in zones_in_reach(e, f, skill):
             if sum(1 for c in ctx.foes if F[c].zone == zone) >= 2:
                 out.append(SplitAttack(zone, skill))
     return out
-
-
-def _attack_skills(e: "Engine", f: Fighter) -> list[str]:
-    from ..reach import attack_skills
-    return attack_skills(e, f)
 
 
 def run(e: "Engine", f: Fighter, choice: SplitAttack) -> Flow:
@@ -102,4 +101,4 @@ def defend_share(e: "Engine", f: Fighter, tid: str, r: Roll, skills: tuple[str, 
     return r
 
 
-ACTION = Action(SplitAttack, offer, run)
+ACTION = Action(SplitAttack, offer, run, gate=splits, feature="split")

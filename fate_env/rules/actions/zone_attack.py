@@ -28,6 +28,12 @@ from .base import Action, TurnContext
 
 if TYPE_CHECKING:
     from ..engine import Engine
+    from ..scene import Scene
+
+
+def has_blasts(scene: "Scene") -> bool:
+    """A scene offers zone attacks only where someone has the stunt."""
+    return any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
 
 
 def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
@@ -83,4 +89,4 @@ def run(e: "Engine", f: Fighter, choice: ZoneAttack) -> Flow:
         yield from land(e, f, tid, r, track)
 
 
-ACTION = Action(ZoneAttack, offer, run)
+ACTION = Action(ZoneAttack, offer, run, gate=has_blasts, feature="blasts")

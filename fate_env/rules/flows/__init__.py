@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import challenge, conflict, contest
+from .registry import FLOWS
 
-FLOWS = {"conflict": conflict.run, "contest": contest.run, "challenge": challenge.run}
+FLOWS.update({"conflict": conflict.run, "contest": contest.run, "challenge": challenge.run})
 
 __all__ = ["FLOWS"]

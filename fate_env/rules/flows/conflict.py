@@ -22,7 +22,7 @@ from ..kinds import DecisionKind, SceneKind
 from ..options import Choose, Hold, Move, Next, Stay
 from ..reach import free_moves, skill_order
 from ..steps import move_to
-from . import contest
+from .registry import FLOWS
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -33,7 +33,7 @@ def run(e: "Engine") -> Flow:
     popcorn = e.rules.turn_order == "popcorn"
     if t.cursor is None and e.contest_immune is not None and not t.immunity_broken:
         t.mode = SceneKind.CONTEST  # the group must win this contest first (003:2527-2532)
-        yield from contest.run(e)
+        yield from FLOWS["contest"](e)
         return
     if t.cursor is None:
         sides: dict[str, list[str]] = {}
@@ -201,7 +201,7 @@ def become_contest(e: "Engine") -> Flow:
     t.exchange = 0
     t.mode = SceneKind.CONTEST
     t.cursor = None
-    yield from contest.run(e)
+    yield from FLOWS["contest"](e)
 
 
 def turn(e: "Engine", actor: str) -> Flow:

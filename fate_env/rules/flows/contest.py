@@ -26,11 +26,12 @@ from ..end import finish
 from ..harm import harm
 from ..invokes import invoke_turns
 from ..kinds import DecisionKind, SceneKind
-from ..options import Choose, CreateAdvantage, NoAdvantage, NoSupport, RollFor, Support
+from ..options import Choose, CreateAdvantage, Exploit, NoAdvantage, NoSupport, RollFor, Support
 from ..reach import template_targets
 from ..rolls import FAIL, base
 from ..state import BOOST, SITUATION, Fighter
 from ..table import Roll
+from .registry import FLOWS
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -102,7 +103,6 @@ def _big_bad_attacks(e: "Engine", plans: dict[str, dict[str, Any]], rolls: dict[
 
 def _immunity_broken(e: "Engine") -> Flow:
     """The group won the contest: the big bad can be attacked; the conflict begins (003:2527-2532)."""
-    from . import conflict
     t = e.t
     e.emit(ev.ImmunityContest(e.contest_immune, True))
     t.immunity_broken = True
@@ -111,7 +111,7 @@ def _immunity_broken(e: "Engine") -> Flow:
     t.exchange = 0
     t.victories = None
     t.can_concede = e.rules.concession == "anytime"
-    yield from conflict.run(e)
+    yield from FLOWS["conflict"](e)
 
 
 def live_sides(e: "Engine") -> list[str]:
@@ -194,7 +194,6 @@ def _advantages(e: "Engine", plans: dict[str, dict[str, Any]]) -> Flow:
 def advantage_options(e: "Engine", f: Fighter) -> list[Any]:
     """The advantages a contestant may try: the scene's templates for this kind of contest, and
     free invokes on aspects in reach."""
-    from ..options import Exploit
     foes = e.t.foes_of(f.id)
     opts: list[Any] = []
     named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind != BOOST}
