@@ -4,16 +4,15 @@ Every episode's seed comes from (seed, episode index) alone, so a run is the
 same with one worker, K workers or Ray, and every variant of a ``--vary`` grid
 faces the same dice (common random numbers): two identical variants give
 identical records, and differences between variants are the variants', not the
-dice's. Records are plain JSON; the report splits every
-average by win and by loss, keeps unresolved fights apart, and counts rare
-disasters rather than hiding them in a rate.
+dice's. Records are plain JSON. This module runs the episodes (one process, a pool,
+Ray; the reference or the fast core, handing over when a background compile ends);
+``variants.py`` holds ``--vary``'s grammar and ``bench_report.py`` the report, which
+splits every average by win and by loss, keeps unresolved fights apart, and counts
+rare disasters rather than hiding them in a rate.
 """
 
 from __future__ import annotations
 
-import copy
-import itertools
-import math
 import os
 import subprocess
 import sys
@@ -21,7 +20,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,120 +27,15 @@ import numpy as np
 from fate_env.rules import events as ev
 from fate_env.rules.engine import start
 from fate_env.content.safe_text import OneLineError
-from fate_env.content.scenes import SceneError, scene_from_dict
-from fate_env.evaluation.stats import Z95, wilson
 
 from agents.base import controllers_for, play
-
-SEVERITIES = ("mild", "moderate", "severe", "extreme")
-
-
-# -- variants -------------------------------------------------------------------
-
-def parse_values(text: str) -> list[Any]:
-    """``2..5`` (inclusive), ``2,4,6``, ``on,off``."""
-    if ".." in text and "," not in text:
-        lo, hi = text.split("..", 1)
-        try:
-            a, b = int(lo), int(hi)
-        except ValueError:
-            raise ValueError(f"{text!r}: a range is two whole numbers, LOW..HIGH (e.g. 2..5); "
-                             "for words list them with commas (a,b)") from None
-        if b < a:
-            raise ValueError(f"{text!r}: expected LOW..HIGH with LOW <= HIGH")
-        return list(range(a, b + 1))
-    out: list[Any] = []
-    for v in text.split(","):
-        v = v.strip()
-        if v in ("on", "true", "yes"):
-            out.append(True)
-        elif v in ("off", "false", "no"):
-            out.append(False)
-        else:
-            try:
-                out.append(int(v))
-            except ValueError:
-                out.append(v)
-    return out
-
-
-def parse_vary(spec: str) -> tuple[str, list[Any]]:
-    path, sep, values = spec.partition("=")
-    if not sep or not path or not values:
-        raise ValueError(f"--vary {spec!r}: expected PATH=VALUES, e.g. characters.og.skills.Fight=2..5")
-    try:
-        return path, parse_values(values)
-    except ValueError as exc:
-        raise ValueError(f"--vary {spec!r}: {exc}") from None
-
-
-def set_path(data: dict, path: str, value: Any) -> None:
-    """Set ``a.b.c`` in a scene mapping; ``rules.X`` sets the rule-set dial X."""
-    parts = path.split(".")
-    if parts[0] == "rules" and len(parts) == 2:
-        rules = data.get("rules", "condensed")
-        if isinstance(rules, str):
-            rules = {"name": rules}
-        rules.setdefault("dials", {})[parts[1]] = value
-        data["rules"] = rules
-        return
-    node = data
-    for p in parts[:-1]:
-        if _has(node, p):
-            node = node[int(p)] if isinstance(node, list) else node[p]
-            continue
-        raise ValueError(f"--vary {path}: no field {p!r} on the way; expected a path into the scene file "
-                         "(a list's items by number: countdowns.0.boxes)")
-    if not isinstance(node, dict):
-        raise ValueError(f"--vary {path}: {parts[-2]!r} is not a mapping")
-    node[parts[-1]] = value
-
-
-def variants(base: dict, varies: Sequence[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
-    """The grid: one dict of path -> value per variant, the first being the first value of each."""
-    if not varies:
-        return [{}]
-    paths = [p for p, _ in varies]
-    return [dict(zip(paths, combo)) for combo in itertools.product(*(v for _, v in varies))]
-
-
-def get_path(data: dict, path: str) -> Any:
-    parts = path.split(".")
-    if parts[0] == "rules" and len(parts) == 2:
-        rules = data.get("rules", "condensed")
-        return rules.get("dials", {}).get(parts[1]) if isinstance(rules, dict) else None
-    node: Any = data
-    for p in parts:
-        if not _has(node, p):
-            return None
-        node = node[int(p)] if isinstance(node, list) else node[p]
-    return node
-
-
-def _has(node: Any, key: str) -> bool:
-    """Whether a scene mapping has ``key``, or a list has item number ``key``."""
-    if isinstance(node, list):
-        return key.isascii() and key.isdigit() and int(key) < len(node)
-    return isinstance(node, dict) and key in node
-
-
-def baseline_index(base: dict, grid: list[dict[str, Any]]) -> int:
-    """The variant that is the scene as written (every varied field at its written value), else the first."""
-    for i, params in enumerate(grid):
-        if all(get_path(base, k) == v for k, v in params.items()):
-            return i
-    return 0
-
-
-def build_variant(base: dict, file: str, params: dict[str, Any], rules: str | None = None):
-    data = copy.deepcopy(base)
-    for path, value in params.items():
-        set_path(data, path, value)
-    try:
-        return scene_from_dict(data, file, rules=rules)
-    except SceneError as exc:
-        where = ", ".join(f"{k}={v}" for k, v in params.items())
-        raise SceneError(exc.file, exc.field, f"{exc.message} (in the variant {where})") from None
+from fate_env.evaluation.bench_report import (  # noqa: F401  (the report's names, where callers found them)
+    SEVERITIES, coverage, histogram, paired_difference, plot, report_lines, side_summary, summary_table, tune_lines,
+    variant_summaries,
+)
+from fate_env.evaluation.variants import (  # noqa: F401  (the grammar's names, where callers found them)
+    baseline_index, build_variant, get_path, parse_values, parse_vary, set_path, variants,
+)
 
 
 # -- episodes -------------------------------------------------------------------
@@ -513,213 +406,3 @@ def _run_ray(jobs: list[tuple], address: str, eng: BenchEngine) -> list[dict[str
     batches = list(_batches(jobs, size))
     results = ray.get([remote.remote(b) for b in batches])
     return [r for batch in results for r in batch]
-
-
-# -- report ---------------------------------------------------------------------
-
-def _mean(xs: Iterable[float]) -> float | None:
-    xs = list(xs)
-    return sum(xs) / len(xs) if xs else None
-
-
-def side_summary(records: list[dict[str, Any]], side: str) -> dict[str, Any]:
-    n = len(records)
-    wins = sum(1 for r in records if r["winner"] == side)
-    lo, hi = wilson(wins, n)
-    split = {}
-    for label, subset in (("when_won", [r for r in records if r["winner"] == side]),
-                          ("when_lost", [r for r in records if r["winner"] not in (side, None)])):
-        split[label] = {
-            "episodes": len(subset),
-            "exchanges": _mean(r["exchanges"] for r in subset),
-            "consequences": {k: _mean(r["sides"][side]["consequences"][k] for r in subset) for k in SEVERITIES},
-            "taken_out": _mean(r["sides"][side]["taken_out"] for r in subset),
-            "conceded": _mean(r["sides"][side]["conceded"] for r in subset),
-            "fate_points_spent": _mean(r["sides"][side]["fate_points"] for r in subset),
-            "invokes": _mean(r["sides"][side]["invokes"] for r in subset),
-            "advantages": _mean(r["sides"][side]["advantages"] for r in subset),
-        }
-    return {"wins": wins, "episodes": n, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi], **split}
-
-
-def paired_difference(a: list[dict], b: list[dict], side: str) -> dict[str, float]:
-    """Win-rate difference of variant a minus b on the same seeds, with a 95% interval."""
-    d = [(ra["winner"] == side) - (rb["winner"] == side) for ra, rb in zip(a, b)]
-    n = len(d)
-    mean = sum(d) / n
-    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(var / n) if n else 0.0
-    return {"difference": mean, "ci95": [mean - half, mean + half]}
-
-
-def coverage(scene) -> list[str]:
-    """What the scene asks for that this run does not play, per side (an honest footnote)."""
-    notes: dict[str, list[str]] = {}
-    for ch in scene.characters:
-        side = notes.setdefault(ch.side, [])
-        if (ch.weapon or ch.armor) and not scene.rules.weapons:
-            side.append(f"{ch.id}'s weapon/armor ratings (the weapons dial is off)")
-        for st in ch.stunts:
-            if st.kind == "bonus" and st.when and st.when.startswith("aspect:"):
-                name = st.when.split(":", 1)[1].strip()
-                templates = {t.name for t in scene.advantages}
-                declared = {a.name for a in scene.aspects} | {a for c in scene.characters for a in c.aspects}
-                if name not in templates | declared:
-                    side.append(f"{ch.id}'s stunt {st.name!r}: no aspect {name!r} can come into play")
-    return [f"{s}: " + ("; ".join(v) if v else "everything it uses is modelled") for s, v in notes.items()]
-
-
-def histogram(records: list[dict[str, Any]]) -> dict[int, int]:
-    return dict(sorted(Counter(r["exchanges"] for r in records).items()))
-
-
-def variant_summaries(scene, grid: list[dict], by_variant: list[list[dict]], focus: str,
-                      baseline: int) -> list[dict[str, Any]]:
-    """Each variant in a few numbers (``--json``'s ``summary``): every side's win rate with its
-    Wilson interval, the focus side's paired difference against the scene as written, the mean
-    fight length, unresolved fights and the disaster counts."""
-    out = []
-    for vi, (params, recs) in enumerate(zip(grid, by_variant)):
-        n = len(recs)
-        sides = {side: {k: v for k, v in side_summary(recs, side).items() if k in ("wins", "episodes", "win_rate", "ci95")}
-                 for side in scene.sides}
-        diff = paired_difference(recs, by_variant[baseline], focus) if vi != baseline else None
-        out.append({
-            "variant": params, "baseline": vi == baseline, "sides": sides, "focus": focus,
-            "difference_vs_baseline": diff,
-            "exchanges": _mean(r["exchanges"] for r in recs),
-            "unresolved": sum(r["unresolved"] for r in recs),
-            "disasters": {"pc_taken_out": sum(1 for r in recs if r["pc_taken_out"]),
-                          "pc_severe_or_extreme": sum(1 for r in recs if r["pc_severe"])},
-            "episodes": n,
-        })
-    return out
-
-
-def summary_table(summaries: list[dict[str, Any]]) -> list[str]:
-    """The sweep at a glance: variant x focus win rate [CI] x difference [CI] x exchanges."""
-    focus = summaries[0]["focus"]
-    labels = [", ".join(f"{k}={v}" for k, v in s["variant"].items()) or "the scene as written" for s in summaries]
-    width = max(len("variant"), *(len(x) for x in labels))
-    out = [f"  {'variant':<{width}}  {focus + ' win rate [95%]':>24}  {'difference [95%, paired]':>28}  exchanges",
-           f"  {'-' * width}  {'-' * 24}  {'-' * 28}  ---------"]
-    for label, s in zip(labels, summaries):
-        side = s["sides"][focus]
-        lo, hi = side["ci95"]
-        rate = f"{side['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]"
-        d = s["difference_vs_baseline"]
-        diff = "(baseline)" if d is None else f"{d['difference']:+.1%} [{d['ci95'][0]:+.1%}, {d['ci95'][1]:+.1%}]"
-        out.append(f"  {label:<{width}}  {rate:>24}  {diff:>28}  {s['exchanges']:9.1f}")
-    return out
-
-
-# -- the text report and the plot ------------------------------------------------
-
-def report_lines(scene, grid: list[dict], by_variant: list[list[dict]], focus: str, n: int, seed: int,
-                 baseline: int) -> list[str]:
-    """The bench report: per variant and side, win rates with intervals, averages split by win
-    and by loss, paired differences against the baseline, unresolved fights, disasters, and the
-    histogram of fight lengths."""
-    out = [f"{scene.title} ({scene.rules.name} rules): {n} episodes per variant, seed {seed}, "
-           f"paired seeds across variants"]
-    out += [f"  coverage: {line}" for line in coverage(scene)]
-    for vi, (params, recs) in enumerate(zip(grid, by_variant)):
-        label = ", ".join(f"{k}={v}" for k, v in params.items()) or "the scene as written"
-        out.append(f"\n== {label} ==")
-        for side in scene.sides:
-            out += _side_lines(side_summary(recs, side), side, len(recs))
-        if len(grid) > 1 and vi != baseline:
-            d = paired_difference(recs, by_variant[baseline], focus)
-            base_label = ", ".join(f"{k}={v}" for k, v in grid[baseline].items())
-            out.append(f"  vs the baseline ({base_label}): {focus} win rate {d['difference']:+.1%} "
-                       f"[95% {d['ci95'][0]:+.1%}, {d['ci95'][1]:+.1%}] (same seeds)")
-        out.append(f"  unresolved (hit the exchange cap, kept apart): {sum(r['unresolved'] for r in recs)}")
-        out.append(f"  disasters: a PC taken out in {sum(1 for r in recs if r['pc_taken_out'])} episode(s); "
-                   f"a severe or extreme consequence on a PC in {sum(1 for r in recs if r['pc_severe'])}")
-        worst = Counter(r["worst_pc"]["id"] for r in recs if r["worst_pc"] and
-                        (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
-        if worst:
-            who, times = worst.most_common(1)[0]
-            out.append(f"  worst-off PC most often: {who} ({times} of {len(recs)})")
-        hist = histogram(recs)
-        top = max(hist.values())
-        out.append("  exchanges: " + "  ".join(f"{k}:{v}" for k, v in hist.items()))
-        out += [f"    {k:>3} {'#' * max(1, round(40 * v / top))}" for k, v in hist.items()]
-    return out
-
-
-def tune_lines(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, target: float,
-               n: int) -> list[str]:
-    """``--tune``: each value's win rate for the focus side, the one closest to the target marked."""
-    rows = []
-    for g, recs in zip(grid, by_variant):
-        wins = sum(r["winner"] == focus for r in recs)
-        lo, hi = wilson(wins, len(recs))
-        rows.append((abs(wins / len(recs) - target), g[path], wins / len(recs), lo, hi))
-    best = min(rows, key=lambda r: (r[0], r[1]))
-    out = [f"tuning {path} for a {focus} win rate of {target:.0%} ({n} paired seeds each):"]
-    for _, v, rate, lo, hi in rows:
-        mark = "  <- closest" if v == best[1] else ""
-        out.append(f"  {path} = {v!s:>4}: {rate:6.1%} [{lo:.1%}, {hi:.1%}]{mark}")
-    return out
-
-
-def _side_lines(sm: dict[str, Any], side: str, n: int) -> list[str]:
-    lo, hi = sm["ci95"]
-    out = [f"  {side:>12} wins {sm['win_rate']:6.1%} [95% {lo:.1%}, {hi:.1%}]  ({sm['wins']}/{n})"]
-    for label in ("when_won", "when_lost"):
-        x = sm[label]
-        if not x["episodes"]:
-            continue
-        cons = ", ".join(f"{k} {x['consequences'][k]:.2f}" for k in SEVERITIES if x["consequences"][k])
-        out.append(f"      {label.replace('_', ' '):>9} ({x['episodes']}): {x['exchanges']:.1f} exchanges; "
-                   f"taken out {x['taken_out']:.2f}, conceded {x['conceded']:.2f}; consequences {cons or 'none'}; "
-                   f"fate points {x['fate_points_spent']:.2f}, invokes {x['invokes']:.2f}, "
-                   f"advantages {x['advantages']:.2f}")
-    return out
-
-
-def plot(path: str, grid: list[dict], by_variant: list[list[dict]], focus: str, varies: list) -> None:
-    """The sweep (win rate with its 95% band against the varied value) and the fight lengths."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2 if varies else 1, figsize=(11 if varies else 6, 4), squeeze=False)
-    ax_hist = axes[0][-1]
-    hist = histogram(by_variant[0])
-    ax_hist.bar(list(hist), list(hist.values()), color="#4a7ab5")
-    ax_hist.set_xlabel("exchanges")
-    ax_hist.set_ylabel("episodes")
-    ax_hist.set_title("length of the fight (first variant)")
-    if varies:
-        ax = axes[0][0]
-        path0 = varies[0][0]
-        xs = [g[path0] for g in grid]
-        rates, los, his = [], [], []
-        for recs in by_variant:
-            wins = sum(r["winner"] == focus for r in recs)
-            lo, hi = wilson(wins, len(recs))
-            rates.append(wins / len(recs))
-            los.append(lo)
-            his.append(hi)
-        if len(varies) == 1 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs):
-            ax.plot(xs, rates, marker="o", color="#b54a4a")
-            ax.fill_between(xs, los, his, alpha=0.25, color="#b54a4a")
-            ax.set_xlabel(path0)
-        else:
-            labels = [", ".join(f"{k.split('.')[-1]}={v}" for k, v in g.items()) for g in grid]
-            pos = list(range(len(grid)))
-            ax.errorbar(pos, rates, yerr=[[r - lo_ for r, lo_ in zip(rates, los)], [h - r for r, h in zip(rates, his)]],
-                        fmt="o", color="#b54a4a")
-            ax.set_xticks(pos, labels, rotation=30, ha="right")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel(f"{focus} win rate (95% Wilson)")
-        ax.set_title("win rate across the sweep")
-    fig.tight_layout()
-    from fate_env.content.paths import atomic_open
-    try:
-        with atomic_open(path, "wb") as fh:  # the whole image or none
-            fig.savefig(fh, dpi=110, format=Path(path).suffix.lstrip(".").lower() or "png")
-    finally:
-        plt.close(fig)

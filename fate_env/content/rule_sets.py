@@ -1,0 +1,79 @@
+"""Rule sets read from ``configs/rules/``: a file names the one it inherits from (``inherits: condensed``)
+and states only its differences; :func:`load_rules` resolves the chain into a :class:`RuleSet`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..rules.ruleset import RuleSet, RuleSetError
+from ..rules.ruleset import from_dict as ruleset_from_dict
+from .yaml_input import load_file as load_yaml_file
+from .scene_files import SceneError, config_dir
+
+
+#: how many rule sets one ``inherits:`` chain may hold (condensed <- core is two)
+MAX_RULE_INHERITS = 8
+_RULE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+
+
+def _rule_file(name: Any, file: str, field: str) -> Path:
+    folder = config_dir() / "rules"
+    path = folder / f"{name}.yaml"
+    if not _RULE_NAME.fullmatch(str(name)) or not path.exists():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
+        what = "no rule set named" if re.fullmatch(r"[A-Za-z0-9_.-]+", str(name)) else "not a rule-set name (a name, never a path):"
+        raise SceneError(file, field, f"{what} {str(name)[:40]!r}; expected one of {known}")
+    return path
+
+
+def _over(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """A child rule set's dials over its parent's: a dial it states replaces the parent's whole
+    (a table is one value), except ``stress``, whose own dials are taken one by one."""
+    merged = {**parent, **child}
+    if isinstance(parent.get("stress"), dict) and isinstance(child.get("stress"), dict):
+        base = dict(parent["stress"])
+        if "one_box_per_hit" in child["stress"] and "style" not in child["stress"]:
+            base.pop("style", None)  # the style follows the box rule unless named (as RuleSet.with_dials)
+        merged["stress"] = {**base, **child["stress"]}
+    return merged
+
+
+def rule_set_chain(name: str, file: str = "<rules>", field: str = "rules") -> list[tuple[Path, dict[str, Any]]]:
+    """The files of a rule set and of those it ``inherits:``, itself first, each with its own mapping.
+
+    A rule set states only where it differs from the one it inherits (Fate Core from Fate
+    Condensed); the chain is at most :data:`MAX_RULE_INHERITS` long and never loops."""
+    chain: list[tuple[Path, dict[str, Any]]] = []
+    while True:
+        path = _rule_file(name, file, field)
+        if any(p == path for p, _ in chain):
+            raise SceneError(str(chain[-1][0]), "inherits", f"{name} inherits back from {chain[-1][0].stem}; "
+                             "expected a chain that ends in a rule set that inherits nothing (condensed)")
+        if len(chain) >= MAX_RULE_INHERITS:
+            raise SceneError(str(path), "inherits", f"a chain of over {MAX_RULE_INHERITS} rule sets")
+        data = load_yaml_file(path, "rule-set file")
+        if not isinstance(data, dict):
+            raise SceneError(str(path), "(rule set)", "expected a mapping of dials")
+        chain.append((path, data))
+        if "inherits" not in data:
+            return chain
+        if "name" not in data:
+            raise SceneError(str(path), "name", "a rule set that inherits states its own name "
+                             f"(else it would be called {data['inherits']!r} too)")
+        file, field, name = str(path), "inherits", data["inherits"]
+
+
+def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSet:
+    """A shipped rule set by name, with what it inherits filled in."""
+    chain = rule_set_chain(name, file, field)
+    data: dict[str, Any] = {}
+    for _, own in reversed(chain):
+        data = _over(data, {k: v for k, v in own.items() if k != "inherits"})
+    if len(chain) > 1 and "title" not in chain[0][1]:
+        data["title"] = data["name"]  # a parent's title would name the wrong set
+    try:
+        return ruleset_from_dict(data)
+    except (RuleSetError, ValueError) as exc:
+        raise SceneError(str(chain[0][0]), "(rule set)", str(exc)) from None
