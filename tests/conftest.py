@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +18,21 @@ if str(ROOT) not in sys.path:
 from fate_env.rules.conflict import Conflict  # noqa: E402
 from fate_env.rules.options import DoneInvoking  # noqa: E402
 from fate_env.content.scenes import scene_from_dict  # noqa: E402
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """``fate-npc ARGS`` run in this process: its exit code, stdout and stderr, as ``subprocess.run``
+    gives them, without a new interpreter's start-up (torch and SB3 alone take seconds to import).
+    For the commands whose tests are about what they compute; the tests of the command line as a
+    process (installs, signals, terminals) start one."""
+    from fate_env.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
 
 #: a PC and a major NPC alone in one room: the smallest fight most rules tests start from
 DUO = {

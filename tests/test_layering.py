@@ -134,8 +134,8 @@ def _part(module: str) -> str | None:
     return sub if sub in PARTS else "top"
 
 
-def _module(path: Path) -> tuple[str, list[str]]:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module(path: Path, root: Path = ROOT) -> tuple[str, list[str]]:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     package = parts[:-1]
     if parts[-1] == "__init__":
         parts = package
@@ -195,3 +195,96 @@ def test_an_old_module_name_still_imports_and_says_where_it_went():
     assert old is scenes
     assert any(issubclass(w.category, DeprecationWarning) and "fate_env.content.scenes" in str(w.message)
                for w in caught)
+
+
+def _module_graph(folder: Path, root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the modules of the same folder tree it imports, at the top or inside a function (an
+    import under ``if TYPE_CHECKING:`` runs nothing and is left out). ``from . import x`` names the
+    module ``x``; ``from .x import y`` the module ``x`` (or ``x.y`` when that is a module)."""
+    names = {_module(p, root)[0]: p for p in _py(folder)}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        package = _module(path, root)[1]
+        graph[name] = set()
+
+        def visit(node: ast.AST) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                    continue
+                targets: list[str] = []
+                if isinstance(child, ast.Import):
+                    targets = [a.name for a in child.names]
+                elif isinstance(child, ast.ImportFrom):
+                    base = ".".join(package[:len(package) - child.level + 1]) if child.level else ""
+                    module = ".".join(x for x in (base, child.module or "") if x)
+                    targets = [module] + [f"{module}.{a.name}" for a in child.names]
+                graph[name] |= {t for t in targets if t in names and t != name}
+                visit(child)
+        visit(ast.parse(path.read_text()))
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return out
+
+
+@pytest.mark.parametrize("folder", ["fate_env/rules", "agents", "fate_env/learn"])
+def test_no_import_cycle_inside_the_rules_the_controllers_or_learning(folder):
+    """No module of these folders imports (even from a function) one that imports it back: the rules
+    core's modules stack in an order, each flow hands over through flows/registry.py, the controllers
+    register themselves in agents/registry.py, the league callback is handed its trainer."""
+    assert _cycles(_module_graph(ROOT / folder)) == []
+
+
+def test_the_cycle_check_finds_a_cycle_made_through_a_function(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from .b import f\n")
+    (pkg / "b.py").write_text("def f():\n    from . import a\n")
+    assert _cycles(_module_graph(pkg, tmp_path)) == [["pkg.a", "pkg.b"]]
+    assert len(_module_graph(RULES)["fate_env.rules.engine"]) > 10  # the real graph is read too
+
+
+def test_no_import_inside_a_function_in_the_rules():
+    """Every import of the rules core is at the top of its module (or under TYPE_CHECKING), where the
+    order the modules stack in can be read."""
+    inner = []
+    for path in _py(RULES):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for sub in ast.walk(node):
+                    if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                        inner.append(f"{path.relative_to(ROOT)}:{sub.lineno}")
+    assert inner == []

@@ -6,15 +6,13 @@ and an exploiter and logs the mixture."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from fate_env.learn.league import DEFAULTS, League, league_settings
 
 
@@ -134,9 +132,8 @@ def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture
                    "exploiter_every: 384, exploiter_steps: 128, refresh_every: 128, max_snapshots: 1, "
                    f"exploiter_config: {tmp_path / 'exploiter.yaml'}}}\n")
     out = tmp_path / "lg.zip"
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--league",
-                        "--envs", "2", "--timesteps", "640", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    r = run_cli("train", "duel", "--side", "rival", "--league", "--envs", "2", "--timesteps", "640", "--out",
+                str(out), "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     members = {m["name"]: m for m in result["league"]["members"]}
@@ -154,13 +151,11 @@ def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture
 
 
 def test_league_and_opponent_together_are_refused(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--league", "--opponent", "basic",
-                        "--out", str(tmp_path / "x.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = run_cli("train", "duel", "--league", "--opponent", "basic", "--out", str(tmp_path / "x.zip"))
     assert r.returncode != 0 and "drop --opponent" in r.stderr
     cfg = tmp_path / "typo.yaml"
     cfg.write_text("league: {oponents: [basic]}\n")
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--league", "--config", str(cfg),
-                        "--out", str(tmp_path / "x.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = run_cli("train", "duel", "--league", "--config", str(cfg), "--out", str(tmp_path / "x.zip"))
     assert r.returncode != 0 and "typo.yaml" in r.stderr and "oponents" in r.stderr
 
 

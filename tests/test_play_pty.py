@@ -18,6 +18,10 @@ from conftest import ROOT
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
+#: seconds of silence after a line without its newline that mean the child waits for input
+QUIET = 0.1
+
+
 class Terminal:
     """A child process on a pseudo-terminal, read until it waits for a line, answered one line at a time."""
 
@@ -32,7 +36,7 @@ class Terminal:
         start = len(self.raw)
         end = time.time() + timeout
         while time.time() < end:
-            ready, _, _ = select.select([self.master], [], [], 0.2)
+            ready, _, _ = select.select([self.master], [], [], QUIET)
             if ready:
                 try:
                     chunk = os.read(self.master, 65536)

@@ -5,14 +5,12 @@ files, small, with sidecars that match the scenes they were trained on."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import zipfile
 
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -23,13 +21,11 @@ def trained(tmp_path_factory):
     cfg.write_text("net_arch: [32, 16]\nn_steps: 128\nbatch_size: 64\nn_epochs: 2\nlearn: [turn]\n"
                    "actions: compact\noutcome: side\neval_episodes: 0\n")
     out = folder / "full.zip"
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--timesteps",
-                        "256", "--out", str(out), "--config", str(cfg), "--quiet"], cwd=ROOT, capture_output=True,
-                       text=True, timeout=600)
+    r = run_cli("train", "duel", "--side", "rival", "--timesteps", "256", "--out", str(out), "--config", str(cfg),
+                "--quiet")
     assert r.returncode == 0, r.stderr
     small = folder / "policy.zip"
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(out), str(small)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=600)
+    r = run_cli("export", str(out), str(small))
     assert r.returncode == 0, r.stderr
     return out, small
 
@@ -86,11 +82,9 @@ def test_the_export_plays_as_a_ppo_controller(trained):
 
 
 def test_a_missing_model_or_a_bad_out_is_refused(tmp_path, trained):
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(tmp_path / "none.zip"),
-                        str(tmp_path / "o.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = run_cli("export", str(tmp_path / "none.zip"), str(tmp_path / "o.zip"))
     assert r.returncode != 0 and "no such model file" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(trained[0]),
-                        str(tmp_path / "nowhere" / "o.zip")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = run_cli("export", str(trained[0]), str(tmp_path / "nowhere" / "o.zip"))
     assert r.returncode != 0 and "does not exist" in r.stderr and not (tmp_path / "nowhere").exists()
 
 
@@ -167,8 +161,7 @@ def _crafted_full_save(path, marker):
 def test_a_full_save_from_elsewhere_is_refused_before_any_of_it_runs(tmp_path):
     model, marker = tmp_path / "shared.zip", tmp_path / "pwned"
     _crafted_full_save(model, marker)
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("eval", "duel", "--policies", f"ppo:{model}", "-n", "2")
     assert r.returncode != 0 and not marker.exists()
     line = r.stderr.strip()
     assert "\n" not in line and "Traceback" not in line
@@ -199,8 +192,7 @@ def test_a_full_save_training_wrote_here_plays_and_one_from_another_machine_need
 def test_broken_model_files_are_one_line_errors(tmp_path, make, expected):
     model = tmp_path / "m.zip"
     make(model)
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("eval", "duel", "--policies", f"ppo:{model}", "-n", "2")
     assert r.returncode != 0 and expected in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
@@ -210,14 +202,12 @@ def test_a_sidecar_that_is_not_a_mapping_is_a_one_line_error(tmp_path):
     model = tmp_path / "rival.zip"
     shutil.copy(ROOT / "models" / "duel_rival.zip", model)
     model.with_suffix(".json").write_text("[1, 2]")
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "eval", "duel", "--policies", f"ppo:{model}", "-n", "2"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("eval", "duel", "--policies", f"ppo:{model}", "-n", "2")
     assert r.returncode != 0 and "expected a JSON mapping" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_exporting_a_policy_only_file_is_one_line_not_a_traceback(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(ROOT / "models" / "duel_rival.zip"),
-                        str(tmp_path / "out.zip")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("export", str(ROOT / "models" / "duel_rival.zip"), str(tmp_path / "out.zip"))
     assert r.returncode != 0 and "already a policy-only file" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "out.zip").exists()
 
@@ -229,8 +219,7 @@ def test_export_reads_a_stranger_s_save_without_running_it(tmp_path):
     model, marker = tmp_path / "evil.zip", tmp_path / "pwned"
     _crafted_full_save(model, marker)
     for extra in ([], ["--trust-models"]):  # the flag loads pickled settings only, never a pickle for weights
-        r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(model), str(tmp_path / "out.zip"),
-                            *extra], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        r = run_cli("export", str(model), str(tmp_path / "out.zip"), *extra)
         line = r.stderr.strip()
         assert r.returncode != 0 and "\n" not in line and "Traceback" not in line, line
         assert "not a readable Stable-Baselines3 save" in line
@@ -251,8 +240,7 @@ def test_a_damaged_save_is_one_line_from_export(tmp_path, trained, damage):
                     continue
                 z.writestr(name, b"\x80\x02garbage" if damage == "garbage pth" and name == "policy.pth"
                            else src.read(name))
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "export", str(model), str(tmp_path / "out.zip")],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("export", str(model), str(tmp_path / "out.zip"))
     line = r.stderr.strip()
     assert r.returncode != 0 and "\n" not in line and "Traceback" not in line and str(model) in line, line
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, confirm_mode
+from conftest import ROOT, confirm_mode, run_cli
 
 from fate_env.live.session import Session, SessionLog, parse_dice, run_session
 from fate_env.rules.dice import DiceError
@@ -252,11 +252,9 @@ def test_an_edited_or_truncated_save_is_one_line(tmp_path, damage):
 
 
 def test_default_seed_is_fresh_and_printed_and_a_given_seed_replays(tmp_path):
-    r1 = subprocess.run([sys.executable, "-m", "fate_env.cli", "resolve", "duel", "--quiet"], cwd=ROOT,
-                        capture_output=True, text=True, timeout=120)
+    r1 = run_cli("resolve", "duel", "--quiet")
     seed = int(r1.stdout.split("(seed ")[1].split(":")[0])
-    r2 = subprocess.run([sys.executable, "-m", "fate_env.cli", "resolve", "duel", "--quiet", "--seed", str(seed)],
-                        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r2 = run_cli("resolve", "duel", "--quiet", "--seed", str(seed))
     assert r1.stdout.split("\n", 1)[1] == r2.stdout
 
 

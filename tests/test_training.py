@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 
 def test_train_with_parallel_envs_and_self_play(tmp_path):
@@ -18,9 +18,8 @@ def test_train_with_parallel_envs_and_self_play(tmp_path):
     cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 3\n"
                    "self_play: {snapshot_every: 128}\n")
     out = tmp_path / "par.zip"
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--self-play",
-                        "--envs", "2", "--timesteps", "384", "--out", str(out), "--config", str(cfg), "--quiet",
-                        "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    r = run_cli("train", "duel", "--side", "rival", "--self-play", "--envs", "2", "--timesteps", "384", "--out",
+                str(out), "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert result["envs"] == 2 and result["timesteps"] == 384 and out.exists()
@@ -30,8 +29,7 @@ def test_train_with_parallel_envs_and_self_play(tmp_path):
 
 
 def test_a_bad_env_count_is_refused():
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--envs", "0"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120)
+    r = run_cli("train", "duel", "--envs", "0")
     assert r.returncode == 2 and "--envs" in r.stderr
 
 
@@ -61,9 +59,8 @@ def test_a_compact_turn_learner_trains_imitates_snapshots_and_plays(tmp_path):
                    "actions: compact\nself_play: {snapshot_every: 64}\nimitate: {policy: basic, episodes: 2, "
                    "epochs: 1}\n")
     out = tmp_path / "compact.zip"
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--self-play",
-                        "--timesteps", "128", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    r = run_cli("train", "duel", "--side", "rival", "--self-play", "--timesteps", "128", "--out", str(out),
+                "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     for path in (out, tmp_path / "compact_snapshot.zip"):
         assert json.loads(path.with_suffix(".json").read_text())["actions"] == "compact"

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, SHIPPED, Driver, make_scene
+from conftest import SHIPPED, Driver, make_scene, run_cli
 
 from agents.base import UnknownController, controllers_for, make_controller, play
 from fate_env.rules.aspects import new_aspect
@@ -222,9 +220,8 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
     out = tmp_path / "duel.zip"
     cfg = tmp_path / "tiny.yaml"
     cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 5\n")
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--opponent",
-                        "basic", "--timesteps", "256", "--out", str(out), "--config", str(cfg), "--quiet", "--json"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("train", "duel", "--side", "rival", "--opponent", "basic", "--timesteps", "256", "--out", str(out),
+                "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert out.exists() and (tmp_path / "duel.log" / "progress.csv").exists()
@@ -240,24 +237,20 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
     # self-play: after the first snapshot the opponents are a frozen copy of the learner
     cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 3\n"
                    "self_play: {snapshot_every: 128}\n")
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--self-play",
-                        "--timesteps", "384", "--out", str(tmp_path / "sp.zip"), "--config", str(cfg), "--quiet",
-                        "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("train", "duel", "--side", "rival", "--self-play", "--timesteps", "384",
+                "--out", str(tmp_path / "sp.zip"), "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "sp_snapshot.zip").exists() and json.loads(r.stdout)["self_play"] is True
     # --init: go on from a saved model (here against a mixture of opponents, one per episode)
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--opponent",
-                        "basic,random", "--init", str(out), "--timesteps", "128", "--out", str(tmp_path / "more.zip"),
-                        "--config", str(cfg), "--quiet", "--json"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=300)
+    r = run_cli("train", "duel", "--side", "rival", "--opponent", "basic,random", "--init", str(out),
+                "--timesteps", "128", "--out", str(tmp_path / "more.zip"), "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert result["init"] == str(out) and {"vs_basic", "vs_random"} <= set(result)
     wide = tmp_path / "wide.yaml"
     wide.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [64]\neval_episodes: 3\n")
-    r = subprocess.run([sys.executable, "-m", "fate_env.cli", "train", "duel", "--side", "rival", "--init", str(out),
-                        "--timesteps", "128", "--out", str(tmp_path / "no.zip"), "--config", str(wide), "--quiet"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = run_cli("train", "duel", "--side", "rival", "--init", str(out),
+                "--timesteps", "128", "--out", str(tmp_path / "no.zip"), "--config", str(wide), "--quiet")
     assert r.returncode == 2 and "cannot start from this model" in r.stderr
     assert not (tmp_path / "no.zip").exists()
 

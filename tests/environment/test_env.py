@@ -87,7 +87,7 @@ def test_same_seed_same_actions_same_episode(scene):
 #: the suite's fuzz per shipped scene: (episodes under its own rule set, under each other one). The scale
 #: run (1,000 and 100, about 9 minutes of CPU) is scripts/fuzz_env.py, run before a release and when the
 #: environment or the engine changes shape (docs/contributing.md)
-FUZZ = (150, 25)
+FUZZ = (60, 15)
 
 
 def fuzz(scene: str, episodes: int, others: int) -> None:
