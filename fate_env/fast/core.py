@@ -19,7 +19,7 @@ from .kernel import layout as k
 from .kernel.entry import advance, play_batch
 from .bundles import Fight
 from . import stamp
-from .jit import BROKEN, HAVE_NUMBA, bound
+from .jit import BROKEN, HAVE_NUMBA, bound, first_call
 from .stamp import NOTICE
 from .decode import events, outcome
 from .dice import RNG_SIZE
@@ -57,11 +57,7 @@ def _play_batch(*args) -> None:
     that finds nothing compiled holds the cache's compile lock (stamp.compile_lock): of several runs
     started together, one compiles and the others wait for it, then load its cache."""
     global _MARKED
-    if not _MARKED and HAVE_NUMBA and not play_batch.signatures:
-        with stamp.compile_lock():
-            play_batch(*args)
-    else:
-        play_batch(*args)
+    first_call(play_batch, *args)
     if not _MARKED and HAVE_NUMBA:
         _MARKED = True
         stamp.mark()

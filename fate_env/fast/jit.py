@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import stamp
 from .stamp import installed, kernel_files, sources_digest
 
 #: why numba, installed, did not import ("" when it did, or is not installed): the fast core then
@@ -30,7 +31,7 @@ except ImportError as exc:  # pragma: no cover - exercised on machines without t
             return args[0]
         return lambda f: f
 
-__all__ = ["njit", "HAVE_NUMBA", "BROKEN", "guard_cache", "bound"]
+__all__ = ["njit", "HAVE_NUMBA", "BROKEN", "guard_cache", "bound", "first_call"]
 
 STAMP = "fate_npc_fast_sources.sha256"
 
@@ -100,6 +101,17 @@ def bound(fn, args: tuple):
     sig = tuple(typeof(a) for a in args)
     overload = fn.overloads.get(sig)
     if overload is None:
-        fn.compile(sig)  # compiled, or loaded from numba's cache
+        with stamp.compile_lock():  # one process compiles a cold cache; the others wait, then load it
+            fn.compile(sig)  # compiled, or loaded from numba's cache
         overload = fn.overloads[sig]
     return overload.entry_point
+
+
+def first_call(fn, *args):
+    """``fn(*args)``, holding the cache's compile lock (stamp.compile_lock) when ``fn`` has nothing
+    compiled in this process yet: of several processes that start on a cold cache (runs started
+    together, the test suite's workers), one compiles each entry point and the others load it."""
+    if HAVE_NUMBA and not fn.signatures:
+        with stamp.compile_lock():
+            return fn(*args)
+    return fn(*args)

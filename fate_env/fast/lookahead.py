@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kernel import layout as k
+from .jit import first_call
 from .kernel.entry import playouts
 from .core import FastCore, _seeds
 from .tables import DECISION_BITS
@@ -65,8 +66,8 @@ class Lookahead:
         OUT = np.zeros((m + 1, 3), np.int64)
         H = np.zeros((m, n, 2), np.int64)
         with np.errstate(over="ignore"):
-            playouts(self.core.arrays, _seeds([seed]), np.asarray(answers, np.int64), np.asarray(tries, np.int64),
-                       _seeds(rseeds), horizon, self._events, CH, OUT, H)
+            first_call(playouts, self.core.arrays, _seeds([seed]), np.asarray(answers, np.int64),
+                       np.asarray(tries, np.int64), _seeds(rseeds), horizon, self._events, CH, OUT, H)
         kind, actor, count = decision
         reached = (int(OUT[m, 0]), int(OUT[m, 1]), int(OUT[m, 2]))
         if reached != (DECISION_BITS[kind], self.ids.index(actor), count):
