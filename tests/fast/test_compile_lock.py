@@ -90,3 +90,25 @@ def test_the_background_compile_stays_in_the_run_s_session_in_a_group_of_its_own
     finally:  # idle-priority: on a busy machine it may not run for minutes; not waited for
         os.killpg(c.proc.pid, signal.SIGKILL)
         c.proc.wait(timeout=60)
+
+
+def test_every_entry_point_s_first_compile_holds_the_lock(monkeypatch):
+    """Not only play_batch: the environment's advance and observe (through jit.bound) and the look-ahead's
+    playouts (jit.first_call) compile under the same lock, so the suite's workers and runs started
+    together never compile the same entry point twice."""
+    numba = pytest.importorskip("numba")
+    from fate_env.fast import jit
+    taken = []
+
+    @contextmanager
+    def lock():
+        taken.append(True)
+        yield
+
+    monkeypatch.setattr(stamp, "compile_lock", lock)
+    add = numba.njit(lambda x: x + 1)
+    assert jit.first_call(add, 1) == 2 and taken == [True]
+    assert jit.first_call(add, 2) == 3 and taken == [True]  # compiled in this process: no lock
+    twice = numba.njit(lambda x: x * 2)
+    assert jit.bound(twice, (3,))(3) == 6 and taken == [True, True]
+    assert jit.bound(twice, (4,))(4) == 8 and taken == [True, True]

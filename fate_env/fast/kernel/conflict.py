@@ -385,10 +385,12 @@ def _play_turn(T, W, B, EV, actor):
 @mirrors("fate_env.rules.flows.conflict.run",
          "agents.basic.BasicController._next",
          "agents.tactics.TacticianController._next")
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _popcorn_next(T, W, B, EV, actor):
     """Popcorn: who acts after ``actor`` (the one who acted names them, or an ally for one who left;
-    a new exchange when everyone has acted), or NEG when the run stops there (a bail, or the end)."""
+    a new exchange when everyone has acted), or NEG when the run stops there (a bail, or the end).
+    Inlined into ``_run``: called once a turn, a call would copy the three bundles each time (5-8%
+    of every fight, measured)."""
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     MARK, CH, A, AF, AL, G, RNG = W.MARK, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     skills, allies, pool = B.skills, B.allies, B.pool
