@@ -288,3 +288,39 @@ def test_no_import_inside_a_function_in_the_rules():
                     if isinstance(sub, (ast.Import, ast.ImportFrom)):
                         inner.append(f"{path.relative_to(ROOT)}:{sub.lineno}")
     assert inner == []
+
+
+def _declared(protocol: type) -> set[str]:
+    return set(protocol.__annotations__) | {n for n, v in vars(protocol).items() if callable(v) and not n.startswith("__")}
+
+
+def test_the_rules_use_of_the_scene_in_play_is_what_play_declares():
+    """A rule reads and calls on ``e`` only what rules/play.py's ``Play`` declares (the table, the dice,
+    emit, checkpoint and the scene's fixed facts), never the rest of the engine."""
+    from fate_env.content.scenes import load_scene
+    from fate_env.rules.engine import start
+    from fate_env.rules.play import Play
+    declared = _declared(Play)
+    used: dict[str, str] = {}
+    for path in _py(RULES):
+        if path.name == "engine.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "e":
+                used.setdefault(node.attr, f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert {a: w for a, w in used.items() if a not in declared} == {}
+    assert len(used) > 20  # the scan sees the rules' uses
+    engine = start(load_scene("warehouse"), 1)
+    assert [n for n in declared if not hasattr(engine, n)] == []  # the engine has everything Play declares
+
+
+def test_no_rule_imports_the_engine():
+    """The engine sits on the rules: none of them imports it, not even for its annotations."""
+    bad = []
+    for path in _py(RULES):
+        if path.name in ("engine.py", "conflict.py") and path.parent == RULES:  # conflict.py: the old names
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("engine"):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert bad == []

@@ -12,9 +12,9 @@ from . import events as ev
 from .skills import MENTAL, PHYSICAL
 from .blocks import standing_block
 from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, SITUATION, Aspect, Fighter
+from .play import Play
 
 if TYPE_CHECKING:
-    from .engine import Engine
     from .scene import Hazard
 
 CONSEQUENCE_NAMES = {
@@ -28,7 +28,7 @@ ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blo
                   "Clear Ground", "Flying Start", "Hard-Won Ground")
 
 
-def new_aspect(e: "Engine", name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
+def new_aspect(e: "Play", name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
                creator: str | None = None, role: str | None = None, skill: str | None = None) -> Aspect:
     t = e.t
     t.aspect_seq += 1
@@ -37,7 +37,7 @@ def new_aspect(e: "Engine", name: str, kind: str, *, owner: str | None = None, z
     return a
 
 
-def setup_aspects(e: "Engine") -> None:
+def setup_aspects(e: "Play") -> None:
     """Every character's aspects, then the scene's situation aspects with their free invokes."""
     for c in e.scene.characters:
         for role, name in (("high_concept", c.high_concept), ("trouble", c.trouble)):
@@ -57,7 +57,7 @@ def setup_aspects(e: "Engine") -> None:
         new_aspect(e, hz.name, SITUATION, zone=hz.zone)
 
 
-def visible(e: "Engine", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
+def visible(e: "Play", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
     """In play for someone in ``zones``: not on a character who has left, not on another zone."""
     if a.owner is not None and e.t.f[a.owner].status != ACTIVE:
         return False
@@ -66,21 +66,21 @@ def visible(e: "Engine", a: Aspect, zones: tuple[str, ...] | None = None) -> boo
     return True
 
 
-def exploitable(e: "Engine", f: Fighter) -> list[Aspect]:
+def exploitable(e: "Play", f: Fighter) -> list[Aspect]:
     """Aspects ``f`` could take advantage of from where it stands (any but boosts, visible here)."""
     F, zone = e.t.f, f.zone
     return [a for a in e.t.aspects.values() if a.kind != BOOST and (a.owner is None or F[a.owner].status == ACTIVE)
             and (a.zone is None or a.zone == zone)]
 
 
-def hazard_of(e: "Engine", a: Aspect) -> "Hazard | None":
+def hazard_of(e: "Play", a: Aspect) -> "Hazard | None":
     """The hazard whose name the scene aspect ``a`` is, if any (its aspect stands while it does)."""
     if a.kind != SITUATION or a.creator is not None:
         return None
     return next((hz for hz in e.scene.hazards if hz.name == a.name), None)
 
 
-def removable(e: "Engine", f: Fighter) -> list[Aspect]:
+def removable(e: "Play", f: Fighter) -> list[Aspect]:
     """Advantages and situation aspects someone could plausibly clear from here."""
     F = e.t.f
     out = []
@@ -105,7 +105,7 @@ def removable(e: "Engine", f: Fighter) -> list[Aspect]:
     return out
 
 
-def consequence_name(e: "Engine", track: str, severity: str, owner: str) -> str:
+def consequence_name(e: "Play", track: str, severity: str, owner: str) -> str:
     """A new consequence's name: the next of the scene's ``consequence_names`` for the severity
     not already in play (once they are all taken, the default name made the taker's own, so no
     two carry the same one); without such a list, the severity's default name on the track."""
@@ -120,19 +120,19 @@ def consequence_name(e: "Engine", track: str, severity: str, owner: str) -> str:
     return f"{default} ({e.t.f[owner].sheet.name})"
 
 
-def boost(e: "Engine", holder: str, name: str) -> None:
+def boost(e: "Play", holder: str, name: str) -> None:
     a = new_aspect(e, name, BOOST, creator=holder)
     a.free[holder] = 1
     e.t.boost_turn[a.id] = e.t.turn_seq
     e.emit(ev.AspectCreated(name, a.id, BOOST, None, 1, holder))
 
 
-def gain_free(e: "Engine", a: Aspect, holder: str, count: int) -> None:
+def gain_free(e: "Play", a: Aspect, holder: str, count: int) -> None:
     a.free[holder] = a.free.get(holder, 0) + count
     e.emit(ev.FreeInvokeGained(holder, a.name, a.id, count))
 
 
-def expire_boosts(e: "Engine", actor: str) -> None:
+def expire_boosts(e: "Play", actor: str) -> None:
     """An unused boost lasts until the end of its holder's next turn (it never outlives the
     moment it stands for, 003:1059-1066). Not in a challenge: there they stay for the scene (000:68)."""
     t = e.t

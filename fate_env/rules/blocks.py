@@ -20,17 +20,14 @@ however many harmful blocks the path crosses.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import events as ev
 from .scene import Border
 from .state import Aspect
-
-if TYPE_CHECKING:
-    from .engine import Engine
+from .play import Play
 
 
-def standing_block(e: "Engine", a: Aspect) -> Border | None:
+def standing_block(e: "Play", a: Aspect) -> Border | None:
     """The border whose standing block ``a`` names, if any."""
     if not e.scene_has_blocks or a.owner is not None:
         return None
@@ -40,14 +37,14 @@ def standing_block(e: "Engine", a: Aspect) -> Border | None:
     return None
 
 
-def clear(e: "Engine", border: Border) -> None:
+def clear(e: "Play", border: Border) -> None:
     """The block on ``border`` is gone: the map is the one without it."""
     t = e.t
     t.cleared = t.cleared | {frozenset((border.a, border.b))}
     e.map = e.map_for(t.cleared)
 
 
-def harmful_crossing(e: "Engine", start: str, end: str) -> Border | None:
+def harmful_crossing(e: "Play", start: str, end: str) -> Border | None:
     """The first block that can harm on the cheapest path from ``start`` to ``end``, if any."""
     for b in e.map.path_borders(start, end):
         if b.block is not None and b.block.weapon > 0:
@@ -55,7 +52,7 @@ def harmful_crossing(e: "Engine", start: str, end: str) -> Border | None:
     return None
 
 
-def cover(e: "Engine", attacker_zone: str, target_zone: str, target: str) -> int:
+def cover(e: "Play", attacker_zone: str, target_zone: str, target: str) -> int:
     """The armor a standing block between the two zones gives the target (0: none); announced."""
     if attacker_zone == target_zone:
         return 0

@@ -15,22 +15,19 @@ checkpoints carry it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import events as ev
 from .aspects import new_aspect
 from .state import SITUATION
-
-if TYPE_CHECKING:
-    from .engine import Engine
+from .play import Play
 
 
-def setup(e: "Engine") -> None:
+def setup(e: "Play") -> None:
     e.t.countdowns = [0] * len(e.scene.countdowns)
     e.t.running = [True] * len(e.scene.countdowns)
 
 
-def trigger(e: "Engine", tag: str, cid: str = "") -> None:
+def trigger(e: "Play", tag: str, cid: str = "") -> None:
     """``tag`` (with ``cid``) happened: mark a box on each running countdown it triggers."""
     t = e.t
     for i, cd in enumerate(e.scene.countdowns):
@@ -42,7 +39,7 @@ def trigger(e: "Engine", tag: str, cid: str = "") -> None:
                 break
 
 
-def left_fight(e: "Engine", cid: str) -> None:
+def left_fight(e: "Play", cid: str) -> None:
     """``cid`` was taken out or conceded: the countdowns tied to it stop."""
     t = e.t
     for i, cd in enumerate(e.scene.countdowns):
@@ -51,7 +48,7 @@ def left_fight(e: "Engine", cid: str) -> None:
             e.emit(ev.CountdownStopped(cd.name, cid))
 
 
-def _mark(e: "Engine", i: int) -> None:
+def _mark(e: "Play", i: int) -> None:
     t = e.t
     cd = e.scene.countdowns[i]
     t.countdowns[i] += 1
@@ -69,7 +66,7 @@ def _mark(e: "Engine", i: int) -> None:
         t.decided = cd.winner
 
 
-def marks(e: "Engine") -> list[float]:
+def marks(e: "Play") -> list[float]:
     """Each countdown for an observation: the share of its boxes marked, and whether it still runs."""
     out = []
     for i, cd in enumerate(e.scene.countdowns):

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .options import key
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 Flow = Generator["Decision", Any, Any]
 
@@ -53,7 +52,7 @@ class Decision:
         return [key(o) for o in self.options]
 
 
-def ask(e: "Engine", kind: str, actor: str, options: list[Any], **context: Any) -> Flow:
+def ask(e: "Play", kind: str, actor: str, options: list[Any], **context: Any) -> Flow:
     """Hand a decision out and return the option chosen (a lone option is taken at once)."""
     if len(options) == 1 and e.autostep_single:
         return options[0]

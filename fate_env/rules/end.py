@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import events as ev
 from .kinds import SceneKind
 from .state import CONCEDED, TAKEN_OUT
-
-if TYPE_CHECKING:
-    from .engine import Engine
+from .play import Play
 
 
 @dataclass
@@ -34,7 +32,7 @@ class Outcome:
         return dict(self.__dict__)
 
 
-def finish(e: "Engine", unresolved: bool = False, winner: str | None = None, **extra: Any) -> None:
+def finish(e: "Play", unresolved: bool = False, winner: str | None = None, **extra: Any) -> None:
     """Pay out what is owed (hostile invokes, concessions), clear stress, record the outcome."""
     t = e.t
     sides = {t.f[c].sheet.side for c in t.active_ids()}

@@ -87,7 +87,7 @@ class Engine(View):
         #: the maps by the blocks cleared so far (fate_env.rules.blocks), shared by every copy
         self.maps: dict[frozenset, ZoneMap] = {frozenset(): self.map}
         self.scene_has_blocks = any(b.block is not None for b in scene.borders)
-        self._static_from_characters()
+        self.facts_from_characters()
         #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
         self.ordered = self.rules.consequence_rule == "ordered"
         #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
@@ -108,7 +108,7 @@ class Engine(View):
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
         self._static_names = tuple(name for name in vars(self) if name not in had)
 
-    def _static_from_characters(self) -> None:
+    def facts_from_characters(self) -> None:
         """What the engine reads off the scene's characters (again when the GM adds one)."""
         scene = self.scene
         self.order = [c.id for c in scene.characters]

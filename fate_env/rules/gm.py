@@ -10,7 +10,6 @@ power that is refused changes nothing.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from . import events as ev
 from .aspects import boost, new_aspect
@@ -20,16 +19,15 @@ from .scene import CharacterSheet
 from .skills import DEFAULT_SKILLS
 from .state import ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE
 from .stress import build_fighter
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 #: sheet features worked out once when a scene starts: a character that has one must be in the
 #: scene file from the start, not brought in by the GM
 _SCENE_START_ONLY = ("true_form", "contest_immunity", "protected_by", "leads", "challenge_immunity")
 
 
-def check_new_character(e: "Engine", sheet: CharacterSheet) -> None:
+def check_new_character(e: "Play", sheet: CharacterSheet) -> None:
     """Why ``sheet`` cannot join the scene now, raised as ValueError (nothing changed)."""
     if e.t.mode != SceneKind.CONFLICT:
         raise ValueError(f"characters join a conflict; this scene is a {e.t.mode} now")
@@ -43,7 +41,7 @@ def check_new_character(e: "Engine", sheet: CharacterSheet) -> None:
                              "put the character in the scene file instead")
 
 
-def add_character(e: "Engine", sheet: CharacterSheet) -> None:
+def add_character(e: "Play", sheet: CharacterSheet) -> None:
     """``sheet`` joins the fight: a fighter on the table, its aspects in play, its fate points
     (an NPC's into the GM pool). Under a fixed turn order it takes its place in the order (if its
     place in this exchange is already past, it acts from the next); under popcorn it may be
@@ -52,7 +50,7 @@ def add_character(e: "Engine", sheet: CharacterSheet) -> None:
     acting = _current_in_order(e)
     if sheet.id not in e.order:  # a copy replaying the power already shares the grown scene
         e.scene = replace(e.scene, characters=(*e.scene.characters, sheet))
-        e._static_from_characters()
+        e.facts_from_characters()
     fighter = build_fighter(sheet, e.rules)
     t.f = {**t.f, sheet.id: fighter}
     t.order = [*t.order, sheet.id]  # a new list: checkpoints share the old one
@@ -70,7 +68,7 @@ def add_character(e: "Engine", sheet: CharacterSheet) -> None:
     e.emit(ev.GmAction("add_character", sheet.id, sheet.name, sheet.count, sheet.zone))
 
 
-def remove_character(e: "Engine", cid: str) -> None:
+def remove_character(e: "Play", cid: str) -> None:
     """``cid`` leaves the scene: neither taken out nor conceded, no payout (the GM's call)."""
     f = _fighter(e, cid)
     if not f.active:
@@ -80,7 +78,7 @@ def remove_character(e: "Engine", cid: str) -> None:
     e.emit(ev.GmAction("remove_character", cid, None, 0, f.zone))
 
 
-def move_character(e: "Engine", cid: str, zone: str) -> None:
+def move_character(e: "Play", cid: str, zone: str) -> None:
     """Put ``cid`` in ``zone`` (no roll, no move spent: the fiction put it there)."""
     f = _fighter(e, cid)
     if zone not in e.map.neighbours:
@@ -93,7 +91,7 @@ def move_character(e: "Engine", cid: str, zone: str) -> None:
     f.zone = zone
 
 
-def set_rating(e: "Engine", cid: str, skill: str, rating: int) -> None:
+def set_rating(e: "Play", cid: str, skill: str, rating: int) -> None:
     """Change one skill's rating for the rest of the scene. The stress track and consequence
     slots stay as the scene built them (a changed Physique or Will adds no boxes mid-fight)."""
     f = _fighter(e, cid)
@@ -112,7 +110,7 @@ def set_rating(e: "Engine", cid: str, skill: str, rating: int) -> None:
     e.emit(ev.GmAction("rating", cid, skill, rating, None))
 
 
-def give_boost(e: "Engine", cid: str, name: str) -> int:
+def give_boost(e: "Play", cid: str, name: str) -> int:
     """A boost for ``cid``: one free invoke, gone at the end of its next turn if unused (003:1059-1066)."""
     f = _fighter(e, cid)
     if not f.active:
@@ -124,7 +122,7 @@ def give_boost(e: "Engine", cid: str, name: str) -> int:
     return e.t.aspect_seq
 
 
-def name_consequence(e: "Engine", aid: int, name: str) -> None:
+def name_consequence(e: "Play", aid: int, name: str) -> None:
     """Give a consequence in play its name (the one who takes it, or the GM, names it: 003:1631-1634)."""
     a = e.t.aspects.get(aid)
     if a is None or a.kind != CONSEQUENCE:
@@ -135,7 +133,7 @@ def name_consequence(e: "Engine", aid: int, name: str) -> None:
     e.emit(ev.ConsequenceNamed(a.owner, aid, old, a.name))
 
 
-def name_aspect(e: "Engine", aid: int, name: str) -> None:
+def name_aspect(e: "Play", aid: int, name: str) -> None:
     """Give an aspect created in the fight its name: a consequence (its taker's or the GM's words,
     003:1631-1634), or an advantage or a boost (its creator introduces it, 003:817-822). A character's
     own aspects and the scene's are written in the scene, not named in play."""
@@ -154,21 +152,21 @@ def name_aspect(e: "Engine", aid: int, name: str) -> None:
     e.emit(ev.AspectNamed(a.creator, aid, old, a.name))
 
 
-def _fighter(e: "Engine", cid: str):
+def _fighter(e: "Play", cid: str):
     f = e.t.f.get(cid)
     if f is None:
         raise ValueError(f"no character {cid!r}; characters: {', '.join(e.t.order)}")
     return f
 
 
-def _current_in_order(e: "Engine") -> str | None:
+def _current_in_order(e: "Play") -> str | None:
     """Whose turn a fixed order (by skills or initiative) is at, if the scene runs one."""
     if e.rules.turn_order == "popcorn" or not isinstance(e.t.cursor, int):
         return None
     return skill_order(e)[e.t.cursor]
 
 
-def _keep_turn(e: "Engine", acting: str | None) -> None:
+def _keep_turn(e: "Play", acting: str | None) -> None:
     """After the order changed: the cursor points at the same character as before."""
     e.fixed_order = None
     if acting is not None:

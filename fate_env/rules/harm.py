@@ -6,7 +6,7 @@ of character); the plan types are re-exported here under the names the package h
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import countdowns
 from . import events as ev
@@ -17,14 +17,13 @@ from .options import Choose, OfferConcession
 from .state import CHARACTER, CONSEQUENCE, Fighter
 from .steps import concede_fighter, taken_out
 from .stress import Absorb, TakenOut, absorb_plans, absorber_for, plan_value
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 __all__ = ["Absorb", "TakenOut", "absorb_plans", "plan_value", "harm"]
 
 
-def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, note: str | None = None) -> Flow:
+def harm(e: "Play", t: Fighter, shifts: int, track: str, source: str | None, note: str | None = None) -> Flow:
     """A hit of ``shifts`` on ``track``: the target absorbs it as its kind of character does, or
     is taken out (003:1562-1634). Consequences give the attacker a free invoke (003:1631-1634)."""
     if shifts <= 0:
@@ -75,7 +74,7 @@ def harm(e: "Engine", t: Fighter, shifts: int, track: str, source: str | None, n
             countdowns.trigger(e, "consequence", t.id)
 
 
-def offer_concession(e: "Engine", t: Fighter, by: str) -> Flow:
+def offer_concession(e: "Play", t: Fighter, by: str) -> Flow:
     """``t``, taking a consequence, offers ``by`` (who hit it) a concession (001:150-152). Accepted:
     ``t`` leaves the fight on its own terms, taking neither the hit nor a payout (the older text
     pays nothing for an accepted concession). Refused: ``t`` takes the consequence and is owed a
@@ -104,7 +103,7 @@ def offer_concession(e: "Engine", t: Fighter, by: str) -> Flow:
     return False
 
 
-def condition_marked(e: "Engine", t: Fighter, slot: Any) -> Any:
+def condition_marked(e: "Play", t: Fighter, slot: Any) -> Any:
     """The aspect of a condition ``t`` has already marked a box of (one condition, one aspect;
     marking another of its boxes adds a free invoke on it), or None."""
     for other in t.slots:
@@ -113,7 +112,7 @@ def condition_marked(e: "Engine", t: Fighter, slot: Any) -> Any:
     return None
 
 
-def replace_for_extreme(e: "Engine", t: Fighter) -> None:
+def replace_for_extreme(e: "Play", t: Fighter) -> None:
     """An extreme consequence replaces one of the character's aspects, never the high concept
     (003:2209-2211, 000:402): that aspect leaves play, free invokes on it included."""
     lost = t.sheet.extreme_loses()

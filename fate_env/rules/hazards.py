@@ -48,17 +48,16 @@ from .aspects import hazard_of, new_aspect  # noqa: F401  (hazard_of: callers re
 from .state import ADVANTAGE, SITUATION
 from .steps import concede_fighter
 from .table import Roll
+from .play import Play
 
 if TYPE_CHECKING:
-    from .engine import Engine
     from .scene import Hazard
-    from .state import Aspect
 
 #: what defends against a hazard's attack on each track (a ranged attack's defence; Will, mentally)
 DEFENCE = {PHYSICAL: DEFEND_SKILLS["ranged"], "mental": DEFEND_SKILLS["any"]}
 
 
-def act(e: "Engine", which: "list[Hazard] | None" = None) -> Flow:
+def act(e: "Play", which: "list[Hazard] | None" = None) -> Flow:
     """The hazards still standing (of ``which``, by default all) take their turns, in the scene's
     order: under popcorn order at the end of each exchange; in an order by skills at their place."""
     standing = {a.name for a in e.t.aspects.values() if a.kind == SITUATION and a.creator is None}
@@ -69,7 +68,7 @@ def act(e: "Engine", which: "list[Hazard] | None" = None) -> Flow:
             yield from attack(e, hz)
 
 
-def slots(e: "Engine") -> list[tuple["Hazard", int]]:
+def slots(e: "Play") -> list[tuple["Hazard", int]]:
     """Where each hazard acts in an order by skills: before the first character in that order whose
     first order skill (Notice, or Empathy in a mental conflict; Alertness under Fate 3.0) is below
     the hazard's rating. It rolls initiative with its rating (003:2288-2290); a character of equal
@@ -84,12 +83,12 @@ def slots(e: "Engine") -> list[tuple["Hazard", int]]:
     return out
 
 
-def _defence(e: "Engine", cid: str, hz: "Hazard") -> tuple[str, int]:
+def _defence(e: "Play", cid: str, hz: "Hazard") -> tuple[str, int]:
     skill = best_skill(e, cid, DEFENCE[hz.track], "defend")
     return skill, base(e, cid, skill, "defend", None, [], peek=True)[1]
 
 
-def targets(e: "Engine", hz: "Hazard") -> list[str]:
+def targets(e: "Play", hz: "Hazard") -> list[str]:
     F = e.t.f
     open_ = bool(e.t.tasks_left)
     return [c for c in e.t.active_ids()
@@ -97,7 +96,7 @@ def targets(e: "Engine", hz: "Hazard") -> list[str]:
             and not F[c].sheet.immune(hz.track, open_) and not (e.hive and F[c].sheet.shielded(e.t.active_ids()))]
 
 
-def attack(e: "Engine", hz: "Hazard") -> Flow:
+def attack(e: "Play", hz: "Hazard") -> Flow:
     """The hazard attacks the target it has the best odds against (003:2288-2293), or, with an
     aspect it ``creates``, creates that advantage on the best target not yet carrying it."""
     t = e.t

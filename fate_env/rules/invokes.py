@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import events as ev
 from .decisions import Decision, Flow
@@ -19,18 +19,16 @@ from .options import DoneInvoking, Invoke, SpendSpin
 from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE
 from .solo import INVOKE_BONUS, free_stack_barred, invoke_worth
 from .table import Roll
-
-if TYPE_CHECKING:
-    from .engine import Engine
+from .play import Play
 
 
-def invoke_rounds(e: "Engine", r: Roll) -> Flow:
+def invoke_rounds(e: "Play", r: Roll) -> Flow:
     """Roller, then opposer, in turns until both stop (003:606-613)."""
     seats = [(r.actor, r)] + ([(r.opposer, r)] if r.opposer is not None else [])
     yield from invoke_turns(e, seats, roll_context)
 
 
-def invoke_turns(e: "Engine", seats: list[tuple[str, Roll]], context: Callable[[Roll, str], dict[str, Any]]) -> Flow:
+def invoke_turns(e: "Play", seats: list[tuple[str, Roll]], context: Callable[[Roll, str], dict[str, Any]]) -> Flow:
     """Each seat (who, the roll it invokes on) in turn until every one stops in a row.
     A seat with nothing it could invoke stops without being asked."""
     t = e.t
@@ -70,7 +68,7 @@ def _invoke(aspect: int, payer: str, free: bool, effect: str) -> Invoke:
     return Invoke(aspect, payer, free, effect)
 
 
-def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> Any:
+def invoke_options(e: "Play", who: str, r: Roll, any_only: bool = False) -> Any:
     """Every invoke ``who`` may make now (or, with ``any_only``, whether there is one).
     Hot path: one pass over the aspects."""
     t = e.t
@@ -132,7 +130,7 @@ def invoke_options(e: "Engine", who: str, r: Roll, any_only: bool = False) -> An
     return False if any_only else out
 
 
-def spend_spin(e: "Engine", who: str, r: Roll, holder: str) -> None:
+def spend_spin(e: "Play", who: str, r: Roll, holder: str) -> None:
     """A spin token spent: +1 to ``who``'s defense, ``who`` an ally of the holder ("grant any
     ally", 002:95; not the holder's own); a token lasts until spent or the scene ends (a ruling:
     the text gives no limit)."""
@@ -141,7 +139,7 @@ def spend_spin(e: "Engine", who: str, r: Roll, holder: str) -> None:
     e.emit(ev.Spin(holder, e.t.spin[holder], spent_for=who))
 
 
-def apply_invoke(e: "Engine", who: str, r: Roll, inv: Invoke) -> None:
+def apply_invoke(e: "Play", who: str, r: Roll, inv: Invoke) -> None:
     t = e.t
     F = t.f
     a = t.aspects[inv.aspect]
@@ -202,7 +200,7 @@ def bears_on(r: Roll, who: str, owner: str | None) -> bool:
     return owner == (r.opposer if who == r.actor else r.actor)
 
 
-def invoke_budget(e: "Engine", who: str, bearing: bool = False) -> tuple[int, int, int]:
+def invoke_budget(e: "Play", who: str, bearing: bool = False) -> tuple[int, int, int]:
     """For the roll being invoked on: (free invokes ``who`` and its allies hold on aspects in play
     here, fate points ``who`` can spend, distinct aspects it could pay to invoke); with
     ``bearing``, only the aspects that bear on ``who``'s part in the roll (:func:`bears_on`)."""

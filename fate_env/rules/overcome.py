@@ -7,7 +7,6 @@ may instead fail and take a boost. A failure may be taken as success at a major 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import countdowns
 from . import events as ev
@@ -19,15 +18,14 @@ from .rolls import FAIL, TIE, band
 from .state import CONSEQUENCE, SITUATION, Fighter
 from .stress import row_room
 from .table import Roll
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 #: an overcome taken at a cost: it succeeds (returned instead of a band)
 COST = "cost"
 
 
-def overcome_outcome(e: "Engine", f: Fighter, r: Roll, action: str = "overcome") -> Flow:
+def overcome_outcome(e: "Play", f: Fighter, r: Roll, action: str = "overcome") -> Flow:
     """The band of an overcome roll after the roller's choices: FAIL, COST, SUCCESS or STYLE."""
     rules = e.rules
     outcome = band(r.margin)
@@ -54,7 +52,7 @@ def overcome_outcome(e: "Engine", f: Fighter, r: Roll, action: str = "overcome")
     return COST
 
 
-def major_cost_slot(e: "Engine", f: Fighter) -> int | None:
+def major_cost_slot(e: "Play", f: Fighter) -> int | None:
     """The smallest free mild or moderate consequence slot ``f`` could take as a cost (under the
     ``conditions`` dial, of a condition not yet marked: the cost is a new aspect)."""
     marked = {sl.name for sl in f.slots if sl.name and not sl.free}
@@ -64,13 +62,13 @@ def major_cost_slot(e: "Engine", f: Fighter) -> int | None:
     return min(free, key=lambda i: f.slots[i].value, default=None)
 
 
-def major_cost_payable(e: "Engine", f: Fighter, r: Roll) -> bool:
+def major_cost_payable(e: "Play", f: Fighter, r: Roll) -> bool:
     if e.rules.major_cost == "consequence":
         return major_cost_slot(e, f) is not None
     return r.opposer is not None
 
 
-def pay_major_cost(e: "Engine", f: Fighter, r: Roll) -> None:
+def pay_major_cost(e: "Play", f: Fighter, r: Roll) -> None:
     """Success at a major cost, made concrete by the dial (003:3291-3294): a mild or moderate
     consequence on the roller (its opposition holds the first free invoke, as for a hit,
     003:1631-1634), or a new situation aspect where the roller ends up, with two free invokes

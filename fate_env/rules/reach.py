@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .rolls import effective
-from .skills import (ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate,
-                     attack_track)
+from .skills import (  # noqa: F401  (attack_track: callers read it here)
+    ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate, attack_track,
+)
 from .state import Fighter
+from .play import Play
 
 if TYPE_CHECKING:
-    from .engine import Engine
     from .scene import CharacterSheet
 
 
@@ -36,7 +37,7 @@ def sheet_attack_skills(tracks_in_play: tuple[str, ...], sheet: "CharacterSheet"
     return out
 
 
-def attack_skills(e: "Engine", f: Fighter) -> list[str]:
+def attack_skills(e: "Play", f: Fighter) -> list[str]:
     """The skills ``f`` may attack with in this scene: those harming a track in play, and its stunts'."""
     return [s for s, _ in sheet_attack_skills(e.tracks_in_play, f.sheet)]
 
@@ -50,7 +51,7 @@ def reach_of(f: Fighter, skill: str) -> str:
     return "melee"
 
 
-def can_reach(e: "Engine", f: Fighter, target: str, skill: str, zone: str | None = None) -> bool:
+def can_reach(e: "Play", f: Fighter, target: str, skill: str, zone: str | None = None) -> bool:
     """Whether ``f`` (standing in ``zone``, by default where it is) reaches ``target`` with ``skill``."""
     reach = reach_of(f, skill)
     if reach == "any":
@@ -62,7 +63,7 @@ def can_reach(e: "Engine", f: Fighter, target: str, skill: str, zone: str | None
     return e.map.in_range(here, tz, e.scene.shoot_range)
 
 
-def template_targets(e: "Engine", f: Fighter, tpl: AdvantageTemplate, foes: list[str]) -> list[str]:
+def template_targets(e: "Play", f: Fighter, tpl: AdvantageTemplate, foes: list[str]) -> list[str]:
     """Who or what an advantage template may be placed on from where ``f`` stands."""
     if tpl.target == "foe":
         if tpl.track == MENTAL:
@@ -78,7 +79,7 @@ def template_targets(e: "Engine", f: Fighter, tpl: AdvantageTemplate, foes: list
     return ["scene"]
 
 
-def blocker(e: "Engine", f: Fighter) -> str | None:
+def blocker(e: "Play", f: Fighter) -> str | None:
     """The foe in the mover's zone best placed to stand in the way (000:461-471)."""
     best, best_skill = None, -99
     F = e.t.f
@@ -90,7 +91,7 @@ def blocker(e: "Engine", f: Fighter) -> str | None:
     return best
 
 
-def free_moves(e: "Engine", f: Fighter) -> list[str]:
+def free_moves(e: "Play", f: Fighter) -> list[str]:
     """The zones ``f`` may step into as its free move (none past a foe that blocks, 000:459-463).
     As a minor action (``move_cost: minor``) a border's value does not stop the move, it adds to
     the penalty (002:50-51); a standing block still does. An immobile character has none."""
@@ -105,7 +106,7 @@ def free_moves(e: "Engine", f: Fighter) -> list[str]:
     return e.map.free_moves(f.zone)
 
 
-def skill_order(e: "Engine") -> list[str]:
+def skill_order(e: "Play") -> list[str]:
     """Core's turn order by skills (000:248-252), or Fate 3.0's initiative (002:22); PCs before
     NPCs on a full tie, then scene order. Worked out once per scene: it reads only the sheets."""
     if e.fixed_order is not None:
@@ -114,12 +115,12 @@ def skill_order(e: "Engine") -> list[str]:
     return e.fixed_order
 
 
-def order_skills(e: "Engine") -> tuple[str, ...]:
+def order_skills(e: "Play") -> tuple[str, ...]:
     """The skills an order by skills compares, first to last (000:248-252; 002:22)."""
     return (INITIATIVE_SKILLS if e.rules.turn_order == "initiative" else ORDER_SKILLS)[e.kind]
 
 
-def _skill_order(e: "Engine") -> list[str]:
+def _skill_order(e: "Play") -> list[str]:
     skills = order_skills(e)
     F = e.t.f
     order_ = e.t.order

@@ -8,7 +8,6 @@ adds +1 (003:1449-1455, 000:552).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from . import events as ev
 from .aspects import boost, visible
@@ -18,9 +17,8 @@ from .skills import PHYSICAL, attack_track
 from .state import Fighter
 from .solo import skill_bonus
 from .table import Roll
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 FAIL, TIE, SUCCESS, STYLE = Band.FAIL, Band.TIE, Band.SUCCESS, Band.STYLE
 
@@ -34,7 +32,7 @@ def band(margin: int) -> Band:
     return SUCCESS if margin < 3 else STYLE
 
 
-def stunt_bonus(e: "Engine", cid: str, skill: str, action: str, target: str | None) -> int:
+def stunt_bonus(e: "Play", cid: str, skill: str, action: str, target: str | None) -> int:
     """What ``cid``'s bonus stunts add to ``skill`` for ``action`` right now (003:402-415)."""
     stunts = e.bonus_stunts[cid]
     if not stunts:
@@ -46,7 +44,7 @@ def stunt_bonus(e: "Engine", cid: str, skill: str, action: str, target: str | No
     return total
 
 
-def holds(e: "Engine", cid: str, when: When | None, target: str | None) -> bool:
+def holds(e: "Play", cid: str, when: When | None, target: str | None) -> bool:
     """Whether a bonus stunt's circumstance holds (see the scene format)."""
     if when is None:
         return True
@@ -70,13 +68,13 @@ def holds(e: "Engine", cid: str, when: When | None, target: str | None) -> bool:
     return False
 
 
-def effective(e: "Engine", cid: str, skill: str, action: str, target: str | None = None) -> int:
+def effective(e: "Play", cid: str, skill: str, action: str, target: str | None = None) -> int:
     """Rating plus the stunts that apply (no teamwork, no full defense)."""
     rating = e.t.f[cid].sheet.skills.get(skill, 0)
     return rating + stunt_bonus(e, cid, skill, action, target) if e.bonus_stunts[cid] else rating
 
 
-def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attacker: str | None = None,
+def best_skill(e: "Play", cid: str, skills: Sequence[str], action: str, attacker: str | None = None,
                versus: str | None = None) -> str:
     """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included).
     ``versus``: the skill of the attack defended against (None when the roll opposed is not an
@@ -97,7 +95,7 @@ def best_skill(e: "Engine", cid: str, skills: Sequence[str], action: str, attack
 AFTER_ROLL = ("attack", "create_advantage")
 
 
-def scale_edge(e: "Engine", cid: str, against: str | None) -> int:
+def scale_edge(e: "Play", cid: str, against: str | None) -> int:
     """How many levels of scale ``cid`` stands above ``against``, the character opposing its roll
     (003:2430-2439): 0 when none opposes it, or when ``against`` is not lesser."""
     if against is None or not e.scaled:
@@ -106,7 +104,7 @@ def scale_edge(e: "Engine", cid: str, against: str | None) -> int:
     return max(0, F[cid].sheet.scale - F[against].sheet.scale)
 
 
-def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, notes: list[str],
+def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes: list[str],
          peek: bool = False, against: str | None = None) -> tuple[int, int]:
     """Skill + stunts + teamwork (mob members, pledged supporters) + full defense + scale: (rating, total).
 
@@ -166,7 +164,7 @@ def base(e: "Engine", cid: str, skill: str, action: str, target: str | None, not
     return rating, total
 
 
-def after_roll_edge(e: "Engine", r: Roll) -> int:
+def after_roll_edge(e: "Play", r: Roll) -> int:
     """The levels of scale a successful attack or advantage adds after the roll (``scale_benefit:
     after_roll``): +2 shifts per level, or one more free invoke per level (003:2436-2439)."""
     if not e.scaled or e.rules.scale_benefit != "after_roll" or not r.active:
@@ -174,7 +172,7 @@ def after_roll_edge(e: "Engine", r: Roll) -> int:
     return scale_edge(e, r.actor, r.opposer)
 
 
-def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
+def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
          opp_skill: str | None = None, difficulty: int | None = None, why: str = "") -> Roll:
     """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty."""
     notes: list[str] = []
@@ -206,12 +204,12 @@ def roll(e: "Engine", action: str, f: Fighter, skill: str, *, target: str | None
     return r
 
 
-def _physical(e: "Engine", skill: str) -> bool:
+def _physical(e: "Play", skill: str) -> bool:
     """Whether an attack with ``skill`` harms the physical track (weapons and armor are gear)."""
     return attack_track(e, skill) == PHYSICAL
 
 
-def voice(e: "Engine", f: Fighter) -> str | None:
+def voice(e: "Play", f: Fighter) -> str | None:
     """Who speaks for the opposition to a passive roll: a foe in the zone, else the first foe."""
     foes = e.t.foes_of(f.id)
     F = e.t.f
@@ -221,7 +219,7 @@ def voice(e: "Engine", f: Fighter) -> str | None:
     return foes[0] if foes else None
 
 
-def resolved(e: "Engine", r: Roll) -> None:
+def resolved(e: "Play", r: Roll) -> None:
     """The outcome band of a roll; a defender who rolled and won by three or more gets a
     boost, whatever the action (the generic defend outcomes, 003:919-921, 003:942-944)."""
     e.emit(ev.Resolved(r.actor, r.action, r.effort, r.opposition, r.margin, band(r.margin), r.target))

@@ -9,10 +9,8 @@ give them permission through stunts (``use_skill``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 DEFAULT_SKILLS: tuple[str, ...] = (
     "Academics", "Athletics", "Burglary", "Contacts", "Crafts", "Deceive", "Drive",
@@ -84,6 +82,6 @@ DEFAULT_ADVANTAGES: tuple[AdvantageTemplate, ...] = (
 TARGET_KINDS = ("foe", "self", "ally", "zone", "scene")
 
 
-def attack_track(e: "Engine", skill: str) -> str:
+def attack_track(e: "Play", skill: str) -> str:
     """The stress track an attack with ``skill`` harms (a stunt's attack skill: the scene's)."""
     return ATTACK_SKILLS[skill][0] if skill in ATTACK_SKILLS else e.kind

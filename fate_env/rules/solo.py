@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import events as ev
+from .play import Play
 
 if TYPE_CHECKING:
-    from .engine import Engine
     from .table import Roll
 
 SOLO_BONUSES = ("skill", "reduce_stress", "reduce_stress_min_1", "amplified_invokes", "suppress_invokes",
@@ -34,7 +34,7 @@ SOLO_BONUSES = ("skill", "reduce_stress", "reduce_stress_min_1", "amplified_invo
 INVOKE_BONUS = 2  # 003:583-585
 
 
-def _solo(e: "Engine", cid: str, bonus: str) -> int:
+def _solo(e: "Play", cid: str, bonus: str) -> int:
     """How many characters ``cid`` faces alone if it has ``bonus``, else 0."""
     F = e.t.f
     f = F[cid]
@@ -43,13 +43,13 @@ def _solo(e: "Engine", cid: str, bonus: str) -> int:
     return len(e.t.foes_of(cid))
 
 
-def skill_bonus(e: "Engine", cid: str, rating: int) -> int:
+def skill_bonus(e: "Play", cid: str, rating: int) -> int:
     """The solo skill bonus on a roll at ``rating`` (003:2581-2587)."""
     facing = _solo(e, cid, "skill")
     return max(0, min(facing - 1, rating)) if facing else 0
 
 
-def reduce_hit(e: "Engine", target: str, hit: int) -> int:
+def reduce_hit(e: "Play", target: str, hit: int) -> int:
     """A successful attack's shifts on a big bad with a stress-reducing solo bonus (003:2588-2591)."""
     for bonus, floor in (("reduce_stress", 0), ("reduce_stress_min_1", 1)):
         facing = _solo(e, target, bonus)
@@ -62,7 +62,7 @@ def reduce_hit(e: "Engine", target: str, hit: int) -> int:
     return hit
 
 
-def free_stack_barred(e: "Engine", who: str, r: "Roll") -> bool:
+def free_stack_barred(e: "Play", who: str, r: "Roll") -> bool:
     """Whether ``who`` may use no more free invokes on ``r``: a big bad with ``no_stacking`` faces
     two or more and opposes this roll, and ``who``'s side has used one on it (003:2598-2599)."""
     side = e.t.f[who].sheet.side
@@ -72,7 +72,7 @@ def free_stack_barred(e: "Engine", who: str, r: "Roll") -> bool:
                for other in (r.actor, r.opposer, r.target))
 
 
-def invoke_worth(e: "Engine", who: str, r: "Roll", free: bool) -> tuple[int, str | None, str | None]:
+def invoke_worth(e: "Play", who: str, r: "Roll", free: bool) -> tuple[int, str | None, str | None]:
     """What a +2 invoke by ``who`` on ``r`` is worth, the solo bonuses counted (003:2593-2600), with
     the bonus that changed it and whose it is: (worth, None, None) when none did. An amplified
     invoke is worth the number faced, never less than +2 (facing one, the text's +1 would be no
@@ -90,6 +90,6 @@ def invoke_worth(e: "Engine", who: str, r: "Roll", free: bool) -> tuple[int, str
     return INVOKE_BONUS, None, None
 
 
-def invoke_bonus(e: "Engine", who: str, r: "Roll", free: bool) -> int:
+def invoke_bonus(e: "Play", who: str, r: "Roll", free: bool) -> int:
     """What a +2 invoke by ``who`` on ``r`` is worth (see :func:`invoke_worth`)."""
     return invoke_worth(e, who, r, free)[0]

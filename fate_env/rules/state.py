@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import AspectKind, Status
-from .ruleset import RuleSet
 from .scene import CharacterSheet
 
 ACTIVE, CONCEDED, TAKEN_OUT = Status.ACTIVE, Status.CONCEDED, Status.TAKEN_OUT

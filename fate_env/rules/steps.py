@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import countdowns
 from . import events as ev
@@ -11,15 +10,13 @@ from .kinds import DecisionKind, SceneKind
 from .options import Concede, Defend, FullDefense
 from .state import CONCEDED, TAKEN_OUT, Fighter
 from .true_form import reveal
-
-if TYPE_CHECKING:
-    from .engine import Engine
+from .play import Play
 
 
 _DEFEND_OR_CONCEDE, _DEFEND = (Defend(), Concede()), (Defend(),)
 
 
-def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
+def respond(e: "Play", target: str, attacker: str, action: str) -> Flow:
     """The target may concede before the dice hit the table (003:1695-1712). False: no roll."""
     t = e.t
     options = list(_DEFEND_OR_CONCEDE if t.can_concede else _DEFEND)
@@ -42,12 +39,12 @@ def respond(e: "Engine", target: str, attacker: str, action: str) -> Flow:
     return True
 
 
-def move_to(e: "Engine", f: Fighter, zone: str, free: bool) -> None:
+def move_to(e: "Play", f: Fighter, zone: str, free: bool) -> None:
     e.emit(ev.Moved(f.id, f.zone, zone, free))
     f.zone = zone
 
 
-def concede_fighter(e: "Engine", f: Fighter) -> None:
+def concede_fighter(e: "Play", f: Fighter) -> None:
     f.status = CONCEDED
     e.t.left_fight()
     e.emit(ev.Conceded(f.id, 1 + f.consequences_taken if e.rules.concession == "anytime" else 0))
@@ -55,7 +52,7 @@ def concede_fighter(e: "Engine", f: Fighter) -> None:
         countdowns.left_fight(e, f.id)
 
 
-def taken_out(e: "Engine", f: Fighter, source: str | None) -> None:
+def taken_out(e: "Play", f: Fighter, source: str | None) -> None:
     f.status = TAKEN_OUT
     e.t.left_fight()
     f.taken_out_by = source

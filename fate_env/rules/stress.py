@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from itertools import combinations
 
 from .kinds import StressStyleName
-from .options import Absorb, TakenOut
+from .options import Absorb, TakenOut  # noqa: F401  (TakenOut: harm's callers read it here)
 from .ruleset import STYLE_NAMES, RuleSet
 from .scene import CharacterSheet
 from .skills import MENTAL, PHYSICAL

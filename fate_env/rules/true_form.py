@@ -11,19 +11,17 @@ out: a big bad that concedes reveals nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from . import events as ev
 from .aspects import new_aspect
 from .state import ACTIVE, CONSEQUENCE, Fighter, Status
+from .play import Play
 
-if TYPE_CHECKING:
-    from .engine import Engine
 
 LOWER = {"moderate": "mild", "severe": "moderate", "extreme": "severe"}
 
 
-def setup(e: "Engine") -> None:
+def setup(e: "Play") -> None:
     """Every true form waits out of play at the start."""
     for c in e.scene.characters:
         if c.true_form is not None:
@@ -31,7 +29,7 @@ def setup(e: "Engine") -> None:
     e.t.left_fight()
 
 
-def reveal(e: "Engine", fallen: Fighter) -> None:
+def reveal(e: "Play", fallen: Fighter) -> None:
     """``fallen`` was taken out: its true form enters the fight where it fell."""
     t = e.t
     nxt = t.f[fallen.sheet.true_form]

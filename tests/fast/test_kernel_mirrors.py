@@ -56,8 +56,8 @@ def test_every_mirrored_target_imports(target):
 def test_kernel_modules_import_only_lower_ones():
     """The order of kernel/__init__.py's docstring: no module imports one named after it."""
     order = ["layout", "mirror", "events", "table", "seats", "reach", "rolls", "aspects", "checkpoint", "stress",
-             "basic", "invokes", "attack", "advantage", "overcome", "overcome_move", "exploit", "remove",
-             "support", "tactics", "zone_attack", "conflict", "entry"]
+             "basic", "tactics", "invokes", "attack", "advantage", "overcome", "overcome_move", "exploit", "remove",
+             "support", "zone_attack", "conflict", "entry"]
     assert sorted(order) == sorted(m.__name__.rsplit(".", 1)[1] for m in MODULES)
     bad = []
     for module in MODULES:

@@ -20,10 +20,9 @@ which keeps the logic testable everywhere.
 
 Modules, lowest first (each imports only those above it): ``layout`` (the arrays' columns and the
 codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``rolls``, ``aspects``,
-``checkpoint``, ``stress`` (harm and absorbing), ``basic`` (basic's tests and picks), ``invokes``,
-the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``, ``exploit``, ``remove``,
-``support``), ``tactics`` (the tactics' tests and each tactic's pick on its turn, which takes actions),
-``zone_attack``, ``conflict`` (a turn and the flow), and ``entry`` (what
+``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
+``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
+``exploit``, ``remove``, ``support``, ``zone_attack``), ``conflict`` (a turn and the flow), and ``entry`` (what
 Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
 flows in the bundles of ``../bundles.py``.
 """

@@ -8,49 +8,50 @@ from ..jit import njit
 from .advantage import _advantage, _advantage_options
 from .aspects import _boost, _expire_boosts, _nth_aspect
 from .attack import _attack
-from .basic import _best_odds_pick, _close_in, _may_concede, _reach_after, _should_concede, _step_into_reach
+from .basic import _best_odds_pick, _close_in, _danger, _may_concede, _reach_after, _should_concede, _step_into_reach
 from .checkpoint import _save
 from .events import _decision, _emit, _opt
 from .exploit import _exploit
 from .layout import (
-    A_CREATOR, A_KIND, A_OWNER, A_ZONE, ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_CTAKEN, C_DEFONFULL,
-    C_FP, C_FULLDEF, C_NSUP, C_OWED, C_STATUS, C_ZONE, CONCEDED, D_MOVE, D_NEXT, D_TURN, E_ENDED, E_EXCHANGE,
-    E_MOVED, E_NEXT, E_PASSED, E_TURN, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_NAL,
-    G_RESUME, G_TURNSEQ, G_UNRESOLVED, G_WINNER, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG, O_ADVANTAGE, O_ATTACK,
-    O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_NEXT, O_OVERCOME, O_PASS, O_REMOVE, O_STAY, O_SUPPORT,
-    P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NAME_PREPARED, P_NBLAST, P_ORDER, P_POL, P_POPCORN, PK_BRUTE, PK_SNIPER,
-    PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_KIND, POL_LIKELY, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS, R_M_STAYS,
-    R_N_ALLY, R_N_HOLDER, R_N_WEAKEST, R_T_ATTACK, R_T_CONCEDE, R_T_FORCES, R_T_FULLDEF, R_T_SETS_UP, R_T_CLOSES,
-    R_T_SMASH, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE,
+    A_CREATOR, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED,
+    C_CTAKEN, C_DEFONFULL, C_FP, C_FULLDEF, C_NSTUNT, C_NSUP, C_OWED, C_STATUS, C_ZONE, CONCEDED, D_MOVE, D_NEXT,
+    D_TURN, E_ENDED, E_EXCHANGE, E_MOVED, E_NEXT, E_PASSED, E_TURN, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE,
+    G_EXCHANGE, G_HORIZON, G_NAL, G_RESUME, G_TURNSEQ, G_UNRESOLVED, G_WINNER, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG,
+    O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_NEXT, O_OVERCOME, O_PASS, O_REMOVE, O_STAY,
+    O_SUPPORT, P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NAME_PREPARED, P_NBLAST, P_ORDER, P_POL, P_POPCORN, PK_BRUTE,
+    PK_SNIPER, PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS,
+    R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST, R_T_ATTACK, R_T_BACKS, R_T_BACKS_UP, R_T_CASHES, R_T_CONCEDE,
+    R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF, R_T_GUARDS, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS,
+    R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
 )
 from .mirror import kernel_only, mirrors
 from .overcome_move import _nth_overcome, _overcome_move
 from .reach import _attack_skills, _can_reach, _free_moves
 from .remove import _remove
-from .rolls import _attack_rating
+from .rolls import _attack_rating, _stunt
 from .seats import _draw, _draws, _why
-from .stress import _concede
+from .stress import _cap, _concede
 from .support import _full_defense, _pledge
 from .table import _allies, _first_active, _foes, _over
-from .tactics import (
-    NONE, PICKED, STEPPED, STOPPED, _closest_pick, _foe_here, _holds_free, _sniper_pick, _stacker_pick,
-    _support_pick, _tactician_pick,
-)
+from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _blast, _blast_if_worth_it, _blast_options, _nth_blast
 
 
 @mirrors("fate_env.rules.flows.conflict.turn",
          "agents.basic.BasicController._turn",
-         "agents.tactics.BruteController._turn")
+         "agents.tactics.BruteController._turn",
+         "agents.tactics.SniperController._turn",
+         "agents.tactics.TacticianController._turn",
+         "agents.tactics.SupportController._turn",
+         "agents.tactics.StackerController._turn")
 @njit(cache=True, _nrt=False)
 def _turn(T, W, B, EV, actor, blasts):
-    """One turn of ``actor``: the options, in ``actions.ACTIONS`` order, and the seat's pick (a drawn
-    one; a tactic's, kernel/tactics.py; basic's, here, the fall-back of every scripted policy).
+    """One turn of ``actor``: the options, in ``actions.ACTIONS`` order, and the seat's pick.
     ``blasts`` is a constant at each call (``_play_turn``): 1 where the scene has zone_attack
     stunts, 0 where it has none, so numba compiles two turns and the second carries no zone-attack
     code at all (with it, every fight of a scene without zone attacks was 2-4% slower: fast_core.md)."""
-    SC, SK, ST, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.SK, T.ST, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
-    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
+    SC, SK, ST, SLOTS, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
+    MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     buf, skills, allies, moves = B.buf, B.skills, B.allies, B.moves
     att_t, att_s, adv_k, adv_g = B.att_t, B.att_s, B.adv_k, B.adv_g
     G[G_TURNSEQ] += 1
@@ -199,22 +200,111 @@ def _turn(T, W, B, EV, actor, blasts):
                 _decision(EV, G, D_TURN, actor, i_concede, R_T_CONCEDE, O_CONCEDE, 0, 0, 0, 0, 0)
                 _concede(CH, EV, G, actor)
                 break
-        status = NONE
         if own == PK_TACTICIAN:
-            status, pick, why = _tactician_pick(T, W, B, EV, actor, pol, nm, natt, nadv, before_fd)
-        elif own == PK_SUPPORT:
-            status = _support_pick(T, W, B, EV, actor, nm, natt, nadv, nal, before_fd)
-        elif own == PK_STACKER:
-            status = _stacker_pick(T, W, B, EV, actor, pol, nm, natt, nadv, nexp)
-        elif own == PK_SNIPER:
-            status, pick, why = _sniper_pick(T, W, B, EV, actor, nm, natt)
-        if status == PICKED:
-            break
-        if status == STOPPED:
-            return
-        if status == STEPPED:
-            free_move = False
-            continue
+            # tactician (agents/tactics.py): one hit from out -> full defense; else the most
+            # wounded foe in reach: cash stacked free invokes on it, or set it up, or hit it with
+            # the best rating; nothing in reach -> basic
+            found, worst = _danger(T, W, actor, pol, B)
+            if found and worst > 0:
+                _decision(EV, G, D_TURN, actor, before_fd, R_T_GUARDS, O_FULLDEF, 0, 0, 0, 0, 0)
+                _full_defense(CH, EV, G, actor)
+                break
+            if natt > 0:
+                focus = NEG
+                focus_cap = 0
+                for i in range(natt):  # the targets in the order the attacks offer them
+                    t = att_t[i]
+                    seen = False
+                    for j in range(i):
+                        if att_t[j] == t:
+                            seen = True
+                    if not seen:
+                        cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, t)
+                        if focus == NEG or cap < focus_cap:
+                            focus = t
+                            focus_cap = cap
+                why = R_T_FOCUSES
+                if _held(SC, A, AF, AL, G, actor, focus) >= P[pol + POL_STACK]:
+                    why = R_T_CASHES
+                else:
+                    for i in range(nadv):
+                        if adv_g[i] == focus:
+                            _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_ON, O_ADVANTAGE, adv_k[i],
+                                      focus, 0, 0, 0)
+                            _advantage(T, W, B, EV, actor, adv_k[i], focus)
+                            pick = -2
+                            break
+                if pick == -2:
+                    break
+                best_r = 0
+                for i in range(natt):
+                    if att_t[i] == focus:
+                        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], focus)
+                        if pick == NEG or r > best_r:
+                            pick = i
+                            best_r = r
+        if own == PK_SUPPORT:
+            # support (agents/tactics.py): back up the first ally yet to act whose best attack
+            # skill it has a rank in; else, with allies, set up the first foe it can
+            helped = False
+            for j in range(nal):
+                ally = allies[j]
+                if CH[ally, C_ACTED] != 0:
+                    continue
+                na = _attack_skills(P, ally, skills)
+                best = 0
+                best_s = NEG
+                for q in range(na):
+                    v = SK[ally, skills[q]] + (_stunt(ST, CH, A, ally, skills[q], ACT_ATTACK, NEG)
+                                               if CH[ally, C_NSTUNT] else 0)
+                    if best_s == NEG or v > best:
+                        best = v
+                        best_s = skills[q]
+                if best > 0 and SK[actor, best_s] >= 1:
+                    _decision(EV, G, D_TURN, actor, before_fd + 1 + j, R_T_BACKS_UP, O_SUPPORT, ally, best_s, 0, 0, 0)
+                    if not _pledge(CH, EV, G, actor, ally):
+                        return
+                    helped = True
+                    break
+            if helped:
+                break
+            if nal > 0:
+                for i in range(nadv):
+                    t = adv_g[i]
+                    if t < TGT_SCENE and SC[t, S_SIDE] != SC[actor, S_SIDE]:
+                        _decision(EV, G, D_TURN, actor, nm + natt + i, R_T_SETS_UP_FOR, O_ADVANTAGE, adv_k[i], t,
+                                  0, 0, 0)
+                        _advantage(T, W, B, EV, actor, adv_k[i], t)
+                        pick = -2
+                        break
+                if pick == -2:
+                    break
+        if own == PK_STACKER:
+            # stacker (agents/tactics.py): under ``stack`` free invokes held, take advantage of the
+            # first aspect of its own on offer; else basic
+            held = 0
+            for i in range(G[G_NAL]):
+                held += AF[AL[i], actor]
+            if held < P[pol + POL_STACK]:
+                for i in range(nexp):
+                    aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
+                    if A[aid, A_OWNER] == actor:
+                        _decision(EV, G, D_TURN, actor, nm + natt + nadv + i, R_T_STACKS, O_EXPLOIT, aid, 0, 0,
+                                  A[aid, A_NAME], held)
+                        _exploit(T, W, B, EV, actor, aid)
+                        pick = -2
+                        break
+                if pick == -2:
+                    break
+        if own == PK_SNIPER:
+            # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
+            # reaches a foe; then the ranged attack with the best rating against defense; else basic
+            if _foe_here(SC, CH, actor) and _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
+                                                            R_T_BACKS):
+                free_move = False
+                continue
+            pick = _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s)
+            why = R_T_SHOOTS
         if pick == NEG:
             # basic._turn
             if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):

@@ -34,9 +34,9 @@ from . import (
     zone_attack,
 )
 from .base import Action, TurnContext
+from ..play import Play
 
 if TYPE_CHECKING:
-    from ..engine import Engine
     from ..scene import Scene
 
 ACTIONS: tuple[Action, ...] = (
@@ -79,7 +79,7 @@ for _a in ACTIONS:
 del _a
 
 
-def turn_options(e: "Engine", f: Fighter, free_move: bool) -> list[Any]:
+def turn_options(e: "Play", f: Fighter, free_move: bool) -> list[Any]:
     """Every option of ``f``'s turn, action by action in ``ACTIONS`` order."""
     ctx = TurnContext(free_move, free_moves(e, f) if free_move else [], e.t.foes_of(f.id))
     opts: list[Any] = []

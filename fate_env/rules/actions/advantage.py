@@ -12,7 +12,7 @@ question instead, so the attempt returns what a failure would have placed (:clas
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..aspects import boost, gain_free, new_aspect
@@ -26,9 +26,7 @@ from ..state import ADVANTAGE, SITUATION, Aspect, Fighter
 from ..steps import respond
 from ..table import Roll
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
 @dataclass(slots=True)
@@ -47,7 +45,7 @@ class Attempt:
 NOTHING = Attempt(None, None)
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind in (ADVANTAGE, SITUATION)}
     out = []
     interned = e.interned  # options are values: one object per (template, target) for the scene
@@ -70,18 +68,18 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return out
 
 
-def _guarded(e: "Engine", target: str, track: str) -> bool:
+def _guarded(e: "Play", target: str, track: str) -> bool:
     """Whether a big bad's rule break keeps advantages off ``target`` on ``track`` now."""
     sheet = e.t.f[target].sheet
     return (e.immunity and sheet.immune(track, bool(e.t.tasks_left))
             or e.hive and sheet.shielded(e.t.active_ids()))
 
 
-def run(e: "Engine", f: Fighter, choice: CreateAdvantage) -> Flow:
+def run(e: "Play", f: Fighter, choice: CreateAdvantage) -> Flow:
     yield from create_advantage(e, f, choice.template, choice.target, ask_cost=True)
 
 
-def place(e: "Engine", f: Fighter, template: str, target: str, skill: str, holder: str | None,
+def place(e: "Play", f: Fighter, template: str, target: str, skill: str, holder: str | None,
           count: int) -> None:
     """The new aspect, with ``count`` free invokes for ``holder``."""
     t = e.t
@@ -95,7 +93,7 @@ def place(e: "Engine", f: Fighter, template: str, target: str, skill: str, holde
     e.emit(ev.AspectCreated(a.name, a.id, a.kind, owner or zone, count, holder))
 
 
-def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_cost: bool) -> Flow:
+def create_advantage(e: "Play", f: Fighter, template: str, target: str, ask_cost: bool) -> Flow:
     """Roll for a new aspect; returns an :class:`Attempt`."""
     tpl = next(t for t in e.scene.advantages if t.name == template)
     skill = best_skill(e, f.id, tpl.skills, "create_advantage")
@@ -128,7 +126,7 @@ def create_advantage(e: "Engine", f: Fighter, template: str, target: str, ask_co
     return Attempt(outcome, r)
 
 
-def avoided(e: "Engine", target: str, template: str) -> Flow:
+def avoided(e: "Play", target: str, template: str) -> Flow:
     """Fate 3.0 (002:79): a maneuver's target may take the temporary aspect, or pay a fate point
     (a PC's own, an NPC's from the GM's pool) not to. Returns whether it paid."""
     pick = yield from ask(e, DecisionKind.COST, target, [Choose("take_aspect"), Choose("avoid_aspect")],
@@ -145,7 +143,7 @@ def avoided(e: "Engine", target: str, template: str) -> Flow:
     return True
 
 
-def scale_invokes(e: "Engine", r: Roll) -> int:
+def scale_invokes(e: "Play", r: Roll) -> int:
     """One more free invoke per level of scale on a successful advantage (003:2438-2439), under
     ``scale_benefit: after_roll``; announced, so the log says where the extra invokes came from."""
     edge = after_roll_edge(e, r)
@@ -154,7 +152,7 @@ def scale_invokes(e: "Engine", r: Roll) -> int:
     return edge
 
 
-def give_failed(e: "Engine", f: Fighter, attempt: Attempt, holder: str) -> None:
+def give_failed(e: "Play", f: Fighter, attempt: Attempt, holder: str) -> None:
     """A failed attempt kept at a cost: the enemy gets what the failure would have given."""
     if attempt.aspect is not None:
         gain_free(e, attempt.aspect, holder, 1)

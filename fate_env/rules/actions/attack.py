@@ -9,7 +9,7 @@ Success with style may trade one shift for a boost.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..aspects import boost
@@ -28,12 +28,10 @@ from ..table import Roll
 from ..steps import respond
 from .base import Action, TurnContext
 from .protect import floor
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     out = []
     interned = e.interned
     shielded = e.immunity and e.t.tasks_left
@@ -53,7 +51,7 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return out
 
 
-def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
+def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
     target, skill = choice.target, choice.skill
     if not (yield from respond(e, target, f.id, "attack")):
         return
@@ -66,7 +64,7 @@ def run(e: "Engine", f: Fighter, choice: Attack) -> Flow:
     yield from land(e, f, target, r, track)
 
 
-def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str, into: tuple[str, int] | None = None) -> Flow:
+def land(e: "Play", f: Fighter, target: str, r: Roll, track: str, into: tuple[str, int] | None = None) -> Flow:
     """An attack roll on ``target``, its invokes done, comes to its outcome: a tie's boost (or a
     weapon's hit), a hit with its style choice, weapon and armor, cover, and solo bonuses.
     ``into``: a block the target is forced into and the weapon rating that adds (003:2324-2326),
@@ -118,7 +116,7 @@ def land(e: "Engine", f: Fighter, target: str, r: Roll, track: str, into: tuple[
     yield from harm(e, t, hit, track, f.id, note=note)
 
 
-def armored(e: "Engine", f: Fighter, t: Fighter, shifts: int, weapons: bool) -> int:
+def armored(e: "Play", f: Fighter, t: Fighter, shifts: int, weapons: bool) -> int:
     """What is left of a hit of ``shifts`` once the target's armor is off it: the sheet's rating
     under the weapons dial, then a standing block between them used as cover (003:2333-2337), which
     gives an Armor rating too. One path for all armor, so a tie's weapon hit and a hit alike meet
@@ -130,7 +128,7 @@ def armored(e: "Engine", f: Fighter, t: Fighter, shifts: int, weapons: bool) -> 
     return shifts
 
 
-def minion_armor(e: "Engine", f: Fighter, big_bad: Fighter, shifts: int) -> Flow:
+def minion_armor(e: "Play", f: Fighter, big_bad: Fighter, shifts: int) -> Flow:
     """Expendable minion armor (003:2534-2549): a big bad hit may succeed at a cost on its defence
     by forcing a minion into the attack's path; the minion does not defend and takes the hit.
     The minions are its side's minor NPCs and mobs still in the fight in its zone. Returns the

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..decisions import Flow
 from ..state import Fighter
+from ..play import Play
 
 if TYPE_CHECKING:
-    from ..engine import Engine
     from ..scene import Scene
 
 
@@ -39,8 +39,8 @@ class Action:
     """
 
     option: type
-    offer: Callable[["Engine", Fighter, TurnContext], Iterable[Any]]
-    run: Callable[["Engine", Fighter, Any], Flow]
+    offer: Callable[["Play", Fighter, TurnContext], Iterable[Any]]
+    run: Callable[["Play", Fighter, Any], Flow]
     takes_action: bool = True
     gate: Callable[["Scene"], bool] | None = None
     feature: str | None = None

@@ -14,7 +14,7 @@ block strength"), before the action's own roll.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..decisions import Flow
@@ -26,9 +26,8 @@ from ..rolls import best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, DEFEND_SKILLS, EXPLOIT_SKILLS, MENTAL, MOVE_SKILL
 from ..state import Fighter
 from .base import Action, TurnContext
+from ..play import Play
 
-if TYPE_CHECKING:
-    from ..engine import Engine
 
 KINDS = ("attack", "advantage", "move")
 #: the kind of action each turn option is, for a block against it
@@ -36,14 +35,14 @@ KIND_OF: dict[type, str] = {Attack: "attack", ZoneAttack: "attack", SplitAttack:
                             CreateAdvantage: "advantage", Exploit: "advantage", Move: "move", OvercomeMove: "move"}
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     F = e.t.f
     anywhere = e.kind == MENTAL
     return [BlockAction(t, k) for t in ctx.foes if anywhere or F[t].zone == f.zone for k in KINDS
             if (t, k) not in e.t.blocked]
 
 
-def run(e: "Engine", f: Fighter, choice: BlockAction) -> Flow:
+def run(e: "Play", f: Fighter, choice: BlockAction) -> Flow:
     if e.kind == MENTAL:
         skills = DEFEND_SKILLS["any"]
     else:
@@ -56,7 +55,7 @@ def run(e: "Engine", f: Fighter, choice: BlockAction) -> Flow:
     e.emit(ev.Blocking(f.id, choice.target, choice.action, r.effort))
 
 
-def _skill(e: "Engine", f: Fighter, choice: Any) -> str:
+def _skill(e: "Play", f: Fighter, choice: Any) -> str:
     """The skill the blocked action is tried with (002:47: "the skill he's using for the action")."""
     if type(choice) is CreateAdvantage:
         tpl = next(t for t in e.scene.advantages if t.name == choice.template)
@@ -68,7 +67,7 @@ def _skill(e: "Engine", f: Fighter, choice: Any) -> str:
     return choice.skill
 
 
-def get_past(e: "Engine", f: Fighter, choice: Any) -> Flow:
+def get_past(e: "Play", f: Fighter, choice: Any) -> Flow:
     """Whether ``f``'s ``choice`` gets past a block on it this exchange (True when none stands)."""
     kind = KIND_OF.get(type(choice))
     held = e.t.blocked.get((f.id, kind)) if kind is not None else None

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..decisions import Flow
 from ..options import Concede
 from ..state import Fighter
 from ..steps import concede_fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [Concede()]
 
 
-def run(e: "Engine", f: Fighter, choice: Any) -> Flow:
+def run(e: "Play", f: Fighter, choice: Any) -> Flow:
     concede_fighter(e, f)
     yield from ()
 

@@ -6,25 +6,23 @@ its move: full defense forgoes the main action and the minor ones alike (002:41)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..decisions import Flow
 from ..options import FullDefense
 from ..state import Fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     if e.minor_moves and not ctx.free_move:
         return []  # Fate 3.0: a full defense gives up the turn's minor actions too, and one was taken (002:41)
     return [FullDefense()]
 
 
-def run(e: "Engine", f: Fighter, choice: Any) -> Flow:
+def run(e: "Play", f: Fighter, choice: Any) -> Flow:
     f.full_defense = True
     f.defended_on_full = False
     e.emit(ev.FullDefenseDeclared(f.id))

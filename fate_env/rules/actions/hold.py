@@ -8,25 +8,23 @@ the one acting already picks who goes next). The flow's side is :func:`held_turn
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..decisions import Flow
 from ..options import Hold
 from ..state import Fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     if f.id in e.t.held_once or not ctx.free_move:
         return []  # once an exchange, and not after moving (the turn is put off whole)
     return [Hold()]
 
 
-def run(e: "Engine", f: Fighter, choice: Hold) -> Flow:
+def run(e: "Play", f: Fighter, choice: Hold) -> Flow:
     e.t.held = e.t.held + (f.id,)
     e.t.held_once = e.t.held_once | {f.id}
     e.emit(ev.ActionHeld(f.id))

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..decisions import Flow
 from ..options import Move
 from ..state import Fighter
 from ..steps import move_to
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [Move(z) for z in ctx.free_now]
 
 
-def run(e: "Engine", f: Fighter, choice: Move) -> Flow:
+def run(e: "Play", f: Fighter, choice: Move) -> Flow:
     move_to(e, f, choice.zone, free=True)
     yield from ()
 

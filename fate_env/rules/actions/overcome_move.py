@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..aspects import boost
@@ -19,18 +19,16 @@ from ..skills import BLOCK_SKILLS, MOVE_SKILL, PHYSICAL
 from ..state import Fighter
 from ..steps import move_to
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     if f.sheet.immobile:
         return []  # a part of a map, a turret: it stays where it is
     return [OvercomeMove(z) for z in e.map.reachable(f.zone) if z not in ctx.free_now]
 
 
-def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
+def run(e: "Play", f: Fighter, choice: OvercomeMove) -> Flow:
     if e.rules.sprint == "shifts":
         yield from sprint(e, f, choice.zone)
         return
@@ -56,7 +54,7 @@ def run(e: "Engine", f: Fighter, choice: OvercomeMove) -> Flow:
         boost(e, f.id, "Momentum")
 
 
-def sprint(e: "Engine", f: Fighter, zone: str) -> Flow:
+def sprint(e: "Play", f: Fighter, zone: str) -> Flow:
     """Fate 3.0's sprint (002:50-51): Athletics against Mediocre (or the foe who stands in the way,
     where the scene has foes block movement); each zone along the cheapest path takes one shift
     and its border's value more; the sprinter goes as far as its shifts pay for toward ``zone``."""

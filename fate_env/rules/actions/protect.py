@@ -9,7 +9,7 @@ blocked action") are not modelled: their scope is a table's call each time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..decisions import Flow
@@ -19,18 +19,16 @@ from ..rolls import best_skill, roll
 from ..skills import DEFEND_SKILLS, MENTAL
 from ..state import Fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     F = e.t.f
     near = e.kind == MENTAL  # a social block reaches anyone; a physical one an ally in the zone (a ruling)
     return [Protect(a) for a in e.t.allies_of(f.id) if a not in e.t.protected and (near or F[a].zone == f.zone)]
 
 
-def run(e: "Engine", f: Fighter, choice: Protect) -> Flow:
+def run(e: "Play", f: Fighter, choice: Protect) -> Flow:
     skills = DEFEND_SKILLS["any"] if e.kind == MENTAL else DEFEND_SKILLS["melee"]
     skill = best_skill(e, f.id, skills, "block")
     r = roll(e, "block", f, skill, target=choice.ally, difficulty=0, why=f"block for {choice.ally}")
@@ -39,7 +37,7 @@ def run(e: "Engine", f: Fighter, choice: Protect) -> Flow:
     e.emit(ev.Protecting(f.id, choice.ally, r.effort))
 
 
-def floor(e: "Engine", r: Any) -> None:
+def floor(e: "Play", r: Any) -> None:
     """An attack on a protected character: its defense is at least the block strength (002:46)."""
     held = e.t.protected.get(r.opposer)
     if held is None or not e.t.f[held[0]].active:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..aspects import boost, removable
@@ -16,25 +16,24 @@ from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, MENTAL, PHYSICAL, REMOVE_DIFFICULTY
 from ..state import Fighter
 from .base import Action, TurnContext
+from ..play import Play
 
-if TYPE_CHECKING:
-    from ..engine import Engine
 
 REMOVE_SKILLS = {PHYSICAL: ("Athletics", "Physique", "Crafts"), MENTAL: ("Will", "Rapport", "Empathy")}
 
 
-def distraction_of(e: "Engine", a: Any) -> Any:
+def distraction_of(e: "Play", a: Any) -> Any:
     """The scene's distraction the scene aspect ``a`` is, if any."""
     if not e.scene.distractions or a.creator is not None or a.owner is not None:
         return None
     return next((dz for dz in e.scene.distractions if dz.name == a.name), None)
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [RemoveAspect(a.id) for a in removable(e, f)]
 
 
-def run(e: "Engine", f: Fighter, choice: RemoveAspect) -> Flow:
+def run(e: "Play", f: Fighter, choice: RemoveAspect) -> Flow:
     t = e.t
     a = t.aspects[choice.aspect]
     skill = best_skill(e, f.id, REMOVE_SKILLS[e.kind], "overcome")

@@ -8,7 +8,7 @@ the weapon rules (003:2682-2689): a tie hits for that rating, a hit grows by it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..decisions import Flow
 from ..invokes import invoke_rounds
@@ -20,18 +20,16 @@ from ..state import Fighter
 from ..steps import respond
 from .attack import land
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def _blocks_here(e: "Engine", zone: str) -> list[Any]:
+def _blocks_here(e: "Play", zone: str) -> list[Any]:
     """The blocks still standing on a border of ``zone``."""
     return [b.block for b in e.scene.borders if b.block is not None and zone in (b.a, b.b)
             and frozenset((b.a, b.b)) not in e.t.cleared]
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     blocks = _blocks_here(e, f.zone)
     if not blocks:
         return []
@@ -41,7 +39,7 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
             for c in here for b in blocks]
 
 
-def run(e: "Engine", f: Fighter, choice: ShoveInto) -> Flow:
+def run(e: "Play", f: Fighter, choice: ShoveInto) -> Flow:
     target, skill = choice.target, choice.skill
     block = next(b for b in _blocks_here(e, f.zone) if b.name == choice.block)
     if not (yield from respond(e, target, f.id, "attack")):

@@ -12,7 +12,7 @@ share by share). Targets, as every template's, are foes within its reach.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..aspects import boost
@@ -26,12 +26,10 @@ from ..table import Roll
 from .advantage import place
 from .base import Action, TurnContext
 from .split_attack import defend_share, give_out, splits
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     F = e.t.f
     out = []
     for tpl in e.scene.advantages:
@@ -44,7 +42,7 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return out
 
 
-def run(e: "Engine", f: Fighter, choice: SplitAdvantage) -> Flow:
+def run(e: "Play", f: Fighter, choice: SplitAdvantage) -> Flow:
     F = e.t.f
     tpl = next(t for t in e.scene.advantages if t.name == choice.template)
     skill = best_skill(e, f.id, tpl.skills, "create_advantage")

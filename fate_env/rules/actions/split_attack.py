@@ -30,9 +30,9 @@ from ..table import Roll
 from .attack import land
 from .base import Action, TurnContext
 from .zone_attack import zones_in_reach
+from ..play import Play
 
 if TYPE_CHECKING:
-    from ..engine import Engine
     from ..scene import Scene
 
 
@@ -41,7 +41,7 @@ def splits(scene: "Scene") -> bool:
     return scene.rules.split_effort
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     F = e.t.f
     out = []
     for skill in attack_skills(e, f):
@@ -51,7 +51,7 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return out
 
 
-def run(e: "Engine", f: Fighter, choice: SplitAttack) -> Flow:
+def run(e: "Play", f: Fighter, choice: SplitAttack) -> Flow:
     F = e.t.f
     zone, skill = choice.zone, choice.skill
     foes = [c for c in e.t.foes_of(f.id) if F[c].zone == zone]
@@ -72,7 +72,7 @@ def run(e: "Engine", f: Fighter, choice: SplitAttack) -> Flow:
         yield from land(e, f, tid, r, track)
 
 
-def give_out(e: "Engine", f: Fighter, targets: list[str], effort: int, skill: str) -> Flow:
+def give_out(e: "Play", f: Fighter, targets: list[str], effort: int, skill: str) -> Flow:
     """The actor splits ``effort`` among ``targets``, one target and its share a decision, at least
     one to each it keeps, the last kept taking what is left; returns {target: share}."""
     left = effort
@@ -88,7 +88,7 @@ def give_out(e: "Engine", f: Fighter, targets: list[str], effort: int, skill: st
     return given
 
 
-def defend_share(e: "Engine", f: Fighter, tid: str, r: Roll, skills: tuple[str, ...]) -> Flow:
+def defend_share(e: "Play", f: Fighter, tid: str, r: Roll, skills: tuple[str, ...]) -> Flow:
     """``tid`` rolls its defence against its share ``r`` (the actor's effort, already rolled) and
     invokes on it; returns the roll, ready for its outcome."""
     d_skill = best_skill(e, tid, skills, "defend", attacker=f.id, versus=r.skill)

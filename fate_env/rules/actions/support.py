@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..decisions import Flow
 from ..options import Support
 from ..state import Fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [Support(a) for a in e.t.allies_of(f.id)]
 
 
-def run(e: "Engine", f: Fighter, choice: Support) -> Flow:
+def run(e: "Play", f: Fighter, choice: Support) -> Flow:
     e.t.f[choice.ally].supporters.append(f.id)
     e.emit(ev.SupportPledged(f.id, choice.ally))
     yield from ()

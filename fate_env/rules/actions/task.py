@@ -8,7 +8,7 @@ opposition gets a boost) or, under condensed, a failure with a boost.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..aspects import boost
@@ -20,12 +20,10 @@ from ..overcome import COST, overcome_outcome
 from ..rolls import FAIL, STYLE, SUCCESS, TIE, band, resolved, roll
 from ..state import Fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     t = e.t
     if not t.tasks_left or f.id in t.set_back:
         return []
@@ -35,11 +33,11 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return [TakeTask(i, f.id) for i in t.tasks_left if spec.tasks[i].by in (None, f.id)]
 
 
-def run(e: "Engine", f: Fighter, choice: TakeTask) -> Flow:
+def run(e: "Play", f: Fighter, choice: TakeTask) -> Flow:
     yield from attempt_task(e, f, choice.task)
 
 
-def attempt_task(e: "Engine", f: Fighter, index: int) -> Flow:
+def attempt_task(e: "Play", f: Fighter, index: int) -> Flow:
     t = e.t
     task = e.scene.challenge.tasks[index]
     r = roll(e, "overcome", f, task.skill, difficulty=task.difficulty, why=task.name)

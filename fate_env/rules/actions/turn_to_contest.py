@@ -3,24 +3,22 @@ Offered once the scene's challenge, if any, is done."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..decisions import Flow
 from ..options import TurnToContest
 from ..state import Fighter
 from .base import Action, TurnContext
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     if e.contest_immune is not None:
         return []  # the scene's contest is the big bad's immunity, played first (003:2527-2532)
     return [TurnToContest()] if e.scene.contest is not None and not e.t.tasks_left else []
 
 
-def run(e: "Engine", f: Fighter, choice: Any) -> Flow:
+def run(e: "Play", f: Fighter, choice: Any) -> Flow:
     e.t.to_contest = f.id  # the conflict's flow hands over after this turn
     yield from ()
 

@@ -25,9 +25,9 @@ from ..steps import respond
 from ..table import Roll
 from .attack import land
 from .base import Action, TurnContext
+from ..play import Play
 
 if TYPE_CHECKING:
-    from ..engine import Engine
     from ..scene import Scene
 
 
@@ -36,7 +36,7 @@ def has_blasts(scene: "Scene") -> bool:
     return any(st.kind == "zone_attack" for c in scene.characters for st in c.stunts)
 
 
-def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
+def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     out = []
     for st in f.sheet.stunts:
         if st.kind != "zone_attack":
@@ -47,7 +47,7 @@ def offer(e: "Engine", f: Fighter, ctx: TurnContext) -> list[Any]:
     return out
 
 
-def zones_in_reach(e: "Engine", f: Fighter, skill: str) -> list[str]:
+def zones_in_reach(e: "Play", f: Fighter, skill: str) -> list[str]:
     """The zones ``f`` can attack into with ``skill``: its own in melee, those in range when shooting."""
     reach = reach_of(f, skill)
     if reach == "melee":
@@ -57,7 +57,7 @@ def zones_in_reach(e: "Engine", f: Fighter, skill: str) -> list[str]:
     return [z for z in e.map.ids if e.map.in_range(f.zone, z, e.scene.shoot_range)]
 
 
-def run(e: "Engine", f: Fighter, choice: ZoneAttack) -> Flow:
+def run(e: "Play", f: Fighter, choice: ZoneAttack) -> Flow:
     F = e.t.f
     zone, skill = choice.zone, choice.skill
     targets = [c for c in e.t.active_ids() if c != f.id and F[c].zone == zone]

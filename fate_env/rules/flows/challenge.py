@@ -8,7 +8,6 @@ The flow resumes at each task pick (the engine's checkpoint).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..actions.task import attempt_task
@@ -16,12 +15,10 @@ from ..decisions import Flow, ask
 from ..end import finish
 from ..kinds import DecisionKind
 from ..options import TakeTask
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def run(e: "Engine") -> Flow:
+def run(e: "Play") -> Flow:
     t = e.t
     spec = e.scene.challenge
     challengers = [c.id for c in e.scene.characters if c.side == spec.side]

@@ -9,7 +9,6 @@ the scene's contest goes on in the contest's flow (``yield from``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .. import countdowns, hazards
 from .. import events as ev
@@ -23,12 +22,10 @@ from ..options import Choose, Hold, Move, Next, Stay
 from ..reach import free_moves, skill_order
 from ..steps import move_to
 from .registry import FLOWS
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def run(e: "Engine") -> Flow:
+def run(e: "Play") -> Flow:
     t = e.t
     popcorn = e.rules.turn_order == "popcorn"
     if t.cursor is None and e.contest_immune is not None and not t.immunity_broken:
@@ -107,7 +104,7 @@ def run(e: "Engine") -> Flow:
             t.cursor = _opening(e, pick.character)
 
 
-def held_turns(e: "Engine", after: str) -> Flow:
+def held_turns(e: "Play", after: str) -> Flow:
     """Between turns, each character holding its action may take its turn now (001:82-84): asked
     in the order they held, again after each held turn taken, until all hold on."""
     t = e.t
@@ -132,7 +129,7 @@ def held_turns(e: "Engine", after: str) -> Flow:
     t.held = tuple(c for c in t.held if t.f[c].active)
 
 
-def begin_exchange(e: "Engine") -> bool:
+def begin_exchange(e: "Play") -> bool:
     """A new exchange, unless the scene has run out of them (then it ends unresolved)."""
     t = e.t
     if t.exchange and e.scene.countdowns:
@@ -157,13 +154,13 @@ def begin_exchange(e: "Engine") -> bool:
     return True
 
 
-def _opening(e: "Engine", opener: str) -> tuple[str, str]:
+def _opening(e: "Play", opener: str) -> tuple[str, str]:
     """Popcorn: the opener acts first, or the first one still in the fight."""
     t = e.t
     return (opener if t.f[opener].active else t.active_ids()[0], opener)
 
 
-def _advance(e: "Engine", after: int) -> Flow:
+def _advance(e: "Play", after: int) -> Flow:
     """By skills: the next character still in the fight after position ``after`` (None at the
     exchange's end), once the hazards placed between the two have taken their turns."""
     while True:
@@ -179,20 +176,20 @@ def _advance(e: "Engine", after: int) -> Flow:
         return i
 
 
-def _next_in_order(e: "Engine", after: int) -> int | None:
+def _next_in_order(e: "Play", after: int) -> int | None:
     """By skills: the next character still in the fight after position ``after``."""
     order = skill_order(e)
     F = e.t.f
     return next((j for j in range(after + 1, len(order)) if F[order[j]].active), None)
 
 
-def stand_in(e: "Engine", cid: str) -> str:
+def stand_in(e: "Play", cid: str) -> str:
     """Who names the next actor when the last one has left the fight: an ally, else anyone left."""
     allies = e.t.allies_of(cid)
     return allies[0] if allies else e.t.active_ids()[0]
 
 
-def become_contest(e: "Engine") -> Flow:
+def become_contest(e: "Play") -> Flow:
     """The sides stop trying to harm each other: the scene's contest goes on from here, and the
     conflict's payouts wait for its end (000:539-547). Stress, consequences, aspects and owed
     fate points carry over."""
@@ -204,7 +201,7 @@ def become_contest(e: "Engine") -> Flow:
     yield from FLOWS["contest"](e)
 
 
-def turn(e: "Engine", actor: str) -> Flow:
+def turn(e: "Play", actor: str) -> Flow:
     """One character's turn: a free move before or after, one action (003:1546-1561)."""
     t = e.t
     f = t.f[actor]

@@ -15,7 +15,7 @@ its contest enters here too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import events as ev
 from ..actions.advantage import create_advantage, give_failed
@@ -32,12 +32,10 @@ from ..rolls import FAIL, base
 from ..state import BOOST, SITUATION, Fighter
 from ..table import Roll
 from .registry import FLOWS
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from ..play import Play
 
 
-def run(e: "Engine") -> Flow:
+def run(e: "Play") -> Flow:
     t = e.t
     spec = e.scene.contest
     if t.cursor is None:
@@ -82,7 +80,7 @@ def run(e: "Engine") -> Flow:
             return
 
 
-def _big_bad_attacks(e: "Engine", plans: dict[str, dict[str, Any]], rolls: dict[str, Roll]) -> Flow:
+def _big_bad_attacks(e: "Play", plans: dict[str, dict[str, Any]], rolls: dict[str, Roll]) -> Flow:
     """Contest immunity (003:2527-2532): "the big bad gets to attack them while they're trying".
     A ruling: its side's contest roll attacks as a threat's does (003:1520-1523), every member of
     each side whose roll is below it taking a hit of the difference, on the conflict's track, with
@@ -101,7 +99,7 @@ def _big_bad_attacks(e: "Engine", plans: dict[str, dict[str, Any]], rolls: dict[
                 yield from harm(e, e.t.f[m], value - effort, e.kind, big_bad, note="while they try")
 
 
-def _immunity_broken(e: "Engine") -> Flow:
+def _immunity_broken(e: "Play") -> Flow:
     """The group won the contest: the big bad can be attacked; the conflict begins (003:2527-2532)."""
     t = e.t
     e.emit(ev.ImmunityContest(e.contest_immune, True))
@@ -114,17 +112,17 @@ def _immunity_broken(e: "Engine") -> Flow:
     yield from FLOWS["conflict"](e)
 
 
-def live_sides(e: "Engine") -> list[str]:
+def live_sides(e: "Play") -> list[str]:
     F = e.t.f
     return list(dict.fromkeys(F[c].sheet.side for c in e.t.active_ids()))
 
 
-def members(e: "Engine", side: str) -> list[str]:
+def members(e: "Play", side: str) -> list[str]:
     F = e.t.f
     return [c for c in e.t.active_ids() if F[c].sheet.side == side]
 
 
-def _plans(e: "Engine") -> Flow:
+def _plans(e: "Play") -> Flow:
     """Each side: who rolls with what skill (the side's first member decides), then who supports."""
     skills = e.scene.contest.skills
     plans: dict[str, dict[str, Any]] = {}
@@ -145,7 +143,7 @@ def _plans(e: "Engine") -> Flow:
     return plans
 
 
-def _advantages(e: "Engine", plans: dict[str, dict[str, Any]]) -> Flow:
+def _advantages(e: "Play", plans: dict[str, dict[str, Any]]) -> Flow:
     """Anyone may try to create an advantage before the rolls (003:1527-1535; 000:131-137).
 
     Under the ``faster_contests`` dial each contestant does one of three things an exchange
@@ -191,7 +189,7 @@ def _advantages(e: "Engine", plans: dict[str, dict[str, Any]]) -> Flow:
             e.emit(ev.Forfeited(side, m, what))
 
 
-def advantage_options(e: "Engine", f: Fighter) -> list[Any]:
+def advantage_options(e: "Play", f: Fighter) -> list[Any]:
     """The advantages a contestant may try: the scene's templates for this kind of contest, and
     free invokes on aspects in reach."""
     foes = e.t.foes_of(f.id)
@@ -208,14 +206,14 @@ def advantage_options(e: "Engine", f: Fighter) -> list[Any]:
     return opts
 
 
-def _other_lead(e: "Engine", side: str) -> str | None:
+def _other_lead(e: "Play", side: str) -> str | None:
     for s in live_sides(e):
         if s != side:
             return members(e, s)[0]
     return None
 
 
-def _opposite(e: "Engine", plans: dict[str, dict[str, Any]], side: str) -> str | None:
+def _opposite(e: "Play", plans: dict[str, dict[str, Any]], side: str) -> str | None:
     """The roller a side's contest roll is against, for scale: the other side's, when two sides
     roll opposed; a passive contest's rolls are against difficulties, so scale plays no part."""
     if e.scene.contest.mode != "opposed" or len(plans) != 2:
@@ -223,7 +221,7 @@ def _opposite(e: "Engine", plans: dict[str, dict[str, Any]], side: str) -> str |
     return next(p["roller"] for s, p in plans.items() if s != side)
 
 
-def _contest_roll(e: "Engine", plan: dict[str, Any], against: str | None = None) -> Roll:
+def _contest_roll(e: "Play", plan: dict[str, Any], against: str | None = None) -> Roll:
     f = e.t.f[plan["roller"]]
     f.supporters = list(plan["supporters"])
     notes: list[str] = []
@@ -236,11 +234,11 @@ def _contest_roll(e: "Engine", plan: dict[str, Any], against: str | None = None)
     return Roll("contest", f.id, plan["skill"], total, faces, opp_base=difficulty, zones=(f.zone,))
 
 
-def score_of(e: "Engine", r: Roll) -> int:
+def score_of(e: "Play", r: Roll) -> int:
     return r.effort - r.opp_base if e.scene.contest.mode == "passive" else r.effort
 
 
-def _invokes(e: "Engine", rolls: dict[str, Roll]) -> Flow:
+def _invokes(e: "Play", rolls: dict[str, Roll]) -> Flow:
     """The rollers in turn, until every one of them stops (003:606-613)."""
     def context(r: Roll, who: str) -> dict[str, Any]:
         best_other = max((score_of(e, o) for o in rolls.values() if o is not r), default=0)
@@ -250,7 +248,7 @@ def _invokes(e: "Engine", rolls: dict[str, Roll]) -> Flow:
     yield from invoke_turns(e, [(r.actor, r) for r in rolls.values()], context)
 
 
-def _score(e: "Engine", rolls: dict[str, Roll]) -> None:
+def _score(e: "Play", rolls: dict[str, Roll]) -> None:
     """Victories or a twist (003:1510-1518)."""
     t = e.t
     scores = {side: score_of(e, r) for side, r in rolls.items()}
@@ -272,7 +270,7 @@ def _score(e: "Engine", rolls: dict[str, Roll]) -> None:
     e.emit(ev.ExchangeResult(t.exchange, scores, winner, won, twist, dict(t.victories)))
 
 
-def _twist(e: "Engine") -> str:
+def _twist(e: "Play") -> str:
     t = e.t
     names = e.scene.contest.twists
     name = names[t.twists] if t.twists < len(names) else f"Unexpected Twist {t.twists + 1}"
@@ -282,7 +280,7 @@ def _twist(e: "Engine") -> str:
     return name
 
 
-def _threat(e: "Engine", plans: dict[str, dict[str, Any]], rolls: dict[str, Roll]) -> Flow:
+def _threat(e: "Play", plans: dict[str, dict[str, Any]], rolls: dict[str, Roll]) -> Flow:
     """Every side whose roll is below the threat's takes a hit of the difference (003:1520-1523)."""
     th = e.scene.contest.threat
     if th.rating is not None:
