@@ -142,8 +142,8 @@ def _declare(copy: Path) -> set[str]:
 
 
 def _copy_project(dest: Path) -> Path:
-    skip = shutil.ignore_patterns(".git", ".venv", "build", "__pycache__", "*.egg-info", ".pytest_cache", "models",
-                                  "node_modules", "*.nbi", "*.nbc")
+    skip = shutil.ignore_patterns(".git", ".venv*", "build", "__pycache__", "*.egg-info", ".pytest_cache", "models",
+                                  "node_modules", "*.nbi", "*.nbc", "runs")
     copy = dest / "project"
     shutil.copytree(ROOT, copy, ignore=skip)
     return copy

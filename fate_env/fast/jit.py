@@ -101,17 +101,17 @@ def bound(fn, args: tuple):
     sig = tuple(typeof(a) for a in args)
     overload = fn.overloads.get(sig)
     if overload is None:
-        with stamp.compile_lock():  # one process compiles a cold cache; the others wait, then load it
+        with stamp.compile_lock(fn.__name__):  # one process compiles it; the others wait, then load it
             fn.compile(sig)  # compiled, or loaded from numba's cache
         overload = fn.overloads[sig]
     return overload.entry_point
 
 
 def first_call(fn, *args):
-    """``fn(*args)``, holding the cache's compile lock (stamp.compile_lock) when ``fn`` has nothing
-    compiled in this process yet: of several processes that start on a cold cache (runs started
-    together, the test suite's workers), one compiles each entry point and the others load it."""
+    """``fn(*args)``, holding ``fn``'s compile lock (stamp.compile_lock) when it has nothing compiled in
+    this process yet: of several processes that start on a cold cache (runs started together, the test
+    suite's workers), one compiles each entry point and the others load it."""
     if HAVE_NUMBA and not fn.signatures:
-        with stamp.compile_lock():
+        with stamp.compile_lock(fn.__name__):
             return fn(*args)
     return fn(*args)

@@ -72,12 +72,14 @@ def mark() -> None:
 
 
 @contextmanager
-def compile_lock() -> Iterator[None]:
-    """Held while this process compiles the kernel into its cache (the one :func:`marker` names): a
-    second process that would compile the same cache waits here instead, then loads what the first
-    one saved, so runs started together compile once. POSIX ``flock`` on a file beside the marker
-    (released if the holder dies); where there is no ``fcntl`` or the folder cannot be written,
-    nothing is held and each process compiles on its own, as before."""
+def compile_lock(entry: str = "play_batch") -> Iterator[None]:
+    """Held while this process compiles the kernel's ``entry`` point into its cache (the one
+    :func:`marker` names): a second process that would compile the same entry point waits here instead,
+    then loads what the first one saved, so runs started together compile it once. One lock per entry
+    point: two processes compiling different ones (the suite's workers, one on the environment's
+    ``advance``, one on the look-ahead's ``playouts``) go on side by side rather than one idling for
+    minutes. POSIX ``flock`` on a file beside the marker (released if the holder dies); where there is
+    no ``fcntl`` or the folder cannot be written, nothing is held and each process compiles on its own."""
     path = marker()
     try:
         import fcntl
@@ -87,7 +89,7 @@ def compile_lock() -> Iterator[None]:
     if path is not None and fcntl is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(path.with_name(path.name + ".lock"), "a")
+            handle = open(path.with_name(f"{path.name}.{entry}.lock"), "a")
             fcntl.flock(handle, fcntl.LOCK_EX)
         except OSError:
             if handle is not None:

@@ -55,11 +55,12 @@ def test_the_kernel_s_first_call_holds_the_lock_only_while_nothing_is_compiled(m
     taken = []
 
     @contextmanager
-    def lock():
+    def lock(entry="play_batch"):
         taken.append(True)
         yield
 
     class Kernel:
+        __name__ = "play_batch"
         signatures: list = []
 
         def __call__(self, *args):
@@ -101,7 +102,7 @@ def test_every_entry_point_s_first_compile_holds_the_lock(monkeypatch):
     taken = []
 
     @contextmanager
-    def lock():
+    def lock(entry="play_batch"):
         taken.append(True)
         yield
 
@@ -112,3 +113,21 @@ def test_every_entry_point_s_first_compile_holds_the_lock(monkeypatch):
     twice = numba.njit(lambda x: x * 2)
     assert jit.bound(twice, (3,))(3) == 6 and taken == [True, True]
     assert jit.bound(twice, (4,))(4) == 8 and taken == [True, True]
+
+
+def test_each_entry_point_has_its_own_lock(tmp_path, monkeypatch):
+    """Two processes compiling different entry points do not wait for each other (the suite's workers
+    would idle for minutes); the same entry point is still compiled once."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if stamp.marker() is None:
+        pytest.skip("no compiled marker here (numba not installed)")
+    import fcntl
+    with stamp.compile_lock("advance"):
+        other = open(stamp.marker().with_name(stamp.marker().name + ".playouts.lock"), "a")
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another entry point's lock is free
+        fcntl.flock(other, fcntl.LOCK_UN)
+        same = open(stamp.marker().with_name(stamp.marker().name + ".advance.lock"), "a")
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(same, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the same one's is held
+        other.close()
+        same.close()
