@@ -13,6 +13,7 @@ import pytest
 from conftest import confirm_mode
 
 from fate_env.live import table_menu
+from fate_env.rules.ladder import describe
 from fate_env.content.narrate import Narrator
 from fate_env.rules.engine import start
 from fate_env.rules.odds import band_odds
@@ -100,11 +101,36 @@ def test_an_invoke_menu_says_where_the_roll_stands_and_what_plus_two_does():
     e = start(load_scene("warehouse"), 1)
     while e.pending.kind != "invoke" or e.pending.actor != "cynere":
         e.step(0)
-    line = table_menu.standing(e, "cynere")
+    line = table_menu.standing(e, e.pending)
     assert re.fullmatch(r"you are at .+ against .+: a (failure|tie|success)( with style)?( by \d)?", line)
     items = table_menu.build(e, e.pending, Narrator(e.scene), make_controller("basic", 0))
     plus2 = [it for it in items if it.text.endswith(")") and ": +2 (" in it.text]
     assert plus2 and all("->" in it.text for it in plus2)
+
+
+def test_a_contests_invoke_menu_measures_against_the_other_side_not_mediocre():
+    """In a contest a roll stands against the best other side's score (003:1490-1518), as the engine
+    scores it: the menu says so (it measured each roll against Mediocre, issue 51)."""
+    found = 0
+    for seed in range(40):
+        e = start(load_scene("race"), seed)
+        while e.pending is not None and found < 3:
+            d = e.pending
+            if d.kind == "invoke" and d.context.get("action") == "contest":
+                ctx = d.context
+                assert ctx["margin"] != e.t.roll.margin or ctx["opposition"] == 0  # the old measure differs
+                line = table_menu.standing(e, d)
+                want = table_menu.band_word(ctx["margin"])
+                assert line.startswith(f"you are at {describe(ctx['effort'])} against {describe(ctx['opposition'])}: "
+                                       f"{want}"), line
+                items = table_menu.build(e, d, Narrator(e.scene), make_controller("basic", 0))
+                plus2 = [it for it in items if ": +2 (" in it.text]
+                assert all(f"({want} -> " in it.text for it in plus2), [it.text for it in plus2]
+                found += 1
+            e.step(0)
+        if found >= 3:
+            break
+    assert found >= 3
 
 
 def test_more_lists_every_option_and_numbers_stay_the_same():

@@ -351,7 +351,7 @@ class Table:
                 return None
             proposal, _ = self.helper.choose(c, d)
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
-            standing = table_menu.standing(c, d.actor) if d.kind == DecisionKind.INVOKE else None
+            standing = table_menu.standing(c, d) if d.kind == DecisionKind.INVOKE else None
             return Question(0, "decision", d.actor, self.pc_of(d.actor), str(d.kind), items, proposal,
                             standing=standing, hit=self._hit(d))
         index, reason = self.controllers[d.actor].choose(c, d)

@@ -189,7 +189,7 @@ def _invoke_words(engine, decision, narrator, o) -> str:
     if o.effect == "reroll":
         return f"invoke {a.name} with {pay}: reroll the dice"
     text = f"invoke {a.name} with {pay}: +2"
-    margin = _margin_for(engine, decision.actor)
+    margin = _margin_for(engine, decision)
     if margin is not None:
         text += f" ({band_word(margin)} -> {band_word(margin + engine.invoke_bonus(decision.actor, o.free))})"
     return text
@@ -209,11 +209,17 @@ def _absorb_words(engine, decision, o: Absorb) -> str:
     return " and ".join(parts) or "no stress needed"
 
 
-def _margin_for(engine, actor: str) -> int | None:
-    """The roll being invoked on, as ``actor``'s side sees it: effort minus opposition, or the reverse."""
+def _margin_for(engine, decision) -> int | None:
+    """The roll being invoked on, as the deciding side sees it: the decision's own margin (a contest's
+    is the roller's score against the best other side's, 003:1490-1518, not its effort against
+    Mediocre), else the table's roll, effort minus opposition or the reverse."""
+    ctx = decision.context or {}
+    if "margin" in ctx:
+        return ctx["margin"]
     r = engine.t.roll
     if r is None:
         return None
+    actor = decision.actor
     mine = r.actor == actor or (r.actor in engine.t.f and actor in engine.t.f
                                 and engine.t.f[r.actor].sheet.side == engine.t.f[actor].sheet.side)
     return r.margin if mine else -r.margin
@@ -224,14 +230,19 @@ def band_word(margin: int) -> str:
             else "a success with style")
 
 
-def standing(engine, actor: str) -> str | None:
-    """The running total an invoke decision is about: 'you are at Good (+3) against Great (+4): a failure by 1'."""
-    r = engine.t.roll
-    if r is None:
+def standing(engine, decision) -> str | None:
+    """The running total an invoke decision is about: 'you are at Good (+3) against Great (+4): a failure by 1'
+    (in a contest, against the best other side's score)."""
+    ctx = decision.context or {}
+    m = _margin_for(engine, decision)
+    if m is None:
         return None
-    m = _margin_for(engine, actor)
-    mine = m == r.margin
-    us, them = (r.effort, r.opposition) if mine else (r.opposition, r.effort)
+    if "effort" in ctx and "opposition" in ctx:
+        us, them = ((ctx["effort"], ctx["opposition"]) if ctx.get("as_roller", True)
+                    else (ctx["opposition"], ctx["effort"]))
+    else:
+        r = engine.t.roll
+        us, them = (r.effort, r.opposition) if m == r.margin else (r.opposition, r.effort)
     by = f" by {abs(m)}" if m else ""
     return f"you are at {describe(us)} against {describe(them)}: {band_word(m)}{by}"
 
