@@ -142,6 +142,12 @@ def _module(path: Path, root: Path = ROOT) -> tuple[str, list[str]]:
     return ".".join(parts), package
 
 
+def _from_module(node: ast.ImportFrom, package: list[str]) -> str:
+    """The absolute module a ``from ... import`` names, relative levels resolved against ``package``."""
+    base = ".".join(package[:len(package) - node.level + 1]) if node.level else ""
+    return ".".join(x for x in (base, node.module or "") if x)
+
+
 def _part_edges() -> dict[tuple[str, str], list[str]]:
     """(importer's part, imported part) -> where, for every import in fate_env/ and agents/."""
     edges: dict[tuple[str, str], list[str]] = {}
@@ -152,8 +158,7 @@ def _part_edges() -> dict[tuple[str, str], list[str]]:
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = ".".join(package[:len(package) - node.level + 1]) if node.level else ""
-                module = ".".join(x for x in (base, node.module or "") if x)
+                module = _from_module(node, package)
                 # ``from fate_env import fast``: the names may be modules themselves
                 targets = [module] if node.module and _part(module) != "top" else [f"{module}.{a.name}"
                                                                                      for a in node.names]
@@ -215,8 +220,7 @@ def _module_graph(folder: Path, root: Path = ROOT) -> dict[str, set[str]]:
                 if isinstance(child, ast.Import):
                     targets = [a.name for a in child.names]
                 elif isinstance(child, ast.ImportFrom):
-                    base = ".".join(package[:len(package) - child.level + 1]) if child.level else ""
-                    module = ".".join(x for x in (base, child.module or "") if x)
+                    module = _from_module(child, package)
                     targets = [module] + [f"{module}.{a.name}" for a in child.names]
                 graph[name] |= {t for t in targets if t in names and t != name}
                 visit(child)

@@ -54,7 +54,7 @@ _MARKED = False
 def _play_batch(*args) -> None:
     """``kernel.play_batch``; the first call in a process, once numba has compiled or loaded it, leaves
     the compiled marker (stamp.py), so a later ``bench`` knows without importing numba. A first call
-    that finds nothing compiled holds the cache's compile lock (stamp.compile_lock): of several runs
+    that finds nothing compiled holds play_batch's compile lock (jit.first_call): of several runs
     started together, one compiles and the others wait for it, then load its cache."""
     global _MARKED
     first_call(play_batch, *args)
