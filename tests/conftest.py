@@ -132,3 +132,44 @@ def _trusted_models_in_a_temporary_folder(tmp_path_factory):
 def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     """Live sessions autosave under $XDG_STATE_HOME: keep the tests' saves out of the home folder."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
+# -- the kernel's one compile ------------------------------------------------------------------------
+# Tests marked ``kernel`` run the fast core. They run last, and a run that has any starts
+# ``python -m fate_env.fast.warm`` first: one process compiles every entry point of the kernel (about
+# 150 s of a core on a clean clone) while the workers run everything else; a kernel test that comes
+# before it is done waits on its entry point's lock, then loads it (fate_env/fast/warm.py). Without
+# it each worker compiled the entry point its first kernel test needed, both at once, each paying for
+# the functions they share. A kernel test left unmarked is no less correct, only possibly slower.
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "kernel: runs the fast core's compiled kernel (run after the rest, "
+                                       "while one process compiles it: tests/conftest.py)")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    kernel = [item for item in items if item.get_closest_marker("kernel")]
+    if not kernel:
+        return
+    items[:] = [item for item in items if not item.get_closest_marker("kernel")] + kernel
+    if not config.option.collectonly:
+        config._kernel_warm = _start_warm()
+
+
+def _start_warm():
+    """The background compile, once it holds every entry point's lock (it says so on its first line);
+    None when it has nothing to do (no numba) or another run's is at it."""
+    proc = subprocess.Popen([sys.executable, "-m", "fate_env.fast.warm"], cwd=ROOT, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if proc.stdout.readline().strip() != "locked":
+        proc.wait()
+        return None
+    return proc
+
+
+def pytest_unconfigure(config):
+    proc = getattr(config, "_kernel_warm", None)
+    if proc is not None and proc.poll() is None:  # the run ended before its kernel tests (-x, Ctrl-C)
+        proc.terminate()
+        proc.wait()

@@ -19,6 +19,8 @@ from agents.base import REGISTRY  # noqa: E402
 from fate_env.environment.single_agent import FIGHT_REWARD, FateSingleAgentEnv  # noqa: E402
 from fate_env.learn.training import evaluate  # noqa: E402
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 def _trained(scene: str, side: str, steps: int, **kw) -> MaskablePPO:
     model = MaskablePPO("MlpPolicy", FateSingleAgentEnv(scene, side, controllers=REGISTRY, **kw), seed=1, verbose=0,
                         device="cpu")

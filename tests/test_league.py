@@ -79,6 +79,7 @@ def test_league_settings_name_the_bad_key_or_value():
         league_settings({"power": -1})
 
 
+@pytest.mark.kernel
 def test_the_env_draws_each_fight_s_opponent_by_the_league_s_odds_and_names_it():
     from agents.base import REGISTRY
     from fate_env.environment.single_agent import FateSingleAgentEnv
@@ -107,6 +108,7 @@ def test_the_env_draws_each_fight_s_opponent_by_the_league_s_odds_and_names_it()
         env.set_league(["basic"], ["basic"], [-1.0])
 
 
+@pytest.mark.kernel
 def test_a_scripted_league_member_stays_on_the_fast_core():
     pytest.importorskip("numba")
     from agents.base import REGISTRY
@@ -122,6 +124,7 @@ def test_a_scripted_league_member_stays_on_the_fast_core():
     assert env.episode_engine == "reference" and env.opponent == "search"  # the search NPC plays on the reference
 
 
+@pytest.mark.kernel
 def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture(tmp_path):
     """Two environments in their own processes (SubprocVecEnv): the mixture reaches both."""
     pytest.importorskip("sb3_contrib")

@@ -30,6 +30,7 @@ def trained(tmp_path_factory):
     return out, small
 
 
+@pytest.mark.kernel
 def test_the_export_chooses_what_the_model_chooses(trained):
     from sb3_contrib import MaskablePPO
 

@@ -11,6 +11,8 @@ import pytest
 
 from conftest import ROOT, run_cli
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 
 def test_train_with_parallel_envs_and_self_play(tmp_path):
     pytest.importorskip("sb3_contrib")

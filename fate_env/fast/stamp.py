@@ -16,7 +16,7 @@ import sys
 from contextlib import contextmanager
 from importlib import metadata, util
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 SOURCES = Path(__file__).resolve().parent
 #: the one line that gets the fast core
@@ -71,33 +71,65 @@ def mark() -> None:
         pass
 
 
+#: the compile locks this process holds, by entry point (``hold``): a lock held is not taken again
+_HELD: dict[str, Any] = {}
+
+
+def _lock_file(entry: str) -> Path | None:
+    path = marker()
+    return None if path is None else path.with_name(f"{path.name}.{entry}.lock")
+
+
+def hold(entry: str, wait: bool = True) -> bool:
+    """Take ``entry``'s compile lock for this process until :func:`release` (waiting while another
+    process holds it, or with ``wait`` False, giving up at once). False where it was not taken:
+    another process holds it and ``wait`` is False, or nothing can be held (no numba, no ``fcntl``
+    on Windows, a folder that cannot be written: each process then compiles on its own)."""
+    if entry in _HELD:
+        return True
+    path = _lock_file(entry)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return False
+    if path is None:
+        return False
+    handle = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a")
+        fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # BlockingIOError among them: held elsewhere
+        if handle is not None:
+            handle.close()
+        return False
+    _HELD[entry] = handle
+    return True
+
+
+def release(entry: str) -> None:
+    """Let go of ``entry``'s compile lock (nothing happens when this process does not hold it)."""
+    handle = _HELD.pop(entry, None)
+    if handle is not None:
+        import fcntl
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+
 @contextmanager
 def compile_lock(entry: str = "play_batch") -> Iterator[None]:
     """Held while this process compiles the kernel's ``entry`` point into its cache (the one
     :func:`marker` names): a second process that would compile the same entry point waits here instead,
     then loads what the first one saved, so runs started together compile it once. One lock per entry
-    point: two processes compiling different ones (the suite's workers, one on the environment's
-    ``advance``, one on the look-ahead's ``playouts``) go on side by side rather than one idling for
-    minutes. POSIX ``flock`` on a file beside the marker (released if the holder dies); where there is
-    no ``fcntl`` or the folder cannot be written, nothing is held and each process compiles on its own."""
-    path = marker()
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        fcntl = None
-    handle = None
-    if path is not None and fcntl is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(path.with_name(f"{path.name}.{entry}.lock"), "a")
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        except OSError:
-            if handle is not None:
-                handle.close()
-            handle = None
+    point: two processes compiling different ones go on side by side rather than one idling for
+    minutes. POSIX ``flock`` on a file beside the marker (released if the holder dies). A lock this
+    process already holds (``warm.warm`` takes them all first) is left to its holder."""
+    if entry in _HELD:
+        yield
+        return
+    taken = hold(entry)
     try:
         yield
     finally:
-        if handle is not None:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-            handle.close()
+        if taken:
+            release(entry)

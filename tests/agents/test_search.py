@@ -14,6 +14,8 @@ from fate_env.rules.engine import replay, start
 from fate_env.rules.options import Attack
 from fate_env.content.scenes import load_scene
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 DUO = {
     "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 2, "Athletics": 1},
              "high_concept": "Tired Hero", "fate_points": 0},

@@ -189,6 +189,7 @@ def test_bradley_terry_recovers_an_ordering_and_side_advantage():
     assert odds["c"] == 0.5 and odds["a"] > 0.9
 
 
+@pytest.mark.kernel
 def test_eval_cli_table_and_json(capsys):
     assert main(["eval", "duel", "--policies", "basic,random", "-n", "8", "--seed", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -215,6 +216,7 @@ def test_eval_cli_table_and_json(capsys):
 
 # -- training and the learned controller -----------------------------------------
 
+@pytest.mark.kernel
 def test_train_cli_smoke_and_ppo_controller(tmp_path):
     pytest.importorskip("sb3_contrib")
     out = tmp_path / "duel.zip"
@@ -255,6 +257,7 @@ def test_train_cli_smoke_and_ppo_controller(tmp_path):
     assert not (tmp_path / "no.zip").exists()
 
 
+@pytest.mark.kernel
 def test_imitation_records_the_teacher_and_clones_it(tmp_path):
     """Behaviour cloning (fate_env/learn/imitation.py): the recorded actions are the teacher's, the
     returns are the discounted rewards, and a few epochs make the policy agree with the teacher."""

@@ -12,6 +12,8 @@ from fate_env.environment.actions import SEGMENTS_BY_KIND
 from fate_env.environment.aec import raw_env
 from fate_env.environment.single_agent import FateSingleAgentEnv
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 SCENES = ["warehouse", "warehouse_mobs", "ghoul", "interrogation", "duel", "race", "chase", "ritual", "debate", "vault"]
 
 

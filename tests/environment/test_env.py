@@ -19,6 +19,8 @@ from fate_env.environment.aec import IllegalAction, reward_bounds  # noqa: E402
 from fate_env.rules.options import key  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 RULES = ["condensed", "core", "fate2", "fate3"]
 
 

@@ -24,7 +24,7 @@ from fate_env.fast import core as fast_core
 from fate_env.fast import tables as fast_tables
 from fate_env.fast.core import Unsupported
 
-pytestmark = pytest.mark.skipif(not fast_core.available(), reason="the fast core needs numba (the fast extra)")
+pytestmark = [pytest.mark.kernel, pytest.mark.skipif(not fast_core.available(), reason="the fast core needs numba (the fast extra)")]
 
 SHAPED = {"shift_dealt": 0.1, "shift_taken": -0.1, "unresolved": -1.0}
 

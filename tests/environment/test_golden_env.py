@@ -39,6 +39,7 @@ def test_stream_unchanged(key):
                                      "rewrite with python tests/golden_env.py --write and say why in the commit")
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("key", _fast_keys())
 def test_fast_core_gives_the_same_stream(key):
     view, scene, rules = key.split("/")

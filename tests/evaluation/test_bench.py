@@ -11,6 +11,8 @@ from fate_env.evaluation import bench as B
 from fate_env.cli import main
 from fate_env.evaluation.stats import wilson
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 HARMLESS = {
     "name": "harmless",
     "rules": {"name": "condensed", "dials": {"weapons": True}},

@@ -13,6 +13,8 @@ from fate_env.cli import main
 from fate_env.evaluation import bench as B
 from fate_env.content.scenes import load_scene
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 
 def records(path) -> list[dict]:
     got = json.loads(path.read_text())["episodes"]

@@ -49,6 +49,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="ne
     ["bench", "duel", "-n", "20000", "--workers", "2", "--engine", "reference", "--json", "out.json"],
     ["eval", "duel", "--policies", "basic,random", "-n", "5000", "--workers", "2"],
 ])
+@pytest.mark.kernel
 def test_a_killed_worker_stops_the_run_and_says_so(tmp_path, command):
     proc = _start(command, tmp_path)
     victim = _workers(proc.pid, 2)[0]

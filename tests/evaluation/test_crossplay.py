@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from fate_env.evaluation.crossplay import crossplay, episode
 from fate_env.content.scenes import load_scene
+
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
 
 
 def test_workers_do_not_change_the_table():

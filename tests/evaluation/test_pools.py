@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import sys
 
+import pytest
+
 from fate_env.evaluation import pools
 
 
@@ -65,6 +67,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.kernel
 def test_workers_end_when_their_parent_is_killed():
     """An ``eval --workers 2`` killed from outside (a script's timeout, kill -9) leaves no worker
     burning a core: each sees its parent gone and ends within seconds."""

@@ -131,3 +131,50 @@ def test_each_entry_point_has_its_own_lock(tmp_path, monkeypatch):
             fcntl.flock(same, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the same one's is held
         other.close()
         same.close()
+
+
+PROBE = """
+import sys
+from fate_env.fast import stamp
+print(" ".join(e for e in sys.argv[1:] if not stamp.hold(e, wait=False)), flush=True)
+"""
+
+
+def _held_elsewhere(env, entries):
+    """The entry points whose lock another process holds (tried from a new process, without waiting)."""
+    out = subprocess.run([sys.executable, "-c", PROBE, *entries], env=env, capture_output=True, text=True,
+                         timeout=60)
+    return out.stdout.split()
+
+
+@pytest.mark.skipif(not stamp.installed(), reason="the locks sit beside the compiled marker (numba's)")
+def test_the_warm_compile_holds_every_entry_point_s_lock_before_it_compiles_and_lets_go_after(tmp_path,
+                                                                                            monkeypatch):
+    """The suite's background compile (fate_env/fast/warm.py): a worker whose kernel test comes before an
+    entry point is ready must wait on its lock, not compile it a second time."""
+    from fate_env.fast import warm
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    entries = [e for names, _ in warm.STEPS for e in names]
+    assert set(entries) >= {"play_batch", "advance", "observe", "playouts"}
+    seen = []
+    steps = [(names, lambda scene, names=names: seen.append(_held_elsewhere(env, entries))) for names, _ in warm.STEPS]
+    monkeypatch.setattr(warm, "STEPS", tuple(steps))
+    warm.warm(ready=lambda: seen.append(_held_elsewhere(env, entries)))
+    assert seen[0] == entries  # every lock is held before the first compile
+    for i, (names, _) in enumerate(steps):  # each step's locks until it is done; the earlier ones let go
+        done = {e for n, _ in steps[:i] for e in n}
+        assert seen[i + 1] == [e for e in entries if e not in done]
+    assert _held_elsewhere(env, entries) == []
+
+
+@pytest.mark.skipif(not stamp.installed(), reason="the locks sit beside the compiled marker (numba's)")
+def test_a_second_warm_compile_leaves_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert stamp.hold("warm")
+    try:
+        out = subprocess.run([sys.executable, "-m", "fate_env.fast.warm"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert out.stdout.strip() == "busy"
+    finally:
+        stamp.release("warm")

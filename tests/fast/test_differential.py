@@ -14,6 +14,8 @@ from fate_env.fast import kernel as k
 from fate_env.rules.engine import start
 from fate_env.content.scenes import config_dir, load_scene, scene_from_dict
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 SHIPPED = sorted(p.stem for p in (config_dir() / "scenes").glob("*.yaml"))
 #: small seeds, and the large ones `fate-npc bench` draws
 SEEDS = list(range(120)) + [episode_seed(7, i) for i in range(80)]

@@ -14,6 +14,8 @@ from fate_env.fast import kernel as k
 from fate_env.rules.engine import start
 from fate_env.content.scenes import load_scene
 
+pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
+
 
 def reference(scene, seed, agents, others="basic"):
     """The reference played with ``agents`` answered by a seeded draw and everyone else by

@@ -40,6 +40,7 @@ def test_the_marker_is_one_per_cache_folder_and_left_by_mark(tmp_path, monkeypat
     assert not stamp.marked()
 
 
+@pytest.mark.kernel
 @pytest.mark.skipif(not HAVE_NUMBA, reason="the marker is left by a compiled kernel")
 def test_a_process_that_plays_the_kernel_leaves_the_marker(tmp_path):
     code = ("from fate_env.content.scenes import load_scene\nfrom fate_env.fast import FastCore, stamp\n"
