@@ -136,9 +136,9 @@ def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
 
 # -- the kernel's one compile ------------------------------------------------------------------------
 # Tests marked ``kernel`` run the fast core. They run last, and a run that has any starts
-# ``python -m fate_env.fast.warm`` first: one process compiles every entry point of the kernel (about
+# ``python -m fate_env.environment.warm`` first: one process compiles every entry point of the kernel (about
 # 150 s of a core on a clean clone) while the workers run everything else; a kernel test that comes
-# before it is done waits on its entry point's lock, then loads it (fate_env/fast/warm.py). Without
+# before it is done waits on its entry point's lock, then loads it (fate_env/environment/warm.py). Without
 # it each worker compiled the entry point its first kernel test needed, both at once, each paying for
 # the functions they share. A kernel test left unmarked is no less correct, only possibly slower.
 
@@ -160,7 +160,7 @@ def pytest_collection_modifyitems(config, items):
 def _start_warm():
     """The background compile, once it holds every entry point's lock (it says so on its first line);
     None when it has nothing to do (no numba) or another run's is at it."""
-    proc = subprocess.Popen([sys.executable, "-m", "fate_env.fast.warm"], cwd=ROOT, stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-m", "fate_env.environment.warm"], cwd=ROOT, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     if proc.stdout.readline().strip() != "locked":
         proc.wait()

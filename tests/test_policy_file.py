@@ -12,6 +12,8 @@ import pytest
 
 from conftest import ROOT, run_cli
 
+pytestmark = pytest.mark.kernel  # its model is trained on the fast core (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
@@ -30,7 +32,6 @@ def trained(tmp_path_factory):
     return out, small
 
 
-@pytest.mark.kernel
 def test_the_export_chooses_what_the_model_chooses(trained):
     from sb3_contrib import MaskablePPO
 

@@ -123,7 +123,7 @@ def compile_lock(entry: str = "play_batch") -> Iterator[None]:
     then loads what the first one saved, so runs started together compile it once. One lock per entry
     point: two processes compiling different ones go on side by side rather than one idling for
     minutes. POSIX ``flock`` on a file beside the marker (released if the holder dies). A lock this
-    process already holds (``warm.warm`` takes them all first) is left to its holder."""
+    process already holds (``environment.warm`` takes them all first) is left to its holder."""
     if entry in _HELD:
         yield
         return

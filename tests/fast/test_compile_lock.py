@@ -150,9 +150,9 @@ def _held_elsewhere(env, entries):
 @pytest.mark.skipif(not stamp.installed(), reason="the locks sit beside the compiled marker (numba's)")
 def test_the_warm_compile_holds_every_entry_point_s_lock_before_it_compiles_and_lets_go_after(tmp_path,
                                                                                             monkeypatch):
-    """The suite's background compile (fate_env/fast/warm.py): a worker whose kernel test comes before an
+    """The suite's background compile (fate_env/environment/warm.py): a worker whose kernel test comes before an
     entry point is ready must wait on its lock, not compile it a second time."""
-    from fate_env.fast import warm
+    from fate_env.environment import warm
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     entries = [e for names, _ in warm.STEPS for e in names]
@@ -173,7 +173,7 @@ def test_a_second_warm_compile_leaves_at_once(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert stamp.hold("warm")
     try:
-        out = subprocess.run([sys.executable, "-m", "fate_env.fast.warm"], cwd=ROOT, capture_output=True, text=True,
+        out = subprocess.run([sys.executable, "-m", "fate_env.environment.warm"], cwd=ROOT, capture_output=True, text=True,
                              timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert out.stdout.strip() == "busy"
     finally:

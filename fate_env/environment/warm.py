@@ -4,13 +4,14 @@ Each entry point (``play_batch`` for whole fights, ``advance`` and ``observe`` f
 ``playouts`` for the look-ahead) compiles the kernel's shared functions again when it is compiled
 alone, and two processes compiling two entry points at once (the test suite's two workers did) each
 pay for them: about 140 s of a core each on this machine. One process compiling them in turn pays for
-the shared functions once and loads them from numba's cache for the later entry points.
+the shared functions once and loads them from numba's cache for the later entry points. It lives with
+the environment, above the fast core, because it compiles the environment's entry points through it.
 
 ``warm`` takes every entry point's lock (``stamp.hold``) before it imports numba, then says so (the
 caller may wait for that line), then compiles them one by one, letting go of each lock as its entry
 point is ready: a process that needs an entry point meanwhile waits on its lock, then loads it.
 
-    python -m fate_env.fast.warm        # what the test suite starts in the background
+    python -m fate_env.environment.warm        # what the test suite starts in the background
 
 It prints one line once it holds every lock ("locked"), or "busy" when another ``warm`` runs (it
 then leaves at once), or "no numba".
@@ -21,20 +22,20 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from . import stamp
+from fate_env.fast import stamp
 
 #: the scene the entry points are compiled on (any covered scene gives the same types)
 SCENE = "duel"
 
 
 def _play_batch(scene) -> None:
-    from .core import FastCore
+    from fate_env.fast.core import FastCore
     FastCore(scene).run([1])
 
 
 def _environment(scene) -> None:
     """``advance`` (a session's turn), ``observe`` and the action encoding, through the environment."""
-    from fate_env.environment.aec import raw_env
+    from .aec import raw_env
     env = raw_env(scene, core="fast")
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
@@ -42,7 +43,7 @@ def _environment(scene) -> None:
 
 
 def _playouts(scene) -> None:
-    from .lookahead import Lookahead
+    from fate_env.fast.lookahead import Lookahead
     look = Lookahead(scene, "basic")
     pending = look.core.replay(1, []).pending
     look.play(1, [], pending, [0], [1], 0)
