@@ -134,10 +134,10 @@ def _declare(copy: Path) -> set[str]:
     _edit(copy / ACTION_FILES[2], "    split_advantage.ACTION,  # offered only under the split_effort dial\n)",
           "    split_advantage.ACTION,  # offered only under the split_effort dial\n    taunt.ACTION,\n)")
     _edit(copy / ACTION_FILES[3], "    ZoneAttack,\n)", "    ZoneAttack, Taunt,\n)")
-    _edit(copy / ACTION_FILES[3], "      \"split an advantage: template (T) x zone\", (SplitAdvantage,), _split_advantage),\n)",
-          "      \"split an advantage: template (T) x zone\", (SplitAdvantage,), _split_advantage),\n"
+    _edit(copy / ACTION_FILES[3], "\n)\nSEGMENTS = tuple(",
+          "\n"
           "    S(\"taunt\", lambda L: L.C, \"C, or 0\", (\"turn\",), \"taunt a foe (C)\", (Taunt,),"
-          " _character(\"taunt\", \"target\")),\n)")
+          " _character(\"taunt\", \"target\")),\n)\nSEGMENTS = tuple(")
     return set(DIAL_FILES) | set(ACTION_FILES)
 
 

@@ -31,7 +31,8 @@ from typing import Any
 from ..rules.actions import BY_OPTION, FEATURES as ACTION_FEATURES
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
-    Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, FullDefense, Hold, Invoke,
+    Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, ForgoDefense, FullDefense,
+    Hold, Invoke,
     Move, Next, NoAdvantage, NoSupport, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, RollFor,
     ShieldWith, ShoveInto, SpendSpin, SplitAdvantage, SplitAttack, Stay, Support, TakeTask, TurnToContest,
     ZoneAttack,
@@ -85,6 +86,7 @@ FEATURES: dict[str, Callable[[Any], bool]] = {
     "offered": lambda scene: scene.rules.concession == "offered",
     "spin": lambda scene: scene.rules.defense_overflow == "spin",
     "avoid": lambda scene: scene.rules.maneuver_avoid,
+    "forgo": lambda scene: scene.rules.forgo_defense,
 }
 
 
@@ -292,6 +294,9 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     # a split advantage (the split_effort dial): template and zone; its shares are `assign`
     S("split_advantage", lambda L: L.T * L.Z, "T x Z, or 0", ("turn",),
       "split an advantage: template (T) x zone", (SplitAdvantage,), _split_advantage),
+    # the forgo_defense dial: take an attack undefended (empty without it)
+    S("forgo_defense", _if("forgo", _one), "1, or 0", ("respond",), "forgo the defense: the attack is against Mediocre",
+      (ForgoDefense,)),
 )
 SEGMENTS = tuple(_action_gated(spec) for spec in SEGMENTS)
 del S

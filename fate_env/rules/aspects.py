@@ -29,10 +29,11 @@ ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blo
 
 
 def new_aspect(e: "Play", name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
-               creator: str | None = None, role: str | None = None, skill: str | None = None) -> Aspect:
+               creator: str | None = None, role: str | None = None, skill: str | None = None,
+               obstacle: bool = False) -> Aspect:
     t = e.t
     t.aspect_seq += 1
-    a = Aspect(t.aspect_seq, name, kind, owner, zone, creator, {}, role, skill)
+    a = Aspect(t.aspect_seq, name, kind, owner, zone, creator, {}, role, skill, obstacle)
     t.aspects[a.id] = a
     return a
 
@@ -48,13 +49,16 @@ def setup_aspects(e: "Play") -> None:
     for sa in e.scene.aspects:
         a = new_aspect(e, sa.name, SITUATION, zone=sa.zone)
         a.free.update(sa.free_invokes)
-    for b in e.scene.borders:  # a block's name is an aspect (003:2306-2307)
+    # an obstacle's name is an aspect, which matters only where the obstacle does: a block's to crossing
+    # it, clearing it or being thrown into it (003:2306-2313); a distraction's to dealing with it
+    # (003:2355-2357); a hazard's where it strikes, its zone, or with none to its own rolls (003:2276-2278)
+    for b in e.scene.borders:
         if b.block is not None:
-            new_aspect(e, b.block.name, SITUATION)
-    for dz in e.scene.distractions:  # a distraction's name, as an aspect (003:2355-2357)
-        new_aspect(e, dz.name, SITUATION)
-    for hz in e.scene.hazards:  # a hazard's name is an aspect (003:2276-2278)
-        new_aspect(e, hz.name, SITUATION, zone=hz.zone)
+            new_aspect(e, b.block.name, SITUATION, obstacle=True)
+    for dz in e.scene.distractions:
+        new_aspect(e, dz.name, SITUATION, obstacle=True)
+    for hz in e.scene.hazards:
+        new_aspect(e, hz.name, SITUATION, zone=hz.zone, obstacle=hz.zone is None)
 
 
 def visible(e: "Play", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:

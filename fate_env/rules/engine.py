@@ -240,17 +240,29 @@ class Engine(View):
         self.emit(ev.GmAction("remove_aspect", None, a.name, 0, None))
         self._refresh_pending()
 
-    def gm_compel(self, cid: str, aid: int, accepted: bool = True) -> None:
+    def gm_compel(self, cid: str, aid: int, accepted: bool = True, by: str | None = None) -> None:
         """Offer a fate point for a complication (003:1123-1129): accepted, the character takes it now;
-        refused, the character pays one (and cannot refuse without one)."""
+        refused, the character pays one (and cannot refuse without one). ``by``: the PC whose player
+        proposes the compel; that player offers the fate point from their own supply (003:1124-1126),
+        so pays it when the compel is accepted (None: the GM proposes it)."""
         self._gm_check()
-        if cid not in self.t.f or self.t.aspects.get(aid) is None:
+        t = self.t
+        if cid not in t.f or t.aspects.get(aid) is None:
             raise ValueError(f"no character {cid!r} or aspect {aid}")
-        if not accepted and self.t.fate_points_of(cid) < 1:
+        if by is not None:
+            if by not in t.f or t.f[by].sheet.is_npc or by == cid:
+                raise ValueError(f"{by!r} cannot propose a compel on {cid}: the GM or another PC's player "
+                                 "proposes one (003:1124-1126)")
+            if accepted and t.f[by].fate_points < 1:
+                raise ValueError(f"{by} has no fate point to offer for the compel")
+        if not accepted and t.fate_points_of(cid) < 1:
             raise ValueError(f"{cid} has no fate point to refuse the compel with")
-        self._outside(("gm_compel", cid, aid, accepted))
-        self.t.adjust_fp(cid, 1 if accepted else -1)
-        self.emit(ev.GmAction("compel", cid, self.t.aspects[aid].name, 1 if accepted else -1, None))
+        self._outside(("gm_compel", cid, aid, accepted, by))
+        t.adjust_fp(cid, 1 if accepted else -1)
+        self.emit(ev.GmAction("compel", cid, t.aspects[aid].name, 1 if accepted else -1, None))
+        if by is not None and accepted:  # the proposer's fate point is the one the compelled character gains
+            t.adjust_fp(by, -1)
+            self.emit(ev.GmAction("fate_points", by, None, -1, None))
         self._refresh_pending()
 
     def gm_fate_points(self, cid: str, delta: int) -> None:

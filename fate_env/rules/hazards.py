@@ -40,7 +40,7 @@ from .decisions import RECONSIDER, Flow, ask
 from .harm import harm
 from .invokes import invoke_turns, roll_context
 from .kinds import DecisionKind
-from .options import Concede, Defend
+from .options import Concede, Defend, ForgoDefense
 from .reach import order_skills, skill_order
 from .rolls import base, best_skill, resolved
 from .skills import DEFEND_SKILLS, PHYSICAL
@@ -111,6 +111,8 @@ def attack(e: "Play", hz: "Hazard") -> Flow:
     target = min(pool, key=lambda c: _defence(e, c, hz)[1])
     e.emit(ev.HazardActs(hz.name, target))
     options = [Defend(), Concede()] if t.can_concede else [Defend()]
+    if e.rules.forgo_defense and not creating:
+        options.append(ForgoDefense())  # take the hit undefended (000:292-294)
     choice = RECONSIDER
     while choice is RECONSIDER:
         if t.is_over() or not t.f[target].active:
@@ -124,17 +126,21 @@ def attack(e: "Play", hz: "Hazard") -> Flow:
     action = "create_advantage" if creating else "attack"
     faces = e.dice.roll(hz.name, f"{hz.name} creates {hz.creates}" if creating else f"{hz.name} attacks")
     e.emit(ev.Rolled(hz.name, action, hz.name, hz.rating, hz.rating, faces, ()))
-    skill = best_skill(e, target, DEFENCE[hz.track], "defend")
-    notes: list[str] = []
-    rating, total = base(e, target, skill, "defend", None, notes)
-    if e.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:  # armor as a defense modifier (001:86-101)
-        total += f.sheet.armor
-        notes.append(f"armor +{f.sheet.armor}")
-    o_faces = e.dice.roll(target, f"defend with {skill}")
-    e.emit(ev.Rolled(target, "defend", skill, rating, total, o_faces, tuple(notes)))
-    r = Roll(action, hz.name, hz.name, hz.rating, faces, opposer=target, active=True, opp_skill=skill,
-             opp_base=total, opp_faces=o_faces, target=target, zones=(f.zone,))
-    yield from invoke_turns(e, [(target, r)], roll_context)
+    if type(choice) is ForgoDefense:  # against Mediocre: no defense roll, no invokes to make on one
+        e.emit(ev.PassiveOpposition(hz.name, action, 0, f"{target} forgoes the defense"))
+        r = Roll(action, hz.name, hz.name, hz.rating, faces, target=target, zones=(f.zone,), about=(hz.name,))
+    else:
+        skill = best_skill(e, target, DEFENCE[hz.track], "defend")
+        notes: list[str] = []
+        rating, total = base(e, target, skill, "defend", None, notes)
+        if e.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:  # armor as a defense modifier (001:86-101)
+            total += f.sheet.armor
+            notes.append(f"armor +{f.sheet.armor}")
+        o_faces = e.dice.roll(target, f"defend with {skill}")
+        e.emit(ev.Rolled(target, "defend", skill, rating, total, o_faces, tuple(notes)))
+        r = Roll(action, hz.name, hz.name, hz.rating, faces, opposer=target, active=True, opp_skill=skill,
+                 opp_base=total, opp_faces=o_faces, target=target, zones=(f.zone,), about=(hz.name,))
+        yield from invoke_turns(e, [(target, r)], roll_context)
     resolved(e, r)
     if creating:
         if r.margin > 0 and f.active:  # a success puts the aspect on the target, with no free invoke

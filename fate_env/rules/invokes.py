@@ -94,7 +94,8 @@ def invoke_options(e: "Play", who: str, r: Roll, any_only: bool = False) -> Any:
     if any_only and not payers:  # only free invokes could be made: look at aspects that carry some
         for a in t.aspects.values():
             free = a.free
-            if frees and free and (a.owner is None or F[a.owner].status == ACTIVE) and (a.zone is None or a.zone in zones):
+            if frees and free and (a.owner is None or F[a.owner].status == ACTIVE) and (a.zone is None or a.zone in zones) \
+                    and not (a.obstacle and a.name not in r.about):
                 for h in allies:
                     if free.get(h, 0) > 0:
                         return True
@@ -106,6 +107,8 @@ def invoke_options(e: "Play", who: str, r: Roll, any_only: bool = False) -> Any:
         if owner is not None and F[owner].status != ACTIVE:
             continue
         if a.zone is not None and a.zone not in zones:
+            continue
+        if a.obstacle and a.name not in r.about:  # an obstacle bears on the rolls about it alone
             continue
         if a.free and frees:
             for h in allies:
@@ -219,6 +222,8 @@ def invoke_budget(e: "Play", who: str, bearing: bool = False) -> tuple[int, int,
         if owner is not None and F[owner].status != ACTIVE:
             continue
         if a.zone is not None and a.zone not in r.zones:
+            continue
+        if a.obstacle and a.name not in r.about:
             continue
         if bearing and not bears_on(r, who, owner):
             continue

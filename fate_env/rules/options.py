@@ -86,6 +86,12 @@ class Defend:
 
 
 @dataclass(frozen=True, slots=True)
+class ForgoDefense:
+    """Take the hit without defending: the attack rolls against Mediocre (000:292-294; the
+    ``forgo_defense`` dial)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Invoke:
     aspect: int
     payer: str                       # who spends the free invoke or the fate point

@@ -173,8 +173,10 @@ def after_roll_edge(e: "Play", r: Roll) -> int:
 
 
 def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
-         opp_skill: str | None = None, difficulty: int | None = None, why: str = "") -> Roll:
-    """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty."""
+         opp_skill: str | None = None, difficulty: int | None = None, why: str = "",
+         about: tuple[str, ...] = ()) -> Roll:
+    """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty.
+    ``about``: the obstacles the roll concerns (``Roll.about``)."""
     notes: list[str] = []
     against = opposer if opposer is not None and difficulty is None else None
     rating, total = base(e, f.id, skill, action, target, notes, against=against)
@@ -186,7 +188,7 @@ def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None =
     e.emit(ev.Rolled(f.id, action, skill, rating, total, faces, tuple(notes)))
     F = e.t.f
     zones = (f.zone,) + ((F[target].zone,) if target in F else ())
-    r = Roll(action, f.id, skill, total, faces, target=target, zones=zones)
+    r = Roll(action, f.id, skill, total, faces, target=target, zones=zones, about=about)
     if opposer is not None and difficulty is None:
         notes = []
         o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes, against=f.id)

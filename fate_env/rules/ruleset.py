@@ -72,8 +72,8 @@ WEAPON_EFFECTS = ("shifts", "roll")
 # what an attempt at an advantage (a new aspect, or one already in play) gives at each outcome:
 # create, Fate Condensed's and Core's table (003:800-870, 000:205-240): a tie gives a boost (or a
 # free invoke on an aspect in play), a failure may become success at a cost, the enemy holding the
-# free invoke; maneuver, Fate 3.0's (002:79): success needs at least one shift, and a tie or a
-# failure places nothing and gives nothing (Fate 3.0 has no boosts)
+# free invoke; maneuver, Fate 3.0's (002:79): success needs at least one shift and merits one free
+# tag, with style or not, and a tie or a failure places nothing and gives nothing (Fate 3.0 has no boosts)
 ADVANTAGE_RULES = ("create", "maneuver")
 
 
@@ -141,6 +141,7 @@ class RuleSet:
     maneuver_avoid: bool = _flag()     # a maneuver's target may pay a fate point not to take it (002:79)
     fragile_aspects: bool = _flag()    # a maneuver's aspect on a character goes at its first tag (002:83)
     advantage_rule: str = _pick(ADVANTAGE_RULES, "create")   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
+    forgo_defense: bool = _flag()      # a defender may forgo the defense and take the hit: the attack is against Mediocre (000:292-294)
     #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
     #: Fight, 001:57-62); a scene under the rule set may use either name
     skill_names: tuple[tuple[str, str], ...] = _table_field()

@@ -114,10 +114,13 @@ class Aspect:
     free: dict[str, int] = field(default_factory=dict)
     role: str | None = None     # high_concept / trouble / other; severity for consequences
     skill: str | None = None    # for advantages: the skill that made it (its creator defends it with that)
+    #: an obstacle's name (a block's, a distraction's, a hazard's with no zone): it bears only on the rolls
+    #: about that obstacle (``Roll.about``), not on every roll of the scene (003:2310-2313)
+    obstacle: bool = False
 
     def free_total(self) -> int:
         return sum(self.free.values())
 
     def copy(self) -> "Aspect":
         return Aspect(self.id, self.name, self.kind, self.owner, self.zone, self.creator, dict(self.free),
-                      self.role, self.skill)
+                      self.role, self.skill, self.obstacle)

@@ -38,6 +38,9 @@ class Roll:
     zones: tuple[str, ...] = ()
     invoked: dict[str, set[int]] = kept("dict_of_sets", default_factory=dict)
     opp_floor: int | None = None     # a blocker's strength the defense cannot fall below (002:46)
+    #: the obstacles the roll is about (a block crossed or thrown into, one cleared, a hazard's own roll):
+    #: only their aspects, of the obstacles' (``Aspect.obstacle``), may be invoked on it
+    about: tuple[str, ...] = ()
 
     @property
     def effort(self) -> int:

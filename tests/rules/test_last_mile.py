@@ -200,6 +200,16 @@ def test_a_maneuver_with_a_shift_places_the_aspect():
     assert [(e.aspect, e.free_invokes) for e in events(c, ev.AspectCreated)] == [("Off Balance", 1)]
 
 
+def test_a_maneuver_with_style_still_merits_one_free_tag():
+    """002:79: "Since this aspect was created, it merits one free tag" — one, however big the success;
+    Condensed's style gives two (003:849-852)."""
+    c = _maneuver("fate3", [UP3, DOWN1])  # Fight 3 + 3 against Athletics 1 - 1: five shifts
+    c.step(Choose("take_aspect"))
+    assert [(e.aspect, e.free_invokes) for e in events(c, ev.AspectCreated)] == [("Off Balance", 1)]
+    styled = _maneuver("condensed", [UP3, DOWN1])
+    assert [(e.aspect, e.free_invokes) for e in events(styled, ev.AspectCreated)] == [("Off Balance", 2)]
+
+
 def test_a_tie_on_an_aspect_in_play_gives_no_free_invoke_under_the_maneuver_rule():
     for rules, free in (("fate3", {}), ("condensed", {"hero": 1})):
         c = Conflict(under(rules, first="hero") if rules == "condensed" else under(rules), seed=0, forced=[DOWN1, UP1])

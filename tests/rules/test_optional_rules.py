@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DUO, Driver, aspect_id, make_scene
+from conftest import DUO, Driver, aspect_id, make_scene, under
 
 from fate_env.rules.conflict import Conflict
 from fate_env.rules.engine import start
 from fate_env.rules.harm import Absorb
-from fate_env.rules.options import Attack, Choose, CreateAdvantage, Defend
+from fate_env.rules.options import Attack, Choose, CreateAdvantage, Defend, Invoke
 from fate_env.content.scenes import SceneError, load_scene, scene_from_dict
 
 EXTREME = {"extreme_consequences": True}
@@ -900,6 +900,55 @@ def test_forcing_a_foe_into_a_block_adds_half_its_weapon_rating():
         assert (hit.target, hit.shifts) == ("brute", shifts) and "Vat of Acid" in hit.notes[0]
     apart = Conflict(_blocked(VAT), seed=0)
     assert not [o for o in apart.pending.options if type(o) is ShoveInto]  # nobody beside the hero
+
+
+def test_a_block_s_aspect_bears_only_on_crossing_it_clearing_it_or_being_thrown_into_it():
+    """003:2306-2313: a block's name is an aspect, but a Vat of Acid "only matters when someone tries to
+    cross it or gets thrown into it": not on a fight's every roll (003:2355-2357 for a distraction's
+    name, 003:2276-2278 for a hazard's: where it strikes)."""
+    from fate_env.rules.options import OvercomeMove, ShoveInto
+    def invocable(c):
+        return {c.aspects[o.aspect].name for o in c.pending.options if type(o) is Invoke}
+    together = {**APART, "brute": {**APART["brute"], "zone": "room"}}
+    scene = make_scene(together, zones=("room", "hall"), first="hero", borders=[{"between": ["room", "hall"], "block": VAT}])
+    c = Conflict(scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))  # a plain attack beside the vat
+    d.do("respond", "brute", Defend())
+    assert c.pending.kind == "invoke" and "Vat of Acid" not in invocable(c) and "Brave Hero" in invocable(c)
+    c = Conflict(scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", ShoveInto("brute", "Fight", "Vat of Acid"))  # thrown into it
+    d.do("respond", "brute", Defend())
+    assert "Vat of Acid" in invocable(c)
+    c = Conflict(_blocked(VAT), seed=0, forced=[(0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", OvercomeMove("hall"))  # crossing it
+    assert "Vat of Acid" in invocable(c)
+    vat = next(a for a in c.aspects.values() if a.name == "Vat of Acid")
+    assert vat.obstacle and vat.copy().obstacle and c.clone().aspects[vat.id].obstacle
+
+
+# -- forgoing a defense (000:292-294) ---------------------------------------------------------------
+def test_a_defender_may_forgo_the_defense_and_the_attack_rolls_against_mediocre():
+    """000:292-294: a character may forgo the defense and take the hit; the attacker rolls against
+    Mediocre (+0). Fight 3 + 1 against nothing: a 4-shift hit (where a defense of Fight 3 + 0 would
+    have made it 1)."""
+    from fate_env.rules.options import ForgoDefense
+    c = Conflict(under("condensed", dials={"forgo_defense": True}, first="hero"), seed=0, forced=[(1, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    assert ForgoDefense() in d.expect("respond", "brute").options
+    d.do("respond", "brute", ForgoDefense())
+    assert [(e.action, e.difficulty) for e in _names(c, "PassiveOpposition")] == [("attack", 0)]
+    assert [e.actor for e in _names(c, "Rolled")] == ["hero"]  # no defense roll
+    d.skip_invokes()
+    if c.pending.kind == "style":
+        d.do("style", "hero", Choose("full_hit"))
+    assert _names(c, "Hit")[-1].target == "brute" and _names(c, "Hit")[-1].shifts == 4
+    plain = Conflict(under("condensed", first="hero"), seed=0)
+    Driver(plain).do("turn", "hero", Attack("brute", "Fight"))
+    assert ForgoDefense() not in plain.pending.options  # off by default: no rule set turns it on
 
 
 # -- contest immunity (003:2527-2532) ---------------------------------------------------------

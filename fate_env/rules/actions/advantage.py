@@ -4,7 +4,8 @@ Against a foe it is a roll against their defense; otherwise against the template
 Success places the aspect with one free invoke (two with style); a tie gives a boost; a failure,
 in a conflict, may be turned into success at a cost by giving the enemy the free invoke
 (003:842-845). Under Fate 3.0's maneuver (``advantage_rule: maneuver``, 002:79) success needs a
-shift: a tie or a failure places nothing, gives no boost and offers no cost. A contest asks its own
+shift and merits one free tag, with style or not: a tie or a failure places nothing, gives no boost
+and offers no cost. A contest asks its own
 question instead, so the attempt returns what a failure would have placed (:class:`Attempt`) and
 :func:`give_failed` places it when the contest says so.
 """
@@ -122,7 +123,8 @@ def create_advantage(e: "Play", f: Fighter, template: str, target: str, ask_cost
         if e.rules.maneuver_avoid and tpl.target == "foe" and e.t.fate_points_of(target) > 0:
             if (yield from avoided(e, target, template)):
                 return Attempt(outcome, r)
-        place(e, f, template, target, skill, f.id, (2 if outcome == STYLE else 1) + scale_invokes(e, r))
+        # with style two free invokes (003:849-852); a maneuver merits one free tag, however it succeeds (002:79)
+        place(e, f, template, target, skill, f.id, (2 if outcome == STYLE and not maneuver else 1) + scale_invokes(e, r))
     return Attempt(outcome, r)
 
 

@@ -18,7 +18,7 @@ from ..decisions import Flow, ask
 from ..harm import harm
 from ..invokes import invoke_rounds
 from ..kinds import DecisionKind
-from ..options import Attack, Choose, ShieldWith
+from ..options import Attack, Choose, ForgoDefense, ShieldWith
 from ..reach import attack_skills, attack_track, can_reach, reach_of
 from ..rolls import after_roll_edge, best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
@@ -53,15 +53,27 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
     target, skill = choice.target, choice.skill
-    if not (yield from respond(e, target, f.id, "attack")):
+    answer = yield from respond(e, target, f.id, "attack", skill)
+    if not answer:
         return
     track = attack_track(e, skill)
-    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
-    r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
+    if type(answer) is ForgoDefense:
+        r = undefended(e, f, skill, target)
+    else:
+        defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
+        r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
     if e.t.protected:
         floor(e, r)  # a blocker's strength (002:46)
     yield from invoke_rounds(e, r)
     yield from land(e, f, target, r, track)
+
+
+def undefended(e: "Play", f: Fighter, skill: str, target: str, about: tuple[str, ...] = ()) -> Roll:
+    """An attack on a target who forgoes the defense: against Mediocre (+0), with no one to invoke for
+    the opposition (000:292-294)."""
+    r = roll(e, "attack", f, skill, target=target, difficulty=0, why=f"{target} forgoes the defense", about=about)
+    r.opposer = None
+    return r
 
 
 def land(e: "Play", f: Fighter, target: str, r: Roll, track: str, into: tuple[str, int] | None = None) -> Flow:

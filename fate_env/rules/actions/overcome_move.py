@@ -38,8 +38,10 @@ def run(e: "Play", f: Fighter, choice: OvercomeMove) -> Flow:
         skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
         r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
     else:
+        crossed = tuple(b.block.name for b in e.map.path_borders(f.zone, zone) if b.block is not None) \
+            if e.scene_has_blocks else ()
         r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=e.map.move_difficulty(f.zone, zone),
-                 why=f"move to {zone}")
+                 why=f"move to {zone}", about=crossed)
     yield from invoke_rounds(e, r)
     resolved(e, r)
     start = f.zone

@@ -40,13 +40,13 @@ def run(e: "Play", f: Fighter, choice: RemoveAspect) -> Flow:
     creator = a.creator
     if creator is not None and t.f[creator].active and t.f[creator].sheet.side != f.sheet.side:
         opp_skill = a.skill or best_skill(e, creator, BLOCK_SKILLS, "defend")
-        r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill)
+        r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill, about=(a.name,))
     else:
         border, hazard = standing_block(e, a), hazard_of(e, a) if e.scene.hazards else None
         distraction = distraction_of(e, a)
         difficulty = (border.block.remove_difficulty if border is not None else hazard.rating if hazard is not None
                       else distraction.opposition if distraction is not None else REMOVE_DIFFICULTY)
-        r = roll(e, "overcome", f, skill, difficulty=difficulty, why=f"clear {a.name}")
+        r = roll(e, "overcome", f, skill, difficulty=difficulty, why=f"clear {a.name}", about=(a.name,))
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = yield from overcome_outcome(e, f, r)

@@ -12,13 +12,13 @@ from typing import Any
 
 from ..decisions import Flow
 from ..invokes import invoke_rounds
-from ..options import ShoveInto
+from ..options import ForgoDefense, ShoveInto
 from ..reach import attack_skills, attack_track, reach_of
 from ..rolls import best_skill, roll
 from ..skills import DEFEND_SKILLS
 from ..state import Fighter
 from ..steps import respond
-from .attack import land
+from .attack import land, undefended
 from .base import Action, TurnContext
 from ..play import Play
 
@@ -42,10 +42,14 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 def run(e: "Play", f: Fighter, choice: ShoveInto) -> Flow:
     target, skill = choice.target, choice.skill
     block = next(b for b in _blocks_here(e, f.zone) if b.name == choice.block)
-    if not (yield from respond(e, target, f.id, "attack")):
+    answer = yield from respond(e, target, f.id, "attack", skill, max(1, block.weapon // 2))
+    if not answer:
         return
-    defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
-    r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
+    if type(answer) is ForgoDefense:
+        r = undefended(e, f, skill, target, about=(block.name,))
+    else:
+        defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
+        r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend, about=(block.name,))
     yield from invoke_rounds(e, r)
     yield from land(e, f, target, r, attack_track(e, skill), into=(block.name, max(1, block.weapon // 2)))
 

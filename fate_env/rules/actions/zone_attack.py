@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events as ev
 from ..decisions import Flow
 from ..invokes import invoke_rounds
-from ..options import ZoneAttack
+from ..options import ForgoDefense, ZoneAttack
 from ..reach import attack_track, reach_of
 from ..rolls import base, best_skill
 from ..skills import DEFEND_SKILLS
@@ -62,10 +62,13 @@ def run(e: "Play", f: Fighter, choice: ZoneAttack) -> Flow:
     zone, skill = choice.zone, choice.skill
     targets = [c for c in e.t.active_ids() if c != f.id and F[c].zone == zone]
     e.emit(ev.ZoneAttacked(f.id, zone, skill, tuple(targets)))
-    standing = []
+    standing, undefended = [], set()
     for tid in targets:
-        if (yield from respond(e, tid, f.id, "attack")):
+        answer = yield from respond(e, tid, f.id, "attack", skill)
+        if answer:
             standing.append(tid)
+        if type(answer) is ForgoDefense:  # this one takes the attack against Mediocre (000:292-294)
+            undefended.add(tid)
     if not standing or not f.active:
         return
     track = attack_track(e, skill)
@@ -78,6 +81,12 @@ def run(e: "Play", f: Fighter, choice: ZoneAttack) -> Flow:
         if not (F[tid].active and f.active) or e.t.is_over():
             continue
         effort = base(e, f.id, skill, "attack", tid, [], peek=True, against=tid)[1]  # scale differs by target
+        if tid in undefended:
+            e.emit(ev.PassiveOpposition(f.id, "attack", 0, f"{tid} forgoes the defense"))
+            r = Roll("attack", f.id, skill, effort, faces, target=tid, zones=(f.zone, zone))
+            yield from invoke_rounds(e, r)
+            yield from land(e, f, tid, r, track)
+            continue
         d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id, versus=skill)
         d_notes: list[str] = []
         d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
