@@ -188,7 +188,7 @@ def play_cli(args: list[str], text: str, tmp_path) -> subprocess.CompletedProces
 def test_after_undo_the_prompt_is_the_decision_now_pending(tmp_path):
     r = play_cli(["duel", "--seed", "1", "--confirm", "--ask-all"], "\n1\n/undo\n2\n", tmp_path)
     assert r.returncode == 0, r.stderr
-    after = r.stdout.split("(the last answer is undone)")[1]
+    after = r.stdout.split("(the last answer is undone")[1]
     # the decision shown after the undo is Cynere's respond, and the 2 answers it (concede)
     assert after.index("Cynere decides (respond):") < after.index("Cynere CONCEDES")
     assert "Enter to accept" not in after.split("Cynere decides (respond):")[0]

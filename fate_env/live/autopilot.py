@@ -6,15 +6,20 @@ points past a budget, a concession (an NPC giving in, offering to, or answering 
 major NPC taking a consequence. Compels are the GM's own (``/compel``): the NPCs never offer one
 (fate_env/rules/not_modelled.py), so no gate is needed for them.
 
-The players are asked what a player decides. Three decisions have one sensible answer and, by
-the table's preference (on unless ``--ask-all``), go without asking, each said in a line the
-player can take back with ``/undo``:
+The players are asked what a player decides. An answer goes without asking only where every
+answer the rules allow comes to the same (by the table's preference, on unless ``--ask-all``), or
+where the player chose to be spared; each is said in a line the player can take back with ``/undo``:
 
-* a defense: the engine rolls the best skill for it (003:929-931); the only other answer is
-  conceding, which a player can always do with ``/concede`` or by undoing;
+* a defense against a hit that could hardly take the character out (under 1 roll in 100,
+  :data:`RISK`): the engine rolls the best skill for it (003:929-931); the only other answer is
+  conceding, which comes before the dice (003:1693-1712), so where the hit could take them out
+  the player is asked, told the chance;
 * an invoke round in which no invoke the rules allow (an ally's fate point included) would change
-  what matters: the band, or the shifts of a hit dealt or taken (:func:`can_change`);
-* an absorb whose cheapest plan is unique and marks stress only (a consequence is always asked).
+  what matters: the band, the roller's or the other side's, or the shifts of a hit dealt or taken
+  (:func:`can_change`);
+* for a PC whose player asked to be spared (``players.spare``, ``--spare``): an absorb whose cheapest
+  plan is unique and marks stress only. Otherwise a hit is the player's to take: a box and a
+  consequence instead of more boxes is theirs to choose (003:1619-1623).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..rules import odds
 from ..rules import options as op
 from ..rules.kinds import DecisionKind
 from ..rules.stress import Absorb
@@ -50,13 +56,15 @@ class Autopilot:
     """What stops the table. ``fp_budget``: GM fate points the NPCs may spend in the scene before
     each further one is a gate (None: no fate point gate). ``confirm_all``: every NPC decision
     waits for Enter (the pre-autopilot mode). ``obvious``: players' one-answer decisions play
-    themselves. ``paused``: set by the GM (``/pause``, Ctrl-C); NPC decisions wait like ``confirm_all``."""
+    themselves. ``spare``: PCs whose players chose to be spared their stress-only absorbs. ``paused``: set by the GM (``/pause``, Ctrl-C); NPC decisions wait like ``confirm_all``."""
 
     gates: frozenset[str] = frozenset({"concession", "major_consequence"})
     fp_budget: int | None = 1
     confirm_all: bool = False
     obvious: bool = True
     paused: bool = False
+    #: the PCs whose players let the autopilot take a hit's cheapest way when it marks stress only
+    spare: frozenset[str] = frozenset()
 
     def asks(self) -> bool:
         """Whether every NPC decision waits for the GM (confirm mode, or paused)."""
@@ -90,27 +98,75 @@ def spends_gm_point(engine, decision, o: Any) -> bool:
 TERMINAL_HINTS = {DecisionKind.RESPOND: ": /undo to concede instead"}
 
 
-def obvious(engine, decision) -> tuple[int, str] | None:
-    """A player's decision with one sensible answer: (its index, what the table is told), or None."""
+def obvious(engine, decision, spared: bool = False) -> tuple[int, str] | None:
+    """A player's decision with one sensible answer: (its index, what the table is told), or None.
+    ``spared``: the player lets the autopilot take the cheapest way to take a hit."""
     kind = decision.kind
     opts = decision.options
     if kind == DecisionKind.RESPOND:
-        others = {type(o) for o in opts} - {op.Defend, op.Concede}
-        if not others and op.Defend() in opts:
+        others = {type(o) for o in opts} - {op.Defend, op.Concede, op.ForgoDefense}
+        if not others and op.Defend() in opts and not (op.Concede() in opts and could_be_taken_out(engine, decision)):
             return opts.index(op.Defend()), "defends (the only answer but conceding)"
     elif kind == DecisionKind.INVOKE:
         if op.DoneInvoking() in opts and not can_change(engine, decision):
             return opts.index(op.DoneInvoking()), "passes on invoking: no invoke on offer would change the result"
-    elif kind == DecisionKind.ABSORB:
+    elif kind == DecisionKind.ABSORB and spared:
         plan = _only_cheapest(engine, decision)
         if plan is not None and not opts[plan].slots:
             return plan, "marks stress: the one cheapest way to take the hit"
     return None
 
 
+#: the chance of being taken out by an attack from which a player is asked whether to concede first
+RISK = 0.01
+
+
+def could_be_taken_out(engine, decision) -> bool:
+    """Whether the attack a defense answers could take the defender out: in at least :data:`RISK` of the
+    rolls (:func:`takeout_chance`). A hazard's attack, whose rating this does not read, counts as one
+    that could."""
+    if decision.context.get("action") != "attack":
+        return False
+    chance = takeout_chance(engine, decision)
+    return chance is None or chance >= RISK
+
+
+def takeout_chance(engine, decision) -> float | None:
+    """The exact chance (4dF against 4dF) that the attack a defense answers deals more shifts than the
+    defender can absorb now, with a +2 for every invoke the attacker's side could make (each free invoke
+    it holds, a paid one on each other aspect in play while its fate points last) and its weapon. None:
+    not a character's attack with a skill (a hazard's)."""
+    ctx = decision.context
+    attacker, skill, who = ctx.get("attacker"), ctx.get("skill"), decision.actor
+    t = engine.t
+    if attacker not in t.f or skill is None:
+        return None
+    side = set([attacker] + t.allies_of(attacker))
+    free = sum(n for a in t.aspects.values() for h, n in a.free.items() if h in side)
+    payable = sum(1 for a in t.aspects.values() if a.kind != "boost")
+    invokes = free + min(engine.fate_points_of(attacker), payable)
+    weapon = ctx.get("weapon", 0) + (t.f[attacker].sheet.weapon if engine.rules.weapons else 0)
+    diff = (engine.attack_rating(attacker, skill, who) + 2 * invokes + weapon
+            - engine.defense_rating(who, attacker, skill))
+    room = engine.capacity(who, engine.attack_track(skill))
+    return float(sum(p for d, p in odds.margin_distribution(True).items() if diff + d > room))
+
+
+def at_risk(engine, decision) -> str | None:
+    """What a player weighing a concession is told, where the hit could take their character out."""
+    if decision.kind != DecisionKind.RESPOND or not could_be_taken_out(engine, decision):
+        return None
+    chance = takeout_chance(engine, decision)
+    if chance is None:
+        return "this attack could take you out; you may concede before the dice instead"
+    return (f"this attack could take you out ({chance:.0%} of rolls, if every invoke it can make is made); "
+            f"you may concede before the dice instead")
+
+
 def can_change(engine, decision) -> bool:
     """Whether some invoke the rules let ``decision.actor`` make now could change what matters: the band
-    of the roll as this character sees it (failure, tie, success, with style); on an attack that hits,
+    of the roll as either side sees it (failure, tie, success, with style: a defender's +2 that takes
+    the roller from style to a success takes away a free invoke, 003:849-852); on an attack that hits,
     the shifts where they change how the hit is taken (stress alone, the least consequence it forces,
     taken out; 003:1562-1634), on its own attack or its defense. Every invoke on
     offer counts, an ally's fate point included (003:1458-1461): each +2, and a reroll at its best (+4 on
@@ -138,8 +194,8 @@ def can_change(engine, decision) -> bool:
         gain = max(gain, worth * (n - 1) + 4 - faces)
     if gain <= 0:
         return False
-    if _band(margin + gain) != _band(margin):
-        return True
+    if _band(margin + gain) != _band(margin) or _band(-margin - gain) != _band(-margin):
+        return True  # this side's band, or the other's (a style it would lose: 003:849-852)
     if r is not None and ctx["action"] == "attack" and r.opposer is not None:
         track = engine.attack_track(r.skill)
         if ctx["as_roller"] and margin >= 1:  # a bigger hit matters where it changes how the target takes it
@@ -232,8 +288,13 @@ def from_dict(data: Any, where: str) -> Autopilot:
             raise AutopilotError(f"{where}: gates.{name}: expected on or off, got {value!r}")
     a.gates = frozenset(on)
     players = data.get("players", {})
-    if not isinstance(players, dict) or set(players) - {"obvious"}:
-        raise AutopilotError(f"{where}: 'players': expected {{obvious: auto}} or {{obvious: ask}}")
+    if not isinstance(players, dict) or set(players) - {"obvious", "spare"}:
+        raise AutopilotError(f"{where}: 'players': expected {{obvious: auto or ask, spare: [PC ids]}}")
+    spare = players.get("spare") or []
+    if not isinstance(spare, list) or not all(isinstance(x, str) for x in spare):
+        raise AutopilotError(f"{where}: players.spare: expected a list of PC ids (the players who let the "
+                             f"autopilot take their stress-only hits), got {spare!r}")
+    a.spare = frozenset(spare)
     if players.get("obvious", "auto") not in ("auto", "ask"):
         raise AutopilotError(f"{where}: players.obvious: expected auto or ask, got {players['obvious']!r}")
     a.obvious = players.get("obvious", "auto") == "auto"
@@ -243,9 +304,12 @@ def from_dict(data: Any, where: str) -> Autopilot:
     return a
 
 
-def with_flags(a: Autopilot, confirm: bool = False, gates: str | None = None, ask_all: bool = False) -> Autopilot:
+def with_flags(a: Autopilot, confirm: bool = False, gates: str | None = None, ask_all: bool = False,
+               spare: str | None = None) -> Autopilot:
     """``play``'s flags over the settings: ``--confirm``, ``--gates LIST`` (``none``, or names,
-    ``fate_points=N``), ``--ask-all``."""
+    ``fate_points=N``), ``--ask-all``, ``--spare IDS`` (comma-separated PC ids; ``none``)."""
+    if spare is not None:
+        a.spare = frozenset(x.strip() for x in spare.split(",") if x.strip() and x.strip() != "none")
     if confirm:
         a.confirm_all = True
     if ask_all:
@@ -286,5 +350,7 @@ def describe(a: Autopilot) -> str:
     if a.fp_budget is not None:
         stops.append(f"GM fate points past {a.fp_budget}")
     players = "players asked only real decisions" if a.obvious else "players asked every decision"
+    if a.obvious and a.spare:
+        players += f" (spared stress-only hits: {', '.join(sorted(a.spare))})"
     return (f"autopilot: NPCs play themselves; the GM is asked at: {', '.join(stops) or 'nothing'}; "
             f"{players} (/pause stops the NPCs)")

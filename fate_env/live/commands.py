@@ -78,9 +78,10 @@ POWERS: dict[str, Power] = {p.name: p for p in (
            logged=True, label="Add an aspect"),
     _power("unaspect", "aspect:aspect", "remove ASPECT", "take an aspect out of play", logged=True,
            label="Remove an aspect"),
-    _power("compel", "who:character aspect:aspect refuse?:flag", "CHARACTER ASPECT [refuse]",
+    _power("compel", "who:character aspect:aspect by?:character refuse?:flag", "CHARACTER ASPECT [by PC] [refuse]",
            "compel an aspect: the player accepts (gains a fate point) or refuses (pays one); on the web, "
-           "left open, the PC's player answers on their page", logged=True, label="Compel"),
+           "left open, the PC's player answers on their page; by PC: that PC's player proposes it and "
+           "offers the fate point from their own", logged=True, label="Compel"),
     _power("fp", "who:character n:signed", "CHARACTER +N|-N",
            "award or take back fate points (an NPC's go to the GM pool)", logged=True, label="Fate points"),
     _power("concede", "who:character", "CHARACTER",
@@ -180,12 +181,19 @@ def from_words(name: str, args: list[str]) -> Command:
             raise bad
         return Command(name)
     if name == "compel":
-        refuse = len(args) > 2 and args[-1] == "refuse"
-        aspect = " ".join(args[1:-1] if refuse else args[1:])
-        if len(args) < 2 or not aspect:
+        rest = list(args[1:])
+        refuse = len(rest) > 1 and rest[-1] == "refuse"
+        if refuse:
+            rest.pop()
+        by = None
+        if len(rest) > 2 and rest[-2] == "by":  # ... by PC: the last two words
+            by = rest.pop()
+            rest.pop()
+        aspect = " ".join(rest)
+        if not args or not aspect:
             raise bad
         # at a terminal the GM types the player's answer with the compel: it is recorded at once
-        return Command(name, {"who": args[0], "aspect": aspect, "refuse": refuse})
+        return Command(name, {"who": args[0], "aspect": aspect, "refuse": refuse, **({"by": by} if by else {})})
     if name == "add":
         if not args:
             raise bad

@@ -12,6 +12,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from agents.base import make_controller
 
 from ..content import npc_spec
@@ -32,7 +34,8 @@ def log_args(t: "Table", cmd: Command) -> tuple[str, list[str]]:
     if cmd.name == "unaspect":
         return "aspect", ["remove", str(handles.aspect(c, v["aspect"]))]
     if cmd.name == "compel":
-        return "compel", [who(), str(handles.aspect(c, v["aspect"])), *(["refuse"] if v.get("refuse") else [])]
+        by = ["by", handles.character(c, n, v["by"])] if v.get("by") else []
+        return "compel", [who(), str(handles.aspect(c, v["aspect"])), *by, *(["refuse"] if v.get("refuse") else [])]
     if cmd.name == "fp":
         return "fp", [who(), f"{v['n']:+d}"]
     if cmd.name in ("concede", "remove"):
@@ -70,9 +73,12 @@ def apply(t: "Table", power: str, args: list[str]) -> None:
                 raise ValueError("usage: /aspect remove ASPECT")
             c.gm_remove_aspect(int(args[1]))
     elif power == "compel":
-        if len(args) not in (2, 3):
-            raise ValueError("usage: /compel CHARACTER ASPECT [refuse]")
-        c.gm_compel(args[0], int(args[1]), accepted=not (len(args) > 2 and args[2] == "refuse"))
+        rest = args[2:]
+        refuse = rest[-1:] == ["refuse"]
+        by = rest[1] if rest[:1] == ["by"] and len(rest) >= 2 else None
+        if len(args) < 2 or len(rest) != 2 * (by is not None) + refuse:
+            raise ValueError("usage: /compel CHARACTER ASPECT [by PC] [refuse]")
+        c.gm_compel(args[0], int(args[1]), accepted=not refuse, by=by)
     elif power == "fp":
         if len(args) != 2:
             raise ValueError("usage: /fp CHARACTER +N|-N")
@@ -97,6 +103,10 @@ def apply(t: "Table", power: str, args: list[str]) -> None:
         c.gm_boost(args[0], args[1])
     elif power == "name":
         c.gm_name_aspect(int(args[0]), args[1])
+    elif power == "dice":  # not a command: the table's undo past dice already seen (Table.undo)
+        if len(args) != 1 or not args[0].isdigit():
+            raise ValueError("the dice power takes one seed")
+        c.dice.reseed(np.random.default_rng(int(args[0])))
     else:
         raise ValueError(f"unknown GM power {power!r}")
 

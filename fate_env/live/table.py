@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -198,6 +199,11 @@ class _NeedDice(Exception):
         self.who, self.what = who, what
 
 
+def _rolls(events: list) -> int:
+    """How many dice rolls ``events`` show."""
+    return sum(1 for e in events if getattr(e, "faces", None) is not None or getattr(e, "new_faces", None) is not None)
+
+
 @dataclass
 class _Rolling:
     """A decision waiting for physical dice: applied again, from the log, once they are given."""
@@ -252,6 +258,12 @@ class Table:
         except ValueError as exc:
             raise SessionError(str(exc)) from None
         self.helper = make_controller("basic", log.seed)
+        #: the seed of the new dice after an undo past dice seen (kept in the log, so a replay is exact)
+        self.fresh_seed = lambda: secrets.randbits(63)
+        pcs = sorted(c.id for c in self.scene.characters if c.kind == "pc")
+        for cid in sorted(self.autopilot.spare - set(pcs)):
+            raise SessionError(f"spare: {cid!r} is not a PC of scene {self.scene.name!r}; expected some of "
+                               f"{', '.join(pcs) or '(no PCs)'}")
         self.rebuild()
 
     # -- state ----------------------------------------------------------------------------
@@ -279,7 +291,7 @@ class Table:
         self.named = {a.id for a in self.play.aspects.values() if a.kind in ("consequence", "advantage")}
         self._naming: list[int] = []
         self._rolling: _Rolling | None = None
-        self._compel: tuple[str, int] | None = None  # a compel offered to a PC, waiting for its player
+        self._compel: tuple[str, int, str | None] | None = None  # a compel offered to a PC (and who proposed it)
         self.question = None
         # a new session narrates from its first exchange (a front end's own header replaces the opening line)
         self.shown = len(self.play.events) if self.log.entries else 1
@@ -334,7 +346,7 @@ class Table:
             r = self._rolling
             return Question(0, "dice", r.who, self.pc_of(r.who), roll=r.what)
         if self._compel is not None:
-            who, aid = self._compel
+            who, aid, _ = self._compel
             return Question(0, "compel", who, self.pc_of(who), aspect=aid, names=[self.play.aspects[aid].name])
         if self._naming:
             return self._name_question()
@@ -351,7 +363,7 @@ class Table:
                 return None
             proposal, _ = self.helper.choose(c, d)
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
-            standing = table_menu.standing(c, d) if d.kind == DecisionKind.INVOKE else None
+            standing = table_menu.standing(c, d) if d.kind == DecisionKind.INVOKE else ap.at_risk(c, d)
             return Question(0, "decision", d.actor, self.pc_of(d.actor), str(d.kind), items, proposal,
                             standing=standing, hit=self._hit(d))
         index, reason = self.controllers[d.actor].choose(c, d)
@@ -387,7 +399,7 @@ class Table:
     def _answer_obvious(self, d) -> bool:
         """A player's decision with one sensible answer (autopilot.obvious), if the table lets such
         answers go: said in a line, applied; /undo takes it back and asks it."""
-        auto = ap.obvious(self.play, d) if self.autopilot.obvious else None
+        auto = ap.obvious(self.play, d, d.actor in self.autopilot.spare) if self.autopilot.obvious else None
         if auto is None:
             return False
         index, why = auto
@@ -579,9 +591,11 @@ class Table:
     def _compelled(self, q: Question, answer: Answer) -> None:
         if type(answer) not in (Accept, Refuse):
             raise Refused("accept the compel (gain a fate point) or refuse it (pay one)")
+        by = self._compel[2] if self._compel else None
         self._compel = None
         self.question = None
-        self._power("compel", [q.actor, str(q.aspect), *(["refuse"] if type(answer) is Refuse else [])])
+        self._power("compel", [q.actor, str(q.aspect), *(["by", by] if by else []),
+                               *(["refuse"] if type(answer) is Refuse else [])])
         self._narrate()
 
     # -- the GM's commands ----------------------------------------------------------------
@@ -648,26 +662,43 @@ class Table:
         an NPC, the GM's own character, it is recorded as accepted."""
         power, args = powers.log_args(self, cmd)
         who, aid = args[0], int(args[1])
+        by = args[3] if args[2:3] == ["by"] else None
         if self.pc_of(who) is None:
             return False
         if aid not in self.play.aspects:
             raise ValueError(f"no aspect #{aid} in play")
-        self._compel = (who, aid)
+        if by is not None:  # checked now, not when the player answers
+            f = self.play.f.get(by)
+            if f is None or f.sheet.is_npc or by == who:
+                raise ValueError(f"{by!r} cannot propose a compel on {who}: the GM or another PC's player does")
+            if f.fate_points < 1:
+                raise ValueError(f"{self.narrator.name(by)} has no fate point to offer for the compel")
+        self._compel = (who, aid, by)
         self.question = None
-        self.say(f"  (the GM compels {self.narrator.name(who)}'s {self.play.aspects[aid].name}: "
+        proposer = f"{self.narrator.name(by)}'s player" if by else "the GM"
+        self.say(f"  ({proposer} compels {self.narrator.name(who)}'s {self.play.aspects[aid].name}: "
                  f"{self.narrator.name(who)}'s player accepts or refuses)")
         return True
 
     def undo(self) -> None:
         """Drop the table's last answer (a player's, or the GM's at a gate; the NPCs' moves and any
         GM power after it go with it), then replay; that decision is asked again, even if it is
-        one that would play itself."""
+        one that would play itself. Where the dropped answers had led to dice the table saw, the dice
+        from here are new (a ``dice`` entry with a fresh seed): replayed, the same dice would let a
+        player choose on what they could not have known, such as conceding before a roll they have
+        seen (003:1693-1712)."""
         last = max((i for i, e in enumerate(self.log.entries) if "decision" in e and e.get("by") != "autopilot"),
                    default=None)
         if last is None:
             raise ValueError("nothing to undo: the table has answered nothing yet (/override takes back an NPC's move)")
+        seen = _rolls(self.play.events)
         self._drop_from(last)
-        self.say("  (the last answer is undone)")
+        if _rolls(self.play.events) < seen:  # the table saw dice the undone answers led to
+            self._power("dice", [str(self.fresh_seed())])
+            self._autosave()
+            self.say("  (the last answer is undone; the dice seen since are not rolled again: new dice from here)")
+        else:
+            self.say("  (the last answer is undone)")
         self.say("\n".join(state_panel.short(self.play, self.narrator)), "panel")
 
     def override(self) -> None:

@@ -115,6 +115,7 @@ FIXED_WORDS: dict[type, tuple[str, str]] = {
     op.Stay: ("Move", "stay where you are"),
     op.FullDefense: ("Defend", "full defense (+2 to every defense until your next turn)"),
     op.Defend: ("Defend", "defend"),
+    op.ForgoDefense: ("Defend", "take the hit undefended (the attack is against Mediocre)"),
     op.DoneInvoking: ("Invoke", "no (more) invokes: let the roll stand"),
     TakenOut: ("Take the hit", "be taken out"),
     op.OfferConcession: ("Take the hit", "offer to concede instead"),

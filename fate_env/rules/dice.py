@@ -103,6 +103,13 @@ class Dice:
         for k, v in state.items():
             setattr(self, k, v)
 
+    def reseed(self, rng: np.random.Generator) -> None:
+        """Draw from ``rng`` from now on, dropping the rolls drawn ahead: a live table's undo past dice
+        the players saw rolls new ones instead of the same again. The rolls no longer follow from the
+        scene's seed alone, so they count as from outside (a look-ahead forks instead of replaying)."""
+        self._rng, self._rng_state, self._block = rng, None, []
+        self.outside += 1
+
     def force(self, *rolls: Sequence[int] | int) -> None:
         """Queue rolls: each is four faces or a total from -4 to +4."""
         for roll in rolls:
