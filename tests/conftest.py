@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -141,6 +142,13 @@ def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
 # before it is done waits on its entry point's lock, then loads it (fate_env/environment/warm.py). Without
 # it each worker compiled the entry point its first kernel test needed, both at once, each paying for
 # the functions they share. A kernel test left unmarked is no less correct, only possibly slower.
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: a worker more than the cores. Some tests spend most of their time waiting (a
+    terminal going quiet, a browser, a server, worker processes started and killed); with one worker
+    per core, a core idles meanwhile."""
+    return (os.cpu_count() or 1) + 1
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "kernel: runs the fast core's compiled kernel (run after the rest, "
