@@ -27,11 +27,15 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     process (installs, signals, terminals) start one."""
     from fate_env.cli import main
     out, err = io.StringIO(), io.StringIO()
+    environ = dict(os.environ)  # what a command sets for its workers (--trust-models) ends with it
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(list(args))
         except SystemExit as exc:  # argparse's usage errors
             code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            os.environ.clear()
+            os.environ.update(environ)
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
@@ -142,13 +146,6 @@ def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
 # before it is done waits on its entry point's lock, then loads it (fate_env/environment/warm.py). Without
 # it each worker compiled the entry point its first kernel test needed, both at once, each paying for
 # the functions they share. A kernel test left unmarked is no less correct, only possibly slower.
-
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: a worker more than the cores. Some tests spend most of their time waiting (a
-    terminal going quiet, a browser, a server, worker processes started and killed); with one worker
-    per core, a core idles meanwhile."""
-    return (os.cpu_count() or 1) + 1
-
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "kernel: runs the fast core's compiled kernel (run after the rest, "

@@ -73,7 +73,8 @@ def warm(ready: Callable[[], None] = lambda: None) -> None:
             finally:
                 for entry in names:
                     stamp.release(entry)
-        stamp.mark()
+            if "play_batch" in names:
+                stamp.mark()  # what bench asks before it chooses the fast core: play_batch is ready
     finally:
         for entry in entries:
             stamp.release(entry)
