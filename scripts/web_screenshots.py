@@ -2,10 +2,10 @@
 (seed 5) at a player's turn (a decision of many options), taken by Debian's chromium through Playwright
 (nothing downloaded).
 
-    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke] [--phone]
+    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke|respond|absorb] [--phone]
 
 ``--answers N`` answers N questions first (each by its proposal), then goes on to the next player's
-question of the kind ``--at`` names (a turn, or an invoke). Each page's file name says which; the
+question of the kind ``--at`` names (a turn, an invoke, a defense, a hit to take). Each page's file name says which; the
 script prints how many buttons the question shows on each page (the rest are behind "more").
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
@@ -41,7 +41,8 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--answers", type=int, default=0)
     p.add_argument("--phone", action="store_true", help="also each page at 390x844, as its screen shows it (*_phone.png)")
-    p.add_argument("--at", choices=("turn", "invoke"), default="turn", help="the player's question to show")
+    p.add_argument("--at", choices=("turn", "invoke", "respond", "absorb"), default="turn",
+                   help="the player's question to show")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
