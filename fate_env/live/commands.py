@@ -102,7 +102,8 @@ POWERS: dict[str, Power] = {p.name: p for p in (
     _power("save", "", "[FILE]", "save the session"),
     _power("quit", "", "", "save and stop here (resume later with --resume)"),
 )}
-#: what a save's GM entries may hold (the powers as the log names them: both aspect commands are "aspect")
+#: the GM's powers a save's entries may hold (as the log names them: both aspect commands are "aspect"); the
+#: table writes one more, "dice", after an undo past dice seen (Table.undo)
 LOGGED = tuple(dict.fromkeys("aspect" if p.name == "unaspect" else p.name for p in POWERS.values() if p.logged))
 
 
