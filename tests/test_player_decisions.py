@@ -10,11 +10,12 @@ import json
 
 import numpy as np
 import pytest
+from test_table_model import answer_as_a_table
 
 from fate_env.live import autopilot as ap
 from fate_env.live.save import SessionLog
 from fate_env.live.commands import Command
-from fate_env.live.table import GM, Accept, Auto, Choose, Seat, Table
+from fate_env.live.table import GM, Accept, Choose, Seat, Table
 from fate_env.rules.dice import _BLOCK
 from fate_env.rules.options import Attack, Concede, CreateAdvantage, DoneInvoking
 from fate_env.rules.stress import Absorb
@@ -37,16 +38,13 @@ def table(chars=ANN_BOB, autopilot=None, seed=0, controls=None, **extra) -> Tabl
 
 
 def answer_until(t: Table, stop, limit=100):
-    """Answer every question with its proposal (an NPC's gate: accepted) until ``stop(question)``."""
+    """Answer every question as the table proposes (test_table_model) until ``stop(question)``."""
     for _ in range(limit):
         q = t.advance()
         if q is None or stop(q):
             return q
-        seat = Seat("player", q.owner) if q.owner else GM
-        if q.kind == "decision":
-            t.answer(seat, q.seq, Choose(q.proposal + 1))
-        else:
-            t.answer(seat, q.seq, Auto() if q.kind == "name" else Accept())
+        seat, answer, _ = answer_as_a_table(t)
+        t.answer(seat, q.seq, answer)
     raise AssertionError("never reached")
 
 

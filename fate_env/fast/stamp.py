@@ -124,10 +124,7 @@ def compile_lock(entry: str = "play_batch") -> Iterator[None]:
     point: two processes compiling different ones go on side by side rather than one idling for
     minutes. POSIX ``flock`` on a file beside the marker (released if the holder dies). A lock this
     process already holds (``environment.warm`` takes them all first) is left to its holder."""
-    if entry in _HELD:
-        yield
-        return
-    taken = hold(entry)
+    taken = entry not in _HELD and hold(entry)
     try:
         yield
     finally:

@@ -106,7 +106,8 @@ def obvious(engine, decision, spared: bool = False) -> tuple[int, str] | None:
     if kind == DecisionKind.RESPOND:
         others = {type(o) for o in opts} - {op.Defend, op.Concede, op.ForgoDefense}
         if not others and op.Defend() in opts and not (op.Concede() in opts and could_be_taken_out(engine, decision)):
-            return opts.index(op.Defend()), "defends (the only answer but conceding)"
+            but = "conceding or taking the hit undefended" if op.ForgoDefense() in opts else "conceding"
+            return opts.index(op.Defend()), f"defends (the only answer but {but})"
     elif kind == DecisionKind.INVOKE:
         if op.DoneInvoking() in opts and not can_change(engine, decision):
             return opts.index(op.DoneInvoking()), "passes on invoking: no invoke on offer would change the result"
@@ -154,9 +155,11 @@ def takeout_chance(engine, decision) -> float | None:
 
 def at_risk(engine, decision) -> str | None:
     """What a player weighing a concession is told, where the hit could take their character out."""
-    if decision.kind != DecisionKind.RESPOND or not could_be_taken_out(engine, decision):
+    if decision.kind != DecisionKind.RESPOND or decision.context.get("action") != "attack":
         return None
     chance = takeout_chance(engine, decision)
+    if chance is not None and chance < RISK:
+        return None
     if chance is None:
         return "this attack could take you out; you may concede before the dice instead"
     return (f"this attack could take you out ({chance:.0%} of rolls, if every invoke it can make is made); "

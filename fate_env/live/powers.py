@@ -73,12 +73,8 @@ def apply(t: "Table", power: str, args: list[str]) -> None:
                 raise ValueError("usage: /aspect remove ASPECT")
             c.gm_remove_aspect(int(args[1]))
     elif power == "compel":
-        rest = args[2:]
-        refuse = rest[-1:] == ["refuse"]
-        by = rest[1] if rest[:1] == ["by"] and len(rest) >= 2 else None
-        if len(args) < 2 or len(rest) != 2 * (by is not None) + refuse:
-            raise ValueError("usage: /compel CHARACTER ASPECT [by PC] [refuse]")
-        c.gm_compel(args[0], int(args[1]), accepted=not refuse, by=by)
+        who, aid, by, refuse = compel_args(args)
+        c.gm_compel(who, aid, accepted=not refuse, by=by)
     elif power == "fp":
         if len(args) != 2:
             raise ValueError("usage: /fp CHARACTER +N|-N")
@@ -109,6 +105,17 @@ def apply(t: "Table", power: str, args: list[str]) -> None:
         c.dice.reseed(np.random.default_rng(int(args[0])))
     else:
         raise ValueError(f"unknown GM power {power!r}")
+
+
+def compel_args(args: list[str]) -> tuple[str, int, str | None, bool]:
+    """A logged compel's arguments (``CHARACTER ASPECT [by PC] [refuse]``): (who, aspect id, the
+    proposing PC or None, refused)."""
+    rest = args[2:]
+    refuse = rest[-1:] == ["refuse"]
+    by = rest[1] if rest[:1] == ["by"] and len(rest) >= 2 else None
+    if len(args) < 2 or len(rest) != 2 * (by is not None) + refuse or not args[1].isdigit():
+        raise ValueError("usage: /compel CHARACTER ASPECT [by PC] [refuse]")
+    return args[0], int(args[1]), by, refuse
 
 
 def reinforcement(t: "Table", who: str) -> tuple[str, str]:

@@ -261,8 +261,9 @@ class Table:
         #: the seed of the new dice after an undo past dice seen (kept in the log, so a replay is exact)
         self.fresh_seed = lambda: secrets.randbits(63)
         pcs = sorted(c.id for c in self.scene.characters if c.kind == "pc")
-        for cid in sorted(self.autopilot.spare - set(pcs)):
-            raise SessionError(f"spare: {cid!r} is not a PC of scene {self.scene.name!r}; expected some of "
+        unknown = sorted(self.autopilot.spare - set(pcs))
+        if unknown:
+            raise SessionError(f"spare: {unknown[0]!r} is not a PC of scene {self.scene.name!r}; expected some of "
                                f"{', '.join(pcs) or '(no PCs)'}")
         self.rebuild()
 
@@ -660,19 +661,10 @@ class Table:
     def _offered(self, cmd: Command) -> bool:
         """A compel on a PC with no answer given: offered to that PC's player (their page asks them); on
         an NPC, the GM's own character, it is recorded as accepted."""
-        power, args = powers.log_args(self, cmd)
-        who, aid = args[0], int(args[1])
-        by = args[3] if args[2:3] == ["by"] else None
+        who, aid, by, _ = powers.compel_args(powers.log_args(self, cmd)[1])
         if self.pc_of(who) is None:
             return False
-        if aid not in self.play.aspects:
-            raise ValueError(f"no aspect #{aid} in play")
-        if by is not None:  # checked now, not when the player answers
-            f = self.play.f.get(by)
-            if f is None or f.sheet.is_npc or by == who:
-                raise ValueError(f"{by!r} cannot propose a compel on {who}: the GM or another PC's player does")
-            if f.fate_points < 1:
-                raise ValueError(f"{self.narrator.name(by)} has no fate point to offer for the compel")
+        self.play.check_compel(who, aid, True, by)  # now, not when the player answers
         self._compel = (who, aid, by)
         self.question = None
         proposer = f"{self.narrator.name(by)}'s player" if by else "the GM"

@@ -246,6 +246,19 @@ class Engine(View):
         proposes the compel; that player offers the fate point from their own supply (003:1124-1126),
         so pays it when the compel is accepted (None: the GM proposes it)."""
         self._gm_check()
+        self.check_compel(cid, aid, accepted, by)
+        t = self.t
+        self._outside(("gm_compel", cid, aid, accepted, by))
+        t.adjust_fp(cid, 1 if accepted else -1)
+        self.emit(ev.GmAction("compel", cid, t.aspects[aid].name, 1 if accepted else -1, None))
+        if by is not None and accepted:  # the proposer's fate point is the one the compelled character gains
+            t.adjust_fp(by, -1)
+            self.emit(ev.GmAction("fate_points", by, None, -1, None))
+        self._refresh_pending()
+
+    def check_compel(self, cid: str, aid: int, accepted: bool = True, by: str | None = None) -> None:
+        """Why :meth:`gm_compel` would refuse this compel (a ValueError), checked without applying it: a
+        table offering a compel to a player checks it before the player answers."""
         t = self.t
         if cid not in t.f or t.aspects.get(aid) is None:
             raise ValueError(f"no character {cid!r} or aspect {aid}")
@@ -257,13 +270,6 @@ class Engine(View):
                 raise ValueError(f"{by} has no fate point to offer for the compel")
         if not accepted and t.fate_points_of(cid) < 1:
             raise ValueError(f"{cid} has no fate point to refuse the compel with")
-        self._outside(("gm_compel", cid, aid, accepted, by))
-        t.adjust_fp(cid, 1 if accepted else -1)
-        self.emit(ev.GmAction("compel", cid, t.aspects[aid].name, 1 if accepted else -1, None))
-        if by is not None and accepted:  # the proposer's fate point is the one the compelled character gains
-            t.adjust_fp(by, -1)
-            self.emit(ev.GmAction("fate_points", by, None, -1, None))
-        self._refresh_pending()
 
     def gm_fate_points(self, cid: str, delta: int) -> None:
         """Award (or take back) fate points: a PC's own, or the GM pool for an NPC."""

@@ -760,6 +760,25 @@ def test_a_zone_attack_is_one_roll_every_target_defends_against_friend_and_foe()
     assert [(e.target, e.shifts) for e in _names(c, "Resolved")] == [("pal", 3), ("thug1", 4), ("thug2", 2)]
 
 
+def test_a_target_of_a_zone_attack_may_forgo_its_defense():
+    """000:292-294 under the forgo_defense dial: the pal takes the blast against Mediocre (4 shifts)
+    while the thugs defend as before."""
+    from fate_env.rules.options import ForgoDefense, ZoneAttack
+    scene = make_scene(BLAST, zones=("room", "hall"), borders=[{"between": ["room", "hall"]}], first="hero",
+                       rules={"name": "condensed", "dials": {"forgo_defense": True}})
+    c = Conflict(scene, seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "hero", ZoneAttack("hall", "Shoot"))
+    d.do("respond", "pal", ForgoDefense())
+    for who in ("thug1", "thug2"):
+        d.do("respond", who, Defend())
+    while c.pending is not None and c.pending.kind in ("invoke", "style", "absorb"):
+        c.step(Choose("full_hit") if c.pending.kind == "style" else 0)
+    assert [r.actor for r in _rolled(c)] == ["hero", "thug1", "thug2"]  # no defense roll for the pal
+    assert [(e.difficulty, e.why) for e in _names(c, "PassiveOpposition")] == [(0, "pal forgoes the defense")]
+    assert [(e.target, e.shifts) for e in _names(c, "Resolved")] == [("pal", 4), ("thug1", 4), ("thug2", 2)]
+
+
 def test_basic_blasts_a_zone_of_foes_but_not_its_friends():
     from agents.basic import BasicController as Basic
     from fate_env.rules.options import ZoneAttack

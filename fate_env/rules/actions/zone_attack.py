@@ -84,18 +84,15 @@ def run(e: "Play", f: Fighter, choice: ZoneAttack) -> Flow:
         if tid in undefended:
             e.emit(ev.PassiveOpposition(f.id, "attack", 0, f"{tid} forgoes the defense"))
             r = Roll("attack", f.id, skill, effort, faces, target=tid, zones=(f.zone, zone))
-            yield from invoke_rounds(e, r)
-            yield from land(e, f, tid, r, track)
-            continue
-        d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id, versus=skill)
-        d_notes: list[str] = []
-        d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
-        d_faces = e.dice.roll(tid, f"defend with {d_skill}")
-        e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
-        r = Roll("attack", f.id, skill, effort, faces, opposer=tid, active=True, opp_skill=d_skill, opp_base=d_total,
-                 opp_faces=d_faces, target=tid, zones=(f.zone, zone))
+        else:
+            d_skill = best_skill(e, tid, defend_skills, "defend", attacker=f.id, versus=skill)
+            d_notes: list[str] = []
+            d_rating, d_total = base(e, tid, d_skill, "defend", f.id, d_notes, against=f.id)
+            d_faces = e.dice.roll(tid, f"defend with {d_skill}")
+            e.emit(ev.Rolled(tid, "defend", d_skill, d_rating, d_total, d_faces, tuple(d_notes)))
+            r = Roll("attack", f.id, skill, effort, faces, opposer=tid, active=True, opp_skill=d_skill,
+                     opp_base=d_total, opp_faces=d_faces, target=tid, zones=(f.zone, zone))
         yield from invoke_rounds(e, r)
         yield from land(e, f, tid, r, track)
-
 
 ACTION = Action(ZoneAttack, offer, run, gate=has_blasts, feature="blasts")
