@@ -333,6 +333,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
                       k.WEAPONS_SHIFTS if rules.weapon_effect == "shifts" else k.WEAPONS_ROLL)
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
     P[k.P_TIE_CHOICE] = 1 if rules.overcome_tie == "choice" else 0
+    P[k.P_SHARED] = 1 if rules.shared_costs else 0
     P[k.P_NAME_CONS0] = cons0
     P[k.P_NBLAST] = sum(1 for c in chars for st in c.stunts if st.kind == "zone_attack")
     P[k.P_USESKILL] = sum(1 for c in chars for st in c.stunts if st.kind == "use_skill" and st.action != "attack")

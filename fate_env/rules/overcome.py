@@ -62,33 +62,51 @@ def major_cost_slot(e: "Play", f: Fighter) -> int | None:
     return min(free, key=lambda i: f.slots[i].value, default=None)
 
 
+def sharers(e: "Play", f: Fighter) -> list[Fighter]:
+    """Who pays a major cost of ``f``'s roll: ``f``, and under the ``shared_costs`` dial every
+    supporter still in the fight who pledged its help to the roll (003:1453-1454; 000:554)."""
+    if not e.rules.shared_costs:
+        return [f]
+    F = e.t.f
+    return [f] + [F[s] for s in dict.fromkeys(f.supporters) if s != f.id and F[s].active]
+
+
 def major_cost_payable(e: "Play", f: Fighter, r: Roll) -> bool:
+    """A consequence as the cost needs a free slot on everyone who pays it (a ruling: with one
+    helper unable to take it, "everyone has to take consequences" cannot be done, 000:554)."""
     if e.rules.major_cost == "consequence":
-        return major_cost_slot(e, f) is not None
+        return all(major_cost_slot(e, c) is not None for c in sharers(e, f))
     return r.opposer is not None
 
 
 def pay_major_cost(e: "Play", f: Fighter, r: Roll) -> None:
     """Success at a major cost, made concrete by the dial (003:3291-3294): a mild or moderate
     consequence on the roller (its opposition holds the first free invoke, as for a hit,
-    003:1631-1634), or a new situation aspect where the roller ends up, with two free invokes
-    for the opposition."""
+    003:1631-1634) and, under ``shared_costs``, one on each supporter of the roll, in the order
+    they pledged (003:1453-1454); or a new situation aspect where the roller ends up, with two
+    free invokes for the opposition, the one complication that falls on them all (000:554)."""
     enemy = r.opposer
     if e.rules.major_cost == "consequence":
-        slot = f.slots[major_cost_slot(e, f)]
-        a = new_aspect(e, slot.name or consequence_name(e, e.kind, slot.severity, f.id), CONSEQUENCE, owner=f.id,
-                       creator=enemy, role=slot.severity)
-        if enemy is not None:
-            a.free[enemy] = 1
-        slot.aspect = a.id
-        if e.scene.countdowns:
-            countdowns.trigger(e, "consequence", f.id)
-        f.consequences_taken += 1
-        e.emit(ev.MajorCost(f.id, "consequence", a.name, a.id))
-        e.emit(ev.AspectCreated(a.name, a.id, CONSEQUENCE, f.id, 1 if enemy else 0, enemy))
+        for c in sharers(e, f):
+            _cost_consequence(e, c, enemy)
     else:
         zone = r.target if r.target in e.map.neighbours else f.zone  # where the mover ends up
         a = new_aspect(e, "Hard-Won Ground", SITUATION, zone=zone, creator=enemy)
         a.free[enemy] = 2
         e.emit(ev.MajorCost(f.id, "enemy_aspect", a.name, a.id))
         e.emit(ev.AspectCreated(a.name, a.id, SITUATION, zone, 2, enemy))
+
+
+def _cost_consequence(e: "Play", c: Fighter, enemy: str | None) -> None:
+    """A major cost taken as a mild or moderate consequence on ``c``."""
+    slot = c.slots[major_cost_slot(e, c)]
+    a = new_aspect(e, slot.name or consequence_name(e, e.kind, slot.severity, c.id), CONSEQUENCE, owner=c.id,
+                   creator=enemy, role=slot.severity)
+    if enemy is not None:
+        a.free[enemy] = 1
+    slot.aspect = a.id
+    if e.scene.countdowns:
+        countdowns.trigger(e, "consequence", c.id)
+    c.consequences_taken += 1
+    e.emit(ev.MajorCost(c.id, "consequence", a.name, a.id))
+    e.emit(ev.AspectCreated(a.name, a.id, CONSEQUENCE, c.id, 1 if enemy else 0, enemy))

@@ -505,3 +505,23 @@ def test_a_crowded_scene_stays_on_the_fast_core_and_plays_as_the_reference(chara
     scene = scene_from_dict(crowd(characters), f"warehouse x{characters}")
     assert all(o is not None for o in FastCore(scene).outcomes(SEEDS[:20]))
     assert compare(scene, SEEDS[:3]) == 3
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_supporters_share_a_major_cost_as_the_reference(shared):
+    """The shared_costs dial (003:1453-1454): random play pledges support and climbs impeded
+    borders; a failed climb taken at a major cost marks a consequence on each supporter too."""
+    team = {"ann": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 1, "Fight": 1}},
+            "bob": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 2, "Fight": 2}},
+            "cat": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 1, "Fight": 2}},
+            "brute": {"kind": "major", "side": "npcs", "zone": "c", "skills": {"Fight": 2, "Athletics": 1}},
+            "thug": {"kind": "minor", "side": "npcs", "zone": "c", "skills": {"Fight": 1, "Athletics": 2}}}
+    data = {"name": "climb", "zones": [{"id": z} for z in "abc"], "characters": team,
+            "borders": [{"between": ["a", "b"], "difficulty": 3}, {"between": ["b", "c"], "difficulty": 2}]}
+    scene = scene_from_dict(data, dials={"shared_costs": shared})
+    who = {c.id: "random" for c in scene.characters}
+    assert compare(scene, range(150), who) == 150
+    events = [e for s in range(150) for e in FastCore(scene, who).episode(s).events()]
+    pairs = [b.actor for a, b in zip(events, events[1:])
+             if type(a).__name__ == "AspectCreated" and type(b).__name__ == "MajorCost"]
+    assert any(events) and (len(pairs) > 0) == shared

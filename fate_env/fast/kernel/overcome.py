@@ -7,7 +7,7 @@ from ..jit import njit
 from .aspects import _boost, _cons_name, _new_aspect
 from .events import _decision, _emit, _paused_two
 from .layout import (
-    C_CTAKEN, C_SLOTNAME, D_COST, E_CREATED, E_MAJOR, G_PLACED, K_CONSEQUENCE, K_SITUATION, L_SEV, L_TRACK, L_VALUE,
+    ACTIVE, C_CTAKEN, C_NSUP, C_SLOTNAME, C_STATUS, D_COST, NCF, P_SHARED, E_CREATED, E_MAJOR, G_PLACED, K_CONSEQUENCE, K_SITUATION, L_SEV, L_TRACK, L_VALUE,
     MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT, MAJOR_OFF, NEG, O_FAIL, O_FAIL_BOOST, O_MAJOR_COST, O_MINOR_COST, OUT_COST,
     OUT_FAIL, OUT_STYLE, OUT_SUCCESS, P_MAJOR, P_NAME_HARD_WON, P_NAME_SECOND_WIND, P_NAME_SMALL_WIN,
     P_TIE_CHOICE, P_TRACK, R_C_HURT, R_C_MAJOR, R_C_MINOR, R_OPP, S_NSLOT, TGT_ZONE,
@@ -29,7 +29,52 @@ def _major_slot(SC, SLOTS, SLOTA, P, c):
     return best
 
 
-@mirrors("fate_env.rules.overcome.overcome_outcome")
+@mirrors("fate_env.rules.overcome.sharers")
+@njit(cache=True, _nrt=False)
+def _sharer(CH, P, actor, k):
+    """overcome.sharers: the k-th who pays ``actor``'s major cost (0: the roller; then its
+    supporters still in the fight, each once, in pledge order, under the shared_costs dial), or NEG."""
+    if k == 0:
+        return actor
+    if P[P_SHARED] == 0:
+        return NEG
+    seen = 0
+    for j in range(CH[actor, C_NSUP]):
+        x = CH[actor, NCF + j]
+        if x == actor or CH[x, C_STATUS] != ACTIVE:
+            continue
+        first = True
+        for i in range(j):
+            if CH[actor, NCF + i] == x:
+                first = False
+        if first:
+            seen += 1
+            if seen == k:
+                return x
+    return NEG
+
+
+@mirrors("fate_env.rules.overcome._cost_consequence")
+@njit(cache=True, _nrt=False)
+def _cost_consequence(SC, SLOTS, SLOTA, CH, A, AF, AL, G, P, EV, c, enemy):
+    """overcome._cost_consequence: a mild or moderate consequence on ``c`` as a major cost (False:
+    the aspect table is full)."""
+    slot = _major_slot(SC, SLOTS, SLOTA, P, c)
+    name = _cons_name(A, AL, G, P, P[P_TRACK], SLOTS[c, slot, L_SEV], c)
+    aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, c, NEG, enemy)
+    if aid == NEG:
+        return False
+    if enemy != NEG:
+        AF[aid, enemy] = 1
+    SLOTA[c, slot] = aid
+    CH[c, C_SLOTNAME + slot] = name
+    CH[c, C_CTAKEN] += 1
+    _emit(EV, G, E_MAJOR, (c, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0))
+    _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, c, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))
+    return True
+
+
+@mirrors("fate_env.rules.overcome.overcome_outcome", "fate_env.rules.overcome.major_cost_payable")
 @njit(cache=True, _nrt=False)
 def _overcome_outcome(T, W, B, EV, actor, m, zone):
     """overcome.overcome_outcome: OUT_FAIL, OUT_COST, OUT_SUCCESS or OUT_STYLE after the roller's
@@ -45,8 +90,16 @@ def _overcome_outcome(T, W, B, EV, actor, m, zone):
     if m < 0:
         if P[P_MAJOR] == MAJOR_OFF:
             return OUT_FAIL
-        slot = _major_slot(SC, SLOTS, SLOTA, P, actor)
-        payable = slot != NEG if P[P_MAJOR] == MAJOR_CONSEQUENCE else enemy != NEG
+        payable = enemy != NEG
+        if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # a free slot on everyone who pays
+            payable = True
+            k = 0
+            x = actor
+            while x != NEG:
+                if _major_slot(SC, SLOTS, SLOTA, P, x) == NEG:
+                    payable = False
+                k += 1
+                x = _sharer(CH, P, actor, k)
         if not payable:
             return OUT_FAIL  # the lone option, fail, is taken at once
         if rnd:
@@ -61,18 +114,14 @@ def _overcome_outcome(T, W, B, EV, actor, m, zone):
             _decision(EV, G, D_COST, actor, 0, why if rnd else R_C_HURT, O_FAIL, 0, 0, 0, 0, 0)
             return OUT_FAIL
         _decision(EV, G, D_COST, actor, 1, why if rnd else R_C_MAJOR, O_MAJOR_COST, 0, 0, 0, 0, 0)
-        if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost
-            name = _cons_name(A, AL, G, P, P[P_TRACK], SLOTS[actor, slot, L_SEV], actor)
-            aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, actor, NEG, enemy)
-            if aid == NEG:
-                return OUT_FAIL
-            if enemy != NEG:
-                AF[aid, enemy] = 1
-            SLOTA[actor, slot] = aid
-            CH[actor, C_SLOTNAME + slot] = name
-            CH[actor, C_CTAKEN] += 1
-            _emit(EV, G, E_MAJOR, (actor, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0))
-            _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, actor, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))
+        if P[P_MAJOR] == MAJOR_CONSEQUENCE:  # overcome.pay_major_cost: the roller, then each who shares it
+            k = 0
+            x = actor
+            while x != NEG:
+                if not _cost_consequence(SC, SLOTS, SLOTA, CH, A, AF, AL, G, P, EV, x, enemy):
+                    return OUT_FAIL
+                k += 1
+                x = _sharer(CH, P, actor, k)
         else:
             name = P[P_NAME_HARD_WON]
             aid = _new_aspect(A, AF, AL, G, P, name, K_SITUATION, NEG, zone, enemy)
