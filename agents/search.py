@@ -45,7 +45,7 @@ from fate_env.content.policies import policy_params
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.kinds import Status
 from fate_env.rules.options import (
-    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Hold, Move, OvercomeMove, Pass, Protect,
+    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Guard, Hold, Move, OvercomeMove, Pass, Protect,
     RemoveAspect, ShoveInto, SplitAdvantage, SplitAttack, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
@@ -151,6 +151,7 @@ _WORDS = {
     ShoveInto: lambda c, me, o: f"forces {o.target} into {o.block}",
     Hold: lambda c, me, o: "holds its action for later in the exchange",
     Protect: lambda c, me, o: f"blocks for {o.ally}",
+    Guard: lambda c, me, o: f"guards {o.ally}",
     BlockAction: lambda c, me, o: f"blocks {o.target}'s {o.action}",
     SplitAdvantage: lambda c, me, o: f"creates {o.template} on each foe in {o.zone}, its effort split",
 }

@@ -238,9 +238,13 @@ class Narrator:
                 return f"   {n(e.actor)} holds its action for later in the exchange"
             case ev.MajorCost():
                 what = ("takes the consequence " if e.cost == "consequence" else "hands the opposition ") + e.aspect
-                return f"   {n(e.actor)} succeeds at a major cost: {what}"
+                return f"   {n(e.actor)} pays a major cost: {what}"
             case ev.FullDefenseDeclared():
                 return f"   {n(e.actor)} goes on full defense"
+            case ev.Guarding():
+                return f"   {n(e.actor)} goes on full defense guarding {n(e.ally)}"
+            case ev.StoodIn():
+                return f"   {n(e.actor)} steps in front of {n(e.ward)}: {n(e.attacker)}'s attack meets {n(e.actor)}"
             case ev.SupportPledged():
                 return f"   {n(e.actor)} supports {n(e.ally)} (+1 teamwork on their next roll)"
             case ev.Passed():

@@ -32,7 +32,7 @@ from ..rules.actions import BY_OPTION, FEATURES as ACTION_FEATURES
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, ForgoDefense, FullDefense,
-    Hold, Invoke,
+    Guard, Hold, Invoke,
     Move, Next, NoAdvantage, NoSupport, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, RollFor,
     ShieldWith, ShoveInto, SpendSpin, SplitAdvantage, SplitAttack, Stay, Support, TakeTask, TurnToContest,
     ZoneAttack,
@@ -297,6 +297,9 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     # the forgo_defense dial: take an attack undefended (empty without it)
     S("forgo_defense", _if("forgo", _one), "1, or 0", ("respond",), "forgo the defense: the attack is against Mediocre",
       (ForgoDefense,)),
+    # the full_defense_focus dial: full defense guarding an ally (empty without it)
+    S("guard", lambda L: L.C, "C, or 0", ("turn",), "full defense guarding an ally (C)", (Guard,),
+      _character("guard", "ally")),
 )
 SEGMENTS = tuple(_action_gated(spec) for spec in SEGMENTS)
 del S

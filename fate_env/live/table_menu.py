@@ -149,6 +149,7 @@ WORDS: dict[type, tuple[str, Any]] = {
     op.OvercomeMove: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)} (overcome the way)"),
     op.Move: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)}"),
     op.Protect: ("Defend", lambda e, d, n, o: f"block for {n.name(o.ally)}"),
+    op.Guard: ("Defend", lambda e, d, n, o: f"full defense guarding {n.name(o.ally)}: you meet their attackers at +2"),
     op.BlockAction: ("Defend", lambda e, d, n, o: f"block {n.name(o.target)}'s {o.action}"),
     op.SpendSpin: ("Defend", lambda e, d, n, o: f"spend {n.name(o.holder)}'s spin token (+1)"),
     op.ShieldWith: ("Defend", lambda e, d, n, o: f"shove {n.name(o.minion)} into the blow"),

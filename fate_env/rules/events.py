@@ -407,7 +407,8 @@ class ManeuverAvoided(Event):
 
 @dataclass(frozen=True, slots=True)
 class MajorCost(Event):
-    """A failed overcome taken as success at a major cost: ``cost`` is consequence or enemy_aspect."""
+    """A failed overcome taken as success at a major cost: ``cost`` is consequence or enemy_aspect.
+    Under ``shared_costs`` each supporter of the roll has one too, after the roller's."""
 
     actor: str
     cost: str
@@ -418,6 +419,23 @@ class MajorCost(Event):
 @dataclass(frozen=True, slots=True)
 class FullDefenseDeclared(Event):
     actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Guarding(Event):
+    """Full defense with an ally as its focus (003:2236-2240)."""
+
+    actor: str
+    ally: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoodIn(Event):
+    """A guard steps between an attack and its ward: the guard defends and takes the hit (000:270)."""
+
+    actor: str
+    ward: str
+    attacker: str
 
 
 @dataclass(frozen=True, slots=True)

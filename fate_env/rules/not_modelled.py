@@ -41,10 +41,6 @@ class NotModelled:
 CONDENSED, FATE2, FATE3 = "Fate Condensed", "FATE 2.0", "Fate 3.0"
 
 NOT_MODELLED: tuple[NotModelled, ...] = (
-    NotModelled("dials", "full_defense_focus", CONDENSED,
-                "full defense with a focus other than oneself (protecting someone, a group of aggressors, "
-                "an effort to oppose)", "003:2236-2240",
-                "full defense covers the one who declares it; Fate 3.0's protect dial blocks for an ally (002:46)"),
     NotModelled("dials", "faster_contests_teamwork", CONDENSED,
                 "in faster contests, a teamwork bonus given to another's attempt to create an advantage",
                 "003:2228-2230",

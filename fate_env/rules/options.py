@@ -66,6 +66,11 @@ class FullDefense:
 
 
 @dataclass(frozen=True, slots=True)
+class Guard:            # full defense with an ally as its focus: defend for them, take their hits (003:2236-2240)
+    ally: str
+
+
+@dataclass(frozen=True, slots=True)
 class Support:          # teamwork: +1 to an ally's next roll
     ally: str
 
@@ -238,6 +243,7 @@ _NAMES = {
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
     Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block", SplitAdvantage: "split_advantage",
+    Guard: "guard",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

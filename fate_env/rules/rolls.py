@@ -105,14 +105,16 @@ def scale_edge(e: "Play", cid: str, against: str | None) -> int:
 
 
 def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes: list[str],
-         peek: bool = False, against: str | None = None) -> tuple[int, int]:
+         peek: bool = False, against: str | None = None, ward: str | None = None) -> tuple[int, int]:
     """Skill + stunts + teamwork (mob members, pledged supporters) + full defense + scale: (rating, total).
 
     When a supporter outranks the actor, the roll is at the supporter's rating (and stunts) and
     the actor helps (003:1449-1455). ``peek``: a look, not a roll (full defense is not used up).
     ``against``: the character opposing the roll, for scale (the acting character's own scale
     counts, whoever leads the teamwork); under ``scale_benefit: after_roll`` attacks and
-    advantages take theirs after the roll instead (:func:`after_roll_edge`)."""
+    advantages take theirs after the roll instead (:func:`after_roll_edge`). ``ward``: whom a
+    defense is for, when not the defender itself: a full defense's +2 counts on the defenses of its
+    focus only (003:2240-2244), oneself by default or the ally it guards (``Fighter.ward``)."""
     F = e.t.f
     f = F[cid]
     own = f.sheet.skills.get(skill, 0)
@@ -138,7 +140,7 @@ def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes
         if tw:
             total += tw
             notes.append(f"teamwork +{tw}")
-    if action == "defend" and f.full_defense:
+    if action == "defend" and f.full_defense and f.ward == (None if ward == cid else ward):
         total += 2
         if not peek:
             f.defended_on_full = True
@@ -174,9 +176,10 @@ def after_roll_edge(e: "Play", r: Roll) -> int:
 
 def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
          opp_skill: str | None = None, difficulty: int | None = None, why: str = "",
-         about: tuple[str, ...] = ()) -> Roll:
+         about: tuple[str, ...] = (), ward: str | None = None) -> Roll:
     """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty.
-    ``about``: the obstacles the roll concerns (``Roll.about``)."""
+    ``about``: the obstacles the roll concerns (``Roll.about``); ``ward``: whom the defender
+    defends for, when it stands in for someone (``base``)."""
     notes: list[str] = []
     against = opposer if opposer is not None and difficulty is None else None
     rating, total = base(e, f.id, skill, action, target, notes, against=against)
@@ -191,7 +194,7 @@ def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None =
     r = Roll(action, f.id, skill, total, faces, target=target, zones=zones, about=about)
     if opposer is not None and difficulty is None:
         notes = []
-        o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes, against=f.id)
+        o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes, against=f.id, ward=ward)
         armor = F[opposer].sheet.armor if armed else 0
         if armor:
             o_total += armor

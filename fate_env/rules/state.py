@@ -76,6 +76,7 @@ class Fighter:
     owed: int = 0               # fate points owed at scene end (hostile invokes)
     supporters: list[str] = field(default_factory=list)
     taken_out_by: str | None = None
+    ward: str | None = None     # on full defense guarding this ally (the full_defense_focus dial)
 
     @property
     def id(self) -> str:
@@ -92,7 +93,7 @@ class Fighter:
         return Fighter(self.sheet, self.zone, {k: t.copy() for k, t in self.tracks.items()},
                        [s.copy() for s in self.slots], self.fate_points, self.status, self.full_defense,
                        self.defended_on_full, self.members, self.consequences_taken, self.owed,
-                       self.supporters[:], self.taken_out_by)
+                       self.supporters[:], self.taken_out_by, self.ward)
 
 
 # -- aspects -------------------------------------------------------------

@@ -71,3 +71,88 @@ def test_the_major_cost_is_not_on_offer_when_a_supporter_has_no_slot_to_pay_with
     d.skip_invokes()
     asked = c.pending is not None and c.pending.kind == "cost" and Choose("major_cost") in c.pending.options
     assert asked is not shared
+
+
+# -- full defense guarding an ally (003:2236-2240; 000:270, 000:489-491) ---------------------------
+from fate_env.rules.options import Attack, Defend, FullDefense, Guard  # noqa: E402
+
+TRIO = {
+    "ann": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 2, "Fight": 1}, "high_concept": "Guard"},
+    "bob": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 1}, "high_concept": "Scholar"},
+    "brute": {"kind": "major", "side": "npcs", "zone": "a", "skills": {"Fight": 3}, "high_concept": "Brute"},
+}
+
+
+def _guarded(dials=None, forced=((0, 0, 0, 0), (0, 0, 0, 0))):
+    scene = make_scene(TRIO, zones=("a", "b"), borders=[{"between": ["a", "b"]}], first="ann",
+                       rules={"name": "condensed", "dials": {"full_defense_focus": True, **(dials or {})}})
+    return Conflict(scene, seed=0, forced=list(forced))
+
+
+def _rolls(c):
+    return [(e.actor, e.action, e.base, e.notes) for e in c.events if type(e).__name__ == "Rolled"]
+
+
+def test_a_guard_meets_the_attack_on_its_ward_at_plus_two_and_takes_the_hit():
+    """003:2236-2240: a full defense may name someone it protects, +2 to the defenses for that
+    focus; 000:270: defending on another's behalf, the defender suffers the failed roll. The brute's
+    Fight 3 + 3 against Ann's Athletics 2 + 2 on Bob's behalf: a 2-shift hit on Ann, none on Bob."""
+    c = _guarded(forced=[(1, 1, 1, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    assert Guard("bob") in d.expect("turn", "ann").options and FullDefense() in c.pending.options
+    d.do("turn", "ann", Guard("bob"))
+    if c.pending.kind == "move":
+        c.step(0)
+    d.do("next", "ann", Next("brute"))
+    d.do("turn", "brute", Attack("bob", "Fight"))
+    d.do("respond", "ann", Defend())  # the guard answers the attack, not the ward
+    assert [(e.actor, e.ward) for e in c.events if type(e).__name__ == "StoodIn"] == [("ann", "bob")]
+    assert _rolls(c) == [("brute", "attack", 3, ()), ("ann", "defend", 4, ("full defense +2",))]
+    d.skip_invokes()
+    hits = [(e.target, e.shifts) for e in c.events if type(e).__name__ == "Resolved"]
+    assert hits == [("ann", 2)]
+    assert c.pending.kind == "absorb" and c.pending.actor == "ann"
+
+
+def test_the_guards_own_defense_is_outside_its_focus():
+    """003:2240-2244: the +2 is for the defenses of the declared focus; attacked itself, the guard
+    defends at its plain rating."""
+    c = _guarded()
+    d = Driver(c)
+    d.do("turn", "ann", Guard("bob"))
+    if c.pending.kind == "move":
+        c.step(0)
+    d.do("next", "ann", Next("brute"))
+    d.do("turn", "brute", Attack("ann", "Fight"))
+    d.do("respond", "ann", Defend())
+    assert not any(type(e).__name__ == "StoodIn" for e in c.events)
+    assert _rolls(c)[-1] == ("ann", "defend", 2, ())
+
+
+def test_a_ward_out_of_reach_of_its_guard_defends_itself():
+    """Stepping between needs the guard beside the ward (a ruling on 000:270's "reasonable"): Bob
+    walks into the brute's zone, and meets the attack himself."""
+    trio = {**TRIO, "brute": {**TRIO["brute"], "zone": "b"}}
+    scene = make_scene(trio, zones=("a", "b"), borders=[{"between": ["a", "b"]}], first="ann",
+                       rules={"name": "condensed", "dials": {"full_defense_focus": True}})
+    c = Conflict(scene, seed=0, forced=[(0, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "ann", Guard("bob"))
+    if c.pending.kind == "move":
+        c.step(0)
+    d.do("next", "ann", Next("bob"))
+    from fate_env.rules.options import Move, Pass
+    d.do("turn", "bob", Move("b"))
+    d.do("turn", "bob", Pass())
+    d.do("turn", "brute", Attack("bob", "Fight"))
+    d.do("respond", "bob", Defend())
+    assert not any(type(e).__name__ == "StoodIn" for e in c.events)
+    assert _rolls(c)[-1] == ("bob", "defend", 1, ())
+
+
+def test_guarding_is_offered_only_under_the_dial_and_the_fast_core_refuses_it():
+    from fate_env.fast import covered
+    plain = Conflict(make_scene(TRIO, first="ann", zones=("a",)), seed=0)
+    assert not any(type(o) is Guard for o in plain.pending.options)
+    scene = _guarded().scene
+    assert any("full_defense_focus" in why for why in covered(scene))

@@ -18,6 +18,7 @@ from . import (
     concede,
     exploit,
     full_defense,
+    guard,
     hold,
     protect,
     block,
@@ -59,6 +60,7 @@ ACTIONS: tuple[Action, ...] = (
     protect.ACTION,          # offered only under the protect dial
     block.ACTION,            # offered only under the block_actions dial
     split_advantage.ACTION,  # offered only under the split_effort dial
+    guard.ACTION,            # offered only under the full_defense_focus dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 

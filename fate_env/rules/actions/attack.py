@@ -27,6 +27,7 @@ from ..state import Fighter
 from ..table import Roll
 from ..steps import respond
 from .base import Action, TurnContext
+from .guard import stand_in
 from .protect import floor
 from ..play import Play
 
@@ -53,6 +54,7 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
     target, skill = choice.target, choice.skill
+    target = stand_in(e, target, f.id)  # a guard steps in (full_defense_focus, 000:270)
     answer = yield from respond(e, target, f.id, "attack", skill)
     if not answer:
         return
@@ -61,7 +63,7 @@ def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
         r = undefended(e, f, skill, target)
     else:
         defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
-        r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend)
+        r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend, ward=choice.target)
     if e.t.protected:
         floor(e, r)  # a blocker's strength (002:46)
     yield from invoke_rounds(e, r)

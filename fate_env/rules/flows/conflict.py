@@ -148,7 +148,7 @@ def begin_exchange(e: "Play") -> bool:
         t.protected, t.blocked = {}, {}  # a block lasts the exchange it is rolled in (002:46-47)
     if e.exchange_defense:  # a full defense lasts the exchange it is declared in (001:80)
         for f in t.f.values():
-            f.full_defense = False
+            f.full_defense, f.ward = False, None
     t.acted = set()
     t.set_back = set()
     return True
@@ -215,7 +215,7 @@ def turn(e: "Play", actor: str) -> Flow:
     elif f.full_defense:
         if e.rules.full_defense == "condensed" and not f.defended_on_full:
             boost(e, actor, "Prepared")  # 003:2245-2248
-        f.full_defense = False
+        f.full_defense, f.ward = False, None
     free_move = True
     while True:
         choice = yield from ask(e, DecisionKind.TURN, actor, turn_options(e, f, free_move))
