@@ -302,7 +302,8 @@ class BasicController:
             return d.options.index(Choose("fail")), reason("too_hurt")
         if d.context.get("action") == "maneuver":
             return d.options.index(Choose("take_aspect")), "takes the aspect and keeps its fate points"
-        reasons = {"no_aspect": reason("give_nothing"), "minor_cost": reason("minor_cost"),
+        reasons = {"reveal": "shows what was hidden, for a free invoke on it",
+                   "no_aspect": reason("give_nothing"), "minor_cost": reason("minor_cost"),
                    "pay": "keeps the roll; the other side gets a free invoke",
                    "major_cost": "gets it done, whatever it costs"}
         for pref in reasons:

@@ -188,9 +188,9 @@ class StackerController(BasicController):
             return opts.index(Concede()), reason("concede")
         held = self._held(c, me)
         if held < int(self.params.get("stack", 4)):
-            i = next((i for i, o in enumerate(opts) if type(o) is Exploit and c.aspects[o.aspect].owner == me), None)
+            i = next((i for i, o in enumerate(opts) if type(o) is Exploit and c.aspect(o.aspect).owner == me), None)
             if i is not None:
-                name = c.aspects[opts[i].aspect].name
+                name = c.aspect(opts[i].aspect).name
                 return i, reason("stack", aspect=name, held=held)
         return super()._turn(c, d)
 

@@ -18,6 +18,13 @@ from ..rules.scene import Scene
 OUTCOME_WORDS = {"fail": "fails", "tie": "ties", "success": "succeeds", "success_with_style": "succeeds with style"}
 
 
+def exploit_words(a) -> str:
+    """What taking advantage of ``a`` is called: a hidden aspect's name is not told (003:854-867)."""
+    if a.hidden:
+        return "search for what is hidden " + (f"in {a.zone}" if a.zone is not None else "in the scene")
+    return f"take advantage of {a.name}"
+
+
 class Narrator:
     """Turns events into lines; keeps just enough context (the last decision's reason)."""
 
@@ -40,9 +47,10 @@ class Narrator:
                 pay += f" from {self.name(option.payer)}"
             effect = "+2" if option.effect == "bonus" else "reroll"
             return f"invoke {a.name} with {pay}: {effect}   [{key(option)}]"
-        if kind in (Exploit, RemoveAspect):
-            verb = "take advantage of" if kind is Exploit else "clear"
-            return f"{verb} {conflict.aspects[option.aspect].name}   [{key(option)}]"
+        if kind is Exploit:
+            return f"{exploit_words(conflict.aspect(option.aspect))}   [{key(option)}]"
+        if kind is RemoveAspect:
+            return f"clear {conflict.aspect(option.aspect).name}   [{key(option)}]"
         return key(option)
 
     def name(self, cid: str | None) -> str:
@@ -241,6 +249,8 @@ class Narrator:
                 return f"   {n(e.actor)} pays a major cost: {what}"
             case ev.FullDefenseDeclared():
                 return f"   {n(e.actor)} goes on full defense"
+            case ev.AspectRevealed():
+                return f"   {n(e.by)} reveals {e.name}, hidden until now"
             case ev.Guarding():
                 return f"   {n(e.actor)} goes on full defense guarding {n(e.ally)}"
             case ev.StoodIn():

@@ -56,7 +56,10 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
     for i, a in enumerate(data.get("aspects", [])):
         if "zone" in a:
             check_zone(f"aspects.{i}.zone", a["zone"])
-        aspects.append(SceneAspect(a["name"], a.get("zone"), dict(a.get("free_invokes", {}))))
+        if a.get("hidden") and a.get("free_invokes"):
+            fail(f"aspects.{i}.free_invokes", "a hidden aspect holds no free invokes until someone discovers it "
+                 "(003:854-867); expected none, or hidden: false")
+        aspects.append(SceneAspect(a["name"], a.get("zone"), dict(a.get("free_invokes", {})), bool(a.get("hidden"))))
     aspect_names = {a.name for a in aspects}
 
     borders = []

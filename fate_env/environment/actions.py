@@ -49,7 +49,9 @@ class AspectSlots:
         self._seen: tuple = ()
 
     def sync(self, conflict: Conflict) -> None:
-        live = conflict.aspects
+        # every aspect in play, a hidden one too: searching for it is an option with a slot (what
+        # is there is not in the observation until it is found, ObservationEncoder)
+        live = conflict.t.aspects
         # every new aspect takes the next number (rules/aspects.py new_aspect) and a removal shortens
         # the table: the same table, size and last number mean the same aspects (most steps)
         seen = (live, len(live), conflict.t.aspect_seq)
@@ -74,7 +76,7 @@ def usable_boosts(conflict: Conflict, options: Sequence[Any]) -> list[int]:
     """The boosts a decision's invoke options use, in order: the ``boost`` segment's indices."""
     out: list[int] = []
     for o in options:
-        if type(o) is Invoke and conflict.aspects[o.aspect].kind == BOOST and o.aspect not in out:
+        if type(o) is Invoke and conflict.aspect(o.aspect).kind == BOOST and o.aspect not in out:
             out.append(o.aspect)
     return out
 

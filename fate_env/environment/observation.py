@@ -210,7 +210,9 @@ class ObservationEncoder:
         adds: dict[int, float] = {}
         kind_index = self._kind_index
         for aid, slot in slots.slot_of.items():
-            a = aspects[aid]
+            a = aspects.get(aid)
+            if a is None:
+                continue  # hidden: nothing of it is seen until someone discovers it (003:854-867)
             o = base + slot * ASPECT
             owner = a.owner
             rel = 0 if owner is None else 1 if owner == ego else 2 if sides[owner] == side else 3

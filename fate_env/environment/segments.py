@@ -87,6 +87,7 @@ FEATURES: dict[str, Callable[[Any], bool]] = {
     "spin": lambda scene: scene.rules.defense_overflow == "spin",
     "avoid": lambda scene: scene.rules.maneuver_avoid,
     "forgo": lambda scene: scene.rules.forgo_defense,
+    "hidden": lambda scene: any(a.hidden for a in scene.aspects),
 }
 
 
@@ -300,6 +301,11 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     # the full_defense_focus dial: full defense guarding an ally (empty without it)
     S("guard", lambda L: L.C, "C, or 0", ("turn",), "full defense guarding an ally (C)", (Guard,),
       _character("guard", "ally")),
+    # hidden aspects (aspects[].hidden): a failed search's opposition keeps the aspect hidden or reveals it
+    S("keep_hidden", _if("hidden", _one), "1, or 0", ("cost",), "a failed search: keep the aspect hidden",
+      choice="keep_hidden"),
+    S("reveal", _if("hidden", _one), "1, or 0", ("cost",), "a failed search: reveal it for a free invoke",
+      choice="reveal"),
 )
 SEGMENTS = tuple(_action_gated(spec) for spec in SEGMENTS)
 del S

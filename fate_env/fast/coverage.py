@@ -79,7 +79,10 @@ def _advantages(templates, scene: Scene) -> list[str]:
 
 def _aspects(aspects, scene: Scene) -> list[str]:
     low = [sa.name for sa in aspects if any(v <= 0 for v in sa.free_invokes.values())]
-    return [f"situation aspect {n!r} with a free invoke count under 1" for n in low]
+    why = [f"situation aspect {n!r} with a free invoke count under 1" for n in low]
+    if any(sa.hidden for sa in aspects):
+        why.append("hidden aspects")
+    return why
 
 
 def _none(what: str) -> Check:

@@ -61,7 +61,8 @@ def tables(engine, narrator) -> list[Table]:
             continue
         on = narrator.name(a.owner) if a.owner else (zones.get(a.zone, a.zone) if a.zone else "scene")
         free = ", ".join(f"{narrator.name(h)} {n}" for h, n in a.free.items() if n) or "-"
-        aspects.add_row(*map(_cell, (f"#{a.id}", a.name, str(a.kind), on, free)))
+        kind = f"{a.kind} (hidden)" if a.hidden else str(a.kind)  # the GM's panel: the players' pages leave it out
+        aspects.add_row(*map(_cell, (f"#{a.id}", a.name, kind, on, free)))
     return [people, aspects]
 
 
@@ -119,7 +120,7 @@ def brief(engine, narrator, width: int = 100) -> list[str]:
     few lines (the whole board, with every character's aspects, is ``/state``)."""
     t = engine.t
     zones = narrator.zones
-    situation = [f"#{a.id} {a.name} ({zones.get(a.zone, a.zone) if a.zone else 'scene'})"
+    situation = [f"#{a.id} {a.name} ({zones.get(a.zone, a.zone) if a.zone else 'scene'}{', hidden' if a.hidden else ''})"
                  for a in t.aspects.values() if a.owner is None]
     return short(engine, narrator, width) + ([printable(line) for line in _wrap("  aspects: ", situation, width)]
                                              if situation else [])
@@ -139,10 +140,11 @@ def _wrap(head: str, parts: list[str], width: int) -> list[str]:
     return lines
 
 
-def data(engine, narrator) -> dict:
+def data(engine, narrator, gm: bool = True) -> dict:
     """The panel as data, for the web table's map and cards: the zones (who stands in each, their
     borders and what blocks them) and a card per character (aspects with handles and free invokes,
-    stress boxes, consequences, fate points, whether it has acted)."""
+    stress boxes, consequences, fate points, whether it has acted). A hidden aspect is on the GM's
+    (``gm``, marked ``hidden``) and on no one else's (003:854-867)."""
     t = engine.t
     zones = narrator.zones
     borders = []
@@ -173,8 +175,8 @@ def data(engine, narrator) -> dict:
             "stunts": [st.name for st in s.stunts], "weapon": s.weapon, "armor": s.armor,
             "pending": cid == getattr(engine.pending, "actor", None)})
     situation = [{"handle": a.id, "name": a.name, "kind": str(a.kind), "zone": a.zone,
-                  "free": {narrator.name(h): n for h, n in a.free.items() if n}}
-                 for a in t.aspects.values() if a.owner is None]
+                  "free": {narrator.name(h): n for h, n in a.free.items() if n}, **({"hidden": True} if a.hidden else {})}
+                 for a in t.aspects.values() if a.owner is None and (gm or not a.hidden)]
     return {"exchange": t.exchange, "gm_pool": t.gm_pool,
             "zones": [{"id": z, "name": name} for z, name in zones.items()], "borders": borders,
             "cards": cards, "situation": situation}

@@ -22,6 +22,7 @@ from ..rules.kinds import DecisionKind
 from ..rules.ladder import describe
 from ..rules.odds import band_odds
 from ..rules.stress import Absorb, TakenOut
+from ..content.narrate import exploit_words
 
 #: the option types whose odds come from their roll
 ROLLED = (op.Attack, op.CreateAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect, op.ZoneAttack,
@@ -35,7 +36,9 @@ SHORT_PER_GROUP = {"Attack": 3, "Create an advantage": 1, "Move": 1, "Defend": 1
 #: decisions with this many options or fewer are shown whole
 SMALL = 8
 CHOICE_WORDS = {"full_hit": "take the full hit", "boost": "take a boost instead", "act_now": "take the held turn now",
-                "keep_holding": "keep holding", "accept": "accept", "refuse": "refuse"}
+                "keep_holding": "keep holding", "accept": "accept", "refuse": "refuse",
+                "keep_hidden": "keep what they searched for hidden",
+                "reveal": "reveal it, and take a free invoke on it"}
 
 
 @dataclass
@@ -144,7 +147,7 @@ WORDS: dict[type, tuple[str, Any]] = {
                                                                   f"{_target(d, n, o.target)}"),
     op.SplitAdvantage: ("Create an advantage", lambda e, d, n, o: f"{o.template} on every foe in "
                                                                  f"{n.zones.get(o.zone, o.zone)} (split)"),
-    op.Exploit: ("Create an advantage", lambda e, d, n, o: f"take advantage of {e.aspects[o.aspect].name}"),
+    op.Exploit: ("Create an advantage", lambda e, d, n, o: exploit_words(e.aspect(o.aspect))),
     op.RemoveAspect: ("Move", lambda e, d, n, o: f"overcome {e.aspects[o.aspect].name} (clear it)"),
     op.OvercomeMove: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)} (overcome the way)"),
     op.Move: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)}"),

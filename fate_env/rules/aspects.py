@@ -25,15 +25,15 @@ CONSEQUENCE_NAMES = {
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
 #: ``when: aspect: NAME`` may name one of these, see fate_env.content.scenes)
 ENGINE_ASPECTS = ("Prepared", "Upper Hand", "Opening", "Momentum", "Glancing Blow", "Second Wind", "Small Win",
-                  "Clear Ground", "Flying Start", "Hard-Won Ground")
+                  "Clear Ground", "Flying Start", "Hard-Won Ground", "Close Look")
 
 
 def new_aspect(e: "Play", name: str, kind: str, *, owner: str | None = None, zone: str | None = None,
                creator: str | None = None, role: str | None = None, skill: str | None = None,
-               obstacle: bool = False) -> Aspect:
+               obstacle: bool = False, hidden: bool = False) -> Aspect:
     t = e.t
     t.aspect_seq += 1
-    a = Aspect(t.aspect_seq, name, kind, owner, zone, creator, {}, role, skill, obstacle)
+    a = Aspect(t.aspect_seq, name, kind, owner, zone, creator, {}, role, skill, obstacle, hidden)
     t.aspects[a.id] = a
     return a
 
@@ -47,7 +47,7 @@ def setup_aspects(e: "Play") -> None:
         for name in c.aspects:
             new_aspect(e, name, CHARACTER, owner=c.id, role="other")
     for sa in e.scene.aspects:
-        a = new_aspect(e, sa.name, SITUATION, zone=sa.zone)
+        a = new_aspect(e, sa.name, SITUATION, zone=sa.zone, hidden=sa.hidden)
         a.free.update(sa.free_invokes)
     # an obstacle's name is an aspect, which matters only where the obstacle does: a block's to crossing
     # it, clearing it or being thrown into it (003:2306-2313); a distraction's to dealing with it
@@ -71,7 +71,9 @@ def visible(e: "Play", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
 
 
 def exploitable(e: "Play", f: Fighter) -> list[Aspect]:
-    """Aspects ``f`` could take advantage of from where it stands (any but boosts, visible here)."""
+    """Aspects ``f`` could take advantage of from where it stands (any but boosts, visible here).
+    A hidden one is among them: taking advantage of it is how it is discovered (003:854-867); the
+    table knows there is something to find there, not what it is."""
     F, zone = e.t.f, f.zone
     return [a for a in e.t.aspects.values() if a.kind != BOOST and (a.owner is None or F[a.owner].status == ACTIVE)
             and (a.zone is None or a.zone == zone)]
@@ -90,6 +92,8 @@ def removable(e: "Play", f: Fighter) -> list[Aspect]:
     out = []
     obstacles = e.scene_has_blocks or e.scene.hazards or e.scene.distractions
     for a in e.t.aspects.values():
+        if a.hidden:
+            continue  # nobody clears what nobody knows is there
         if obstacles and a.kind == SITUATION and a.creator is None:
             b = standing_block(e, a)  # a block is cleared from either side of it (003:2344-2345)
             if b is not None and f.zone in (b.a, b.b):
@@ -129,6 +133,12 @@ def boost(e: "Play", holder: str, name: str) -> None:
     a.free[holder] = 1
     e.t.boost_turn[a.id] = e.t.turn_seq
     e.emit(ev.AspectCreated(name, a.id, BOOST, None, 1, holder))
+
+
+def reveal(e: "Play", a: Aspect, by: str) -> None:
+    """A hidden aspect becomes known: from now on it is like any other (003:854-867)."""
+    a.hidden = False
+    e.emit(ev.AspectRevealed(a.name, a.id, by))
 
 
 def gain_free(e: "Play", a: Aspect, holder: str, count: int) -> None:

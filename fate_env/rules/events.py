@@ -422,6 +422,15 @@ class FullDefenseDeclared(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AspectRevealed(Event):
+    """A hidden aspect discovered: known from now on (003:854-867)."""
+
+    name: str
+    aspect_id: int
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class Guarding(Event):
     """Full defense with an ally as its focus (003:2236-2240)."""
 

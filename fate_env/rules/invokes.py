@@ -95,7 +95,7 @@ def invoke_options(e: "Play", who: str, r: Roll, any_only: bool = False) -> Any:
         for a in t.aspects.values():
             free = a.free
             if frees and free and (a.owner is None or F[a.owner].status == ACTIVE) and (a.zone is None or a.zone in zones) \
-                    and not (a.obstacle and a.name not in r.about):
+                    and not (a.obstacle and a.name not in r.about) and not a.hidden:
                 for h in allies:
                     if free.get(h, 0) > 0:
                         return True
@@ -109,6 +109,8 @@ def invoke_options(e: "Play", who: str, r: Roll, any_only: bool = False) -> Any:
         if a.zone is not None and a.zone not in zones:
             continue
         if a.obstacle and a.name not in r.about:  # an obstacle bears on the rolls about it alone
+            continue
+        if a.hidden:  # not known: not invoked until discovered (003:854-867)
             continue
         if a.free and frees:
             for h in allies:
@@ -223,7 +225,7 @@ def invoke_budget(e: "Play", who: str, bearing: bool = False) -> tuple[int, int,
             continue
         if a.zone is not None and a.zone not in r.zones:
             continue
-        if a.obstacle and a.name not in r.about:
+        if a.obstacle and a.name not in r.about or a.hidden:
             continue
         if bearing and not bears_on(r, who, owner):
             continue

@@ -53,7 +53,7 @@ def holds(e: "Play", cid: str, when: When | None, target: str | None) -> bool:
     tag, arg = when.tag, when.arg
     if tag == "aspect":
         zones = (f.zone,) + ((F[target].zone,) if target in F else ())
-        return any(a.name == arg and visible(e, a, zones) and a.owner in (None, cid, target)
+        return any(a.name == arg and not a.hidden and visible(e, a, zones) and a.owner in (None, cid, target)
                    for a in e.t.aspects.values())
     if tag == "zone":
         return f.zone == arg

@@ -208,6 +208,8 @@ class SceneAspect:
     name: str
     zone: str | None = None
     free_invokes: dict[str, int] = field(default_factory=dict)
+    #: not known until someone discovers it by creating an advantage on it (003:820-824, 003:854-867)
+    hidden: bool = False
 
 
 @dataclass(frozen=True)

@@ -118,10 +118,12 @@ class Aspect:
     #: an obstacle's name (a block's, a distraction's, a hazard's with no zone): it bears only on the rolls
     #: about that obstacle (``Roll.about``), not on every roll of the scene (003:2310-2313)
     obstacle: bool = False
+    #: in play but not yet known: nobody invokes it until someone discovers it (003:820-824, 003:854-867)
+    hidden: bool = False
 
     def free_total(self) -> int:
         return sum(self.free.values())
 
     def copy(self) -> "Aspect":
         return Aspect(self.id, self.name, self.kind, self.owner, self.zone, self.creator, dict(self.free),
-                      self.role, self.skill, self.obstacle)
+                      self.role, self.skill, self.obstacle, self.hidden)

@@ -36,7 +36,12 @@ class View:
 
     @property
     def aspects(self) -> dict[int, "Aspect"]:
-        return self.t.aspects
+        """The aspects in play that are known: a hidden one is no one's to see until discovered
+        (:meth:`aspect` still names it, for an option that searches for it)."""
+        t = self.t
+        if not any(a.hidden for a in t.aspects.values()):
+            return t.aspects
+        return {k: a for k, a in t.aspects.items() if not a.hidden}
 
     @property
     def exchange(self) -> int:

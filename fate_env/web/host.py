@@ -139,6 +139,9 @@ class TableHost:
         question = None if q is None or busy else {**q, "yours": mine,
                                                    "items": items if mine or seat.role == "gm" else []}
         out = {**shared, "busy": busy, "role": seat.role, "pc": seat.pc, "question": question}
+        if seat.role != "gm" and shared.get("table_scene") is not None:  # what is hidden is the GM's alone (003:854-867)
+            out["scene"] = shared["table_scene"]
+        out.pop("table_scene", None)
         if seat.role == "gm":
             out["gm"] = self._gm_lists()
         return out
@@ -154,6 +157,8 @@ class TableHost:
         shared = {"over": self.error is not None or t.finished or t.stopped, "error": self.error, "feed": feed,
                   "feed_count": len(t.feed), "title": t.scene.title, "gm_pool": t.play.t.gm_pool,
                   "scene": state_panel.data(t.play, t.narrator),
+                  "table_scene": (state_panel.data(t.play, t.narrator, gm=False)
+                                  if any(a.hidden for a in t.play.t.aspects.values()) else None),
                   "question": None if q is None else self._question(q)}
         return shared, ([] if q is None else [self._item(q, it) for it in q.items])
 

@@ -439,3 +439,40 @@ def test_every_value_of_every_dial_plays_under_the_environment(dial, value):
             run_episode(env, seed, 7919 * seed + 5)
         played += 1
     assert played, f"{dial}: {value!r} was refused on every scene"
+
+
+def test_a_scene_with_a_hidden_aspect_passes_the_api_and_hides_it_until_found():
+    """aspects[].hidden (003:854-867): the search is an option with an aspect slot; the slot's
+    features stay empty in every observation until the aspect is revealed."""
+    from fate_env.content.scenes import load_scene, scene_from_dict
+    from fate_env.environment.observation import ASPECT, GLOBAL
+    base = load_scene("warehouse")
+    data = {"name": "hidden_warehouse", "zones": [{"id": z.id} for z in base.zones],
+            "borders": [{"between": [b.a, b.b]} for b in base.borders],
+            "aspects": [{"name": "Loose Crates", "zone": base.zones[0].id, "hidden": True}],
+            "characters": {c.id: {"kind": c.kind, "side": c.side, "zone": c.zone, "skills": dict(c.skills),
+                                  "high_concept": c.high_concept} for c in base.characters}}
+    scene = scene_from_dict(data, "<hidden>")
+    api_test(fate_env.env(scene=scene), num_cycles=200)
+    env = fate_env.env(scene=scene)
+    revealed = hidden_seen = 0
+    for seed in range(12):
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            c = raw.conflict
+            a = next(x for x in c.t.aspects.values() if x.name == "Loose Crates")
+            slot = raw.slots.slot_of.get(a.id) if raw.slots is not None else None
+            if slot is not None and a.hidden:
+                enc = raw.encoder
+                at = GLOBAL + enc.C * enc.char_size + slot * ASPECT
+                assert not obs["observation"][at:at + ASPECT].any()
+                hidden_seen += 1
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        revealed += not a.hidden
+    assert hidden_seen and revealed

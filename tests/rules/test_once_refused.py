@@ -156,3 +156,84 @@ def test_guarding_is_offered_only_under_the_dial_and_the_fast_core_refuses_it():
     assert not any(type(o) is Guard for o in plain.pending.options)
     scene = _guarded().scene
     assert any("full_defense_focus" in why for why in covered(scene))
+
+
+# -- hidden aspects (003:820-824, 003:854-867) --------------------------------------------------------
+from fate_env.rules.options import DoneInvoking, Exploit, Invoke  # noqa: E402
+
+LAIR = {
+    "ann": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Notice": 2, "Fight": 2}, "high_concept": "Sleuth",
+            "fate_points": 2},
+    "ghoul": {"kind": "major", "side": "npcs", "zone": "a", "skills": {"Fight": 2, "Athletics": 1},
+              "high_concept": "Ghoul"},
+}
+
+
+def _lair(faces, **dials):
+    scene = make_scene(LAIR, zones=("a",), first="ann", aspects=[{"name": "Rotten Floorboards", "zone": "a",
+                                                                   "hidden": True}],
+                       rules={"name": "condensed", "dials": dials})
+    return Conflict(scene, seed=0, forced=[faces])
+
+
+def _floor(c):
+    return next(a for a in c.t.aspects.values() if a.name == "Rotten Floorboards")
+
+
+def _search(c):
+    d = Driver(c)
+    opts = d.expect("turn", "ann").options
+    (pick,) = [o for o in opts if type(o) is Exploit and c.aspect(o.aspect).hidden]
+    c.step(pick)
+    d.skip_invokes()
+    return d
+
+
+def test_a_hidden_aspect_is_unknown_to_the_players_view_and_to_every_roll():
+    c = _lair((0, 0, 0, 0))
+    a = _floor(c)
+    assert a.hidden and a.id not in c.aspects and c.aspect(a.id) is a  # the View leaves it out
+    d = Driver(c)
+    d.do("turn", "ann", Attack("ghoul", "Fight"))
+    d.do("respond", "ghoul", Defend())
+    assert c.pending.kind == "invoke"
+    assert not any(type(o) is Invoke and o.aspect == a.id for o in c.pending.options)
+    words = [e.why for e in c.events if type(e).__name__ == "PassiveOpposition"]
+    assert all("Rotten" not in w for w in words)
+
+
+@pytest.mark.parametrize("faces, found, free, boost", [
+    ((1, 1, 0, 0), True, 1, False),   # Notice 2 + 2 against Fair (+2): a success, revealed with one free invoke
+    ((1, 1, 1, 0), True, 2, False),   # + 3: success with style, two (003:867)
+    ((0, 0, 0, 0), False, 0, True),   # a tie: a boost, the aspect stays unknown (003:863)
+])
+def test_searching_for_a_hidden_aspect(faces, found, free, boost):
+    c = _lair(faces)
+    _search(c)
+    a = _floor(c)
+    assert a.hidden is not found and a.free.get("ann", 0) == free
+    assert [e.name for e in c.events if type(e).__name__ == "AspectRevealed"] == (["Rotten Floorboards"] if found else [])
+    assert any(x.name == "Close Look" and x.free.get("ann") for x in c.t.aspects.values()) is boost
+    assert (a.id in c.aspects) is found
+
+
+@pytest.mark.parametrize("answer", ["reveal", "keep_hidden"])
+def test_a_failed_search_lets_the_opposition_reveal_it_for_a_free_invoke(answer):
+    """003:858-860: on a failure the enemy may choose to reveal the unknown aspect for a free invoke."""
+    c = _lair((-1, -1, 0, 0), exploit_opposition="foe_in_zone")
+    _search(c)
+    d = c.pending
+    assert (d.kind, d.actor) == ("cost", "ghoul") and d.options == [Choose("keep_hidden"), Choose("reveal")]
+    c.step(Choose(answer))
+    a = _floor(c)
+    assert a.hidden is (answer == "keep_hidden") and a.free.get("ghoul", 0) == (answer == "reveal")
+
+
+def test_hidden_aspects_in_files_and_on_the_fast_core():
+    from fate_env.content.scenes import SceneError
+    from fate_env.fast import covered
+    with pytest.raises(SceneError, match=r"aspects\.0\.free_invokes.*hidden aspect holds no free invokes"):
+        make_scene(LAIR, zones=("a",), aspects=[{"name": "Trap", "hidden": True, "free_invokes": {"ann": 1}}])
+    with pytest.raises(SceneError, match=r"aspects\.0\.hidden"):
+        make_scene(LAIR, zones=("a",), aspects=[{"name": "Trap", "hidden": "yes"}])
+    assert "hidden aspects" in covered(_lair((0, 0, 0, 0)).scene)

@@ -325,3 +325,22 @@ def test_only_the_gm_s_page_gets_what_the_power_forms_offer():
         assert gm["reserves"] == [{"id": r.id, "name": r.name} for r in host.session.scene.reserves]
         assert {"Fight", "Shoot", "Athletics"} <= set(gm["skills"])
         assert "gm" not in c.get(c.token("player", "cynere")) and "gm" not in c.get(c.token("spectator"))
+
+
+def test_a_hidden_aspect_is_on_the_gms_page_and_on_no_players(tmp_path):
+    """aspects[].hidden (003:854-867): the GM's state lists it, marked hidden; a player's and a
+    spectator's have no trace of its name."""
+    import yaml
+    from fate_env.content.scenes import config_dir
+    data = yaml.safe_load((config_dir() / "scenes" / "duel.yaml").read_text())
+    data.setdefault("aspects", []).append({"name": "Trapdoor Under The Rug", "hidden": True})
+    path = tmp_path / "duel_hidden.yaml"
+    path.write_text(yaml.safe_dump(data))
+    with table(scene=str(path)) as (client, host):
+        gm = client.get(client.token("gm"))
+        found = [a for a in gm["scene"]["situation"] if a["name"] == "Trapdoor Under The Rug"]
+        assert found and found[0]["hidden"] is True
+        for pc in client.links.pcs:
+            raw = json.dumps(client.get(client.token("player", pc)))
+            assert "Trapdoor" not in raw
+        assert "Trapdoor" not in json.dumps(client.get(client.token("spectator")))
