@@ -586,7 +586,8 @@ def _table_setup(args: argparse.Namespace, controls: dict[str, str]) -> Any:
     from .live import autopilot as ap
     from .live.session import SessionError, SessionLog
     try:
-        pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all, args.spare)
+        pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all, args.spare,
+                              args.compels)
         if args.save:
             check_output(args.save, "--save", args.force, inputs=[args.resume] if args.resume else ())
         if args.resume:
@@ -868,10 +869,13 @@ def _add_play(sub: Any) -> None:
     pl.add_argument("--ask-all", action="store_true",
                     help="ask the players every decision, even one with a single sensible answer")
     pl.add_argument("--spare", metavar="PCS", help=SPARE_HELP)
+    pl.add_argument("--compels", action="store_true", help=COMPELS_HELP)
     pl.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
     pl.set_defaults(func=cmd_play)
 
 
+COMPELS_HELP = ("the NPCs' side proposes compels of the PCs' troubles and consequences, each a GM gate: the GM "
+                "offers it or not, the player accepts or refuses (default: configs/autopilot.yaml)")
 SPARE_HELP = ("PC ids (comma-separated) whose players let the autopilot take a hit the cheapest way when it "
               "marks stress only; the others choose how to take every hit (default: configs/autopilot.yaml)")
 
@@ -897,6 +901,7 @@ def _add_serve(sub: Any) -> None:
     sv.add_argument("--gates", metavar="LIST", help="as play --gates")
     sv.add_argument("--ask-all", action="store_true", help="ask the players every decision")
     sv.add_argument("--spare", metavar="PCS", help=SPARE_HELP)
+    sv.add_argument("--compels", action="store_true", help=COMPELS_HELP)
     sv.add_argument("--autopilot", metavar="FILE", help="the autopilot's settings (default: configs/autopilot.yaml)")
     sv.add_argument("--dice", choices=["physical", "auto"], default=None,
                     help="physical: each player enters their PC's dice on their own page (four faces or a total)")

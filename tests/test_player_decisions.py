@@ -218,3 +218,76 @@ def test_a_player_who_proposes_a_compel_offers_their_own_fate_point():
     assert refused.fields == {"who": "landon", "aspect": f"#{trouble.id}", "by": "zird", "refuse": True}
     with pytest.raises(ValueError, match="cannot propose a compel on landon"):
         t.command(GM, from_words("compel", ["landon", f"#{trouble.id}", "by", "og"]))  # an NPC: the GM's own
+
+
+# -- compels the NPCs' side proposes, at a GM gate (003:1124-1130; 003:2027-2028) --------------------
+def _offers(compels=True, seed=5):
+    return Table(SessionLog("warehouse", None, seed, {}, "auto"), autopilot=ap.Autopilot(compels=compels))
+
+
+def _to_offer(t: Table):
+    """Play the warehouse as a table would until the first proposed compel."""
+    for _ in range(400):
+        q = t.advance()
+        if q is None or q.kind == "offer":
+            return q
+        seat, answer, _ = answer_as_a_table(t)
+        t.answer(seat, q.seq, answer)
+    return None
+
+
+def test_the_npcs_propose_a_compel_of_a_pcs_trouble_the_gm_offers_it_and_the_player_accepts():
+    from fate_env.live.table import Refuse, Refused
+    t = _offers()
+    q = _to_offer(t)
+    assert q is not None and q.owner is None  # the GM's question
+    pc = q.actor
+    a = t.play.aspect(q.aspect)
+    assert a.owner == pc and a.role == "trouble" and q.names == [a.name]
+    assert t.play.pending.kind == "turn" and t.play.pending.actor == pc  # before the PC's turn
+    with pytest.raises(Refused):
+        t.answer(Seat("player", pc), q.seq, Accept())  # not the player's to offer
+    pool, points = t.play.t.gm_pool, t.play.f[pc].fate_points
+    t.answer(GM, q.seq, Accept())
+    c = t.advance()
+    assert (c.kind, c.owner, c.aspect) == ("compel", pc, a.id)
+    t.answer(Seat("player", pc), c.seq, Accept())
+    assert t.play.f[pc].fate_points == points + 1 and t.play.t.gm_pool == pool  # the GM's compels are free
+    assert t.log.entries[-1] == {"gm": {"power": "compel", "args": [pc, str(a.id)]}}
+    assert t.advance().kind == "decision"  # the turn it came before; no second proposal this exchange
+    seat, answer, _ = answer_as_a_table(t)
+    t.answer(seat, t.question.seq, answer)
+    with pytest.raises(Refused):
+        t.answer(GM, c.seq, Refuse())  # stale
+
+
+def test_a_proposal_the_gm_lets_go_changes_nothing_and_is_not_made_again():
+    from fate_env.live.table import Refuse
+    t = _offers()
+    q = _to_offer(t)
+    entries, points = len(t.log.entries), {c: f.fate_points for c, f in t.play.f.items()}
+    t.answer(GM, q.seq, Refuse())
+    assert len(t.log.entries) == entries and {c: f.fate_points for c, f in t.play.f.items()} == points
+    later = _to_offer(t)
+    assert later is None or later.aspect != q.aspect
+
+
+def test_no_proposals_unless_the_table_asks_for_them():
+    t = _offers(compels=False)
+    assert _to_offer(t) is None and t.finished
+
+
+def test_compel_candidates_are_the_trouble_then_consequences_worst_first():
+    t = _offers()
+    e = t.play
+    pc = next(c for c, f in e.f.items() if not f.sheet.is_npc and f.sheet.trouble)
+    trouble = next(a.id for a in e.t.aspects.values() if a.owner == pc and a.role == "trouble")
+    assert ap.compel_candidate(e, pc, set())[0] == trouble
+    assert ap.compel_candidate(e, pc, {trouble}) is None  # no consequence yet
+
+
+def test_the_settings_file_and_the_flag_turn_proposals_on():
+    assert ap.from_dict({"compels": "offer"}, "x").compels and not ap.from_dict({}, "x").compels
+    assert ap.with_flags(ap.Autopilot(), compels=True).compels
+    with pytest.raises(ap.AutopilotError, match="compels: expected offer"):
+        ap.from_dict({"compels": "yes"}, "x")

@@ -65,6 +65,8 @@ class Autopilot:
     paused: bool = False
     #: the PCs whose players let the autopilot take a hit's cheapest way when it marks stress only
     spare: frozenset[str] = frozenset()
+    #: the NPCs' side proposes compels of the PCs' troubles and consequences, each at a GM gate
+    compels: bool = False
 
     def asks(self) -> bool:
         """Whether every NPC decision waits for the GM (confirm mode, or paused)."""
@@ -84,6 +86,23 @@ class Autopilot:
         if "major_consequence" in self.gates and f.sheet.kind == "major" and type(o) is Absorb and o.slots:
             return "a major NPC takes a consequence"
         return None
+
+
+def compel_candidate(engine, pc: str, offered: set[int]) -> tuple[int, str] | None:
+    """An aspect of ``pc`` the NPCs' side could compel now, and why: the fiction allows it where the
+    aspect is a complication by nature, the PC's trouble (003:127-133) or a consequence it took
+    (003:1625-1629); each is proposed once a scene (``offered``), the trouble first, then the
+    consequences, worst first. A compel costs the GM nothing (003:2027-2028)."""
+    from ..rules.state import CHARACTER, CONSEQUENCE
+    order = {"extreme": 0, "severe": 1, "moderate": 2, "mild": 3}
+    mine = [a for a in engine.t.aspects.values() if a.owner == pc and a.id not in offered and not a.hidden]
+    trouble = [a for a in mine if a.kind == CHARACTER and a.role == "trouble"]
+    if trouble:
+        return trouble[0].id, "the trouble of a PC about to act"
+    hurt = sorted((a for a in mine if a.kind == CONSEQUENCE), key=lambda a: (order.get(a.role or "", 4), a.id))
+    if hurt:
+        return hurt[0].id, f"a {hurt[0].role} consequence the PC carries"
+    return None
 
 
 def spends_gm_point(engine, decision, o: Any) -> bool:
@@ -263,9 +282,10 @@ def from_dict(data: Any, where: str) -> Autopilot:
     """Settings from a mapping ({gates: {NAME: on|off|N}, players: {obvious: auto|ask}, confirm_all: bool})."""
     if not isinstance(data, dict):
         raise AutopilotError(f"{where}: expected a mapping with 'gates' and 'players'")
-    unknown = set(data) - {"gates", "players", "confirm_all"}
+    unknown = set(data) - {"gates", "players", "confirm_all", "compels"}
     if unknown:
-        raise AutopilotError(f"{where}: unknown key {sorted(unknown)[0]!r}; expected gates, players, confirm_all")
+        raise AutopilotError(f"{where}: unknown key {sorted(unknown)[0]!r}; expected gates, players, confirm_all, "
+                             "compels")
     a = Autopilot()
     gates = data.get("gates", {})
     if not isinstance(gates, dict):
@@ -304,13 +324,20 @@ def from_dict(data: Any, where: str) -> Autopilot:
     if not isinstance(data.get("confirm_all", False), bool):
         raise AutopilotError(f"{where}: confirm_all: expected true or false")
     a.confirm_all = data.get("confirm_all", False)
+    if data.get("compels", "off") not in ("offer", "off", False):
+        raise AutopilotError(f"{where}: compels: expected offer (the NPCs propose compels at a GM gate) or off, "
+                             f"got {data['compels']!r}")
+    a.compels = data.get("compels", "off") == "offer"
     return a
 
 
 def with_flags(a: Autopilot, confirm: bool = False, gates: str | None = None, ask_all: bool = False,
-               spare: str | None = None) -> Autopilot:
+               spare: str | None = None, compels: bool = False) -> Autopilot:
     """``play``'s flags over the settings: ``--confirm``, ``--gates LIST`` (``none``, or names,
-    ``fate_points=N``), ``--ask-all``, ``--spare IDS`` (comma-separated PC ids; ``none``)."""
+    ``fate_points=N``), ``--ask-all``, ``--spare IDS`` (comma-separated PC ids; ``none``),
+    ``--compels`` (the NPCs propose compels)."""
+    if compels:
+        a.compels = True
     if spare is not None:
         a.spare = frozenset(x.strip() for x in spare.split(",") if x.strip() and x.strip() != "none")
     if confirm:

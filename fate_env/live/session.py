@@ -139,6 +139,8 @@ class Session:
             self._say(f"  [{name}: {q.move} — {q.reason}]")
             if q.gate or q.paused:  # on a line of its own: what stopped the table
                 self._say(f"  GM gate: {q.gate}." if q.gate else "  (paused)")
+        if q.kind == "offer":
+            self._say(f"  [the NPCs propose compelling {name}'s {q.names[0]} — {q.reason}]")
         if q.kind == "decision":
             if q.standing:
                 self._say(f"  ({q.standing})")
@@ -163,6 +165,8 @@ class Session:
             return f"  Enter for '{q.names[0]}': "
         if q.kind == "compel":
             return f"  {self.table.narrator.name(q.actor)}: accept the compel on {q.names[0]} (a) or refuse it (r)? "
+        if q.kind == "offer":
+            return f"  GM: compel {self.table.narrator.name(q.actor)}'s {q.names[0]}? offer it (a) or let it go (r): "
         return (f"  {self.table.narrator.name(q.actor)} rolls {q.roll}: four faces (+ - 0 +) "
                 "or a total from -4 to 4: ")
 
@@ -190,12 +194,13 @@ class Session:
                 return Dice(parse_dice(text))
             except DiceError as exc:
                 raise Refused(str(exc)) from None
-        if q.kind == "compel":
+        if q.kind in ("compel", "offer"):
             if text.lower() in ("a", "accept", "y", "yes"):
                 return Accept()
             if text.lower() in ("r", "refuse", "n", "no"):
                 return Refuse()
-            raise Refused("a (accept: gain a fate point) or r (refuse: pay one)")
+            raise Refused("a (accept: gain a fate point) or r (refuse: pay one)" if q.kind == "compel"
+                          else "a (offer the compel to the player) or r (let it go)")
         if q.kind == "name":
             if text in ("", "auto"):
                 return Auto()

@@ -156,7 +156,9 @@ def answer_from_json(data: Any) -> Answer:
 class Question:
     """What the table waits for. ``kind``: ``decision`` (an option to choose: a player's, or the GM's
     for an NPC), ``gate`` (an NPC's move for the GM to accept or override), ``name`` (a consequence's
-    name), ``dice`` (physical dice). ``owner``: the PC whose player may answer (None: the GM's alone)."""
+    name), ``dice`` (physical dice), ``offer`` (a compel the NPCs' side proposes, for the GM to offer
+    or not), ``compel`` (a compel offered to a PC). ``owner``: the PC whose player may answer (None:
+    the GM's alone)."""
 
     seq: int
     kind: str
@@ -260,6 +262,10 @@ class Table:
         self.helper = make_controller("basic", log.seed)
         #: the seed of the new dice after an undo past dice seen (kept in the log, so a replay is exact)
         self.fresh_seed = lambda: secrets.randbits(63)
+        #: the aspects whose compel the NPCs' side proposed this scene (kept through /undo: not proposed twice)
+        self.proposed: set[int] = set()
+        #: the exchange of the last proposal: at most one an exchange
+        self._proposed_in = 0
         pcs = sorted(c.id for c in self.scene.characters if c.kind == "pc")
         unknown = sorted(self.autopilot.spare - set(pcs))
         if unknown:
@@ -358,6 +364,9 @@ class Table:
             self.finished = True
             return None
         c, d = self.play, self.play.pending
+        offer = self._compel_offer(d)
+        if offer is not None:
+            return offer
         asked, self._ask_next = self._ask_next, False
         if d.actor in self.humans:
             if not asked and self._answer_obvious(d):
@@ -379,6 +388,35 @@ class Table:
             q.kind, q.for_npc = "decision", True
             q.items = table_menu.build(c, d, self.narrator, self.helper, index)
         return q
+
+    def _compel_offer(self, d) -> Question | None:
+        """At the start of a player's turn, a compel the NPCs' side proposes (``autopilot.compels``):
+        the GM's to offer or not (003:1124-1130); at most one an exchange, each aspect once a scene."""
+        if not self.autopilot.compels or d.kind != DecisionKind.TURN or self.pc_of(d.actor) is None \
+                or self._proposed_in == self.play.t.exchange:
+            return None
+        found = ap.compel_candidate(self.play, d.actor, self.proposed)
+        if found is None:
+            return None
+        aid, why = found
+        self.proposed.add(aid)
+        self._proposed_in = self.play.t.exchange
+        return Question(0, "offer", d.actor, None, aspect=aid, names=[self.play.aspect(aid).name], reason=why)
+
+    def _offered_compel(self, q: Question, answer: Answer) -> None:
+        """The GM's answer to a proposed compel: offered to the player (Accept), or let go (Refuse)."""
+        if type(answer) not in (Accept, Refuse):
+            raise Refused("offer the compel to the player (accept) or let it go (refuse)")
+        self.question = None
+        if type(answer) is Refuse:
+            return
+        try:
+            self.play.check_compel(q.actor, q.aspect, True)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        self._compel = (q.actor, q.aspect, None)
+        self.say(f"  (the GM compels {self.narrator.name(q.actor)}'s {q.names[0]}: "
+                 f"their player accepts, gaining a fate point, or refuses, paying one)")
 
     def _hit(self, d) -> dict[str, Any] | None:
         """The hit an absorb decision is about (its shifts, track, who dealt it), or None."""
@@ -516,7 +554,7 @@ class Table:
             raise Refused("this question is not yours to answer: " + (
                 f"it is {self.narrator.name(q.owner)}'s player's" if q.owner else "it is the GM's"), 403)
         {"decision": self._decision, "gate": self._gate, "name": self._name, "dice": self._dice,
-         "compel": self._compelled}[q.kind](q, answer)
+         "compel": self._compelled, "offer": self._offered_compel}[q.kind](q, answer)
 
     def _option(self, q: Question, number: int) -> int:
         n = len(self.play.pending.options)

@@ -173,8 +173,10 @@ class TableHost:
             out.update(move=q.move, reason=q.reason, gate=q.gate, paused=q.paused)
         if q.kind == "name":
             out.update(names=q.names, role=q.role, blow=q.blow)
-        if q.kind == "compel":
+        if q.kind in ("compel", "offer"):
             out["aspect_name"] = q.names[0]
+        if q.kind == "offer":
+            out["reason"] = q.reason
         if q.kind == "dice":
             out["roll"] = q.roll
         if q.hit:

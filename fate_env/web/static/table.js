@@ -66,7 +66,8 @@ function drawQuestion(q) {
   const who = q.actor_name;
   if (!q.yours) {
     const answerer = q.owner ? `${who}'s player` : "the GM";
-    $("question").textContent = q.kind === "gate" ? `The GM looks at ${who}'s move` : `Waiting for ${answerer}: ${who}'s ${DECIDES[q.decision] || q.kind}`;
+    $("question").textContent = q.kind === "gate" ? `The GM looks at ${who}'s move`
+      : q.kind === "offer" ? `The GM considers a compel on ${who}` : `Waiting for ${answerer}: ${who}'s ${DECIDES[q.decision] || q.kind}`;
     $("choices").replaceChildren();
     return;
   }
@@ -93,6 +94,13 @@ function drawQuestion(q) {
     $("choices").replaceChildren(
       button("Accept (gain a fate point)", () => answer({ answer: "accept" }), "proposed"),
       button("Refuse (pay a fate point)", () => answer({ answer: "refuse" })));
+  } else if (q.kind === "offer") {
+    $("question").textContent = `The NPCs propose a compel: ${who}'s ${q.aspect_name}`;
+    ctx.append(el("p", "why", `Why: ${q.reason}.`));
+    ctx.append(el("p", null, "Offered, the player accepts the complication for a fate point or pays one to refuse it; compels cost the GM nothing."));
+    $("choices").replaceChildren(
+      button("Offer the compel", () => answer({ answer: "accept" }), "proposed"),
+      button("Let it go", () => answer({ answer: "refuse" })));
   } else if (q.kind === "dice") {
     $("question").textContent = `${who} rolls ${q.roll}`;
     drawDice();
