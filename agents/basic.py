@@ -293,6 +293,9 @@ class BasicController:
             whole = [i for i, o in enumerate(d.options) if o.effort == d.context["left"]]
             i = min(whole, key=lambda i: (c.defense_rating(d.options[i].target, d.actor, d.context["skill"]), i))
             return i, f"puts everything on {d.options[i].target}"
+        if d.context.get("action") == "split_overcome":  # the whole effort on the first aspect, the surest clear
+            i = next(i for i, o in enumerate(d.options) if o.effort == d.context["left"])
+            return i, f"puts everything into clearing {c.aspect(d.options[i].aspect).name}"
         if d.context.get("action") == "minion_armor":  # minions are expendable: one takes the hit
             i = min(range(1, len(d.options)), key=lambda i: c.capacity(d.options[i].minion))
             return i, f"shoves {d.options[i].minion} into the blow"

@@ -45,7 +45,7 @@ from fate_env.content.policies import policy_params
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.kinds import Status
 from fate_env.rules.options import (
-    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Guard, Hold, Move, OvercomeMove, Pass, Protect,
+    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Guard, Hold, SplitRemove, Move, OvercomeMove, Pass, Protect,
     RemoveAspect, ShoveInto, SplitAdvantage, SplitAttack, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
@@ -153,6 +153,7 @@ _WORDS = {
     Hold: lambda c, me, o: "holds its action for later in the exchange",
     Protect: lambda c, me, o: f"blocks for {o.ally}",
     Guard: lambda c, me, o: f"guards {o.ally}",
+    SplitRemove: lambda c, me, o: "clears the aspects here with one split overcome",
     BlockAction: lambda c, me, o: f"blocks {o.target}'s {o.action}",
     SplitAdvantage: lambda c, me, o: f"creates {o.template} on each foe in {o.zone}, its effort split",
 }

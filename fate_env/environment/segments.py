@@ -32,7 +32,7 @@ from ..rules.actions import BY_OPTION, FEATURES as ACTION_FEATURES
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, ForgoDefense, FullDefense,
-    Guard, Hold, Invoke,
+    Guard, Hold, Share, SplitRemove, Invoke,
     Move, Next, NoAdvantage, NoSupport, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, RollFor,
     ShieldWith, ShoveInto, SpendSpin, SplitAdvantage, SplitAttack, Stay, Support, TakeTask, TurnToContest,
     ZoneAttack,
@@ -172,6 +172,12 @@ def _assign(L, c, ego, o, slots, boosts):
     return L.at("assign", L.slot(ego, o.target) * MAX_SHARE + o.effort - 1)
 
 
+def _share(L, c, ego, o, slots, boosts):
+    if not 1 <= o.effort <= MAX_SHARE:
+        raise LayoutOverflow(f"a share of {o.effort} is outside the layout's 1..{MAX_SHARE}")
+    return L.at("share", slots.slot_of[o.aspect] * MAX_SHARE + o.effort - 1)
+
+
 def _character(segment: str, field: str) -> Encoder:
     """An option naming one character: its slot from the ego."""
     return lambda L, c, ego, o, slots, boosts: L.at(segment, L.slot(ego, getattr(o, field)))
@@ -301,6 +307,11 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     # the full_defense_focus dial: full defense guarding an ally (empty without it)
     S("guard", lambda L: L.C, "C, or 0", ("turn",), "full defense guarding an ally (C)", (Guard,),
       _character("guard", "ally")),
+    # a split overcome (the split_effort dial): its zone, then each aspect's share
+    S("split_remove", lambda L: L.Z, "Z, or 0", ("turn",), "split an overcome among the aspects to clear here: zone",
+      (SplitRemove,), _zone("split_remove")),
+    S("share", _if("split", lambda L: L.A * MAX_SHARE), f"A x {MAX_SHARE}, or 0", ("cost",),
+      "a split overcome's share: aspect slot (A) x effort (1..40)", (Share,), _share),
     # hidden aspects (aspects[].hidden): a failed search's opposition keeps the aspect hidden or reveals it
     S("keep_hidden", _if("hidden", _one), "1, or 0", ("cost",), "a failed search: keep the aspect hidden",
       choice="keep_hidden"),

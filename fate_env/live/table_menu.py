@@ -150,6 +150,9 @@ WORDS: dict[type, tuple[str, Any]] = {
     op.Exploit: ("Create an advantage", lambda e, d, n, o: exploit_words(e.aspect(o.aspect))),
     op.RemoveAspect: ("Move", lambda e, d, n, o: f"overcome {e.aspects[o.aspect].name} (clear it)"),
     op.OvercomeMove: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)} (overcome the way)"),
+    op.SplitRemove: ("Move", lambda e, d, n, o: "overcome the aspects in the way here with one roll, split among them"),
+    op.Share: ("Other", lambda e, d, n, o: f"put {o.effort} of the {d.context.get('left')} left into clearing "
+                                           f"{e.aspect(o.aspect).name}"),
     op.Move: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)}"),
     op.Protect: ("Defend", lambda e, d, n, o: f"block for {n.name(o.ally)}"),
     op.Guard: ("Defend", lambda e, d, n, o: f"full defense guarding {n.name(o.ally)}: you meet their attackers at +2"),

@@ -101,7 +101,8 @@ class Distraction(Event):
 
 @dataclass(frozen=True, slots=True)
 class SplitEffort(Event):
-    """A split attack's effort given out among its targets (003:2634-2646)."""
+    """A split roll's effort given out among its targets (003:2634-2646): characters by id, or the
+    aspects a split overcome clears, by name."""
 
     actor: str
     effort: int

@@ -45,9 +45,6 @@ NOT_MODELLED: tuple[NotModelled, ...] = (
                 "in faster contests, a teamwork bonus given to another's attempt to create an advantage",
                 "003:2228-2230",
                 "under faster_contests a helper adds its bonus to its side's overcome roll only"),
-    NotModelled("dials", "split_overcome", CONDENSED,
-                "one overcome roll split among several problems", "003:2664-2666",
-                "split_effort splits attacks and advantages; overcome each problem with its own action"),
     NotModelled("countdowns", "box_triggers", CONDENSED,
                 "a countdown whose boxes each have their own trigger, or a trigger other than an exchange, "
                 "a character's turn, its consequence or its being taken out", "003:2185-2187, 003:2199-2201",

@@ -160,6 +160,17 @@ class SplitAdvantage:               # one roll split among the foes in a zone, a
 
 
 @dataclass(frozen=True, slots=True)
+class SplitRemove:                  # one overcome split among the aspects to clear here (003:2664-2666)
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Share:                        # a split overcome: this much of the effort goes to clearing this aspect
+    aspect: int
+    effort: int
+
+
+@dataclass(frozen=True, slots=True)
 class Assign:                       # a split attack: this much of the effort goes to this target
     target: str
     effort: int
@@ -243,7 +254,7 @@ _NAMES = {
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
     Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block", SplitAdvantage: "split_advantage",
-    Guard: "guard",
+    Guard: "guard", SplitRemove: "split_remove", Share: "share",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

@@ -237,3 +237,59 @@ def test_hidden_aspects_in_files_and_on_the_fast_core():
     with pytest.raises(SceneError, match=r"aspects\.0\.hidden"):
         make_scene(LAIR, zones=("a",), aspects=[{"name": "Trap", "hidden": "yes"}])
     assert "hidden aspects" in covered(_lair((0, 0, 0, 0)).scene)
+
+
+# -- one overcome split among several problems (003:2664-2666) ---------------------------------------
+from fate_env.rules.options import CreateAdvantage, Share, SplitRemove  # noqa: E402
+
+MESS = {
+    "ann": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 3}, "high_concept": "Acrobat"},
+    "bob": {"kind": "pc", "side": "pcs", "zone": "b", "skills": {"Athletics": 1}, "high_concept": "Runner"},
+    "brute": {"kind": "major", "side": "npcs", "zone": "a", "skills": {"Crafts": 2}, "high_concept": "Brute"},
+}
+TRAPS = [{"name": "Slick Floor", "skills": ["Crafts"], "target": "zone"},
+         {"name": "Tangled Ropes", "skills": ["Crafts"], "target": "zone"}]
+
+
+def _step(c, kind, actor, option):
+    """Answer ``kind`` for ``actor``, passing invokes and the free move on the way."""
+    from fate_env.rules.options import Stay
+    while c.pending.kind in ("invoke", "move") and (c.pending.kind, c.pending.actor) != (kind, actor):
+        c.step(DoneInvoking() if c.pending.kind == "invoke" else Stay())
+    Driver(c).do(kind, actor, option)
+
+
+def test_one_overcome_split_between_two_aspects_in_the_way():
+    """003:2664-2666 with the split of 003:2634-2640. The brute puts Slick Floor and Tangled Ropes on
+    Ann's zone; Ann's Athletics 3 + 2 is Superb (+5): Fair (+2) into clearing Slick Floor, Good (+3)
+    into Tangled Ropes, each against the brute's Crafts 2 + 0: a tie (a minor cost) and a success;
+    both are cleared."""
+    from fate_env.rules.options import Pass
+    scene = make_scene(MESS, zones=("a", "b"), borders=[{"between": ["a", "b"]}], first="brute", advantages=TRAPS,
+                       rules={"name": "condensed", "dials": {"split_effort": True}})
+    c = Conflict(scene, seed=0, forced=[(1, 1, 0, 0), (1, 1, 0, 0), (1, 1, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)])
+    _step(c, "turn", "brute", CreateAdvantage("Slick Floor", "a"))
+    _step(c, "next", "brute", Next("bob"))
+    _step(c, "turn", "bob", Pass())
+    _step(c, "turn", "ann", Pass())
+    _step(c, "next", "ann", Next("brute"))
+    _step(c, "turn", "brute", CreateAdvantage("Tangled Ropes", "a"))
+    _step(c, "next", "brute", Next("ann"))
+    names = {a.name: a.id for a in c.t.aspects.values()}
+    _step(c, "turn", "ann", SplitRemove("a"))
+    _step(c, "cost", "ann", Share(names["Slick Floor"], 2))
+    assert [(e.actor, e.effort, e.given) for e in c.events if type(e).__name__ == "SplitEffort"] == [
+        ("ann", 5, (("Slick Floor", 2), ("Tangled Ropes", 3)))]
+    while c.pending is not None and (c.pending.kind == "invoke" or c.pending.kind == "cost" and c.pending.actor == "ann"):
+        c.step(DoneInvoking() if c.pending.kind == "invoke" else Choose("minor_cost"))
+    outcomes = [(e.actor, e.effort, e.opposition) for e in c.events if type(e).__name__ == "Resolved"][-2:]
+    assert outcomes == [("ann", 2, 2), ("ann", 3, 2)]
+    assert not {"Slick Floor", "Tangled Ropes"} & {a.name for a in c.t.aspects.values()}
+    assert any(type(e).__name__ == "AspectCreated" and e.aspect == "Small Win" for e in c.events)  # the tie's cost
+
+
+def test_a_split_overcome_needs_the_dial_and_two_aspects_to_clear():
+    scene = make_scene(MESS, zones=("a", "b"), borders=[{"between": ["a", "b"]}], first="ann", advantages=TRAPS,
+                       rules={"name": "condensed", "dials": {"split_effort": True}})
+    c = Conflict(scene, seed=0)
+    assert not any(type(o) is SplitRemove for o in c.pending.options)

@@ -842,7 +842,8 @@ def test_without_the_dial_no_split_and_the_layout_keeps_its_size():
     assert not [o for o in c.pending.options if type(o) is SplitAttack]
     split = make_scene(GOONS, zones=("hall",), rules={"name": "condensed", "dials": {"split_effort": True}})
     lay = ActionLayout(plain)
-    assert ActionLayout(split).n == lay.n + 1 * lay.K + 4 * MAX_SHARE + lay.T * 1  # split attacks, shares, advantages
+    # split attacks, their shares, split advantages, split overcomes (a zone) and their shares (an aspect slot)
+    assert ActionLayout(split).n == lay.n + 1 * lay.K + 4 * MAX_SHARE + lay.T * 1 + lay.Z + lay.A * MAX_SHARE
 
 
 def test_an_advantage_split_among_targets_puts_an_aspect_on_each_it_beats():

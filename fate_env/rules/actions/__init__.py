@@ -29,6 +29,7 @@ from . import (
     remove,
     shove,
     split_attack,
+    split_remove,
     support,
     task,
     turn_to_contest,
@@ -61,6 +62,7 @@ ACTIONS: tuple[Action, ...] = (
     block.ACTION,            # offered only under the block_actions dial
     split_advantage.ACTION,  # offered only under the split_effort dial
     guard.ACTION,            # offered only under the full_defense_focus dial
+    split_remove.ACTION,     # offered only under the split_effort dial
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 

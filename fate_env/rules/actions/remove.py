@@ -37,19 +37,38 @@ def run(e: "Play", f: Fighter, choice: RemoveAspect) -> Flow:
     t = e.t
     a = t.aspects[choice.aspect]
     skill = best_skill(e, f.id, REMOVE_SKILLS[e.kind], "overcome")
-    creator = a.creator
-    if creator is not None and t.f[creator].active and t.f[creator].sheet.side != f.sheet.side:
-        opp_skill = a.skill or best_skill(e, creator, BLOCK_SKILLS, "defend")
-        r = roll(e, "overcome", f, skill, target=creator, opposer=creator, opp_skill=opp_skill, about=(a.name,))
+    defender = defended_by(e, f, a)
+    if defender is not None:
+        opp_skill = a.skill or best_skill(e, defender, BLOCK_SKILLS, "defend")
+        r = roll(e, "overcome", f, skill, target=defender, opposer=defender, opp_skill=opp_skill, about=(a.name,))
     else:
-        border, hazard = standing_block(e, a), hazard_of(e, a) if e.scene.hazards else None
-        distraction = distraction_of(e, a)
-        difficulty = (border.block.remove_difficulty if border is not None else hazard.rating if hazard is not None
-                      else distraction.opposition if distraction is not None else REMOVE_DIFFICULTY)
-        r = roll(e, "overcome", f, skill, difficulty=difficulty, why=f"clear {a.name}", about=(a.name,))
+        r = roll(e, "overcome", f, skill, difficulty=difficulty_of(e, a), why=f"clear {a.name}", about=(a.name,))
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = yield from overcome_outcome(e, f, r)
+    cleared(e, f, a, outcome)
+
+
+def defended_by(e: "Play", f: Fighter, a: Any) -> str | None:
+    """Who defends ``a`` against being cleared: its creator, an active foe of ``f``; else None (a difficulty)."""
+    creator, F = a.creator, e.t.f
+    if creator is not None and F[creator].active and F[creator].sheet.side != f.sheet.side:
+        return creator
+    return None
+
+
+def difficulty_of(e: "Play", a: Any) -> int:
+    """Clearing ``a`` unopposed: a block's removal difficulty, a hazard's rating, a distraction's
+    opposition, else the engine's difficulty for clearing an aspect."""
+    border, hazard = standing_block(e, a), hazard_of(e, a) if e.scene.hazards else None
+    distraction = distraction_of(e, a)
+    return (border.block.remove_difficulty if border is not None else hazard.rating if hazard is not None
+            else distraction.opposition if distraction is not None else REMOVE_DIFFICULTY)
+
+
+def cleared(e: "Play", f: Fighter, a: Any, outcome: str) -> None:
+    """An overcome on ``a`` came to ``outcome``: a success (or one at a cost) clears it, style adds a boost."""
+    t = e.t
     if outcome in (SUCCESS, STYLE, COST) and a.id in t.aspects:
         if e.scene_has_blocks and (border := standing_block(e, a)) is not None:
             clear(e, border)

@@ -72,20 +72,27 @@ def run(e: "Play", f: Fighter, choice: SplitAttack) -> Flow:
         yield from land(e, f, tid, r, track)
 
 
-def give_out(e: "Play", f: Fighter, targets: list[str], effort: int, skill: str) -> Flow:
+def give_out(e: "Play", f: Fighter, targets: list[Any], effort: int, skill: str, share: type = Assign,
+             action: str = "split") -> Flow:
     """The actor splits ``effort`` among ``targets``, one target and its share a decision, at least
-    one to each it keeps, the last kept taking what is left; returns {target: share}."""
+    one to each it keeps, the last kept taking what is left; returns {target: share}. ``share``:
+    the option naming a target and its effort (:class:`Assign`, a character; ``Share``, an aspect)."""
     left = effort
-    given: dict[str, int] = {}
+    given: dict[Any, int] = {}
     while left > 0 and len(given) < len(targets):
         open_ = [c for c in targets if c not in given]
         last = len(open_) == 1
-        options = [Assign(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
-        pick = yield from ask(e, DecisionKind.COST, f.id, options, action="split", left=left, skill=skill)
-        given[pick.target] = pick.effort
+        options = [share(c, n) for c in open_ for n in range(1, left + 1) if n == left or not last]
+        pick = yield from ask(e, DecisionKind.COST, f.id, options, action=action, left=left, skill=skill)
+        given[_target(pick)] = pick.effort
         left -= pick.effort
-    e.emit(ev.SplitEffort(f.id, effort, tuple(given.items())))
+    named = given.items() if share is Assign else ((e.t.aspects[k].name, v) for k, v in given.items())
+    e.emit(ev.SplitEffort(f.id, effort, tuple(named)))
     return given
+
+
+def _target(pick: Any) -> Any:
+    return pick.target if type(pick) is Assign else pick.aspect
 
 
 def defend_share(e: "Play", f: Fighter, tid: str, r: Roll, skills: tuple[str, ...]) -> Flow:
