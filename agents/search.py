@@ -45,7 +45,7 @@ from fate_env.content.policies import policy_params
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.kinds import Status
 from fate_env.rules.options import (
-    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Guard, Hold, SplitRemove, Move, OvercomeMove, Pass, Protect,
+    Attack, BlockAction, Concede, CreateAdvantage, Exploit, FullDefense, Guard, Hold, SplitRemove, ZoneTask, Move, OvercomeMove, Pass, Protect,
     RemoveAspect, ShoveInto, SplitAdvantage, SplitAttack, Support, TakeTask, TurnToContest, ZoneAttack,
 )
 
@@ -154,6 +154,7 @@ _WORDS = {
     Protect: lambda c, me, o: f"blocks for {o.ally}",
     Guard: lambda c, me, o: f"guards {o.ally}",
     SplitRemove: lambda c, me, o: "clears the aspects here with one split overcome",
+    ZoneTask: lambda c, me, o: f"takes on task {o.task} of {o.zone}'s challenge",
     BlockAction: lambda c, me, o: f"blocks {o.target}'s {o.action}",
     SplitAdvantage: lambda c, me, o: f"creates {o.template} on each foe in {o.zone}, its effort split",
 }

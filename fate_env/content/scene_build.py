@@ -11,7 +11,7 @@ from ..rules.not_modelled import BY_PLACE
 from ..rules.ruleset import RuleSet, RuleSetError
 from ..rules.scene import (
     COUNTDOWN_TRIGGERS, SCALES, Block, Border, ChallengeSpec, CharacterSheet, ContestSpec, Countdown, Distraction, Hazard, Scene, SceneAspect,
-    Stunt, Task, Threat, Zone, parse_when,
+    Stunt, Task, Threat, Zone, ZoneChallenge, parse_when,
 )
 from ..rules.skills import ATTACK_SKILLS, DEFAULT_ADVANTAGES, DEFAULT_SKILLS, AdvantageTemplate
 from .suggest import did_you_mean
@@ -97,6 +97,8 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         advantages = [x for x in advantages if x.name != t["name"]]
         advantages.append(AdvantageTemplate(t["name"], tuple(t["skills"]), t["target"], t.get("track", "physical"),
                                             tuple(t.get("defend", ("Athletics",))), t.get("difficulty", 2)))
+
+    zones = _zone_challenges(data["zones"], zones, seen_pairs, skills, known, fail)
 
     chars = []
     for cid, c in data["characters"].items():
@@ -521,6 +523,29 @@ def _contest(spec: dict, sides: list[str], skills: set[str], known: str, fail) -
         threat = Threat(t["name"], t.get("rating"), t.get("difficulty"), t.get("track", "physical"))
     return ContestSpec(victories=spec.get("victories", 3), mode=mode, difficulty=dict(diff) if isinstance(diff, dict) else {},
                        skills=by_side, twists=tuple(spec.get("twists", ())), threat=threat)
+
+
+def _zone_challenges(written: list[dict], zones: tuple, borders: set, skills: set[str], known: str, fail) -> tuple:
+    """The zones with their own challenges (003:2606-2609): each task's skill known, each deeper
+    zone a neighbour across a border."""
+    out = []
+    for i, (z, spec) in enumerate(zip(zones, (w.get("challenge") for w in written))):
+        if spec is None:
+            out.append(z)
+            continue
+        base = f"zones.{i}.challenge"
+        tasks = []
+        for j, t in enumerate(spec["tasks"]):
+            if t["skill"] not in skills:
+                fail(f"{base}.tasks.{j}.skill",
+                     f"unknown skill {t['skill']!r}{did_you_mean(t['skill'], sorted(skills))}; expected {known}")
+            tasks.append(Task(t["name"], t["skill"], t["difficulty"]))
+        near = sorted(b for pair in borders if z.id in pair for b in pair if b != z.id)
+        for j, d in enumerate(spec["deeper"]):
+            if d not in near:
+                fail(f"{base}.deeper.{j}", f"{d!r} does not border {z.id!r}; expected one of {', '.join(near) or '(none)'}")
+        out.append(dataclasses.replace(z, challenge=ZoneChallenge(spec.get("name", z.name), tuple(tasks), tuple(spec["deeper"]))))
+    return tuple(out)
 
 
 def _challenge(spec: dict, sides: list[str], ids: list[str], skills: set[str], known: str, fail) -> ChallengeSpec:

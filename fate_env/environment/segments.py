@@ -32,7 +32,7 @@ from ..rules.actions import BY_OPTION, FEATURES as ACTION_FEATURES
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, ForgoDefense, FullDefense,
-    Guard, Hold, Share, SplitRemove, Invoke,
+    Guard, Hold, Share, SplitRemove, ZoneTask, Invoke,
     Move, Next, NoAdvantage, NoSupport, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, RollFor,
     ShieldWith, ShoveInto, SpendSpin, SplitAdvantage, SplitAttack, Stay, Support, TakeTask, TurnToContest,
     ZoneAttack,
@@ -312,6 +312,10 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       (SplitRemove,), _zone("split_remove")),
     S("share", _if("split", lambda L: L.A * MAX_SHARE), f"A x {MAX_SHARE}, or 0", ("cost",),
       "a split overcome's share: aspect slot (A) x effort (1..40)", (Share,), _share),
+    # a zone's own challenge (zones[].challenge): a task of the zone one stands in
+    S("zone_task", lambda L: max((len(z.challenge.tasks) for z in L.scene.zones if z.challenge), default=0),
+      "the most tasks of a zone's challenge, or 0", ("turn",), "a task of the zone's own challenge", (ZoneTask,),
+      lambda L, c, ego, o, slots, boosts: L.at("zone_task", o.task)),
     # hidden aspects (aspects[].hidden): a failed search's opposition keeps the aspect hidden or reveals it
     S("keep_hidden", _if("hidden", _one), "1, or 0", ("cost",), "a failed search: keep the aspect hidden",
       choice="keep_hidden"),

@@ -423,6 +423,15 @@ class FullDefenseDeclared(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneChallengeBeaten(Event):
+    """Every task of a zone's challenge done: the way deeper is open (003:2606-2609)."""
+
+    zone: str
+    name: str
+    deeper: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AspectRevealed(Event):
     """A hidden aspect discovered: known from now on (003:854-867)."""
 

@@ -160,6 +160,12 @@ class SplitAdvantage:               # one roll split among the foes in a zone, a
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneTask:                     # a task of the challenge of the zone one stands in (003:2606-2609)
+    zone: str
+    task: int
+
+
+@dataclass(frozen=True, slots=True)
 class SplitRemove:                  # one overcome split among the aspects to clear here (003:2664-2666)
     zone: str
 
@@ -254,7 +260,7 @@ _NAMES = {
     TurnToContest: "to_contest", ShieldWith: "shield", ZoneAttack: "zone_attack",
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
     Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block", SplitAdvantage: "split_advantage",
-    Guard: "guard", SplitRemove: "split_remove", Share: "share",
+    Guard: "guard", SplitRemove: "split_remove", Share: "share", ZoneTask: "zone_task",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

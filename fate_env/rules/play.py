@@ -45,6 +45,7 @@ class Play(Protocol):
         """The zone map with the blocks on the ``cleared`` borders gone."""
 
     scene_has_blocks: bool
+    zone_challenges: bool          # some zone has its own challenge (003:2606-2609)
     ordered: bool                  # consequences taken in order (001:117-123)
     weapon_rolls: bool             # weapon and armor ratings as roll modifiers (001:86-101)
     exchange_defense: bool         # full defense for the exchange (001:78-80)

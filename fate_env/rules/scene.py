@@ -199,6 +199,19 @@ class Border:
 class Zone:
     id: str
     name: str
+    #: a challenge to overcome before going deeper from this zone (003:2606-2609)
+    challenge: "ZoneChallenge | None" = None
+
+
+@dataclass(frozen=True)
+class ZoneChallenge:
+    """A zone's own challenge (the threat as a map, 003:2606-2609): its tasks, each an overcome
+    against a difficulty taken in the zone; until all are done no one moves from the zone into the
+    ``deeper`` zones (going back out is never barred)."""
+
+    name: str
+    tasks: tuple["Task", ...]
+    deeper: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,8 @@ class Table:
     acted: set[str] = kept("set", default_factory=set)
     set_back: set[str] = kept("set", default_factory=set)   # hit, or an advantage stuck on them, this exchange
     tasks_left: list[int] = kept("list", default_factory=list)
+    #: zone -> the indices of its own challenge's tasks not yet done (zone_challenge.py)
+    zone_tasks: dict[str, tuple[int, ...]] = kept("dict", default_factory=dict)
     task_results: list[dict[str, Any]] = kept("list_of_dicts", default_factory=list)
     to_contest: str | None = None
     can_concede: bool = True          # a conflict's option (003:1693-1712), not a contest's

@@ -26,9 +26,16 @@ class PerZone(dict):
         return value
 
 
+def beaten(zone: str) -> tuple[str, str]:
+    """How ``cleared`` names a zone whose own challenge is beaten (zone_challenge.py)."""
+    return ("beaten", zone)
+
+
 class ZoneMap:
     """The map as it stands: ``cleared`` names the borders whose block has been cleared (a block
-    that stands sets its border's difficulty and stops shots as it says, ``Border.standing``)."""
+    that stands sets its border's difficulty and stops shots as it says, ``Border.standing``) and
+    the zones whose own challenge is beaten (:func:`beaten`); until then no move goes from such a
+    zone into its deeper zones (``sealed``, one way: 003:2606-2609)."""
 
     def __init__(self, scene: Scene, cleared: frozenset = frozenset()):
         self.ids = [z.id for z in scene.zones]
@@ -36,6 +43,8 @@ class ZoneMap:
         for b in scene.borders:
             key = frozenset((b.a, b.b))
             self.borders[key] = b.cleared() if key in cleared else b.standing()
+        self.sealed: frozenset = frozenset((z.id, d) for z in scene.zones if z.challenge is not None
+                                           and beaten(z.id) not in cleared for d in z.challenge.deeper)
         self.neighbours: dict[str, list[str]] = {z: [] for z in self.ids}
         for b in scene.borders:
             self.neighbours[b.a].append(b.b)
@@ -51,8 +60,9 @@ class ZoneMap:
         return self.borders.get(frozenset((a, b)))
 
     def free_moves(self, zone: str) -> list[str]:
-        """Adjacent zones across an open border."""
-        return [n for n in self.neighbours[zone] if not self.borders[frozenset((zone, n))].impeded]
+        """Adjacent zones across an open border (and not sealed by a zone's challenge)."""
+        return [n for n in self.neighbours[zone] if not self.borders[frozenset((zone, n))].impeded
+                and (zone, n) not in self.sealed]
 
     def move_difficulty(self, a: str, b: str) -> int:
         return self.cost[a][b]
@@ -101,6 +111,8 @@ class ZoneMap:
             if d > best.get(z, 1 << 30):
                 continue
             for n in self.neighbours[z]:
+                if (z, n) in self.sealed:
+                    continue
                 nd = d + 1 + self.borders[frozenset((z, n))].difficulty
                 if nd < best.get(n, 1 << 30):
                     best[n], prev[n] = nd, z

@@ -293,3 +293,77 @@ def test_a_split_overcome_needs_the_dial_and_two_aspects_to_clear():
                        rules={"name": "condensed", "dials": {"split_effort": True}})
     c = Conflict(scene, seed=0)
     assert not any(type(o) is SplitRemove for o in c.pending.options)
+
+
+# -- a zone with its own challenge (003:2606-2609) -----------------------------------------------------
+from fate_env.rules.options import Move, OvercomeMove, ZoneTask  # noqa: E402
+
+BEAST = {
+    "ann": {"kind": "pc", "side": "pcs", "zone": "maw", "skills": {"Athletics": 2, "Physique": 1},
+            "high_concept": "Spelunker"},
+    "heart": {"kind": "major", "side": "npcs", "zone": "heart", "skills": {"Will": 2}, "high_concept": "Beating Heart"},
+}
+GULLET = {"id": "gullet", "challenge": {"name": "Crushing Muscles", "deeper": ["heart"],
+                                        "tasks": [{"name": "Brace", "skill": "Physique", "difficulty": 1},
+                                                  {"name": "Squeeze Through", "skill": "Athletics", "difficulty": 2}]}}
+
+
+def _beast(faces):
+    scene = scene_from_dict({"name": "beast", "zones": [{"id": "maw"}, GULLET, {"id": "heart"}],
+                             "borders": [{"between": ["maw", "gullet"]}, {"between": ["gullet", "heart"]}],
+                             "characters": {**BEAST, "ann": {**BEAST["ann"], "zone": "gullet"}}, "first": "ann"},
+                            "<beast>")
+    return Conflict(scene, seed=0, forced=list(faces))
+
+
+from fate_env.content.scenes import scene_from_dict  # noqa: E402
+
+
+def _to_anns_turn(c):
+    """The heart passes; every other question takes its first option, until Ann's turn."""
+    from fate_env.rules.options import Pass
+    while c.pending.kind != "turn" or c.pending.actor != "ann":
+        c.step(Pass() if c.pending.kind == "turn" else Choose("minor_cost") if Choose("minor_cost") in
+               c.pending.options else 0)
+
+
+def test_no_one_goes_deeper_until_every_task_of_the_zones_challenge_is_done():
+    """003:2606-2609: the gullet's Crushing Muscles stand between Ann and the heart; she may go back
+    to the maw, not on. Brace (Physique 1 + 1 against Average) and Squeeze Through (Athletics 2 + 0
+    against Fair) done, the way on opens."""
+    from fate_env.rules.options import Pass
+    c = _beast([(1, 0, 0, 0), (0, 0, 0, 0)])
+    opts = c.pending.options
+    assert Move("maw") in opts and Move("heart") not in opts and OvercomeMove("heart") not in opts
+    assert [o for o in opts if type(o) is ZoneTask] == [ZoneTask("gullet", 0), ZoneTask("gullet", 1)]
+    _step(c, "turn", "ann", ZoneTask("gullet", 0))
+    _to_anns_turn(c)
+    _step(c, "turn", "ann", ZoneTask("gullet", 1))
+    while c.pending.kind in ("invoke", "cost"):
+        c.step(DoneInvoking() if c.pending.kind == "invoke" else Choose("minor_cost"))
+    results = [(e.task, e.result) for e in c.events if type(e).__name__ == "TaskResult"]
+    assert results == [("Brace", "success"), ("Squeeze Through", "minor_cost")]
+    assert [e.zone for e in c.events if type(e).__name__ == "ZoneChallengeBeaten"] == ["gullet"]
+    _to_anns_turn(c)
+    assert Move("heart") in c.pending.options and not any(type(o) is ZoneTask for o in c.pending.options)
+
+
+def test_a_failed_task_stays_and_a_copy_keeps_the_way_shut():
+    c = _beast([(-1, -1, 0, 0)])
+    _step(c, "turn", "ann", ZoneTask("gullet", 0))
+    while c.pending is not None and c.pending.kind == "cost":
+        c.step(Choose("fail"))
+    assert c.t.zone_tasks == {"gullet": (0, 1)}
+    copy = c.clone()
+    assert ("gullet", "heart") in copy.map.sealed and copy.t.zone_tasks == {"gullet": (0, 1)}
+
+
+def test_zone_challenges_in_files_and_on_the_fast_core():
+    from fate_env.content.scenes import SceneError
+    from fate_env.fast import covered
+    bad = {**GULLET, "challenge": {**GULLET["challenge"], "deeper": ["maw2"]}}
+    with pytest.raises(SceneError, match=r"zones\.1\.challenge\.deeper\.0.*does not border 'gullet'"):
+        scene_from_dict({"name": "beast", "zones": [{"id": "maw"}, bad, {"id": "heart"}],
+                         "borders": [{"between": ["maw", "gullet"]}, {"between": ["gullet", "heart"]}],
+                         "characters": BEAST}, "<beast>")
+    assert "zone challenges" in covered(_beast([]).scene)

@@ -34,6 +34,7 @@ from . import (
     task,
     turn_to_contest,
     zone_attack,
+    zone_challenge,
 )
 from .base import Action, TurnContext
 from ..play import Play
@@ -63,6 +64,7 @@ ACTIONS: tuple[Action, ...] = (
     split_advantage.ACTION,  # offered only under the split_effort dial
     guard.ACTION,            # offered only under the full_defense_focus dial
     split_remove.ACTION,     # offered only under the split_effort dial
+    zone_challenge.ACTION,   # offered only in a zone with its own challenge
 )
 BY_OPTION: dict[type, Action] = {a.option: a for a in ACTIONS}
 
