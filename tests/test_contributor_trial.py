@@ -131,8 +131,8 @@ def _declare(copy: Path) -> set[str]:
                                                  "    target: str\n\n\ndef key(")
     (copy / ACTION_FILES[1]).write_text(TAUNT)
     _edit(copy / ACTION_FILES[2], "    split_advantage,\n    move,", "    split_advantage,\n    taunt,\n    move,")
-    _edit(copy / ACTION_FILES[2], "    split_advantage.ACTION,  # offered only under the split_effort dial\n)",
-          "    split_advantage.ACTION,  # offered only under the split_effort dial\n    taunt.ACTION,\n)")
+    _edit(copy / ACTION_FILES[2], "    zone_challenge.ACTION,   # offered only in a zone with its own challenge\n)",
+          "    zone_challenge.ACTION,   # offered only in a zone with its own challenge\n    taunt.ACTION,\n)")
     _edit(copy / ACTION_FILES[3], "    ZoneAttack,\n)", "    ZoneAttack, Taunt,\n)")
     _edit(copy / ACTION_FILES[3], "\n)\nSEGMENTS = tuple(",
           "\n"

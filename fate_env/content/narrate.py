@@ -249,6 +249,8 @@ class Narrator:
                 return f"   {n(e.actor)} pays a major cost: {what}"
             case ev.FullDefenseDeclared():
                 return f"   {n(e.actor)} goes on full defense"
+            case ev.BecameConflict():
+                return f"   {n(e.by)} attacks: the contest is over, and it is a conflict now"
             case ev.ZoneChallengeBeaten():
                 return f"   {e.name} is overcome: the way on to {', '.join(self.zones.get(z, z) for z in e.deeper)} is open"
             case ev.AspectRevealed():

@@ -544,7 +544,7 @@ def _zone_challenges(written: list[dict], zones: tuple, borders: set, skills: se
         for j, d in enumerate(spec["deeper"]):
             if d not in near:
                 fail(f"{base}.deeper.{j}", f"{d!r} does not border {z.id!r}; expected one of {', '.join(near) or '(none)'}")
-        out.append(dataclasses.replace(z, challenge=ZoneChallenge(spec.get("name", z.name), tuple(tasks), tuple(spec["deeper"]))))
+        out.append(dataclasses.replace(z, own_challenge=ZoneChallenge(spec.get("name", z.name), tuple(tasks), tuple(spec["deeper"]))))
     return tuple(out)
 
 

@@ -32,7 +32,7 @@ from ..rules.actions import BY_OPTION, FEATURES as ACTION_FEATURES
 from ..rules.harm import Absorb, TakenOut
 from ..rules.options import (
     Assign, Attack, BlockAction, Concede, CreateAdvantage, Defend, DoneInvoking, Exploit, ForgoDefense, FullDefense,
-    Guard, Hold, Share, SplitRemove, ZoneTask, Invoke,
+    Guard, Hold, Share, SplitRemove, TurnToConflict, ZoneTask, Invoke,
     Move, Next, NoAdvantage, NoSupport, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, RollFor,
     ShieldWith, ShoveInto, SpendSpin, SplitAdvantage, SplitAttack, Stay, Support, TakeTask, TurnToContest,
     ZoneAttack,
@@ -88,6 +88,7 @@ FEATURES: dict[str, Callable[[Any], bool]] = {
     "avoid": lambda scene: scene.rules.maneuver_avoid,
     "forgo": lambda scene: scene.rules.forgo_defense,
     "hidden": lambda scene: any(a.hidden for a in scene.aspects),
+    "contest": lambda scene: scene.contest is not None,
 }
 
 
@@ -312,8 +313,11 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       (SplitRemove,), _zone("split_remove")),
     S("share", _if("split", lambda L: L.A * MAX_SHARE), f"A x {MAX_SHARE}, or 0", ("cost",),
       "a split overcome's share: aspect slot (A) x effort (1..40)", (Share,), _share),
+    # an attack in a contest: the contest becomes a conflict (000:147-149)
+    S("to_conflict", _if("contest", _one), "1, or 0", ("contest_advantage",),
+      "attack: the contest becomes a conflict", (TurnToConflict,)),
     # a zone's own challenge (zones[].challenge): a task of the zone one stands in
-    S("zone_task", lambda L: max((len(z.challenge.tasks) for z in L.scene.zones if z.challenge), default=0),
+    S("zone_task", lambda L: max((len(z.own_challenge.tasks) for z in L.scene.zones if z.own_challenge), default=0),
       "the most tasks of a zone's challenge, or 0", ("turn",), "a task of the zone's own challenge", (ZoneTask,),
       lambda L, c, ego, o, slots, boosts: L.at("zone_task", o.task)),
     # hidden aspects (aspects[].hidden): a failed search's opposition keeps the aspect hidden or reveals it

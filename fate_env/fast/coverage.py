@@ -61,7 +61,7 @@ def _zones(zones, scene: Scene) -> list[str]:
     clash = sorted(ids & {c.id for c in scene.characters} | ids & {"scene"})
     if clash:  # an advantage's target is a character, a zone or the scene, told apart by name
         why.append(f"{', '.join(clash)}: a zone named like a character or the scene")
-    if any(z.challenge is not None for z in zones):
+    if any(z.own_challenge is not None for z in zones):
         why.append("zone challenges")
     return why
 

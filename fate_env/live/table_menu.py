@@ -150,6 +150,7 @@ WORDS: dict[type, tuple[str, Any]] = {
     op.Exploit: ("Create an advantage", lambda e, d, n, o: exploit_words(e.aspect(o.aspect))),
     op.RemoveAspect: ("Move", lambda e, d, n, o: f"overcome {e.aspects[o.aspect].name} (clear it)"),
     op.OvercomeMove: ("Move", lambda e, d, n, o: f"move to {n.zones.get(o.zone, o.zone)} (overcome the way)"),
+    op.TurnToConflict: ("Attack", lambda e, d, n, o: "attack: the contest is over, it becomes a conflict"),
     op.ZoneTask: ("Move", lambda e, d, n, o: _zone_task_words(e, o)),
     op.SplitRemove: ("Move", lambda e, d, n, o: "overcome the aspects in the way here with one roll, split among them"),
     op.Share: ("Other", lambda e, d, n, o: f"put {o.effort} of the {d.context.get('left')} left into clearing "
@@ -169,7 +170,7 @@ WORDS: dict[type, tuple[str, Any]] = {
 
 
 def _zone_task_words(engine, o) -> str:
-    spec = next(z.challenge for z in engine.scene.zones if z.id == o.zone)
+    spec = next(z.own_challenge for z in engine.scene.zones if z.id == o.zone)
     t = spec.tasks[o.task]
     return f"{spec.name}: {t.name} ({t.skill} against {describe(t.difficulty)})"
 

@@ -87,7 +87,7 @@ class Engine(View):
         #: the maps by the blocks cleared so far (fate_env.rules.blocks), shared by every copy
         self.maps: dict[frozenset, ZoneMap] = {frozenset(): self.map}
         self.scene_has_blocks = any(b.block is not None for b in scene.borders)
-        self.zone_challenges = any(z.challenge is not None for z in scene.zones)
+        self.zone_challenges = any(z.own_challenge is not None for z in scene.zones)
         self.facts_from_characters()
         #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
         self.ordered = self.rules.consequence_rule == "ordered"
@@ -451,7 +451,7 @@ def _new_table(scene: Scene) -> Table:
         f, [c.id for c in scene.characters], gm_pool=pool, gm_pool_start=pool,
         fp_start={cid: fi.fate_points for cid, fi in f.items()}, fp_spent={cid: 0 for cid in f},
         tasks_left=list(range(len(scene.challenge.tasks))) if scene.challenge else [],
-        zone_tasks={z.id: tuple(range(len(z.challenge.tasks))) for z in scene.zones if z.challenge is not None},
+        zone_tasks={z.id: tuple(range(len(z.own_challenge.tasks))) for z in scene.zones if z.own_challenge is not None},
         can_concede=rules.concession == "anytime",  # offered: only while taking a consequence (001:150)
         mode=SceneKind.CHALLENGE if scene.kind == SceneKind.CHALLENGE else
         SceneKind.CONTEST if scene.kind == SceneKind.CONTEST else SceneKind.CONFLICT)

@@ -529,6 +529,15 @@ class ThreatRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BecameConflict(Event):
+    """Someone attacked in a contest: it is a conflict from here (000:147-149); victories are dropped,
+    stress, consequences, aspects and fate points carry over."""
+
+    by: str
+    exchange: int
+
+
+@dataclass(frozen=True, slots=True)
 class BecameContest(Event):
     """The conflict turned into a contest; its payouts wait for the contest's end (000:539-547)."""
 

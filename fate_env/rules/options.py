@@ -195,6 +195,11 @@ class ShieldWith:                   # a big bad's expendable minion armor: this 
 
 
 @dataclass(frozen=True, slots=True)
+class TurnToConflict:               # an attack in a contest: it stops being one, the conflict begins (000:147-149)
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class TurnToContest:                # a conflict becomes the scene's contest (an escape, a chase)
     pass
 
@@ -261,6 +266,7 @@ _NAMES = {
     SplitAttack: "split_attack", Assign: "assign", ShoveInto: "shove", OfferConcession: "offer_concession",
     Hold: "hold", Protect: "protect", SpendSpin: "spin", BlockAction: "block", SplitAdvantage: "split_advantage",
     Guard: "guard", SplitRemove: "split_remove", Share: "share", ZoneTask: "zone_task",
+    TurnToConflict: "to_conflict",
 }
 
 __all__ = [n.__name__ for n in _NAMES] + ["key", "as_dict"]

@@ -199,8 +199,9 @@ class Border:
 class Zone:
     id: str
     name: str
-    #: a challenge to overcome before going deeper from this zone (003:2606-2609)
-    challenge: "ZoneChallenge | None" = None
+    #: a challenge to overcome before going deeper from this zone (003:2606-2609; the file's
+    #: ``zones[].challenge``: named apart from the scene's ``challenge`` so scene digests keep)
+    own_challenge: "ZoneChallenge | None" = None
 
 
 @dataclass(frozen=True)

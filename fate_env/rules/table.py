@@ -81,6 +81,7 @@ class Table:
     zone_tasks: dict[str, tuple[int, ...]] = kept("dict", default_factory=dict)
     task_results: list[dict[str, Any]] = kept("list_of_dicts", default_factory=list)
     to_contest: str | None = None
+    to_conflict: str | None = None    # who attacked in a contest: the conflict starts with them (000:147-149)
     can_concede: bool = True          # a conflict's option (003:1693-1712), not a contest's
     mode: SceneKind = SceneKind.CONFLICT   # the flow running now
     cursor: Any = None                # where that flow resumes (None: not started)

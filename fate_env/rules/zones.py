@@ -43,8 +43,8 @@ class ZoneMap:
         for b in scene.borders:
             key = frozenset((b.a, b.b))
             self.borders[key] = b.cleared() if key in cleared else b.standing()
-        self.sealed: frozenset = frozenset((z.id, d) for z in scene.zones if z.challenge is not None
-                                           and beaten(z.id) not in cleared for d in z.challenge.deeper)
+        self.sealed: frozenset = frozenset((z.id, d) for z in scene.zones if z.own_challenge is not None
+                                           and beaten(z.id) not in cleared for d in z.own_challenge.deeper)
         self.neighbours: dict[str, list[str]] = {z: [] for z in self.ids}
         for b in scene.borders:
             self.neighbours[b.a].append(b.b)

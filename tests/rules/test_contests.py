@@ -214,13 +214,17 @@ def test_random_contests_keep_the_invariants(scene, seed):
     while c.pending is not None:
         assert c.pending.options
         c.step(int(rng.integers(len(c.pending.options))))
-        assert all(v <= need + 1 for v in c.victories.values())  # the most one exchange adds is 2
+        if c.victories is None:  # someone attacked: a conflict from here (000:147-149)
+            assert any(isinstance(x, ev.BecameConflict) for x in c.events) and c.t.mode == "conflict"
+        else:
+            assert all(v <= need + 1 for v in c.victories.values())  # the most one exchange adds is 2
     out = c.outcome
     assert out.exchanges <= scene.rules.max_exchanges
-    winners = [s for s, v in out.victories.items() if v >= need]
-    assert len(winners) <= 1
-    if winners:
-        assert out.winner == winners[0]
+    if out.victories:
+        winners = [s for s, v in out.victories.items() if v >= need]
+        assert len(winners) <= 1
+        if winners:
+            assert out.winner == winners[0]
     for r in results(c):  # one side scores per exchange, and only with the unique top score
         if r.winner is not None:
             assert r.scores[r.winner] == max(r.scores.values())
@@ -301,3 +305,20 @@ def test_other_actions_need_a_successful_defense_and_the_fight_turns_into_a_chas
     assert c.over and c.outcome.winner == "pcs" and c.outcome.victories == {"pcs": 2, "temple": 0}
     assert c.outcome.payouts == {"cynere": 1}  # the hostile invoke, paid once the chase is over
     assert [t["task"] for t in c.outcome.tasks] == ["Pick the lock", "Push the door"]
+
+
+def test_an_attack_in_a_contest_turns_it_into_a_conflict():
+    """000:147-149: someone who attacks in a contest is doing direct harm, and it is a conflict from
+    then on. Cynere, who can reach Teran with Fight, attacks instead of racing: the victories are
+    gone, the conflict starts with her turn, and her attack is on offer."""
+    from fate_env.rules.options import Attack, TurnToConflict
+    c = start(load_scene("race"), seed=0)
+    d = Driver(c)
+    assert TurnToConflict() in d.expect("contest_advantage", "cynere").options
+    d.do("contest_advantage", "cynere", TurnToConflict())
+    kinds = [type(e).__name__ for e in c.events]
+    assert kinds[kinds.index("BecameConflict"):][:3] == ["BecameConflict", "ConflictStarted", "ExchangeStarted"]
+    assert c.victories is None and c.t.mode == "conflict"
+    turn = d.expect("turn", "cynere")
+    assert Attack("teran", "Fight") in turn.options
+    assert not any(type(e).__name__ == "ExchangeResult" for e in c.events)  # no contest roll was made

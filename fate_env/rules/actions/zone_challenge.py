@@ -34,7 +34,7 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 def run(e: "Play", f: Fighter, choice: ZoneTask) -> Flow:
     t = e.t
-    spec = next(z.challenge for z in e.scene.zones if z.id == choice.zone)
+    spec = next(z.own_challenge for z in e.scene.zones if z.id == choice.zone)
     task = spec.tasks[choice.task]
     r = roll(e, "overcome", f, task.skill, difficulty=task.difficulty, why=f"{spec.name}: {task.name}")
     yield from invoke_rounds(e, r)
@@ -58,5 +58,5 @@ def run(e: "Play", f: Fighter, choice: ZoneTask) -> Flow:
         e.emit(ev.ZoneChallengeBeaten(choice.zone, spec.name, spec.deeper))
 
 
-ACTION = Action(ZoneTask, offer, run, gate=lambda scene: any(z.challenge is not None for z in scene.zones),
+ACTION = Action(ZoneTask, offer, run, gate=lambda scene: any(z.own_challenge is not None for z in scene.zones),
                 feature="zone_challenge")

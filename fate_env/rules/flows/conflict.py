@@ -37,7 +37,7 @@ def run(e: "Play") -> Flow:
         for cid in t.order:  # the table's, not the scene's: a character the GM adds later is not here yet
             sides.setdefault(t.f[cid].sheet.side, []).append(cid)
         e.emit(ev.ConflictStarted(e.scene.name, e.rules.name, e.kind, sides, t.gm_pool))
-        opener = e.scene.first or skill_order(e)[0]
+        opener = t.to_conflict or e.scene.first or skill_order(e)[0]
         if not begin_exchange(e):
             return
         if popcorn:

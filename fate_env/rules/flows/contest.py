@@ -26,8 +26,8 @@ from ..end import finish
 from ..harm import harm
 from ..invokes import invoke_turns
 from ..kinds import DecisionKind, SceneKind
-from ..options import Choose, CreateAdvantage, Exploit, NoAdvantage, NoSupport, RollFor, Support
-from ..reach import template_targets
+from ..options import Choose, CreateAdvantage, Exploit, NoAdvantage, NoSupport, RollFor, Support, TurnToConflict
+from ..reach import attack_skills, can_reach, template_targets
 from ..rolls import FAIL, base
 from ..state import BOOST, SITUATION, Fighter
 from ..table import Roll
@@ -57,6 +57,9 @@ def run(e: "Play") -> Flow:
         e.emit(ev.ExchangeStarted(t.exchange))
         plans = yield from _plans(e)
         yield from _advantages(e, plans)
+        if t.to_conflict is not None:
+            yield from _become_conflict(e)
+            return
         rolls = {side: _contest_roll(e, plan, _opposite(e, plans, side)) for side, plan in plans.items()
                  if not plan["forfeit"]}
         yield from _invokes(e, rolls)
@@ -112,6 +115,27 @@ def _immunity_broken(e: "Play") -> Flow:
     yield from FLOWS["conflict"](e)
 
 
+def _become_conflict(e: "Play") -> Flow:
+    """An attack in a contest: it ceases to be one and the conflict is set up at once (000:147-149;
+    003:1516-1518), the attacker opening it (a ruling: under popcorn order it acts first; Core's order
+    by skills stays). The contest's victories are dropped; stress, consequences, aspects carry over."""
+    t = e.t
+    e.emit(ev.BecameConflict(t.to_conflict, t.exchange))
+    t.to_contest = None  # a conflict that had turned into this contest starts anew
+    t.mode = SceneKind.CONFLICT
+    t.cursor = None
+    t.exchange = 0
+    t.victories = None
+    t.can_concede = e.rules.concession == "anytime"
+    yield from FLOWS["conflict"](e)
+
+
+def attackers(e: "Play", f: Fighter) -> bool:
+    """Whether ``f`` could attack a foe from where it stands, turning the contest into a conflict."""
+    return any(can_reach(e, f, c, skill) for skill in attack_skills(e, f) for c in e.t.foes_of(f.id)
+               if e.t.f[c].active)
+
+
 def live_sides(e: "Play") -> list[str]:
     F = e.t.f
     return list(dict.fromkeys(F[c].sheet.side for c in e.t.active_ids()))
@@ -159,9 +183,14 @@ def _advantages(e: "Play", plans: dict[str, dict[str, Any]]) -> Flow:
                 continue
             f = t.f[m]
             options = [NoAdvantage()] + advantage_options(e, f)
+            if e.contest_immune is None and attackers(e, f):  # an attack ends the contest (000:147-149)
+                options.append(TurnToConflict())
             choice = yield from ask(e, DecisionKind.CONTEST_ADVANTAGE, m, options)
             if type(choice) is NoAdvantage:
                 continue
+            if type(choice) is TurnToConflict:
+                t.to_conflict = m
+                return
             if type(choice) is CreateAdvantage:
                 attempt = yield from create_advantage(e, f, choice.template, choice.target, ask_cost=False)
             else:
