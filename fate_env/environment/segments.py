@@ -89,6 +89,7 @@ FEATURES: dict[str, Callable[[Any], bool]] = {
     "forgo": lambda scene: scene.rules.forgo_defense,
     "hidden": lambda scene: any(a.hidden for a in scene.aspects),
     "contest": lambda scene: scene.contest is not None,
+    "stand_in": lambda scene: scene.rules.stand_in,
 }
 
 
@@ -320,6 +321,10 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     S("zone_task", lambda L: max((len(z.own_challenge.tasks) for z in L.scene.zones if z.own_challenge), default=0),
       "the most tasks of a zone's challenge, or 0", ("turn",), "a task of the zone's own challenge", (ZoneTask,),
       lambda L, c, ego, o, slots, boosts: L.at("zone_task", o.task)),
+    # the stand_in dial: an ally beside an attack's target steps in or not
+    S("stand_aside", _if("stand_in", _one), "1, or 0", ("cost",), "let the attack on an ally go by", choice="stand_aside"),
+    S("stand_in", _if("stand_in", _one), "1, or 0", ("cost",), "step in: defend for the ally and take the hit",
+      choice="stand_in"),
     # hidden aspects (aspects[].hidden): a failed search's opposition keeps the aspect hidden or reveals it
     S("keep_hidden", _if("hidden", _one), "1, or 0", ("cost",), "a failed search: keep the aspect hidden",
       choice="keep_hidden"),

@@ -38,6 +38,7 @@ SMALL = 8
 CHOICE_WORDS = {"full_hit": "take the full hit", "boost": "take a boost instead", "act_now": "take the held turn now",
                 "keep_holding": "keep holding", "accept": "accept", "refuse": "refuse",
                 "keep_hidden": "keep what they searched for hidden",
+                "stand_aside": "let it go by", "stand_in": "step in: defend for them and take the hit",
                 "reveal": "reveal it, and take a free invoke on it"}
 
 

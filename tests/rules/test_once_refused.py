@@ -367,3 +367,33 @@ def test_zone_challenges_in_files_and_on_the_fast_core():
                          "borders": [{"between": ["maw", "gullet"]}, {"between": ["gullet", "heart"]}],
                          "characters": BEAST}, "<beast>")
     assert "zone challenges" in covered(_beast([]).scene)
+
+
+def test_an_ally_beside_the_target_may_step_in_and_take_the_hit():
+    """000:270 under the stand_in dial: Ann, beside Bob and not on full defense, is asked whether
+    she steps between the brute's attack and Bob; she does, defends at her plain Athletics 2 and
+    takes the hit: Fight 3 + 1 against Athletics 2 + 0, two shifts (Condensed with the dial on)."""
+    scene = make_scene(TRIO, zones=("a", "b"), borders=[{"between": ["a", "b"]}], first="brute",
+                       rules={"name": "condensed", "dials": {"stand_in": True}})
+    c = Conflict(scene, seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0)])
+    d = Driver(c)
+    d.do("turn", "brute", Attack("bob", "Fight"))
+    q = d.expect("cost", "ann")
+    assert q.options == [Choose("stand_aside"), Choose("stand_in")] and q.context["ward"] == "bob"
+    c.step(Choose("stand_in"))
+    d.do("respond", "ann", Defend())
+    assert _rolls(c)[-1] == ("ann", "defend", 2, ())
+    d.skip_invokes()
+    assert [(e.target, e.shifts) for e in c.events if type(e).__name__ == "Resolved"] == [("ann", 2)]
+
+
+def test_stepping_aside_leaves_the_target_to_defend_and_the_dial_is_off_by_default():
+    scene = make_scene(TRIO, zones=("a",), first="brute", rules={"name": "condensed", "dials": {"stand_in": True}})
+    c = Conflict(scene, seed=0)
+    d = Driver(c)
+    d.do("turn", "brute", Attack("bob", "Fight"))
+    d.do("cost", "ann", Choose("stand_aside"))
+    d.expect("respond", "bob")
+    plain = Conflict(make_scene(TRIO, zones=("a",), first="brute"), seed=0)
+    Driver(plain).do("turn", "brute", Attack("bob", "Fight"))
+    Driver(plain).expect("respond", "bob")

@@ -54,7 +54,7 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
     target, skill = choice.target, choice.skill
-    target = stand_in(e, target, f.id)  # a guard steps in (full_defense_focus, 000:270)
+    target = yield from stand_in(e, target, f.id)  # a guard or an ally steps in (000:270)
     answer = yield from respond(e, target, f.id, "attack", skill)
     if not answer:
         return

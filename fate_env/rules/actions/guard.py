@@ -9,6 +9,10 @@ it (defends, or concedes), defends at +2 as a full defense does for its focus, a
 The guard's defenses of itself are outside the focus and get no +2 (003:2240-2244). An attempt to
 create an advantage on the ward is not covered (a ruling: the aspect would still be the ward's).
 As a full defense it gives up the turn, and gives a boost when nothing came of it (003:2244-2248).
+
+Fate Core also lets anyone beside the target step in without a full defense (000:270): under the
+``stand_in`` dial each ally in the target's zone is asked, before the target answers, whether it
+steps between; the first who does defends (at its plain rating) and takes the hit.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import events as ev
-from ..decisions import Flow
-from ..options import Guard
+from ..decisions import Flow, ask
+from ..kinds import DecisionKind
+from ..options import Choose, Guard
 from ..state import Fighter
 from .base import Action, TurnContext
 from ..play import Play
@@ -49,15 +54,26 @@ def guard_of(e: "Play", target: str, attacker: str) -> str | None:
     return None
 
 
-def stand_in(e: "Play", target: str, attacker: str) -> str:
-    """The character the attack on ``target`` lands on: its guard, if one steps in, else itself."""
-    if not e.rules.full_defense_focus:
-        return target
-    g = guard_of(e, target, attacker)
-    if g is None:
-        return target
-    e.emit(ev.StoodIn(g, target, attacker))
-    return g
+def stand_in(e: "Play", target: str, attacker: str) -> Flow:
+    """The character the attack on ``target`` lands on: its guard, if one steps in (the
+    ``full_defense_focus`` dial); under the ``stand_in`` dial, the first ally beside it who chooses
+    to step in, each asked in turn (Core's defending on another's behalf, 000:270); else itself."""
+    if e.rules.full_defense_focus:
+        g = guard_of(e, target, attacker)
+        if g is not None:
+            e.emit(ev.StoodIn(g, target, attacker))
+            return g
+    if e.rules.stand_in:
+        F = e.t.f
+        for a in e.t.allies_of(target):
+            if a == attacker or not F[a].active or F[a].zone != F[target].zone:
+                continue
+            pick = yield from ask(e, DecisionKind.COST, a, [Choose("stand_aside"), Choose("stand_in")],
+                                  action="stand_in", ward=target, attacker=attacker)
+            if pick.option == "stand_in":
+                e.emit(ev.StoodIn(a, target, attacker))
+                return a
+    return target
 
 
 ACTION = Action(Guard, offer, run, gate=lambda scene: scene.rules.full_defense_focus, feature="guard")
