@@ -62,6 +62,8 @@ class BasicController:
         self.fp_reserve = int(p["fp_reserve"])
         self.likely_roll = int(p["likely_roll"])
         self.invoke_any = bool(p["invoke_any"])
+        self.fitting = bool(p["fitting_invokes"])
+        self.any_roll = bool(p["fate_points_on_any_roll"])
         self.params = p
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -225,12 +227,15 @@ class BasicController:
             if spins and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
                 return spins[0], f"spends {d.options[spins[0]].holder}'s spin token: +1 to hold the defense"
         bearing = not self.invoke_any  # only aspects a GM would let bear on this roll
-        free_count, fp, payable = c.invoke_budget(me, bearing)
+        fitting = bearing and self.fitting  # ... and, of the other party's, those whose kind fits the action
+        free_count, fp, payable = c.invoke_budget(me, bearing, fitting)
         fp = max(0, min(fp - self.fp_reserve, self._pool_room(c, me)))  # thrift, and the NPC's share
+        if not self.any_roll and ctx["action"] not in ("attack", "contest"):
+            fp = 0  # fate points go where harm or the contest is decided, not on an advantage or a move
         if free_count + min(fp, payable) < need:
             return 0, reason("cannot_pay")
         bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"
-                 and (not bearing or c.bears_on(me, o.aspect))]
+                 and (not bearing or c.bears_on(me, o.aspect)) and (not fitting or c.fits(me, o.aspect))]
         free = [(i, o) for i, o in bonus if o.free]
         if free:
             i, o = free[0]

@@ -18,7 +18,8 @@ LIKELY_ROLL = 1
 #: what every scripted policy starts from before its entry in the policies file
 BASIC_DEFAULTS: dict[str, Any] = {"concede_margin": 1, "hurt_first": True, "fp_reserve": 0,
                                   "likely_roll": LIKELY_ROLL, "pool_share_minor": 0.0, "pool_share_mob": 0.0,
-                                  "pool_share_major": 1.0, "invoke_any": False}
+                                  "pool_share_major": 1.0, "invoke_any": False, "fitting_invokes": True,
+                                  "fate_points_on_any_roll": False}
 
 
 def pool_floor(params: dict[str, Any], kind: str, start: int) -> int:

@@ -168,6 +168,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         SC[i, k.S_COUNT] = f.members
         SC[i, k.S_WEAPON], SC[i, k.S_ARMOR] = c.weapon, c.armor
         SC[i, k.S_IMMOBILE] = 1 if c.immobile else 0
+        SC[i, k.S_TROUBLE] = k.NEG
         for s, v in c.skills.items():
             SK[i, si[s]] = v
         for j, sl in enumerate(f.slots):
@@ -201,10 +202,12 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
 
     rows, free = [], []
     for i, c in enumerate(chars):  # the order aspects.setup_aspects makes them in
-        for text in [c.high_concept, c.trouble] + list(c.aspects):
+        for j, text in enumerate([c.high_concept, c.trouble] + list(c.aspects)):
             if text:
                 rows.append((k.K_CHARACTER, i, -1, -1, name_id(text), 0, 0, -1))
                 free.append({})
+                if j == 1:
+                    SC[i, k.S_TROUBLE] = len(rows)  # the kernel's aspect id: its row + 1
     for sa in scene.aspects:
         rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, name_id(sa.name), 0, 0, -1))
         free.append({ci[h]: v for h, v in sa.free_invokes.items()})
@@ -301,6 +304,8 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         P[at + k.POL_ASKS] = ASK_ALL if name == AGENT else (asks or {}).get(c.id, 0)
         P[at + k.POL_FLOOR] = pool_floor(params, c.kind, pool) if c.is_npc else 0
         P[at + k.POL_ANY] = 1 if params.get("invoke_any") else 0
+        P[at + k.POL_FIT] = 1 if params.get("fitting_invokes", True) else 0
+        P[at + k.POL_ANYROLL] = 1 if params.get("fate_points_on_any_roll") else 0
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0

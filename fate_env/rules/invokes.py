@@ -16,7 +16,7 @@ from . import events as ev
 from .decisions import Decision, Flow
 from .kinds import DecisionKind
 from .options import DoneInvoking, Invoke, SpendSpin
-from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE
+from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, Aspect
 from .solo import INVOKE_BONUS, free_stack_barred, invoke_worth
 from .table import Roll
 from .play import Play
@@ -205,10 +205,28 @@ def bears_on(r: Roll, who: str, owner: str | None) -> bool:
     return owner == (r.opposer if who == r.actor else r.actor)
 
 
-def invoke_budget(e: "Play", who: str, bearing: bool = False) -> tuple[int, int, int]:
+def fits(r: Roll, who: str, a: Aspect) -> bool:
+    """Whether a script may invoke ``a`` on ``who``'s part in roll ``r`` as a GM would let it: an
+    aspect whose words bear on this action (003:587-592). The situation's and ``who``'s own always
+    do (:func:`bears_on`); of the other party's, those that hamper it whatever its words: its
+    consequences and the advantages placed on it, and, for the one who acts against it, its
+    trouble. A high concept, another aspect, or a trouble turned against the one acting (a trouble
+    "Can't Swim" to dodge a bullet) needs words a script cannot read: left to the table."""
+    owner = a.owner
+    if owner is None or owner == who:
+        return True
+    if owner != (r.opposer if who == r.actor else r.actor):
+        return False
+    if a.kind in (CONSEQUENCE, ADVANTAGE):
+        return True
+    return who == r.actor and a.kind == CHARACTER and a.role == "trouble"
+
+
+def invoke_budget(e: "Play", who: str, bearing: bool = False, fitting: bool = False) -> tuple[int, int, int]:
     """For the roll being invoked on: (free invokes ``who`` and its allies hold on aspects in play
     here, fate points ``who`` can spend, distinct aspects it could pay to invoke); with
-    ``bearing``, only the aspects that bear on ``who``'s part in the roll (:func:`bears_on`)."""
+    ``bearing``, only the aspects that bear on ``who``'s part in the roll (:func:`bears_on`), and
+    with ``fitting`` as well only those a GM would let it invoke (:func:`fits`)."""
     t = e.t
     r = t.roll
     if r is None:
@@ -228,6 +246,8 @@ def invoke_budget(e: "Play", who: str, bearing: bool = False) -> tuple[int, int,
         if a.obstacle and a.name not in r.about or a.hidden:
             continue
         if bearing and not bears_on(r, who, owner):
+            continue
+        if fitting and not fits(r, who, a):
             continue
         for h, n in a.free.items():
             if h in allies:

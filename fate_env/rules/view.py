@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import odds
-from .invokes import bears_on, invoke_budget
+from .invokes import bears_on, fits, invoke_budget
 from .reach import attack_skills, attack_track, can_reach, reach_of
 from .rolls import base, best_skill, effective
 from .skills import DEFEND_SKILLS
@@ -168,11 +168,17 @@ class View:
             return INVOKE_BONUS
         return invoke_bonus(self, who, r, free)
 
-    def invoke_budget(self, who: str, bearing: bool = False) -> tuple[int, int, int]:
+    def invoke_budget(self, who: str, bearing: bool = False, fitting: bool = False) -> tuple[int, int, int]:
         """For the roll being invoked on: (free invokes ``who`` and its allies hold here, fate
         points ``who`` can spend, distinct aspects it could pay to invoke); ``bearing``: only
-        aspects that bear on ``who``'s part in the roll (invokes.bears_on)."""
-        return invoke_budget(self, who, bearing)
+        aspects that bear on ``who``'s part in the roll (invokes.bears_on); ``fitting``: only those
+        a GM would let a script invoke (invokes.fits)."""
+        return invoke_budget(self, who, bearing, fitting)
+
+    def fits(self, who: str, aspect: int) -> bool:
+        """Whether a script may invoke ``aspect`` on ``who``'s part in the roll being invoked on (invokes.fits)."""
+        r = self.t.roll
+        return r is not None and fits(r, who, self.t.aspects[aspect])
 
     def bears_on(self, who: str, aspect: int) -> bool:
         """Whether aspect ``aspect`` bears on ``who``'s part in the roll being invoked on (invokes.bears_on)."""

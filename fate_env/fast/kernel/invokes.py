@@ -10,10 +10,10 @@ from .events import _decision, _emit, _opt
 from .layout import (
     A_KIND, A_NAME, A_OWNER, A_ZONE, ACTIVE, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
     C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_GMSPENT, G_NAL, G_PEFFORT, G_PMARGIN,
-    G_POPP, G_PROLLER, G_ROLLNO, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
-    P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
+    G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
+    P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
-    R_Z1, R_Z2, S_NPC, S_SIDE, WHY_USED,
+    R_Z1, R_Z2, S_NPC, S_SIDE, S_TROUBLE, WHY_USED,
 )
 from .mirror import mirrors
 from .rolls import _roll
@@ -82,12 +82,22 @@ def _holder_here(CH, A, AF, R, aid, who, allies, nal):
     return NEG
 
 
-@mirrors("fate_env.rules.invokes.bears_on")
+@mirrors("fate_env.rules.invokes.bears_on", "fate_env.rules.invokes.fits")
 @njit(cache=True, _nrt=False)
-def _bears(owner, who, bear):
+def _bears(SC, A, aid, owner, who, bear, actor, strict):
     """An aspect of ``owner`` (NEG: a situation aspect) bears on ``who``'s part in the roll whose
-    other party is ``bear``; under ANY_ASPECT every aspect does."""
-    return bear == ANY_ASPECT or owner == NEG or owner == who or owner == bear
+    other party is ``bear``; under ANY_ASPECT every aspect does. ``strict`` (invokes.fits): of the
+    other party's, only its consequences, advantages on it and, for the actor, its trouble."""
+    if bear == ANY_ASPECT or owner == NEG or owner == who:
+        return True
+    if owner != bear:
+        return False
+    if strict == 0:
+        return True
+    kind = A[aid, A_KIND]
+    if kind == K_CONSEQUENCE or kind == K_ADVANTAGE:
+        return True
+    return who == actor and kind == K_CHARACTER and SC[owner, S_TROUBLE] == aid
 
 
 @mirrors("agents.basic.BasicController._bearing")
@@ -103,7 +113,7 @@ def _bearing(owner, who, other):
 
 @mirrors("fate_env.rules.invokes.invoke_options")
 @njit(cache=True, _nrt=False)
-def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by, bear):
+def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by, bear, strict):
     """Walk ``who``'s invoke options in the reference's order. Returns the option count; fills
     pick_free = [index, aspect, holder] of the first free +2 that bears on the roll (``bear``: the
     other party, or ANY_ASPECT), pick_free[3:6] the same for the first free +2 on an aspect of
@@ -127,7 +137,7 @@ def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by, bear):
             continue
         owner = A[aid, A_OWNER]
         if holder != NEG:
-            if pick_free[0] == NEG and _bears(owner, who, bear):
+            if pick_free[0] == NEG and _bears(SC, A, aid, owner, who, bear, R[R_ACTOR], strict):
                 pick_free[0] = n + 1
                 pick_free[1] = aid
                 pick_free[2] = holder
@@ -146,7 +156,7 @@ def _invoke_scan(T, W, B, who, neffects, nal, npay, owned_by, bear):
             for j in range(npay):
                 p = payers[j]
                 if (not personal) or owner == p or SC[owner, S_SIDE] != side:
-                    if p == who and pick_paid[0] == NEG and _bears(owner, who, bear):
+                    if p == who and pick_paid[0] == NEG and _bears(SC, A, aid, owner, who, bear, R[R_ACTOR], strict):
                         pick_paid[0] = n + 1
                         pick_paid[1] = aid
                     n += neffects
@@ -195,9 +205,10 @@ def _invoke_at(T, W, B, who, neffects, nal, npay, index, out):
 
 @mirrors("fate_env.rules.invokes.invoke_budget")
 @njit(cache=True, _nrt=False)
-def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal, bear):
+def _budget(SC, W, R, who, allies, nal, bear, strict):
     """(free invokes held by who and allies here, fate points, aspects payable) — invoke_budget,
     counting only the aspects that bear on the roll unless ``bear`` is ANY_ASPECT."""
+    CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
     fp = G[G_GMPOOL] if SC[who, S_NPC] != 0 else CH[who, C_FP]
@@ -211,7 +222,7 @@ def _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal, bear):
         z = A[aid, A_ZONE]
         if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
             continue
-        if not _bears(owner, who, bear):
+        if not _bears(SC, A, aid, owner, who, bear, R[R_ACTOR], strict):
             continue
         free += AF[aid, who]
         for j in range(nal):
@@ -302,7 +313,8 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         pol = P[P_POL] + POL_W * who
         other = R[R_OPP] if mine else R[R_ACTOR]
         bear = ANY_ASPECT if P[pol + POL_ANY] != 0 else other
-        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG, bear)
+        strict = P[pol + POL_FIT]
+        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG, bear, strict)
         if n == 0:
             passes += 1
             continue
@@ -371,12 +383,12 @@ def _invoke_rounds(T, W, B, EV, attack, active):
             else:
                 need = (-margin + 1) // 2
         if need > 0:
-            free, fp, payable = _budget(SC, CH, A, AF, AL, G, R, INV, who, allies, nal, bear)
+            free, fp, payable = _budget(SC, W, R, who, allies, nal, bear, strict)
             fp = fp - P[pol + POL_RESERVE]
             if SC[who, S_NPC] != 0 and fp > G[G_GMPOOL] - P[pol + POL_FLOOR]:
                 fp = G[G_GMPOOL] - P[pol + POL_FLOOR]  # the NPC's share of the GM pool (BasicController._pool_room)
-            if fp < 0:
-                fp = 0
+            if fp < 0 or (not attack and P[pol + POL_ANYROLL] == 0):
+                fp = 0  # fate points only where harm is decided (fate_points_on_any_roll)
             if free + min(fp, payable) < need:
                 reason = R_I_CANNOT
             elif pick_free[0] != NEG:

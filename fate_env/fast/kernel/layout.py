@@ -7,8 +7,9 @@ from __future__ import annotations
 
 # static, per character (SC)
 S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL, S_WEAPON, S_ARMOR, \
-    S_IMMOBILE = range(14)
-NSF = 14  # SC[c, NSF + b]: the value of c's box b on the scene's track
+    S_IMMOBILE, S_TROUBLE = range(15)
+NSF = 15  # SC[c, NSF + b]: the value of c's box b on the scene's track
+# S_TROUBLE: the aspect id of c's trouble (NEG for none): invokes.fits lets an actor invoke its target's
 # S_XREPL: the aspect an extreme consequence replaces (harm.replace_for_extreme), NEG for none
 # S_IMMOBILE: 1 for a character that never leaves its zone (no free move, no overcome move)
 # S_WEAPON, S_ARMOR: the sheet's weapon and armor ratings (read only under the weapons dial: P_WEAPONS)
@@ -72,8 +73,10 @@ HIT_PLAIN, HIT_WEAPON_TIE, HIT_WEAPON = range(3)
 MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
-POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS, POL_FLOOR, POL_ANY = range(10)
-POL_W = 10
+POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS, POL_FLOOR, POL_ANY, \
+    POL_FIT, POL_ANYROLL = range(12)
+POL_W = 12
+# POL_FIT: fitting_invokes (invokes.fits); POL_ANYROLL: fate_points_on_any_roll (else only on attack rolls)
 # POL_FLOOR: the GM pool an NPC leaves untouched (policies.pool_floor); POL_ANY: invoke_any (any aspect in
 # play, not only those that bear on the roll: invokes.bears_on)
 PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER = range(8)
