@@ -1,7 +1,7 @@
 """What the live table asks per fight: the players' questions by kind, the GM's gates, and the answers the
 autopilot gave for the players without asking, over many seeded fights answered as the table proposes.
 
-    python scripts/autopilot_questions.py [--scene warehouse] [--fights 40] [--spare IDS]
+    python scripts/autopilot_questions.py [--scene warehouse] [--fights 40] [--spare IDS] [--compels]
 
 Each fight is played on the live table's model (fate_env/live/table.py), every question answered with
 what the table proposes (a player's: the proposed option; a gate: accepted; a name: the first offered).
@@ -33,6 +33,9 @@ def one_fight(scene: str, seed: int, pilot: ap.Autopilot) -> Counter:
         elif q.kind == "gate":
             n["gate"] += 1
             t.answer(GM, q.seq, Accept())
+        elif q.kind in ("offer", "compel"):  # a proposed compel (the GM's), then the player's answer to it
+            n[f"asked: {q.kind}"] += 1
+            t.answer(Seat("player", q.owner) if q.owner else GM, q.seq, Accept())
         else:
             n[f"asked: {q.kind}"] += 1
             t.answer(Seat("player", q.owner) if q.owner else GM, q.seq, Auto())
@@ -47,8 +50,9 @@ def main() -> None:
     ap_.add_argument("--scene", default="warehouse")
     ap_.add_argument("--fights", type=int, default=40)
     ap_.add_argument("--spare", default=None, help="PC ids whose players chose to be spared (as play --spare)")
+    ap_.add_argument("--compels", action="store_true", help="the NPCs' side proposes compels (as play --compels)")
     args = ap_.parse_args()
-    pilot = ap.with_flags(ap.load(), spare=args.spare) if args.spare else ap.load()
+    pilot = ap.with_flags(ap.load(), spare=args.spare, compels=args.compels)
     fights = [one_fight(args.scene, seed, pilot) for seed in range(1, args.fights + 1)]
     keys = sorted(set().union(*fights))
     print(f"{args.scene}: {args.fights} fights (seeds 1-{args.fights}), every question answered as proposed")
