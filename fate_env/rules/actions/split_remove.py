@@ -30,22 +30,31 @@ from .split_attack import give_out, splits
 from ..play import Play
 
 
+def problems(e: "Play", f: Fighter) -> list[int]:
+    """The aspects ``f`` could clear that are where it stands (003:2660-2661: the targets in one zone):
+    on its zone, on someone in it, or on the whole scene (a block ``f`` borders counts, as ``removable``
+    offers only those)."""
+    F = e.t.f
+    return [a.id for a in removable(e, f)
+            if (F[a.owner].zone == f.zone if a.owner is not None else a.zone in (None, f.zone))]
+
+
 def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
-    return [SplitRemove(f.zone)] if len(removable(e, f)) >= 2 else []
+    return [SplitRemove(f.zone)] if len(problems(e, f)) >= 2 else []
 
 
 def run(e: "Play", f: Fighter, choice: SplitRemove) -> Flow:
     t = e.t
-    problems = [a.id for a in removable(e, f)]
+    targets = problems(e, f)
     skill = best_skill(e, f.id, REMOVE_SKILLS[e.kind], "overcome")
     notes: list[str] = []
     rating, total = base(e, f.id, skill, "overcome", None, notes)
     faces = e.dice.roll(f.id, f"split overcome with {skill}")
     e.emit(ev.Rolled(f.id, "overcome", skill, rating, total, faces, tuple(notes)))
-    names = tuple(t.aspects[aid].name for aid in problems)
+    names = tuple(t.aspects[aid].name for aid in targets)
     whole = Roll("overcome", f.id, skill, total, faces, zones=(f.zone,), about=names)
     yield from invoke_turns(e, [(f.id, whole)], roll_context)  # the actor's invokes, before the split
-    given = yield from give_out(e, f, problems, whole.effort, skill, share=Share, action="split_overcome")
+    given = yield from give_out(e, f, targets, whole.effort, skill, share=Share, action="split_overcome")
     for aid, effort in given.items():
         a = t.aspects.get(aid)
         if a is None or not f.active or t.is_over():

@@ -104,24 +104,26 @@ def _big_bad_attacks(e: "Play", plans: dict[str, dict[str, Any]], rolls: dict[st
 
 def _immunity_broken(e: "Play") -> Flow:
     """The group won the contest: the big bad can be attacked; the conflict begins (003:2527-2532)."""
-    t = e.t
     e.emit(ev.ImmunityContest(e.contest_immune, True))
-    t.immunity_broken = True
-    t.mode = SceneKind.CONFLICT
-    t.cursor = None
-    t.exchange = 0
-    t.victories = None
-    t.can_concede = e.rules.concession == "anytime"
-    yield from FLOWS["conflict"](e)
+    e.t.immunity_broken = True
+    yield from _conflict_from_here(e)
 
 
 def _become_conflict(e: "Play") -> Flow:
-    """An attack in a contest: it ceases to be one and the conflict is set up at once (000:147-149;
-    003:1516-1518), the attacker opening it (a ruling: under popcorn order it acts first; Core's order
-    by skills stays). The contest's victories are dropped; stress, consequences, aspects carry over."""
+    """An attack in a contest: it ceases to be one and the conflict is set up at once (000:147-149; a
+    contest is where the parties do not harm one another, 003:1288-1289), the attacker opening it (a
+    ruling: under popcorn order it acts first; Core's order by skills stays). The contest's victories
+    are dropped; stress, consequences, aspects carry over."""
     t = e.t
     e.emit(ev.BecameConflict(t.to_conflict, t.exchange))
     t.to_contest = None  # a conflict that had turned into this contest starts anew
+    yield from _conflict_from_here(e)
+
+
+def _conflict_from_here(e: "Play") -> Flow:
+    """The scene is a conflict from here: its flow starts afresh (exchange 1, concessions as the rule
+    set allows them), the contest's victories gone."""
+    t = e.t
     t.mode = SceneKind.CONFLICT
     t.cursor = None
     t.exchange = 0
