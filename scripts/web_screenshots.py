@@ -2,10 +2,11 @@
 (seed 5) at a player's turn (a decision of many options), taken by Debian's chromium through Playwright
 (nothing downloaded).
 
-    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke|respond|absorb] [--phone]
+    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke|respond|absorb|offer] [--phone]
 
 ``--answers N`` answers N questions first (each by its proposal), then goes on to the next player's
-question of the kind ``--at`` names (a turn, an invoke, a defense, a hit to take). Each page's file name says which; the
+question of the kind ``--at`` names (a turn, an invoke, a defense, a hit to take; ``offer``: the first compel the
+NPCs' side proposes, the table playing with ``--compels``, shown on the GM's page and that PC's player's). Each page's file name says which; the
 script prints how many buttons the question shows on each page (the rest are behind "more").
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
@@ -41,14 +42,14 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--answers", type=int, default=0)
     p.add_argument("--phone", action="store_true", help="also each page at 390x844, as its screen shows it (*_phone.png)")
-    p.add_argument("--at", choices=("turn", "invoke", "respond", "absorb"), default="turn",
+    p.add_argument("--at", choices=("turn", "invoke", "respond", "absorb", "offer"), default="turn",
                    help="the player's question to show")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("no chromium on this machine: apt-get install chromium")
     host = TableHost(lambda inp, out: open_session("warehouse", 5, {}, "auto", None, None, inp, out, autosave=None,
-                                                   autopilot=ap.Autopilot()))
+                                                   autopilot=ap.Autopilot(compels=args.at == "offer")))
     s = host.session
     links = Links([c for c in s.play.f if c in s.humans and not s.play.f[c].sheet.is_npc])
     web = server(host, links, listen("127.0.0.1", 0))
@@ -63,7 +64,7 @@ def main() -> None:
         with urllib.request.urlopen(f"{base}/api/{gm}/state") as r:
             q = json.loads(r.read())["question"]
         if q is None or (answered >= args.answers and q["kind"] == "decision" and q["decision"] == args.at
-                         and not q["for_npc"]):
+                         and not q["for_npc"]) or (args.at == "offer" and q["kind"] == "offer"):
             break
         answer = ({"answer": "choose", "number": q["proposal"]} if q["kind"] == "decision" and q["proposal"]
                   else {"answer": "accept"} if q["kind"] in ("gate", "compel") else {"answer": "auto"})
@@ -73,7 +74,8 @@ def main() -> None:
         urllib.request.urlopen(req).read()
         answered += 1
     pc = next(seat.pc for seat in links.seats.values() if seat.role == "player" and host.prompt and
-              seat.pc == host.prompt.owner) if host.prompt and host.prompt.owner else "cynere"
+              seat.pc == host.prompt.owner) if host.prompt and host.prompt.owner else (
+        q["actor"] if q is not None and q["kind"] == "offer" else "cynere")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
         sizes = [("", {"width": 1280, "height": 900}, False)]

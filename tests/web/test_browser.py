@@ -278,3 +278,34 @@ def test_a_map_of_nine_zones_stays_readable_on_a_phone(browser, tmp_path):
         text = page.inner_text("#map")
         assert text.count("Rotten Trapdoor") == 1 and text.count("Mud to the Knees") == 1 and "blocks shots" in text
         assert page.locator("#map svg line").count() == 9
+
+
+def test_a_compel_the_npcs_propose_is_offered_by_the_gm_and_answered_on_the_player_s_phone(browser):
+    """003:1124-1130 at the GM's gate (--compels): the GM's page shows the proposal and why, the player's
+    page only that the GM considers one; offered, the player's phone asks accept or refuse, and the
+    accepted compel is a fate point on the PC's card."""
+    from fate_env.live import autopilot as ap
+    with table("warehouse", 5, autopilot=ap.Autopilot(compels=True)) as (c, host):
+        gm_token = c.token("gm")
+        q = c.get(gm_token)["question"]
+        assert q["kind"] == "offer" and q["owner"] is None  # before Cynere's first turn
+        pc = q["actor"]
+        points = host.session.play.f[pc].fate_points
+        gm = browser.new_page(viewport=PHONE)
+        gm.goto(f"{c.base}/t/{gm_token}")
+        gm.wait_for_selector(f"#ask[data-seq='{q['seq']}']")
+        assert q["aspect_name"] in gm.inner_text("#ask") and "Why:" in gm.inner_text("#ask")
+        player = browser.new_page(viewport=PHONE)
+        player.goto(f"{c.base}/t/{c.token('player', pc)}")
+        player.wait_for_selector(f"#ask[data-seq='{q['seq']}']")
+        assert "considers a compel" in player.inner_text("#ask") and not player.locator("#choices button").count()
+        gm.click("#choices button:has-text('Offer the compel')")
+        s = _wait_for_change(c, gm_token, q["seq"])
+        compel = s["question"]
+        assert compel["kind"] == "compel" and compel["owner"] == pc
+        player.wait_for_selector(f"#ask[data-seq='{compel['seq']}'] >> text=Accept (gain a fate point)")
+        assert sideways(player) == []
+        player.click("#choices button:has-text('Accept (gain a fate point)')")
+        _wait_for_change(c, gm_token, compel["seq"])
+        assert host.session.play.f[pc].fate_points == points + 1
+        assert host.session.log.entries[-1]["gm"]["power"] == "compel"

@@ -26,10 +26,10 @@ from fate_env.web.server import server as make_server  # noqa: E402
 
 
 @contextmanager
-def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="auto"):
+def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="auto", autopilot=None):
     """A hosted session and a real server on 127.0.0.1 (a free port), stopped at the end."""
-    host = TableHost(lambda inp, out: open_session(scene, seed, {}, dice, save, resume, inp, out,
-                                                   autosave=autosave, autopilot=ap.Autopilot()))
+    host = TableHost(lambda inp, out: open_session(scene, seed, {}, dice, save, resume, inp, out, autosave=autosave,
+                                                   autopilot=autopilot or ap.Autopilot()))
     pcs = [c for c in host.session.play.f if c in host.session.humans and not host.session.play.f[c].sheet.is_npc]
     links = Links(pcs)
     # the server serve runs: its budgets, its Host check, its headers
