@@ -142,7 +142,7 @@ _WORDS = {
     FullDefense: lambda c, me, o: "goes on full defense",
     Concede: lambda c, me, o: "concedes",
     Pass: lambda c, me, o: "waits",
-    Exploit: lambda c, me, o: (f"searches for what is hidden" if c.aspect(o.aspect).hidden
+    Exploit: lambda c, me, o: ("searches for what is hidden" if c.aspect(o.aspect).hidden
                                else f"takes advantage of {_aspect_name(c, o.aspect)}"),
     RemoveAspect: lambda c, me, o: f"clears {_aspect_name(c, o.aspect)}",
     TakeTask: lambda c, me, o: f"takes on {c.scene.challenge.tasks[o.task].name}",

@@ -296,7 +296,7 @@ def test_a_split_overcome_needs_the_dial_and_two_aspects_to_clear():
 
 
 # -- a zone with its own challenge (003:2606-2609) -----------------------------------------------------
-from fate_env.rules.options import Move, OvercomeMove, ZoneTask  # noqa: E402
+from fate_env.rules.options import Move, ZoneTask  # noqa: E402
 
 BEAST = {
     "ann": {"kind": "pc", "side": "pcs", "zone": "maw", "skills": {"Athletics": 2, "Physique": 1},
@@ -331,7 +331,6 @@ def test_no_one_goes_deeper_until_every_task_of_the_zones_challenge_is_done():
     """003:2606-2609: the gullet's Crushing Muscles stand between Ann and the heart; she may go back
     to the maw, not on. Brace (Physique 1 + 1 against Average) and Squeeze Through (Athletics 2 + 0
     against Fair) done, the way on opens."""
-    from fate_env.rules.options import Pass
     c = _beast([(1, 0, 0, 0), (0, 0, 0, 0)])
     opts = c.pending.options
     assert Move("maw") in opts and Move("heart") not in opts and OvercomeMove("heart") not in opts

@@ -293,7 +293,7 @@ def _invoke_rounds(T, W, B, EV, attack, active):
     (it spends every free invoke it holds on its own attack). ``active``:
     the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
     SC, P = T.SC, T.P
-    CH, A, AF, AL, G, INV, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.INV, W.RNG
+    CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
