@@ -309,3 +309,25 @@ def test_a_compel_the_npcs_propose_is_offered_by_the_gm_and_answered_on_the_play
         _wait_for_change(c, gm_token, compel["seq"])
         assert host.session.play.f[pc].fate_points == points + 1
         assert host.session.log.entries[-1]["gm"]["power"] == "compel"
+
+
+def test_a_hidden_aspect_is_marked_on_the_gm_s_map_and_absent_from_a_player_s(browser, tmp_path):
+    """aspects[].hidden (003:854-867) in the pages themselves: the GM's map and list say it is
+    hidden from the players; a player's page at phone size has no trace of it."""
+    import yaml
+    from fate_env.content.scenes import config_dir
+    data = yaml.safe_load((config_dir() / "scenes" / "duel.yaml").read_text())
+    zone = data["zones"][0]["id"]
+    data.setdefault("aspects", []).append({"name": "Trapdoor Under The Rug", "zone": zone, "hidden": True})
+    path = tmp_path / "duel_hidden.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    with table(scene=str(path)) as (c, host):
+        gm = browser.new_page(viewport=DESKTOP)
+        gm.goto(f"{c.base}/t/{c.token('gm')}")
+        gm.wait_for_selector("#map .zone-aspect:has-text('Trapdoor Under The Rug (hidden)')")
+        assert "hidden from the players" in gm.inner_text("#aspects")
+        pc = c.links.pcs[0]
+        player = browser.new_page(viewport=PHONE)
+        player.goto(f"{c.base}/t/{c.token('player', pc)}")
+        player.wait_for_selector("#map .zone")
+        assert "Trapdoor" not in player.content()

@@ -305,7 +305,7 @@ function drawScene(sc) {
       for (const c of sc.cards.filter((c) => c.zone === z.id && (c.status === "to act" || c.status === "acted"))) {
         box.append(el("div", `who side-${sides.indexOf(c.side)}`, c.name + (c.members ? ` (${c.members})` : "")));
       }
-      for (const a of sc.situation.filter((a) => a.zone === z.id)) box.append(el("div", "zone-aspect", `#${a.handle} ${a.name}`));
+      for (const a of sc.situation.filter((a) => a.zone === z.id)) box.append(el("div", "zone-aspect", `#${a.handle} ${a.name}${a.hidden ? " (hidden)" : ""}`));
       for (const b of sc.borders.filter((b) => b.a === z.id)) {
         const words = [b.difficulty ? `move ${b.difficulty}` : "", b.aspect || "", b.blocks_ranged ? "blocks shots" : ""].filter(Boolean);
         if (words.length) {
@@ -325,7 +325,7 @@ function drawScene(sc) {
     const card = el("div", "sit");
     card.append(el("span", null, `#${a.handle} ${a.name}`));
     const where = a.zone ? names[a.zone] : "scene-wide";
-    card.append(el("span", "card-sub", ` · ${a.kind === "boost" ? "boost · " : ""}${where}`));
+    card.append(el("span", "card-sub", ` · ${a.kind === "boost" ? "boost · " : ""}${where}${a.hidden ? " · hidden from the players" : ""}`));
     const free = freeText(a.free);
     if (free) card.append(el("span", "free", ` · free: ${free}`));
     return card;
