@@ -235,7 +235,7 @@ class BasicController:
         if free_count + min(fp, payable) < need:
             return 0, reason("cannot_pay")
         bonus = [(i, o) for i, o in enumerate(d.options) if type(o) is Invoke and o.effect == "bonus"
-                 and (not bearing or c.bears_on(me, o.aspect)) and (not fitting or c.fits(me, o.aspect))]
+                 and (c.fits(me, o.aspect) if fitting else not bearing or c.bears_on(me, o.aspect))]
         free = [(i, o) for i, o in bonus if o.free]
         if free:
             i, o = free[0]

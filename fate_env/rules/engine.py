@@ -88,6 +88,7 @@ class Engine(View):
         self.maps: dict[frozenset, ZoneMap] = {frozenset(): self.map}
         self.scene_has_blocks = any(b.block is not None for b in scene.borders)
         self.zone_challenges = any(z.own_challenge is not None for z in scene.zones)
+        self.hides = any(sa.hidden for sa in scene.aspects)
         self.facts_from_characters()
         #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
         self.ordered = self.rules.consequence_rule == "ordered"

@@ -245,10 +245,8 @@ def invoke_budget(e: "Play", who: str, bearing: bool = False, fitting: bool = Fa
             continue
         if a.obstacle and a.name not in r.about or a.hidden:
             continue
-        if bearing and not bears_on(r, who, owner):
-            continue
-        if fitting and not fits(r, who, a):
-            continue
+        if not fits(r, who, a) if fitting else bearing and not bears_on(r, who, owner):
+            continue  # fits holds only where bears_on does
         for h, n in a.free.items():
             if h in allies:
                 free += n

@@ -28,6 +28,8 @@ class View:
     """Read-only questions over ``self.t`` (the table)."""
 
     t: "Table"
+    #: the scene puts hidden aspects in play (aspects[].hidden): only then does ``aspects`` filter
+    hides: bool = False
 
     # -- the table, read-only by convention --------------------------------------------
     @property
@@ -39,7 +41,7 @@ class View:
         """The aspects in play that are known: a hidden one is no one's to see until discovered
         (:meth:`aspect` still names it, for an option that searches for it)."""
         t = self.t
-        if not any(a.hidden for a in t.aspects.values()):
+        if not self.hides or not any(a.hidden for a in t.aspects.values()):  # no scan on a scene without any
             return t.aspects
         return {k: a for k, a in t.aspects.items() if not a.hidden}
 
