@@ -64,6 +64,7 @@ class BasicController:
         self.invoke_any = bool(p["invoke_any"])
         self.fitting = bool(p["fitting_invokes"])
         self.any_roll = bool(p["fate_points_on_any_roll"])
+        self.mediocre_attacks = bool(p["mediocre_attacks"])
         self.params = p
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -113,8 +114,11 @@ class BasicController:
             if len(foes) >= 2 and len(foes) == len(caught):
                 return i, reason("blast", foes=len(foes), skill=opts[i].skill, zone=opts[i].zone)
         best, best_score = None, -99
+        weapons = self._weapons(c, me)
         for i in kinds.get(Attack, ()):
             o = opts[i]
+            if o.skill not in weapons:
+                continue  # no plinking at Mediocre with a real weapon to close in with
             odds = c.attack_rating(me, o.skill, o.target) - c.defense_rating(o.target, me, o.skill)
             if odds * 2 + 3 <= best_score:
                 continue  # cannot beat the best so far even if it finishes the target
@@ -170,7 +174,7 @@ class BasicController:
             border = c.map.border(here, zone)
             penalty = 1 + (border.difficulty if border is not None else 0)
             for foe in c.foes_of(me):
-                for skill in c.attack_skills(me):
+                for skill in self._weapons(c, me):
                     if not c.can_attack_from(me, zone, foe, skill):
                         continue
                     odds = c.attack_rating(me, skill, foe) - penalty - c.defense_rating(foe, me, skill)
@@ -191,12 +195,25 @@ class BasicController:
                     return i, s
         return None
 
+    def _weapons(self, c: Conflict, me: str) -> list[str]:
+        """The attack skills ``me`` fights with: under ``mediocre_attacks: false``, those rated above
+        Mediocre when it has any (a mob with Fight 1 and no Shoot closes in rather than shooting at
+        +0 from across the room: every unlisted skill is Mediocre, 003:178, but a GM plays the sheet
+        as written); else every attack skill in play."""
+        skills = c.attack_skills(me)
+        if self.mediocre_attacks:
+            return skills
+        rated = [s for s in skills if c.f[me].skill(s) > 0]
+        return rated or skills
+
     def _reach_after(self, c: Conflict, me: str, zone: str) -> bool:
-        return c.reach_after_move(me, zone)
+        """Whether a foe is in reach of one of ``me``'s weapons once it stands in ``zone``."""
+        weapons = self._weapons(c, me)
+        return any(c.can_attack_from(me, zone, t, s) for t in c.foes_of(me) for s in weapons)
 
     def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor
-        if any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in c.attack_skills(me)):
+        if any(c.can_attack(me, t, s) for t in c.foes_of(me) for s in self._weapons(c, me)):
             return d.options.index(Stay()), reason("stay")
         for i, o in enumerate(d.options):
             if type(o) is Move and self._reach_after(c, me, o.zone):

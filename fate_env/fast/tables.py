@@ -17,7 +17,7 @@ from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
 from fate_env.rules.reach import reach_of, sheet_attack_skills
-from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL
+from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL, RANGED_SKILLS
 from fate_env.rules.stress import build_fighter
 
 from .kernel import layout as k
@@ -179,7 +179,8 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
                 continue
             if st.kind == "use_skill" and st.action != "attack":  # widens the roll's skills (kernel._use_skill)
                 stunts.append([i, si[st.skill], ACTION_CODES[st.action], k.W_USE,
-                               si[st.against] if st.against is not None else k.NEG, 0, ""])
+                               si[st.against] if st.against is not None else k.NEG,
+                               1 if st.skill in RANGED_SKILLS else 0, ""])
                 continue
             if st.kind != "bonus":
                 continue
@@ -268,6 +269,9 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         TPL[j, k.TP_SK:k.TP_SK + len(t.skills)] = [si[s] for s in t.skills]
         TPL[j, k.TP_NDEF] = len(t.defend)
         TPL[j, k.TP_DEF:k.TP_DEF + len(t.defend)] = [si[s] for s in t.defend]
+        far = [si[s] for s in t.skills if s in RANGED_SKILLS]
+        TPL[j, k.TP_NRG] = len(far)
+        TPL[j, k.TP_RG:k.TP_RG + len(far)] = far
 
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in chars if c.is_npc)
@@ -306,6 +310,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         P[at + k.POL_ANY] = 1 if params.get("invoke_any") else 0
         P[at + k.POL_FIT] = 1 if params.get("fitting_invokes", True) else 0
         P[at + k.POL_ANYROLL] = 1 if params.get("fate_points_on_any_roll") else 0
+        P[at + k.POL_MEDIOCRE] = 1 if params.get("mediocre_attacks") else 0
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0

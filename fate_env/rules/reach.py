@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .rolls import effective
+from .rolls import best_skill, effective
 from .skills import (  # noqa: F401  (attack_track: callers read it here)
-    ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, AdvantageTemplate, attack_track,
+    ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, RANGED_SKILLS, AdvantageTemplate,
+    attack_track,
 )
 from .state import Fighter
 from .play import Play
@@ -63,13 +64,43 @@ def can_reach(e: "Play", f: Fighter, target: str, skill: str, zone: str | None =
     return e.map.in_range(here, tz, e.scene.shoot_range)
 
 
+def reaches_far(tpl: AdvantageTemplate) -> bool:
+    """Whether any of the template's skills acts on a body beyond one's zone (RANGED_SKILLS)."""
+    return any(s in RANGED_SKILLS for s in tpl.skills)
+
+
+def far_advantage(e: "Play", f: Fighter, tpl: AdvantageTemplate, target: str) -> bool:
+    """Whether placing ``tpl`` on ``target`` acts physically on someone outside ``f``'s zone, so
+    only the template's skills that reach there may roll it (advantage_skills)."""
+    return tpl.target == "foe" and tpl.track != MENTAL and e.t.f[target].zone != f.zone
+
+
+def advantage_skills(e: "Play", f: Fighter, tpl: AdvantageTemplate, target: str) -> tuple[str, ...]:
+    """The template's skills ``f`` may roll to place it on ``target``: all of them in its own zone
+    or on the mind; on a body in another zone only those that reach there (003:1325-1328,
+    003:1343-1348): "In My Sights" with Shoot or Notice, no "Off Balance" with Fight."""
+    if not far_advantage(e, f, tpl, target):
+        return tpl.skills
+    return tuple(s for s in tpl.skills if s in RANGED_SKILLS)
+
+
+def advantage_skill(e: "Play", f: Fighter, tpl: AdvantageTemplate, target: str) -> str:
+    """The skill ``f`` rolls to place ``tpl`` on ``target``: its best among those that reach."""
+    return best_skill(e, f.id, advantage_skills(e, f, tpl, target), "create_advantage",
+                      far=far_advantage(e, f, tpl, target))
+
+
 def template_targets(e: "Play", f: Fighter, tpl: AdvantageTemplate, foes: list[str]) -> list[str]:
-    """Who or what an advantage template may be placed on from where ``f`` stands."""
+    """Who or what an advantage template may be placed on from where ``f`` stands: a foe's body
+    in its zone, or within shooting range by a skill that reaches (advantage_skills)."""
     if tpl.target == "foe":
         if tpl.track == MENTAL:
             return foes
         F = e.t.f
-        return [t for t in foes if e.map.in_range(f.zone, F[t].zone, e.scene.shoot_range)]
+        here = f.zone
+        far = reaches_far(tpl)
+        return [t for t in foes if F[t].zone == here
+                or far and e.map.in_range(here, F[t].zone, e.scene.shoot_range)]
     if tpl.target == "self":
         return [f.id]
     if tpl.target == "ally":

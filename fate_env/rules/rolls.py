@@ -13,7 +13,7 @@ from . import events as ev
 from .aspects import boost, visible
 from .kinds import Band
 from .scene import When
-from .skills import PHYSICAL, attack_track
+from .skills import PHYSICAL, RANGED_SKILLS, attack_track
 from .state import Fighter
 from .solo import skill_bonus
 from .table import Roll
@@ -75,10 +75,12 @@ def effective(e: "Play", cid: str, skill: str, action: str, target: str | None =
 
 
 def best_skill(e: "Play", cid: str, skills: Sequence[str], action: str, attacker: str | None = None,
-               versus: str | None = None) -> str:
+               versus: str | None = None, far: bool = False) -> str:
     """The skill a sensible player rolls: the highest rating plus stunts (a stunt's skill included).
     ``versus``: the skill of the attack defended against (None when the roll opposed is not an
-    attack): a ``use_skill`` stunt limited to one skill's attacks (``against``) applies only then."""
+    attack): a ``use_skill`` stunt limited to one skill's attacks (``against``) applies only then.
+    ``far``: the roll acts on someone in another zone, so a stunt lends only a skill that reaches
+    there (skills.RANGED_SKILLS)."""
     sheet = e.t.f[cid].sheet
     if not sheet.stunts:  # the common case: the first of the highest ratings
         ratings = sheet.skills
@@ -86,7 +88,7 @@ def best_skill(e: "Play", cid: str, skills: Sequence[str], action: str, attacker
     pool = list(skills)
     for st in sheet.stunts:
         if st.kind == "use_skill" and st.action == action and st.skill not in pool \
-                and (st.against is None or st.against == versus):
+                and (st.against is None or st.against == versus) and not (far and st.skill not in RANGED_SKILLS):
             pool.append(st.skill)
     return max(pool, key=lambda s: (effective(e, cid, s, action, attacker), -pool.index(s)))
 

@@ -29,6 +29,12 @@ ATTACK_SKILLS: dict[str, tuple[str, str]] = {
     "Provoke": (MENTAL, "any"),
 }
 
+#: the skills that act physically on someone outside one's own zone, within the scene's shooting
+#: range: a ranged attack's skill (003:1343-1348) and keeping someone in view (Notice). Every other
+#: skill acts on what is in one's zone (003:1325-1328): no Fight advantage up to a gallery.
+RANGED_SKILLS: frozenset[str] = frozenset(
+    [s for s, (_, reach) in ATTACK_SKILLS.items() if reach == "ranged"] + ["Notice"])
+
 #: attack kind -> skills that defend (003:959-963).
 DEFEND_SKILLS: dict[str, tuple[str, ...]] = {
     "melee": ("Athletics", "Fight"),

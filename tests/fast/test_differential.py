@@ -525,3 +525,32 @@ def test_supporters_share_a_major_cost_as_the_reference(shared):
     pairs = [b.actor for a, b in zip(events, events[1:])
              if type(a).__name__ == "AspectCreated" and type(b).__name__ == "MajorCost"]
     assert any(events) and (len(pairs) > 0) == shared
+
+
+YARD = {  # thugs with Fight and no Shoot two zones from a rooftop sniper: they close in, or plink at +0
+    "name": "yard",
+    "shoot_range": 2,
+    "zones": [{"id": "yard"}, {"id": "stairs"}, {"id": "roof"}],
+    "borders": [{"between": ["yard", "stairs"], "difficulty": 1}, {"between": ["stairs", "roof"]}],
+    "characters": {
+        "thugs": {"kind": "mob", "side": "npcs", "zone": "yard", "count": 3, "skills": {"Fight": 1}},
+        "boss": {"kind": "major", "side": "npcs", "zone": "yard", "skills": {"Fight": 2, "Athletics": 1},
+                 "high_concept": "Boss"},
+        "sniper": {"kind": "pc", "side": "pcs", "zone": "roof", "skills": {"Shoot": 3, "Athletics": 2},
+                   "fate_points": 2, "high_concept": "Keen Eyed"},
+        "brawler": {"kind": "pc", "side": "pcs", "zone": "stairs", "skills": {"Fight": 2, "Physique": 2},
+                    "fate_points": 2, "high_concept": "Tough"},
+    },
+}
+
+
+@pytest.mark.parametrize("mediocre", [False, True])
+def test_attacks_at_mediocre_are_left_or_taken_as_the_reference(mediocre, monkeypatch):
+    """basic's ``mediocre_attacks`` both ways (issue 51): the thugs close in, or shoot at +0."""
+    from fate_env.content.policies import BASIC_DEFAULTS
+    monkeypatch.setitem(BASIC_DEFAULTS, "mediocre_attacks", mediocre)
+    scene = scene_from_dict(YARD)
+    assert compare(scene, SEEDS[:60]) == 60
+    shots = sum(1 for seed in SEEDS[:20] for e in FastCore(scene).episode(seed).log()
+                if e["type"] == "Rolled" and e["actor"] == "thugs" and e["skill"] == "Shoot")
+    assert (shots > 0) == mediocre, shots

@@ -10,9 +10,9 @@ from .attack import _respond
 from .events import _decision, _emit, _paused_two
 from .invokes import _settle
 from .layout import (
-    A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, G_BAIL,
+    A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
     G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
-    TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NSK, TP_TARGET, TP_TRACK,
+    TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NRG, TP_NSK, TP_TARGET, TP_TRACK,
     WHY_PASSIVE_TEMPLATE,
 )
 from .mirror import mirrors
@@ -63,7 +63,9 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
         if tg == TG_FOE:
             for i in range(nf):
                 t = foes[i]
-                if TPL[k, TP_TRACK] == 0:  # physical: the foe must be within shooting range
+                if TPL[k, TP_TRACK] == 0 and CH[t, C_ZONE] != here:  # a body elsewhere: a skill that
+                    if TPL[k, TP_NRG] == 0:                            # reaches it, within shooting range
+                        continue
                     d = SIGHT[here, CH[t, C_ZONE]]
                     if d < 0 or d > P[P_SHOOT]:
                         continue
@@ -96,10 +98,12 @@ def _advantage(T, W, B, EV, actor, k, target):
     CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     R = B.R
     on_char = target < TGT_SCENE
-    skill = _use_skill(SK, ST, CH, A, P, actor, _best_of(SK, ST, CH, A, actor, TPL, k, TP_NSK, ACT_ADVANTAGE, NEG),
-                       ACT_ADVANTAGE, NEG, NEG)
-    dskill = NEG
     active = TPL[k, TP_TARGET] == TG_FOE
+    far = active and TPL[k, TP_TRACK] == 0 and CH[target, C_ZONE] != CH[actor, C_ZONE]  # reach.far_advantage
+    skill = _use_skill(SK, ST, CH, A, P, actor,
+                       _best_of(SK, ST, CH, A, actor, TPL, k, TP_NRG if far else TP_NSK, ACT_ADVANTAGE, NEG),
+                       ACT_ADVANTAGE, NEG, FAR if far else NEG)
+    dskill = NEG
     if active:
         if not _respond(T, W, EV, target, B):
             return

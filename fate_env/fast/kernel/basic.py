@@ -8,7 +8,7 @@ from ..jit import njit
 from .events import _decision, _emit
 from .layout import (
     C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, D_TURN, E_MOVED, NEG, O_MOVE, P_POL, PK_MINION, POL_HURT, POL_KIND,
-    POL_LIKELY, POL_MARGIN, POL_MARKED, POL_W, S_NBOX,
+    POL_LIKELY, POL_MARGIN, POL_MARKED, POL_MEDIOCRE, POL_W, S_NBOX,
 )
 from .mirror import mirrors
 from .reach import _attack_skills, _can_reach
@@ -95,11 +95,38 @@ def _danger(T, W, me, pol, B):
     return found, worst
 
 
+@mirrors("agents.basic.BasicController._weapons")
+@njit(cache=True, _nrt=False)
+def _weapons(SK, P, me, skills):
+    """basic._weapons: ``me``'s attack skills written into ``skills``, the Mediocre ones left out
+    under ``mediocre_attacks: false`` when one is rated above Mediocre; their count."""
+    na = _attack_skills(P, me, skills)
+    if P[P[P_POL] + POL_W * me + POL_MEDIOCRE] != 0:
+        return na
+    n = 0
+    for j in range(na):
+        if SK[me, skills[j]] > 0:
+            skills[n] = skills[j]
+            n += 1
+    return n if n > 0 else _attack_skills(P, me, skills)
+
+
+@mirrors("agents.basic.BasicController._turn")
+@njit(cache=True, _nrt=False)
+def _is_weapon(SK, P, me, skill, skills):
+    """Whether basic fights with ``skill`` (_weapons); ``skills`` is scratch space."""
+    nw = _weapons(SK, P, me, skills)
+    for j in range(nw):
+        if skills[j] == skill:
+            return True
+    return False
+
+
 @mirrors("agents.basic.BasicController._reach_after")
 @njit(cache=True, _nrt=False)
-def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
+def _reach_after(SC, SK, CH, P, SIGHT, me, zone, buf, skills):
     nf = _foes(SC, CH, me, buf)
-    na = _attack_skills(P, me, skills)
+    na = _weapons(SK, P, me, skills)
     for i in range(nf):
         for j in range(na):
             if _can_reach(P, SIGHT, CH, me, skills[j], zone, buf[i]):
@@ -109,12 +136,12 @@ def _reach_after(SC, CH, P, SIGHT, me, zone, buf, skills):
 
 @mirrors("agents.basic.BasicController._move")
 @njit(cache=True, _nrt=False)
-def _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, reason):
+def _step_into_reach(SC, SK, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, reason):
     """The turn's free move: the first of ``moves`` from which a foe is in reach, taken (with
     ``reason``); False if none is."""
     here = CH[actor, C_ZONE]
     for i in range(nm):
-        if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+        if _reach_after(SC, SK, CH, P, SIGHT, actor, moves[i], buf, skills):
             _decision(EV, G, D_TURN, actor, i, reason, O_MOVE, moves[i], 0, 0, 0, 0)
             _emit(EV, G, E_MOVED, (actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0))
             CH[actor, C_ZONE] = moves[i]
@@ -133,6 +160,8 @@ def _best_odds_pick(T, W, actor, natt, B, likely):
     best_score = -99
     for i in range(natt):
         t = att_t[i]
+        if not _is_weapon(SK, P, actor, att_s[i], B.skills):
+            continue  # no plinking at Mediocre with a real weapon to close in with
         odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
         if odds * 2 + 3 <= best_score:
             continue

@@ -8,7 +8,9 @@ from ..jit import njit
 from .advantage import _advantage, _advantage_options
 from .aspects import _boost, _expire_boosts, _nth_aspect
 from .attack import _attack
-from .basic import _best_odds_pick, _close_in, _danger, _may_concede, _reach_after, _should_concede, _step_into_reach
+from .basic import (
+    _best_odds_pick, _close_in, _danger, _may_concede, _reach_after, _should_concede, _step_into_reach, _weapons,
+)
 from .checkpoint import _save
 from .events import _decision, _emit, _opt
 from .exploit import _exploit
@@ -299,7 +301,7 @@ def _turn(T, W, B, EV, actor, blasts):
         if own == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
-            if _foe_here(SC, CH, actor) and _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
+            if _foe_here(SC, CH, actor) and _step_into_reach(SC, SK, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
                                                             R_T_BACKS):
                 free_move = False
                 continue
@@ -333,7 +335,7 @@ def _turn(T, W, B, EV, actor, blasts):
             _decision(EV, G, D_TURN, actor, nm + pick, why, O_ATTACK, t, att_s[pick], 0, 0, 0)
             _attack(T, W, B, EV, actor, t, att_s[pick])
             break
-        if _step_into_reach(SC, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
+        if _step_into_reach(SC, SK, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
             continue
         over = NEG
@@ -342,7 +344,7 @@ def _turn(T, W, B, EV, actor, blasts):
             z = _nth_overcome(ZR, ZRN, here, moves, nm, j)
             if z == NEG:
                 break
-            if _reach_after(SC, CH, P, SIGHT, actor, z, buf, skills):
+            if _reach_after(SC, SK, CH, P, SIGHT, actor, z, buf, skills):
                 over = z
                 break
             j += 1
@@ -371,7 +373,7 @@ def _turn(T, W, B, EV, actor, blasts):
         if nm > 0:
             here = CH[actor, C_ZONE]
             nf = _foes(SC, CH, actor, buf)
-            na = _attack_skills(P, actor, skills)
+            na = _weapons(SK, P, actor, skills)  # basic._move: a foe in reach of a weapon, stay
             in_reach = False
             for i in range(nf):
                 for j in range(na):
@@ -390,13 +392,13 @@ def _turn(T, W, B, EV, actor, blasts):
                 reason = _why(P, actor, D_MOVE)
             elif P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):
                 for i in range(nm):  # sniper: falls back to a firing position
-                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+                    if _reach_after(SC, SK, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_FALLS
                         break
             if pick == 0 and not in_reach and not _draws(P, actor, D_MOVE):
                 for i in range(nm):
-                    if _reach_after(SC, CH, P, SIGHT, actor, moves[i], buf, skills):
+                    if _reach_after(SC, SK, CH, P, SIGHT, actor, moves[i], buf, skills):
                         pick = i + 1
                         reason = R_M_CLOSES
                         break

@@ -41,9 +41,10 @@ NAF = 8  # A_SKILL: the skill that created an advantage (its creator defends wit
 ASPECT_KINDS = ("character", "situation", "advantage", "consequence", "boost")
 K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(len(ASPECT_KINDS))
 # advantage templates (TPL[k]): target kind, track, name, difficulty, skills (count, up to 4),
-# defend skills (count, up to 4)
-TP_TARGET, TP_TRACK, TP_NAME, TP_DIFF, TP_NSK, TP_SK, TP_NDEF, TP_DEF = 0, 1, 2, 3, 4, 5, 9, 10
-TPL_W = 14
+# defend skills (count, up to 4), the skills among its own that reach a body in another zone
+# (count, up to 4: reach.advantage_skills)
+TP_TARGET, TP_TRACK, TP_NAME, TP_DIFF, TP_NSK, TP_SK, TP_NDEF, TP_DEF, TP_NRG, TP_RG = 0, 1, 2, 3, 4, 5, 9, 10, 14, 15
+TPL_W = 19
 TG_FOE, TG_SELF, TG_ALLY, TG_ZONE, TG_SCENE = range(5)
 # what an advantage is placed on, in option and event rows: a character's index, or one of these
 TGT_SCENE = 999
@@ -74,8 +75,9 @@ MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS, POL_FLOOR, POL_ANY, \
-    POL_FIT, POL_ANYROLL = range(12)
-POL_W = 12
+    POL_FIT, POL_ANYROLL, POL_MEDIOCRE = range(13)
+POL_W = 13
+# POL_MEDIOCRE: mediocre_attacks (else basic fights only with skills rated above Mediocre when it has one)
 # POL_FIT: fitting_invokes (invokes.fits); POL_ANYROLL: fate_points_on_any_roll (else only on attack rolls)
 # POL_FLOOR: the GM pool an NPC leaves untouched (policies.pool_floor); POL_ANY: invoke_any (any aspect in
 # play, not only those that bear on the roll: invokes.bears_on)
@@ -145,6 +147,9 @@ BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of supp
                 "paused for an answer", "an answer outside the options", "stopped at the look-ahead's horizon")
 
 NEG = -1
+#: _use_skill's ``versus`` for a roll on a body in another zone: only a W_USE stunt whose skill
+#: reaches there (T_BONUS 1: skills.RANGED_SKILLS) widens it (rolls.best_skill's ``far``)
+FAR = -2
 
 
 # The event writers have explicit signatures (all int64): numba would otherwise compile one copy

@@ -9,7 +9,7 @@ from ..jit import njit
 from .events import _emit
 from .layout import (
     A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
-    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
+    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
     W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL,
@@ -117,7 +117,8 @@ def _use_skill(SK, ST, CH, A, P, c, best, action, attacker, versus):
     """rolls.best_skill's pool widened by c's use_skill stunts for ``action`` (in the sheet's order; a
     defence's stunt limited to one skill's attacks only when ``versus``, the attack's skill, is it:
     NEG for a roll that is not an attack): ``best``, the base pool's pick, kept on a tie. A stunt's
-    skill already in the pool never beats the pool's pick, so it needs no test of its own."""
+    skill already in the pool never beats the pool's pick, so it needs no test of its own. ``versus``
+    FAR: the roll acts on a body in another zone, so only a stunt's skill that reaches there counts."""
     if P[P_USESKILL] == 0:  # the common case: no sheet of the scene has one
         return best
     best_v = 0
@@ -125,7 +126,10 @@ def _use_skill(SK, ST, CH, A, P, c, best, action, attacker, versus):
     for i in range(ST.shape[0]):
         if ST[i, T_OWNER] != c or ST[i, T_TAG] != W_USE or ST[i, T_ACTION] != action:
             continue
-        if ST[i, T_ARG] != NEG and ST[i, T_ARG] != versus:
+        if versus == FAR:  # a roll on a body in another zone: only a skill that reaches there
+            if ST[i, T_BONUS] == 0:
+                continue
+        elif ST[i, T_ARG] != NEG and ST[i, T_ARG] != versus:
             continue
         if not rated:
             rated = True

@@ -21,7 +21,7 @@ from ..decisions import Flow, ask
 from ..invokes import invoke_rounds
 from ..kinds import Band, DecisionKind
 from ..options import Choose, CreateAdvantage
-from ..reach import template_targets
+from ..reach import advantage_skill, reaches_far, template_targets
 from ..rolls import FAIL, STYLE, TIE, after_roll_edge, band, best_skill, resolved, roll
 from ..state import ADVANTAGE, SITUATION, Aspect, Fighter
 from ..steps import respond
@@ -50,10 +50,10 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
     named = {(a.name, a.owner or a.zone or "scene") for a in e.t.aspects.values() if a.kind in (ADVANTAGE, SITUATION)}
     out = []
     interned = e.interned  # options are values: one object per (template, target) for the scene
-    targets: dict[tuple, list[str]] = {}  # templates of one target kind and track share their targets
+    targets: dict[tuple, list[str]] = {}  # templates of one target kind, track and reach share targets
     guarded = e.immunity or e.hive
     for tpl in e.scene.advantages:  # of either kind: DISTRACTED in a physical fight (003:1414-1419)
-        k = (tpl.target, tpl.track)
+        k = (tpl.target, tpl.track, reaches_far(tpl))
         got = targets.get(k)
         if got is None:
             got = targets[k] = template_targets(e, f, tpl, ctx.foes)
@@ -97,7 +97,7 @@ def place(e: "Play", f: Fighter, template: str, target: str, skill: str, holder:
 def create_advantage(e: "Play", f: Fighter, template: str, target: str, ask_cost: bool) -> Flow:
     """Roll for a new aspect; returns an :class:`Attempt`."""
     tpl = next(t for t in e.scene.advantages if t.name == template)
-    skill = best_skill(e, f.id, tpl.skills, "create_advantage")
+    skill = advantage_skill(e, f, tpl, target)
     if tpl.target == "foe":
         if not (yield from respond(e, target, f.id, "create_advantage")):
             return NOTHING

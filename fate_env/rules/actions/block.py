@@ -22,6 +22,7 @@ from ..invokes import invoke_rounds, invoke_turns, roll_context
 from ..options import (
     Attack, BlockAction, CreateAdvantage, Exploit, Move, OvercomeMove, ShoveInto, SplitAttack, ZoneAttack,
 )
+from ..reach import advantage_skill
 from ..rolls import best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, DEFEND_SKILLS, EXPLOIT_SKILLS, MENTAL, MOVE_SKILL
 from ..state import Fighter
@@ -59,7 +60,7 @@ def _skill(e: "Play", f: Fighter, choice: Any) -> str:
     """The skill the blocked action is tried with (002:47: "the skill he's using for the action")."""
     if type(choice) is CreateAdvantage:
         tpl = next(t for t in e.scene.advantages if t.name == choice.template)
-        return best_skill(e, f.id, tpl.skills, "create_advantage")
+        return advantage_skill(e, f, tpl, choice.target)
     if type(choice) is Exploit:
         return best_skill(e, f.id, EXPLOIT_SKILLS, "create_advantage")
     if type(choice) in (Move, OvercomeMove):

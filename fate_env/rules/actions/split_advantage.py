@@ -19,8 +19,8 @@ from ..aspects import boost
 from ..decisions import Flow
 from ..invokes import invoke_turns, roll_context
 from ..options import SplitAdvantage
-from ..reach import template_targets
-from ..rolls import STYLE, SUCCESS, TIE, band, base, best_skill, resolved
+from ..reach import advantage_skill, template_targets
+from ..rolls import STYLE, SUCCESS, TIE, band, base, resolved
 from ..state import Fighter
 from ..table import Roll
 from .advantage import place
@@ -45,8 +45,8 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 def run(e: "Play", f: Fighter, choice: SplitAdvantage) -> Flow:
     F = e.t.f
     tpl = next(t for t in e.scene.advantages if t.name == choice.template)
-    skill = best_skill(e, f.id, tpl.skills, "create_advantage")
     foes = [c for c in template_targets(e, f, tpl, e.t.foes_of(f.id)) if F[c].zone == choice.zone]
+    skill = advantage_skill(e, f, tpl, foes[0])
     notes: list[str] = []
     rating, total = base(e, f.id, skill, "create_advantage", None, notes)
     faces = e.dice.roll(f.id, f"split advantage with {skill}")
