@@ -136,10 +136,15 @@ def test_a_contests_invoke_menu_measures_against_the_other_side_not_mediocre():
 def test_more_lists_every_option_and_numbers_stay_the_same():
     s, out = session("more\n" + "auto\n" * 800)
     block = out.split("Cynere decides (turn):")[1]
-    assert "type 'more' to see all 68" in block
+    short = block.split("> ")[0]
+    total = int(re.search(r"type 'more' to see all (\d+)", short).group(1))
+    first = [int(m) for m in re.findall(r"^\s+(\d+)\. ", short, re.M)]
     full = block.split("> ")[1]
     numbers = [int(m) for m in re.findall(r"^\s+(\d+)\. ", full, re.M)]
-    assert sorted(numbers) == list(range(1, 69))
+    assert len(first) < total and sorted(numbers) == list(range(1, total + 1))
+    listed = {line.split("<-")[0].strip() for line in full.splitlines()}
+    assert all(line.split("<-")[0].strip() in listed  # an option keeps its number (and words) in the full list
+               for line in short.splitlines() if re.match(r"^\s+\d+\. ", line))
 
 
 def test_the_state_panel_shows_handles_that_commands_take():

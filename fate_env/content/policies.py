@@ -19,7 +19,7 @@ LIKELY_ROLL = 1
 BASIC_DEFAULTS: dict[str, Any] = {"concede_margin": 1, "hurt_first": True, "fp_reserve": 0,
                                   "likely_roll": LIKELY_ROLL, "pool_share_minor": 0.0, "pool_share_mob": 0.0,
                                   "pool_share_major": 1.0, "invoke_any": False, "fitting_invokes": True,
-                                  "fate_points_on_any_roll": False, "mediocre_attacks": True}
+                                  "fate_points_on_any_roll": False, "mediocre_attacks": False}
 
 
 def pool_floor(params: dict[str, Any], kind: str, start: int) -> int:

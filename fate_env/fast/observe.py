@@ -307,6 +307,8 @@ def digest(EV, start, G, A, SLOT_AT, SLOT_OF, ST, REM, SCORED):
             SCORED[m, 0] = SC_CONCEDED if code == k.E_CONCEDED else SC_TAKEN_OUT
             SCORED[m, 1] = EV[r, 1]
             m += 1
-    if paused and not _sync(A, SLOT_AT, SLOT_OF, ST, REM, G[k.G_ASEQ]):
+    # at the pending decision, and at the end: the last observation shows what the final steps made
+    # (a consequence taken on the last hit before the exchange cap), as the reference's does
+    if (paused or G[k.G_BAIL] == k.BAIL_NONE) and not _sync(A, SLOT_AT, SLOT_OF, ST, REM, G[k.G_ASEQ]):
         return -1
     return m

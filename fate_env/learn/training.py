@@ -70,7 +70,9 @@ def load_config(path: str | Path) -> dict[str, Any]:
     data = read_config(path)
     unknown = sorted(set(data) - TRAIN_KEYS)
     if unknown:
-        raise ValueError(f"{path}: unknown training key(s) {', '.join(unknown)}; expected some of "
+        from ..content.safe_text import excerpt
+        shown = ", ".join(excerpt(repr(k) if not str(k).isprintable() else str(k), 40) for k in unknown)
+        raise ValueError(f"{path}: unknown training key(s) {shown}; expected some of "
                          f"{', '.join(sorted(TRAIN_KEYS))}")
     for key, value in data.items():
         problem = _bad_value(key, value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .kinds import SceneKind
 from .rolls import best_skill, effective
 from .skills import (  # noqa: F401  (attack_track: callers read it here)
     ATTACK_SKILLS, BLOCK_SKILLS, INITIATIVE_SKILLS, MENTAL, ORDER_SKILLS, RANGED_SKILLS, AdvantageTemplate,
@@ -71,8 +72,10 @@ def reaches_far(tpl: AdvantageTemplate) -> bool:
 
 def far_advantage(e: "Play", f: Fighter, tpl: AdvantageTemplate, target: str) -> bool:
     """Whether placing ``tpl`` on ``target`` acts physically on someone outside ``f``'s zone, so
-    only the template's skills that reach there may roll it (advantage_skills)."""
-    return tpl.target == "foe" and tpl.track != MENTAL and e.t.f[target].zone != f.zone
+    only the template's skills that reach there may roll it (advantage_skills). A contest is no
+    place on the map: its advantages go on any contestant (contest.advantage_options)."""
+    return tpl.target == "foe" and tpl.track != MENTAL and e.t.mode is SceneKind.CONFLICT \
+        and e.t.f[target].zone != f.zone
 
 
 def advantage_skills(e: "Play", f: Fighter, tpl: AdvantageTemplate, target: str) -> tuple[str, ...]:

@@ -92,10 +92,14 @@ def test_scripted_npcs_spend_invoke_and_attack_as_a_gm_would_allow(name, rules):
                     "BasicController", "MinionController", "CowardController"):
                 assert ctl._close_in(c, d.actor, d.options, moves, o.skill) is None, \
                     f"{sheet.name} plinks with {o.skill} at Mediocre when a step brings a better skill to bear"
+            if c.f[d.actor].skill(o.skill) <= 0 and type(ctl).__name__ in (
+                    "BasicController", "MinionController", "CowardController"):
+                assert all(c.f[d.actor].skill(x) <= 0 for x in c.attack_skills(d.actor)), \
+                    f"{sheet.name} plinks with {o.skill} at Mediocre with a rated weapon to close in with"
         if reason.startswith("closes in to"):
             assert type(o) is Move and label == f"move to {narrator.zones.get(o.zone, o.zone)}"
-            skill = re.search(r"to use (.+) rather than", reason).group(1)
-            assert c.f[d.actor].skill(skill) > 0
+            better = re.search(r"to use (.+) rather than", reason)  # else the free move after acting
+            assert better is None or c.f[d.actor].skill(better.group(1)) > 0
     if checked["invokes"] == 0:
         pytest.skip(f"{name} ({rules}): no scripted invoke in {len(SEEDS)} x 2 fights")
 

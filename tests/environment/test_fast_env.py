@@ -61,7 +61,7 @@ def aec_side_by_side(seeds, **kw) -> int:
 
 def test_aec_with_shaped_rewards_and_a_truncating_cap_is_the_reference():
     assert aec_side_by_side(range(6), scene="warehouse", reward=SHAPED, max_exchanges=3) > 300
-    assert aec_side_by_side(range(6), scene="warehouse_mobs", rules="core", reward=SHAPED) > 300
+    assert aec_side_by_side(range(8), scene="warehouse_mobs", rules="core", reward=SHAPED) > 300
 
 
 def test_zone_attacks_and_an_immobile_character_step_the_same_on_both_cores():

@@ -527,18 +527,20 @@ def test_supporters_share_a_major_cost_as_the_reference(shared):
     assert any(events) and (len(pairs) > 0) == shared
 
 
-YARD = {  # thugs with Fight and no Shoot two zones from a rooftop sniper: they close in, or plink at +0
+YARD = {  # thugs with Fight and no Shoot two zones from the PCs on a roof (no free step: the yard's
+    # wall is a climb): they climb towards them, or plink at +0
     "name": "yard",
     "shoot_range": 2,
+    "first": "thugs",
     "zones": [{"id": "yard"}, {"id": "stairs"}, {"id": "roof"}],
     "borders": [{"between": ["yard", "stairs"], "difficulty": 1}, {"between": ["stairs", "roof"]}],
     "characters": {
-        "thugs": {"kind": "mob", "side": "npcs", "zone": "yard", "count": 3, "skills": {"Fight": 1}},
+        "thugs": {"kind": "mob", "side": "npcs", "zone": "yard", "count": 5, "stress": 2, "skills": {"Fight": 1}},
         "boss": {"kind": "major", "side": "npcs", "zone": "yard", "skills": {"Fight": 2, "Athletics": 1},
                  "high_concept": "Boss"},
         "sniper": {"kind": "pc", "side": "pcs", "zone": "roof", "skills": {"Shoot": 3, "Athletics": 2},
                    "fate_points": 2, "high_concept": "Keen Eyed"},
-        "brawler": {"kind": "pc", "side": "pcs", "zone": "stairs", "skills": {"Fight": 2, "Physique": 2},
+        "brawler": {"kind": "pc", "side": "pcs", "zone": "roof", "skills": {"Fight": 2, "Physique": 2},
                     "fate_points": 2, "high_concept": "Tough"},
     },
 }

@@ -136,9 +136,10 @@ def _reach_after(SC, SK, CH, P, SIGHT, me, zone, buf, skills):
 
 @mirrors("agents.basic.BasicController._move")
 @njit(cache=True, _nrt=False)
-def _step_into_reach(SC, SK, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, reason):
+def _step_into_reach(T, CH, EV, G, actor, moves, nm, buf, skills, reason):
     """The turn's free move: the first of ``moves`` from which a foe is in reach, taken (with
     ``reason``); False if none is."""
+    SC, SK, P, SIGHT = T.SC, T.SK, T.P, T.SIGHT
     here = CH[actor, C_ZONE]
     for i in range(nm):
         if _reach_after(SC, SK, CH, P, SIGHT, actor, moves[i], buf, skills):

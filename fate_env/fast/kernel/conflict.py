@@ -301,7 +301,7 @@ def _turn(T, W, B, EV, actor, blasts):
         if own == PK_SNIPER:
             # sniper (agents/tactics.py): a foe in its zone -> the first free move from which it still
             # reaches a foe; then the ranged attack with the best rating against defense; else basic
-            if _foe_here(SC, CH, actor) and _step_into_reach(SC, SK, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills,
+            if _foe_here(SC, CH, actor) and _step_into_reach(T, CH, EV, G, actor, moves, nm, buf, skills,
                                                             R_T_BACKS):
                 free_move = False
                 continue
@@ -335,7 +335,7 @@ def _turn(T, W, B, EV, actor, blasts):
             _decision(EV, G, D_TURN, actor, nm + pick, why, O_ATTACK, t, att_s[pick], 0, 0, 0)
             _attack(T, W, B, EV, actor, t, att_s[pick])
             break
-        if _step_into_reach(SC, SK, CH, P, SIGHT, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
+        if _step_into_reach(T, CH, EV, G, actor, moves, nm, buf, skills, R_T_STEP):
             free_move = False
             continue
         over = NEG
