@@ -52,33 +52,46 @@ def episode_seed(seed: int, index: int) -> int:
 def record(scene, seed_value: int, variant: int, index: int, controls: dict[str, str]) -> dict[str, Any]:
     """One episode on the reference engine, reduced to what the report needs (plain JSON)."""
     c = play(start(scene, seed_value), controllers_for(scene, controls, seed=seed_value))
-    side_of = {ch.id: ch.side for ch in scene.characters}
-    counts = {s: {"fate_points": 0, "invokes": 0, "advantages": 0} for s in scene.sides}
+    counts = {ch.id: dict.fromkeys(COUNTED, 0) for ch in scene.characters}
     for e in c.events:
         if isinstance(e, ev.Invoked):
-            counts[side_of[e.invoker]]["invokes"] += 1
+            counts[e.invoker]["invokes"] += 1
             if not e.free:
-                counts[side_of[e.paid_by]]["fate_points"] += 1
+                counts[e.paid_by]["fate_points"] += 1
         elif isinstance(e, ev.Resolved) and e.action == "create_advantage" and e.outcome in ("success", "success_with_style"):
-            counts[side_of[e.actor]]["advantages"] += 1
+            counts[e.actor]["advantages"] += 1
+        elif isinstance(e, ev.Hit):
+            counts[e.target]["shifts_taken"] += e.shifts
+            if e.source is not None:
+                counts[e.source]["shifts_dealt"] += e.shifts
     return summarise(scene, c.outcome, counts, seed_value, variant, index)
+
+
+#: what each character's record counts from the fight's events (the fast core keeps them in CH)
+COUNTED = ("fate_points", "invokes", "advantages", "shifts_dealt", "shifts_taken")
 
 
 def summarise(scene, out, counts: dict[str, dict[str, int]], seed_value: int, variant: int,
               index: int) -> dict[str, Any]:
-    """An episode's record from its outcome and each side's invokes, fate points and advantages
-    (the same record whichever engine played it)."""
+    """An episode's record from its outcome and each character's invokes, fate points paid,
+    advantages, shifts dealt and taken (the same record whichever engine played it): each
+    character's figures, and each side's, their sums."""
     side_of = {ch.id: ch.side for ch in scene.characters}
+    characters: dict[str, dict[str, Any]] = {
+        cid: {**counts[cid], "consequences": [x["severity"] for x in out.consequences.get(cid, [])],
+              "taken_out": cid in out.taken_out, "conceded": cid in out.conceded}
+        for cid in side_of}
     sides: dict[str, dict[str, Any]] = {
-        s: {"consequences": {k: 0 for k in SEVERITIES}, "taken_out": 0, "conceded": 0, **counts[s]}
+        s: {"consequences": {k: 0 for k in SEVERITIES}, "taken_out": 0, "conceded": 0, **dict.fromkeys(COUNTED, 0)}
         for s in scene.sides}
-    for cid, cons in out.consequences.items():
-        for x in cons:
-            sides[side_of[cid]]["consequences"][x["severity"]] += 1
-    for cid in out.taken_out:
-        sides[side_of[cid]]["taken_out"] += 1
-    for cid in out.conceded:
-        sides[side_of[cid]]["conceded"] += 1
+    for cid, ch in characters.items():
+        side = sides[side_of[cid]]
+        for sev in ch["consequences"]:
+            side["consequences"][sev] += 1
+        side["taken_out"] += ch["taken_out"]
+        side["conceded"] += ch["conceded"]
+        for key in COUNTED:
+            side[key] += ch[key]
     pcs = [ch.id for ch in scene.characters if ch.kind == "pc"]
     weight = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
 
@@ -87,7 +100,7 @@ def summarise(scene, out, counts: dict[str, dict[str, int]], seed_value: int, va
     worst = max(pcs, key=harm) if pcs else None
     return {
         "variant": variant, "index": index, "seed": seed_value, "winner": out.winner, "unresolved": out.unresolved,
-        "exchanges": out.exchanges, "sides": sides,
+        "exchanges": out.exchanges, "sides": sides, "characters": characters,
         "worst_pc": None if worst is None else {"id": worst, "taken_out": worst in out.taken_out,
                                                 "consequences": [x["severity"] for x in out.consequences.get(worst, [])]},
         "pc_taken_out": sum(1 for p in pcs if p in out.taken_out),
@@ -155,19 +168,15 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
         core = _CORES[key] = FastCore(scene, controllers)
     seeds = [episode_seed(j[5], j[7]) for j in jobs]
     CH, SLOTA, G = (a.tolist() for a in core.run(seeds))  # Python lists: one conversion per batch
-    sides = core.tables.sides
-    side_of = [sides[x] for x in core.tables.SC[:, k.S_SIDE].tolist()]
     out = []
     for i, j in enumerate(jobs):
         if G[i][k.G_BAIL]:
             r = record(scene, seeds[i], variant, j[7], controls)
             r["engine"] = "reference: " + k.BAIL_REASONS[G[i][k.G_BAIL]]
         else:
-            counts = {s: {"fate_points": 0, "invokes": 0, "advantages": 0} for s in sides}
-            for c, row in enumerate(CH[i]):
-                got = counts[side_of[c]]
-                got["fate_points"] += row[k.C_PAID]
-                got["invokes"] += row[k.C_INVOKES]
+            counts = {cid: {"fate_points": row[k.C_PAID], "invokes": row[k.C_INVOKES], "advantages": row[k.C_ADV],
+                            "shifts_dealt": row[k.C_DEALT], "shifts_taken": row[k.C_TAKEN]}
+                      for cid, row in zip(core.tables.ids, CH[i])}
             r = summarise(scene, outcome(core.tables, CH[i], SLOTA[i], G[i]), counts, seeds[i], variant, j[7])
             r["engine"] = "fast"
         out.append(r)

@@ -164,15 +164,19 @@ def write_csv(path: str, records: list[dict], sides: list[str]) -> None:
     with atomic_open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         cols = ["variant", "index", "seed", "winner", "unresolved", "exchanges"]
-        side_cols = [f"{s}.{k}" for s in sides for k in ("taken_out", "conceded", "fate_points", "invokes",
-                                                          "advantages", *B.SEVERITIES)]
-        w.writerow(cols + side_cols)
+        counted = ("taken_out", "conceded", *B.COUNTED)
+        side_cols = [f"{s}.{k}" for s in sides for k in (*counted, *B.SEVERITIES)]
+        chars = list(records[0]["characters"]) if records else []
+        char_cols = [f"{c}.{k}" for c in chars for k in (*counted, "consequences")]
+        w.writerow(cols + side_cols + char_cols)
         for r in records:
             row = [r[k] for k in cols]
             for s in sides:
                 d = r["sides"][s]
-                row += [d["taken_out"], d["conceded"], d["fate_points"], d["invokes"], d["advantages"],
-                        *(d["consequences"][k] for k in B.SEVERITIES)]
+                row += [int(d[k]) for k in counted] + [d["consequences"][k] for k in B.SEVERITIES]
+            for c in chars:  # a character a variant leaves out has empty cells
+                d = r["characters"].get(c)
+                row += [int(d[k]) for k in counted] + [len(d["consequences"])] if d else [""] * (len(counted) + 1)
             w.writerow(row)
 
 

@@ -67,6 +67,31 @@ def coverage(scene) -> list[str]:
     return [f"{s}: " + ("; ".join(v) if v else "everything it uses is modelled") for s, v in notes.items()]
 
 
+def carried(scene, records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Who carried the fight, per PC: its part of the shifts the PCs dealt (over every fight), the
+    fights it came off worst (bench.summarise's worst_pc, harmed), and the fights it was taken out."""
+    pcs = [c.id for c in scene.characters if c.kind == "pc"]
+    n = len(records) or 1
+    total = sum(r["characters"][p]["shifts_dealt"] for r in records for p in pcs) or 1
+    worst = Counter(r["worst_pc"]["id"] for r in records if r["worst_pc"] and
+                    (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
+    return {p: {"share_of_shifts": sum(r["characters"][p]["shifts_dealt"] for r in records) / total,
+                "shifts_dealt": sum(r["characters"][p]["shifts_dealt"] for r in records) / n,
+                "worst_off": worst.get(p, 0) / n,
+                "taken_out": sum(r["characters"][p]["taken_out"] for r in records) / n} for p in pcs}
+
+
+def carried_lines(scene, records: list[dict[str, Any]]) -> list[str]:
+    figures = carried(scene, records)
+    if not figures:
+        return []
+    equal = 1 / len(figures)
+    out = [f"  who carried the fight (an equal share of the PCs' shifts is {equal:.0%}):"]
+    out += [f"    {p:>12}: {f['share_of_shifts']:6.1%} of the shifts ({f['shifts_dealt']:.1f} a fight), worst-off in "
+            f"{f['worst_off']:.1%}, taken out in {f['taken_out']:.1%}" for p, f in figures.items()]
+    return out
+
+
 def histogram(records: list[dict[str, Any]]) -> dict[int, int]:
     return dict(sorted(Counter(r["exchanges"] for r in records).items()))
 
@@ -86,6 +111,7 @@ def variant_summaries(scene, grid: list[dict], by_variant: list[list[dict]], foc
             "variant": params, "baseline": vi == baseline, "sides": sides, "focus": focus,
             "difference_vs_baseline": diff,
             "exchanges": _mean(r["exchanges"] for r in recs),
+            "carried": carried(scene, recs),
             "unresolved": sum(r["unresolved"] for r in recs),
             "disasters": {"pc_taken_out": sum(1 for r in recs if r["pc_taken_out"]),
                           "pc_severe_or_extreme": sum(1 for r in recs if r["pc_severe"])},
@@ -139,6 +165,7 @@ def report_lines(scene, grid: list[dict], by_variant: list[list[dict]], focus: s
         if worst:
             who, times = worst.most_common(1)[0]
             out.append(f"  worst-off PC most often: {who} ({times} of {len(recs)})")
+        out += carried_lines(scene, recs)
         hist = histogram(recs)
         top = max(hist.values())
         out.append("  exchanges: " + "  ".join(f"{k}:{v}" for k, v in hist.items()))

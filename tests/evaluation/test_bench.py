@@ -206,3 +206,29 @@ def test_csv_and_plot(tmp_path):
     lines = csv.read_text().splitlines()
     assert len(lines) == 1 + 60 and lines[0].startswith("variant,index,seed,winner")
     assert png.stat().st_size > 5000
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_bench_records_each_character_and_they_add_up_to_the_sides(tmp_path, engine, capsys):
+    """Per-character figures (issue 52), the same on either engine: the sides' totals are their sums."""
+    from fate_env.content.scenes import load_scene
+    out = tmp_path / "runs.json"
+    assert main(["bench", "warehouse", "-n", "30", "--seed", "4", "--engine", engine, "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    scene = load_scene("warehouse")
+    side_of = {c.id: c.side for c in scene.characters}
+    assert "who carried the fight" in printed
+    assert all(f"{p:>12}: " in printed for p in ("cynere", "zird", "landon"))  # a line per PC
+    dealt_any = 0
+    for r in json.loads(out.read_text())["episodes"]:
+        chars = r["characters"]
+        assert set(chars) == set(side_of)
+        for side, totals in r["sides"].items():
+            mine = [c for cid, c in chars.items() if side_of[cid] == side]
+            for key in ("taken_out", "conceded", "invokes", "fate_points", "advantages", "shifts_dealt", "shifts_taken"):
+                assert sum(int(c[key]) for c in mine) == totals[key], (side, key)
+            assert sum(len(c["consequences"]) for c in mine) == sum(totals["consequences"].values())
+        dealt_any += sum(c["shifts_dealt"] for c in chars.values())
+        # every shift dealt lands on someone (a hazard's has no dealer)
+        assert sum(c["shifts_dealt"] for c in chars.values()) <= sum(c["shifts_taken"] for c in chars.values())
+    assert dealt_any > 0

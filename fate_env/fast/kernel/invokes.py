@@ -8,7 +8,7 @@ from ..jit import njit
 from .aspects import _boost, _drop_aspect
 from .events import _decision, _emit, _opt
 from .layout import (
-    A_KIND, A_NAME, A_OWNER, A_ZONE, ACTIVE, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
+    A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
     C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_GMSPENT, G_NAL, G_PEFFORT, G_PMARGIN,
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
@@ -434,6 +434,8 @@ def _settle(T, W, B, EV, attack, active, action, target):
     opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
     m = effort - opposition
     _emit(EV, G, E_RESOLVED, (R[R_ACTOR], action, effort, opposition, m, target, 0, 0, 0, 0, 0))
+    if action == ACT_ADVANTAGE and m > 0:  # a success, styled or not (bench's advantages)
+        CH[R[R_ACTOR], C_ADV] += 1
     if active and m <= -3 and CH[R[R_OPP], C_STATUS] == ACTIVE:
         _boost(A, AF, AL, G, P, EV, R[R_OPP], P[P_NAME_UPPER])
     return m

@@ -15,11 +15,14 @@ NSF = 15  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # S_WEAPON, S_ARMOR: the sheet's weapon and armor ratings (read only under the weapons dial: P_WEAPONS)
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
-    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_SLOTNAME = range(19)
+    C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
+    C_SLOTNAME = range(22)
+#: C_DEALT, C_TAKEN: the shifts of the hits c dealt and took; C_ADV: its advantage rolls that succeeded
+#: (bench's per-character figures, bench.summarise)
 #: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
 #: with more slots than this is refused (fast/coverage.py)
 MAX_SLOTS = 8
-NCF = 19 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+NCF = 22 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 # CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus

@@ -10,7 +10,7 @@ from .events import _decision, _emit, _opt
 from .layout import (
     A_ALIVE, A_NAME, BAIL_PAUSE, C_CTAKEN, C_MEMBERS, C_STATUS, C_TOOKBY, CONCEDED, D_ABSORB, E_ABSORBED, E_CONCEDED,
     E_HIT, E_MOBHIT, E_REMOVED, E_TAKENOUT, G_BAIL, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF,
-    C_SLOTNAME, O_ABSORB, O_TAKENOUT, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
+    C_DEALT, C_SLOTNAME, C_TAKEN, O_ABSORB, O_TAKENOUT, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
     STYLE_CONDENSED, STYLE_CORE, TAKEN_OUT, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
@@ -48,6 +48,9 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     plans, usable = B.plans, B.usable
     track = P[P_TRACK]
     _emit(EV, G, E_HIT, (target, source, shifts, track, note, weapon, armor, 0, 0, 0, 0))
+    CH[target, C_TAKEN] += shifts
+    if source >= 0:
+        CH[source, C_DEALT] += shifts
     if SC[target, S_MOB] != 0:
         _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source)
         return
