@@ -488,6 +488,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
+def cmd_design(args: argparse.Namespace) -> int:
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        return _fail('design needs the design extra: pip install -e ".[design]" (Optuna and matplotlib)')
+    from .design import command as C
+    try:
+        return C.run(args, _parse_controls(args.control))
+    except C.Usage as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from agents.base import UnknownController
 
@@ -846,6 +858,38 @@ def _add_bench(sub: Any) -> None:
     b.set_defaults(func=cmd_bench)
 
 
+def _seconds(text: str) -> float:
+    """argparse type for --budget: seconds, a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, e.g. 300, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text}")
+    return value
+
+
+def _add_design(sub: Any) -> None:
+    d = sub.add_parser("design", help="design a side's NPCs for a target win rate, no PC left behind "
+                                      "(needs the design extra)")
+    d.add_argument("scene")
+    d.add_argument("--side", required=True, help="the side to design (the NPCs' side)")
+    d.add_argument("--target-win", type=_rate, required=True, metavar="RATE",
+                   help="the PCs' win rate to aim for, e.g. 0.7 or 70%%")
+    d.add_argument("--out", metavar="FILE", help="the designed scene file (default: SCENE_designed.yaml here); "
+                                                 "its report (.report.md) and plot (.png) go beside it")
+    d.add_argument("--force", action="store_true", help="replace the outputs if they exist")
+    d.add_argument("--budget", type=_seconds, default=300.0, metavar="SECONDS",
+                   help="stop the search after this long (default 300); it says how to repeat it exactly")
+    d.add_argument("--trials", type=_count, metavar="N", help="candidates to judge (default 150): the same seed "
+                                                              "and trials give the same design")
+    d.add_argument("--seed", type=_seed, default=0)
+    d.add_argument("--rules")
+    d.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY",
+                   help="who plays whom in the judged fights (as bench)")
+    d.set_defaults(func=cmd_design)
+
+
 def _add_play(sub: Any) -> None:
     """``fate-npc play``'s arguments."""
     pl = sub.add_parser("play", help="a live session: the players decide for their PCs, the tool plays the NPCs")
@@ -962,7 +1006,8 @@ def _add_new(sub: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fate-npc", description="Plays the NPCs of a Fate conflict.")
     sub = p.add_subparsers(dest="command", required=True)
-    for add in (_add_validate, _add_resolve, _add_eval, _add_train, _add_export, _add_exploit, _add_bench, _add_play,
+    for add in (_add_validate, _add_resolve, _add_eval, _add_train, _add_export, _add_exploit, _add_bench, _add_design,
+                _add_play,
                 _add_serve, _add_replay, _add_import, _add_rules, _add_scenes, _add_new):
         add(sub)
     for command in sub.choices.values():  # every command: full SB3 saves load (and run their code) from anywhere

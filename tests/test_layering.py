@@ -121,7 +121,7 @@ def test_tests_mirror_the_package():
 #: environment never import it (controllers are handed in); learned controllers read the
 #: environment's observation encoder. ``top`` is ``fate_env/__init__.py``, ``cli.py`` and
 #: ``reference.py`` (the docs generator): tools over everything.
-PARTS = ["rules", "content", "fast", "environment", "agents", "live", "web", "evaluation", "learn", "top"]
+PARTS = ["rules", "content", "fast", "environment", "agents", "live", "web", "evaluation", "design", "learn", "top"]
 
 
 def _part(module: str) -> str | None:

@@ -1,0 +1,111 @@
+"""Judging a candidate: fights on the fast core with common random numbers, raced.
+
+Every candidate plays the same seeds in the same order (the same dice for every design, so two
+candidates' difference is theirs, not the dice's). The fights come in chunks; once the PCs' win
+rate's 95% interval lies wholly outside the target's band the candidate stops early (racing): it
+cannot be the design, and its figures so far are enough to steer the search away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..evaluation.stats import wilson
+
+#: a consequence's weight in "worst-off" (bench.summarise's: taken out counts 10)
+SEVERITY_WEIGHT = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
+
+
+@dataclass
+class Figures:
+    """What a candidate's fights showed: the PCs' wins, the fights' length, who carried them."""
+
+    pcs: tuple[str, ...]
+    fights: int = 0
+    wins: int = 0
+    exchanges: int = 0
+    unresolved: int = 0
+    dealt: dict[str, int] = field(default_factory=dict)   # shifts each PC dealt, over every fight
+    worst: dict[str, int] = field(default_factory=dict)   # fights in which each PC came off worst
+    bailed: int = 0      # fights the fast core handed back unfinished (left out of the figures)
+    raced_out: bool = False
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.fights if self.fights else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.fights)
+
+    @property
+    def mean_exchanges(self) -> float:
+        return self.exchanges / self.fights if self.fights else 0.0
+
+    def shares(self) -> dict[str, float]:
+        """Each PC's part of the shifts its side dealt (an equal share is 1 / the PCs)."""
+        total = sum(self.dealt.values())
+        return {p: (self.dealt.get(p, 0) / total if total else 0.0) for p in self.pcs}
+
+    def worst_rates(self) -> dict[str, float]:
+        return {p: (self.worst.get(p, 0) / self.fights if self.fights else 0.0) for p in self.pcs}
+
+    def left_behind(self) -> float:
+        """0 when no PC is left behind: each deals at least half an equal share of the shifts and
+        none is the worst-off in most fights; else how far from it (shares in equal shares)."""
+        n = len(self.pcs)
+        if n < 2:  # one PC carries every fight it is in: nobody to leave behind
+            return 0.0
+        short = sum(max(0.0, 0.5 / n - s) * n for s in self.shares().values())
+        return short + max(0.0, max(self.worst_rates().values()) - 0.5)
+
+
+def harm_weights(tables: Any) -> list[list[int]]:
+    """Per character, each consequence slot's weight in "worst-off"."""
+    return [[SEVERITY_WEIGHT[sev] for sev, _ in slots] for slots in tables.slot_info]
+
+
+def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> None:
+    """Count a batch's fights (the kernel's final arrays) into ``fig``; a fight the kernel could not
+    finish (a bail) is left out and counted in ``fig.bailed``."""
+    from ..fast.kernel import layout as k
+    ok = G[:, k.G_BAIL] == 0
+    pcs_at = [tables.ids.index(p) for p in fig.pcs]
+    pc_side = tables.sides.index(tables.scene.characters[pcs_at[0]].side) if pcs_at else -1
+    fig.bailed += int((~ok).sum())
+    CH, SLOTA, G = CH[ok], SLOTA[ok], G[ok]
+    fig.fights += int(ok.sum())
+    fig.wins += int((G[:, k.G_WINNER] == pc_side).sum())
+    fig.exchanges += int(G[:, k.G_EXCHANGE].sum())
+    fig.unresolved += int(G[:, k.G_UNRESOLVED].sum())
+    weights = harm_weights(tables)
+    harms = []
+    for p, i in zip(fig.pcs, pcs_at):
+        fig.dealt[p] = fig.dealt.get(p, 0) + int(CH[:, i, k.C_DEALT].sum())
+        h = 10 * (CH[:, i, k.C_STATUS] == k.TAKEN_OUT).astype(np.int64)
+        for s, w in enumerate(weights[i]):
+            h += w * (SLOTA[:, i, s] >= 0)
+        harms.append(h)
+    if harms:
+        H = np.stack(harms, axis=1)
+        worst = H.argmax(axis=1)  # the first of the most harmed, as bench's worst_pc
+        hurt = H.max(axis=1) > 0
+        for j, p in enumerate(fig.pcs):
+            fig.worst[p] = fig.worst.get(p, 0) + int(((worst == j) & hurt).sum())
+
+
+def judge(core: Any, pcs: tuple[str, ...], seeds: list[int], target: float, tolerance: float,
+          chunk: int) -> Figures:
+    """Play ``seeds`` in chunks on ``core`` until they are done or the interval is off target."""
+    fig = Figures(pcs)
+    for at in range(0, len(seeds), chunk):
+        CH, SLOTA, G = core.run(seeds[at:at + chunk])
+        add_fights(fig, core.tables, CH, SLOTA, G)
+        lo, hi = fig.interval
+        if at + chunk < len(seeds) and (hi < target - tolerance or lo > target + tolerance):
+            fig.raced_out = True
+            break
+    return fig

@@ -1,0 +1,147 @@
+"""The search: Optuna's multi-objective TPE over the knobs, each candidate judged on the fast core.
+
+Four objectives, all minimised, because they trade: the distance of the PCs' win rate from the
+target (the main one), how far a PC is left behind (judge.Figures.left_behind), the fight's
+shortness (minus its mean exchanges) and the knobs moved from the scene as written. The scene as
+written is the first trial. With the same seed and trial count the search is the same, trial for
+trial (one process, a seeded sampler, the same dice for every candidate); ``budget`` only stops it
+early, and then says how many trials it ran.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..content.scenes import SceneError, scene_from_dict
+from ..evaluation.bench import episode_seed
+from . import space as S
+from .judge import Figures, judge
+
+#: fights a candidate plays at most during the search, in chunks (racing looks after each)
+SEARCH_FIGHTS, CHUNK = 800, 200
+#: fights each finalist replays (the same dice) before one is chosen
+FINAL_FIGHTS = 6000
+#: finalists replayed: the closest this many, and the best-ranked half as many
+FINALISTS = 12
+#: "a fight long enough to matter": every PC acts this many exchanges on average
+MIN_EXCHANGES = 3.0
+#: a finalist is taken only this far inside the band on its replay (a fraction of the tolerance),
+#: so that fresh dice (the independent bench) leave it inside too
+INNER = 0.3
+
+
+@dataclass
+class Trial:
+    number: int
+    values: dict[str, int]
+    figures: Figures | None
+    objectives: tuple[float, float, float, float] | None
+    moved: int
+    problem: str = ""
+
+
+@dataclass
+class Result:
+    knobs: list[S.Knob]
+    trials: list[Trial]
+    chosen: Trial
+    met: bool
+    stopped_early: bool
+    seconds: float
+    finals: dict[int, Figures] = field(default_factory=dict)
+
+
+def objectives(fig: Figures, target: float, moved: int) -> tuple[float, float, float, float]:
+    return (abs(fig.win_rate - target), fig.left_behind(), -fig.mean_exchanges, float(moved))
+
+
+def rank(t: Trial, target: float, fig: Figures | None = None) -> tuple:
+    """The order a designer prefers among designs on target: the PCs left least behind (in steps of
+    0.05), then a fight long enough, then the fewest knobs moved, then the distance from the target."""
+    f = fig or t.figures
+    return (round(f.left_behind() / 0.05), max(0.0, MIN_EXCHANGES - f.mean_exchanges), t.moved,
+            abs(f.win_rate - target))
+
+
+def run(data: dict[str, Any], file: str, side: str, target: float, controls: dict[str, str],
+        rules: str | None, seed: int, trials: int, budget: float, tolerance: float,
+        gear: bool, progress: Callable[[int, int, str], None] | None = None) -> Result:
+    import optuna
+    from ..fast import FastCore, covered
+    from ..evaluation.bench import effective_controls
+
+    knobs = S.knobs(data, side, gear)
+    pcs = tuple(cid for cid, c in data["characters"].items() if c.get("kind") == "pc")
+    seeds = [episode_seed(seed, i) for i in range(SEARCH_FIGHTS)]
+    # the finalists' replays: dice the search never saw, so that the choice is not fitted to its own dice
+    fresh = [episode_seed(seed, i) for i in range(SEARCH_FIGHTS, SEARCH_FIGHTS + FINAL_FIGHTS)]
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=min(16, max(4, trials // 5)))
+    study = optuna.create_study(directions=["minimize"] * 4, sampler=sampler)
+    study.enqueue_trial(S.written(knobs))
+    done: list[Trial] = []
+    start = time.monotonic()
+    stopped = False
+
+    def core_for(values: dict[str, int]):
+        scene = scene_from_dict(S.apply(data, side, values), file, rules=rules)
+        who = effective_controls(scene, controls)
+        why = covered(scene, who)
+        if why:
+            raise S.DesignError("the designer judges designs on the fast core, which does not play this one: "
+                                + "; ".join(why))
+        return FastCore(scene, who)
+
+    for n in range(trials):
+        if n and time.monotonic() - start > budget:
+            stopped = True
+            break
+        trial = study.ask()
+        values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
+        moved = S.moved(knobs, values)
+        try:
+            core = core_for(values)
+        except SceneError as exc:  # a design the loader refuses is no design: the search learns it
+            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            done.append(Trial(n, values, None, None, moved, str(exc)))
+            continue
+        fig = judge(core, pcs, seeds, target, tolerance, CHUNK)
+        obj = objectives(fig, target, moved)
+        study.tell(trial, list(obj))
+        done.append(Trial(n, values, fig, obj, moved))
+        if progress:
+            best = min((t for t in done if t.figures), key=lambda t: abs(t.figures.win_rate - target))
+            progress(n + 1, trials, f"closest so far {best.figures.win_rate:.0%}")
+    judged = [t for t in done if t.figures is not None]
+    if not judged:
+        raise S.DesignError("every candidate was refused by the scene loader: " + done[0].problem)
+    # the finalists: whole runs within the band, best first, and the closest; replayed on unseen dice
+    whole = [t for t in judged if not t.figures.raced_out]
+    inside = sorted((t for t in whole if abs(t.figures.win_rate - target) <= tolerance), key=lambda t: rank(t, target))
+    closest = sorted(whole or judged, key=lambda t: abs(t.figures.win_rate - target))
+    finals: dict[int, Figures] = {}
+
+    def replay(t: Trial) -> Figures:
+        if t.number not in finals:
+            fig = judge(core_for(t.values), pcs, fresh, target, tolerance, FINAL_FIGHTS)  # built anew: cheap
+            finals[t.number] = fig
+        return finals[t.number]
+    for t in inside[:FINALISTS // 2] + closest[:FINALISTS]:  # the best-ranked in the band, and the closest
+        replay(t)
+    replayed = [t for t in judged if t.number in finals]
+
+    def off(t: Trial) -> float:
+        return abs(finals[t.number].win_rate - target)
+    snug = [t for t in replayed if off(t) <= INNER * tolerance]  # well inside: fresh dice keep it inside
+    loose = [t for t in replayed if off(t) <= tolerance]
+    met = bool(snug or loose)
+    if met:
+        chosen = min(snug or loose, key=lambda t: rank(t, target, finals[t.number]))
+    else:  # the closest it found, said as such
+        chosen = min(replayed, key=lambda t: (off(t), finals[t.number].left_behind(), t.moved))
+    return Result(knobs, done, chosen, met, stopped, time.monotonic() - start, finals)

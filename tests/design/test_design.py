@@ -1,0 +1,198 @@
+"""fate-npc design (issue 52): the guidelines every design keeps, the search (deterministic for a
+seed, the target reached on an easy case), the files it writes, and bench's per-character figures
+the designer's balance objective reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fate_env.cli import main
+from fate_env.content.scenes import load_scene, scene_from_dict
+from fate_env.design import search as Q
+from fate_env.design import space as S
+from fate_env.design.command import expanded
+
+pytestmark = pytest.mark.kernel  # judges designs on the fast core (tests/conftest.py)
+pytest.importorskip("optuna")
+
+#: two PCs against a boss and a pack of nameless guards: the PCs win most fights as written
+KEEP = """\
+name: keep
+title: The Keep Gate
+zones:
+  - {id: gate}
+  - {id: wall}
+borders:
+  - {between: [gate, wall], difficulty: 1}
+characters:
+  # the party: kept byte for byte
+  ash:
+    kind: pc
+    side: pcs
+    zone: gate
+    high_concept: Exiled Knight
+    skills: {Fight: 4, Athletics: 3, Physique: 2, Will: 1}
+    fate_points: 3
+  bryn:
+    kind: pc
+    side: pcs
+    zone: gate
+    high_concept: Hedge Archer
+    skills: {Shoot: 4, Athletics: 2, Notice: 3, Physique: 1}
+    fate_points: 3   # her own comment stays
+  captain:
+    kind: major
+    side: garrison
+    zone: wall
+    high_concept: Captain of the Gate
+    skills: {Fight: 3, Physique: 2, Athletics: 2, Will: 1}
+  guard: &guard
+    name: Gate Guard
+    kind: minor
+    side: garrison
+    zone: gate
+    high_concept: Bored Spearman
+    skills: {Fight: 1, Athletics: 1}
+    stress: 1
+  guard2:
+    <<: *guard
+    name: Gate Guard (2)
+"""
+
+
+def _keep(tmp_path: Path) -> str:
+    p = tmp_path / "keep.yaml"
+    p.write_text(KEEP)
+    return str(p)
+
+
+def _data():
+    raw = yaml.safe_load(KEEP)
+    return expanded(raw, "keep.yaml")
+
+
+def _values(data, draw):
+    return {k.name: draw(st.integers(k.low, k.high)) for k in S.knobs(data, "garrison", gear=True)}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_every_design_keeps_the_guidelines_and_the_pcs(draw):
+    """Nameless NPCs: skills Average to Good (Mediocre ones left), 0-3 stress, no consequences; a
+    major NPC's peak within two of the PCs'; the PCs and every other field as written."""
+    data = _data()
+    values = _values(data, draw.draw)
+    designed = S.apply(data, "garrison", values)
+    scene = scene_from_dict(designed, "keep.yaml")
+    for c in scene.characters:
+        if c.kind in ("minor", "mob"):
+            assert all(v == 0 or 1 <= v <= 3 for v in c.skills.values()), c.skills
+            assert 0 <= designed["characters"][c.id]["stress"] <= 3
+        if c.kind == "major":
+            assert max(c.skills.values()) <= 4 + S.BOSS_PEAK
+    from fate_env.rules.conflict import Conflict
+    conflict = Conflict(scene, seed=0)
+    for c in scene.characters:
+        if c.kind in ("minor", "mob"):
+            assert conflict.f[c.id].slots == [], f"{c.id} has consequence slots"
+    for cid in ("ash", "bryn"):
+        assert designed["characters"][cid] == data["characters"][cid]
+    assert {k: v for k, v in designed.items() if k != "characters"} == \
+        {k: v for k, v in data.items() if k != "characters"}
+
+
+def test_the_search_is_the_same_for_a_seed_and_trial_count():
+    data = _data()
+
+    def once():
+        r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=3, trials=6, budget=600, tolerance=0.04,
+                  gear=False)
+        return [(t.values, t.figures and (t.figures.wins, t.figures.fights)) for t in r.trials], r.chosen.values
+    assert once() == once()
+
+
+def test_an_easy_target_is_reached():
+    """As written the PCs win nearly every fight; half of them is within the knobs' reach."""
+    data = _data()
+    r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=1, trials=40, budget=600, tolerance=0.04,
+              gear=False)
+    first = r.trials[0].figures
+    assert first.win_rate > 0.8, first.win_rate  # the scene as written is far from the target
+    assert r.met, [(t.values, t.figures and t.figures.win_rate) for t in r.trials]
+    assert abs(r.finals[r.chosen.number].win_rate - 0.5) <= 0.04
+
+
+def test_the_command_writes_a_file_that_loads_benches_and_keeps_the_pcs_byte_for_byte(tmp_path, capsys):
+    scene = _keep(tmp_path)
+    out = tmp_path / "designed.yaml"
+    args = ["design", scene, "--side", "garrison", "--target-win", "0.6", "--trials", "8", "--seed", "2",
+            "--out", str(out)]
+    assert main(args) == 0
+    text = out.read_text()
+    printed = capsys.readouterr().out
+    assert "independent bench" in printed and "who carried the fight" in printed
+    for name in ("ash", "bryn"):  # each PC's entry, line for line, comments included
+        entry = KEEP.split(f"  {name}:\n", 1)[1].split("\n  ", 1)[0]
+        assert f"  {name}:\n{entry}\n" in text
+    assert "    fate_points: 3   # her own comment stays\n" in text
+    assert "# designed: captain:" in text
+    load_scene(str(out))
+    assert main(["bench", str(out), "-n", "40"]) == 0
+    assert out.with_suffix(".report.md").exists() and out.with_suffix(".png").stat().st_size > 0
+    # the outputs exist: refused without --force, nothing rewritten; replaced with it
+    before = out.read_bytes()
+    assert main(args) == 2
+    assert "--force" in capsys.readouterr().err and out.read_bytes() == before
+    assert main(args + ["--force"]) == 0
+
+
+def test_a_side_that_is_the_pcs_or_missing_is_refused_in_one_line(tmp_path, capsys):
+    scene = _keep(tmp_path)
+    assert main(["design", scene, "--side", "pcs", "--target-win", "0.7", "--out", str(tmp_path / "o.yaml")]) == 2
+    assert "PCs' side" in capsys.readouterr().err
+    assert main(["design", scene, "--side", "nobody", "--target-win", "0.7", "--out", str(tmp_path / "o.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "nobody" in err and "garrison" in err
+    assert not (tmp_path / "o.yaml").exists()
+
+
+def test_the_budget_stops_the_search_and_says_how_to_repeat_it(tmp_path, capsys):
+    out = tmp_path / "d.yaml"
+    assert main(["design", _keep(tmp_path), "--side", "garrison", "--target-win", "0.6", "--trials", "400",
+                 "--budget", "0.001", "--out", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "stopped by --budget: --trials 1 repeats it exactly" in report
+    assert out.with_suffix(".report.md").read_text().count("stopped by --budget") == 1
+
+
+def test_another_rule_set_designs_with_its_own_shapes(tmp_path):
+    """Under Fate Core the designed file loads with Core's stress boxes (1, 2 ...) for its NPCs."""
+    out = tmp_path / "core.yaml"
+    assert main(["design", _keep(tmp_path), "--side", "garrison", "--target-win", "0.6", "--trials", "6",
+                 "--rules", "core", "--out", str(out)]) == 0
+    scene = load_scene(str(out), rules="core")
+    assert scene.rules.name == "core"
+    from fate_env.rules.conflict import Conflict
+    captain = Conflict(scene, seed=0).f["captain"]
+    assert captain.tracks["physical"].values[:2] == [1, 2]
+
+
+def test_without_the_design_extra_it_says_what_to_install(tmp_path, capsys, monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_optuna(name, *a, **k):
+        if name == "optuna":
+            raise ImportError("no optuna")
+        return real(name, *a, **k)
+    monkeypatch.setattr(builtins, "__import__", no_optuna)
+    assert main(["design", _keep(tmp_path), "--side", "garrison", "--target-win", "0.6",
+                 "--out", str(tmp_path / "o.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert 'pip install -e ".[design]"' in err and err.count("\n") == 1
+    assert not (tmp_path / "o.yaml").exists()
