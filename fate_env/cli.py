@@ -283,7 +283,8 @@ def cmd_train(args: argparse.Namespace) -> int:
             result = train(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
                            seed=args.seed, self_play=args.self_play, rules=args.rules,
                            verbose=0 if args.quiet else 1, init=args.init, envs=args.envs,
-                           torch_threads=args.torch_threads, league=args.league)
+                           torch_threads=args.torch_threads, league=args.league,
+                           subprocess_envs=args.subprocess_envs)
     except ValueError as exc:
         return _fail(str(exc))
     if args.json:
@@ -790,7 +791,10 @@ def _add_train(sub: Any) -> None:
                    help="train on Ray RLlib's multi-agent PPO instead of SB3: a cluster's address (auto, "
                         "ray://head:10001) or local; --envs sets the env runners (needs the cluster extra)")
     t.add_argument("--envs", type=_workers, default=1,
-                   help="environments stepping in parallel processes (use the machine's cores; default 1)")
+                   help="environments stepping together in this process, one policy forward for all (default 1)")
+    t.add_argument("--subprocess-envs", action="store_true",
+                   help="step the --envs environments in processes of their own (SB3's SubprocVecEnv: for "
+                        "machines with cores to spare; each process imports torch and the engine)")
     t.add_argument("--torch-threads", type=_count, default=1,
                    help="torch threads in the learner's process (default 1: fastest on a small shared machine)")
     t.add_argument("--seed", type=_seed, default=0)

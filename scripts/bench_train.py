@@ -1,6 +1,7 @@
 """Learner steps per second: the shipped warehouse training config on the real environment, and the
 same PPO on a dummy environment with identical spaces (so the difference is the environment's share
-of training time), with 1 and with N environments in parallel processes.
+of training time), with 1 environment and with N (`train --envs N`: in this process, the default,
+and in processes of their own, `--subprocess-envs`).
 
     python scripts/bench_train.py [--config configs/train/side_shaped.yaml] [--steps 4096] [--envs 2]
                                   [--torch-threads 1] [--actions full|compact]
@@ -86,7 +87,7 @@ def ppo_rate(venv, config: dict, steps: int, envs: int, seed: int = 0) -> float:
 
 def main() -> None:
     import torch
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
     from fate_env.learn.training import load_config, make_env_fn, vector_env
 
@@ -129,14 +130,18 @@ def main() -> None:
         wide = ppo_rate(DummyVecEnv([lambda: DummyEnv(obs_shape, n_full, legal, length)]), config, args.steps, 1)
         print(f"PPO on a dummy env, Discrete({n_full}) (full actions): {wide:8.0f} learner steps/s "
               f"(compact {dummy / wide:.2f}x)")
-    if args.envs > 1:
+    if args.envs > 1:  # `train --envs N`: in this process (the default), and in processes of their own
         par = ppo_rate(vector_env(args.scene, args.side, args.opponent, config, None, 0, args.envs), config,
                        args.steps, args.envs)
-        dpar = ppo_rate(SubprocVecEnv([lambda: DummyEnv(obs_shape, n, legal, length)] * args.envs,
-                                      start_method="spawn"), config, args.steps, args.envs)
-        print(f"PPO on the real env, {args.envs} envs     : {par:8.0f} learner steps/s ({par / real:.2f}x one env)")
-        print(f"PPO on a dummy env, {args.envs} envs      : {dpar:8.0f} learner steps/s")
-
+        print(f"PPO on the real env, {args.envs} envs in this process   : {par:8.0f} learner steps/s "
+              f"({par / real:.2f}x one env)")
+        sub = ppo_rate(vector_env(args.scene, args.side, args.opponent, config, None, 0, args.envs, subprocess=True),
+                       config, args.steps, args.envs)
+        print(f"PPO on the real env, {args.envs} envs in {args.envs} processes : {sub:8.0f} learner steps/s "
+              f"({sub / real:.2f}x one env; includes starting them)")
+        dpar = ppo_rate(DummyVecEnv([lambda: DummyEnv(obs_shape, n, legal, length)] * args.envs), config,
+                        args.steps, args.envs)
+        print(f"PPO on a dummy env, {args.envs} envs in this process    : {dpar:8.0f} learner steps/s")
 
 if __name__ == "__main__":
     main()

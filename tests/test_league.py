@@ -135,8 +135,8 @@ def test_a_short_league_run_adds_snapshots_and_an_exploiter_and_logs_the_mixture
                    "exploiter_every: 384, exploiter_steps: 128, refresh_every: 128, max_snapshots: 1, "
                    f"exploiter_config: {tmp_path / 'exploiter.yaml'}}}\n")
     out = tmp_path / "lg.zip"
-    r = run_cli("train", "duel", "--side", "rival", "--league", "--envs", "2", "--timesteps", "640", "--out",
-                str(out), "--config", str(cfg), "--quiet", "--json")
+    r = run_cli("train", "duel", "--side", "rival", "--league", "--envs", "2", "--subprocess-envs", "--timesteps",
+                "640", "--out", str(out), "--config", str(cfg), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     members = {m["name"]: m for m in result["league"]["members"]}

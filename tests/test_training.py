@@ -1,5 +1,6 @@
-"""Training on every core: ``fate-npc train --envs N`` steps N environments in parallel processes,
-self-play snapshots reach every one of them, and a bad count is refused."""
+"""``fate-npc train --envs N`` steps N environments together, in one process by default (one policy
+forward for all) or in processes of their own (``--subprocess-envs``); self-play snapshots reach every
+one of them either way, and a bad count is refused."""
 
 from __future__ import annotations
 
@@ -14,17 +15,19 @@ from conftest import ROOT, run_cli
 pytestmark = pytest.mark.kernel  # runs the fast core (tests/conftest.py)
 
 
-def test_train_with_parallel_envs_and_self_play(tmp_path):
+@pytest.mark.parametrize("subprocess_envs", [False, True])
+def test_train_with_several_envs_and_self_play(tmp_path, subprocess_envs):
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "tiny.yaml"
     cfg.write_text("n_steps: 128\nbatch_size: 64\nn_epochs: 1\nnet_arch: [32]\neval_episodes: 3\n"
                    "self_play: {snapshot_every: 128}\n")
     out = tmp_path / "par.zip"
     r = run_cli("train", "duel", "--side", "rival", "--self-play", "--envs", "2", "--timesteps", "384", "--out",
-                str(out), "--config", str(cfg), "--quiet", "--json")
+                str(out), "--config", str(cfg), "--quiet", "--json", *(["--subprocess-envs"] if subprocess_envs else []))
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert result["envs"] == 2 and result["timesteps"] == 384 and out.exists()
+    assert result["subprocess_envs"] is subprocess_envs
     assert (tmp_path / "par_snapshot.zip").exists()
     progress = (tmp_path / "par.log" / "progress.csv").read_text().splitlines()
     assert len(progress) >= 2  # SB3 logged at least one rollout of both envs
