@@ -58,6 +58,11 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
     from .. import fast
     if not fast.available():
         raise Usage(f"the designer judges designs on the fast core: {fast.NOTICE}")
+    try:  # the file it will write, checked before the search: a layout it cannot splice is said now
+        check_designed(O.designed_text(text, data, args.side, S.written(S.knobs(data, args.side, gear)), []),
+                       raw, file, args)
+    except (S.DesignError, SceneError) as exc:
+        raise Usage(str(exc)) from None
     trials = args.trials or DEFAULT_TRIALS
     bar = _Bar(trials) if sys.stderr.isatty() else None
     try:
@@ -75,8 +80,8 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
     check_designed(designed, raw, file, args)
     with atomic_open(out, encoding="utf-8") as fh:
         fh.write(designed)
-    fig, records = bench_file(str(out), controls, args.rules, args.seed)
-    lines = report(args, res, fig, records, out, command)
+    fig = bench_file(str(out), controls, args.rules, args.seed)
+    lines = report(args, res, fig, out, command)
     with atomic_open(report_path, encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
     O.plot(str(plot_path), res.trials, res.chosen.number, args.target_win)
@@ -99,7 +104,15 @@ def expanded(raw: dict[str, Any], file: str) -> dict[str, Any]:
 def check_designed(text: str, raw: dict[str, Any], file: str, args: Any) -> None:
     """The designed file loads, and every character not on the designed side is as written."""
     import yaml
-    data = yaml.safe_load(text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:  # an alias whose anchor was on a designed entry
+        mark = getattr(exc, "problem_mark", None)
+        line = text.splitlines()[mark.line] if mark is not None else ""
+        who = next((cid for cid, c in raw["characters"].items() if isinstance(c, dict) and c.get("side") != args.side
+                    and line.strip() and line in _entry_text(text, cid)), "an entry")
+        raise S.DesignError(f"{who}: written from an anchor on the {args.side} side ({line.strip() or 'an alias'}); "
+                            "write it out in full in the scene and design again") from None
     scene_from_dict(data, file, rules=args.rules)
     for cid, c in raw["characters"].items():
         if isinstance(c, dict) and c.get("side") != args.side and data["characters"].get(cid) != c:
@@ -107,14 +120,24 @@ def check_designed(text: str, raw: dict[str, Any], file: str, args: Any) -> None
                                 "side?); write it out in full in the scene and design again")
 
 
-def bench_file(path: str, controls: dict[str, str], rules: str | None, seed: int) -> tuple[Figures, list[dict]]:
+def _entry_text(text: str, cid: str) -> str:
+    """The lines of one character's entry in a scene file's text (empty if it is not found)."""
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.strip().startswith(f"{cid}:")), None)
+    if start is None:
+        return ""
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = next((j for j in range(start + 1, len(lines))
+                if lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) <= indent), len(lines))
+    return "\n".join(lines[start:end])
+
+
+def bench_file(path: str, controls: dict[str, str], rules: str | None, seed: int) -> Figures:
     """The designed file benched as `fate-npc bench` benches it, on seeds the search never saw."""
     file, base = read_scene_data(path)
     fresh = seed + 1_000_003
     jobs = [(base, file, {}, rules, controls, fresh, 0, i) for i in range(CHECK_FIGHTS)]
-    records: list[dict] = []
-    for at in range(0, CHECK_FIGHTS, 1000):
-        records += B._work_fast(jobs[at:at + 1000])
+    records = B.run_jobs(jobs, engine="fast")
     scene = scene_from_dict(base, file, rules=rules)
     pcs = tuple(c.id for c in scene.characters if c.kind == "pc")
     fig = Figures(pcs)
@@ -129,7 +152,7 @@ def bench_file(path: str, controls: dict[str, str], rules: str | None, seed: int
         w = r["worst_pc"]
         if w and (w["taken_out"] or w["consequences"]):
             fig.worst[w["id"]] = fig.worst.get(w["id"], 0) + 1
-    return fig, records
+    return fig
 
 
 def _header(args: Any, res: Q.Result, command: str) -> list[str]:
@@ -140,7 +163,7 @@ def _header(args: Any, res: Q.Result, command: str) -> list[str]:
             "Every line but the designed side's entries is as written; each designed NPC says what changed.", ""]
 
 
-def report(args: Any, res: Q.Result, fig: Figures, records: list[dict], out: Path, command: str) -> list[str]:
+def report(args: Any, res: Q.Result, fig: Figures, out: Path, command: str) -> list[str]:
     lo, hi = fig.interval
     hit = abs(fig.win_rate - args.target_win) <= TOLERANCE
     moved = [k for k in res.knobs if res.chosen.values[k.name] != k.written]

@@ -196,3 +196,30 @@ def test_without_the_design_extra_it_says_what_to_install(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert 'pip install -e ".[design]"' in err and err.count("\n") == 1
     assert not (tmp_path / "o.yaml").exists()
+
+
+def test_a_pc_written_from_an_npcs_anchor_is_refused_before_the_search(tmp_path, capsys):
+    """Splicing out the guard would break the PC that borrows its lines: said at once, nothing written."""
+    text = """name: anchored
+zones:
+  - {id: gate}
+characters:
+  guard: &guard
+    kind: minor
+    side: garrison
+    zone: gate
+    skills: {Fight: 1}
+  bryn:
+    <<: *guard
+    kind: pc
+    side: pcs
+    skills: {Shoot: 3, Athletics: 2}
+"""
+    p = tmp_path / "anchored.yaml"
+    p.write_text(text)
+    load_scene(str(p))  # the scene itself is fine
+    out = tmp_path / "o.yaml"
+    code = main(["design", str(p), "--side", "garrison", "--target-win", "0.6", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "bryn" in err and "anchor" in err, err
+    assert not out.exists()
