@@ -104,7 +104,7 @@ def knobs(data: dict[str, Any], side: str, gear: bool) -> list[Knob]:
                 out.append(Knob(f"{cid}.copies", low, NAMELESS_COPIES[1], 1, "how many of it"))
             else:
                 out.append(Knob(f"{cid}.count", *MOB_MEMBERS, int(c.get("count", 2)), "members"))
-            extra = max(0, len(c.get("aspects", [])) - 0)
+            extra = len(c.get("aspects", []))
             out.append(Knob(f"{cid}.aspects", EXTRA_ASPECTS[0], max(EXTRA_ASPECTS[1], extra), extra,
                             "aspects beyond its high concept"))
             out.append(Knob(f"{cid}.stunt", 0, 1, 0, "a designed +2 attack stunt"))
