@@ -34,6 +34,13 @@ from typing import Any
 
 from ..content.scenes import config_dir, load_scene
 
+
+def shown(value: object) -> str:
+    """A value a config held, in one short line (a config may hold anything)."""
+    from ..content.safe_text import excerpt
+    return excerpt(repr(value), 60)
+
+
 #: the ``league`` mapping of a training config, with its defaults
 DEFAULTS: dict[str, Any] = {
     "opponents": ["random", "basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "search"],
@@ -54,21 +61,21 @@ def league_settings(given: Any, where: str = "league") -> dict[str, Any]:
     if given is None or given is True:
         given = {}
     if not isinstance(given, dict):
-        raise ValueError(f"{where}: expected a mapping of {', '.join(DEFAULTS)}, got {given!r}")
+        raise ValueError(f"{where}: expected a mapping of {', '.join(DEFAULTS)}, got {shown(given)}")
     unknown = sorted(set(given) - set(DEFAULTS))
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; expected some of {', '.join(DEFAULTS)}")
     out = {**DEFAULTS, **given}
     if not isinstance(out["opponents"], list) or not out["opponents"] or \
             not all(isinstance(o, str) and o.strip() for o in out["opponents"]):
-        raise ValueError(f"{where}.opponents: expected a non-empty list of policy names, got {out['opponents']!r}")
+        raise ValueError(f"{where}.opponents: expected a non-empty list of policy names, got {shown(out['opponents'])}")
     for key in ("snapshot_every", "max_snapshots", "exploiter_every", "exploiter_steps", "refresh_every", "window"):
         if not isinstance(out[key], int) or out[key] < 0 or (key in ("refresh_every", "window") and out[key] < 1):
             raise ValueError(f"{where}.{key}: expected a whole number (0 turns snapshots or exploiters off), "
-                             f"got {out[key]!r}")
+                             f"got {shown(out[key])}")
     for key in ("power", "floor"):
         if not isinstance(out[key], (int, float)) or out[key] < 0:
-            raise ValueError(f"{where}.{key}: expected a number >= 0, got {out[key]!r}")
+            raise ValueError(f"{where}.{key}: expected a number >= 0, got {shown(out[key])}")
     out["exploiter_config"] = str(exploiter_config_path(out["exploiter_config"], f"{where}.exploiter_config"))
     return out
 
@@ -76,7 +83,7 @@ def league_settings(given: Any, where: str = "league") -> dict[str, Any]:
 def exploiter_config_path(given: Any, where: str = "league.exploiter_config") -> Path:
     """The exploiters' training config: a file path, or a name under configs/train (``exploit_stacker.yaml``)."""
     if not isinstance(given, str) or not given.strip():
-        raise ValueError(f"{where}: expected a training config's path or its name under configs/train, got {given!r}")
+        raise ValueError(f"{where}: expected a training config's path or its name under configs/train, got {shown(given)}")
     for path in (Path(given), config_dir() / "train" / given):
         if path.is_file():
             return path.resolve()

@@ -18,7 +18,7 @@ import numpy as np
 from ..content.policy_file import trust
 from ..evaluation.stats import wilson
 from .imitation import clone, record
-from .league import league_settings
+from .league import league_settings, shown
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
               "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions",
@@ -71,8 +71,8 @@ def load_config(path: str | Path) -> dict[str, Any]:
     unknown = sorted(set(data) - TRAIN_KEYS)
     if unknown:
         from ..content.safe_text import excerpt
-        shown = ", ".join(excerpt(repr(k) if not str(k).isprintable() else str(k), 40) for k in unknown)
-        raise ValueError(f"{path}: unknown training key(s) {shown}; expected some of "
+        names = ", ".join(excerpt(repr(k) if not str(k).isprintable() else str(k), 40) for k in unknown)
+        raise ValueError(f"{path}: unknown training key(s) {names}; expected some of "
                          f"{', '.join(sorted(TRAIN_KEYS))}")
     for key, value in data.items():
         problem = _bad_value(key, value)
@@ -83,7 +83,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
     if imitate is not None:
         if not isinstance(imitate, dict) or "policy" not in imitate or set(imitate) - IMITATE_KEYS:
             raise ValueError(f"{path}: imitate: expected a mapping with 'policy' (a scripted controller) and "
-                             f"optionally 'episodes' and 'epochs', got {imitate!r}")
+                             f"optionally 'episodes' and 'epochs', got {shown(imitate)}")
     if "league" in data:
         exploiters = league_settings(data["league"], f"{path}: league")["exploiter_config"]
         if "league" in load_config(exploiters):  # the exploiters' own config is checked now, not mid-run
@@ -92,7 +92,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
     actions = data.get("actions", "full")
     if actions not in ("full", "compact") or (actions == "compact" and not data.get("learn")):
         raise ValueError(f"{path}: actions: expected 'full' or 'compact' (with 'learn': the decision kinds the "
-                         f"learner makes), got {actions!r}")
+                         f"learner makes), got {shown(actions)}")
     return data
 
 
