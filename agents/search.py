@@ -53,7 +53,9 @@ from .registry import Controller, make_controller, register
 from .basic import BasicController
 
 _SEARCH_DEFAULTS = {"simulations": 16, "depth": 2, "rollout": "basic", "foes": ["basic"], "time_limit": None,
-                    "draw": 0.0, "core": "auto", "confidence": 1.0}
+                    "draw": 0.0, "core": "auto", "confidence": 1.0, "forks": 96}
+#: the fewest simulations a decision runs however many options it has (``forks``)
+MIN_SIMULATIONS = 2
 _NOT_ROLLOUT = ("search", "random")
 
 
@@ -188,6 +190,7 @@ class SearchController(BasicController):
         self.simulations = int(p["simulations"])
         self.depth = int(p["depth"])
         self.time_limit = None if p["time_limit"] in (None, 0) else float(p["time_limit"])
+        self.forks = None if p["forks"] in (None, 0) else int(p["forks"])
         self.rollout = str(p["rollout"])
         foes = p["foes"]
         self.foes = [f.strip() for f in foes.split(",")] if isinstance(foes, str) else [str(f) for f in foes]
@@ -221,8 +224,9 @@ class SearchController(BasicController):
         n = 0
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         base = [self.seed, int(c.seed or 0), len(c.choices)]
-        while n < self.simulations:
-            rounds = self.simulations - n if deadline is None else 1
+        wanted = self._simulations(look, len(opts))
+        while n < wanted:
+            rounds = wanted - n if deadline is None else 1
             seeds = [copy_seed(base, n + j) for j in range(rounds)]
             values, taken = self._copies(c, d, side, seeds, n, look)
             rows.extend(values)
@@ -239,6 +243,15 @@ class SearchController(BasicController):
             return script, f"{why}; the look-ahead finds nothing surely better (outlook {totals[script] / n:.0%}, " \
                            f"{self._horizon()}, {n} simulation{'s' if n != 1 else ''} of {len(opts)} options)"
         return best, self._reason(c, me, opts[best], totals[best] / n, outs[best] / n, len(opts), n)
+
+    def _simulations(self, look, options: int) -> int:
+        """This decision's simulations: ``simulations``, but on the Python engine's forks no more
+        than ``forks`` copies in all (options times simulations), and never fewer than
+        MIN_SIMULATIONS. The budget is counted, not timed, so the choices stay the same on every
+        machine; the kernel's copies (``look``) are cheap enough to run in full."""
+        if look is not None or self.forks is None:
+            return self.simulations
+        return max(MIN_SIMULATIONS, min(self.simulations, self.forks // max(1, options)))
 
     def _sure(self, diff: np.ndarray) -> bool:
         """Whether the copies show an option better than the script's (``diff``: their outlooks'

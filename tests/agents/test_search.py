@@ -157,7 +157,7 @@ def test_the_kernels_copies_choose_exactly_as_the_forks_do(scene, rules, seed, d
     logs = {}
     for core in ("fast", "reference"):
         ctr = controllers_for(sc, seed=1)
-        look = SearchController(1, simulations=3, depth=depth, core=core, foes=foes)
+        look = SearchController(1, simulations=3, depth=depth, core=core, foes=foes, forks=None)  # the same work
         for c in sc.characters:
             if c.is_npc:
                 ctr[c.id] = look
@@ -210,12 +210,34 @@ def test_every_turn_option_of_the_shipped_scenes_is_described_in_words(rules):
             assert words != type(o).__name__.lower() and "aspect " not in words, (name, o, words)
 
 
+def test_the_python_engines_forks_are_counted_so_search_plays_every_scene():
+    """burning_mill's hazards keep it off the fast core: each decision plays at most ``forks`` copies
+    (options times simulations, at least two simulations), the same choices on every machine."""
+    c = start(load_scene("burning_mill"), seed=1)
+    while c.pending.kind != "turn" or c.side_of(c.pending.actor) != "kesslers" or len(c.pending.options) < 8:
+        c.step(make_controller("basic").choose(c, c.pending)[0])
+    m = len(c.pending.options)
+
+    def simulations(**params):
+        look = SearchController(0, simulations=16, depth=1, **params)
+        assert look._lookahead(c, c.pending) is None  # the Python engine's forks
+        forks = []
+        real = look._fork
+        look._fork = lambda *a: (forks.append(a[2]), real(*a))[1]
+        choice = look.choose(c, c.pending)
+        return len(forks) // m, choice
+    budgeted, choice = simulations(forks=48)
+    assert budgeted == max(2, 48 // m) and budgeted < 16
+    assert simulations(forks=48)[1] == choice  # counted, not timed: the same choice again
+    assert simulations(forks=None)[0] == 16
+
+
 def test_the_foes_of_each_copy_take_turns():
     sc = load_scene("duel")
     c = start(sc, 2)
     while c.pending.kind != "turn" or c.pending.actor != "blade":
         c.step(make_controller("basic").choose(c, c.pending)[0])
-    look = SearchController(0, simulations=4, depth=1, foes=["basic", "sniper"], core="reference")
+    look = SearchController(0, simulations=4, depth=1, foes=["basic", "sniper"], core="reference", forks=None)
     played = []
     real = look._play_on
     look._play_on = lambda copy, ex, side, foe: (played.append(foe), real(copy, ex, side, foe))[1]
