@@ -111,17 +111,6 @@ def _weapons(SK, P, me, skills):
     return n if n > 0 else _attack_skills(P, me, skills)
 
 
-@mirrors("agents.basic.BasicController._turn")
-@njit(cache=True, _nrt=False)
-def _is_weapon(SK, P, me, skill, skills):
-    """Whether basic fights with ``skill`` (_weapons); ``skills`` is scratch space."""
-    nw = _weapons(SK, P, me, skills)
-    for j in range(nw):
-        if skills[j] == skill:
-            return True
-    return False
-
-
 @mirrors("agents.basic.BasicController._reach_after")
 @njit(cache=True, _nrt=False)
 def _reach_after(SC, SK, CH, P, SIGHT, me, zone, buf, skills):
@@ -156,12 +145,16 @@ def _best_odds_pick(T, W, actor, natt, B, likely):
     """basic: odds x 2, +3 if the likely roll takes the target out; the first of the best."""
     SC, SK, ST, SLOTS, P = T.SC, T.SK, T.ST, T.SLOTS, T.P
     MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
-    att_t, att_s = B.att_t, B.att_s
+    att_t, att_s, weapons = B.att_t, B.att_s, B.skills
+    nw = _weapons(SK, P, actor, weapons)  # once a turn: the skills basic fights with
     best = NEG
     best_score = -99
     for i in range(natt):
         t = att_t[i]
-        if not _is_weapon(SK, P, actor, att_s[i], B.skills):
+        armed = False
+        for j in range(nw):
+            armed = armed or weapons[j] == att_s[i]
+        if not armed:
             continue  # no plinking at Mediocre with a real weapon to close in with
         odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
         if odds * 2 + 3 <= best_score:
