@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
+from itertools import accumulate
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +56,14 @@ GLOBAL = len(DECISIONS) + 12
 CHARACTER_FEATURES = 3 + len(KINDS) + 3 + 3 + 4 + 2 + 1 + 1 + 1 + 1 + 1 + 2 + len(DEFAULT_SKILLS) + 1
 ZONE_FEATURES = 8
 ASPECT_FEATURES = len(ASPECT_KINDS) + 4 + 1 + 3 + 1
-OPTION_FEATURES = len(OPTION_TYPES) + len(DEFAULT_SKILLS) + 1 + len(TARGET_KINDS) + 2 + 4 + WORD_BUCKETS + 4
+#: an option row's columns, block by block: its type (one-hot), its skill (the defaults, then any
+#: other), its template's target kind, two flags (free, any other), counts (an absorb's boxes and
+#: slots, a number), a word's bucket, and whether it points at a character, a zone, an aspect
+_BLOCKS = (("type", len(OPTION_TYPES)), ("skill", len(DEFAULT_SKILLS) + 1), ("template", len(TARGET_KINDS)),
+           ("flag", 2), ("count", 3), ("word", WORD_BUCKETS), ("points", 3))
+#: where each block starts
+O_AT: dict[str, int] = dict(zip((n for n, _ in _BLOCKS), accumulate((w for _, w in _BLOCKS), initial=0)))
+OPTION_FEATURES = sum(w for _, w in _BLOCKS)
 
 
 class TooLarge(ValueError):
@@ -233,14 +241,13 @@ class EntityEncoder:
     def _option(self, o: Any, at: dict[str, int], aspect_at: dict[int, int]) -> tuple[np.ndarray, int, int, int]:
         """An option's row, from its type and its fields by what they hold."""
         row = np.zeros(OPTION_FEATURES, np.float32)
-        row[OPTION_TYPES.index(type(o))] = 1.0
-        base = len(OPTION_TYPES)
+        row[O_AT["type"] + OPTION_TYPES.index(type(o))] = 1.0
         char = zone = aspect = -1
         for fld in dataclasses.fields(o):
             v = getattr(o, fld.name)
             name = fld.name
             if isinstance(v, bool):
-                row[base + len(DEFAULT_SKILLS) + 1 + len(TARGET_KINDS) + (0 if name == "free" else 1)] = 1.0 if v else 0.0
+                row[O_AT["flag"] + (0 if name == "free" else 1)] = 1.0 if v else 0.0
             elif isinstance(v, str) and v in at and char < 0:
                 char = at[v]
             elif isinstance(v, str) and v in self.zone_at and zone < 0:
@@ -248,20 +255,16 @@ class EntityEncoder:
             elif name == "aspect" and isinstance(v, int):
                 aspect = aspect_at.get(v, -1)
             elif name == "skill":
-                row[base + (DEFAULT_SKILLS.index(v) if v in DEFAULT_SKILLS else len(DEFAULT_SKILLS))] = 1.0
+                row[O_AT["skill"] + (DEFAULT_SKILLS.index(v) if v in DEFAULT_SKILLS else len(DEFAULT_SKILLS))] = 1.0
             elif name == "template":
                 t = self.templates.get(v)
                 if t is not None:
-                    row[base + len(DEFAULT_SKILLS) + 1 + TARGET_KINDS.index(t.target)] = 1.0
+                    row[O_AT["template"] + TARGET_KINDS.index(t.target)] = 1.0
             elif isinstance(v, tuple):  # an absorb plan's boxes and slots
-                k = base + len(DEFAULT_SKILLS) + 1 + len(TARGET_KINDS) + 2
-                row[k + (0 if name == "boxes" else 1)] = len(v) / 5
+                row[O_AT["count"] + (0 if name == "boxes" else 1)] = len(v) / 5
             elif isinstance(v, int):
-                row[base + len(DEFAULT_SKILLS) + 1 + len(TARGET_KINDS) + 4] = v / 10
+                row[O_AT["count"] + 2] = v / 10
             elif isinstance(v, str):  # a word: a Choose's outcome, an invoke's effect, "scene"
-                row[base + len(DEFAULT_SKILLS) + 1 + len(TARGET_KINDS) + 6 + _word(v)] = 1.0
-        tail = OPTION_FEATURES - 4
-        row[tail] = 1.0 if char >= 0 else 0.0
-        row[tail + 1] = 1.0 if zone >= 0 else 0.0
-        row[tail + 2] = 1.0 if aspect >= 0 else 0.0
+                row[O_AT["word"] + _word(v)] = 1.0
+        row[O_AT["points"]:O_AT["points"] + 3] = (char >= 0, zone >= 0, aspect >= 0)
         return row, char, zone, aspect
