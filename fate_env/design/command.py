@@ -60,7 +60,7 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
         raise Usage(f"the designer judges designs on the fast core: {fast.NOTICE}")
     try:  # the file it will write, checked before the search: a layout it cannot splice is said now
         check_designed(O.designed_text(text, data, args.side, S.written(S.knobs(data, args.side, gear)), []),
-                       raw, file, args)
+                       text, raw, file, args)
     except (S.DesignError, SceneError) as exc:
         raise Usage(str(exc)) from None
     trials = args.trials or DEFAULT_TRIALS
@@ -77,7 +77,7 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
         else f"fate-npc design {args.scene} --side {args.side} --target-win {args.target_win} --seed {args.seed}"
     header = _header(args, res, command)
     designed = O.designed_text(text, data, args.side, res.chosen.values, header)
-    check_designed(designed, raw, file, args)
+    check_designed(designed, text, raw, file, args)
     with atomic_open(out, encoding="utf-8") as fh:
         fh.write(designed)
     fig = bench_file(str(out), controls, args.rules, args.seed)
@@ -101,16 +101,19 @@ def expanded(raw: dict[str, Any], file: str) -> dict[str, Any]:
     return {**raw, "characters": expand(raw["characters"], zones, fail)}
 
 
-def check_designed(text: str, raw: dict[str, Any], file: str, args: Any) -> None:
-    """The designed file loads, and every character not on the designed side is as written."""
+def check_designed(text: str, source: str, raw: dict[str, Any], file: str, args: Any) -> None:
+    """The designed file (``text``, spliced from ``source``, the file as written) loads, and every
+    character not on the designed side is as written."""
     import yaml
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:  # an alias whose anchor was on a designed entry
         mark = getattr(exc, "problem_mark", None)
         line = text.splitlines()[mark.line] if mark is not None else ""
-        who = next((cid for cid, c in raw["characters"].items() if isinstance(c, dict) and c.get("side") != args.side
-                    and line.strip() and line in _entry_text(text, cid)), "an entry")
+        lines = source.splitlines()
+        _, spans, _ = O.entries(source)
+        who = next((cid for cid, a, b in spans if raw["characters"][cid].get("side") != args.side
+                    and line.strip() and line in lines[a:b]), "an entry")
         raise S.DesignError(f"{who}: written from an anchor on the {args.side} side ({line.strip() or 'an alias'}); "
                             "write it out in full in the scene and design again") from None
     scene_from_dict(data, file, rules=args.rules)
@@ -118,18 +121,6 @@ def check_designed(text: str, raw: dict[str, Any], file: str, args: Any) -> None
         if isinstance(c, dict) and c.get("side") != args.side and data["characters"].get(cid) != c:
             raise S.DesignError(f"{cid}: its entry would change in the designed file (an anchor on the designed "
                                 "side?); write it out in full in the scene and design again")
-
-
-def _entry_text(text: str, cid: str) -> str:
-    """The lines of one character's entry in a scene file's text (empty if it is not found)."""
-    lines = text.splitlines()
-    start = next((i for i, ln in enumerate(lines) if ln.strip().startswith(f"{cid}:")), None)
-    if start is None:
-        return ""
-    indent = len(lines[start]) - len(lines[start].lstrip())
-    end = next((j for j in range(start + 1, len(lines))
-                if lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) <= indent), len(lines))
-    return "\n".join(lines[start:end])
 
 
 def bench_file(path: str, controls: dict[str, str], rules: str | None, seed: int) -> Figures:

@@ -21,7 +21,7 @@ from .judge import Figures
 _ANCHORED = re.compile(r"(^|[\s\[{,:])[&*][^\s]")
 
 
-def _entries(text: str) -> tuple[Any, list[tuple[str, int, int]], int]:
+def entries(text: str) -> tuple[Any, list[tuple[str, int, int]], int]:
     """The ``characters`` mapping's node, each entry's (id, first line, end line) and the indent."""
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     node = next((v for k, v in root.value if k.value == "characters"), None)
@@ -72,11 +72,11 @@ def designed_text(text: str, data: dict[str, Any], side: str, values: dict[str, 
                   header: list[str]) -> str:
     """The scene file's text with ``side`` designed: ``header`` (comment lines) first, the designed
     side's entries where its first entry was, every other line as written."""
-    _, entries, indent = _entries(text)
+    _, spans, indent = entries(text)
     lines = text.splitlines(keepends=True)
     ids = set(S.designed_ids(data, side))
     designed = S.designed_side(data, side, values, S.pc_peak(data))
-    span = {cid: (a, b) for cid, a, b in entries}
+    span = {cid: (a, b) for cid, a, b in spans}
     block: list[str] = []
     for cid in S.designed_ids(data, side):
         copies = values.get(f"{cid}.copies", 1)
@@ -98,7 +98,7 @@ def designed_text(text: str, data: dict[str, Any], side: str, values: dict[str, 
     out: list[str] = [f"# {h}\n" if h else "#\n" for h in header]
     skip: set[int] = set()
     first = None
-    for cid, a, b in entries:
+    for cid, a, b in spans:
         if cid in ids:
             skip.update(range(a, b))
             first = a if first is None else first
