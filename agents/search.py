@@ -317,7 +317,10 @@ class SearchController(BasicController):
                 if self.core == "fast":
                     raise
                 self._looks[key] = (c.scene, None)
-        return self._looks[key][1]
+        looks = self._looks[key][1]
+        if looks is not None and not all(look.fits(len(c.events)) for look in looks.values()):
+            return None  # a fight longer than the kernel's event table: its replay would stop short
+        return looks
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

@@ -54,6 +54,11 @@ class Lookahead:
         self.sides = list(self.core.tables.sides)
         self._events = np.zeros((self.core.tables.emax, k.EW), np.int64)
 
+    def fits(self, events: int) -> bool:
+        """Whether a fight that has logged ``events`` events can be replayed here: the kernel's
+        event table holds ``emax`` (a very long fight, thousands of decisions, outgrows it)."""
+        return events < self.core.tables.emax
+
     def play(self, seed: int, answers: list[int], decision: tuple[str, str, int], tries: list[int],
              rseeds: list[int], horizon: int) -> Copies:
         """One copy per (try, copy seed) pair, in that order: the scene replayed from ``seed`` with

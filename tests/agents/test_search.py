@@ -181,6 +181,24 @@ def test_a_scene_with_forced_dice_or_gm_powers_is_looked_at_on_the_reference():
     assert not forced.reproducible and not start(sc, None).reproducible
 
 
+def test_a_fight_longer_than_the_kernels_event_table_is_looked_at_on_the_reference(monkeypatch):
+    """A generated fight of 15 characters ran to 2,175 decisions and 4,806 events, past the kernel's
+    4,800-row event table: its replay stopped short and search raised "a bug". Such a fight is now
+    looked at with forks, choosing as the forks always do."""
+    from fate_env.fast.lookahead import Lookahead
+    sc = load_scene("warehouse")
+    c = start(sc, 2)
+    while c.pending.kind != "turn" or not sc.character(c.pending.actor).is_npc:
+        c.step(make_controller("basic").choose(c, c.pending)[0])
+    d = c.pending
+    look = SearchController(1, simulations=2, depth=1, core="auto", forks=None)
+    assert look._lookahead(c, d) is not None
+    monkeypatch.setattr(Lookahead, "fits", lambda self, events: events < len(c.events))  # as if the table were full
+    assert look._lookahead(c, d) is None
+    forks = SearchController(1, simulations=2, depth=1, core="reference", forks=None)
+    assert look.choose(c, d) == forks.choose(c, d)
+
+
 def test_core_fast_refuses_a_scene_the_kernel_does_not_cover_and_auto_looks_on_the_reference():
     sc = load_scene("vault")  # a conflict that holds a challenge: the kernel refuses it by name
     c = start(sc, 1)
