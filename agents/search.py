@@ -214,6 +214,7 @@ class SearchController(BasicController):
                                                for name in dict.fromkeys([self.rollout, *self.foes])}
 
     def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        from fate_env import fast as fast_tables  # light: no numba
         opts = d.options
         if len(opts) == 1:
             return 0, "its only option"
@@ -228,7 +229,12 @@ class SearchController(BasicController):
         while n < wanted:
             rounds = wanted - n if deadline is None else 1
             seeds = [copy_seed(base, n + j) for j in range(rounds)]
-            values, taken = self._copies(c, d, side, seeds, n, look)
+            try:
+                values, taken = self._copies(c, d, side, seeds, n, look)
+            except fast_tables.TooLong:  # the fight outgrew the kernel's tables: fork, as on a scene it does not cover
+                look = None
+                wanted = self._simulations(look, len(opts))
+                continue
             rows.extend(values)
             outs_rows.extend(taken)
             n += rounds
@@ -317,10 +323,7 @@ class SearchController(BasicController):
                 if self.core == "fast":
                     raise
                 self._looks[key] = (c.scene, None)
-        looks = self._looks[key][1]
-        if looks is not None and not all(look.fits(len(c.events)) for look in looks.values()):
-            return None  # a fight longer than the kernel's event table: its replay would stop short
-        return looks
+        return self._looks[key][1]
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

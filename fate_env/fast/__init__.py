@@ -12,9 +12,9 @@ from typing import Any
 
 from .stamp import NOTICE
 from .stamp import installed as available
-from .tables import Unsupported, covered
+from .tables import TooLong, Unsupported, covered
 
-__all__ = ["FastCore", "Episode", "Unsupported", "available", "basic_params", "compiled", "covered", "NOTICE"]
+__all__ = ["FastCore", "Episode", "TooLong", "Unsupported", "available", "basic_params", "compiled", "covered", "NOTICE"]
 
 _FROM_CORE = ("FastCore", "Episode", "basic_params", "compiled")
 

@@ -23,7 +23,7 @@ from .kernel import layout as k
 from .jit import first_call
 from .kernel.entry import playouts
 from .core import FastCore, _seeds
-from .tables import DECISION_BITS
+from .tables import DECISION_BITS, TooLong
 
 
 @dataclass
@@ -54,11 +54,6 @@ class Lookahead:
         self.sides = list(self.core.tables.sides)
         self._events = np.zeros((self.core.tables.emax, k.EW), np.int64)
 
-    def fits(self, events: int) -> bool:
-        """Whether a fight that has logged ``events`` events can be replayed here: the kernel's
-        event table holds ``emax`` (a very long fight, thousands of decisions, outgrows it)."""
-        return events < self.core.tables.emax
-
     def play(self, seed: int, answers: list[int], decision: tuple[str, str, int], tries: list[int],
              rseeds: list[int], horizon: int) -> Copies:
         """One copy per (try, copy seed) pair, in that order: the scene replayed from ``seed`` with
@@ -75,6 +70,9 @@ class Lookahead:
                        np.asarray(tries, np.int64), _seeds(rseeds), horizon, self._events, CH, OUT, H)
         kind, actor, count = decision
         reached = (int(OUT[m, 0]), int(OUT[m, 1]), int(OUT[m, 2]))
+        if reached[1] < 0 and reached[2] in (k.BAIL_ASPECTS, k.BAIL_EVENTS):
+            raise TooLong(f"{t.scene.name!r} (seed {seed}): the fight so far outgrew the kernel's tables "
+                          f"({k.BAIL_REASONS[reached[2]]})")
         if reached != (DECISION_BITS[kind], self.ids.index(actor), count):
             where = "no decision" if reached[1] < 0 else f"{self.ids[reached[1]]}'s decision of kind {reached[0]}"
             raise RuntimeError(f"the fast core's replay of {t.scene.name!r} (seed {seed}) reached {where}, not "

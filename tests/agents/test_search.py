@@ -181,22 +181,38 @@ def test_a_scene_with_forced_dice_or_gm_powers_is_looked_at_on_the_reference():
     assert not forced.reproducible and not start(sc, None).reproducible
 
 
-def test_a_fight_longer_than_the_kernels_event_table_is_looked_at_on_the_reference(monkeypatch):
-    """A generated fight of 15 characters ran to 2,175 decisions and 4,806 events, past the kernel's
-    4,800-row event table: its replay stopped short and search raised "a bug". Such a fight is now
-    looked at with forks, choosing as the forks always do."""
+def test_a_fight_that_outgrew_the_kernels_tables_is_looked_at_with_forks(monkeypatch):
+    """Generated fights of 14-15 characters ran past the kernel's tables (361 aspects made; 4,806
+    events): the replay stopped short and search raised "a bug". The kernel now says why it stopped,
+    and such a fight's copies are forks, choosing as the forks always do."""
+    from fate_env.fast import TooLong
+    from fate_env.fast.kernel import layout as k
     from fate_env.fast.lookahead import Lookahead
     sc = load_scene("warehouse")
     c = start(sc, 2)
-    while c.pending.kind != "turn" or not sc.character(c.pending.actor).is_npc:
-        c.step(make_controller("basic").choose(c, c.pending)[0])
+    first = max(c.aspects)
+    while c.pending.kind != "turn" or not sc.character(c.pending.actor).is_npc or max(c.aspects) <= first:
+        c.step(make_controller("basic").choose(c, c.pending)[0])  # on to a turn after an aspect was made
     d = c.pending
     look = SearchController(1, simulations=2, depth=1, core="auto", forks=None)
-    assert look._lookahead(c, d) is not None
-    monkeypatch.setattr(Lookahead, "fits", lambda self, events: events < len(c.events))  # as if the table were full
-    assert look._lookahead(c, d) is None
     forks = SearchController(1, simulations=2, depth=1, core="reference", forks=None)
+    real = Lookahead.play
+    outgrown = []
+
+    def play(self, seed, answers, *rest):
+        P = self.core.arrays.P
+        room = int(P[k.P_AMAX])
+        P[k.P_AMAX] = self.core.arrays.A0.shape[0] + 1  # room for the scene's own aspects, no more
+        try:
+            return real(self, seed, answers, *rest)
+        except TooLong as exc:
+            outgrown.append(str(exc))
+            raise
+        finally:
+            P[k.P_AMAX] = room
+    monkeypatch.setattr(Lookahead, "play", play)
     assert look.choose(c, d) == forks.choose(c, d)
+    assert outgrown and "too many aspects" in outgrown[0]
 
 
 def test_core_fast_refuses_a_scene_the_kernel_does_not_cover_and_auto_looks_on_the_reference():

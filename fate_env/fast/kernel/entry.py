@@ -145,7 +145,7 @@ def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
     the dice of ``default_rng(RSEEDS[i])`` until the end or until exchange ``horizon`` begins (0:
     the end). ``OUT[i]``: the winning side (-1 none) and G_BAIL (BAIL_HORIZON: stopped at the
     horizon); ``OUT[-1]``: the decision the replay reached (kind, actor, option count; actor -1 if
-    it reached none). ``H_out[i, c]``: what c has used up of its stress boxes and consequence
+    it reached none, the count then its G_BAIL: a fight too long for the tables says so). ``H_out[i, c]``: what c has used up of its stress boxes and consequence
     slots on the scene's track, and their total (search.harm); ``CH_out[i]``: its characters."""
     SC, SLOTS = T0.SC, T0.SLOTS
     n = SC.shape[0]
@@ -180,7 +180,7 @@ def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
     last = OUT.shape[0] - 1
     OUT[last, 0] = G[G_PKIND]
     OUT[last, 1] = G[G_PACTOR] if G[G_BAIL] == BAIL_PAUSE else NEG
-    OUT[last, 2] = G[G_PCOUNT]
+    OUT[last, 2] = G[G_PCOUNT] if G[G_BAIL] == BAIL_PAUSE else G[G_BAIL]
     if G[G_BAIL] != BAIL_PAUSE:
         return
     for i in range(TRIES.shape[0]):
