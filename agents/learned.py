@@ -1,9 +1,12 @@
-"""``ppo:PATH``: a saved MaskablePPO model (or its policy-only export) playing as a controller in any
-scene with the same maxima.
+"""The learned controllers.
 
-The model sees what the environment would show it (the ego-centric observation
-and the mask of the pending decision), so it can sit in any seat. A scene whose
+``ppo:PATH``: a saved MaskablePPO model (or its policy-only export) playing as a controller in any
+scene with the same maxima. The model sees what the environment would show it (the ego-centric
+observation and the mask of the pending decision), so it can sit in any seat. A scene whose
 observation or action sizes differ from the model's is refused with both shapes.
+
+``learned`` (``learned:PATH``): the general NPC, one network for every scene within the entity
+view's limits (``LearnedController``).
 """
 
 from __future__ import annotations
@@ -150,3 +153,71 @@ class PPOController:
                 index = actions.index(int(action))
                 why = "the learned policy's choice (it would have conceded; its script would not yet)"
         return index, f"{describe(c, d.actor, d.options[index])}: {why}"
+
+
+#: the shipped general NPC, where ``learned`` without a path finds it (it travels with the configs)
+SHIPPED = "models/learned.zip"
+_POLICIES: dict[tuple[str, float], object] = {}
+
+
+def shipped_path() -> Path:
+    from fate_env.content.scene_files import config_dir
+    return config_dir() / SHIPPED
+
+
+def _load_policy(path: Path):
+    """A learned policy file, read once per process while it is unchanged."""
+    from fate_env.environment.entity_policy import EntityPolicy
+    try:
+        key = (str(path.resolve()), path.stat().st_mtime)
+    except OSError:
+        return EntityPolicy(path)  # says in one line that it is missing
+    if key not in _POLICIES:
+        _POLICIES[key] = EntityPolicy(path)
+    return _POLICIES[key]
+
+
+@register("learned")
+class LearnedController:
+    """``learned``: the general NPC, one network for any scene within the entity view's limits
+    (``fate_env/environment/entities.py``), played with numpy. It chooses the decisions its file
+    says it learned (its turns: the ones ``search``, its teacher, searches), reading the move its
+    helper script (``search``'s own fallback) would make there and learning where to depart from it;
+    the helper answers the rest (defenses, invokes, absorbing harm, who goes next).
+    ``learned:PATH`` plays another policy file."""
+
+    name = "learned"
+
+    def __init__(self, seed: int = 0, path: str | None = None):
+        self.seed = seed
+        self.policy = _load_policy(Path(path) if path else shipped_path())
+        meta = self.policy.meta
+        self.learn = tuple(meta.get("learn", ("turn",)))
+        helper = meta.get("helper", "basic")
+        if not isinstance(helper, str) or ":" in helper or helper in ("learned", "search", "random"):
+            raise ValueError(f"learned:{self.policy.path}: helper {str(helper)[:40]!r}: expected a scripted "
+                             "policy (basic, brute, ...)")
+        self.helper = make_controller(helper, seed)
+        self._encoder: tuple[Any, Any] = (None, None)
+
+    def check_scene(self, scene) -> None:
+        """Refuse, in one line, a scene past the view's limits (before any play)."""
+        from fate_env.environment.entities import check
+        check(scene)
+
+    def encoder(self, c: Conflict):
+        """The scene's encoder, kept with the engine it was made for."""
+        from fate_env.environment.entities import EntityEncoder
+        if self._encoder[0] is not c:
+            self._encoder = (c, EntityEncoder(c.scene))
+        return self._encoder[1]
+
+    def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if d.kind not in self.learn or len(d.options) == 1:
+            return self.helper.choose(c, d)
+        suggested, _ = self.helper.choose(c, d)
+        index = self.policy.best([self.encoder(c).encode(c, d.actor, suggested)])[0]
+        why = f"{describe(c, d.actor, d.options[index])}: the general learned NPC's choice"
+        if index != suggested:
+            why += f" ({self.helper.name} would have: {describe(c, d.actor, d.options[suggested])})"
+        return index, why

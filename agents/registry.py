@@ -48,10 +48,15 @@ def make_controller(spec: str, seed: int = 0) -> Controller:
     name, _, arg = spec.partition(":")
     if name not in _REGISTRY:
         raise UnknownController(f"no controller named {spec!r}{did_you_mean(name, _REGISTRY)}; expected one of {', '.join(sorted(_REGISTRY))}"
-                                " (or ppo:PATH)")
-    if arg and name != "ppo":  # "basic:x" used to play plain basic, the argument dropped unread
-        raise UnknownController(f"{spec!r}: only ppo: takes an argument (ppo:PATH); {name}'s parameters are "
+                                " (or ppo:PATH, learned:PATH)")
+    if arg and name not in ("ppo", "learned"):  # "basic:x" used to play plain basic, the argument dropped unread
+        raise UnknownController(f"{spec!r}: only ppo: and learned: take an argument (a model file); {name}'s parameters are "
                                 f"set in configs/policies.yaml")
+    if name == "learned":
+        try:
+            return _REGISTRY[name](seed, path=arg or None)
+        except ValueError as exc:
+            raise UnknownController(str(exc)) from None
     if name == "ppo":
         try:
             return _REGISTRY[name](seed, path=arg)

@@ -489,6 +489,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:
+        return _fail(f"learn needs the train extra (torch not installed): {TRAIN_EXTRA}")
+    from .learn import general_command as G
+    try:
+        info = G.run(args, log=lambda line: print(line, file=sys.stderr if args.json else sys.stdout, flush=True))
+    except G.Refused as exc:
+        return _fail(str(exc))
+    if args.json:
+        json.dump(info, sys.stdout, indent=1)
+        print()
+    return 0
+
+
 def cmd_design(args: argparse.Namespace) -> int:
     try:
         import optuna  # noqa: F401
@@ -874,6 +889,30 @@ def _seconds(text: str) -> float:
 
 
 def _add_design(sub: Any) -> None:
+    ln = sub.add_parser("learn", help="make the general learned NPC: search's turns on generated scenes, cloned "
+                                      "(needs the train extra)")
+    ln.add_argument("--out", default="configs/models/learned.zip", metavar="FILE",
+                    help="the policy file (default: the shipped one); its sidecar (.json) goes beside it")
+    ln.add_argument("--force", action="store_true", help="replace the file and its sidecar if they exist")
+    ln.add_argument("--fights", type=_count, default=760, help="generated fights the fast core plays (default 760)")
+    ln.add_argument("--slow-fights", type=int, default=60,
+                    help="generated fights only the Python engine plays (default 60)")
+    ln.add_argument("--most", type=_count, default=20, help="turns recorded per slow fight (default 20)")
+    ln.add_argument("--first-seed", type=_seed, default=10000, help="the first generated scene (default 10000)")
+    ln.add_argument("--epochs", type=_count, default=15)
+    ln.add_argument("--width", type=_count, default=64)
+    ln.add_argument("--seed", type=_seed, default=0)
+    ln.add_argument("--workers", type=_count, default=2)
+    ln.add_argument("--torch-threads", type=_count, default=1)
+    ln.add_argument("--rounds", type=_count, default=2, help="rounds: the first records search playing, each "
+                                                          "next one the network so far, search labelling (default 2)")
+    ln.add_argument("--dagger-fights", type=_count, default=500,
+                    help="generated fights each round after the first records (default 500)")
+    ln.add_argument("--recording", metavar="DIR", help="each round's recording (round-N.npz): read when there, "
+                                                       "else recorded and written there")
+    ln.add_argument("--json", action="store_true", help="the sidecar on stdout, progress on stderr")
+    ln.set_defaults(func=cmd_learn)
+
     d = sub.add_parser("design", help="design a side's NPCs for a target win rate, no PC left behind "
                                       "(needs the design extra)")
     d.add_argument("scene")

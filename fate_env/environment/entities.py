@@ -58,9 +58,11 @@ ZONE_FEATURES = 8
 ASPECT_FEATURES = len(ASPECT_KINDS) + 4 + 1 + 3 + 1
 #: an option row's columns, block by block: its type (one-hot), its skill (the defaults, then any
 #: other), its template's target kind, two flags (free, any other), counts (an absorb's boxes and
-#: slots, a number), a word's bucket, and whether it points at a character, a zone, an aspect
+#: slots, a number), a word's bucket, whether it points at a character, a zone, an aspect, and two
+#: hints: whether it is the move a script suggests (``encode``'s ``suggested``), and an attack's
+#: margin (its rating against the target's defense, before the dice)
 _BLOCKS = (("type", len(OPTION_TYPES)), ("skill", len(DEFAULT_SKILLS) + 1), ("template", len(TARGET_KINDS)),
-           ("flag", 2), ("count", 3), ("word", WORD_BUCKETS), ("points", 3))
+           ("flag", 2), ("count", 3), ("word", WORD_BUCKETS), ("points", 3), ("hint", 2))
 #: where each block starts
 O_AT: dict[str, int] = dict(zip((n for n, _ in _BLOCKS), accumulate((w for _, w in _BLOCKS), initial=0)))
 OPTION_FEATURES = sum(w for _, w in _BLOCKS)
@@ -113,7 +115,9 @@ class EntityEncoder:
         self.zone_at = {z: i for i, z in enumerate(self.zone_ids)}
         self.templates = {t.name: t for t in scene.advantages}
 
-    def encode(self, c: Conflict, ego: str) -> Entities:
+    def encode(self, c: Conflict, ego: str, suggested: int | None = None) -> Entities:
+        """The decision pending for ``ego`` as rows; ``suggested``: the option a script would take
+        (a policy that learned where to depart from its script reads it)."""
         order = [ego] + [x for x in self.ids if x != ego]
         at = {cid: i for i, cid in enumerate(order)}
         F = c.f
@@ -152,6 +156,11 @@ class EntityEncoder:
         o_asp = np.full(len(opts), -1, np.int64)
         for i, o in enumerate(opts):
             o_feat[i], o_char[i], o_zone[i], o_asp[i] = self._option(o, at, aspect_at)
+            if type(o) is option_module.Attack and c.f[o.target].status == ACTIVE:
+                margin = c.attack_rating(ego, o.skill, o.target) - c.defense_rating(o.target, ego, o.skill)
+                o_feat[i, O_AT["hint"] + 1] = margin / 8
+        if suggested is not None and 0 <= suggested < len(opts):
+            o_feat[suggested, O_AT["hint"]] = 1.0
         return Entities(self._global(c, ego, side), chars, char_zone, zones, aspects, owner, azone,
                         o_feat, o_char, o_zone, o_asp)
 

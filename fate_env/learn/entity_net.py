@@ -3,8 +3,8 @@ and scores each option, so it plays scenes of any size within the view's limits.
 
 Each character, zone and aspect row is embedded by a small MLP of its kind; the sets are pooled
 (mean and max over the rows present) with the decision's global row into a context; each option is
-embedded from its own row plus the embeddings of the character, zone and aspect it points at, and
-scored against the context. A value head reads the context. Batches of decisions from different
+embedded from its own row plus the embeddings of the character, zone and aspect it points at and of
+the one deciding (row 0), and scored against the context. A value head reads the context. Batches of decisions from different
 scenes are padded, with masks, so one forward serves many fights at once.
 """
 
@@ -82,7 +82,7 @@ class EntityNet(nn.Module):
         self.aspect = _mlp(ASPECT_FEATURES, width)
         self.option = _mlp(OPTION_FEATURES, width)
         self.context = _mlp(width * 7, width)
-        self.score = nn.Sequential(_mlp(width * 5, width), nn.Linear(width, 1))
+        self.score = nn.Sequential(_mlp(width * 6, width), nn.Linear(width, 1))
         self.value = nn.Sequential(nn.Linear(width, width), nn.ReLU(), nn.Linear(width, 1))
 
     def forward(self, b: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -94,7 +94,7 @@ class EntityNet(nn.Module):
         ho = self.option(b["options"])
         n = ho.shape[1]
         joined = torch.cat([ho, _gather(hc, b["o_char"]), _gather(hz, b["o_zone"]), _gather(ha, b["o_aspect"]),
-                            ctx.unsqueeze(1).expand(-1, n, -1)], -1)
+                            hc[:, :1].expand(-1, n, -1), ctx.unsqueeze(1).expand(-1, n, -1)], -1)
         logits = self.score(joined).squeeze(-1)
         logits = logits.masked_fill(~b["omask"], float("-inf"))
         return logits, self.value(ctx).squeeze(-1)

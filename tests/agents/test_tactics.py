@@ -39,8 +39,9 @@ def choose(policy: str, c, kind: str, actor: str):
 
 @pytest.mark.parametrize("spec", ["basic:oops", "search:foes=stacker", "stacker:6"])
 def test_a_scripted_policy_given_an_argument_is_refused_not_played_plain(spec):
-    """Only ppo: takes an argument; "basic:oops" used to play plain basic with the argument dropped."""
-    with pytest.raises(UnknownController, match="only ppo: takes an argument"):
+    """Only ppo: and learned: take an argument (a model file); "basic:oops" used to play plain basic
+    with the argument dropped."""
+    with pytest.raises(UnknownController, match="only ppo: and learned: take an argument"):
         make_controller(spec)
 
 

@@ -1,0 +1,105 @@
+"""``fate-npc learn``: the general NPC made from scratch, teacher to policy file (issue 53).
+
+It records ``search`` on generated scenes (``teacher.py``; the shipped scenes are never drawn),
+clones the entity network from it (``general.py``) and writes the ``learned`` policy file with its
+sidecar: the scenes it was trained on, the view's limits, how it agrees with its teacher. The same
+seed, fights and epochs give the same file on one machine.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..content.generate import RULE_SETS, scene as generated
+from ..content.safe_text import OneLineError
+
+
+class Refused(OneLineError):
+    """A learn run refused before it starts."""
+
+
+def training_seeds(first: int, fights: int, slow_fights: int) -> tuple[list[int], list[int]]:
+    """The generated scenes to record, from seed ``first`` on: ``fights`` the fast core plays (the
+    teacher's copies are cheap there) and ``slow_fights`` it does not (played on the Python engine,
+    the rule features only it has: the fate2 and fate3 scenes among them)."""
+    from ..content.scenes import scene_from_dict
+    from ..fast.tables import covered
+    fast, slow = [], []
+    s = first
+    while len(fast) < fights or len(slow) < slow_fights:
+        (slow if covered(scene_from_dict(generated(s), f"generated {s}")) else fast).append(s)
+        s += 1
+    return fast[:fights], slow[:slow_fights]
+
+
+def _round(args: Any, r: int, first: int, actor: str | None, log) -> tuple[Any, int]:
+    """Round ``r``'s recording (read from ``--recording DIR`` when it holds it) and the next free seed."""
+    from .teacher import Recording, record
+    fights = args.fights if r == 0 else args.dagger_fights
+    fast, slow = training_seeds(first, fights, args.slow_fights if r == 0 else 0)
+    after = max(fast + slow) + 1
+    path = Path(args.recording) / f"round-{r}.npz" if args.recording else None
+    if path is not None and path.exists():
+        rec = Recording.load(path)
+        log(f"round {r}: the teacher's {len(rec)} decisions read from {path}")
+        return rec, after
+    who = "search playing" if actor is None else "the network playing, search saying what it would do"
+    log(f"round {r}: {who}, on {len(fast)} generated fights the fast core plays and {len(slow)} it does not "
+        f"(at most {args.most} turns each), seeds {first}-{after - 1}, {args.workers} workers")
+    rec = Recording.join([record(fast, args.workers, actor=actor), record(slow, args.workers, most=args.most)])
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rec.save(path)
+    return rec, after
+
+
+def run(args: Any, log=print) -> dict[str, Any]:
+    """Record, clone, and for each further ``--rounds`` round play the network so far while search
+    labels the turns it reaches (DAgger), the recordings pooled; then write the file and sidecar."""
+    import tempfile
+
+    from ..environment.entity_policy import write
+    from .general import clone, weights
+    from .teacher import OPPONENTS, Recording
+    out = Path(args.out)
+    sidecar = out.with_suffix(".json")
+    if not args.force and (out.exists() or sidecar.exists()):
+        raise Refused(f"{out if out.exists() else sidecar} exists; --force replaces it")
+    start = time.perf_counter()
+    meta = {"learn": ["turn"], "helper": "basic", "width": args.width}
+    parts, first, fitted, recorded = [], args.first_seed, None, 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            actor = None
+            if fitted is not None:
+                actor = f"learned:{Path(tmp) / f'round-{r}.zip'}"
+                write(actor[len("learned:"):], weights(fitted.net), meta)
+            t = time.perf_counter()
+            rec, first = _round(args, r, first, actor, log)
+            recorded += time.perf_counter() - t
+            parts.append(rec)
+            pooled = Recording.join(parts)
+            log(f"cloning on {len(pooled)} decisions ({args.epochs} epochs)")
+            fitted = clone(pooled, epochs=args.epochs, seed=args.seed, width=args.width, threads=args.torch_threads,
+                           log=log)
+    seeds = sorted(set(pooled.fight.tolist()))
+    rules = {r: 0 for r in RULE_SETS}
+    for s in seeds:
+        rules[generated(s)["rules"]] += 1
+    info = {**meta, "seed": args.seed, "epochs": args.epochs, "rounds": args.rounds, "teacher": "search",
+            "opponents": list(OPPONENTS),
+            "trained_on": {"generator_seeds": [min(seeds), max(seeds)] if seeds else [], "fights": len(seeds),
+                           "by_rule_set": rules, "decisions": len(pooled), "shipped_scenes": "none (held out)"},
+            "agreement": {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
+                          "teacher_with_basic": round(fitted.held_script_agree, 4)},
+            "seconds": {"record": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write(out, weights(fitted.net), meta)
+    from ..content.paths import write_atomically
+    write_atomically(sidecar, json.dumps(info, indent=1) + "\n")
+    log(f"wrote {out} and {sidecar}: agrees with search on {fitted.held_agree:.1%} of the turns of fights it "
+        f"did not train on (search's fallback, basic, on {fitted.held_script_agree:.1%})")
+    return info
