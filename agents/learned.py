@@ -188,7 +188,7 @@ class LearnedController:
 
     name = "learned"
 
-    def __init__(self, seed: int = 0, path: str | None = None):
+    def __init__(self, seed: int = 0, path: str | None = None, keep_within: float | None = None):
         self.seed = seed
         self.policy = _load_policy(Path(path) if path else shipped_path())
         meta = self.policy.meta
@@ -198,6 +198,11 @@ class LearnedController:
             raise ValueError(f"learned:{self.policy.path}: helper {str(helper)[:40]!r}: expected a scripted "
                              "policy (basic, brute, ...)")
         self.helper = make_controller(helper, seed)
+        #: how far (in the network's scores) another move must beat the helper's to be taken instead
+        margin = keep_within if keep_within is not None else meta.get("keep_within", 0.0)
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < 1e6:
+            raise ValueError(f"learned:{self.policy.path}: keep_within {str(margin)[:40]!r}: expected a number, 0 or more")
+        self.keep_within = float(margin)
         self._encoder: tuple[Any, Any] = (None, None)
 
     def check_scene(self, scene) -> None:
@@ -216,7 +221,10 @@ class LearnedController:
         if d.kind not in self.learn or len(d.options) == 1:
             return self.helper.choose(c, d)
         suggested, _ = self.helper.choose(c, d)
-        index = self.policy.best([self.encoder(c).encode(c, d.actor, suggested)])[0]
+        scores = self.policy.logits([self.encoder(c).encode(c, d.actor, suggested)])[0]
+        index = int(np.argmax(scores))
+        if scores[index] - scores[suggested] < self.keep_within:  # not sure enough to depart from the script
+            index = suggested
         why = f"{describe(c, d.actor, d.options[index])}: the general learned NPC's choice"
         if index != suggested:
             why += f" ({self.helper.name} would have: {describe(c, d.actor, d.options[suggested])})"

@@ -36,6 +36,24 @@ def seats(scene) -> tuple[str, str] | None:
     return pc, next(s for s in scene.sides if s != pc)
 
 
+def balanced(count: int, first: int = 900_000) -> list:
+    """``count`` generated scenes from seed ``first`` on (never a training seed) that the fast core
+    plays and whose NPCs, played by basic against basic PCs, win between 15% and 85% of 40 fights:
+    most drawn scenes are one-sided, and a one-sided scene says nothing about who plays better."""
+    from fate_env.fast import FastCore, covered
+    out, s = [], first
+    while len(out) < count:
+        sc = scene_from_dict(generated(s), f"generated-{s}")
+        s += 1
+        if covered(sc) or seats(sc) is None:
+            continue
+        got = [o for o in FastCore(sc).outcomes(list(range(40))) if o is not None]
+        rate = sum(1 for o in got if o.winner == seats(sc)[1]) / max(1, len(got))
+        if 0.15 <= rate <= 0.85:
+            out.append(sc)
+    return out
+
+
 def measure(scene, n: int, seed: int, workers: int, npcs: list[str]) -> dict:
     """Each NPC policy's wins over every scripted PC policy (n fights each)."""
     pc, npc = seats(scene)
@@ -70,8 +88,9 @@ def line(row: dict, learned: str) -> str:
             f"{cell(pol['basic'])} | {verdict} |")
 
 
-def merged(paths: list[str], learned: str) -> None:
-    """One table from several ``--only`` runs on the same scenes, seeds and fights."""
+def merged(paths: list[str], learned: str, sidecar: str | None) -> None:
+    """One table from several ``--only`` runs on the same scenes, seeds and fights; with ``sidecar``,
+    the figures also go into the learned file's sidecar (its ``measured`` entry)."""
     rows: dict[str, dict] = {}
     for path in paths:
         with open(path) as f:
@@ -82,6 +101,16 @@ def merged(paths: list[str], learned: str) -> None:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows.values():
         print(line(row, learned))
+    if sidecar:
+        card = json.loads(open(sidecar).read())
+        card["measured"] = {
+            "how": "scripts/general_npc.py: the NPC side's win rate over the PCs played by " + ", ".join(SCRIPTS),
+            "date": time.strftime("%Y-%m-%d"),
+            "scenes": {name: {p: {"rate": round(v["rate"], 4), "ci95": [round(x, 4) for x in v["ci95"]],
+                                  "fights": v["fights"]}
+                              for p, v in row["policies"].items()} for name, row in rows.items()}}
+        with open(sidecar, "w") as f:
+            f.write(json.dumps(card, indent=1) + "\n")
 
 
 def main() -> None:
@@ -95,13 +124,14 @@ def main() -> None:
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--only", help="measure these NPC policies only (comma-separated; for --merge later)")
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="print one table from runs of --only")
+    ap.add_argument("--sidecar", help="with --merge: write the figures into this learned file's sidecar")
     args = ap.parse_args()
     if args.merge:
-        return merged(args.merge, args.npc)
+        return merged(args.merge, args.npc, args.sidecar)
     npcs = args.only.split(",") if args.only else [args.npc, "search", *SCRIPTS]
     names = [] if args.scenes == "none" else args.scenes.split(",") if args.scenes else list_scenes()
     scenes = [load_scene(s) for s in names]
-    scenes += [scene_from_dict(generated(900_000 + i), f"generated-{900_000 + i}") for i in range(args.generated)]
+    scenes += balanced(args.generated)
     rows = []
     print(f"NPC side's win rate, averaged over the PCs played by {', '.join(SCRIPTS)}, {args.n} fights each "
           f"(seeds from {args.seed})\n")

@@ -42,8 +42,9 @@ def write(path: str | Path, weights: Mapping[str, np.ndarray], meta: Mapping[str
     body = io.BytesIO()
     info = {"format": FORMAT, "features": FEATURES, "limits": asdict(view.LIMITS), **meta}
     with zipfile.ZipFile(body, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("policy.json", json.dumps(info, indent=1, sort_keys=True))
-        z.writestr("policy.npz", arrays.getvalue())
+        for name, data in (("policy.json", json.dumps(info, indent=1, sort_keys=True)), ("policy.npz", arrays.getvalue())):
+            # a fixed time stamp: the same weights give the same bytes, whenever they are written
+            z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
     write_atomically(Path(path), body.getvalue())
 
 

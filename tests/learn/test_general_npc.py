@@ -140,6 +140,10 @@ def test_a_foreign_damaged_or_missing_policy_file_is_refused_in_one_line(tmp_pat
         assert "\n" not in str(err.value) and words in str(err.value), str(err.value)
     with pytest.raises(ModelFileError):
         EntityPolicy(bad)
+    odd = tmp_path / "odd.zip"
+    write(odd, EntityPolicy(shipped_path()).w, {"learn": ["turn"], "helper": "basic", "keep_within": "a lot"})
+    with pytest.raises(UnknownController, match="keep_within 'a lot': expected a number"):
+        make_controller(f"learned:{odd}")
     sly = tmp_path / "sly.zip"  # a file naming a model as its helper: only scripts answer for it
     write(sly, EntityPolicy(shipped_path()).w, {"learn": ["turn"], "helper": "ppo:/elsewhere/x.zip"})
     with pytest.raises(UnknownController, match="expected a scripted policy"):
@@ -180,3 +184,18 @@ def test_fate_npc_learn_makes_a_file_that_plays_and_never_writes_over_one_unaske
     assert "--force" in capsys.readouterr().err and out.read_bytes() == before
     assert main(argv + ["--force"]) == 0  # the recordings read back: the same file again
     assert "read from" in capsys.readouterr().out and out.read_bytes() == before
+
+
+def test_a_margin_past_every_score_gap_keeps_the_scripts_move_and_none_departs_from_it():
+    """``keep_within``: another move must beat the helper's by that much in the network's scores; far
+    past every gap, learned plays basic's turns exactly (the same fight, choice for choice)."""
+    from agents.learned import LearnedController
+    sc = load_scene("warehouse")
+    ctl = controllers_for(sc, {"smugglers": "learned"}, seed=3)
+    sure = LearnedController(3, keep_within=1e5)
+    npcs = {c.id for c in sc.characters if c.side == "smugglers"}
+    fought = play(Conflict(sc, seed=3), {**ctl, **{cid: sure for cid in npcs}})
+    plain = play(Conflict(sc, seed=3), controllers_for(sc, {"smugglers": "basic"}, seed=3))
+    assert fought.choices == plain.choices
+    departs = play(Conflict(sc, seed=3), ctl)  # the shipped margin (0) does depart somewhere
+    assert departs.choices != plain.choices
