@@ -20,6 +20,23 @@ from fate_env.rules.conflict import Conflict  # noqa: E402
 from fate_env.rules.options import DoneInvoking  # noqa: E402
 from fate_env.content.scenes import scene_from_dict  # noqa: E402
 
+def random_decisions(scene, seed: int, most: int = 60) -> list:
+    """Random play through a conflict: (entity rows, decision) at each decision, encoded as it stands
+    (the entity view's and the learned NPC's tests)."""
+    import numpy as np
+
+    from fate_env.environment.entities import EntityEncoder
+    c = Conflict(scene, seed=seed)
+    rng = np.random.default_rng(seed)
+    enc = EntityEncoder(scene)
+    out = []
+    while c.pending is not None and len(out) < most:
+        d = c.pending
+        out.append((enc.encode(c, d.actor), d))
+        c.step(int(rng.integers(len(d.options))))
+    return out
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     """``fate-npc ARGS`` run in this process: its exit code, stdout and stderr, as ``subprocess.run``
     gives them, without a new interpreter's start-up (torch and SB3 alone take seconds to import).

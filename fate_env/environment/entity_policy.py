@@ -106,7 +106,7 @@ class EntityPolicy:
             return self._logits(batch)
 
     def _logits(self, batch: Sequence[view.Entities]) -> list[np.ndarray]:
-        b = _pad(batch)
+        b = pad(batch)
         hz = self._mlp("zone", b["zones"])
         hc = self._mlp("char", b["chars"]) + _gather(hz, b["c_zone"])
         ha = self._mlp("aspect", b["aspects"])
@@ -140,7 +140,7 @@ def _one_blas_thread():
     return _BLAS[0].limit(limits=1, user_api="blas")
 
 
-def _pad(batch: Sequence[view.Entities]) -> dict[str, np.ndarray]:
+def pad(batch: Sequence[view.Entities]) -> dict[str, np.ndarray]:
     """The batch as padded arrays with masks; a pointer shifts by one (0: the empty row)."""
     def rows(key: str, width: int) -> tuple[np.ndarray, np.ndarray]:
         got = [getattr(e, key) for e in batch]

@@ -19,6 +19,7 @@ from torch import nn
 from ..environment.entities import (
     ASPECT_FEATURES, CHARACTER_FEATURES, GLOBAL, OPTION_FEATURES, ZONE_FEATURES, Entities,
 )
+from ..environment.entity_policy import pad
 
 
 def _mlp(n_in: int, width: int) -> nn.Module:
@@ -27,31 +28,8 @@ def _mlp(n_in: int, width: int) -> nn.Module:
 
 def collate(batch: Sequence[Entities]) -> dict[str, torch.Tensor]:
     """Decisions from any scenes as padded tensors with masks (pointers past a row shift by one:
-    index 0 is the empty row a missing pointer reads)."""
-    def pad(rows: list[np.ndarray], width: int) -> tuple[torch.Tensor, torch.Tensor]:
-        n = max(1, max(len(r) for r in rows))
-        out = np.zeros((len(rows), n, width), np.float32)
-        mask = np.zeros((len(rows), n), bool)
-        for i, r in enumerate(rows):
-            out[i, :len(r)] = r
-            mask[i, :len(r)] = True
-        return torch.from_numpy(out), torch.from_numpy(mask)
-
-    def pointers(rows: list[np.ndarray]) -> torch.Tensor:
-        n = max(1, max(len(r) for r in rows))
-        out = np.zeros((len(rows), n), np.int64)
-        for i, r in enumerate(rows):
-            out[i, :len(r)] = r + 1  # -1 (none) -> 0, the empty row
-        return torch.from_numpy(out)
-    chars, cmask = pad([e.characters for e in batch], CHARACTER_FEATURES)
-    zones, zmask = pad([e.zones for e in batch], ZONE_FEATURES)
-    aspects, amask = pad([e.aspects for e in batch], ASPECT_FEATURES)
-    options, omask = pad([e.options for e in batch], OPTION_FEATURES)
-    return {"glob": torch.from_numpy(np.stack([e.glob for e in batch])), "chars": chars, "cmask": cmask,
-            "zones": zones, "zmask": zmask, "aspects": aspects, "amask": amask, "options": options, "omask": omask,
-            "o_char": pointers([e.option_char for e in batch]), "o_zone": pointers([e.option_zone for e in batch]),
-            "o_aspect": pointers([e.option_aspect for e in batch]),
-            "c_zone": pointers([e.char_zone for e in batch])}
+    index 0 is the empty row a missing pointer reads): the arrays the numpy player pads, as tensors."""
+    return {k: torch.from_numpy(v) for k, v in pad(batch).items()}
 
 
 def _pool(h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

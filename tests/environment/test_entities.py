@@ -14,19 +14,11 @@ from fate_env.environment.entities import (
 )
 from fate_env.rules.conflict import Conflict
 from fate_env.rules import options as option_module
+from conftest import random_decisions
 
 
 def _decisions(sc, seed: int, most: int = 60):
-    """Random play through a conflict: (engine, actor) at each decision, encoded as it stands."""
-    c = Conflict(sc, seed=seed)
-    rng = np.random.default_rng(seed)
-    enc = EntityEncoder(sc)
-    out = []
-    while c.pending is not None and len(out) < most:
-        d = c.pending
-        out.append((enc.encode(c, d.actor), d))
-        c.step(int(rng.integers(len(d.options))))
-    return out
+    return random_decisions(sc, seed, most)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -87,6 +79,10 @@ def test_a_scene_past_the_limits_is_refused_in_one_line():
     sc = scene_from_dict(data, "big")
     with pytest.raises(TooLarge) as err:
         check(sc)
+    assert "\n" not in str(err.value) and f"at most {LIMITS.characters} characters" in str(err.value)
+    from agents.base import UnknownController, controllers_for
+    with pytest.raises(UnknownController) as err:  # and the learned NPC is refused it before any play
+        controllers_for(sc, {"npcs": "learned"})
     assert "\n" not in str(err.value) and f"at most {LIMITS.characters} characters" in str(err.value)
 
 

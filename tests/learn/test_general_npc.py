@@ -14,25 +14,17 @@ import pytest
 
 from agents.base import UnknownController, controllers_for, make_controller, play
 from agents.learned import shipped_path
-from conftest import ROOT
+from conftest import ROOT, random_decisions
 from fate_env.environment.entity_policy import FORMAT, EntityPolicy, write
 from fate_env.content.generate import RULE_SETS, held_out, scene
 from fate_env.content.policy_file import ModelFileError
 from fate_env.content.scenes import list_scenes, load_scene, scene_digest, scene_from_dict
-from fate_env.environment.entities import LIMITS, EntityEncoder
+from fate_env.environment.entities import LIMITS
 from fate_env.rules.conflict import Conflict
 
 
 def _decisions(sc, seed: int, most: int = 8):
-    c = Conflict(sc, seed=seed)
-    rng = np.random.default_rng(seed)
-    enc = EntityEncoder(sc)
-    out = []
-    while c.pending is not None and len(out) < most:
-        d = c.pending
-        out.append(enc.encode(c, d.actor))
-        c.step(int(rng.integers(len(d.options))))
-    return out
+    return [e for e, _ in random_decisions(sc, seed, most)]
 
 
 def test_the_numpy_policy_plays_what_the_torch_network_computes(tmp_path):
@@ -113,16 +105,6 @@ def test_learned_plays_generated_scenes_of_every_rule_set_and_size():
             c.step(index, why)
             steps += 1
     assert len(sizes) >= 5
-
-
-def test_a_scene_past_the_views_limits_is_refused_in_one_line():
-    data = scene(11, "condensed")
-    data["characters"].update({f"extra{i}": {"kind": "minor", "side": "npcs", "zone": "z1", "skills": {"Fight": 1}}
-                               for i in range(LIMITS.characters)})
-    sc = scene_from_dict(data, "big")
-    with pytest.raises(UnknownController) as err:
-        controllers_for(sc, {"npcs": "learned"})
-    assert "\n" not in str(err.value) and f"at most {LIMITS.characters} characters" in str(err.value)
 
 
 def test_a_foreign_damaged_or_missing_policy_file_is_refused_in_one_line(tmp_path):
