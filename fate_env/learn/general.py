@@ -1,6 +1,6 @@
 """Training the general NPC (issue 53): the entity network (``entity_net.py``) cloned from the
 teacher's decisions on generated scenes (``teacher.py``), written as the ``learned`` policy file
-(``content/entity_policy.py``) that numpy plays.
+(``environment/entity_policy.py``) that numpy plays.
 
 Cloning is a cross-entropy over each decision's own options, the teacher's choice the target, in
 minibatches of decisions from many scenes at once (padded: one forward serves them all). A tenth
@@ -56,28 +56,11 @@ def _agree(net, rec: Recording, index: np.ndarray, batch: int = 512) -> float:
     return hits / len(index)
 
 
-#: the outlooks' scale in the value target (their differences are a few hundredths)
-VALUE_SCALE = 10.0
-
-
-def _loss(logits, rec: Recording, part: np.ndarray, target: str):
-    """Cross-entropy on the teacher's choice (``choice``), or each option's outlook less the
-    script's move's, scaled, as the option's score (``value``: every option teaches, not only
-    the one chosen)."""
-    import torch
-    if target == "choice":
-        return torch.nn.functional.cross_entropy(logits, torch.as_tensor(rec.chosen[part]))
-    want = torch.zeros_like(logits)
-    for r, i in enumerate(part):
-        o = rec.outlooks(int(i))
-        want[r, :len(o)] = torch.as_tensor((o - o[rec.script[i]]) * VALUE_SCALE)
-    mask = torch.isfinite(logits)
-    return ((torch.where(mask, logits, want) - want) ** 2).sum() / mask.sum()
-
-
-def clone(rec: Recording, epochs: int = 30, seed: int = 0, width: int = 64, batch: int = 128, lr: float = 2e-3,
-          held_share: float = 0.1, threads: int = 1, log=print, target: str = "choice") -> Fitted:
-    """Fit a fresh network (weights from ``seed``) to the teacher's choices or outlooks (``target``)."""
+def clone(rec: Recording, epochs: int = 15, seed: int = 0, width: int = 64, batch: int = 128, lr: float = 2e-3,
+          held_share: float = 0.1, threads: int = 1, log=print) -> Fitted:
+    """Fit a fresh network (weights from ``seed``) to the teacher's choices. (Fitting each option's
+    score to its outlook instead was tried: the network then took options whose outlooks it
+    overrated, and the rival won no duel of 48.)"""
     import torch
 
     from .entity_net import collate, net as make_net
@@ -94,7 +77,7 @@ def clone(rec: Recording, epochs: int = 30, seed: int = 0, width: int = 64, batc
         total = 0.0
         for part in np.array_split(rng.permutation(train), max(1, len(train) // batch)):
             logits, _ = model(collate([rec.entities(int(i)) for i in part]))
-            loss = _loss(logits, rec, part, target)
+            loss = torch.nn.functional.cross_entropy(logits, torch.as_tensor(rec.chosen[part]))
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -95,7 +95,7 @@ def run(args: Any, log=print) -> dict[str, Any]:
                            "by_rule_set": rules, "decisions": len(pooled), "shipped_scenes": "none (held out)"},
             "agreement": {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
                           "teacher_with_basic": round(fitted.held_script_agree, 4)},
-            "seconds": {"record": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}}
+            "seconds": {"recording_this_run": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}}
     out.parent.mkdir(parents=True, exist_ok=True)
     write(out, weights(fitted.net), meta)
     from ..content.paths import write_atomically

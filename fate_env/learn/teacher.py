@@ -60,9 +60,8 @@ class Recording:
         return self.outlook[a[i]:a[i + 1]]
 
     def save(self, path: str | Path) -> None:
-        np.savez(path, glob=self.glob, chosen=self.chosen, script=self.script, outlook=self.outlook,
-                            fight=self.fight, **{f"rows_{k}": v for k, v in self.rows.items()},
-                            **{f"at_{k}": v for k, v in self.at.items()})
+        np.savez(path, glob=self.glob, chosen=self.chosen, script=self.script, outlook=self.outlook, fight=self.fight,
+                 **{f"rows_{k}": v for k, v in self.rows.items()}, **{f"at_{k}": v for k, v in self.at.items()})
 
     @classmethod
     def load(cls, path: str | Path) -> "Recording":
@@ -89,30 +88,18 @@ class Recording:
 
 def _from(decisions: list[Entities], chosen: list[int], script: list[int], outlooks: list[np.ndarray],
           fight: list[int]) -> Recording:
-    from ..environment.entities import GLOBAL
-    rows, at = {}, {}
-    for k in _ROWS:
-        got = [getattr(e, k) for e in decisions]
-        at[k] = np.concatenate([[0], np.cumsum([len(r) for r in got])]).astype(np.int64)
-        if got:
-            rows[k] = np.concatenate(got)
-        else:
-            rows[k] = np.zeros((0,) + getattr(_EMPTY, k).shape[1:], getattr(_EMPTY, k).dtype)
-    glob = np.stack([e.glob for e in decisions]) if decisions else np.zeros((0, GLOBAL), np.float32)
-    return Recording(glob, rows, at, np.asarray(chosen, np.int64), np.asarray(script, np.int64),
-                     np.concatenate(outlooks) if outlooks else np.zeros(0), np.asarray(fight, np.int64))
-
-
-def _empty() -> Entities:
-    from ..environment import entities as v
-    z = np.zeros
-    return Entities(z(v.GLOBAL, np.float32), z((0, v.CHARACTER_FEATURES), np.float32), z(0, np.int64),
-                    z((0, v.ZONE_FEATURES), np.float32), z((0, v.ASPECT_FEATURES), np.float32), z(0, np.int64),
-                    z(0, np.int64), z((0, v.OPTION_FEATURES), np.float32), z(0, np.int64), z(0, np.int64),
-                    z(0, np.int64))
-
-
-_EMPTY = _empty()
+    """A recording of ``decisions`` (none: empty arrays of the rows' widths)."""
+    if not decisions:
+        from ..environment import entities as v
+        widths = {"characters": v.CHARACTER_FEATURES, "zones": v.ZONE_FEATURES, "aspects": v.ASPECT_FEATURES,
+                  "options": v.OPTION_FEATURES}
+        rows = {k: np.zeros((0, widths[k]), np.float32) if k in widths else np.zeros(0, np.int64) for k in _ROWS}
+        return Recording(np.zeros((0, v.GLOBAL), np.float32), rows, {k: np.zeros(1, np.int64) for k in _ROWS},
+                         np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    rows = {k: np.concatenate([getattr(e, k) for e in decisions]) for k in _ROWS}
+    at = {k: np.concatenate([[0], np.cumsum([len(getattr(e, k)) for e in decisions])]).astype(np.int64) for k in _ROWS}
+    return Recording(np.stack([e.glob for e in decisions]), rows, at, np.asarray(chosen, np.int64),
+                     np.asarray(script, np.int64), np.concatenate(outlooks), np.asarray(fight, np.int64))
 
 
 def _teacher(seed: int):
