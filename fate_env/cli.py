@@ -891,19 +891,20 @@ def _seconds(text: str) -> float:
 def _add_design(sub: Any) -> None:
     ln = sub.add_parser("learn", help="make the general learned NPC: search's turns on generated scenes, cloned "
                                       "(needs the train extra)")
-    ln.add_argument("--out", default="configs/models/learned.zip", metavar="FILE",
-                    help="the policy file (default: the shipped one); its sidecar (.json) goes beside it")
+    ln.add_argument("--out", required=True, metavar="FILE",
+                    help="the policy file to write (learned:FILE plays it); its sidecar (.json) goes beside it")
     ln.add_argument("--force", action="store_true", help="replace the file and its sidecar if they exist")
     ln.add_argument("--fights", type=_count, default=760, help="generated fights the fast core plays (default 760)")
     ln.add_argument("--slow-fights", type=int, default=60,
                     help="generated fights only the Python engine plays (default 60)")
     ln.add_argument("--most", type=_count, default=20, help="turns recorded per slow fight (default 20)")
     ln.add_argument("--first-seed", type=_seed, default=10000, help="the first generated scene (default 10000)")
-    ln.add_argument("--epochs", type=_count, default=15)
-    ln.add_argument("--width", type=_count, default=64)
-    ln.add_argument("--seed", type=_seed, default=0)
-    ln.add_argument("--workers", type=_count, default=2)
-    ln.add_argument("--torch-threads", type=_count, default=1)
+    ln.add_argument("--epochs", type=_count, default=15, help="passes over the recorded turns per cloning (default 15)")
+    ln.add_argument("--width", type=_count, default=64, help="the network's width (default 64)")
+    ln.add_argument("--seed", type=_seed, default=0, help="the network's first weights and the batches' order")
+    ln.add_argument("--workers", type=_count, default=2, help="processes recording the teacher (default 2)")
+    ln.add_argument("--torch-threads", type=_count, default=1,
+                    help="torch's threads while cloning (default 1: the same file on every run)")
     ln.add_argument("--rounds", type=_count, default=2, help="rounds: the first records search playing, each "
                                                           "next one the network so far, search labelling (default 2)")
     ln.add_argument("--dagger-fights", type=_count, default=500,
