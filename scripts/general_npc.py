@@ -117,7 +117,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=12, help="fights per NPC policy and PC policy")
     ap.add_argument("--scenes", help="comma-separated shipped scenes (default: every one with PCs against NPCs; none: only --generated)")
-    ap.add_argument("--generated", type=int, default=0, help="also this many generated scenes, seeds from 900000")
+    ap.add_argument("--generated", type=int, default=0, help="also this many balanced generated scenes")
+    ap.add_argument("--generated-from", type=int, default=900_000,
+                    help="their first seed (default 900000, the measured ones; 800000: the validation ones)")
     ap.add_argument("--seed", type=int, default=30000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--npc", default="learned", help="the learned policy (learned, or learned:FILE)")
@@ -131,7 +133,7 @@ def main() -> None:
     npcs = args.only.split(",") if args.only else [args.npc, "search", *SCRIPTS]
     names = [] if args.scenes == "none" else args.scenes.split(",") if args.scenes else list_scenes()
     scenes = [load_scene(s) for s in names]
-    scenes += balanced(args.generated)
+    scenes += balanced(args.generated, first=args.generated_from)
     rows = []
     print(f"NPC side's win rate, averaged over the PCs played by {', '.join(SCRIPTS)}, {args.n} fights each "
           f"(seeds from {args.seed})\n")
