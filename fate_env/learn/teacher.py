@@ -151,10 +151,9 @@ def fight(seed: int, most: int | None = None, actor: str | None = None) -> Recor
             index, _ = foe.choose(c, d)
         else:
             teacher.last = None
-            e = enc.encode(c, d.actor, teacher.script(c, d)) if d.kind == "turn" and len(d.options) > 1 else None
-            index, _ = teacher.choose(c, d)
-            if e is not None and teacher.last is not None:
-                decisions.append(e)
+            index, _ = teacher.choose(c, d)  # reads the scene only: the rows below see it as it was asked
+            if d.kind == "turn" and len(d.options) > 1 and teacher.last is not None:
+                decisions.append(enc.encode(c, d.actor, teacher.last[1]))
                 chosen.append(index)
                 outlooks.append(teacher.last[0].astype(np.float32))
                 script.append(teacher.last[1])
