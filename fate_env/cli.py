@@ -107,6 +107,17 @@ def _rate(text: str) -> float:
     return value
 
 
+def _positive(text: str) -> float:
+    """argparse type for a step size or a temperature: a number above 0 and at most 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 (e.g. 0.5), got {text!r}") from None
+    if not 0 < value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 and at most 100, got {text}")
+    return value
+
+
 def fresh_seed() -> int:
     """A seed drawn from the OS when none is given; it is printed so the fight can be replayed."""
     import secrets
@@ -493,10 +504,11 @@ def cmd_learn(args: argparse.Namespace) -> int:
     import importlib.util
     if importlib.util.find_spec("torch") is None:
         return _fail(f"learn needs the train extra (torch not installed): {TRAIN_EXTRA}")
+    from .evaluation.pools import WorkerDied
     from .learn import general_command as G
     try:
         info = G.run(args, log=lambda line: print(line, file=sys.stderr if args.json else sys.stdout, flush=True))
-    except G.Refused as exc:
+    except (G.Refused, WorkerDied) as exc:
         return _fail(str(exc))
     if args.json:
         json.dump(info, sys.stdout, indent=1)
@@ -889,8 +901,8 @@ def _seconds(text: str) -> float:
 
 
 def _add_design(sub: Any) -> None:
-    ln = sub.add_parser("learn", help="make the general learned NPC: search's turns on generated scenes, cloned "
-                                      "(needs the train extra)")
+    ln = sub.add_parser("learn", help="make the general learned NPC: search's turns on generated scenes, cloned, "
+                                      "then improved by self-play (needs the train extra)")
     ln.add_argument("--out", required=True, metavar="FILE",
                     help="the policy file to write (learned:FILE plays it); its sidecar (.json) goes beside it")
     ln.add_argument("--force", action="store_true", help="replace the file and its sidecar if they exist")
@@ -911,6 +923,19 @@ def _add_design(sub: Any) -> None:
                     help="generated fights each round after the first records (default 500)")
     ln.add_argument("--recording", metavar="DIR", help="each round's recording (round-N.npz): read when there, "
                                                        "else recorded and written there")
+    ln.add_argument("--start", metavar="FILE", help="begin from this learned policy file's network instead of "
+                                                   "imitating search (the recording rounds are skipped)")
+    ln.add_argument("--self-play", type=_seed, default=500, metavar="N",
+                    help="then N iterations of self-play against the scripts and past selves (default 500; 0: "
+                         "imitation only)")
+    ln.add_argument("--self-play-scenes", type=_count, default=16, help="close generated scenes per iteration (default 16)")
+    ln.add_argument("--self-play-group", type=_count, default=8,
+                    help="fights per scene, one opponent, each on its own dice (default 8; at least 2)")
+    ln.add_argument("--temperature", type=_positive, default=0.5,
+                    help="how widely self-play draws the NPCs' turns from the network (default 0.5)")
+    ln.add_argument("--self-play-lr", type=_positive, default=3e-4, help="self-play's step size (default 0.0003)")
+    ln.add_argument("--self-play-keep", metavar="DIR", help="also keep the network at each snapshot (every 10 "
+                                                          "iterations) in DIR, to measure the run's course")
     ln.add_argument("--json", action="store_true", help="the sidecar on stdout, progress on stderr")
     ln.set_defaults(func=cmd_learn)
 

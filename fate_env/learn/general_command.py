@@ -56,19 +56,44 @@ def _round(args: Any, r: int, first: int, actor: str | None, log) -> tuple[Any, 
     return rec, after
 
 
-def run(args: Any, log=print) -> dict[str, Any]:
+def _started(path: str, seed: int):
+    """The torch network of the learned policy file ``path``, and what its sidecar says it was trained on."""
+    import torch
+
+    from ..content.policy_file import ModelFileError
+    from ..environment.entity_policy import EntityPolicy
+    from .entity_net import net as make_net
+    try:
+        policy = EntityPolicy(path)
+    except ModelFileError as exc:
+        raise Refused(f"--start: {exc}") from None
+    model = make_net(seed, width=int(policy.meta.get("width", 64)))
+    try:
+        model.load_state_dict({k: torch.from_numpy(v) for k, v in policy.w.items()})
+    except RuntimeError as exc:
+        first = str(exc).splitlines()[0][:120]
+        raise Refused(f"--start {path}: its weights are not this network's ({first})") from None
+    model.eval()
+    card = Path(path).with_suffix(".json")
+    if not card.is_file():
+        return model, {}
+    from ..content.json_input import JSONInputError, load_json
+    try:
+        before = load_json(card, "the sidecar fate-npc learn writes", limit=4 * 1024 * 1024)
+    except JSONInputError as exc:
+        raise Refused(f"--start: {str(exc)[:300]}") from None
+    return model, before if isinstance(before, dict) else {}
+
+
+def _imitate(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     """Record, clone, and for each further ``--rounds`` round play the network so far while search
-    labels the turns it reaches (DAgger), the recordings pooled; then write the file and sidecar."""
+    labels the turns it reaches (DAgger), the recordings pooled: the network, what it was trained
+    on, and the seconds the recording took."""
     import tempfile
 
     from ..environment.entity_policy import write
     from .general import clone, weights
-    from .teacher import OPPONENTS, Recording
-    out = Path(args.out)
-    sidecar = out.with_suffix(".json")
-    if not args.force and (out.exists() or sidecar.exists()):
-        raise Refused(f"{out if out.exists() else sidecar} exists; --force replaces it")
-    start = time.perf_counter()
+    from .teacher import Recording
     meta = {"learn": ["turn"], "helper": "basic", "width": args.width}
     parts, first, fitted, recorded = [], args.first_seed, None, 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,17 +114,68 @@ def run(args: Any, log=print) -> dict[str, Any]:
     rules = {r: 0 for r in RULE_SETS}
     for s in seeds:
         rules[generated(s)["rules"]] += 1
-    info = {**meta, "seed": args.seed, "epochs": args.epochs, "rounds": args.rounds, "teacher": "search",
-            "opponents": list(OPPONENTS),
+    info = {"epochs": args.epochs, "rounds": args.rounds, "teacher": "search",
             "trained_on": {"generator_seeds": [min(seeds), max(seeds)] if seeds else [], "fights": len(seeds),
                            "by_rule_set": rules, "decisions": len(pooled), "shipped_scenes": "none (held out)"},
             "agreement": {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
-                          "teacher_with_basic": round(fitted.held_script_agree, 4)},
-            "seconds": {"recording_this_run": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}}
+                          "teacher_with_basic": round(fitted.held_script_agree, 4)}}
+    log(f"cloned: agrees with search on {fitted.held_agree:.1%} of the turns of fights it did not train on "
+        f"(search's fallback, basic, on {fitted.held_script_agree:.1%})")
+    return fitted.net, info, recorded
+
+
+def _league(members: list[dict[str, Any]]) -> dict[str, Any]:
+    """The league's record for the sidecar: each script's fights and the learner's wins, the past
+    selves together (there is one every 10 iterations)."""
+    out: dict[str, Any] = {m["name"]: {"fights": m["fights"], "wins": m["wins"]}
+                           for m in members if m["kind"] != "snapshot"}
+    selves = [m for m in members if m["kind"] == "snapshot"]
+    out["past selves"] = {"count": len(selves), "fights": sum(m["fights"] for m in selves),
+                          "wins": sum(m["wins"] for m in selves)}
+    return out
+
+
+def run(args: Any, log=print) -> dict[str, Any]:
+    """Imitate search (or ``--start`` from a policy file), then ``--self-play`` iterations of play
+    against the league; write the file and its sidecar."""
+    from ..environment.entity_policy import write
+    from .general import weights
+    from .teacher import OPPONENTS
+    out = Path(args.out)
+    sidecar = out.with_suffix(".json")
+    if not args.force and (out.exists() or sidecar.exists()):
+        raise Refused(f"{out if out.exists() else sidecar} exists; --force replaces it")
+    start_file, iterations = args.start, args.self_play
+    if start_file and args.recording:
+        raise Refused("--start skips the recording rounds: drop --recording (or --start)")
+    if iterations and args.self_play_group < 2:
+        raise Refused("--self-play-group: at least 2 fights per scene (each fight is measured against the others)")
+    start = time.perf_counter()
+    if start_file:
+        net, before = _started(start_file, args.seed)
+        # what the network learned before carries over: its sidecar's record of the imitation
+        info = {**{k: before[k] for k in ("epochs", "rounds", "teacher", "trained_on", "agreement") if k in before},
+                "started_from": str(start_file)}
+        recorded = 0.0
+    else:
+        net, info, recorded = _imitate(args, log)
+    meta = {"learn": ["turn"], "helper": "basic", "width": net.width}
+    info = {**meta, "seed": args.seed, **info, "opponents": list(OPPONENTS)}
+    if iterations:
+        from .self_play import Settings, improve
+        done = improve(net, Settings(iterations=iterations, scenes=args.self_play_scenes, group=args.self_play_group,
+                                     temperature=args.temperature, lr=args.self_play_lr, workers=args.workers,
+                                     seed=args.seed, keep=args.self_play_keep), log=log)
+        info["self_play"] = {"iterations": done["iterations"], "fights": done["fights"],
+                             "scenes_per_iteration": args.self_play_scenes, "group": args.self_play_group,
+                             "temperature": args.temperature, "lr": args.self_play_lr,
+                             "generator_seeds": done["scene_pool"], "seconds": done["seconds"],
+                             "league": _league(done["league"]),
+                             "npc_reward_by_iteration": [h["npc_reward"] for h in done["history"]]}
+    info["seconds"] = {"recording_this_run": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}
     out.parent.mkdir(parents=True, exist_ok=True)
-    write(out, weights(fitted.net), meta)
+    write(out, weights(net), meta)
     from ..content.paths import write_atomically
     write_atomically(sidecar, json.dumps(info, indent=1) + "\n")
-    log(f"wrote {out} and {sidecar}: agrees with search on {fitted.held_agree:.1%} of the turns of fights it "
-        f"did not train on (search's fallback, basic, on {fitted.held_script_agree:.1%})")
+    log(f"wrote {out} and {sidecar}")
     return info

@@ -151,7 +151,7 @@ def test_fate_npc_learn_makes_a_file_that_plays_and_never_writes_over_one_unaske
     from fate_env.cli import main
     out = tmp_path / "mine.zip"
     argv = ["learn", "--out", str(out), "--fights", "3", "--slow-fights", "1", "--most", "3", "--epochs", "1",
-            "--rounds", "2", "--dagger-fights", "2",
+            "--rounds", "2", "--dagger-fights", "2", "--self-play", "0",
             "--workers", "1", "--first-seed", "20000"]
     argv += ["--recording", str(tmp_path / "rec")]
     assert main(argv) == 0
