@@ -3,7 +3,12 @@
 `learned` on the engine `bench` picks for it, today the Python engine. Also `basic` on the Python engine,
 to show what part of the gap is the engine and what part the network. Repeated; medians printed.
 
-    python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1]
+A second table (``--budget``) says what the floor leaves for each of the network's decisions: 0.2x of
+`basic`'s fast-core fights per second, over the turns the NPCs decide per fight, against what one
+decision's forward costs the numpy player alone, one at a time and in batches of 64 and 256 (the
+best a batched bench could do with this network, before any engine).
+
+    python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1] [--budget]
 """
 
 from __future__ import annotations
@@ -38,13 +43,61 @@ def rate(name: str, policy: str, engine: str, n: int, workers: int) -> float:
     return n / (time.perf_counter() - t)
 
 
+def decisions(name: str, fights: int = 30) -> list:
+    """The entity rows of the NPCs' turns (two options or more) in ``fights`` fights of basic against basic."""
+    from agents.base import make_controller
+    from fate_env.environment.entities import EntityEncoder
+    from fate_env.rules.conflict import Conflict
+    sc = load_scene(name)
+    npcs = {c.id for c in sc.characters if c.side == npc_side(name)}
+    out = []
+    for seed in range(fights):
+        c, enc, basic = Conflict(sc, seed=seed), EntityEncoder(sc), make_controller("basic", seed)
+        while c.pending is not None:
+            d = c.pending
+            i, _ = basic.choose(c, d)
+            if d.actor in npcs and d.kind == "turn" and len(d.options) > 1:
+                out.append(enc.encode(c, d.actor, i))
+            c.step(i, "")
+    return out
+
+
+def budget(names: list[str], repeat: int) -> None:
+    from agents.learned import _load_policy, shipped_path
+    policy = _load_policy(shipped_path())
+    print("\n| scene | NPC turns per fight | options per turn | basic, fast core (fights/s) | the floor's budget per "
+          "turn (us) | forward alone, 1 at a time (us) | in 64s | in 256s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name in names:
+        rows = decisions(name)
+        per_fight = len(rows) / 30
+        fast = statistics.median(rate(name, "basic", "fast", 2000, 1) for _ in range(repeat))
+        cost = []
+        for size in (1, 64, 256):
+            batch = (rows * (1 + size // len(rows)))[:size]
+            times = []
+            for _ in range(repeat):
+                t, n = time.perf_counter(), 0
+                while time.perf_counter() - t < 0.5:
+                    policy.logits(batch)
+                    n += 1
+                times.append((time.perf_counter() - t) / n / size * 1e6)
+            cost.append(statistics.median(times))
+        allowed = 1e6 / (0.2 * fast) / per_fight
+        print(f"| {name} | {per_fight:.1f} | {sum(len(e.options) for e in rows) / len(rows):.0f} | {fast:.0f} | "
+              f"{allowed:.0f} | {cost[0]:.0f} | {cost[1]:.0f} | {cost[2]:.0f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", default="warehouse,duel,ghoul")
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--budget", action="store_true", help="only the second table: the floor's budget per decision")
     args = ap.parse_args()
+    if args.budget:
+        return budget(args.scenes.split(","), args.repeat)
     print("| scene | basic, fast core (fights/s) | basic, Python engine | learned, Python engine | learned / basic "
           "(fast) | issue's floor |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -144,6 +144,9 @@ def test_the_shipped_learned_npc_is_small_and_its_sidecar_says_what_it_learned_f
     shipped = held_out()
     assert not {scene_digest(scene_from_dict(scene(s), "g")) for s in range(seeds[0], seeds[0] + 50)} & shipped
     assert 0.0 < card["agreement"]["held_out_fights"] <= 1.0
+    played = card["self_play"]["generator_seeds"]  # self-play's scenes: generated too, past the imitation's
+    assert played[0] > seeds[1] and card["self_play"]["fights"] > 0
+    assert not {scene_digest(scene_from_dict(scene(s), "g")) for s in range(played[0], played[0] + 50)} & shipped
 
 
 def test_fate_npc_learn_makes_a_file_that_plays_and_never_writes_over_one_unasked(tmp_path, capsys):
