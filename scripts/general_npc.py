@@ -20,38 +20,17 @@ from fate_env.content.generate import scene as generated
 from fate_env.content.scenes import list_scenes, load_scene, scene_from_dict
 from fate_env.evaluation.crossplay import crossplay
 from fate_env.evaluation.stats import wilson
+from fate_env.learn.self_play import balanced_seeds, seats
 from fate_env.learn.teacher import OPPONENTS
 
 SCRIPTS = OPPONENTS  # the scripted family: the PCs' policies, and the NPCs' scripts learned is compared with
 
 
-def seats(scene) -> tuple[str, str] | None:
-    """(the PCs' side, the NPCs' side) of a two-sided scene with PCs on one side only, else None."""
-    if len(scene.sides) != 2:
-        return None
-    pcs = {c.side for c in scene.characters if c.kind == "pc"}
-    if len(pcs) != 1:
-        return None
-    pc = next(iter(pcs))
-    return pc, next(s for s in scene.sides if s != pc)
-
-
 def balanced(count: int, first: int = 900_000) -> list:
-    """``count`` generated scenes from seed ``first`` on (never a training seed) that the fast core
-    plays and whose NPCs, played by basic against basic PCs, win between 15% and 85% of 40 fights:
-    most drawn scenes are one-sided, and a one-sided scene says nothing about who plays better."""
-    from fate_env.fast import FastCore, covered
-    out, s = [], first
-    while len(out) < count:
-        sc = scene_from_dict(generated(s), f"generated-{s}")
-        s += 1
-        if covered(sc) or seats(sc) is None:
-            continue
-        got = [o for o in FastCore(sc).outcomes(list(range(40))) if o is not None]
-        rate = sum(1 for o in got if o.winner == seats(sc)[1]) / max(1, len(got))
-        if 0.15 <= rate <= 0.85:
-            out.append(sc)
-    return out
+    """``count`` close generated scenes from seed ``first`` on (never a training seed; see
+    ``self_play.close_call``): most drawn scenes are one-sided, and a one-sided scene says nothing
+    about who plays better."""
+    return [scene_from_dict(generated(s), f"generated-{s}") for s in balanced_seeds(count, first)]
 
 
 def measure(scene, n: int, seed: int, workers: int, npcs: list[str]) -> dict:
