@@ -150,11 +150,11 @@ def advantages(rewards: Sequence[float]) -> np.ndarray:
 class Settings:
     """A self-play run's knobs (``fate-npc learn``'s ``--self-play-*`` options)."""
 
-    iterations: int = 60
+    iterations: int = 500
     scenes: int = 16            # scenes per iteration
     group: int = 8              # fights per scene (one opponent, several dice)
     pool: int = 200             # close generated scenes drawn from (never more than the run plays)
-    temperature: float = 1.0
+    temperature: float = 0.5
     lr: float = 3e-4
     snapshot_every: int = 10    # iterations; 0: no past selves
     workers: int = 2
@@ -164,11 +164,11 @@ class Settings:
 
 def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
     """Play and update ``net`` (an ``entity_net.EntityNet``) in place; returns what the run did."""
+    from concurrent.futures.process import BrokenProcessPool
+
     import torch
 
     from ..environment.entity_policy import write
-    from concurrent.futures.process import BrokenProcessPool
-
     from ..evaluation.pools import WorkerDied, executor
     from .entity_net import collate
     from .general import weights
@@ -228,7 +228,8 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
                 logits, _ = net(collate(batch))
                 t = max(s.temperature, 1e-6)
                 logp = torch.log_softmax(logits / t, -1).gather(1, torch.as_tensor(chosen)[:, None])[:, 0]
-                # the sum over a fight's moves, averaged over the fights: a long fight is not worth more
+                # each fight's moves summed (the gradient of its outcome's log-likelihood), averaged
+                # over the iteration's fights
                 total = -(torch.as_tensor(weight, dtype=torch.float32) * logp).sum() / len(jobs)
                 opt.zero_grad()
                 total.backward()
@@ -238,7 +239,7 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
             won = float(np.mean([p.reward for p in played]))
             history.append({"iteration": it, "npc_reward": round(won, 4), "decisions": len(batch),
                             "loss": round(loss, 5)})
-            if (it % 5 == 4 or it == s.iterations - 1):
+            if it % 5 == 4 or it == s.iterations - 1:
                 recent = np.mean([h["npc_reward"] for h in history[-5:]])
                 log(f"self-play {it + 1}/{s.iterations}: the NPCs scored {recent:.1%} over the last 5 iterations "
                     f"({time.perf_counter() - start:.0f} s)")
