@@ -157,7 +157,10 @@ class PPOController:
 
 #: the shipped general NPC, where ``learned`` without a path finds it (it travels with the configs)
 SHIPPED = "models/learned.zip"
+#: the policy files read, the most recently used last; a few at most (self-play reads a new file
+#: every iteration, and its past selves besides)
 _POLICIES: dict[tuple[str, float], object] = {}
+KEPT_FILES = 8
 
 
 def shipped_path() -> Path:
@@ -172,9 +175,11 @@ def _load_policy(path: Path):
         key = (str(path.resolve()), path.stat().st_mtime)
     except OSError:
         return EntityPolicy(path)  # says in one line that it is missing
-    if key not in _POLICIES:
-        _POLICIES[key] = EntityPolicy(path)
-    return _POLICIES[key]
+    policy = _POLICIES.pop(key, None) or EntityPolicy(path)
+    _POLICIES[key] = policy
+    while len(_POLICIES) > KEPT_FILES:
+        del _POLICIES[next(iter(_POLICIES))]
+    return policy
 
 
 @register("learned")
@@ -217,11 +222,21 @@ class LearnedController:
             self._encoder = (c, EntityEncoder(c.scene))
         return self._encoder[1]
 
-    def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        if d.kind not in self.learn or len(d.options) == 1:
-            return self.helper.choose(c, d)
+    def decides(self, d: Decision) -> bool:
+        """Whether the network makes this decision (the helper makes the rest)."""
+        return d.kind in self.learn and len(d.options) > 1
+
+    def scores(self, c: Conflict, d: Decision) -> tuple[np.ndarray, int, Any]:
+        """The network's score of each option, the helper's move, and the decision's rows (self-play
+        draws from the scores and learns from the rows)."""
         suggested, _ = self.helper.choose(c, d)
-        scores = self.policy.logits([self.encoder(c).encode(c, d.actor, suggested)])[0]
+        rows = self.encoder(c).encode(c, d.actor, suggested)
+        return self.policy.logits([rows])[0], suggested, rows
+
+    def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        if not self.decides(d):
+            return self.helper.choose(c, d)
+        scores, suggested, _ = self.scores(c, d)
         index = int(np.argmax(scores))
         if scores[index] - scores[suggested] < self.keep_within:  # not sure enough to depart from the script
             index = suggested

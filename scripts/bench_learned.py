@@ -25,12 +25,11 @@ import yaml  # noqa: E402
 
 from fate_env.content.scenes import load_scene, scene_path  # noqa: E402
 from fate_env.evaluation import bench as B  # noqa: E402
+from fate_env.learn.self_play import seats  # noqa: E402
 
 
 def npc_side(name: str) -> str:
-    sc = load_scene(name)
-    pcs = {c.side for c in sc.characters if c.kind == "pc"}
-    return next(s for s in sc.sides if s not in pcs)
+    return seats(load_scene(name))[1]
 
 
 def rate(name: str, policy: str, engine: str, n: int, workers: int) -> float:

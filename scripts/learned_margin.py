@@ -2,7 +2,8 @@
 scores), chosen on generated validation scenes: never a training seed, never the held-out shipped
 scenes nor the generated ones the results measure on (seeds from 900000). For each margin, the NPC
 side's win rate over the scripted PC policies on balanced generated scenes from seed 800000, beside
-`basic`'s; the margin with the best average is what `fate-npc learn --keep-within` should write.
+`basic`'s; the margin with the best average is what a policy file's ``keep_within`` should hold (the
+shipped file's is 0: ``learned`` departs from its script whenever another move scores higher).
 
     python scripts/learned_margin.py [--margins 0,0.5,1,2] [--scenes 8] [-n 5] [--file configs/models/learned.zip]
 """

@@ -96,3 +96,15 @@ def clone(rec: Recording, epochs: int = 15, seed: int = 0, width: int = 64, batc
 def weights(net) -> dict[str, np.ndarray]:
     """The network's parameters as plain arrays, by their names."""
     return {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+
+
+def file_meta(net) -> dict[str, object]:
+    """What a policy file the training writes says of its network: it chooses its turns (the
+    decisions its teacher, search, searches) and ``basic`` answers the rest, as search's fallback does."""
+    return {"learn": ["turn"], "helper": "basic", "width": net.width}
+
+
+def save(path, net) -> None:
+    """Write ``net`` as a ``learned`` policy file (``environment/entity_policy.py``)."""
+    from ..environment.entity_policy import write
+    write(path, weights(net), file_meta(net))

@@ -91,17 +91,15 @@ def _imitate(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     on, and the seconds the recording took."""
     import tempfile
 
-    from ..environment.entity_policy import write
-    from .general import clone, weights
+    from .general import clone, save
     from .teacher import Recording
-    meta = {"learn": ["turn"], "helper": "basic", "width": args.width}
     parts, first, fitted, recorded = [], args.first_seed, None, 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
             actor = None
             if fitted is not None:
                 actor = f"learned:{Path(tmp) / f'round-{r}.zip'}"
-                write(actor[len("learned:"):], weights(fitted.net), meta)
+                save(actor[len("learned:"):], fitted.net)
             t = time.perf_counter()
             rec, first = _round(args, r, first, actor, log)
             recorded += time.perf_counter() - t
@@ -138,8 +136,7 @@ def _league(members: list[dict[str, Any]]) -> dict[str, Any]:
 def run(args: Any, log=print) -> dict[str, Any]:
     """Imitate search (or ``--start`` from a policy file), then ``--self-play`` iterations of play
     against the league; write the file and its sidecar."""
-    from ..environment.entity_policy import write
-    from .general import weights
+    from .general import file_meta, save
     from .teacher import OPPONENTS
     out = Path(args.out)
     sidecar = out.with_suffix(".json")
@@ -159,8 +156,7 @@ def run(args: Any, log=print) -> dict[str, Any]:
         recorded = 0.0
     else:
         net, info, recorded = _imitate(args, log)
-    meta = {"learn": ["turn"], "helper": "basic", "width": net.width}
-    info = {**meta, "seed": args.seed, **info, "opponents": list(OPPONENTS)}
+    info = {**file_meta(net), "seed": args.seed, **info, "opponents": list(OPPONENTS)}
     if iterations:
         from .self_play import Settings, improve
         done = improve(net, Settings(iterations=iterations, scenes=args.self_play_scenes, group=args.self_play_group,
@@ -174,7 +170,7 @@ def run(args: Any, log=print) -> dict[str, Any]:
                              "npc_reward_by_iteration": [h["npc_reward"] for h in done["history"]]}
     info["seconds"] = {"recording_this_run": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}
     out.parent.mkdir(parents=True, exist_ok=True)
-    write(out, weights(net), meta)
+    save(out, net)
     from ..content.paths import write_atomically
     write_atomically(sidecar, json.dumps(info, indent=1) + "\n")
     log(f"wrote {out} and {sidecar}")

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..content.generate import scene as generated
 from ..content.scenes import scene_from_dict
-from ..environment.entities import Entities, EntityEncoder
+from ..environment.entities import Entities
 from .teacher import OPPONENTS
 
 #: where the self-play scenes' seeds start: past the teacher's (10000 on), below the validation
@@ -86,30 +86,18 @@ class Played:
     chosen: list[int]
 
 
-_POLICY: dict[str, Any] = {}
-
-
-def _policy(path: str):
-    """The network file a worker plays, read once (each iteration writes a new file)."""
-    from ..environment.entity_policy import EntityPolicy
-    if path not in _POLICY:
-        _POLICY.clear()
-        _POLICY[path] = EntityPolicy(path)
-    return _POLICY[path]
-
-
 def play(job: tuple[int, int, str, str, float]) -> Played:
-    """One fight of generated scene ``scene`` on dice ``dice``: the NPCs' turns drawn from the policy
-    file at ``path`` (``temperature``: 0 takes the best), the PCs played by ``foe``."""
+    """One fight of generated scene ``scene`` on dice ``dice``: the NPCs played as ``learned:PATH``
+    plays them, except that the network's turns are drawn from its scores (``temperature``: 0 takes
+    the best); the PCs played by ``foe``."""
     from agents.base import make_controller
+    from agents.learned import LearnedController
     from ..rules.conflict import Conflict
     scene_seed, dice, foe_spec, path, temperature = job
     sc = scene_from_dict(generated(scene_seed), f"generated-{scene_seed}")
     _, npcs = seats(sc)
-    policy = _policy(path)
-    helper = make_controller("basic", dice)
+    npc = LearnedController(dice, path=path)
     foe = make_controller(foe_spec, dice)
-    enc = EntityEncoder(sc)
     rng = np.random.default_rng([scene_seed, dice, 5301])
     c = Conflict(sc, seed=dice)
     decisions, chosen = [], []
@@ -117,13 +105,13 @@ def play(job: tuple[int, int, str, str, float]) -> Played:
         d = c.pending
         if c.side_of(d.actor) != npcs:
             index, _ = foe.choose(c, d)
+        elif npc.decides(d):
+            scores, _, rows = npc.scores(c, d)
+            index = draw(scores, temperature, rng)
+            decisions.append(rows)
+            chosen.append(index)
         else:
-            index, _ = helper.choose(c, d)
-            if d.kind == "turn" and len(d.options) > 1:
-                e = enc.encode(c, d.actor, index)
-                index = draw(policy.logits([e])[0], temperature, rng)
-                decisions.append(e)
-                chosen.append(index)
+            index, _ = npc.helper.choose(c, d)
         c.step(index, "")
     winner = c.outcome.winner
     return Played(scene_seed, foe_spec, 1.0 if winner == npcs else 0.5 if winner is None else 0.0, decisions, chosen)
@@ -168,10 +156,9 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
 
     import torch
 
-    from ..environment.entity_policy import write
     from ..evaluation.pools import WorkerDied, executor
     from .entity_net import collate
-    from .general import weights
+    from .general import save
     from .league import League
     s = settings
     log = log or (lambda line: None)
@@ -186,16 +173,15 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
     rng = np.random.default_rng([s.seed, 5302])
     opt = torch.optim.Adam(net.parameters(), lr=s.lr)
     history: list[dict[str, Any]] = []
-    meta = {"learn": ["turn"], "helper": "basic", "width": net.width}
     with tempfile.TemporaryDirectory() as tmp, executor(s.workers, "spawn") as workers:
         for it in range(s.iterations):
             path = str(Path(tmp) / f"iteration-{it}.zip")
-            write(path, weights(net), meta)
+            save(path, net)
             if s.snapshot_every and it and it % s.snapshot_every == 0:
                 league.add(f"self@{it}", f"learned:{path}", "snapshot", it)
                 if s.keep:
                     Path(s.keep).mkdir(parents=True, exist_ok=True)
-                    write(Path(s.keep) / f"iteration-{it}.zip", weights(net), meta)
+                    save(Path(s.keep) / f"iteration-{it}.zip", net)
             members = league.names()
             shares = league.weights()
             jobs, groups = [], []

@@ -184,3 +184,20 @@ def test_a_margin_past_every_score_gap_keeps_the_scripts_move_and_none_departs_f
     assert fought.choices == plain.choices
     departs = play(Conflict(sc, seed=3), ctl)  # the shipped margin (0) does depart somewhere
     assert departs.choices != plain.choices
+
+
+def test_the_policy_files_read_are_kept_a_few_at_a_time_and_reread_when_changed(tmp_path):
+    """Self-play reads a new file every iteration: a process keeps the last few, not every one."""
+    from agents import learned as L
+    weights = EntityPolicy(shipped_path()).w
+    paths = [tmp_path / f"it-{i}.zip" for i in range(L.KEPT_FILES + 3)]
+    for p in paths:
+        write(p, weights, {"learn": ["turn"], "helper": "basic"})
+        L._load_policy(p)
+    assert len(L._POLICIES) == L.KEPT_FILES
+    last = L._load_policy(paths[-1])
+    assert L._load_policy(paths[-1]) is last and L._load_policy(paths[0]) is not None
+    write(paths[-1], weights, {"learn": ["turn"], "helper": "basic", "keep_within": 1.0})
+    import os
+    os.utime(paths[-1], (1, 1))  # another time stamp: the file changed, read again
+    assert L._load_policy(paths[-1]).meta["keep_within"] == 1.0

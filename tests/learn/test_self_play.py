@@ -15,6 +15,7 @@ from agents.base import controllers_for, play
 from agents.learned import shipped_path
 from fate_env.content.generate import held_out, scene
 from fate_env.content.scenes import load_scene, scene_digest, scene_from_dict
+from fate_env.environment.entity_policy import EntityPolicy
 from fate_env.learn import self_play as S
 from fate_env.rules.conflict import Conflict
 
@@ -85,7 +86,7 @@ def test_a_self_play_run_changes_the_network_and_repeats():
                          log=None)
         return weights(net), done
     (w1, d1), (w2, _) = once(), once()
-    start = S._policy(str(shipped_path())).w
+    start = EntityPolicy(shipped_path()).w
     assert all(np.array_equal(w1[k], w2[k]) for k in w1)
     assert any(not np.allclose(w1[k], start[k]) for k in w1)
     assert d1["fights"] == 12 and [m["name"] for m in d1["league"]][-1] == "self@1"
