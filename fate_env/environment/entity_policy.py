@@ -88,11 +88,18 @@ class EntityPolicy:
             self._check()
         except KeyError as exc:
             raise ModelFileError(f"learned:{path}: weights without {exc}") from None
+        #: the score layer's first weights split by what they multiply (option, character, zone,
+        #: aspect, ego, context), transposed for ``rows @ block``
+        self.blocks = tuple(np.ascontiguousarray(b.T) for b in np.split(self.w["score.0.0.weight"], 6, axis=1))
 
     def _check(self) -> None:
         for name in EMBEDDERS:
             self.w[f"{name}.0.weight"], self.w[f"{name}.2.weight"]
         self.w["score.0.0.weight"], self.w["score.0.2.weight"], self.w["score.1.weight"]
+        joined, width = self.w["score.0.0.weight"].shape[1], self.w["score.0.2.weight"].shape[1]
+        if joined != 6 * width:
+            raise ModelFileError(f"learned:{self.path}: a score layer reading {joined} columns; a network of width "
+                                 f"{width} joins {6 * width}")
 
     # -- the forward, as entity_net.EntityNet's ------------------------------------------------------
     def _mlp(self, name: str, x: np.ndarray) -> np.ndarray:
@@ -113,12 +120,15 @@ class EntityPolicy:
         ctx = self._mlp("context", np.concatenate([self._mlp("glob", b["glob"]), _pool(hc, b["cmask"]),
                                                    _pool(hz, b["zmask"]), _pool(ha, b["amask"])], -1))
         ho = self._mlp("option", b["options"])
-        n = ho.shape[1]
-        joined = np.concatenate([ho, _gather(hc, b["o_char"]), _gather(hz, b["o_zone"]), _gather(ha, b["o_aspect"]),
-                                 np.broadcast_to(hc[:, :1], (len(batch), n, hc.shape[-1])),
-                                 np.broadcast_to(ctx[:, None, :], (len(batch), n, ctx.shape[-1]))], -1)
+        # The score layer's first product, block by block (the network joins, for each option, its
+        # own row, the rows it points at, the ego's and the context, then multiplies): a character's,
+        # a zone's or an aspect's part is computed once per row and gathered for the options that
+        # point at it, not once per option. The same sum in another order: a quarter of the work.
+        o, c, z, a, ego, x = self.blocks
+        first = (ho @ o + _gather(hc @ c, b["o_char"]) + _gather(hz @ z, b["o_zone"]) + _gather(ha @ a, b["o_aspect"])
+                 + (hc[:, 0] @ ego + ctx @ x + self.w["score.0.0.bias"])[:, None, :])
         w = self.w
-        h = self._mlp("score.0", joined)
+        h = _relu(_relu(first) @ w["score.0.2.weight"].T + w["score.0.2.bias"])
         scores = (h @ w["score.1.weight"].T + w["score.1.bias"])[..., 0]
         return [scores[i, :len(e.options)] for i, e in enumerate(batch)]
 

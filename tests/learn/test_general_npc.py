@@ -130,6 +130,12 @@ def test_a_foreign_damaged_or_missing_policy_file_is_refused_in_one_line(tmp_pat
     write(sly, EntityPolicy(shipped_path()).w, {"learn": ["turn"], "helper": "ppo:/elsewhere/x.zip"})
     with pytest.raises(UnknownController, match="expected a scripted policy"):
         make_controller(f"learned:{sly}")
+    lopsided = tmp_path / "lopsided.zip"  # a score layer that does not read the six joined rows
+    cut = dict(EntityPolicy(shipped_path()).w)
+    cut["score.0.0.weight"] = cut["score.0.0.weight"][:, :-64]
+    write(lopsided, cut, {"learn": ["turn"], "helper": "basic"})
+    with pytest.raises(UnknownController, match="a score layer reading 320 columns; a network of width 64 joins 384"):
+        make_controller(f"learned:{lopsided}")
 
 
 def test_the_shipped_learned_npc_is_small_and_its_sidecar_says_what_it_learned_from():
