@@ -925,6 +925,9 @@ def _add_design(sub: Any) -> None:
                                                        "else recorded and written there")
     ln.add_argument("--start", metavar="FILE", help="begin from this learned policy file's network instead of "
                                                    "imitating search (the recording rounds are skipped)")
+    ln.add_argument("--distill", metavar="FILE", help="learn a learned policy file's own turns instead of search's: "
+                                                     "it plays --fights fights of the self-play scenes, and a fresh "
+                                                     "network of --width clones it (a narrower one is cheaper)")
     ln.add_argument("--self-play", type=_seed, default=500, metavar="N",
                     help="then N iterations of self-play against the scripts and past selves (default 500; 0: "
                          "imitation only)")

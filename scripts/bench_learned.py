@@ -6,9 +6,10 @@ to show what part of the gap is the engine and what part the network. Repeated; 
 A second table (``--budget``) says what the floor leaves for each of the network's decisions: 0.2x of
 `basic`'s fast-core fights per second, over the turns the NPCs decide per fight, against what one
 decision's forward costs the numpy player alone, one at a time and in batches of 64 and 256 (the
-best a batched bench could do with this network, before any engine).
+best a batched bench could do with this network, before any engine); ``--files`` adds other policy
+files' batched forward (narrower networks: ``narrow_npc.py``) to the same run.
 
-    python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1] [--budget]
+    python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1] [--budget [--files a.zip,b.zip]]
 """
 
 from __future__ import annotations
@@ -61,30 +62,37 @@ def decisions(name: str, fights: int = 30) -> list:
     return out
 
 
-def budget(names: list[str], repeat: int) -> None:
+def forward(policy, rows: list, size: int, repeat: int) -> float:
+    """Microseconds per decision of ``policy``'s forward over ``rows``, in batches of ``size`` (median of ``repeat``)."""
+    batch = (rows * (1 + size // len(rows)))[:size]
+    times = []
+    for _ in range(repeat):
+        t, n = time.perf_counter(), 0
+        while time.perf_counter() - t < 0.5:
+            policy.logits(batch)
+            n += 1
+        times.append((time.perf_counter() - t) / n / size * 1e6)
+    return statistics.median(times)
+
+
+def budget(names: list[str], repeat: int, files: list[str]) -> None:
     from agents.learned import _load_policy, shipped_path
+    from fate_env.environment.entity_policy import EntityPolicy
     policy = _load_policy(shipped_path())
+    others = {f: EntityPolicy(f) for f in files}
     print("\n| scene | NPC turns per fight | options per turn | basic, fast core (fights/s) | the floor's budget per "
-          "turn (us) | forward alone, 1 at a time (us) | in 64s | in 256s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "turn (us) | forward alone, 1 at a time (us) | in 64s | in 256s |"
+          + "".join(f" {f} (width {p.meta.get('width')}), in 256s |" for f, p in others.items()))
+    print("| --- " * (8 + len(others)) + "|")
     for name in names:
         rows = decisions(name)
         per_fight = len(rows) / 30
         fast = statistics.median(rate(name, "basic", "fast", 2000, 1) for _ in range(repeat))
-        cost = []
-        for size in (1, 64, 256):
-            batch = (rows * (1 + size // len(rows)))[:size]
-            times = []
-            for _ in range(repeat):
-                t, n = time.perf_counter(), 0
-                while time.perf_counter() - t < 0.5:
-                    policy.logits(batch)
-                    n += 1
-                times.append((time.perf_counter() - t) / n / size * 1e6)
-            cost.append(statistics.median(times))
+        cost = [forward(policy, rows, size, repeat) for size in (1, 64, 256)]
+        cost += [forward(p, rows, 256, repeat) for p in others.values()]
         allowed = 1e6 / (0.2 * fast) / per_fight
         print(f"| {name} | {per_fight:.1f} | {sum(len(e.options) for e in rows) / len(rows):.0f} | {fast:.0f} | "
-              f"{allowed:.0f} | {cost[0]:.0f} | {cost[1]:.0f} | {cost[2]:.0f} |", flush=True)
+              f"{allowed:.0f} | " + " | ".join(f"{c:.0f}" for c in cost) + " |", flush=True)
 
 
 def main() -> None:
@@ -94,9 +102,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--budget", action="store_true", help="only the second table: the floor's budget per decision")
+    ap.add_argument("--files", default="", help="with --budget: also these policy files' forward (comma-separated)")
     args = ap.parse_args()
     if args.budget:
-        return budget(args.scenes.split(","), args.repeat)
+        return budget(args.scenes.split(","), args.repeat, [f for f in args.files.split(",") if f])
     print("| scene | basic, fast core (fights/s) | basic, Python engine | learned, Python engine | learned / basic "
           "(fast) | issue's floor |")
     print("| --- | --- | --- | --- | --- | --- |")

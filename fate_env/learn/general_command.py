@@ -74,15 +74,51 @@ def _started(path: str, seed: int):
         first = str(exc).splitlines()[0][:120]
         raise Refused(f"--start {path}: its weights are not this network's ({first})") from None
     model.eval()
+    return model, _card(path, "--start")
+
+
+def _card(path: str, flag: str) -> dict[str, Any]:
+    """The sidecar beside policy file ``path`` ({} when there is none); a damaged one refused, naming ``flag``."""
     card = Path(path).with_suffix(".json")
     if not card.is_file():
-        return model, {}
+        return {}
     from ..content.json_input import JSONInputError, load_json
     try:
         before = load_json(card, "the sidecar fate-npc learn writes", limit=4 * 1024 * 1024)
     except JSONInputError as exc:
-        raise Refused(f"--start: {str(exc)[:300]}") from None
-    return model, before if isinstance(before, dict) else {}
+        raise Refused(f"{flag}: {str(exc)[:300]}") from None
+    return before if isinstance(before, dict) else {}
+
+
+def _distill(args: Any, log) -> tuple[Any, dict[str, Any], float]:
+    """``--distill FILE``: the file's own turns on the self-play scenes, cloned into a fresh network of
+    ``--width`` (``distill.py``): the network, what it was trained on, and the seconds the recording took."""
+    from ..content.policy_file import ModelFileError
+    from ..environment.entity_policy import EntityPolicy
+    from .distill import SCENES, record, teacher_record
+    from .general import clone
+    path = args.distill
+    try:
+        EntityPolicy(path)
+    except ModelFileError as exc:
+        raise Refused(f"--distill: {exc}") from None
+    card = _card(path, "--distill")
+    t = time.perf_counter()
+    log(f"{path} playing the NPCs of {args.fights} fights on the first {min(SCENES, args.fights)} self-play scenes, "
+        f"{args.workers} workers")
+    rec = record(path, args.fights, args.workers, args.seed)
+    recorded = time.perf_counter() - t
+    log(f"cloning on its {len(rec)} turns ({args.epochs} epochs, width {args.width})")
+    fitted = clone(rec, epochs=args.epochs, seed=args.seed, width=args.width, threads=args.torch_threads, log=log)
+    seeds = sorted(set(rec.fight.tolist()))
+    info = {"epochs": args.epochs, "teacher": f"learned:{Path(path).name}",
+            "trained_on": {"generator_seeds": [min(seeds), max(seeds)] if seeds else [], "scenes": len(seeds),
+                           "fights": args.fights, "decisions": len(rec), "shipped_scenes": "none (held out)"},
+            "agreement": {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
+                          "teacher_with_basic": round(fitted.held_script_agree, 4)},
+            "distilled_from": teacher_record(card)}
+    log(f"cloned: agrees with {path} on {fitted.held_agree:.1%} of the turns of fights it did not train on")
+    return fitted.net, info, recorded
 
 
 def _imitate(args: Any, log) -> tuple[Any, dict[str, Any], float]:
@@ -145,6 +181,8 @@ def run(args: Any, log=print) -> dict[str, Any]:
     start_file, iterations = args.start, args.self_play
     if start_file and args.recording:
         raise Refused("--start skips the recording rounds: drop --recording (or --start)")
+    if args.distill and (start_file or args.recording):
+        raise Refused(f"--distill learns from a file's own turns: drop {'--start' if start_file else '--recording'}")
     if iterations and args.self_play_group < 2:
         raise Refused("--self-play-group: at least 2 fights per scene (each fight is measured against the others)")
     start = time.perf_counter()
@@ -154,6 +192,8 @@ def run(args: Any, log=print) -> dict[str, Any]:
         info = {**{k: before[k] for k in ("epochs", "rounds", "teacher", "trained_on", "agreement") if k in before},
                 "started_from": str(start_file)}
         recorded = 0.0
+    elif args.distill:
+        net, info, recorded = _distill(args, log)
     else:
         net, info, recorded = _imitate(args, log)
     info = {**file_meta(net), "seed": args.seed, **info, "opponents": list(OPPONENTS)}

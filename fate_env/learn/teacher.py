@@ -73,7 +73,7 @@ class Recording:
     def join(cls, parts: Sequence["Recording"]) -> "Recording":
         parts = [p for p in parts if len(p)]
         if not parts:
-            return _from([], [], [], [], [])
+            return recording_of([], [], [], [], [])
         at = {}
         for k in _ROWS:
             offsets, base = [np.zeros(1, np.int64)], 0
@@ -86,7 +86,7 @@ class Recording:
                    np.concatenate([p.outlook for p in parts]), np.concatenate([p.fight for p in parts]))
 
 
-def _from(decisions: list[Entities], chosen: list[int], script: list[int], outlooks: list[np.ndarray],
+def recording_of(decisions: list[Entities], chosen: list[int], script: list[int], outlooks: list[np.ndarray],
           fight: list[int]) -> Recording:
     """A recording of ``decisions`` (none: empty arrays of the rows' widths)."""
     if not decisions:
@@ -160,7 +160,7 @@ def fight(seed: int, most: int | None = None, actor: str | None = None) -> Recor
             if playing is not None and d.kind == "turn":
                 index, _ = playing.choose(c, d)
         c.step(index, "")
-    return _from(decisions, chosen, script, outlooks, [seed] * len(chosen))
+    return recording_of(decisions, chosen, script, outlooks, [seed] * len(chosen))
 
 
 def record(seeds: Iterable[int], workers: int = 1, most: int | None = None, actor: str | None = None) -> Recording:
