@@ -906,7 +906,8 @@ def _add_design(sub: Any) -> None:
     ln.add_argument("--out", required=True, metavar="FILE",
                     help="the policy file to write (learned:FILE plays it); its sidecar (.json) goes beside it")
     ln.add_argument("--force", action="store_true", help="replace the file and its sidecar if they exist")
-    ln.add_argument("--fights", type=_count, default=760, help="generated fights the fast core plays (default 760)")
+    ln.add_argument("--fights", type=_count, default=760,
+                    help="generated fights the fast core plays (default 760); with --distill, the fights the file plays")
     ln.add_argument("--slow-fights", type=int, default=60,
                     help="generated fights only the Python engine plays (default 60)")
     ln.add_argument("--most", type=_count, default=20, help="turns recorded per slow fight (default 20)")

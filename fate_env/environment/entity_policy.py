@@ -123,7 +123,8 @@ class EntityPolicy:
         # The score layer's first product, block by block (the network joins, for each option, its
         # own row, the rows it points at, the ego's and the context, then multiplies): a character's,
         # a zone's or an aspect's part is computed once per row and gathered for the options that
-        # point at it, not once per option. The same sum in another order: a quarter of the work.
+        # point at it, not once per option: one block's product per option instead of six, the same sum in
+        # another order.
         o, c, z, a, ego, x = self.blocks
         first = (ho @ o + _gather(hc @ c, b["o_char"]) + _gather(hz @ z, b["o_zone"]) + _gather(ha @ a, b["o_aspect"])
                  + (hc[:, 0] @ ego + ctx @ x + self.w["score.0.0.bias"])[:, None, :])

@@ -189,7 +189,8 @@ def run(args: Any, log=print) -> dict[str, Any]:
     if start_file:
         net, before = _started(start_file, args.seed)
         # what the network learned before carries over: its sidecar's record of the imitation
-        info = {**{k: before[k] for k in ("epochs", "rounds", "teacher", "trained_on", "agreement") if k in before},
+        info = {**{k: before[k] for k in ("epochs", "rounds", "teacher", "trained_on", "agreement", "distilled_from")
+                    if k in before},
                 "started_from": str(start_file)}
         recorded = 0.0
     elif args.distill:

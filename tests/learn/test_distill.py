@@ -51,6 +51,11 @@ def test_learn_distill_writes_a_narrower_file_that_plays_and_refuses_in_one_line
     sc = load_scene("duel")
     c = play(Conflict(sc, seed=2), controllers_for(sc, {"rival": f"learned:{out}"}, seed=2))
     assert c.pending is None
+    more = tmp_path / "more.zip"  # self-play from the clone keeps the record of where it came from
+    assert main(["learn", "--out", str(more), "--start", str(out), "--self-play", "1", "--self-play-scenes", "2",
+                 "--self-play-group", "2", "--workers", "1"]) == 0
+    after = json.loads(more.with_suffix(".json").read_text())
+    assert after["distilled_from"] == card["distilled_from"] and after["width"] == 16 and after["self_play"]["fights"] == 4
     capsys.readouterr()
     for extra, words in ((["--start", str(shipped_path())], "drop --start"),
                          (["--recording", str(tmp_path)], "drop --recording"),
