@@ -84,7 +84,7 @@ def _card(path: str, flag: str) -> dict[str, Any]:
         return {}
     from ..content.json_input import JSONInputError, load_json
     try:
-        before = load_json(card, "the sidecar fate-npc learn writes", limit=4 * 1024 * 1024)
+        before = load_json(card, "JSON sidecar (the one fate-npc learn writes)", limit=4 * 1024 * 1024)
     except JSONInputError as exc:
         raise Refused(f"{flag}: {str(exc)[:300]}") from None
     return before if isinstance(before, dict) else {}

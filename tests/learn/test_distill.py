@@ -57,7 +57,11 @@ def test_learn_distill_writes_a_narrower_file_that_plays_and_refuses_in_one_line
     after = json.loads(more.with_suffix(".json").read_text())
     assert after["distilled_from"] == card["distilled_from"] and after["width"] == 16 and after["self_play"]["fights"] == 4
     capsys.readouterr()
+    damaged = tmp_path / "damaged.zip"  # a teacher whose sidecar is cut short
+    damaged.write_bytes(out.read_bytes())
+    damaged.with_suffix(".json").write_text('{"oops":')
     for extra, words in ((["--start", str(shipped_path())], "drop --start"),
+                         (["--distill", str(damaged)], "expected a JSON sidecar (the one fate-npc learn writes)"),
                          (["--recording", str(tmp_path)], "drop --recording"),
                          (["--distill", str(tmp_path / "none.zip")], "no such policy file")):
         assert main([*argv, "--force", *extra]) != 0
