@@ -60,13 +60,8 @@ def _started(path: str, seed: int):
     """The torch network of the learned policy file ``path``, and what its sidecar says it was trained on."""
     import torch
 
-    from ..content.policy_file import ModelFileError
-    from ..environment.entity_policy import EntityPolicy
     from .entity_net import net as make_net
-    try:
-        policy = EntityPolicy(path)
-    except ModelFileError as exc:
-        raise Refused(f"--start: {exc}") from None
+    policy = _policy(path, "--start")
     model = make_net(seed, width=int(policy.meta.get("width", 64)))
     try:
         model.load_state_dict({k: torch.from_numpy(v) for k, v in policy.w.items()})
@@ -75,6 +70,22 @@ def _started(path: str, seed: int):
         raise Refused(f"--start {path}: its weights are not this network's ({first})") from None
     model.eval()
     return model, _card(path, "--start")
+
+
+def _policy(path: str, flag: str):
+    """The learned policy file ``path`` (``EntityPolicy``); a missing, foreign or damaged one refused, naming ``flag``."""
+    from ..content.policy_file import ModelFileError
+    from ..environment.entity_policy import EntityPolicy
+    try:
+        return EntityPolicy(path)
+    except ModelFileError as exc:
+        raise Refused(f"{flag}: {exc}") from None
+
+
+def _agreement(fitted: Any) -> dict[str, float]:
+    """A fit's agreement with its teacher, for the sidecar (``general.Fitted``)."""
+    return {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
+            "teacher_with_basic": round(fitted.held_script_agree, 4)}
 
 
 def _card(path: str, flag: str) -> dict[str, Any]:
@@ -93,15 +104,10 @@ def _card(path: str, flag: str) -> dict[str, Any]:
 def _distill(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     """``--distill FILE``: the file's own turns on the self-play scenes, cloned into a fresh network of
     ``--width`` (``distill.py``): the network, what it was trained on, and the seconds the recording took."""
-    from ..content.policy_file import ModelFileError
-    from ..environment.entity_policy import EntityPolicy
     from .distill import SCENES, record, teacher_record
     from .general import clone
     path = args.distill
-    try:
-        EntityPolicy(path)
-    except ModelFileError as exc:
-        raise Refused(f"--distill: {exc}") from None
+    _policy(path, "--distill")
     card = _card(path, "--distill")
     t = time.perf_counter()
     log(f"{path} playing the NPCs of {args.fights} fights on the first {min(SCENES, args.fights)} self-play scenes, "
@@ -114,8 +120,7 @@ def _distill(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     info = {"epochs": args.epochs, "teacher": f"learned:{Path(path).name}",
             "trained_on": {"generator_seeds": [min(seeds), max(seeds)] if seeds else [], "scenes": len(seeds),
                            "fights": args.fights, "decisions": len(rec), "shipped_scenes": "none (held out)"},
-            "agreement": {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
-                          "teacher_with_basic": round(fitted.held_script_agree, 4)},
+            "agreement": _agreement(fitted),
             "distilled_from": teacher_record(card)}
     log(f"cloned: agrees with {path} on {fitted.held_agree:.1%} of the turns of fights it did not train on")
     return fitted.net, info, recorded
@@ -151,8 +156,7 @@ def _imitate(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     info = {"epochs": args.epochs, "rounds": args.rounds, "teacher": "search",
             "trained_on": {"generator_seeds": [min(seeds), max(seeds)] if seeds else [], "fights": len(seeds),
                            "by_rule_set": rules, "decisions": len(pooled), "shipped_scenes": "none (held out)"},
-            "agreement": {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
-                          "teacher_with_basic": round(fitted.held_script_agree, 4)}}
+            "agreement": _agreement(fitted)}
     log(f"cloned: agrees with search on {fitted.held_agree:.1%} of the turns of fights it did not train on "
         f"(search's fallback, basic, on {fitted.held_script_agree:.1%})")
     return fitted.net, info, recorded

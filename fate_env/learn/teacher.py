@@ -87,7 +87,7 @@ class Recording:
 
 
 def recording_of(decisions: list[Entities], chosen: list[int], script: list[int], outlooks: list[np.ndarray],
-          fight: list[int]) -> Recording:
+                 fight: list[int]) -> Recording:
     """A recording of ``decisions`` (none: empty arrays of the rows' widths)."""
     if not decisions:
         from ..environment import entities as v

@@ -203,12 +203,13 @@ def test_the_policy_files_read_are_kept_a_few_at_a_time_and_reread_when_changed(
     from agents import learned as L
     weights = EntityPolicy(shipped_path()).w
     paths = [tmp_path / f"it-{i}.zip" for i in range(L.KEPT_FILES + 3)]
+    read = []
     for p in paths:
         write(p, weights, {"learn": ["turn"], "helper": "basic"})
-        L._load_policy(p)
+        read.append(L._load_policy(p))
     assert len(L._POLICIES) == L.KEPT_FILES
-    last = L._load_policy(paths[-1])
-    assert L._load_policy(paths[-1]) is last and L._load_policy(paths[0]) is not None
+    assert L._load_policy(paths[-1]) is read[-1]      # a file still kept is not read again
+    assert L._load_policy(paths[0]) is not read[0]    # the oldest was let go: read afresh
     write(paths[-1], weights, {"learn": ["turn"], "helper": "basic", "keep_within": 1.0})
     import os
     os.utime(paths[-1], (1, 1))  # another time stamp: the file changed, read again
