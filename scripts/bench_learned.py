@@ -1,15 +1,16 @@
 """Fights per second of `bench` with the `learned` NPCs against the same bench with `basic` NPCs, in one run
-(issue 53's pace: at least 0.2x). `basic` plays on the fast core (the engine `bench` picks for it);
-`learned` on the engine `bench` picks for it, today the Python engine. Also `basic` on the Python engine,
-to show what part of the gap is the engine and what part the network. Repeated; medians printed.
+(issue 53's pace: at least 0.2x). Both play on the fast core, the engine `bench` picks for them: `learned`
+inside the kernel (`fast/entity_rows.py`: the helper's move from a copy, the entity rows, the compiled
+forward, at every turn of a learned seat). ``--reference`` adds `learned` on the Python engine, what it
+played on before. Repeated; medians printed.
 
 A second table (``--budget``) says what the floor leaves for each of the network's decisions: 0.2x of
 `basic`'s fast-core fights per second, over the turns the NPCs decide per fight, against what one
-decision's forward costs the numpy player alone, one at a time and in batches of 64 and 256 (the
-best a batched bench could do with this network, before any engine); ``--files`` adds other policy
-files' batched forward (narrower networks: ``narrow_npc.py``) to the same run.
+decision's forward costs the numpy player alone, one at a time and in batches of 64 and 256;
+``--files`` adds other policy files' batched forward (narrower networks: ``narrow_npc.py``) to the same run.
 
-    python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1] [--budget [--files a.zip,b.zip]]
+    python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1] [--reference]
+    python scripts/bench_learned.py --budget [--files a.zip,b.zip]
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def npc_side(name: str) -> str:
 def rate(name: str, policy: str, engine: str, n: int, workers: int) -> float:
     path = scene_path(name)
     base = yaml.safe_load(path.read_text())
-    jobs = [(base, str(path), {}, None, {npc_side(name): policy}, 0, 0, i) for i in range(n)]
+    side = npc_side(name)
+    jobs = [(base, str(path), {}, None, {side: policy}, 0, 0, i) for i in range(n)]
     B.run_jobs(jobs[:5], 1, engine=engine)  # warm: imports, the kernel, the policy file
     t = time.perf_counter()
     B.run_jobs(jobs, workers, engine=engine)
@@ -101,24 +103,26 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--reference", action="store_true", help="also learned on the Python engine (slow)")
     ap.add_argument("--budget", action="store_true", help="only the second table: the floor's budget per decision")
     ap.add_argument("--files", default="", help="with --budget: also these policy files' forward (comma-separated)")
     args = ap.parse_args()
     if args.budget:
         return budget(args.scenes.split(","), args.repeat, [f for f in args.files.split(",") if f])
-    print("| scene | basic, fast core (fights/s) | basic, Python engine | learned, Python engine | learned / basic "
-          "(fast) | issue's floor |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| scene | basic, fast core (fights/s) | learned, fast core | learned / basic | issue's floor |"
+          + (" learned, Python engine |" if args.reference else ""))
+    print("| --- " * (5 + args.reference) + "|")
     for name in args.scenes.split(","):
-        got: dict[str, list[float]] = {"fast": [], "ref": [], "learned": []}
-        for _ in range(args.repeat):
-            got["fast"].append(rate(name, "basic", "fast", args.n * 10, args.workers))
-            got["ref"].append(rate(name, "basic", "reference", args.n, args.workers))
-            got["learned"].append(rate(name, "learned", "reference", args.n, args.workers))
-        m = {k: statistics.median(v) for k, v in got.items()}
-        print(f"| {name} | {m['fast']:.0f} | {m['ref']:.1f} | {m['learned']:.1f} | {m['learned'] / m['fast']:.4f} | 0.2 |",
-              flush=True)
-
+        got: dict[str, list[float]] = {"basic": [], "learned": [], "ratio": [], "ref": []}
+        for _ in range(args.repeat):  # in turns, each ratio from the same round
+            got["basic"].append(rate(name, "basic", "fast", args.n * 10, args.workers))
+            got["learned"].append(rate(name, "learned", "fast", args.n * 2, args.workers))
+            got["ratio"].append(got["learned"][-1] / got["basic"][-1])
+            if args.reference:
+                got["ref"].append(rate(name, "learned", "reference", args.n // 4, args.workers))
+        m = {k: statistics.median(v) if v else 0.0 for k, v in got.items()}
+        print(f"| {name} | {m['basic']:.0f} | {m['learned']:.0f} | {m['ratio']:.3f} | 0.2 |"
+              + (f" {m['ref']:.1f} |" if args.reference else ""), flush=True)
 
 if __name__ == "__main__":
     main()

@@ -88,6 +88,7 @@ class EntityPolicy:
             self._check()
         except KeyError as exc:
             raise ModelFileError(f"learned:{path}: weights without {exc}") from None
+        self._net = None
         #: the score layer's first weights split by what they multiply (option, character, zone,
         #: aspect, ego, context), transposed for ``rows @ block``
         self.blocks = tuple(np.ascontiguousarray(b.T) for b in np.split(self.w["score.0.0.weight"], 6, axis=1))
@@ -101,6 +102,14 @@ class EntityPolicy:
             raise ModelFileError(f"learned:{self.path}: a score layer reading {joined} columns; a network of width "
                                  f"{width} joins {6 * width}")
 
+    @property
+    def net(self):
+        """The weights as the compiled forward takes them (``entity_forward.Net``)."""
+        if self._net is None:
+            from ..fast.entity_forward import net_of
+            self._net = net_of(self.w)
+        return self._net
+
     # -- the forward, as entity_net.EntityNet's ------------------------------------------------------
     def _mlp(self, name: str, x: np.ndarray) -> np.ndarray:
         w = self.w
@@ -108,9 +117,24 @@ class EntityPolicy:
         return _relu(x @ w[f"{name}.2.weight"].T + w[f"{name}.2.bias"])
 
     def logits(self, batch: Sequence[view.Entities]) -> list[np.ndarray]:
-        """Each decision's option scores (its own options, in their order)."""
+        """Each decision's option scores (its own options, in their order): compiled, decision by
+        decision, where numba is installed (the fast path's own forward: a decision scores the same
+        whichever engine plays it), else numpy's over the padded batch."""
+        from ..fast.core import available
+        if available():
+            return [self.scores(e) for e in batch]
         with _one_blas_thread():
             return self._logits(batch)
+
+    def scores(self, e: view.Entities) -> np.ndarray:
+        """One decision's option scores with the compiled forward (``entity_forward.scores``)."""
+        from ..fast.bundles import Rows
+        from ..fast.entity_forward import scores
+        out = np.zeros(len(e.options), np.float32)
+        rows = Rows(e.glob, e.characters, e.char_zone, e.zones, e.aspects, e.aspect_owner, e.aspect_zone, e.options,
+                    e.option_char, e.option_zone, e.option_aspect, e.aspect_owner)
+        scores(self.net, rows, len(e.characters), len(e.zones), len(e.aspects), len(e.options), out)
+        return out
 
     def _logits(self, batch: Sequence[view.Entities]) -> list[np.ndarray]:
         b = pad(batch)

@@ -49,11 +49,25 @@ def _playouts(scene) -> None:
     look.play(1, [], pending, [0], [1], 0)
 
 
+def _learned(scene) -> None:
+    """``play_learned`` (the learned NPC's fights), and ``script_pick`` and ``rows`` (a session's
+    helper move and entity rows), through the shipped file."""
+    from fate_env.content.scene_files import config_dir
+    from fate_env.fast.core import FastCore
+    from .entity_policy import EntityPolicy
+    from .fast_entities import FastEntities, FastLearned
+    core = FastCore(scene, None, {c.id: ("turn",) for c in scene.characters if c.kind != "pc"})
+    FastLearned(core, EntityPolicy(config_dir() / "models" / "learned.zip"), 0.0).run([1])
+    s = core.session(1)
+    FastEntities(core).encode(s, core.tables.ids.index(s.pending[1]), s.script_pick())
+
+
 #: each entry point's lock, and what compiles it (in this order: the later ones reuse the earlier's functions)
 STEPS: tuple[tuple[tuple[str, ...], Callable], ...] = (
     (("play_batch",), _play_batch),
     (("advance", "observe"), _environment),
     (("playouts",), _playouts),
+    (("play_learned", "script_pick", "rows"), _learned),
 )
 
 

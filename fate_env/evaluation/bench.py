@@ -142,8 +142,10 @@ def choose_engine(scenes: Sequence, controls: dict[str, str], wanted: str = "aut
         return "reference", ""
     from fate_env import fast
     why = [] if fast.available() else [fast.NOTICE]
+    from .learned_fast import kernel_controls
     for sc in scenes:
-        why += [w for w in fast.covered(sc, effective_controls(sc, controls)) if w not in why]
+        scripts, _, learned_why = kernel_controls(effective_controls(sc, controls))
+        why += [w for w in learned_why + fast.covered(sc, scripts) if w not in why]
     if why and wanted == "fast":
         raise BenchError("--engine fast: " + "; ".join(why))
     return ("reference", "; ".join(why)) if why else ("fast", "")
@@ -158,6 +160,7 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     from fate_env.fast import FastCore
     from fate_env.fast.kernel import layout as k
     from fate_env.fast.decode import outcome
+    from .learned_fast import LearnedFights, learned_seats
     base, file, params, rules, controls, seed, variant, _ = jobs[0]
     scene = _scene_cache(base, file, params, rules)
     key = repr((file, sorted(params.items()), rules))
@@ -165,9 +168,11 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     key += repr(sorted(controllers.items()))
     core = _CORES.get(key)
     if core is None:
-        core = _CORES[key] = FastCore(scene, controllers)
+        core = _CORES[key] = LearnedFights(scene, controllers) if learned_seats(controllers) else FastCore(scene, controllers)
     seeds = [episode_seed(j[5], j[7]) for j in jobs]
     CH, SLOTA, G = (a.tolist() for a in core.run(seeds))  # Python lists: one conversion per batch
+    if isinstance(core, LearnedFights):  # learned seats: the network answers them inside the kernel
+        core = core.core
     out = []
     for i, j in enumerate(jobs):
         if G[i][k.G_BAIL]:

@@ -75,14 +75,14 @@ def _seats(scene: Scene, pa: str, pb: str) -> dict[str, str]:
 
 
 def _fast_cell(job: tuple) -> list[tuple]:
-    """One pair's episodes as one batch on the fast core: the same tuples as ``episode`` gives (an
-    episode it hands back is played by ``episode`` on the reference)."""
-    from fate_env import fast
+    """One pair's episodes as one batch on the fast core (``learned`` seats too): the same tuples as
+    ``episode`` gives (an episode it hands back is played by ``episode`` on the reference)."""
+    from .learned_fast import fast_outcomes
     scene, pa, pb, n, seed = job
     side_a = scene.sides[0]
     who = _seats(scene, pa, pb)
     seeds = [seed + k for k in range(n)]
-    outcomes = fast.FastCore(scene, who).outcomes(seeds)
+    outcomes = fast_outcomes(scene, who, seeds)  # learned seats answered inside the kernel
     a_side = {c.id for c in scene.characters if c.side == side_a}
     rows = []
     for s, o in zip(seeds, outcomes):
@@ -103,7 +103,8 @@ def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int,
     from fate_env import fast
     if not fast.available():
         return {}
-    covered = [(scene, pa, pb, n, seed) for pa, pb in pairs if not fast.covered(scene, _seats(scene, pa, pb))]
+    from .learned_fast import fast_reasons
+    covered = [(scene, pa, pb, n, seed) for pa, pb in pairs if not fast_reasons(scene, _seats(scene, pa, pb))]
     if workers <= 1 or len(covered) <= 1:
         rows = [_fast_cell(j) for j in covered]
     else:

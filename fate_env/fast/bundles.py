@@ -28,3 +28,14 @@ Work = namedtuple("Work", "R buf skills allies payers pick_free pick_paid plans 
 #: slot, the layout's sizes, each character's fixed features, its box counts, and the
 #: environment's index of each decision kind
 View = namedtuple("View", "SLOT_AT LP STATIC BOXES DK2OBS")
+#: the entity view's fixed columns for one scene (``entity_rows.rows``; built by
+#: ``environment/fast_entities.py``): the block starts, each character's and zone's fixed columns,
+#: a decision kind's and an option code's place in the view, a skill's column, a template's target
+#: kind, each character's boxes on both tracks
+EntityView = namedtuple("EntityView", "EP CHS ZS DK OTYPE OWORD SKW TPLK BOXES")
+#: one decision's entity rows (``environment/entities.Entities``'s arrays, in its order), and a
+#: scratch of each aspect id's row
+Rows = namedtuple("Rows", "glob chars czone zones aspects owner azone options o_char o_zone o_asp row_of")
+#: what ``entity_rows.play_learned`` hands back: each fight's final characters, slots and globals,
+#: and where it stopped when it could not go on (the fight, the count past a limit)
+Outcomes = namedtuple("Outcomes", "CH SLOTA G where")

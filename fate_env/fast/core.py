@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .kernel import layout as k
-from .kernel.entry import advance, play_batch
+from .kernel.entry import advance, play_batch, script_pick
 from .bundles import Fight
 from . import stamp
 from .jit import BROKEN, HAVE_NUMBA, bound, first_call
@@ -144,6 +144,7 @@ class Session:
                            np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * RNG_SIZE, np.uint64))
         self.checkpoint = Fight(*(np.zeros(k.NG, np.int64) if name == "G" else np.zeros_like(a)
                                   for name, a in zip(Fight._fields, self.state)))
+        self._copy: Fight | None = None  # script_pick's copy of the fight
         self._advance(True)
 
     def _advance(self, fresh: bool) -> None:
@@ -172,6 +173,31 @@ class Session:
         G[k.NG + n] = index
         G[k.G_NANS] = n + 1
         self._advance(False)
+
+    def script_pick(self) -> int:
+        """The option the paused seat's own script (its policy in the scene's tables) would take
+        here: what the ``learned`` NPC reads as its helper's move. A copy from the turn's start
+        plays it; the session itself is left as it was."""
+        if int(self.G[k.G_BAIL]) != k.BAIL_PAUSE:
+            raise ValueError("no decision is waiting for an answer")
+        core = self.core
+        nans = int(self.G[k.G_NANS])
+        copy = self._copy
+        if copy is None or len(copy.G) < k.NG + nans:
+            copy = self._copy = Fight(*(np.zeros(k.NG + max(256, 2 * nans), np.int64) if name == "G"
+                                        else np.zeros(3 * RNG_SIZE, np.uint64) if name == "RNG" else np.zeros_like(a)
+                                        for name, a in zip(Fight._fields, self.state)))
+        if core._script_events is None:
+            core._script_events = np.zeros_like(self.EV)
+        args = (core.arrays, self.state, self.checkpoint, core._script_events, copy)
+        if core._script_pick is None:
+            core._script_pick = bound(script_pick, args)
+        with np.errstate(over="ignore"):
+            pick = int(core._script_pick(*args))
+        if pick < 0:
+            raise RuntimeError(f"the fast core's copy of {core.tables.scene.name!r} (seed {self.seed}) made no decision "
+                               "where the session paused: a bug")
+        return pick
 
     @property
     def episode(self) -> Episode:
@@ -234,6 +260,8 @@ class FastCore:
         self._scratch_events = np.zeros((self.tables.emax, k.EW), np.int64)  # a batch's events are not kept
         self._replay_scratch: tuple | None = None
         self._advance = None  # kernel.advance bound to a session's argument types (jit.bound)
+        self._script_pick = None  # kernel.script_pick, bound likewise, and its scratch events
+        self._script_events: np.ndarray | None = None
 
     def _state(self, *lead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t = self.tables

@@ -13,7 +13,7 @@ from ..jit import njit
 from .checkpoint import _restore
 from .conflict import _run
 from .layout import (
-    A_ALIVE, BAIL_NONE, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
+    A_ALIVE, BAIL_NONE, E_DECISION, G_ANSPOS, G_EXCHANGE, G_NEV, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
     G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_WINNER,
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
     MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
@@ -215,3 +215,40 @@ def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
         for c in range(n):
             for k in range(CH.shape[1]):
                 CH_out[i, c, k] = CH[c, k]
+
+
+@mirrors("agents.learned.LearnedController.scores")
+@njit(cache=True)
+def script_pick(T, W, K, EV, W2):
+    """The option a paused seat's own script would take (the move the ``learned`` NPC reads as its
+    helper's): a copy ``W2`` of the fight from the turn's start ``K`` takes the turn's answers so
+    far, then the seat plays its script, until the next exchange begins or another seat asks; the
+    copy's first decision past the pause is the script's. Returns its option index, or -1 when the copy made no
+    such decision (it bailed). ``EV`` is a scratch event table (the session's own holds the
+    paused options); ``W2.G`` has room for the answers and ``W2.RNG`` for three generators."""
+    G, G2 = W.G, W2.G
+    n = T.SC.shape[0]
+    P = T.P.copy()  # the copy's seats stop asking: its own parameters
+    T2 = Scene(T.SC, T.SK, T.ST, T.SLOTS, T.A0, T.AF0, P, T.SIGHT, T.HOPS, T.ZF, T.ZFN, T.ZR, T.ZRN, T.TPL)
+    nans = G[G_NANS]
+    for j in range(nans):
+        G2[NG + j] = G[NG + j]
+    G2[G_NANS] = nans
+    _restore(W2, K)
+    RNG = W2.RNG
+    if G2[G_ANSPOS] >= nans:  # no answer taken since the turn began: the seat's script plays from here, and
+        # the copy stops at the next seat that asks, if one does before the exchange ends
+        P[P[P_POL] + POL_W * G[G_PACTOR] + POL_ASKS] = 0
+    else:  # the turn's answers first, then the scripts (kernel.seats._play_out), on the same dice
+        G2[G_PLAYOUT] = n
+        for j in range(RNG_SIZE):
+            RNG[2 * RNG_SIZE + j] = RNG[j]
+    G2[G_HORIZON] = G2[G_EXCHANGE] + 1
+    G2[G_RESUME] = 1
+    G2[G_CKMODE] = 0
+    G2[G_BAIL] = BAIL_NONE
+    at = G[G_NEV]
+    _run(T2, W2, _scratch(n, T.ZF, T.TPL), EV, K)
+    if G2[G_NEV] <= at or EV[at, 0] != E_DECISION or EV[at, 1] != G[G_PKIND] or EV[at, 2] != G[G_PACTOR]:
+        return NEG
+    return EV[at, 3]
