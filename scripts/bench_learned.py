@@ -6,7 +6,8 @@ played on before. Repeated; medians printed.
 
 A second table (``--budget``) says what the floor leaves for each of the network's decisions: 0.2x of
 `basic`'s fast-core fights per second, over the turns the NPCs decide per fight, against what one
-decision's forward costs the numpy player alone, one at a time and in batches of 64 and 256;
+decision's forward costs alone (``EntityPolicy.logits``: compiled, decision by decision, where numba
+is installed, else numpy over the padded batch), one at a time and in batches of 64 and 256;
 ``--files`` adds other policy files' batched forward (narrower networks: ``narrow_npc.py``) to the same run.
 
     python scripts/bench_learned.py [--scenes warehouse,duel] [-n 200] [--repeat 3] [--workers 1] [--reference]

@@ -3,9 +3,9 @@
 
 Numpy pays for each small product and for padding a batch to its largest decision; a decision of the
 warehouse costs it about 150 µs in a batch of hundreds. Here the products are loops over the rows a
-decision has, the weights laid out input-major so each input adds a row of weights to the output
-(one-hot inputs, most of an option's row, add nothing), and a decision's scores depend on that
-decision alone: whichever fights share a batch, a fight's choices are the same, so the fast path
+decision has: a row embedder's first layer input-major, so each nonzero input adds a row of weights
+(one-hot inputs, most of an option's row, add nothing), the dense layers as dot products the
+compiler vectorises; and a decision's scores depend on that decision alone: whichever fights share a batch, a fight's choices are the same, so the fast path
 and the reference engine choose alike (``LearnedController`` scores with this too when numba is
 there).
 """
@@ -20,12 +20,16 @@ import numpy as np
 from .jit import njit
 from .kernel.mirror import mirrors
 
-#: the weights input-major (``in, out``), float32, C-contiguous: each embedder's two layers, then
-#: the score layer's first product by block (option, character, zone, aspect, ego, context), its
-#: second layer and the last
+#: the weights as the products read them, float32, C-contiguous: the first layer of each row embedder
+#: input-major (``in, out``: an entity's or an option's row is mostly zeros, and a zero input adds no
+#: weights), every other layer output-major (torch's ``out, in``: a dot product per output over a
+#: dense input); the score layer's first product by block (option, character, zone, aspect, ego,
+#: context), its second layer and the last
 Net = namedtuple("Net", "g0 gb0 g2 gb2 c0 cb0 c2 cb2 z0 zb0 z2 zb2 a0 ab0 a2 ab2 o0 ob0 o2 ob2 x0 xb0 x2 xb2 "
                         "s_o s_c s_z s_a s_e s_x sb0 s2 sb2 s1 sb1")
 _EMBED = (("g", "glob"), ("c", "char"), ("z", "zone"), ("a", "aspect"), ("o", "option"), ("x", "context"))
+#: the embedders whose first layer reads sparse rows (the context's reads pooled, dense ones)
+_SPARSE = ("g", "c", "z", "a", "o")
 
 
 def net_of(w: Mapping[str, np.ndarray]) -> Net:
@@ -33,24 +37,29 @@ def net_of(w: Mapping[str, np.ndarray]) -> Net:
     def t(a: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(np.asarray(a, np.float32).T)
 
+    def d(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.asarray(a, np.float32))
+
     def v(a: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(np.asarray(a, np.float32).reshape(-1))
     parts: dict[str, np.ndarray] = {}
     for short, name in _EMBED:
-        parts[f"{short}0"], parts[f"{short}b0"] = t(w[f"{name}.0.weight"]), v(w[f"{name}.0.bias"])
-        parts[f"{short}2"], parts[f"{short}b2"] = t(w[f"{name}.2.weight"]), v(w[f"{name}.2.bias"])
+        first = w[f"{name}.0.weight"]
+        parts[f"{short}0"] = t(first) if short in _SPARSE else d(first)
+        parts[f"{short}b0"] = v(w[f"{name}.0.bias"])
+        parts[f"{short}2"], parts[f"{short}b2"] = d(w[f"{name}.2.weight"]), v(w[f"{name}.2.bias"])
     blocks = np.split(np.asarray(w["score.0.0.weight"], np.float32), 6, axis=1)
     for key, b in zip(("s_o", "s_c", "s_z", "s_a", "s_e", "s_x"), blocks):
-        parts[key] = t(b)
-    parts["sb0"], parts["s2"], parts["sb2"] = v(w["score.0.0.bias"]), t(w["score.0.2.weight"]), v(w["score.0.2.bias"])
+        parts[key] = d(b)
+    parts["sb0"], parts["s2"], parts["sb2"] = v(w["score.0.0.bias"]), d(w["score.0.2.weight"]), v(w["score.0.2.bias"])
     parts["s1"], parts["sb1"] = v(w["score.1.weight"]), v(w["score.1.bias"])
     return Net(**parts)
 
 
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True, _nrt=False)
-def _dense(x, m, W, b, out, relu):
-    """``out[:m] = x[:m] @ W + b`` (then ReLU): input-major, skipping zero inputs."""
+def _sparse(x, m, W, b, out):
+    """``out[:m] = relu(x[:m] @ W + b)``, ``W`` input-major: each nonzero input adds its row of weights."""
     width = W.shape[1]
     for i in range(m):
         for j in range(width):
@@ -60,20 +69,35 @@ def _dense(x, m, W, b, out, relu):
             if v != 0.0:
                 for j in range(width):
                     out[i, j] += v * W[p, j]
-        if relu:
-            for j in range(width):
-                if out[i, j] < 0.0:
-                    out[i, j] = 0.0
+        for j in range(width):
+            if out[i, j] < 0.0:
+                out[i, j] = 0.0
+
+
+@mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
+@njit(cache=True, _nrt=False, fastmath=True)
+def _dense(x, m, W, b, out, relu):
+    """``out[:m] = x[:m] @ W.T + b`` (then ReLU), ``W`` output-major: one dot product per output (the
+    sum's order is the compiler's: within float32 rounding of numpy's)."""
+    width = W.shape[0]
+    n = W.shape[1]
+    for i in range(m):
+        for j in range(width):
+            a = b[j]
+            for p in range(n):
+                a += x[i, p] * W[j, p]
+            out[i, j] = 0.0 if relu and a < 0.0 else a
 
 
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True)
 def _embed(x, m, W0, b0, W2, b2):
-    """Two layers, each then ReLU, over the first ``m`` rows of ``x`` (entity_net's ``_mlp``)."""
-    width = W0.shape[1]
+    """Two layers, each then ReLU, over the first ``m`` rows of ``x`` (entity_net's ``_mlp``), the
+    first reading sparse rows."""
+    width = W2.shape[0]
     h = np.empty((max(m, 1), width), np.float32)
     out = np.empty((max(m, 1), width), np.float32)
-    _dense(x, m, W0, b0, h, True)
+    _sparse(x, m, W0, b0, h)
     _dense(h, m, W2, b2, out, True)
     return out
 
@@ -102,7 +126,7 @@ def scores(N, R, nc, nz, na, no, out):
     forward computes them."""
     glob, chars, czone, zones, aspects = R.glob, R.chars, R.czone, R.zones, R.aspects
     options, o_char, o_zone, o_asp = R.options, R.o_char, R.o_zone, R.o_asp
-    width = N.c2.shape[1]
+    width = N.c2.shape[0]
     hz = _embed(zones, nz, N.z0, N.zb0, N.z2, N.zb2)
     hc = _embed(chars, nc, N.c0, N.cb0, N.c2, N.cb2)
     for i in range(nc):  # a character is also where it stands
@@ -119,7 +143,10 @@ def scores(N, R, nc, nz, na, no, out):
     _pool(hc, nc, joined, width)
     _pool(hz, nz, joined, 3 * width)
     _pool(ha, na, joined, 5 * width)
-    ctx = _embed(joined, 1, N.x0, N.xb0, N.x2, N.xb2)
+    h1 = np.empty((1, width), np.float32)
+    ctx = np.empty((1, width), np.float32)
+    _dense(joined, 1, N.x0, N.xb0, h1, True)
+    _dense(h1, 1, N.x2, N.xb2, ctx, True)
     # the score layer's first product, block by block: each row's part once, gathered by the options
     base = np.empty((1, width), np.float32)
     ego = np.empty((1, width), np.float32)
@@ -135,7 +162,6 @@ def scores(N, R, nc, nz, na, no, out):
     ho = _embed(options, no, N.o0, N.ob0, N.o2, N.ob2)
     first = np.empty((max(no, 1), width), np.float32)
     _dense(ho, no, N.s_o, base[0], first, False)
-    h = np.empty((1, width), np.float32)
     for i in range(no):
         for j in range(width):
             v = first[i, j]
@@ -146,8 +172,10 @@ def scores(N, R, nc, nz, na, no, out):
             if o_asp[i] >= 0:
                 v += pa[o_asp[i], j]
             first[i, j] = v if v > 0.0 else 0.0
-        _dense(first[i:i + 1], 1, N.s2, N.sb2, h, True)
+    h = np.empty((max(no, 1), width), np.float32)
+    _dense(first, no, N.s2, N.sb2, h, True)
+    for i in range(no):
         s = N.sb1[0]
         for j in range(width):
-            s += h[0, j] * N.s1[j]
+            s += h[i, j] * N.s1[j]
         out[i] = s
