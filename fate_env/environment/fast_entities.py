@@ -17,6 +17,7 @@ from ..fast.entity_rows import (C_KIND, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG,
 from ..fast.jit import bound
 from ..fast.kernel import layout as k
 from ..rules.skills import DEFAULT_SKILLS, TARGET_KINDS
+from ..rules.stress import build_fighter
 from ..rules.zones import ZoneMap
 from . import entities as view
 
@@ -101,7 +102,6 @@ class FastEntities:
 
 
 def _fighters(scene):
-    from ..rules.stress import build_fighter
     return [build_fighter(c, scene.rules) for c in scene.characters]
 
 
@@ -123,9 +123,6 @@ def _option_columns(tb) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(word, str):
             oword[code] = view._word(word)
     return otype, oword
-
-
-__all__ = ["FastEntities", "rows"]
 
 
 class FastLearned:
@@ -175,3 +172,6 @@ class FastLearned:
             raise RuntimeError(f"the fast core's copy of {core.tables.scene.name!r} (seed {int(SEEDS[where[0]])}) made "
                                "no decision where the fight paused: a bug (play it with --engine reference)")
         return CH, SLOTA, G
+
+
+__all__ = ["FastEntities", "FastLearned"]

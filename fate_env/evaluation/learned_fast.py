@@ -1,15 +1,12 @@
-"""The ``learned`` NPC on the fast core: many fights stepped at once, each paused at a learned seat's
-decision, and one forward of the network for all the decisions waiting (issue 53: at the fast core's
-pace).
+"""The ``learned`` NPC on the fast core, for ``bench`` and ``eval`` (issue 53: at the fast core's pace).
 
 A learned seat is, to the kernel, its helper script (``basic`` for the shipped file) that asks the
-decision kinds its file learned (its turns) from outside. At each pause the kernel gives the
-helper's own move (``Session.script_pick``: a copy plays the turn with the script) and the entity
-rows are written from its arrays (``environment/fast_entities.py``); the network scores every
-waiting fight's options in one call, and each fight takes its choice as ``LearnedController.choose``
-would (the helper's move unless another beats it by ``keep_within``). The decisions are the
-reference's, so the fights are too: a differential test holds them to ``LearnedController`` on the
-reference engine, record for record.
+decision kinds its file learned (its turns) from outside. ``LearnedFights`` plays a batch of seeds in
+one call into the kernel (``fast/entity_rows.play_learned``): at each pause the helper's move from a
+copy of the turn, the entity rows from the kernel's arrays, the compiled network's scores, and
+``LearnedController.choose``'s rule (the helper's move unless another beats it by ``keep_within``).
+The decisions are the reference's, so the fights are too: differential tests hold them to
+``LearnedController`` on the reference engine, record for record.
 """
 
 from __future__ import annotations
@@ -57,14 +54,9 @@ def kernel_controls(controls: Mapping[str, str]) -> tuple[dict[str, str], dict[s
     return scripts, asks, why
 
 
-_CONTROLLERS: dict[str, LearnedController] = {}
-
-
 def _controller(spec: str) -> LearnedController:
-    """The learned controller of a spec (its file read once per process: agents.learned)."""
-    if spec not in _CONTROLLERS:
-        _CONTROLLERS[spec] = make_controller(spec, 0)
-    return _CONTROLLERS[spec]
+    """The learned controller of a spec (its file read once per process while unchanged: agents.learned)."""
+    return make_controller(spec, 0)
 
 
 class LearnedFights:
