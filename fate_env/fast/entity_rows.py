@@ -244,7 +244,7 @@ PL_OK, PL_NO_PICK, PL_ASPECTS, PL_OPTIONS = 0, 1, 2, 3
 
 
 @mirrors("agents.learned.LearnedController.choose", "agents.base.play")
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, N, V, limits, OUT):
     """Play each seed's fight to its end, the seats that ask (the learned ones) answered by the
     network ``N``: at each pause the helper's move (``script_pick``), the entity rows (``rows``), the

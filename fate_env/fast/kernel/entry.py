@@ -85,7 +85,7 @@ def _scratch(n, ZF, TPL):
 
 
 @mirrors("fate_env.rules.flows.conflict.run")
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_batch(T, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_out):
     """Play one conflict per seed in ``SEEDS`` on the scene ``T`` (a ``Scene``), each from its
     start with the dice of ``default_rng(seed)``. The final states come back in ``CH_out[i]``,
@@ -94,7 +94,8 @@ def play_batch(T, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_out):
     cover (the caller then plays it on the reference engine). ``POLICY_RNG0[i]``: the random
     policy's generator at the start of episode i (numpy's state: see core.py). Every array the
     flow needs is allocated here, once per batch: the helpers below run without reference
-    counting."""
+    counting. It runs without the GIL, so a worker's watcher thread can end the worker mid-batch
+    when its parent is gone (``evaluation/pools._end_with_parent``)."""
     SC, P = T.SC, T.P
     n = SC.shape[0]
     amax = P[P_AMAX]
@@ -136,7 +137,7 @@ def advance(T, SEED, POLICY_RNG0, EV, W, K, fresh):
 
 
 @mirrors("fate_env.rules.engine.Engine.fork", "agents.search.SearchController._lookahead")
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
     """Copies of one position, each played on with its own dice (``Engine.fork``). The scene is
     replayed once from ``SEED`` with every seat answered by ``ANSWERS`` (the scene's answers so
