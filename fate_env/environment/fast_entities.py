@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..fast.bundles import EntityView, Fight, Outcomes, Rows
+from ..fast.bundles import EntityView, Outcomes, Rows
 from ..fast.core import FastCore, Session
 from ..fast.decode import KINDS, _option
-from ..fast.entity_rows import (C_KIND, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_NSKILL, EP_OF,
+from ..fast.entity_rows import (C_KIND, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_OF,
                                 EP_POINTS, EP_REROLL_WORD, EP_SCENE_WORD, EP_SKILL, EP_TEMPLATE, EP_TYPE, EP_WORD, EP_ZF,
                                 EP_AF, NEP, PL_ASPECTS, PL_OK, PL_OPTIONS, play_learned, rows)
 from ..fast.jit import bound
@@ -43,7 +43,6 @@ class FastEntities:
         for key, name in ((EP_TYPE, "type"), (EP_SKILL, "skill"), (EP_TEMPLATE, "template"), (EP_FLAG, "flag"),
                           (EP_COUNT, "count"), (EP_WORD, "word"), (EP_POINTS, "points"), (EP_HINT, "hint")):
             self.EP[key] = at[name]
-        self.EP[EP_NSKILL] = len(DEFAULT_SKILLS)
         self.EP[EP_SCENE_WORD] = view._word("scene")
         self.EP[EP_BONUS_WORD], self.EP[EP_REROLL_WORD] = view._word("bonus"), view._word("reroll")
         # the fixed columns of each character's row: its kind and its skills (the rest is play)
@@ -131,21 +130,13 @@ class FastLearned:
     file (``entity_policy.EntityPolicy``), ``keep_within`` its margin over the helper's move."""
 
     def __init__(self, core: FastCore, policy, keep_within: float):
-        from ..fast.dice import RNG_SIZE
         self.core = core
         self.entities = FastEntities(core)
         self.net = policy.net
         self.keep_within = float(keep_within)
         t = core.tables
-        n, amax = t.SC.shape[0], int(t.P[k.P_AMAX])
-        CH, SLOTA, _ = core._state()
-
-        def fight(g: int, rng: int) -> Fight:
-            return Fight(np.zeros_like(CH), np.zeros((n, 64), np.int64), np.zeros_like(SLOTA), np.zeros(g, np.int64),
-                         np.zeros((amax, k.NAF), np.int64), np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
-                         np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(rng * RNG_SIZE, np.uint64))
         # the fight, its turn's start, and script_pick's copy (answers past NG: room for a long fight's)
-        self.W, self.K, self.W2 = fight(k.NG + 16384, 2), fight(k.NG, 2), fight(k.NG + 16384, 3)
+        self.W, self.K, self.W2 = core.fight(k.NG + 16384, 2), core.fight(k.NG, 2), core.fight(k.NG + 16384, 3)
         self.EV = np.zeros((t.emax, k.EW), np.int64)
         self.EV2 = np.zeros_like(self.EV)
         self._play = None

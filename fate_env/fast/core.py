@@ -131,19 +131,14 @@ class Session:
 
     def __init__(self, core: "FastCore", seed: int, policy_rng: np.ndarray | None = None):
         t = core.tables
-        n, amax = t.SC.shape[0], int(t.P[k.P_AMAX])
         self.core, self.seed = core, seed
         self._seed = _seeds([seed])
         self._policy_rng = core._policy_rngs([seed])[0] if policy_rng is None else np.asarray(policy_rng, np.uint64)
-        CH, SLOTA, _ = core._state()
         self.EV = np.zeros((t.emax, k.EW), np.int64)
-        self.G = np.zeros(k.NG + 1024, np.int64)
         #: the fight's arrays, and their copy at the last turn's start (``bundles.Fight``)
-        self.state = Fight(CH, np.zeros((n, 64), np.int64), SLOTA, self.G, np.zeros((amax, k.NAF), np.int64),
-                           np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
-                           np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(2 * RNG_SIZE, np.uint64))
-        self.checkpoint = Fight(*(np.zeros(k.NG, np.int64) if name == "G" else np.zeros_like(a)
-                                  for name, a in zip(Fight._fields, self.state)))
+        self.state = core.fight(k.NG + 1024, 2)
+        self.G = self.state.G
+        self.checkpoint = core.fight(k.NG, 2)
         self._copy: Fight | None = None  # script_pick's copy of the fight
         self._advance(True)
 
@@ -184,9 +179,7 @@ class Session:
         nans = int(self.G[k.G_NANS])
         copy = self._copy
         if copy is None or len(copy.G) < k.NG + nans:
-            copy = self._copy = Fight(*(np.zeros(k.NG + max(256, 2 * nans), np.int64) if name == "G"
-                                        else np.zeros(3 * RNG_SIZE, np.uint64) if name == "RNG" else np.zeros_like(a)
-                                        for name, a in zip(Fight._fields, self.state)))
+            copy = self._copy = core.fight(k.NG + max(256, 2 * nans), 3)
         if core._script_events is None:
             core._script_events = np.zeros_like(self.EV)
         args = (core.arrays, self.state, self.checkpoint, core._script_events, copy)
@@ -268,6 +261,16 @@ class FastCore:
         n = t.SC.shape[0]
         return (np.zeros(lead + (n, k.NCF + n), np.int64), np.zeros(lead + (n, t.SLOTS.shape[1]), np.int64),
                 np.zeros(lead + (k.NG,), np.int64))
+
+    def fight(self, g: int, generators: int) -> Fight:
+        """Zeroed arrays for one fight of this scene (``bundles.Fight``): ``g`` globals (answers past
+        NG), ``generators`` generators' states (the dice, the random policy's, a copy's dice)."""
+        t = self.tables
+        n, amax = t.SC.shape[0], int(t.P[k.P_AMAX])
+        CH, SLOTA, _ = self._state()
+        return Fight(CH, np.zeros((n, 64), np.int64), SLOTA, np.zeros(g, np.int64), np.zeros((amax, k.NAF), np.int64),
+                     np.zeros((amax, n), np.int64), np.zeros(amax, np.int64),
+                     np.zeros((int(t.P[k.P_NSIDES]), amax), np.int64), np.zeros(generators * RNG_SIZE, np.uint64))
 
     def _policy_rngs(self, seeds) -> np.ndarray:
         """Each episode's random-policy generator at its start: ``default_rng(seed * 1000 + i)``

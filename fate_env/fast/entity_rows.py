@@ -22,11 +22,12 @@ from .kernel.mirror import mirrors
 from .kernel.reach import _attack_skills, _can_reach
 from .kernel.rolls import _attack_rating, _defense_rating
 from .kernel.stress import _cap
+from .observe import _rel, _slot
 
 # EP: where each block of the rows starts, and the sizes the compiled code reads
 (EP_NDEC, EP_CF, EP_ZF, EP_AF, EP_OF, EP_TYPE, EP_SKILL, EP_TEMPLATE, EP_FLAG, EP_COUNT, EP_WORD, EP_POINTS,
- EP_HINT, EP_NSKILL, EP_SCENE_WORD, EP_BONUS_WORD, EP_REROLL_WORD) = range(17)
-NEP = 17
+ EP_HINT, EP_SCENE_WORD, EP_BONUS_WORD, EP_REROLL_WORD) = range(16)
+NEP = 16
 # a character row's columns (entities.EntityEncoder._character, in its order)
 C_REL, C_KIND, C_STATUS, C_PLACE, C_BOXES, C_SLOTS, C_CAP, C_FP, C_ACTED, C_FULLDEF, C_MEMBERS, C_REACH = \
     0, 3, 7, 10, 13, 17, 19, 20, 21, 22, 23, 24
@@ -78,9 +79,9 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             chars[r, j] = CHS[c, j]
         char_zone[r] = CH[c, k.C_ZONE]
         foe = SC[c, k.S_SIDE] != side
-        chars[r, C_REL + (0 if c == ego else 2 if foe else 1)] = 1.0
+        chars[r, C_REL + _rel(SC, ego, c) - 1] = 1.0  # me, an ally, a foe
         status = CH[c, k.C_STATUS]
-        chars[r, C_STATUS + (0 if status == k.ACTIVE else 1 if status == k.CONCEDED else 2)] = 1.0
+        chars[r, C_STATUS + status] = 1.0  # active, conceded, taken out (layout.ACTIVE...)
         hops = HOPS[here, CH[c, k.C_ZONE]]
         chars[r, C_PLACE] = 1.0 if CH[c, k.C_ZONE] == here else 0.0
         chars[r, C_PLACE + 1] = (hops if hops >= 0 else 0) / 6
@@ -146,8 +147,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             aspects[i, j] = 0.0
         aspects[i, A[aid, k.A_KIND]] = 1.0
         who = A[aid, k.A_OWNER]
-        rel = 0 if who == k.NEG else 1 if who == ego else 2 if SC[who, k.S_SIDE] == side else 3
-        aspects[i, 5 + rel] = 1.0
+        aspects[i, 5 + _rel(SC, ego, who)] = 1.0
         if A[aid, k.A_ZONE] == here or (who != k.NEG and CH[who, k.C_ZONE] == here):
             aspects[i, 9] = 1.0
         h0 = 0.0
@@ -165,7 +165,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
         aspects[i, 11] = h1
         aspects[i, 12] = h2
         aspects[i, 13] = 1.0 if rolling and INV[side, aid] == G[k.G_ROLLNO] else 0.0
-        owner[i] = -1 if who == k.NEG else (0 if who == ego else (who + 1 if who < ego else who))
+        owner[i] = -1 if who == k.NEG else _slot(ego, who)
         azone[i] = A[aid, k.A_ZONE] if A[aid, k.A_ZONE] != k.NEG else -1
     # the options, field by field as EntityEncoder._option reads the reference's (decode._option)
     for i in range(count):
@@ -181,7 +181,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             options[i, EP[EP_WORD] + OWORD[o]] = 1.0
         if o == k.O_ATTACK or o == k.O_ZONEATTACK:
             if o == k.O_ATTACK:
-                ch = 0 if x1 == ego else (x1 + 1 if x1 < ego else x1)
+                ch = _slot(ego, x1)
             else:
                 zn = x1
             options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
@@ -191,12 +191,12 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
         elif o == k.O_MOVE or o == k.O_OVERCOME:
             zn = x1
         elif o == k.O_SUPPORT or o == k.O_NEXT:
-            ch = 0 if x1 == ego else (x1 + 1 if x1 < ego else x1)
+            ch = _slot(ego, x1)
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:
-            asp = _row(A, row_of, na, AL, x1)
+            asp = _row(row_of, na, AL, x1)
         elif o == k.O_INVOKE:
-            asp = _row(A, row_of, na, AL, x1)
-            ch = 0 if x2 == ego else (x2 + 1 if x2 < ego else x2)
+            asp = _row(row_of, na, AL, x1)
+            ch = _slot(ego, x2)
             options[i, EP[EP_FLAG]] = 1.0 if x3 != 0 else 0.0
             options[i, EP[EP_WORD] + (EP[EP_REROLL_WORD] if x5 != 0 else EP[EP_BONUS_WORD])] = 1.0
         elif o == k.O_ADVANTAGE:
@@ -206,7 +206,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             elif x2 == k.TGT_SCENE:
                 options[i, EP[EP_WORD] + EP[EP_SCENE_WORD]] = 1.0
             else:
-                ch = 0 if x2 == ego else (x2 + 1 if x2 < ego else x2)
+                ch = _slot(ego, x2)
         elif o == k.O_ABSORB:
             options[i, EP[EP_COUNT]] = _bits(x1) / 5
             options[i, EP[EP_COUNT] + 1] = _bits(x2) / 5
@@ -223,7 +223,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
 
 @mirrors("fate_env.environment.entities.EntityEncoder.encode")
 @njit(cache=True, _nrt=False)
-def _row(A, row_of, na, AL, aid):
+def _row(row_of, na, AL, aid):
     """The row of aspect ``aid`` among those in play (-1: not in play)."""
     r = row_of[aid]
     return r if 0 <= r < na and AL[r] == aid else -1
