@@ -17,6 +17,7 @@ from fate_env.content.scenes import load_scene, scene_from_dict  # noqa: E402
 from fate_env.environment.entities import EntityEncoder  # noqa: E402
 from fate_env.environment.fast_entities import FastEntities  # noqa: E402
 from fate_env.fast.core import FastCore  # noqa: E402
+from fate_env.fast.kernel import layout as k  # noqa: E402
 from fate_env.fast.tables import DECISION_BITS, covered  # noqa: E402
 from fate_env.rules.engine import start  # noqa: E402
 
@@ -89,6 +90,8 @@ def test_the_kernels_copy_gives_the_helpers_move():
         want, _ = basic.choose(c, c.pending)
         got = s.script_pick()
         assert got == want, (c.pending.actor, c.pending.options[want], c.pending.options[got])
+        past = core._script_events[s.G[k.G_NEV]:s._copy.G[k.G_NEV], 0]
+        assert k.E_TURN not in past and k.E_EXCHANGE not in past  # the copy stopped at the move, in its turn
         picks.append(type(c.pending.options[got]).__name__)
     for sc in SCENES[:5]:
         npcs = {ch.id: ("turn",) for ch in sc.characters if ch.kind != "pc"}

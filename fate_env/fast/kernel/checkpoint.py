@@ -37,7 +37,7 @@ def _save(W, K):
     for sd in range(INV.shape[0]):
         for a in range(top):
             CKINV[sd, a] = INV[sd, a]
-    for j in range(RNG.shape[0]):
+    for j in range(min(RNG.shape[0], CKRNG.shape[0])):
         CKRNG[j] = RNG[j]
 
 
@@ -67,5 +67,5 @@ def _restore(W, K):
             INV[sd, a] = CKINV[sd, a]
         for a in range(top, old_top):
             INV[sd, a] = 0
-    for j in range(RNG.shape[0]):
+    for j in range(min(RNG.shape[0], CKRNG.shape[0])):  # a copy's own third generator is its own
         RNG[j] = CKRNG[j]

@@ -14,7 +14,7 @@ from .checkpoint import _restore
 from .conflict import _run
 from .layout import (
     A_ALIVE, BAIL_NONE, E_DECISION, G_ANSPOS, G_EXCHANGE, G_NEV, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
-    G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_WINNER,
+    G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_STOPEV, G_WINNER,
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
     MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
 )
@@ -223,9 +223,9 @@ def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
 def script_pick(T, W, K, EV, W2):
     """The option a paused seat's own script would take (the move the ``learned`` NPC reads as its
     helper's): a copy ``W2`` of the fight from the turn's start ``K`` takes the turn's answers so
-    far, then the seat plays its script, until the next exchange begins or another seat asks; the
-    copy's first decision past the pause is the script's. Returns its option index, or -1 when the copy made no
-    such decision (it bailed). ``EV`` is a scratch event table (the session's own holds the
+    far, then the seat plays its script; the copy's first decision past the pause is the script's,
+    and the copy stops there (G_STOPEV). Returns its option index, or -1 when the copy made no such
+    decision (it bailed). ``EV`` is a scratch event table (the session's own holds the
     paused options); ``W2.G`` has room for the answers and ``W2.RNG`` for three generators."""
     G, G2 = W.G, W2.G
     n = T.SC.shape[0]
@@ -249,6 +249,7 @@ def script_pick(T, W, K, EV, W2):
     G2[G_CKMODE] = 0
     G2[G_BAIL] = BAIL_NONE
     at = G[G_NEV]
+    G2[G_STOPEV] = at + 1  # the copy's first event past the pause is all it is for
     _run(T2, W2, _scratch(n, T.ZF, T.TPL), EV, K)
     if G2[G_NEV] <= at or EV[at, 0] != E_DECISION or EV[at, 1] != G[G_PKIND] or EV[at, 2] != G[G_PACTOR]:
         return NEG

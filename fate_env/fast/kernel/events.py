@@ -5,14 +5,15 @@ paused decision's options written past them (``rules/decisions.py``); ``decode.p
 from __future__ import annotations
 
 from ..jit import njit
-from .layout import BAIL_EVENTS, BAIL_PAUSE, E_DECISION, EV_T, G_ASEQ, G_BAIL, G_NEV, G_T
+from .layout import BAIL_EVENTS, BAIL_HORIZON, BAIL_PAUSE, E_DECISION, EV_T, G_ASEQ, G_BAIL, G_NEV, G_STOPEV, G_T
 from .mirror import mirrors
 
 
 @mirrors("fate_env.rules.events.Event")
 @njit(f"void({EV_T}, {G_T}, int64, UniTuple(int64, 11))", cache=True, _nrt=False)
 def _emit(EV, G, code, a):
-    """An event row: its code, then its 11 fields (``a``: decode.py names them per code)."""
+    """An event row: its code, then its 11 fields (``a``: decode.py names them per code). A copy
+    told to stop at this row (G_STOPEV) stops here, as at a horizon."""
     n = G[G_NEV]
     if n >= EV.shape[0]:
         G[G_BAIL] = BAIL_EVENTS
@@ -21,6 +22,8 @@ def _emit(EV, G, code, a):
     for j in range(11):
         EV[n, 1 + j] = a[j]
     G[G_NEV] = n + 1
+    if n + 1 == G[G_STOPEV]:
+        G[G_BAIL] = BAIL_HORIZON
 
 
 @mirrors("fate_env.rules.events.DecisionMade")

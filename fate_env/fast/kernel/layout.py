@@ -94,8 +94,8 @@ ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
-    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON = range(29)
-NG = 29  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV = range(30)
+NG = 30  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
 # decision past them the episode pauses, with the decision's kind, actor and option count.
 # G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
@@ -105,6 +105,8 @@ NG = 29  # G_PLACED: advantages placed so far (none: no template's option can be
 # G_PLAYOUT, G_HORIZON: a look-ahead's copy (``playouts``): G_PLAYOUT characters ask until the last
 # answer is taken, then every seat plays its policy on fresh dice (-1 once that happened), and the
 # copy stops when exchange G_HORIZON begins (0: plays to the end)
+# G_STOPEV: a copy that needs one event only (``script_pick``: the script's decision) stops once its
+# log holds G_STOPEV events (0: never)
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
 NR = 11
