@@ -89,6 +89,7 @@ class EntityPolicy:
         except KeyError as exc:
             raise ModelFileError(f"learned:{path}: weights without {exc}") from None
         self._net = None
+        self._memos = None
         #: the score layer's first weights split by what they multiply (option, character, zone,
         #: aspect, ego, context), transposed for ``rows @ block``
         self.blocks = tuple(np.ascontiguousarray(b.T) for b in np.split(self.w["score.0.0.weight"], 6, axis=1))
@@ -127,13 +128,16 @@ class EntityPolicy:
             return self._logits(batch)
 
     def scores(self, e: view.Entities) -> np.ndarray:
-        """One decision's option scores with the compiled forward (``entity_forward.scores``)."""
+        """One decision's option scores with the compiled forward (``entity_forward.scores``; the rows
+        it has seen kept in this file's memos)."""
         from ..fast.bundles import Rows
-        from ..fast.entity_forward import scores
+        from ..fast.entity_forward import memos, scores
+        if self._memos is None:
+            self._memos = memos(self.net)
         out = np.zeros(len(e.options), np.float32)
         rows = Rows(e.glob, e.characters, e.char_zone, e.zones, e.aspects, e.aspect_owner, e.aspect_zone, e.options,
                     e.option_char, e.option_zone, e.option_aspect, e.aspect_owner)
-        scores(self.net, rows, len(e.characters), len(e.zones), len(e.aspects), len(e.options), out)
+        scores(self.net, rows, len(e.characters), len(e.zones), len(e.aspects), len(e.options), out, self._memos)
         return out
 
     def _logits(self, batch: Sequence[view.Entities]) -> list[np.ndarray]:

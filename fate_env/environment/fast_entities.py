@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..fast.bundles import EntityView, Outcomes, Rows
+from ..fast.bundles import EntityView, Outcomes, Rows, Scorer
 from ..fast.core import FastCore, Session
 from ..fast.decode import KINDS, _option
+from ..fast.entity_forward import memos
 from ..fast.entity_rows import (C_KIND, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_OF,
                                 EP_POINTS, EP_REROLL_WORD, EP_SCENE_WORD, EP_SKILL, EP_TEMPLATE, EP_TYPE, EP_WORD, EP_ZF,
                                 EP_AF, NEP, PL_ASPECTS, PL_OK, PL_OPTIONS, play_learned, rows)
@@ -133,6 +134,7 @@ class FastLearned:
         self.core = core
         self.entities = FastEntities(core)
         self.net = policy.net
+        self.scorer = Scorer(self.net, memos(self.net))  # its own memos: this call runs without the GIL
         self.keep_within = float(keep_within)
         t = core.tables
         # the fight, its turn's start, and script_pick's copy (answers past NG: room for a long fight's)
@@ -149,7 +151,7 @@ class FastLearned:
         CH, SLOTA, G = core._state(len(SEEDS))
         where = np.zeros(2, np.int64)
         limits = np.array([self.keep_within, view.LIMITS.aspects, view.LIMITS.options], np.float64)
-        args = (core.arrays, SEEDS, core._policy_rngs(seeds), self.EV, self.EV2, self.W, self.K, self.W2, self.net,
+        args = (core.arrays, SEEDS, core._policy_rngs(seeds), self.EV, self.EV2, self.W, self.K, self.W2, self.scorer,
                 self.entities.view, limits, Outcomes(CH, SLOTA, G, where))
         if self._play is None:
             self._play = bound(play_learned, args)

@@ -39,3 +39,12 @@ Rows = namedtuple("Rows", "glob chars czone zones aspects owner azone options o_
 #: what ``entity_rows.play_learned`` hands back: each fight's final characters, slots and globals,
 #: and where it stopped when it could not go on (the fight, the count past a limit)
 Outcomes = namedtuple("Outcomes", "CH SLOTA G where")
+#: rows the ``learned`` network has seen, and what it computed from each (``entity_forward``): the
+#: rows (keys), the values ([embedding | score-block product] per row), which slots hold one, and
+#: the integers a row's hash weighs its columns by
+Memo = namedtuple("Memo", "keys vals used H")
+#: one memo per kind of row
+Memos = namedtuple("Memos", "char zone aspect option")
+#: the learned network as ``entity_rows.play_learned`` reads it: its weights (``entity_forward.Net``)
+#: and its memos
+Scorer = namedtuple("Scorer", "net memos")

@@ -1,13 +1,16 @@
 """The ``learned`` NPC's network compiled with numba: one decision's option scores, the same sums as
 ``entity_policy.EntityPolicy``'s numpy forward (to float32 rounding), without numpy's per-call cost.
 
-Numpy pays for each small product and for padding a batch to its largest decision; a decision of the
-warehouse costs it about 150 µs in a batch of hundreds. Here the products are loops over the rows a
-decision has: a row embedder's first layer input-major, so each nonzero input adds a row of weights
-(one-hot inputs, most of an option's row, add nothing), the dense layers as dot products the
-compiler vectorises; and a decision's scores depend on that decision alone: whichever fights share a batch, a fight's choices are the same, so the fast path
-and the reference engine choose alike (``LearnedController`` scores with this too when numba is
-there).
+Most of a decision's rows have been seen before: an option row is mostly one-hot (its class, its
+skill, what it points at), an aspect's or a zone's row takes few values, and the same characters
+stand in the same states fight after fight. What the network computes from a row alone (its
+embedding, and its product with its block of the score layer) is kept in a memo per kind of row
+(``bundles.Memo``), keyed by the whole row, and looked up before it is computed: a decision then
+costs what is new in it, plus the per-option score layer. A row's values are computed one row at a
+time, the same way whether they are kept or not, so a decision scores the same whichever decisions
+came before it or share its batch, and the fast path and the reference engine choose alike
+(``LearnedController`` scores with this too when numba is there). The dense products run four
+outputs at a time, each a dot product the compiler vectorises.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from typing import Mapping
 
 import numpy as np
 
+from .bundles import Memo, Memos
 from .jit import njit
-from .kernel.mirror import mirrors
+from .kernel.mirror import kernel_only, mirrors
 
 #: the weights as the products read them, float32, C-contiguous: the first layer of each row embedder
 #: input-major (``in, out``: an entity's or an option's row is mostly zeros, and a zero input adds no
@@ -56,57 +60,143 @@ def net_of(w: Mapping[str, np.ndarray]) -> Net:
     return Net(**parts)
 
 
+#: slots a row's lookup tries past the one its hash names before it gives up (the row is then
+#: computed and not kept)
+PROBES = 8
+ZERO = np.float32(0.0)
+
+
+def memos(net: Net, size: int = 4096) -> Memos:
+    """Empty memos for ``net``'s rows, ``size`` rows of each kind (a quarter of it for zones). Not
+    shared between threads: each caller keeps its own."""
+    width = net.c2.shape[0]
+    rng = np.random.default_rng(53)
+
+    def memo(features: int, slots: int) -> Memo:
+        return Memo(np.zeros((slots, features), np.float32), np.zeros((slots, 2 * width), np.float32),
+                    np.zeros(slots, np.int64), rng.integers(1, 2 ** 31 - 1, features, dtype=np.int32) | 1)
+    return Memos(memo(net.c0.shape[0], size), memo(net.z0.shape[0], size // 4), memo(net.a0.shape[0], size),
+                 memo(net.o0.shape[0], size))
+
+
+@kernel_only("the memo of rows seen: numpy's forward computes every row")
+@njit(cache=True, _nrt=False)
+def _lookup(M, x, i):
+    """Where ``M`` keeps row ``x[i]`` (a slot, >= 0); else ``-1 - s``, ``s`` the free slot to keep
+    it in (``s`` = the memo's size: none free within PROBES). The hash weighs each column's value
+    (to 1/256) by an odd 32-bit integer, with wrap-around: integer sums, the same in any order, so
+    the compiler vectorises them; its high bits name the first slot tried."""
+    keys, used, H = M.keys, M.used, M.H
+    size = keys.shape[0]
+    width = x.shape[1]
+    h = np.int32(0)
+    for p in range(width):
+        h = np.int32(h + np.int32(x[i, p] * np.float32(256.0)) * H[p])
+    start = (((np.int64(h) & 0xFFFFFFFF) * 0x9E3779B1) >> 20) % size
+    for probe in range(PROBES):
+        s = (start + probe) % size
+        if used[s] == 0:
+            return -1 - s
+        d = 0
+        for p in range(width):
+            d += keys[s, p] != x[i, p]
+        if d == 0:
+            return s
+    return -1 - size
+
+
+@kernel_only("the memo of rows seen: numpy's forward computes every row")
+@njit(cache=True, _nrt=False)
+def _keep(M, x, i, s, values, r):
+    """Keep row ``x[i]`` and its ``values[r]`` in the free slot ``_lookup`` named (``-1 - s``), if any."""
+    keys, vals, used = M.keys, M.vals, M.used
+    slot = -1 - s
+    if slot >= keys.shape[0]:
+        return
+    used[slot] = 1
+    for p in range(x.shape[1]):
+        keys[slot, p] = x[i, p]
+    for j in range(values.shape[1]):
+        vals[slot, j] = values[r, j]
+
+
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True, _nrt=False)
-def _sparse(x, m, W, b, out):
-    """``out[:m] = relu(x[:m] @ W + b)``, ``W`` input-major: each nonzero input adds its row of weights."""
+def _sparse(x, i, W, b, out):
+    """``out[0] = relu(x[i] @ W + b)``, ``W`` input-major: each nonzero input adds its row of weights."""
     width = W.shape[1]
-    for i in range(m):
-        for j in range(width):
-            out[i, j] = b[j]
-        for p in range(W.shape[0]):
-            v = x[i, p]
-            if v != 0.0:
-                for j in range(width):
-                    out[i, j] += v * W[p, j]
-        for j in range(width):
-            if out[i, j] < 0.0:
-                out[i, j] = 0.0
+    for j in range(width):
+        out[0, j] = b[j]
+    for p in range(W.shape[0]):
+        v = x[i, p]
+        if v != 0.0:
+            for j in range(width):
+                out[0, j] += v * W[p, j]
+    for j in range(width):
+        if out[0, j] < 0.0:
+            out[0, j] = 0.0
 
 
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True, _nrt=False, fastmath=True)
-def _dense(x, m, W, b, out, relu):
-    """``out[:m] = x[:m] @ W.T + b`` (then ReLU), ``W`` output-major: one dot product per output (the
-    sum's order is the compiler's: within float32 rounding of numpy's)."""
+def _dense(x, m, W, b, out, at, relu):
+    """``out[:m, at:] = x[:m] @ W.T + b`` (then ReLU), ``W`` output-major: four outputs at a time,
+    each a dot product over the input (the sum's order is the compiler's: within float32 rounding
+    of numpy's, and the same for a row whatever rows share the call)."""
     width = W.shape[0]
     n = W.shape[1]
     for i in range(m):
-        for j in range(width):
+        j = 0
+        while j + 4 <= width:
+            a0, a1, a2, a3 = b[j], b[j + 1], b[j + 2], b[j + 3]
+            for p in range(n):
+                v = x[i, p]
+                a0 += v * W[j, p]
+                a1 += v * W[j + 1, p]
+                a2 += v * W[j + 2, p]
+                a3 += v * W[j + 3, p]
+            if relu:
+                a0, a1, a2, a3 = max(a0, ZERO), max(a1, ZERO), max(a2, ZERO), max(a3, ZERO)
+            out[i, at + j], out[i, at + j + 1], out[i, at + j + 2], out[i, at + j + 3] = a0, a1, a2, a3
+            j += 4
+        while j < width:
             a = b[j]
             for p in range(n):
                 a += x[i, p] * W[j, p]
-            out[i, j] = 0.0 if relu and a < 0.0 else a
+            out[i, at + j] = max(a, ZERO) if relu else a
+            j += 1
 
 
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True)
-def _embed(x, m, W0, b0, W2, b2):
-    """Two layers, each then ReLU, over the first ``m`` rows of ``x`` (entity_net's ``_mlp``), the
-    first reading sparse rows."""
+def _embed(x, m, W0, b0, W2, b2, S, M):
+    """Each of the first ``m`` rows of ``x`` through two layers, each then ReLU (entity_net's
+    ``_mlp``), then through ``S`` (its score block, no bias): ``[embedding | product]`` per row,
+    from ``M`` where it keeps the row, else computed (and kept)."""
     width = W2.shape[0]
-    h = np.empty((max(m, 1), width), np.float32)
-    out = np.empty((max(m, 1), width), np.float32)
-    _sparse(x, m, W0, b0, h)
-    _dense(h, m, W2, b2, out, True)
+    out = np.empty((max(m, 1), 2 * width), np.float32)
+    h = np.empty((1, width), np.float32)
+    zero = np.zeros(width, np.float32)
+    vals = M.vals
+    for i in range(m):
+        s = _lookup(M, x, i)
+        if s >= 0:
+            for j in range(2 * width):
+                out[i, j] = vals[s, j]
+            continue
+        _sparse(x, i, W0, b0, h)
+        _dense(h, 1, W2, b2, out[i:i + 1], 0, True)
+        _dense(out[i:i + 1], 1, S, zero, out[i:i + 1], width, False)
+        _keep(M, x, i, s, out, i)
     return out
 
 
 @mirrors("fate_env.environment.entity_policy._pool")
 @njit(cache=True, _nrt=False)
 def _pool(h, m, out, at):
-    """The mean, then the max, of the first ``m`` rows into ``out[at:]`` (zeros for no rows)."""
-    width = h.shape[1]
+    """The mean, then the max, of the first ``m`` rows' first ``out``-width/7 columns into
+    ``out[at:]`` (zeros for no rows)."""
+    width = out.shape[1] // 7
     for j in range(width):
         total = np.float32(0.0)
         big = np.float32(-1e9)
@@ -120,62 +210,61 @@ def _pool(h, m, out, at):
 
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._logits")
 @njit(cache=True)
-def scores(N, R, nc, nz, na, no, out):
+def scores(N, R, nc, nz, na, no, out, M):
     """The scores of a decision's ``no`` options into ``out``, from its rows ``R`` (``bundles.Rows``:
     its ``nc`` characters, ``nz`` zones and ``na`` aspects; pointers -1 for none), as EntityPolicy's
-    forward computes them."""
+    forward computes them; ``M`` (``bundles.Memos``, from :func:`memos`) keeps rows seen before."""
     glob, chars, czone, zones, aspects = R.glob, R.chars, R.czone, R.zones, R.aspects
     options, o_char, o_zone, o_asp = R.options, R.o_char, R.o_zone, R.o_asp
     width = N.c2.shape[0]
-    hz = _embed(zones, nz, N.z0, N.zb0, N.z2, N.zb2)
-    hc = _embed(chars, nc, N.c0, N.cb0, N.c2, N.cb2)
-    for i in range(nc):  # a character is also where it stands
+    zero = np.zeros(width, np.float32)
+    hz = _embed(zones, nz, N.z0, N.zb0, N.z2, N.zb2, N.s_z, M.zone)  # [embedding | score-block product]
+    ha = _embed(aspects, na, N.a0, N.ab0, N.a2, N.ab2, N.s_a, M.aspect)
+    hc = _embed(chars, nc, N.c0, N.cb0, N.c2, N.cb2, N.s_c, M.char)
+    for i in range(nc):  # a character is also where it stands: its product is of the sum
         if czone[i] >= 0:
             for j in range(width):
                 hc[i, j] += hz[czone[i], j]
-    ha = _embed(aspects, na, N.a0, N.ab0, N.a2, N.ab2)
+    _dense(hc, nc, N.s_c, zero, hc, width, False)
     g = np.empty((1, glob.shape[0]), np.float32)
     g[0, :] = glob
     joined = np.empty((1, 7 * width), np.float32)
-    hg = _embed(g, 1, N.g0, N.gb0, N.g2, N.gb2)
-    for j in range(width):
-        joined[0, j] = hg[0, j]
+    h = np.empty((1, width), np.float32)
+    _sparse(g, 0, N.g0, N.gb0, h)
+    _dense(h, 1, N.g2, N.gb2, joined, 0, True)
     _pool(hc, nc, joined, width)
     _pool(hz, nz, joined, 3 * width)
     _pool(ha, na, joined, 5 * width)
-    h1 = np.empty((1, width), np.float32)
     ctx = np.empty((1, width), np.float32)
-    _dense(joined, 1, N.x0, N.xb0, h1, True)
-    _dense(h1, 1, N.x2, N.xb2, ctx, True)
+    _dense(joined, 1, N.x0, N.xb0, h, 0, True)
+    _dense(h, 1, N.x2, N.xb2, ctx, 0, True)
     # the score layer's first product, block by block: each row's part once, gathered by the options
-    base = np.empty((1, width), np.float32)
     ego = np.empty((1, width), np.float32)
-    _dense(hc, 1, N.s_e, N.sb0, ego, False)
-    _dense(ctx, 1, N.s_x, ego[0], base, False)
-    pc = np.empty((max(nc, 1), width), np.float32)
-    pz = np.empty((max(nz, 1), width), np.float32)
-    pa = np.empty((max(na, 1), width), np.float32)
-    zero = np.zeros(width, np.float32)
-    _dense(hc, nc, N.s_c, zero, pc, False)
-    _dense(hz, nz, N.s_z, zero, pz, False)
-    _dense(ha, na, N.s_a, zero, pa, False)
-    ho = _embed(options, no, N.o0, N.ob0, N.o2, N.ob2)
+    base = np.empty((1, width), np.float32)
+    _dense(hc, 1, N.s_e, N.sb0, ego, 0, False)
+    _dense(ctx, 1, N.s_x, ego[0], base, 0, False)
+    ho = _embed(options, no, N.o0, N.ob0, N.o2, N.ob2, N.s_o, M.option)
     first = np.empty((max(no, 1), width), np.float32)
-    _dense(ho, no, N.s_o, base[0], first, False)
     for i in range(no):
         for j in range(width):
-            v = first[i, j]
-            if o_char[i] >= 0:
-                v += pc[o_char[i], j]
-            if o_zone[i] >= 0:
-                v += pz[o_zone[i], j]
-            if o_asp[i] >= 0:
-                v += pa[o_asp[i], j]
-            first[i, j] = v if v > 0.0 else 0.0
-    h = np.empty((max(no, 1), width), np.float32)
-    _dense(first, no, N.s2, N.sb2, h, True)
+            first[i, j] = ho[i, width + j] + base[0, j]
+        c, z, a = o_char[i], o_zone[i], o_asp[i]
+        if c >= 0:
+            for j in range(width):
+                first[i, j] += hc[c, width + j]
+        if z >= 0:
+            for j in range(width):
+                first[i, j] += hz[z, width + j]
+        if a >= 0:
+            for j in range(width):
+                first[i, j] += ha[a, width + j]
+        for j in range(width):
+            if first[i, j] < 0.0:
+                first[i, j] = 0.0
+    last = np.empty((max(no, 1), width), np.float32)
+    _dense(first, no, N.s2, N.sb2, last, 0, True)
     for i in range(no):
         s = N.sb1[0]
         for j in range(width):
-            s += h[i, j] * N.s1[j]
+            s += last[i, j] * N.s1[j]
         out[i] = s

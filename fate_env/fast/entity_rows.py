@@ -245,9 +245,9 @@ PL_OK, PL_NO_PICK, PL_ASPECTS, PL_OPTIONS = 0, 1, 2, 3
 
 @mirrors("agents.learned.LearnedController.choose", "agents.base.play")
 @njit(cache=True, nogil=True)
-def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, N, V, limits, OUT):
+def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, S, V, limits, OUT):
     """Play each seed's fight to its end, the seats that ask (the learned ones) answered by the
-    network ``N``: at each pause the helper's move (``script_pick``), the entity rows (``rows``), the
+    network ``S`` (``bundles.Scorer``): at each pause the helper's move (``script_pick``), the entity rows (``rows``), the
     scores (``entity_forward.scores``), then ``LearnedController.choose``'s rule (the best option,
     unless it beats the helper's by less than ``limits[0]``, keep_within), and the fight goes on
     from its turn's start (``advance``). A fight that outgrows the kernel's tables stops with its
@@ -308,7 +308,7 @@ def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, N, V, limits, OUT):
                     where[0] = f
                     where[1] = na
                     return PL_ASPECTS
-                scores(N, R, n, nz, na, count, out)
+                scores(S.net, R, n, nz, na, count, out, S.memos)
                 pick = 0
                 for i in range(1, count):
                     if out[i] > out[pick]:

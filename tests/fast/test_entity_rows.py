@@ -99,15 +99,24 @@ def test_the_kernels_copy_gives_the_helpers_move():
     assert len(set(picks)) > 2  # attacks, moves, concessions...: not one fixed move
 
 
-def test_the_compiled_forward_scores_as_numpy_does_and_alone_whatever_the_batch():
+def test_the_compiled_forward_scores_as_numpy_does_alone_whatever_the_batch_or_its_memos():
     from agents.learned import _load_policy, shipped_path
     from conftest import random_decisions
+    from fate_env.fast.entity_forward import memos
     policy = _load_policy(shipped_path())
     batch = [e for sc in SCENES for e, _ in random_decisions(sc, 5, 12)]
     assert len({len(e.characters) for e in batch}) >= 4
     numpy_scores = policy._logits(batch)
     compiled = policy.logits(batch)
     alone = [policy.logits([e])[0] for e in batch]
-    for e, a, b, c in zip(batch, numpy_scores, compiled, alone):
+    kept = policy._memos
+    assert kept.option.used.sum() > 0 and kept.aspect.used.sum() > 0  # rows seen are kept...
+    policy._memos = memos(policy.net, 4)  # ...and a memo too small to keep most rows changes no score
+    try:
+        computed = [policy.logits([e])[0] for e in batch]
+    finally:
+        policy._memos = kept
+    for e, a, b, c, d in zip(batch, numpy_scores, compiled, alone, computed):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5)
         assert np.array_equal(b, c)  # a decision's scores are its own, bit for bit
+        assert np.array_equal(b, d)
