@@ -6,11 +6,12 @@ skill, what it points at), an aspect's or a zone's row takes few values, and the
 stand in the same states fight after fight. What the network computes from a row alone (its
 embedding, and its product with its block of the score layer) is kept in a memo per kind of row
 (``bundles.Memo``), keyed by the whole row, and looked up before it is computed: a decision then
-costs what is new in it, plus the per-option score layer. A row's values are computed one row at a
-time, the same way whether they are kept or not, so a decision scores the same whichever decisions
-came before it or share its batch, and the fast path and the reference engine choose alike
-(``LearnedController`` scores with this too when numba is there). The dense products run four
-outputs at a time, each a dot product the compiler vectorises.
+costs what is new in it, plus the per-option score layer (its second product four options at a
+time). A row's values are computed one row at a time, the same way whether they are kept or not,
+so a decision scores the same whichever decisions came before it or share its batch, and the fast
+path and the reference engine choose alike (``LearnedController`` scores with this too when numba
+is there). The dense products run four outputs at a time, each a dot product the compiler
+vectorises.
 """
 
 from __future__ import annotations
@@ -167,6 +168,44 @@ def _dense(x, m, W, b, out, at, relu):
             j += 1
 
 
+@mirrors("fate_env.environment.entity_policy.EntityPolicy._logits")
+@njit(cache=True, _nrt=False, fastmath=True)
+def _dense_rows(x, m, W, b, out):
+    """``out[:m] = relu(x[:m] @ W.T + b)`` four rows and two outputs at a time (each weight read
+    once for four rows: the score layer's second product, over a decision's options); the last
+    ``m % 4`` rows as ``_dense``. A row's sums depend on its place among the ``m``: the same for the
+    same decision."""
+    width = W.shape[0]
+    n = W.shape[1]
+    i = 0
+    while i + 4 <= m:
+        j = 0
+        while j + 2 <= width:
+            a00, a10, a20, a30 = b[j], b[j], b[j], b[j]
+            a01, a11, a21, a31 = b[j + 1], b[j + 1], b[j + 1], b[j + 1]
+            for p in range(n):
+                w0, w1 = W[j, p], W[j + 1, p]
+                x0, x1, x2, x3 = x[i, p], x[i + 1, p], x[i + 2, p], x[i + 3, p]
+                a00 += x0 * w0
+                a10 += x1 * w0
+                a20 += x2 * w0
+                a30 += x3 * w0
+                a01 += x0 * w1
+                a11 += x1 * w1
+                a21 += x2 * w1
+                a31 += x3 * w1
+            out[i, j], out[i + 1, j], out[i + 2, j], out[i + 3, j] = (max(a00, ZERO), max(a10, ZERO), max(a20, ZERO),
+                                                                      max(a30, ZERO))
+            out[i, j + 1], out[i + 1, j + 1], out[i + 2, j + 1], out[i + 3, j + 1] = (
+                max(a01, ZERO), max(a11, ZERO), max(a21, ZERO), max(a31, ZERO))
+            j += 2
+        if j < width:
+            _dense(x[i:i + 4], 4, W[j:], b[j:], out[i:i + 4], j, True)
+        i += 4
+    if i < m:
+        _dense(x[i:], m - i, W, b, out[i:], 0, True)
+
+
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True)
 def _embed(x, m, W0, b0, W2, b2, S, M):
@@ -262,7 +301,7 @@ def scores(N, R, nc, nz, na, no, out, M):
             if first[i, j] < 0.0:
                 first[i, j] = 0.0
     last = np.empty((max(no, 1), width), np.float32)
-    _dense(first, no, N.s2, N.sb2, last, 0, True)
+    _dense_rows(first, no, N.s2, N.sb2, last)
     for i in range(no):
         s = N.sb1[0]
         for j in range(width):

@@ -17,7 +17,7 @@ from .bundles import Rows
 from .entity_forward import scores
 from .jit import njit
 from .kernel import layout as k
-from .kernel.entry import advance, script_pick
+from .kernel.entry import _advance, _scratch, _script_pick
 from .kernel.mirror import mirrors
 from .kernel.reach import _attack_skills, _can_reach
 from .kernel.rolls import _attack_rating, _defense_rating
@@ -278,14 +278,15 @@ def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, S, V, limits, OUT):
     o_asp = np.zeros(limit, np.int64)
     out = np.zeros(limit, np.float32)
     R = Rows(glob, chars, czone, zones, aspects, owner, azone, options, o_char, o_zone, o_asp, row_of)
-    seed = np.zeros(1, np.uint64)  # advance's arguments as a session hands them (one compiled advance)
+    B = _scratch(n, T.ZF, T.TPL)  # the flows' working buffers, made once for every pause
+    seed = np.zeros(1, np.uint64)  # advance's arguments as a session hands them (one compiled _advance)
     rng = np.zeros(POLICY_RNG0.shape[1], np.uint64)
     for f in range(SEEDS.shape[0]):
         G[k.G_NANS] = 0
         seed[0] = SEEDS[f]
         for j in range(rng.shape[0]):
             rng[j] = POLICY_RNG0[f, j]
-        advance(T, seed, rng, EV, W, K, True)
+        _advance(T, seed, rng, EV, W, K, True, B)
         while G[k.G_BAIL] == k.BAIL_PAUSE:
             count = G[k.G_PCOUNT]
             start = G[k.G_NEV]
@@ -299,7 +300,7 @@ def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, S, V, limits, OUT):
                 return PL_OPTIONS
             pick = 0
             if count > 1:
-                suggested = script_pick(T, W, K, EV2, W2)
+                suggested = _script_pick(T, W, K, EV2, W2, B)
                 if suggested < 0:
                     where[0] = f
                     return PL_NO_PICK
@@ -317,7 +318,7 @@ def play_learned(T, SEEDS, POLICY_RNG0, EV, EV2, W, K, W2, S, V, limits, OUT):
                     pick = suggested
             G[k.NG + nans] = pick
             G[k.G_NANS] = nans + 1
-            advance(T, seed, rng, EV, W, K, False)
+            _advance(T, seed, rng, EV, W, K, False, B)
         for c in range(n):
             for j in range(CH_out.shape[2]):
                 CH_out[f, c, j] = W.CH[c, j]

@@ -122,6 +122,14 @@ def advance(T, SEED, POLICY_RNG0, EV, W, K, fresh):
     first decision past the answers (a pause: see _draw). ``W`` and ``K`` (both ``Fight``
     bundles) are the caller's and persist between calls, so a pause costs the replay of one
     turn, not of the whole fight."""
+    _advance(T, SEED, POLICY_RNG0, EV, W, K, fresh, _scratch(T.SC.shape[0], T.ZF, T.TPL))
+
+
+@mirrors("fate_env.rules.engine.Engine.step")
+@njit(cache=True)
+def _advance(T, SEED, POLICY_RNG0, EV, W, K, fresh, B):
+    """``advance`` with the caller's working buffers ``B`` (``_scratch``'s; the roll in progress is
+    zeroed here): a caller that pauses many times (``entity_rows.play_learned``) makes them once."""
     G, RNG = W.G, W.RNG
     if fresh:
         seed_rng(RNG, SEED[0])
@@ -133,7 +141,8 @@ def advance(T, SEED, POLICY_RNG0, EV, W, K, fresh):
         G[G_RESUME] = 1
     G[G_CKMODE] = 1
     G[G_BAIL] = BAIL_NONE
-    _run(T, W, _scratch(T.SC.shape[0], T.ZF, T.TPL), EV, K)
+    B.R[:] = 0
+    _run(T, W, B, EV, K)
 
 
 @mirrors("fate_env.rules.engine.Engine.fork", "agents.search.SearchController._lookahead")
@@ -227,6 +236,13 @@ def script_pick(T, W, K, EV, W2):
     and the copy stops there (G_STOPEV). Returns its option index, or -1 when the copy made no such
     decision (it bailed). ``EV`` is a scratch event table (the session's own holds the
     paused options); ``W2.G`` has room for the answers and ``W2.RNG`` for three generators."""
+    return _script_pick(T, W, K, EV, W2, _scratch(T.SC.shape[0], T.ZF, T.TPL))
+
+
+@mirrors("agents.learned.LearnedController.scores")
+@njit(cache=True)
+def _script_pick(T, W, K, EV, W2, B):
+    """``script_pick`` with the caller's working buffers ``B`` (as ``_advance``)."""
     G, G2 = W.G, W2.G
     n = T.SC.shape[0]
     P = T.P.copy()  # the copy's seats stop asking: its own parameters
@@ -250,7 +266,8 @@ def script_pick(T, W, K, EV, W2):
     G2[G_BAIL] = BAIL_NONE
     at = G[G_NEV]
     G2[G_STOPEV] = at + 1  # the copy's first event past the pause is all it is for
-    _run(T2, W2, _scratch(n, T.ZF, T.TPL), EV, K)
+    B.R[:] = 0
+    _run(T2, W2, B, EV, K)
     if G2[G_NEV] <= at or EV[at, 0] != E_DECISION or EV[at, 1] != G[G_PKIND] or EV[at, 2] != G[G_PACTOR]:
         return NEG
     return EV[at, 3]
