@@ -208,10 +208,11 @@ def _dense_rows(x, m, W, b, out):
 
 @mirrors("fate_env.environment.entity_policy.EntityPolicy._mlp")
 @njit(cache=True)
-def _embed(x, m, W0, b0, W2, b2, S, M):
+def _embed(x, m, W0, b0, W2, b2, S, M, project):
     """Each of the first ``m`` rows of ``x`` through two layers, each then ReLU (entity_net's
-    ``_mlp``), then through ``S`` (its score block, no bias): ``[embedding | product]`` per row,
-    from ``M`` where it keeps the row, else computed (and kept)."""
+    ``_mlp``), then, with ``project``, through ``S`` (its score block, no bias): ``[embedding |
+    product]`` per row (the product's half unset without ``project``), from ``M`` where it keeps
+    the row, else computed (and kept)."""
     width = W2.shape[0]
     out = np.empty((max(m, 1), 2 * width), np.float32)
     h = np.empty((1, width), np.float32)
@@ -225,7 +226,8 @@ def _embed(x, m, W0, b0, W2, b2, S, M):
             continue
         _sparse(x, i, W0, b0, h)
         _dense(h, 1, W2, b2, out[i:i + 1], 0, True)
-        _dense(out[i:i + 1], 1, S, zero, out[i:i + 1], width, False)
+        if project:
+            _dense(out[i:i + 1], 1, S, zero, out[i:i + 1], width, False)
         _keep(M, x, i, s, out, i)
     return out
 
@@ -257,9 +259,9 @@ def scores(N, R, nc, nz, na, no, out, M):
     options, o_char, o_zone, o_asp = R.options, R.o_char, R.o_zone, R.o_asp
     width = N.c2.shape[0]
     zero = np.zeros(width, np.float32)
-    hz = _embed(zones, nz, N.z0, N.zb0, N.z2, N.zb2, N.s_z, M.zone)  # [embedding | score-block product]
-    ha = _embed(aspects, na, N.a0, N.ab0, N.a2, N.ab2, N.s_a, M.aspect)
-    hc = _embed(chars, nc, N.c0, N.cb0, N.c2, N.cb2, N.s_c, M.char)
+    hz = _embed(zones, nz, N.z0, N.zb0, N.z2, N.zb2, N.s_z, M.zone, True)  # [embedding | score-block product]
+    ha = _embed(aspects, na, N.a0, N.ab0, N.a2, N.ab2, N.s_a, M.aspect, True)
+    hc = _embed(chars, nc, N.c0, N.cb0, N.c2, N.cb2, N.s_c, M.char, False)  # its product below, zone added
     for i in range(nc):  # a character is also where it stands: its product is of the sum
         if czone[i] >= 0:
             for j in range(width):
@@ -282,7 +284,7 @@ def scores(N, R, nc, nz, na, no, out, M):
     base = np.empty((1, width), np.float32)
     _dense(hc, 1, N.s_e, N.sb0, ego, 0, False)
     _dense(ctx, 1, N.s_x, ego[0], base, 0, False)
-    ho = _embed(options, no, N.o0, N.ob0, N.o2, N.ob2, N.s_o, M.option)
+    ho = _embed(options, no, N.o0, N.ob0, N.o2, N.ob2, N.s_o, M.option, True)
     first = np.empty((max(no, 1), width), np.float32)
     for i in range(no):
         for j in range(width):
