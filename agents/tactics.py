@@ -18,6 +18,10 @@ gives its reason for the narration. Parameters live in ``configs/policies.yaml``
   rules that a foe opposes (003:834-838, the ``exploit_opposition`` dial), until it
   holds ``stack`` free invokes, then attacks and spends every one on the blow. The
   line a learned table finds against the shipped NPCs (docs/npcs.md, exploitability), as a script.
+* ``spender``: the stacker that stacks nothing (``stack: 0``): ``basic``'s turns, but every free
+  invoke it holds goes into its attack, where ``basic`` spends only what the hit needs. A free
+  invoke kept past the fight is worth nothing, and each one spent on a hit is two more shifts of
+  harm. The general learned NPC's helper (agents/learned.py).
 """
 
 from __future__ import annotations
@@ -203,5 +207,14 @@ class StackerController(BasicController):
         return super()._invoke(c, d)
 
 
+@register("spender")
+class SpenderController(StackerController):
+    """``stacker`` with its own entry in configs/policies.yaml (``stack: 0``): it never sets up a
+    stack, so its turns are ``basic``'s, and it spends the free invokes it gets on the blow."""
+
+    name = "spender"
+
+
 __all__ = ["BruteController", "SniperController", "TacticianController", "CowardController",
-           "MinionController", "SupportController", "StackerController"]
+           "MinionController", "SupportController", "StackerController",
+           "SpenderController"]

@@ -109,8 +109,8 @@ def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int,
         rows = [_fast_cell(j) for j in covered]
     else:
         from .pools import imap, start_method
-        if start_method() == "fork":  # load the kernel here, once for every child
-            fast.FastCore(scene, _seats(scene, *covered[0][1:3])).outcomes([seed])
+        if start_method() == "fork":  # load the kernel here, once for every child (one fight of the
+            _fast_cell((*covered[0][:3], 1, seed))  # first pair, by its own path: a learned seat's too)
         rows = list(imap(_fast_cell, covered, workers))
     return {(j[1], j[2]): r for j, r in zip(covered, rows)}
 

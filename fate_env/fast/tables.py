@@ -32,10 +32,10 @@ ACTION_CODES = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND, "create_advantag
 #: a seat answered from outside the kernel (FastCore.replay): a learner or a player
 AGENT = "agent"
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
-#: basic with other parameters
+#: basic with other parameters, and spender stacker with a stack of 0
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
                 "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM,
-                "stacker": k.PK_STACKER,
+                "stacker": k.PK_STACKER, "spender": k.PK_STACKER,
                 AGENT: k.PK_BASIC}
 #: the decision kinds a seat may answer from outside (kernel.POL_ASKS bits; decode.KINDS spells them)
 DECISION_BITS = {word: code for code, word in enumerate(k.DECISIONS)}

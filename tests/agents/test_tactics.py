@@ -19,7 +19,7 @@ from fate_env.rules.options import (
 from fate_env.content.scenes import load_scene
 from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
 
-SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker"]
+SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "spender"]
 
 DUO = {
     "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2, "Shoot": 2},
@@ -89,6 +89,22 @@ def test_stacker_stacks_on_its_own_aspect_then_puts_the_whole_stack_into_the_blo
     Driver(c).do("respond", "hero", Defend())
     assert c.pending.context["margin"] >= 1  # the blow already lands: basic would stop here
     assert choose("stacker", c, "invoke", "npc") == Invoke(own.id, "npc", True, "bonus")
+
+
+def test_spender_takes_basics_turn_and_puts_every_free_invoke_it_holds_into_the_blow():
+    """spender stacks nothing (its turn is basic's, the first time and with free invokes held), and
+    spends a held free invoke on an attack that already lands, where basic stops."""
+    c = start(make_scene(DUO, first="npc"), seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
+    own = next(a for a in c.aspects.values() if a.owner == "npc" and a.name == "Hired Blade")
+    assert choose("spender", c, "turn", "npc") == choose("basic", c, "turn", "npc")
+    own.free["npc"] = 1
+    pick = choose("spender", c, "turn", "npc")
+    assert pick == choose("basic", c, "turn", "npc") and type(pick) is Attack
+    c.step(pick)
+    Driver(c).do("respond", "hero", Defend())
+    assert c.pending.context["margin"] >= 1
+    assert choose("basic", c, "invoke", "npc") == DoneInvoking()
+    assert choose("spender", c, "invoke", "npc") == Invoke(own.id, "npc", True, "bonus")
 
 
 def test_coward_concedes_before_the_roll_that_would_take_it_out():

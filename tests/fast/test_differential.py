@@ -92,13 +92,14 @@ def test_the_compared_dials_reach_the_extreme_consequence_and_its_replaced_aspec
                                  ("tactician", "tactician"), ("support", "basic"), ("tactician", "support"),
                                  ("random", "basic"), ("support", "random"), ("random", "random"),
                                  ("stacker", "basic"), ("tactician", "stacker"), ("stacker", "stacker"),
-                                 ("stacker", "random")])
+                                 ("stacker", "random"), ("spender", "basic"), ("spender", "stacker")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
     """brute (closest foe, never concedes), coward (basic with other parameters), minion
     (concedes once marked), sniper (ranged attacks first), tactician (full defense when one hit
     from out, sets up the most wounded foe, cashes its free invokes) and support (backs up an
     ally yet to act, else sets up a foe), stacker (takes advantage of its own aspects until it
-    holds ``stack`` free invokes, then spends them all on one attack) and random (any legal option:
+    holds ``stack`` free invokes, then spends them all on one attack), spender (basic's turns, the
+    stacker's invokes) and random (any legal option:
     every action, invoke, absorb plan and cost the rules offer), one per side, against the
     reference's controllers."""
     scene = load_scene(name, rules=rules)
@@ -297,7 +298,7 @@ def test_refusals_name_the_scene_and_each_reason():
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
     assert covered(load_scene("warehouse"), {"cynere": "ppo:models/x.zip", "zird": "ppo:models/x.zip"}) == [
         "cynere, zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, "
-        "tactician, support, random, stacker)"]
+        "tactician, support, random, stacker, spender)"]
 
 
 def test_the_stacker_stacks_then_spends_the_stack_on_the_fast_core():
