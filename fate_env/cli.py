@@ -929,6 +929,10 @@ def _add_design(sub: Any) -> None:
     ln.add_argument("--distill", metavar="FILE", help="learn a learned policy file's own turns instead of search's: "
                                                      "it plays --fights fights of the self-play scenes, and a fresh "
                                                      "network of --width clones it (a narrower one is cheaper)")
+    ln.add_argument("--helper", metavar="SCRIPT",
+                    help="the scripted policy the written file plays beside its network: it answers the decisions "
+                         "the network does not make, and its move is the one the network reads (default: the "
+                         "--start or --distill file's, else basic; the shipped file's is spender)")
     ln.add_argument("--self-play", type=_seed, default=500, metavar="N",
                     help="then N iterations of self-play against the scripts and past selves (default 500; 0: "
                          "imitation only)")

@@ -100,8 +100,9 @@ def weights(net) -> dict[str, np.ndarray]:
 
 def file_meta(net) -> dict[str, object]:
     """What a policy file the training writes says of its network: it chooses its turns (the
-    decisions its teacher, search, searches) and ``basic`` answers the rest, as search's fallback does."""
-    return {"learn": ["turn"], "helper": "basic", "width": net.width}
+    decisions its teacher, search, searches) and its helper script answers the rest (``basic``, as
+    search's fallback does, unless the run set ``net.helper``: ``fate-npc learn --helper``)."""
+    return {"learn": ["turn"], "helper": getattr(net, "helper", "basic"), "width": net.width}
 
 
 def save(path, net) -> None:

@@ -82,6 +82,22 @@ def _policy(path: str, flag: str):
         raise Refused(f"{flag}: {exc}") from None
 
 
+def _helper(args: Any) -> str:
+    """The written file's helper script: ``--helper``, else the ``--start`` or ``--distill`` file's (a
+    network goes on playing beside the script it learned with), else ``basic``. Refused in one line
+    unless the fast core plays it as a script (``learned`` plays its seats there as their helper)."""
+    from ..fast.tables import CONTROLLERS
+    given = getattr(args, "helper", None)
+    if given is None:
+        source = args.start or args.distill
+        given = str(_policy(source, "--start" if args.start else "--distill").meta.get("helper", "basic")) if source \
+            else "basic"
+    scripts = [c for c in CONTROLLERS if c != "random"]
+    if given not in scripts:
+        raise Refused(f"--helper {given[:40]!r}: expected a scripted policy, one of {', '.join(scripts)}")
+    return given
+
+
 def _agreement(fitted: Any) -> dict[str, float]:
     """A fit's agreement with its teacher, for the sidecar (``general.Fitted``)."""
     return {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
@@ -187,6 +203,7 @@ def run(args: Any, log=print) -> dict[str, Any]:
         raise Refused("--start skips the recording rounds: drop --recording (or --start)")
     if args.distill and (start_file or args.recording):
         raise Refused(f"--distill learns from a file's own turns: drop {'--start' if start_file else '--recording'}")
+    helper = _helper(args)
     if iterations and args.self_play_group < 2:
         raise Refused("--self-play-group: at least 2 fights per scene (each fight is measured against the others)")
     start = time.perf_counter()
@@ -201,6 +218,7 @@ def run(args: Any, log=print) -> dict[str, Any]:
         net, info, recorded = _distill(args, log)
     else:
         net, info, recorded = _imitate(args, log)
+    net.helper = helper
     info = {**file_meta(net), "seed": args.seed, **info, "opponents": list(OPPONENTS)}
     if iterations:
         from .self_play import Settings, improve

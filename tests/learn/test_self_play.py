@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from agents.base import controllers_for, play
-from agents.learned import shipped_path
+from agents.learned import LearnedController, shipped_path
 from fate_env.content.generate import held_out, scene
 from fate_env.content.scenes import load_scene, scene_digest, scene_from_dict
 from fate_env.environment.entity_policy import EntityPolicy
@@ -113,3 +113,29 @@ def test_learn_from_a_file_with_self_play_writes_a_file_that_plays_and_refuses_i
         assert main([*argv[:-2], *extra]) != 0
         err = capsys.readouterr().err.strip()
         assert words in err and "\n" not in err, err
+
+
+def test_learn_helper_is_written_carried_from_the_start_file_and_refused_in_one_line(tmp_path, capsys):
+    """``--helper`` names the script the written file plays beside its network; without it a file
+    made from ``--start`` keeps its start's helper (the weights unchanged with no self-play); a
+    policy the fast core does not play as a script is refused in one line."""
+    pytest.importorskip("torch")
+    from fate_env.cli import main
+    shipped = EntityPolicy(shipped_path())
+    other = next(h for h in ("basic", "spender") if h != shipped.meta["helper"])
+    first, second = tmp_path / "first.zip", tmp_path / "kept.zip"
+    assert main(["learn", "--out", str(first), "--start", str(shipped_path()), "--self-play", "0", "--helper", other]) == 0
+    assert main(["learn", "--out", str(second), "--start", str(first), "--self-play", "0"]) == 0
+    for path in (first, second):
+        got = EntityPolicy(path)
+        assert got.meta["helper"] == other != shipped.meta["helper"]
+        assert json.loads(path.with_suffix(".json").read_text())["helper"] == other
+        assert all(np.array_equal(got.w[k], shipped.w[k]) for k in shipped.w)
+    assert LearnedController(0, path=str(second)).helper.name == other
+    capsys.readouterr()
+    for bad in ("search", "random", "learned", "bsaic"):
+        assert main(["learn", "--out", str(tmp_path / "x.zip"), "--start", str(first), "--self-play", "0",
+                     "--helper", bad]) != 0
+        err = capsys.readouterr().err.strip()
+        assert f"--helper {bad!r}: expected a scripted policy" in err and "\n" not in err, err
+    assert not (tmp_path / "x.zip").exists()
