@@ -24,6 +24,9 @@ from fate_env.learn.self_play import balanced_seeds, seats
 from fate_env.learn.teacher import OPPONENTS
 
 SCRIPTS = OPPONENTS  # the scripted family: the PCs' policies, and the NPCs' scripts learned is compared with
+#: the NPC scripts learned is compared with: the family, and spender (learned's helper since 2026-11-28:
+#: the best of them is the bar, so the script learned leans on is part of it)
+NPC_SCRIPTS = (*OPPONENTS, "spender")
 
 
 def balanced(count: int, first: int = 900_000) -> list:
@@ -55,7 +58,7 @@ def measure(scene, n: int, seed: int, workers: int, npcs: list[str]) -> dict:
 
 def line(row: dict, learned: str) -> str:
     pol = row["policies"]
-    scripts = {p: pol[p] for p in SCRIPTS}
+    scripts = {p: pol[p] for p in NPC_SCRIPTS if p in pol}
     best = max(scripts, key=lambda p: scripts[p]["rate"])
     lr, sr, br = pol[learned], pol["search"], scripts[best]
 
@@ -109,7 +112,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.merge:
         return merged(args.merge, args.npc, args.sidecar)
-    npcs = args.only.split(",") if args.only else [args.npc, "search", *SCRIPTS]
+    npcs = args.only.split(",") if args.only else [args.npc, "search", *NPC_SCRIPTS]
     names = [] if args.scenes == "none" else args.scenes.split(",") if args.scenes else list_scenes()
     scenes = [load_scene(s) for s in names]
     scenes += balanced(args.generated, first=args.generated_from)

@@ -185,14 +185,14 @@ def test_fate_npc_learn_makes_a_file_that_plays_and_never_writes_over_one_unaske
 
 def test_a_margin_past_every_score_gap_keeps_the_scripts_move_and_none_departs_from_it():
     """``keep_within``: another move must beat the helper's by that much in the network's scores; far
-    past every gap, learned plays basic's turns exactly (the same fight, choice for choice)."""
+    past every gap, learned plays its helper script's turns exactly (the same fight, choice for choice)."""
     from agents.learned import LearnedController
     sc = load_scene("warehouse")
     ctl = controllers_for(sc, {"smugglers": "learned"}, seed=3)
     sure = LearnedController(3, keep_within=1e5)
     npcs = {c.id for c in sc.characters if c.side == "smugglers"}
     fought = play(Conflict(sc, seed=3), {**ctl, **{cid: sure for cid in npcs}})
-    plain = play(Conflict(sc, seed=3), controllers_for(sc, {"smugglers": "basic"}, seed=3))
+    plain = play(Conflict(sc, seed=3), controllers_for(sc, {"smugglers": sure.helper.name}, seed=3))
     assert fought.choices == plain.choices
     departs = play(Conflict(sc, seed=3), ctl)  # the shipped margin (0) does depart somewhere
     assert departs.choices != plain.choices
