@@ -187,8 +187,10 @@ class LearnedController:
     """``learned``: the general NPC, one network for any scene within the entity view's limits
     (``fate_env/environment/entities.py``), played with numpy. It chooses the decisions its file
     says it learned (its turns: the ones ``search``, its teacher, searches), reading the move its
-    helper script (``search``'s own fallback) would make there and learning where to depart from it;
-    the helper answers the rest (defenses, invokes, absorbing harm, who goes next).
+    helper script would make there and learning where to depart from it; the helper answers the
+    rest (defenses, invokes, absorbing harm, who goes next). The shipped file's helper is
+    ``spender``: ``basic``'s turns, so the move the network reads is the one it was trained on
+    (``search``'s fallback), and every free invoke it holds spent on its attacks.
     ``learned:PATH`` plays another policy file."""
 
     name = "learned"

@@ -1,6 +1,6 @@
 """The ``learned`` NPC on the fast core, for ``bench`` and ``eval`` (issue 53: at the fast core's pace).
 
-A learned seat is, to the kernel, its helper script (``basic`` for the shipped file) that asks the
+A learned seat is, to the kernel, its helper script (``spender`` for the shipped file) that asks the
 decision kinds its file learned (its turns) from outside. ``LearnedFights`` plays a batch of seeds in
 one call into the kernel (``fast/entity_rows.play_learned``): at each pause the helper's move from a
 copy of the turn, the entity rows from the kernel's arrays, the compiled network's scores, and

@@ -10,7 +10,7 @@ so a clone cannot pass it there. Here the measure is the evaluation's own, the N
   (:func:`balanced_seeds`). A one-sided scene says nothing about which move was better.
 * **Fights.** Each scene is played ``group`` times against one league member (the PCs' policy),
   each with its own dice; the NPCs' turns are drawn from the network's distribution (softened by
-  ``temperature``), everything else is ``basic``'s, as ``learned`` plays.
+  ``temperature``), everything else is the file's helper script's, as ``learned`` plays.
 * **The update.** REINFORCE with a leave-one-out baseline (RLOO: each fight's reward less the mean
   of the others of its group), so a move is credited only against fights of the same scene and the
   same opponent. A group whose fights all ended alike carries no signal and is skipped.
