@@ -20,8 +20,9 @@ gives its reason for the narration. Parameters live in ``configs/policies.yaml``
   line a learned table finds against the shipped NPCs (docs/npcs.md, exploitability), as a script.
 * ``spender``: the stacker that stacks nothing (``stack: 0``): ``basic``'s turns, but every free
   invoke it holds goes into its attack, where ``basic`` spends only what the hit needs. A free
-  invoke kept past the fight is worth nothing, and each one spent on a hit is two more shifts of
-  harm. The general learned NPC's helper (agents/learned.py).
+  invoke kept past the fight is worth nothing, and each one spent on a hit that lands adds its +2
+  to the shifts of harm (less against a solo bonus, 003:2593-2600). The general learned NPC's
+  helper (agents/learned.py).
 """
 
 from __future__ import annotations
