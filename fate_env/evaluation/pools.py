@@ -68,15 +68,44 @@ def _end_with_parent(parent: int) -> None:
 def interrupts_held() -> Iterator[None]:
     """Ctrl-C held back while worker processes start: a process started inside inherits the
     blocked signal, so an interrupt cannot kill it mid-import (printing a traceback per worker);
-    this process gets the held signal as soon as the block ends, and stops them itself."""
+    this process gets the held signal as soon as the block ends, and stops them itself.
+
+    Blocking the signal holds it for this thread only. Once a pool runs, it has threads of its own
+    (the executor's manager, the queues' feeders) and the kernel hands a Ctrl-C to one of them;
+    Python then raises ``KeyboardInterrupt`` in the main thread at its next step, blocked or not.
+    Raised between a spawned worker's start and the write of its start-up data, it left that
+    worker reading an empty pipe, and it printed ``EOFError: Ran out of input``. So in the main
+    thread the handler is swapped too, for one that only notes the interrupt, and the noted
+    interrupt is handed to the old handler when the block ends."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
         yield
         return
+    import threading
+    noted: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    handler = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if main:
+            signal.signal(signal.SIGINT, handler)
+            if noted:
+                _deliver(handler)
+
+
+def _deliver(handler: Any) -> None:
+    """Hand a Ctrl-C noted while interrupts were held to the handler that was in place."""
+    import os
+    if handler is signal.default_int_handler:
+        raise KeyboardInterrupt
+    if handler == signal.SIG_DFL:
+        os.kill(os.getpid(), signal.SIGINT)
+    elif callable(handler):
+        handler(signal.SIGINT, None)
 
 
 def _submit(pool: ProcessPoolExecutor, fn: Callable[[Any], T], item: Any) -> Future:

@@ -102,3 +102,35 @@ def test_workers_end_when_their_parent_is_killed():
     for p in left:  # never leave them behind, even when the test fails
         os.kill(p, signal.SIGKILL)
     assert not left, f"workers {left} outlived their parent"
+
+
+_HELD = """
+import os, signal, threading, time
+from fate_env.evaluation.pools import interrupts_held
+go = threading.Event()
+# a thread started before the block (torch's or numba's, a pool's own) does not block Ctrl-C, so
+# the kernel hands the signal to it
+threading.Thread(target=lambda: (go.wait(), os.kill(os.getpid(), signal.SIGINT))).start()
+steps = []
+try:
+    with interrupts_held():
+        go.set()
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:  # the main thread keeps stepping: where Python would raise it
+            pass
+        steps.append("block finished")
+    steps.append("not raised")
+except KeyboardInterrupt:
+    steps.append("raised after the block")
+print(" / ".join(steps))
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_ctrl_c_taken_by_another_thread_waits_for_the_held_block_to_end():
+    """A Ctrl-C while workers start is raised once they have started, never in the middle (where it
+    left a spawned worker reading an empty pipe: ``EOFError: Ran out of input``). Run in a fresh
+    interpreter, whose main thread owns the signal handlers."""
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", _HELD], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "block finished / raised after the block", out.stdout + out.stderr
