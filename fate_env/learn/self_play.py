@@ -156,7 +156,7 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
 
     import torch
 
-    from ..evaluation.pools import WorkerDied, executor
+    from ..evaluation.pools import WorkerDied, executor, interrupts_held
     from .entity_net import collate
     from .general import save
     from .league import League
@@ -192,7 +192,9 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
                 for _ in range(s.group):
                     jobs.append((int(scene_seed), int(rng.integers(2 ** 31)), spec, path, s.temperature))
             try:
-                played = list(workers.map(play, jobs, chunksize=4))
+                with interrupts_held():  # submitting starts the workers: never with a Ctrl-C half-way
+                    running = workers.map(play, jobs, chunksize=4)
+                played = list(running)
             except BrokenProcessPool:
                 raise WorkerDied("a self-play worker died (killed, or out of memory); the run stopped, and nothing "
                                  "was written") from None
