@@ -82,16 +82,17 @@ def interrupts_held() -> Iterator[None]:
         return
     import threading
     noted: list[int] = []
-    main = threading.current_thread() is threading.main_thread()
+    main = threading.current_thread() is threading.main_thread()  # only it may set handlers
     handler = signal.getsignal(signal.SIGINT) if main else None
-    if main:
+    swap = main and handler not in (signal.SIG_IGN, None)  # an ignored Ctrl-C stays ignored
+    if swap:
         signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        if main:
+        if swap:
             signal.signal(signal.SIGINT, handler)
             if noted:
                 _deliver(handler)

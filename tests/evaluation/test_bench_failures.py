@@ -36,8 +36,14 @@ def _workers(pid: int, count: int, timeout: float = 60) -> list[int]:
     raise AssertionError(f"no {count} workers appeared")
 
 
+#: runs the CLI as a terminal starts it, Ctrl-C at its default even where the test runner was started
+#: with it ignored (a shell's background job: Python would then ignore it too, and never stop)
+_AS_FROM_A_TERMINAL = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                       "os.execv(sys.executable, [sys.executable, '-m', 'fate_env.cli', *sys.argv[1:]])")
+
+
 def _start(args: list[str], tmp_path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "fate_env.cli", *args], cwd=tmp_path, text=True,
+    return subprocess.Popen([sys.executable, "-c", _AS_FROM_A_TERMINAL, *args], cwd=tmp_path, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
 

@@ -107,17 +107,18 @@ def test_workers_end_when_their_parent_is_killed():
 _HELD = """
 import os, signal, threading, time
 from fate_env.evaluation.pools import interrupts_held
-go = threading.Event()
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts Python, whoever ran the tests
+go, sent = threading.Event(), threading.Event()
 # a thread started before the block (torch's or numba's, a pool's own) does not block Ctrl-C, so
 # the kernel hands the signal to it
-threading.Thread(target=lambda: (go.wait(), os.kill(os.getpid(), signal.SIGINT))).start()
+threading.Thread(target=lambda: (go.wait(), os.kill(os.getpid(), signal.SIGINT), sent.set())).start()
 steps = []
 try:
     with interrupts_held():
         go.set()
-        end = time.monotonic() + 0.5
-        while time.monotonic() < end:  # the main thread keeps stepping: where Python would raise it
-            pass
+        end = time.monotonic() + 0.2
+        while not sent.is_set() or time.monotonic() < end:  # the main thread keeps stepping, after
+            pass                                            # the signal too: where Python would raise it
         steps.append("block finished")
     steps.append("not raised")
 except KeyboardInterrupt:
