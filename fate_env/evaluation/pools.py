@@ -70,13 +70,13 @@ def interrupts_held() -> Iterator[None]:
     blocked signal, so an interrupt cannot kill it mid-import (printing a traceback per worker);
     this process gets the held signal as soon as the block ends, and stops them itself.
 
-    Blocking the signal holds it for this thread only. Once a pool runs, it has threads of its own
-    (the executor's manager, the queues' feeders) and the kernel hands a Ctrl-C to one of them;
-    Python then raises ``KeyboardInterrupt`` in the main thread at its next step, blocked or not.
-    Raised between a spawned worker's start and the write of its start-up data, it left that
-    worker reading an empty pipe, and it printed ``EOFError: Ran out of input``. So in the main
-    thread the handler is swapped too, for one that only notes the interrupt, and the noted
-    interrupt is handed to the old handler when the block ends."""
+    Blocking the signal holds it for this thread, and for the threads it starts inside. A thread
+    started before (torch's, numba's) does not block it, so the kernel hands the Ctrl-C to that
+    thread, and Python raises ``KeyboardInterrupt`` in the main thread at its next step, blocked
+    or not. Raised between a spawned worker's start and the write of its start-up data, it leaves
+    that worker reading an empty pipe, printing ``EOFError: Ran out of input`` (as a Ctrl-C test
+    once did under load). So in the main thread the handler is swapped too, for one that only
+    notes the interrupt, and the noted interrupt is handed to the old handler when the block ends."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
         yield
         return
