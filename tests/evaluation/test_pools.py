@@ -109,7 +109,7 @@ import os, signal, threading, time
 from fate_env.evaluation.pools import interrupts_held
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts Python, whoever ran the tests
 go, sent = threading.Event(), threading.Event()
-# a thread started before the block (torch's or numba's, a pool's own) does not block Ctrl-C, so
+# a thread started before the block (torch's, numba's) does not block Ctrl-C, so
 # the kernel hands the signal to it
 threading.Thread(target=lambda: (go.wait(), os.kill(os.getpid(), signal.SIGINT), sent.set())).start()
 steps = []
