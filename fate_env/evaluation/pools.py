@@ -101,11 +101,9 @@ def interrupts_held() -> Iterator[None]:
 def _deliver(handler: Any) -> None:
     """Hand a Ctrl-C noted while interrupts were held to the handler that was in place."""
     import os
-    if handler is signal.default_int_handler:
-        raise KeyboardInterrupt
     if handler == signal.SIG_DFL:
         os.kill(os.getpid(), signal.SIGINT)
-    elif callable(handler):
+    elif callable(handler):  # Python's own, default_int_handler, raises KeyboardInterrupt
         handler(signal.SIGINT, None)
 
 
