@@ -161,6 +161,8 @@ SHIPPED = "models/learned.zip"
 #: every iteration, and its past selves besides)
 _POLICIES: dict[tuple[str, float], object] = {}
 KEPT_FILES = 8
+#: each scene's rehearsed line, by (file, its modification time, scene digest, side)
+_LINES: dict[tuple, Any] = {}
 
 
 def shipped_path() -> Path:
@@ -196,6 +198,7 @@ class LearnedController:
     name = "learned"
 
     def __init__(self, seed: int = 0, path: str | None = None, keep_within: float | None = None):
+        from .rehearsal import Rehearsal, RehearsalError
         self.seed = seed
         self.policy = _load_policy(Path(path) if path else shipped_path())
         meta = self.policy.meta
@@ -205,12 +208,56 @@ class LearnedController:
             raise ValueError(f"learned:{self.policy.path}: helper {str(helper)[:40]!r}: expected a scripted "
                              "policy (basic, brute, ...)")
         self.helper = make_controller(helper, seed)
+        #: the helpers a scene's rehearsal may choose from (rehearsal.py); the file's own alone when it has none
+        try:
+            self.rehearsal = Rehearsal.from_meta(meta, f"learned:{self.policy.path}")
+        except RehearsalError as exc:
+            raise ValueError(str(exc)) from None
+        self.lines = self.rehearsal.lines if self.rehearsal else (helper,)
+        self._helpers = {helper: self.helper}
+        #: the line every scene plays, set by the rehearsal's own fights (``pin``)
+        self.pinned: str | None = None
         #: how far (in the network's scores) another move must beat the helper's to be taken instead
         margin = keep_within if keep_within is not None else meta.get("keep_within", 0.0)
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < 1e6:
             raise ValueError(f"learned:{self.policy.path}: keep_within {str(margin)[:40]!r}: expected a number, 0 or more")
         self.keep_within = float(margin)
         self._encoder: tuple[Any, Any] = (None, None)
+        self._line: tuple[Any, Any] = (None, None)
+
+    def pin(self, line: str) -> None:
+        """Play ``line`` in every scene, without rehearsing (a rehearsal's own fights)."""
+        if line not in self.lines:
+            raise ValueError(f"learned:{self.policy.path}: no line {line!r}; its lines are {', '.join(self.lines)}")
+        self.pinned = line
+
+    def line_for(self, scene, side: str, spec: str | None = None):
+        """The line this file plays for ``side`` in ``scene`` (``rehearsal.Choice``): its helper when it
+        has one line, else what the scene's rehearsal kept, rehearsed once per process (the choice is
+        the same in every process: fixed dice)."""
+        from .rehearsal import Choice, rehearse
+        if self.pinned is not None:
+            return Choice(self.pinned)
+        if self.rehearsal is None:
+            return Choice(self.helper.name)
+        from fate_env.content.digests import scene_digest
+        try:
+            stamp = Path(self.policy.path).stat().st_mtime
+        except OSError:
+            stamp = None
+        key = (self.policy.path, stamp, scene_digest(scene), side)
+        if key not in _LINES:
+            _LINES[key] = rehearse(scene, side, spec or f"learned:{self.policy.path}", self.rehearsal)
+        return _LINES[key]
+
+    def helper_in(self, c: Conflict, actor: str):
+        """The helper script ``actor`` plays beside in ``c`` (its side's line), and why, for the reasons."""
+        if self._line[0] is not c:
+            choice = self.line_for(c.scene, c.side_of(actor))
+            if choice.line not in self._helpers:
+                self._helpers[choice.line] = make_controller(choice.line, self.seed)
+            self._line = (c, (self._helpers[choice.line], choice))
+        return self._line[1]
 
     def check_scene(self, scene) -> None:
         """Refuse, in one line, a scene past the view's limits (before any play)."""
@@ -231,18 +278,22 @@ class LearnedController:
     def scores(self, c: Conflict, d: Decision) -> tuple[np.ndarray, int, Any]:
         """The network's score of each option, the helper's move, and the decision's rows (self-play
         draws from the scores and learns from the rows)."""
-        suggested, _ = self.helper.choose(c, d)
+        helper, _ = self.helper_in(c, d.actor)
+        suggested, _ = helper.choose(c, d)
         rows = self.encoder(c).encode(c, d.actor, suggested)
         return self.policy.logits([rows])[0], suggested, rows
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
         if not self.decides(d):
-            return self.helper.choose(c, d)
+            return self.helper_in(c, d.actor)[0].choose(c, d)
         scores, suggested, _ = self.scores(c, d)
+        helper, choice = self.helper_in(c, d.actor)
         index = int(np.argmax(scores))
         if scores[index] - scores[suggested] < self.keep_within:  # not sure enough to depart from the script
             index = suggested
         why = f"{describe(c, d.actor, d.options[index])}: the general learned NPC's choice"
+        if choice.wins:  # a rehearsed line (its figures: Choice.summary)
+            why += f", on its {choice.line} line"
         if index != suggested:
-            why += f" ({self.helper.name} would have: {describe(c, d.actor, d.options[suggested])})"
+            why += f" ({helper.name} would have: {describe(c, d.actor, d.options[suggested])})"
         return index, why

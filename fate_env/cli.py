@@ -933,6 +933,13 @@ def _add_design(sub: Any) -> None:
                     help="the scripted policy the written file plays beside its network: it answers the decisions "
                          "the network does not make, and its move is the one the network reads (default: the "
                          "--start or --distill file's, else basic; the shipped file's is spender)")
+    ln.add_argument("--rehearse", metavar="SCRIPTS",
+                    help="other helpers the written file may play beside, comma-separated (e.g. stacker): before its "
+                         "first decision in a scene it plays the scene through with each against the scripted PC "
+                         "policies and keeps the one that won most (default: the --start or --distill file's; none: "
+                         "only --helper)")
+    ln.add_argument("--rehearse-fights", type=_count, default=8, metavar="N",
+                    help="a rehearsal's fights per line and PC policy (default 8)")
     ln.add_argument("--self-play", type=_seed, default=500, metavar="N",
                     help="then N iterations of self-play against the scripts and past selves (default 500; 0: "
                          "imitation only)")

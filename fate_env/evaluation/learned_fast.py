@@ -32,24 +32,30 @@ def learned_seats(controls: Mapping[str, str]) -> dict[str, str]:
     return {cid: spec for cid, spec in controls.items() if is_learned(spec)}
 
 
-def kernel_controls(controls: Mapping[str, str]) -> tuple[dict[str, str], dict[str, tuple[str, ...]], list[str]]:
+def kernel_controls(controls: Mapping[str, str], scene=None) -> tuple[dict[str, str], dict[str, tuple[str, ...]], list[str]]:
     """What the kernel plays for each seat (a learned seat: its helper script), the decision kinds
-    each learned seat asks from outside, and why the fast core cannot play them (empty: it can)."""
+    each learned seat asks from outside, and why the fast core cannot play them (empty: it can).
+    With ``scene``, a learned seat's helper is the line its side rehearsed there (``agents/rehearsal.py``);
+    without, its file's helper. Every line its file may take is checked."""
     scripts, asks, why = dict(controls), {}, []
     learned = learned_seats(controls)
     if len(set(learned.values())) > 1:
         why.append(f"learned seats playing different files ({', '.join(sorted(set(learned.values())))}): the fast "
                    "core plays one file a run")
+    side_of = {c.id: c.side for c in scene.characters} if scene is not None else {}
     for cid, spec in learned.items():
         ctrl = _controller(spec)
-        helper = ctrl.helper.name
-        if helper not in CONTROLLERS:
-            why.append(f"{cid} played by {spec!r}, whose helper {helper!r} the fast core does not play")
+        for helper in ctrl.lines:
+            if helper not in CONTROLLERS:
+                why.append(f"{cid} played by {spec!r}, whose helper {helper!r} the fast core does not play")
         unknown = [x for x in ctrl.learn if x not in DECISION_BITS]
         if unknown:
             why.append(f"{cid} played by {spec!r}, which decides {', '.join(unknown)} (the fast core asks only a "
                        "conflict's decisions)")
-        scripts[cid] = helper
+        if scene is not None and not why:
+            scripts[cid] = ctrl.line_for(scene, side_of[cid], spec).line
+        else:
+            scripts[cid] = ctrl.helper.name
         asks[cid] = tuple(ctrl.learn)
     return scripts, asks, why
 
@@ -62,11 +68,12 @@ def _controller(spec: str) -> LearnedController:
 class LearnedFights:
     """One scene's fights with learned seats, on the fast core (``environment/fast_entities.py``):
     ``run`` plays a batch of seeds in one call into the kernel, as ``FastCore.run`` does.
-    ``controls``: who plays each character (learned specs among them)."""
+    ``controls``: who plays each character (learned specs among them; each side's learned seats
+    play beside the line it rehearsed in ``scene``)."""
 
     def __init__(self, scene, controls: Mapping[str, str]):
         from fate_env.environment.fast_entities import FastLearned
-        scripts, asks, why = kernel_controls(controls)
+        scripts, asks, why = kernel_controls(controls, scene)
         if why:
             raise Unsupported("; ".join(why))
         spec = next(iter(learned_seats(controls).values()))

@@ -98,6 +98,37 @@ def _helper(args: Any) -> str:
     return given
 
 
+def _rehearse(args: Any, helper: str) -> dict[str, Any] | None:
+    """The written file's ``rehearse`` entry (``evaluation/rehearsal.py``): ``--rehearse``'s lines after
+    the helper, against the eight PC scripts, ``--rehearse-fights`` each; without it, the --start or
+    --distill file's other lines (after this helper); ``none``: no rehearsal."""
+    from agents.rehearsal import Rehearsal, RehearsalError
+    from .teacher import OPPONENTS
+    given = getattr(args, "rehearse", None)
+    fights = getattr(args, "rehearse_fights", 8)
+    if given is None:
+        source = args.start or args.distill
+        before = _policy(source, "--start" if args.start else "--distill").meta.get("rehearse") if source else None
+        if not before:
+            return None
+        others = [x for x in before.get("lines", []) if x != helper]
+        foes, fights = before.get("foes"), before.get("fights")
+    elif given.strip() == "none":
+        return None
+    else:
+        others, foes = [x.strip() for x in given.split(",")], list(OPPONENTS)
+        if helper in others:
+            raise Refused(f"--rehearse {given[:60]!r}: {helper!r} is the --helper already; name the other lines")
+    if not others:
+        return None
+    entry = {"lines": [helper, *others], "foes": foes, "fights": fights}
+    try:
+        Rehearsal.from_meta({"helper": helper, "rehearse": entry}, "--rehearse")
+    except RehearsalError as exc:
+        raise Refused(str(exc)) from None
+    return entry
+
+
 def _agreement(fitted: Any) -> dict[str, float]:
     """A fit's agreement with its teacher, for the sidecar (``general.Fitted``)."""
     return {"train": round(fitted.train_agree, 4), "held_out_fights": round(fitted.held_agree, 4),
@@ -204,6 +235,7 @@ def run(args: Any, log=print) -> dict[str, Any]:
     if args.distill and (start_file or args.recording):
         raise Refused(f"--distill learns from a file's own turns: drop {'--start' if start_file else '--recording'}")
     helper = _helper(args)
+    rehearse = _rehearse(args, helper)
     if iterations and args.self_play_group < 2:
         raise Refused("--self-play-group: at least 2 fights per scene (each fight is measured against the others)")
     start = time.perf_counter()
@@ -232,6 +264,10 @@ def run(args: Any, log=print) -> dict[str, Any]:
                              "league": _league(done["league"]),
                              "npc_reward_by_iteration": [h["npc_reward"] for h in done["history"]]}
     info["seconds"] = {"recording_this_run": round(recorded, 1), "all": round(time.perf_counter() - start, 1)}
+    # set only now: self-play's own files (its league's past selves) play the helper alone
+    net.rehearse = rehearse
+    if rehearse:
+        info["rehearse"] = rehearse
     out.parent.mkdir(parents=True, exist_ok=True)
     save(out, net)
     from ..content.paths import write_atomically

@@ -111,7 +111,7 @@ def play(job: tuple[int, int, str, str, float]) -> Played:
             decisions.append(rows)
             chosen.append(index)
         else:
-            index, _ = npc.helper.choose(c, d)
+            index, _ = npc.helper_in(c, d.actor)[0].choose(c, d)
         c.step(index, "")
     winner = c.outcome.winner
     return Played(scene_seed, foe_spec, 1.0 if winner == npcs else 0.5 if winner is None else 0.0, decisions, chosen)

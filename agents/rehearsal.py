@@ -1,0 +1,190 @@
+"""``learned`` picks its line for a scene by playing the scene through first (issue 53).
+
+The network reads the move its helper script would make and learned where to depart from it. Given
+``stacker`` as the helper instead of ``spender``, the same weights play the stacker's line (free
+invokes piled on the foe, then one big blow) about as well as ``stacker`` does, and lose the scenes
+where that line is wrong (docs/results/2026-11-28-stacking-attempts.md: two modes, and the helper's
+hint is the switch). Nothing in the rows says which scene wants which line, and a switch learned from
+them recovered little. Playing the scene does say it.
+
+A file may name its **lines** (its ``rehearse`` entry: the helpers to try, the scripted PC policies
+to try them against, and how many fights each). Before its first decision in a scene, a ``learned``
+side plays the scene through with each line: every character of its side played by the file with
+that helper, every other character by one of ``foes`` in turn, ``fights`` fights a foe, the same
+dice for every line. It keeps the line that won most; on a tie, the one named first (the file's
+own helper).
+
+The dice are fixed (:data:`FIRST_SEED` on), not the fight's: the line is a function of the file,
+the scene and the side, the same in every process and on either engine (the fast core plays the
+rehearsal when it is compiled and covers the scene; the reference engine plays the same fights
+otherwise, with the same results: the differential tests hold them to each other). The rehearsal
+stops as soon as the fights left could not change the choice, whichever engine plays it.
+
+This is search at the level of a scene (as ``search`` searches a turn), and it assumes what it
+rehearses against: the scripted PC policies, which are also what the figures in docs/ are measured
+against (on other dice). Against players who play nothing like them, the choice is as good as they
+are a model of those players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+#: the rehearsal's dice: the seeds of its fights start here (apart from every bench's, whose seeds
+#: are hashed from the run's seed, and from the generator's scene seeds, which are not fight seeds)
+FIRST_SEED = 7_000_000
+#: the most fights a rehearsal may ask for, all lines together (a file past it is refused)
+MAX_FIGHTS = 4096
+
+
+class RehearsalError(ValueError):
+    """A file's ``rehearse`` entry that cannot be played: one line, naming the field."""
+
+
+@dataclass(frozen=True)
+class Rehearsal:
+    """What a file asks a scene's rehearsal to try: ``lines`` (helper scripts; the first is the
+    file's own ``helper``), against each of ``foes`` (scripted PC policies), ``fights`` fights each."""
+
+    lines: tuple[str, ...]
+    foes: tuple[str, ...]
+    fights: int
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any], where: str) -> "Rehearsal | None":
+        """The file's ``rehearse`` entry, checked (None when it has none); ``where`` names the file."""
+        got = meta.get("rehearse")
+        if got is None:
+            return None
+        from fate_env.fast.tables import CONTROLLERS
+        scripts = [c for c in CONTROLLERS if c != "random"]
+
+        def names(key: str) -> tuple[str, ...]:
+            value = got.get(key)
+            if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+                raise RehearsalError(f"{where}: rehearse.{key}: expected a list of scripted policies "
+                                     f"({', '.join(scripts)})")
+            bad = [v for v in value if v not in scripts]
+            if bad:
+                raise RehearsalError(f"{where}: rehearse.{key}: {bad[0][:40]!r} is not a script the fast core plays; "
+                                     f"expected one of {', '.join(scripts)}")
+            if len(set(value)) != len(value):
+                raise RehearsalError(f"{where}: rehearse.{key}: {value} names one policy twice")
+            return tuple(value)
+        if not isinstance(got, dict):
+            raise RehearsalError(f"{where}: rehearse: expected a mapping with lines, foes and fights")
+        lines, foes = names("lines"), names("foes")
+        if lines[0] != meta.get("helper", "basic"):
+            raise RehearsalError(f"{where}: rehearse.lines: the first line is the file's helper "
+                                 f"({meta.get('helper', 'basic')!r}), got {lines[0]!r}")
+        fights = got.get("fights")
+        if isinstance(fights, bool) or not isinstance(fights, int) or not 1 <= fights * len(foes) * len(lines) <= MAX_FIGHTS:
+            raise RehearsalError(f"{where}: rehearse.fights: got {str(fights)[:20]}; expected a whole number of fights "
+                                 f"per foe and line, at least 1, and at most {MAX_FIGHTS} in all")
+        return cls(lines, foes, fights)
+
+    def to_meta(self) -> dict[str, Any]:
+        return {"lines": list(self.lines), "foes": list(self.foes), "fights": self.fights}
+
+    def seeds(self) -> list[int]:
+        """Every fight's dice, in the order they are played: ``fights`` for the first foe, then the next."""
+        return [FIRST_SEED + i for i in range(self.fights * len(self.foes))]
+
+    def foe(self, i: int) -> str:
+        """The PC policy of fight ``i``."""
+        return self.foes[i // self.fights]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A rehearsal's result: the line kept, each line's wins and the fights each line played (the
+    rehearsal stops once the rest could not change the choice), and which engine played them."""
+
+    line: str
+    wins: dict[str, int] = field(default_factory=dict)
+    fights: int = 0
+    engine: str = ""
+
+
+def decide(plan: Rehearsal, results: Iterator[tuple[bool, ...]]) -> tuple[str, dict[str, int], int]:
+    """The line kept from fight-by-fight results (one win flag per line, in ``plan.lines``' order):
+    the most wins, the earlier line on a tie; read only until the fights left could not change it."""
+    total = len(plan.seeds())
+    wins = [0] * len(plan.lines)
+    played = 0
+    for row in results:
+        played += 1
+        wins = [w + bool(r) for w, r in zip(wins, row)]
+        best = max(range(len(wins)), key=lambda j: (wins[j], -j))
+        left = total - played
+        if all(wins[j] + left < wins[best] if j < best else wins[j] + left <= wins[best]
+               for j in range(len(wins)) if j != best):
+            break
+    best = max(range(len(wins)), key=lambda j: (wins[j], -j))
+    return plan.lines[best], dict(zip(plan.lines, wins)), played
+
+
+def _controls(scene: Any, side: str, spec: str, foe: str) -> dict[str, str]:
+    return {c.id: spec if c.side == side else foe for c in scene.characters}
+
+
+def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator[tuple[bool, ...]] | None:
+    """Every fight of the rehearsal on the fast core, or None if it cannot play them now (not compiled
+    yet, or a scene it does not cover): a fight it hands back is played on the reference engine."""
+    from fate_env import fast
+    if not (fast.available() and fast.compiled()):
+        return None
+    from fate_env.environment.fast_entities import FastLearned
+    from fate_env.fast.decode import outcome
+    from fate_env.fast.kernel import layout as k
+    from .registry import make_controller
+    ctrl = make_controller(spec, 0)
+    seats = [c.id for c in scene.characters if c.side == side]
+    by_line = []
+    try:
+        for line in plan.lines:
+            won = []
+            for f, foe in enumerate(plan.foes):
+                seeds = plan.seeds()[f * plan.fights:(f + 1) * plan.fights]
+                # the side's seats are their line's script, asking the kinds the file learned (as bench plays them)
+                scripts = {**_controls(scene, side, foe, foe), **dict.fromkeys(seats, line)}
+                core = fast.FastCore(scene, scripts, dict.fromkeys(seats, tuple(ctrl.learn)))
+                CH, SLOTA, G = FastLearned(core, ctrl.policy, ctrl.keep_within).run(seeds)
+                for i, s in enumerate(seeds):
+                    if G[i, k.G_BAIL]:
+                        won.append(_reference_win(scene, side, spec, foe, line, s))
+                    else:
+                        won.append(outcome(core.tables, CH[i], SLOTA[i], G[i]).winner == side)
+            by_line.append(won)
+    except fast.Unsupported:
+        return None
+    return iter(list(zip(*by_line)))
+
+
+def _reference_win(scene: Any, side: str, spec: str, foe: str, line: str, seed: int) -> bool:
+    """One rehearsal fight on the reference engine: whether ``side`` won (as ``bench`` plays a fight:
+    the controllers seeded from the fight's seed), its learned seats pinned to ``line``."""
+    from .base import controllers_for, play
+    from fate_env.rules.engine import start
+    controllers = controllers_for(scene, _controls(scene, side, spec, foe), seed=seed)
+    for c in scene.characters:
+        if c.side == side:
+            controllers[c.id].pin(line)
+    return play(start(scene, seed), controllers).outcome.winner == side
+
+
+def _reference_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator[tuple[bool, ...]]:
+    for i, seed in enumerate(plan.seeds()):
+        yield tuple(_reference_win(scene, side, spec, plan.foe(i), line, seed) for line in plan.lines)
+
+
+def rehearse(scene: Any, side: str, spec: str, plan: Rehearsal) -> Choice:
+    """Play ``scene`` through for ``side`` with each of the plan's lines (``spec``: the learned file
+    playing it, ``learned`` or ``learned:PATH``) and keep the best."""
+    results = _fast_results(scene, side, spec, plan)
+    engine = "fast"
+    if results is None:
+        results, engine = _reference_results(scene, side, spec, plan), "reference"
+    line, wins, played = decide(plan, results)
+    return Choice(line, wins, played, engine)

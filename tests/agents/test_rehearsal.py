@@ -1,0 +1,161 @@
+"""``learned`` picks its line for a scene by rehearsing it (agents/rehearsal.py): the line kept is the
+one that won most of the rehearsal's fights, counted here independently on the reference engine;
+the fast core's rehearsal is the reference's, fight for fight; the early stop never changes the
+choice; a file's ``rehearse`` entry is checked in one line; ``learn --rehearse`` writes it."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from agents import rehearsal as R
+from agents.base import controllers_for, make_controller, play
+from agents.learned import LearnedController, shipped_path
+from agents.registry import UnknownController
+from fate_env.content.scenes import load_scene
+from fate_env.environment.entity_policy import EntityPolicy, write
+from fate_env.rules.engine import start
+from tests.conftest import run_cli
+
+#: a small rehearsal, so the tests count its fights themselves on the reference engine
+SMALL = {"lines": ["spender", "stacker"], "foes": ["basic", "brute"], "fights": 3}
+
+
+def _file(tmp_path, rehearse=SMALL, **meta) -> str:
+    """The shipped network in a file of its own, with ``rehearse`` (and any other meta) as given."""
+    shipped = EntityPolicy(shipped_path())
+    info = {k: v for k, v in shipped.meta.items() if k not in ("format", "features", "limits", "rehearse")}
+    info.update(meta)
+    if rehearse is not None:
+        info["rehearse"] = rehearse
+    path = tmp_path / "lines.zip"
+    write(path, shipped.w, info)
+    return str(path)
+
+
+def _wins_by_hand(scene, side: str, spec: str, plan: R.Rehearsal) -> list[tuple[bool, ...]]:
+    """Each rehearsal fight's result per line, played here with controllers pinned to the line."""
+    rows = []
+    for i, seed in enumerate(plan.seeds()):
+        row = []
+        for line in plan.lines:
+            controls = {c.id: spec if c.side == side else plan.foe(i) for c in scene.characters}
+            ctl = controllers_for(scene, controls, seed=seed)
+            for c in scene.characters:
+                if c.side == side:
+                    ctl[c.id].pin(line)
+            row.append(play(start(scene, seed), ctl).outcome.winner == side)
+        rows.append(tuple(row))
+    return rows
+
+
+def test_the_line_kept_is_the_one_that_won_most_of_its_fights(tmp_path):
+    spec = f"learned:{_file(tmp_path)}"
+    ctrl = make_controller(spec, 0)
+    scene = load_scene("duel")
+    choice = ctrl.line_for(scene, "rival", spec)
+    rows = _wins_by_hand(scene, "rival", spec, ctrl.rehearsal)
+    wins = [sum(r[j] for r in rows) for j in range(2)]
+    expected = ctrl.rehearsal.lines[0] if wins[0] >= wins[1] else ctrl.rehearsal.lines[1]
+    assert choice.line == expected
+    # the wins it reports are those of the fights it played before the rest could not change it
+    assert choice.wins == {line: sum(r[j] for r in rows[:choice.fights]) for j, line in enumerate(ctrl.rehearsal.lines)}
+
+
+@pytest.mark.parametrize("name, side", [("duel", "rival"), ("warehouse", "smugglers")])
+def test_the_fast_cores_rehearsal_is_the_references_fight_for_fight(tmp_path, name, side):
+    pytest.importorskip("numba")
+    from fate_env import fast
+    spec = f"learned:{_file(tmp_path)}"
+    plan = make_controller(spec, 0).rehearsal
+    scene = load_scene(name)
+    on_fast = R._fast_results(scene, side, spec, plan)
+    if not fast.compiled():
+        assert on_fast is None  # it does not wait for a compile: the reference plays the same fights
+        pytest.skip("the fast core is not compiled here")
+    assert on_fast is not None
+    assert list(on_fast) == list(R._reference_results(scene, side, spec, plan))
+
+
+def test_a_learned_seat_plays_beside_its_sides_line(tmp_path):
+    spec = f"learned:{_file(tmp_path)}"
+    scene = load_scene("duel")
+    ctrl = make_controller(spec, 0)
+    kept = ctrl.line_for(scene, "rival", spec).line
+    c = start(scene, 11)
+    checked = 0
+    while c.pending is not None and checked < 6:
+        d = c.pending
+        if c.side_of(d.actor) == "rival" and ctrl.decides(d):
+            _, suggested, _ = ctrl.scores(c, d)
+            assert suggested == make_controller(kept, 0).choose(c, d)[0]
+            assert f"on its {kept} line" in ctrl.choose(c, d)[1]
+            checked += 1
+        c.step(make_controller("basic", 0).choose(c, d)[0])
+    assert checked
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=1, max_size=24), st.integers(1, 3))
+def test_stopping_early_never_changes_the_line(rows, lines):
+    plan = R.Rehearsal(("spender", "stacker", "brute")[:lines], ("basic",), len(rows))
+    full = [sum(r[j] for r in rows) for j in range(lines)]
+    best = max(range(lines), key=lambda j: (full[j], -j))
+    line, wins, played = R.decide(plan, iter([r[:lines] for r in rows]))
+    assert line == plan.lines[best]
+    assert played <= len(rows) and all(w <= f for w, f in zip(wins.values(), full))
+
+
+def test_a_file_without_lines_plays_its_helper_and_never_rehearses(tmp_path, monkeypatch):
+    monkeypatch.setattr(R, "rehearse", lambda *a: pytest.fail("rehearsed a file with one line"))
+    ctrl = LearnedController(0, path=_file(tmp_path, rehearse=None))
+    assert ctrl.lines == ("spender",) and ctrl.line_for(load_scene("duel"), "rival").line == "spender"
+
+
+@pytest.mark.parametrize("entry, says", [
+    ({**SMALL, "lines": ["stacker", "spender"]}, "rehearse.lines: the first line is the file's helper"),
+    ({**SMALL, "lines": ["spender", "search"]}, "rehearse.lines: 'search' is not a script the fast core plays"),
+    ({**SMALL, "foes": []}, "rehearse.foes: expected a list of scripted policies"),
+    ({**SMALL, "foes": ["basic", "basic"]}, "names one policy twice"),
+    ({**SMALL, "fights": 0}, "rehearse.fights: got 0;"),
+    ({**SMALL, "fights": True}, "rehearse.fights: got True;"),
+    ({**SMALL, "fights": 10_000}, "at most 4096 in all"),
+    (["spender"], "rehearse: expected a mapping"),
+])
+def test_a_bad_rehearse_entry_is_refused_in_one_line(tmp_path, entry, says):
+    path = _file(tmp_path, rehearse=entry)
+    with pytest.raises(UnknownController) as got:
+        make_controller(f"learned:{path}", 0)
+    assert says in str(got.value) and path in str(got.value) and "\n" not in str(got.value)
+
+
+def _meta(path) -> dict:
+    with zipfile.ZipFile(path) as z:
+        return json.loads(z.read("policy.json"))
+
+
+def test_learn_writes_the_lines_and_a_start_file_passes_them_on(tmp_path):
+    first, second, third = tmp_path / "a.zip", tmp_path / "b.zip", tmp_path / "c.zip"
+    got = run_cli("learn", "--start", str(shipped_path()), "--self-play", "0", "--helper", "spender",
+                  "--rehearse", "stacker", "--rehearse-fights", "2", "--out", str(first))
+    assert got.returncode == 0, got.stderr
+    entry = _meta(first)["rehearse"]
+    assert entry["lines"] == ["spender", "stacker"] and entry["fights"] == 2 and "basic" in entry["foes"]
+    assert json.loads(first.with_suffix(".json").read_text())["rehearse"] == entry
+    assert run_cli("learn", "--start", str(first), "--self-play", "0", "--out", str(second)).returncode == 0
+    assert _meta(second)["rehearse"] == entry
+    assert run_cli("learn", "--start", str(first), "--self-play", "0", "--rehearse", "none",
+                   "--out", str(third)).returncode == 0
+    assert "rehearse" not in _meta(third)
+
+
+@pytest.mark.parametrize("flag, says", [("spender", "is the --helper already"),
+                                        ("stacker,search", "'search' is not a script the fast core plays")])
+def test_learn_refuses_a_line_it_cannot_rehearse_and_writes_nothing(tmp_path, flag, says):
+    out = tmp_path / "x.zip"
+    got = run_cli("learn", "--start", str(shipped_path()), "--self-play", "0", "--helper", "spender",
+                  "--rehearse", flag, "--out", str(out))
+    assert got.returncode != 0 and says in got.stderr and not out.exists()
