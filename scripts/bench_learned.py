@@ -4,6 +4,10 @@ inside the kernel (`fast/entity_rows.py`: the helper's move from a copy, the ent
 forward, at every turn of a learned seat). ``--reference`` adds `learned` on the Python engine, what it
 played on before. Repeated; medians printed.
 
+The shipped file picks its line per scene by rehearsing it first (``agents/rehearsal.py``), once per
+process and scene: the warm-up pays it, and its own column says what it costs (timed on an empty
+cache), with the ratio a bench of 2,000 fights would see once it is included.
+
 A second table (``--budget``) says what the floor leaves for each of the network's decisions: 0.2x of
 `basic`'s fast-core fights per second, over the turns the NPCs decide per fight, against what one
 decision's forward costs alone (``EntityPolicy.logits``: compiled, decision by decision, where numba
@@ -44,6 +48,16 @@ def rate(name: str, policy: str, engine: str, n: int, workers: int) -> float:
     t = time.perf_counter()
     B.run_jobs(jobs, workers, engine=engine)
     return n / (time.perf_counter() - t)
+
+
+def rehearsal(name: str) -> float:
+    """Seconds the shipped file's rehearsal of ``name`` takes, from an empty cache (0 without lines)."""
+    import agents.learned as L
+    ctrl = L.LearnedController(0)
+    L._LINES.clear()
+    t = time.perf_counter()
+    ctrl.line_for(load_scene(name), npc_side(name))
+    return time.perf_counter() - t
 
 
 def decisions(name: str, fights: int = 30) -> list:
@@ -110,19 +124,23 @@ def main() -> None:
     args = ap.parse_args()
     if args.budget:
         return budget(args.scenes.split(","), args.repeat, [f for f in args.files.split(",") if f])
-    print("| scene | basic, fast core (fights/s) | learned, fast core | learned / basic | issue's floor |"
+    print("| scene | basic, fast core (fights/s) | learned, fast core | learned / basic | rehearsal, once (s) | "
+          "learned / basic over 2,000 fights, the rehearsal included | issue's floor |"
           + (" learned, Python engine |" if args.reference else ""))
-    print("| --- " * (5 + args.reference) + "|")
+    print("| --- " * (7 + args.reference) + "|")
     for name in args.scenes.split(","):
-        got: dict[str, list[float]] = {"basic": [], "learned": [], "ratio": [], "ref": []}
+        got: dict[str, list[float]] = {"basic": [], "learned": [], "ratio": [], "ref": [], "once": [], "whole": []}
         for _ in range(args.repeat):  # in turns, each ratio from the same round
             got["basic"].append(rate(name, "basic", "fast", args.n * 10, args.workers))
             got["learned"].append(rate(name, "learned", "fast", args.n * 2, args.workers))
             got["ratio"].append(got["learned"][-1] / got["basic"][-1])
+            got["once"].append(rehearsal(name))
+            got["whole"].append(2000 / (2000 / got["learned"][-1] + got["once"][-1]) / got["basic"][-1])
             if args.reference:
                 got["ref"].append(rate(name, "learned", "reference", args.n // 4, args.workers))
         m = {k: statistics.median(v) if v else 0.0 for k, v in got.items()}
-        print(f"| {name} | {m['basic']:.0f} | {m['learned']:.0f} | {m['ratio']:.3f} | 0.2 |"
+        print(f"| {name} | {m['basic']:.0f} | {m['learned']:.0f} | {m['ratio']:.3f} | {m['once']:.2f} | "
+              f"{m['whole']:.3f} | 0.2 |"
               + (f" {m['ref']:.1f} |" if args.reference else ""), flush=True)
 
 if __name__ == "__main__":
