@@ -223,7 +223,8 @@ class LearnedController:
             raise ValueError(f"learned:{self.policy.path}: keep_within {str(margin)[:40]!r}: expected a number, 0 or more")
         self.keep_within = float(margin)
         self._encoder: tuple[Any, Any] = (None, None)
-        self._line: tuple[Any, Any] = (None, None)
+        #: the engine played last and each side's (helper, Choice) in it
+        self._line: tuple[Any, dict] = (None, {})
 
     def pin(self, line: str) -> None:
         """Play ``line`` in every scene, without rehearsing (a rehearsal's own fights)."""
@@ -251,13 +252,18 @@ class LearnedController:
         return _LINES[key]
 
     def helper_in(self, c: Conflict, actor: str):
-        """The helper script ``actor`` plays beside in ``c`` (its side's line), and why, for the reasons."""
+        """The helper script ``actor`` plays beside in ``c`` (its side's line) and the line's
+        ``Choice``, kept with the engine (one controller may play seats of several sides)."""
         if self._line[0] is not c:
-            choice = self.line_for(c.scene, c.side_of(actor))
+            self._line = (c, {})
+        side = c.side_of(actor)
+        kept = self._line[1]
+        if side not in kept:
+            choice = self.line_for(c.scene, side)
             if choice.line not in self._helpers:
                 self._helpers[choice.line] = make_controller(choice.line, self.seed)
-            self._line = (c, (self._helpers[choice.line], choice))
-        return self._line[1]
+            kept[side] = (self._helpers[choice.line], choice)
+        return kept[side]
 
     def check_scene(self, scene) -> None:
         """Refuse, in one line, a scene past the view's limits (before any play)."""
@@ -292,7 +298,7 @@ class LearnedController:
         if scores[index] - scores[suggested] < self.keep_within:  # not sure enough to depart from the script
             index = suggested
         why = f"{describe(c, d.actor, d.options[index])}: the general learned NPC's choice"
-        if choice.wins:  # a rehearsed line (its figures: Choice.summary)
+        if choice.wins:  # a line a rehearsal chose
             why += f", on its {choice.line} line"
         if index != suggested:
             why += f" ({helper.name} would have: {describe(c, d.actor, d.options[suggested])})"

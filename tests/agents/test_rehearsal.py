@@ -159,3 +159,25 @@ def test_learn_refuses_a_line_it_cannot_rehearse_and_writes_nothing(tmp_path, fl
     got = run_cli("learn", "--start", str(shipped_path()), "--self-play", "0", "--helper", "spender",
                   "--rehearse", flag, "--out", str(out))
     assert got.returncode != 0 and says in got.stderr and not out.exists()
+
+
+def test_one_controller_playing_both_sides_keeps_each_sides_line(tmp_path, monkeypatch):
+    # a stand-in rehearsal that gives the two sides different lines: the controller must not carry
+    # one side's line over to the other (controllers_for makes one controller per spec)
+    monkeypatch.setattr(R, "rehearse", lambda scene, side, spec, plan: R.Choice(
+        "stacker" if side == "rival" else "spender", {"spender": 0, "stacker": 0}, 1))
+    spec = f"learned:{_file(tmp_path)}"
+    scene = load_scene("duel")
+    ctl = controllers_for(scene, {side: spec for side in scene.sides}, seed=5)
+    assert len({id(x) for x in ctl.values()}) == 1
+    c, seen = start(scene, 5), set()
+    while c.pending is not None and len(seen) < 2:
+        d = c.pending
+        ctrl = ctl[d.actor]
+        if ctrl.decides(d):
+            line = "stacker" if c.side_of(d.actor) == "rival" else "spender"
+            assert ctrl.scores(c, d)[1] == make_controller(line, 0).choose(c, d)[0]
+            assert f"on its {line} line" in ctrl.choose(c, d)[1]
+            seen.add(line)
+        c.step(ctrl.choose(c, d)[0])
+    assert seen == {"stacker", "spender"}
