@@ -130,8 +130,9 @@ def _controls(scene: Any, side: str, spec: str, foe: str) -> dict[str, str]:
 
 
 def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator[tuple[bool, ...]] | None:
-    """Every fight of the rehearsal on the fast core, or None if it cannot play them now (not compiled
-    yet, or a scene it does not cover): a fight it hands back is played on the reference engine."""
+    """The rehearsal's fights on the fast core, foe by foe as they are asked for (so an early stop
+    skips the rest), or None if it cannot play them now (not compiled yet, or a scene it does not
+    cover): a fight it hands back is played on the reference engine."""
     from fate_env import fast
     if not (fast.available() and fast.compiled()):
         return None
@@ -141,25 +142,27 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
     from .registry import make_controller
     ctrl = make_controller(spec, 0)
     seats = [c.id for c in scene.characters if c.side == side]
-    by_line = []
+
+    def core(line: str, foe: str):
+        # the side's seats are their line's script, asking the kinds the file learned (as bench plays them)
+        scripts = {**_controls(scene, side, foe, foe), **dict.fromkeys(seats, line)}
+        return fast.FastCore(scene, scripts, dict.fromkeys(seats, tuple(ctrl.learn)))
     try:
-        for line in plan.lines:
-            won = []
-            for f, foe in enumerate(plan.foes):
-                seeds = plan.seeds()[f * plan.fights:(f + 1) * plan.fights]
-                # the side's seats are their line's script, asking the kinds the file learned (as bench plays them)
-                scripts = {**_controls(scene, side, foe, foe), **dict.fromkeys(seats, line)}
-                core = fast.FastCore(scene, scripts, dict.fromkeys(seats, tuple(ctrl.learn)))
-                CH, SLOTA, G = FastLearned(core, ctrl.policy, ctrl.keep_within).run(seeds)
-                for i, s in enumerate(seeds):
-                    if G[i, k.G_BAIL]:
-                        won.append(_reference_win(scene, side, spec, foe, line, s))
-                    else:
-                        won.append(outcome(core.tables, CH[i], SLOTA[i], G[i]).winner == side)
-            by_line.append(won)
+        first = core(plan.lines[0], plan.foes[0])  # the others differ only in which scripts play
     except fast.Unsupported:
         return None
-    return iter(list(zip(*by_line)))
+
+    def won(line: str, foe: str, seeds: list[int]) -> list[bool]:
+        c = first if (line, foe) == (plan.lines[0], plan.foes[0]) else core(line, foe)
+        CH, SLOTA, G = FastLearned(c, ctrl.policy, ctrl.keep_within).run(seeds)
+        return [_reference_win(scene, side, spec, foe, line, s) if G[i, k.G_BAIL]
+                else outcome(c.tables, CH[i], SLOTA[i], G[i]).winner == side for i, s in enumerate(seeds)]
+
+    def rows() -> Iterator[tuple[bool, ...]]:
+        for f, foe in enumerate(plan.foes):
+            seeds = plan.seeds()[f * plan.fights:(f + 1) * plan.fights]
+            yield from zip(*(won(line, foe, seeds) for line in plan.lines))
+    return rows()
 
 
 def _reference_win(scene: Any, side: str, spec: str, foe: str, line: str, seed: int) -> bool:
