@@ -57,6 +57,7 @@ class Rehearsal:
         got = meta.get("rehearse")
         if got is None:
             return None
+        from fate_env.content.suggest import did_you_mean
         from fate_env.fast.tables import CONTROLLERS
         scripts = [c for c in CONTROLLERS if c != "random"]
 
@@ -67,8 +68,8 @@ class Rehearsal:
                                      f"({', '.join(scripts)})")
             bad = [v for v in value if v not in scripts]
             if bad:
-                raise RehearsalError(f"{where}: rehearse.{key}: {bad[0][:40]!r} is not a script the fast core plays; "
-                                     f"expected one of {', '.join(scripts)}")
+                raise RehearsalError(f"{where}: rehearse.{key}: {bad[0][:40]!r} is not a script the fast core plays"
+                                     f"{did_you_mean(bad[0][:40], scripts)}; expected one of {', '.join(scripts)}")
             if len(set(value)) != len(value):
                 raise RehearsalError(f"{where}: rehearse.{key}: {value} names one policy twice")
             return tuple(value)

@@ -118,6 +118,8 @@ def test_a_file_without_lines_plays_its_helper_and_never_rehearses(tmp_path, mon
 @pytest.mark.parametrize("entry, says", [
     ({**SMALL, "lines": ["stacker", "spender"]}, "rehearse.lines: the first line is the file's helper"),
     ({**SMALL, "lines": ["spender", "search"]}, "rehearse.lines: 'search' is not a script the fast core plays"),
+    ({**SMALL, "foes": ["basic", "stackr"]}, "rehearse.foes: 'stackr' is not a script the fast core plays "
+                                             "(did you mean 'stacker'?)"),
     ({**SMALL, "foes": []}, "rehearse.foes: expected a list of scripted policies"),
     ({**SMALL, "foes": ["basic", "basic"]}, "names one policy twice"),
     ({**SMALL, "fights": 0}, "rehearse.fights: got 0;"),
