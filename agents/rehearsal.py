@@ -99,31 +99,32 @@ class Rehearsal:
 
 @dataclass(frozen=True)
 class Choice:
-    """A rehearsal's result: the line kept, each line's wins and the fights each line played (the
-    rehearsal stops once the rest could not change the choice), and which engine played them."""
+    """A rehearsal's result: the line kept, each line's wins, and the fights each line played (the
+    rehearsal stops once the rest could not change the choice)."""
 
     line: str
     wins: dict[str, int] = field(default_factory=dict)
     fights: int = 0
-    engine: str = ""
 
 
-def decide(plan: Rehearsal, results: Iterator[tuple[bool, ...]]) -> tuple[str, dict[str, int], int]:
+def decide(plan: Rehearsal, results: Iterator[tuple[bool, ...]]) -> Choice:
     """The line kept from fight-by-fight results (one win flag per line, in ``plan.lines``' order):
     the most wins, the earlier line on a tie; read only until the fights left could not change it."""
     total = len(plan.seeds())
     wins = [0] * len(plan.lines)
     played = 0
+
+    def leader() -> int:
+        return max(range(len(wins)), key=lambda j: (wins[j], -j))
     for row in results:
         played += 1
         wins = [w + bool(r) for w, r in zip(wins, row)]
-        best = max(range(len(wins)), key=lambda j: (wins[j], -j))
-        left = total - played
+        best, left = leader(), total - played
+        # a later line must pass the leader to take it; an earlier one only needs to draw level
         if all(wins[j] + left < wins[best] if j < best else wins[j] + left <= wins[best]
                for j in range(len(wins)) if j != best):
             break
-    best = max(range(len(wins)), key=lambda j: (wins[j], -j))
-    return plan.lines[best], dict(zip(plan.lines, wins)), played
+    return Choice(plan.lines[leader()], dict(zip(plan.lines, wins)), played)
 
 
 def _controls(scene: Any, side: str, spec: str, foe: str) -> dict[str, str]:
@@ -144,17 +145,21 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
     ctrl = make_controller(spec, 0)
     seats = [c.id for c in scene.characters if c.side == side]
 
+    cores: dict[tuple[str, str], Any] = {}
+
     def core(line: str, foe: str):
         # the side's seats are their line's script, asking the kinds the file learned (as bench plays them)
-        scripts = {**_controls(scene, side, foe, foe), **dict.fromkeys(seats, line)}
-        return fast.FastCore(scene, scripts, dict.fromkeys(seats, tuple(ctrl.learn)))
+        if (line, foe) not in cores:
+            scripts = {**_controls(scene, side, foe, foe), **dict.fromkeys(seats, line)}
+            cores[line, foe] = fast.FastCore(scene, scripts, dict.fromkeys(seats, tuple(ctrl.learn)))
+        return cores[line, foe]
     try:
-        first = core(plan.lines[0], plan.foes[0])  # the others differ only in which scripts play
+        core(plan.lines[0], plan.foes[0])  # the others differ only in which scripts play
     except fast.Unsupported:
         return None
 
     def won(line: str, foe: str, seeds: list[int]) -> list[bool]:
-        c = first if (line, foe) == (plan.lines[0], plan.foes[0]) else core(line, foe)
+        c = core(line, foe)
         CH, SLOTA, G = FastLearned(c, ctrl.policy, ctrl.keep_within).run(seeds)
         return [_reference_win(scene, side, spec, foe, line, s) if G[i, k.G_BAIL]
                 else outcome(c.tables, CH[i], SLOTA[i], G[i]).winner == side for i, s in enumerate(seeds)]
@@ -185,10 +190,7 @@ def _reference_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Ite
 
 def rehearse(scene: Any, side: str, spec: str, plan: Rehearsal) -> Choice:
     """Play ``scene`` through for ``side`` with each of the plan's lines (``spec``: the learned file
-    playing it, ``learned`` or ``learned:PATH``) and keep the best."""
+    playing it, ``learned`` or ``learned:PATH``) and keep the best: on the fast core when it can play
+    the fights now, else on the reference engine (the same fights, the same results)."""
     results = _fast_results(scene, side, spec, plan)
-    engine = "fast"
-    if results is None:
-        results, engine = _reference_results(scene, side, spec, plan), "reference"
-    line, wins, played = decide(plan, results)
-    return Choice(line, wins, played, engine)
+    return decide(plan, results if results is not None else _reference_results(scene, side, spec, plan))

@@ -102,7 +102,7 @@ def file_meta(net) -> dict[str, object]:
     """What a policy file the training writes says of its network: it chooses its turns (the
     decisions its teacher, search, searches) and its helper script answers the rest (``basic``, as
     search's fallback does, unless the run set ``net.helper``: ``fate-npc learn --helper``); with
-    ``net.rehearse``, the other helpers a scene's rehearsal may pick (``evaluation/rehearsal.py``)."""
+    ``net.rehearse``, the other helpers a scene's rehearsal may pick (``agents/rehearsal.py``)."""
     rehearse = getattr(net, "rehearse", None)
     return {"learn": ["turn"], "helper": getattr(net, "helper", "basic"), "width": net.width,
             **({"rehearse": rehearse} if rehearse else {})}

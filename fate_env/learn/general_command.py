@@ -99,7 +99,7 @@ def _helper(args: Any) -> str:
 
 
 def _rehearse(args: Any, helper: str) -> dict[str, Any] | None:
-    """The written file's ``rehearse`` entry (``evaluation/rehearsal.py``): ``--rehearse``'s lines after
+    """The written file's ``rehearse`` entry (``agents/rehearsal.py``): ``--rehearse``'s lines after
     the helper, against the eight PC scripts, ``--rehearse-fights`` each; without it, the --start or
     --distill file's other lines (after this helper); ``none``: no rehearsal."""
     from agents.rehearsal import Rehearsal, RehearsalError

@@ -110,9 +110,10 @@ def test_stopping_early_never_changes_the_line(rows, lines):
     plan = R.Rehearsal(("spender", "stacker", "brute")[:lines], ("basic",), len(rows))
     full = [sum(r[j] for r in rows) for j in range(lines)]
     best = max(range(lines), key=lambda j: (full[j], -j))
-    line, wins, played = R.decide(plan, iter([r[:lines] for r in rows]))
-    assert line == plan.lines[best]
-    assert played <= len(rows) and all(w <= f for w, f in zip(wins.values(), full))
+    got = R.decide(plan, iter([r[:lines] for r in rows]))
+    assert got.line == plan.lines[best]
+    assert got.fights <= len(rows)
+    assert got.wins == {line: sum(r[j] for r in rows[:got.fights]) for j, line in enumerate(plan.lines)}
 
 
 def test_a_file_without_lines_plays_its_helper_and_never_rehearses(tmp_path, monkeypatch):
