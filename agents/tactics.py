@@ -18,6 +18,12 @@ gives its reason for the narration. Parameters live in ``configs/policies.yaml``
   rules that a foe opposes (003:834-838, the ``exploit_opposition`` dial), until it
   holds ``stack`` free invokes, then attacks and spends every one on the blow. The
   line a learned table finds against the shipped NPCs (docs/npcs.md, exploitability), as a script.
+* ``counter``: ``spender`` that turtles when it is outmatched: holding no free invoke, and with
+  every attack it could make rated below its target's defense, it goes on full defense. Under
+  Fate Condensed that turn is never wasted: +2 on its defends until its next turn, or a boost
+  when nothing came at it (003:2232-2250); Fate Core's +2 (000:272-278); FATE 2.0 and 3.0's
+  (002:41, 001:80). The boost or free invoke it then holds goes into its next attack. The
+  ``guard`` parameter of the stacker family.
 * ``spender``: the stacker that stacks nothing (``stack: 0``): ``basic``'s turns, but every free
   invoke it holds goes into its attack, where ``basic`` spends only what the hit needs. A free
   invoke kept past the fight is worth nothing, and each one spent on a hit that lands adds its +2
@@ -192,12 +198,21 @@ class StackerController(BasicController):
         if self._should_concede(c, me) and Concede() in opts:
             return opts.index(Concede()), reason("concede")
         held = self._held(c, me)
+        if self.params.get("guard") and not held and FullDefense() in opts and self._outmatched(c, d):
+            return opts.index(FullDefense()), reason("outmatched")
         if held < int(self.params.get("stack", 4)):
             i = next((i for i, o in enumerate(opts) if type(o) is Exploit and c.aspect(o.aspect).owner == me), None)
             if i is not None:
                 name = c.aspect(opts[i].aspect).name
                 return i, reason("stack", aspect=name, held=held)
         return super()._turn(c, d)
+
+    def _outmatched(self, c: Conflict, d: Decision) -> bool:
+        """Some attack is on offer and none is rated above its target's defense (a tie at best)."""
+        me, opts = d.actor, d.options
+        attacks = _attacks(c, d)
+        return bool(attacks) and all(c.attack_rating(me, opts[i].skill, opts[i].target)
+                                     < c.defense_rating(opts[i].target, me, opts[i].skill) for i in attacks)
 
     def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
         ctx = d.context
@@ -216,6 +231,15 @@ class SpenderController(StackerController):
     name = "spender"
 
 
+@register("counter")
+class CounterController(StackerController):
+    """``spender`` with the stacker family's ``guard`` rule (configs/policies.yaml: ``stack: 0,
+    guard: true``): outmatched and holding nothing, it goes on full defense for the +2 or the
+    boost, and spends what it then holds on its next blow."""
+
+    name = "counter"
+
+
 __all__ = ["BruteController", "SniperController", "TacticianController", "CowardController",
            "MinionController", "SupportController", "StackerController",
-           "SpenderController"]
+           "SpenderController", "CounterController"]

@@ -20,13 +20,15 @@ from fate_env.content.generate import scene as generated
 from fate_env.content.scenes import list_scenes, load_scene, scene_from_dict
 from fate_env.evaluation.crossplay import crossplay
 from fate_env.evaluation.stats import wilson
+from fate_env.fast.tables import CONTROLLERS
 from fate_env.learn.self_play import balanced_seeds, seats
 from fate_env.learn.teacher import OPPONENTS
 
 SCRIPTS = OPPONENTS  # the scripted family: the PCs' policies, and the NPCs' scripts learned is compared with
-#: the NPC scripts learned is compared with: the family, and spender (learned's helper since 2026-11-28:
-#: the best of them is the bar, so the script learned leans on is part of it)
-NPC_SCRIPTS = (*OPPONENTS, "spender")
+#: the NPC scripts learned is compared with: every script the fast core plays (the family, then spender,
+#: learned's helper, and counter, a line it may play outright: the best of them is the bar, so every script
+#: learned leans on is part of it)
+NPC_SCRIPTS = tuple(dict.fromkeys([*OPPONENTS, *(c for c in CONTROLLERS if c != "random")]))
 
 
 def balanced(count: int, first: int = 900_000) -> list:

@@ -49,7 +49,7 @@ def scripted_params(name: str, **given: Any) -> dict[str, Any]:
 #: the parameters a policies file may set besides BASIC_DEFAULTS' (agents/tactics.py, agents/search.py),
 #: each with the kinds of value it takes (None: may be left empty)
 MORE_PARAMS: dict[str, tuple[type | None, ...]] = {
-    "stack": (int,), "concede_when_marked": (bool,), "simulations": (int,), "depth": (int,), "rollout": (str,),
+    "stack": (int,), "guard": (bool,), "concede_when_marked": (bool,), "simulations": (int,), "depth": (int,), "rollout": (str,),
     "foes": (list,), "confidence": (int, float), "time_limit": (int, float, None), "forks": (int, None), "draw": (int, float),
     "core": (str,)}
 #: what each parameter takes, every one of them: BASIC_DEFAULTS' by the kind of its default

@@ -61,7 +61,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better",
+    k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
 }

@@ -32,10 +32,10 @@ ACTION_CODES = {"attack": k.ACT_ATTACK, "defend": k.ACT_DEFEND, "create_advantag
 #: a seat answered from outside the kernel (FastCore.replay): a learner or a player
 AGENT = "agent"
 #: the controllers the kernel plays natively (agents/basic.py, agents/tactics.py); coward is
-#: basic with other parameters, and spender stacker with a stack of 0
+#: basic with other parameters, spender stacker with a stack of 0, and counter spender with guard
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
                 "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM,
-                "stacker": k.PK_STACKER, "spender": k.PK_STACKER,
+                "stacker": k.PK_STACKER, "spender": k.PK_STACKER, "counter": k.PK_STACKER,
                 AGENT: k.PK_BASIC}
 #: the decision kinds a seat may answer from outside (kernel.POL_ASKS bits; decode.KINDS spells them)
 DECISION_BITS = {word: code for code, word in enumerate(k.DECISIONS)}
@@ -316,6 +316,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         P[at + k.POL_FIT] = 1 if params.get("fitting_invokes", True) else 0
         P[at + k.POL_ANYROLL] = 1 if params.get("fate_points_on_any_roll") else 0
         P[at + k.POL_MEDIOCRE] = 1 if params.get("mediocre_attacks") else 0
+        P[at + k.POL_GUARD] = 1 if params.get("guard") else 0
     P[k.P_STYLE] = STYLES[rules.stress_style]
     P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
     P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0

@@ -19,7 +19,7 @@ from fate_env.rules.options import (
 from fate_env.content.scenes import load_scene
 from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
 
-SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "spender"]
+SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "spender", "counter"]
 
 DUO = {
     "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2, "Shoot": 2},
@@ -105,6 +105,46 @@ def test_spender_takes_basics_turn_and_puts_every_free_invoke_it_holds_into_the_
     assert c.pending.context["margin"] >= 1
     assert choose("basic", c, "invoke", "npc") == DoneInvoking()
     assert choose("spender", c, "invoke", "npc") == Invoke(own.id, "npc", True, "bonus")
+
+
+def test_counter_goes_on_full_defense_only_when_outmatched_and_holding_nothing():
+    """counter is spender unless every attack it has is rated below its target's defense and it
+    holds no free invoke: then full defense (Condensed: +2 on its defends, or a boost at its next
+    turn when nothing came at it, 003:2232-2250), and with a free invoke in hand, spender's blow."""
+    c = start(make_scene(DUO, first="npc"), seed=0)
+    assert choose("counter", c, "turn", "npc") == choose("spender", c, "turn", "npc")  # Shoot 3 beats Athletics 2
+    chars = copy.deepcopy(DUO)
+    chars["npc"]["skills"] = {"Fight": 2, "Athletics": 1, "Shoot": 1}  # both attacks below the hero's defense
+    c = start(make_scene(chars, first="npc"), seed=0)
+    d = c.pending
+    index, why = make_controller("counter").choose(c, d)
+    assert d.options[index] == FullDefense() and "outmatched" in why
+    assert type(choose("spender", c, "turn", "npc")) is Attack
+    own = next(a for a in c.aspects.values() if a.owner == "npc")
+    own.free["npc"] = 1
+    pick = choose("counter", c, "turn", "npc")
+    assert type(pick) is Attack and pick == choose("spender", c, "turn", "npc")
+
+
+def test_counter_cashes_the_boost_its_full_defense_earned():
+    """Nothing came at it: at its next turn it holds Condensed's boost, so it attacks and spends it."""
+    chars = copy.deepcopy(DUO)
+    chars["npc"]["skills"] = {"Fight": 2, "Athletics": 1, "Shoot": 1}
+    c = start(make_scene(chars, first="npc"), seed=0, forced=[(1, 1, 1, 1), (-1, -1, -1, -1)])
+    c.step(FullDefense())
+    d = Driver(c)
+    while c.pending.actor != "npc" or c.pending.kind != "turn":
+        if c.pending.kind == "turn":
+            c.step(Pass())
+        else:
+            c.step(c.pending.options[0])
+    boosts = [a for a in c.aspects.values() if a.free.get("npc")]
+    assert boosts, "no boost after a full defense nothing came at"
+    pick = choose("counter", c, "turn", "npc")
+    assert type(pick) is Attack
+    c.step(pick)
+    d.do("respond", "hero", Defend())
+    assert choose("counter", c, "invoke", "npc").aspect == boosts[0].id
 
 
 def test_coward_concedes_before_the_roll_that_would_take_it_out():

@@ -92,14 +92,15 @@ def test_the_compared_dials_reach_the_extreme_consequence_and_its_replaced_aspec
                                  ("tactician", "tactician"), ("support", "basic"), ("tactician", "support"),
                                  ("random", "basic"), ("support", "random"), ("random", "random"),
                                  ("stacker", "basic"), ("tactician", "stacker"), ("stacker", "stacker"),
-                                 ("stacker", "random"), ("spender", "basic"), ("spender", "stacker")])
+                                 ("stacker", "random"), ("spender", "basic"), ("spender", "stacker"),
+                                 ("counter", "basic"), ("counter", "stacker"), ("tactician", "counter")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
     """brute (closest foe, never concedes), coward (basic with other parameters), minion
     (concedes once marked), sniper (ranged attacks first), tactician (full defense when one hit
     from out, sets up the most wounded foe, cashes its free invokes) and support (backs up an
     ally yet to act, else sets up a foe), stacker (takes advantage of its own aspects until it
     holds ``stack`` free invokes, then spends them all on one attack), spender (basic's turns, the
-    stacker's invokes) and random (any legal option:
+    stacker's invokes), counter (spender that goes on full defense when outmatched) and random (any legal option:
     every action, invoke, absorb plan and cost the rules offer), one per side, against the
     reference's controllers."""
     scene = load_scene(name, rules=rules)
@@ -298,7 +299,7 @@ def test_refusals_name_the_scene_and_each_reason():
     assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
     assert covered(load_scene("warehouse"), {"cynere": "ppo:models/x.zip", "zird": "ppo:models/x.zip"}) == [
         "cynere, zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, "
-        "tactician, support, random, stacker, spender)"]
+        "tactician, support, random, stacker, spender, counter)"]
 
 
 def test_the_stacker_stacks_then_spends_the_stack_on_the_fast_core():
@@ -309,6 +310,19 @@ def test_the_stacker_stacks_then_spends_the_stack_on_the_fast_core():
     core = FastCore(scene, who)
     reasons = [e.reason for s in range(10) for e in core.episode(s).events() if getattr(e, "reason", None)]
     assert any(r.startswith("takes advantage of its own ") and r.endswith(" held)") for r in reasons)
+    assert any(r.startswith("spends a stacked free invoke on ") for r in reasons)
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+def test_counter_turtles_when_outmatched_on_the_fast_core_as_on_the_reference(rules):
+    """The ghoul (Fight 2 against Charles's Athletics 3) is outmatched: counter's full defense, the
+    boost or +2 it brings, and the blow that spends it, compared event for event, and reached."""
+    scene = load_scene("ghoul", rules=rules)
+    who = {c.id: "counter" if c.side == "monsters" else "basic" for c in scene.characters}
+    assert compare(scene, SEEDS, who) >= 0.9 * len(SEEDS)
+    core = FastCore(scene, who)
+    reasons = [e.reason for s in range(10) for e in core.episode(s).events() if getattr(e, "reason", None)]
+    assert any(r.startswith("outmatched: full defense") for r in reasons)
     assert any(r.startswith("spends a stacked free invoke on ") for r in reasons)
 
 

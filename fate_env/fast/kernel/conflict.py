@@ -21,16 +21,16 @@ from .layout import (
     G_EXCHANGE, G_HORIZON, G_NAL, G_RESUME, G_TURNSEQ, G_UNRESOLVED, G_WINNER, K_ADVANTAGE, K_BOOST, K_SITUATION, NEG,
     O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_NEXT, O_OVERCOME, O_PASS, O_REMOVE, O_STAY,
     O_SUPPORT, P_FD_CONDENSED, P_FIRST, P_MAXEX, P_NAME_PREPARED, P_NBLAST, P_ORDER, P_POL, P_POPCORN, PK_BRUTE,
-    PK_SNIPER, PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS,
+    PK_SNIPER, PK_STACKER, PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_M_CLOSES, R_M_FALLS, R_M_HOLDS,
     R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST, R_T_ATTACK, R_T_BACKS, R_T_BACKS_UP, R_T_CASHES, R_T_CONCEDE,
     R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF, R_T_GUARDS, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS,
-    R_T_CLOSES, R_T_SMASH, R_T_STACKS, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
+    R_T_CLOSES, R_T_OUTMATCHED, R_T_SMASH, R_T_STACKS, R_T_STEP, S_IMMOBILE, S_NBOX, S_NPC, S_SIDE, TGT_SCENE,
 )
 from .mirror import kernel_only, mirrors
 from .overcome_move import _nth_overcome, _overcome_move
 from .reach import _attack_skills, _can_reach, _free_moves
 from .remove import _remove
-from .rolls import _attack_rating, _stunt
+from .rolls import _attack_rating, _defense_rating, _stunt
 from .seats import _draw, _draws, _why
 from .stress import _cap, _concede
 from .support import _full_defense, _pledge
@@ -282,11 +282,23 @@ def _turn(T, W, B, EV, actor, blasts):
                 if pick == -2:
                     break
         if own == PK_STACKER:
-            # stacker (agents/tactics.py): under ``stack`` free invokes held, take advantage of the
-            # first aspect of its own on offer; else basic
+            # stacker (agents/tactics.py): with ``guard`` (counter), holding nothing and every
+            # attack rated below its target's defense, full defense; under ``stack`` free invokes
+            # held, take advantage of the first aspect of its own on offer; else basic
             held = 0
             for i in range(G[G_NAL]):
                 held += AF[AL[i], actor]
+            if P[pol + POL_GUARD] != 0 and held == 0 and natt > 0:
+                outmatched = True
+                for i in range(natt):
+                    if _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) >= \
+                            _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i]):
+                        outmatched = False
+                        break
+                if outmatched:
+                    _decision(EV, G, D_TURN, actor, before_fd, R_T_OUTMATCHED, O_FULLDEF, 0, 0, 0, 0, 0)
+                    _full_defense(CH, EV, G, actor)
+                    break
             if held < P[pol + POL_STACK]:
                 for i in range(nexp):
                     aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)

@@ -78,8 +78,8 @@ MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
 # P[P[P_POL] + POL_W * c:]: the policy playing c and its parameters (configs/policies.yaml)
 POL_KIND, POL_LIKELY, POL_MARGIN, POL_HURT, POL_RESERVE, POL_MARKED, POL_STACK, POL_ASKS, POL_FLOOR, POL_ANY, \
-    POL_FIT, POL_ANYROLL, POL_MEDIOCRE = range(13)
-POL_W = 13
+    POL_FIT, POL_ANYROLL, POL_MEDIOCRE, POL_GUARD = range(14)
+POL_W = 14
 # POL_MEDIOCRE: mediocre_attacks (else basic fights only with skills rated above Mediocre when it has one)
 # POL_FIT: fitting_invokes (invokes.fits); POL_ANYROLL: fate_points_on_any_roll (else only on attack rolls)
 # POL_FLOOR: the GM pool an NPC leaves untouched (policies.pool_floor); POL_ANY: invoke_any (any aspect in
@@ -137,6 +137,7 @@ BEAR_OWN, BEAR_FOE, BEAR_SCENE, BEAR_ANY = range(len(BEARINGS))
 R_I_FREE = 42
 R_I_PAID = R_I_FREE + 4
 R_T_BLAST = R_I_PAID + 4  # basic: a zone attack that catches two foes or more and no friend
+R_T_OUTMATCHED = R_T_BLAST + 1  # counter: full defense, every attack rated below its target's defense
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
