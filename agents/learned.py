@@ -226,7 +226,9 @@ class LearnedController:
             self.rehearsal = Rehearsal.from_meta(meta, f"learned:{self.policy.path}")
         except RehearsalError as exc:
             raise ValueError(str(exc)) from None
-        self.lines = self.rehearsal.lines if self.rehearsal else (helper,)
+        self.lines = self.rehearsal.candidates if self.rehearsal else (helper,)
+        #: the lines whose script plays the side without the network (rehearsal.py)
+        self.outright = self.rehearsal.outright if self.rehearsal else ()
         self._helpers = {helper: self.helper}
         #: the line every scene plays, set by the rehearsal's own fights (``pin``)
         self.pinned: str | None = None
@@ -290,7 +292,8 @@ class LearnedController:
         return self._encoder[1]
 
     def decides(self, d: Decision) -> bool:
-        """Whether the network makes this decision (the helper makes the rest)."""
+        """Whether the network may make this decision (the helper makes the rest; on an outright
+        line, the script makes them all: ``choose``)."""
         return d.kind in self.learn and len(d.options) > 1
 
     def scores(self, c: Conflict, d: Decision) -> tuple[np.ndarray, int, Any]:
@@ -302,10 +305,13 @@ class LearnedController:
         return self.policy.logits([rows])[0], suggested, rows
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        if not self.decides(d):
-            return self.helper_in(c, d.actor)[0].choose(c, d)
-        scores, suggested, _ = self.scores(c, d)
         helper, choice = self.helper_in(c, d.actor)
+        if not self.decides(d):
+            return helper.choose(c, d)
+        if choice.line in self.outright:
+            index, why = helper.choose(c, d)
+            return index, f"{why} (the general learned NPC plays {choice.line} outright here: its rehearsal's pick)"
+        scores, suggested, _ = self.scores(c, d)
         index = int(np.argmax(scores))
         if scores[index] - scores[suggested] < self.keep_within:  # not sure enough to depart from the script
             index = suggested

@@ -20,6 +20,13 @@ rehearsal when it is compiled and covers the scene; the reference engine plays t
 otherwise, with the same results: the differential tests hold them to each other). The rehearsal
 stops as soon as the fights left could not change the choice, whichever engine plays it.
 
+A file may also name scripts its side may play **outright** (``rehearse.outright``): the network
+plays no turn on such a line, the script plays every decision of the side's seats. Some tactics
+the network never learned to take from a hint: ``counter``'s full defense when outmatched (the +2,
+or the boost Condensed gives when nothing came at it) won the ghoul's scene where neither network
+line did (docs/results/2026-11-28-outright-line.md). The rehearsal weighs such a line like any
+other, and keeps it only where it won more.
+
 This is search at the level of a scene (as ``search`` searches a turn), and it assumes what it
 rehearses against: the scripted PC policies, which are also what the figures in docs/ are measured
 against (on other dice). Against players who play nothing like them, the choice is as good as they
@@ -44,12 +51,19 @@ class RehearsalError(ValueError):
 
 @dataclass(frozen=True)
 class Rehearsal:
-    """What a file asks a scene's rehearsal to try: ``lines`` (helper scripts; the first is the
-    file's own ``helper``), against each of ``foes`` (scripted PC policies), ``fights`` fights each."""
+    """What a file asks a scene's rehearsal to try: ``lines`` (helper scripts the network plays
+    beside; the first is the file's own ``helper``) and ``outright`` (scripts that play the side
+    without the network), against each of ``foes`` (scripted PC policies), ``fights`` fights each."""
 
     lines: tuple[str, ...]
     foes: tuple[str, ...]
     fights: int
+    outright: tuple[str, ...] = ()
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Every line the rehearsal tries, in the order a tie is broken: the network's, then the outright ones."""
+        return self.lines + self.outright
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any], where: str) -> "Rehearsal | None":
@@ -61,8 +75,10 @@ class Rehearsal:
         from fate_env.fast.tables import CONTROLLERS
         scripts = [c for c in CONTROLLERS if c != "random"]
 
-        def names(key: str) -> tuple[str, ...]:
-            value = got.get(key)
+        def names(key: str, default: list | None = None) -> tuple[str, ...]:
+            value = got.get(key, default)
+            if value == [] and default == []:
+                return ()
             if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
                 raise RehearsalError(f"{where}: rehearse.{key}: expected a list of scripted policies "
                                      f"({', '.join(scripts)})")
@@ -75,18 +91,28 @@ class Rehearsal:
             return tuple(value)
         if not isinstance(got, dict):
             raise RehearsalError(f"{where}: rehearse: expected a mapping with lines, foes and fights")
-        lines, foes = names("lines"), names("foes")
+        extra = sorted(set(got) - {"lines", "outright", "foes", "fights"})
+        if extra:
+            raise RehearsalError(f"{where}: rehearse.{str(extra[0])[:40]}: unknown field; expected lines, outright, "
+                                 "foes and fights")
+        lines, foes, outright = names("lines"), names("foes"), names("outright", [])
+        both = [v for v in outright if v in lines]
+        if both:
+            raise RehearsalError(f"{where}: rehearse.outright: {both[0]!r} is also one of the lines; a script is "
+                                 "played beside the network or outright, not both")
         if lines[0] != meta.get("helper", "basic"):
             raise RehearsalError(f"{where}: rehearse.lines: the first line is the file's helper "
                                  f"({meta.get('helper', 'basic')!r}), got {lines[0]!r}")
         fights = got.get("fights")
-        if isinstance(fights, bool) or not isinstance(fights, int) or not 1 <= fights * len(foes) * len(lines) <= MAX_FIGHTS:
+        if isinstance(fights, bool) or not isinstance(fights, int) or \
+                not 1 <= fights * len(foes) * (len(lines) + len(outright)) <= MAX_FIGHTS:
             raise RehearsalError(f"{where}: rehearse.fights: got {str(fights)[:20]}; expected a whole number of fights "
                                  f"per foe and line, at least 1, and at most {MAX_FIGHTS} in all")
-        return cls(lines, foes, fights)
+        return cls(lines, foes, fights, outright)
 
     def to_meta(self) -> dict[str, Any]:
-        return {"lines": list(self.lines), "foes": list(self.foes), "fights": self.fights}
+        return {"lines": list(self.lines), **({"outright": list(self.outright)} if self.outright else {}),
+                "foes": list(self.foes), "fights": self.fights}
 
     def seeds(self) -> list[int]:
         """Every fight's dice, in the order they are played: ``fights`` for the first foe, then the next."""
@@ -108,10 +134,11 @@ class Choice:
 
 
 def decide(plan: Rehearsal, results: Iterator[tuple[bool, ...]]) -> Choice:
-    """The line kept from fight-by-fight results (one win flag per line, in ``plan.lines``' order):
+    """The line kept from fight-by-fight results (one win flag per line, in ``plan.candidates``' order):
     the most wins, the earlier line on a tie; read only until the fights left could not change it."""
     total = len(plan.seeds())
-    wins = [0] * len(plan.lines)
+    lines = plan.candidates
+    wins = [0] * len(lines)
     played = 0
 
     def leader() -> int:
@@ -124,7 +151,7 @@ def decide(plan: Rehearsal, results: Iterator[tuple[bool, ...]]) -> Choice:
         if all(wins[j] + left < wins[best] if j < best else wins[j] + left <= wins[best]
                for j in range(len(wins)) if j != best):
             break
-    return Choice(plan.lines[leader()], dict(zip(plan.lines, wins)), played)
+    return Choice(lines[leader()], dict(zip(lines, wins)), played)
 
 
 def _controls(scene: Any, side: str, spec: str, foe: str) -> dict[str, str]:
@@ -148,10 +175,12 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
     cores: dict[tuple[str, str], Any] = {}
 
     def core(line: str, foe: str):
-        # the side's seats are their line's script, asking the kinds the file learned (as bench plays them)
+        # the side's seats are their line's script, asking the kinds the file learned (as bench plays
+        # them), or nothing on an outright line
         if (line, foe) not in cores:
             scripts = {**_controls(scene, side, foe, foe), **dict.fromkeys(seats, line)}
-            cores[line, foe] = fast.FastCore(scene, scripts, dict.fromkeys(seats, tuple(ctrl.learn)))
+            asks = () if line in plan.outright else tuple(ctrl.learn)
+            cores[line, foe] = fast.FastCore(scene, scripts, dict.fromkeys(seats, asks))
         return cores[line, foe]
     try:
         core(plan.lines[0], plan.foes[0])  # the others differ only in which scripts play
@@ -160,6 +189,10 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
 
     def won(line: str, foe: str, seeds: list[int]) -> list[bool]:
         c = core(line, foe)
+        if line in plan.outright:
+            ends = c.outcomes(seeds)
+            return [_reference_win(scene, side, spec, foe, line, s) if end is None else end.winner == side
+                    for s, end in zip(seeds, ends)]
         CH, SLOTA, G = FastLearned(c, ctrl.policy, ctrl.keep_within).run(seeds)
         return [_reference_win(scene, side, spec, foe, line, s) if G[i, k.G_BAIL]
                 else outcome(c.tables, CH[i], SLOTA[i], G[i]).winner == side for i, s in enumerate(seeds)]
@@ -167,7 +200,7 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
     def rows() -> Iterator[tuple[bool, ...]]:
         for f, foe in enumerate(plan.foes):
             seeds = plan.seeds()[f * plan.fights:(f + 1) * plan.fights]
-            yield from zip(*(won(line, foe, seeds) for line in plan.lines))
+            yield from zip(*(won(line, foe, seeds) for line in plan.candidates))
     return rows()
 
 
@@ -185,7 +218,7 @@ def _reference_win(scene: Any, side: str, spec: str, foe: str, line: str, seed: 
 
 def _reference_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator[tuple[bool, ...]]:
     for i, seed in enumerate(plan.seeds()):
-        yield tuple(_reference_win(scene, side, spec, plan.foe(i), line, seed) for line in plan.lines)
+        yield tuple(_reference_win(scene, side, spec, plan.foe(i), line, seed) for line in plan.candidates)
 
 
 def rehearse(scene: Any, side: str, spec: str, plan: Rehearsal) -> Choice:

@@ -938,8 +938,13 @@ def _add_design(sub: Any) -> None:
                          "first decision in a scene it plays the scene through with each against the scripted PC "
                          "policies and keeps the one that won most (default: the --start or --distill file's; none: "
                          "only --helper)")
-    ln.add_argument("--rehearse-fights", type=_count, default=8, metavar="N",
-                    help="a rehearsal's fights per line and PC policy (default 8)")
+    ln.add_argument("--outright", metavar="SCRIPTS",
+                    help="scripts the written file's rehearsal may also pick to play its side outright, the network "
+                         "playing no turn, comma-separated (e.g. counter); kept only on scenes where they won more "
+                         "(default: the --start or --distill file's; none: no such line)")
+    ln.add_argument("--rehearse-fights", type=_count, default=None, metavar="N",
+                    help="a rehearsal's fights per line and PC policy (default: the --start or --distill file's, "
+                         "else 8)")
     ln.add_argument("--self-play", type=_seed, default=500, metavar="N",
                     help="then N iterations of self-play against the scripts and past selves (default 500; 0: "
                          "imitation only)")

@@ -35,8 +35,8 @@ def learned_seats(controls: Mapping[str, str]) -> dict[str, str]:
 def kernel_controls(controls: Mapping[str, str], scene=None) -> tuple[dict[str, str], dict[str, tuple[str, ...]], list[str]]:
     """What the kernel plays for each seat (a learned seat: its helper script), the decision kinds
     each learned seat asks from outside, and why the fast core cannot play them (empty: it can).
-    With ``scene``, a learned seat's helper is the line its side rehearsed there (``agents/rehearsal.py``);
-    without, its file's helper. Every line its file may take is checked."""
+    With ``scene``, a learned seat's helper is the line its side rehearsed there (``agents/rehearsal.py``;
+    a line played outright asks nothing); without, its file's helper. Every line its file may take is checked."""
     scripts, asks, why = dict(controls), {}, []
     learned = learned_seats(controls)
     if len(set(learned.values())) > 1:
@@ -52,11 +52,9 @@ def kernel_controls(controls: Mapping[str, str], scene=None) -> tuple[dict[str, 
         if unknown:
             why.append(f"{cid} played by {spec!r}, which decides {', '.join(unknown)} (the fast core asks only a "
                        "conflict's decisions)")
-        if scene is not None and not why:
-            scripts[cid] = ctrl.line_for(scene, side_of[cid], spec).line
-        else:
-            scripts[cid] = ctrl.helper.name
-        asks[cid] = tuple(ctrl.learn)
+        line = ctrl.line_for(scene, side_of[cid], spec).line if scene is not None and not why else ctrl.helper.name
+        scripts[cid] = line
+        asks[cid] = () if line in ctrl.outright else tuple(ctrl.learn)  # an outright line: the script alone
     return scripts, asks, why
 
 

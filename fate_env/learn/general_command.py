@@ -98,32 +98,33 @@ def _helper(args: Any) -> str:
     return given
 
 
+def _names(flag: str, given: str) -> list[str]:
+    return [x.strip() for x in given.split(",")] if given.strip() != "none" else []
+
+
 def _rehearse(args: Any, helper: str) -> dict[str, Any] | None:
     """The written file's ``rehearse`` entry (``agents/rehearsal.py``): ``--rehearse``'s lines after
-    the helper, against the eight PC scripts, ``--rehearse-fights`` each; without it, the --start or
-    --distill file's other lines (after this helper); ``none``: no rehearsal."""
+    the helper and ``--outright``'s scripts, against the eight PC scripts, ``--rehearse-fights`` each.
+    Either left out is the --start or --distill file's (its other lines after this helper); ``none``:
+    no such lines. Without any line but the helper, no rehearsal."""
     from agents.rehearsal import Rehearsal, RehearsalError
     from .teacher import OPPONENTS
-    given = getattr(args, "rehearse", None)
-    fights = getattr(args, "rehearse_fights", 8)
-    if given is None:
-        source = args.start or args.distill
-        before = _policy(source, "--start" if args.start else "--distill").meta.get("rehearse") if source else None
-        if not before:
-            return None
-        others = [x for x in before.get("lines", []) if x != helper]
-        foes, fights = before.get("foes"), before.get("fights")
-    elif given.strip() == "none":
+    given, outright_given = getattr(args, "rehearse", None), getattr(args, "outright", None)
+    source = args.start or args.distill
+    before = (_policy(source, "--start" if args.start else "--distill").meta.get("rehearse") if source else None) or {}
+    others = [x for x in before.get("lines", []) if x != helper] if given is None else _names("--rehearse", given)
+    outright = list(before.get("outright", [])) if outright_given is None else _names("--outright", outright_given)
+    # the source's foes go on unless --rehearse names new lines; its fights unless --rehearse-fights is given
+    foes = list(before.get("foes") or OPPONENTS) if given is None else list(OPPONENTS)
+    fights = getattr(args, "rehearse_fights", None) or before.get("fights") or 8
+    if helper in others:
+        raise Refused(f"--rehearse {given[:60]!r}: {helper!r} is the --helper already; name the other lines")
+    if not others and not outright:
         return None
-    else:
-        others, foes = [x.strip() for x in given.split(",")], list(OPPONENTS)
-        if helper in others:
-            raise Refused(f"--rehearse {given[:60]!r}: {helper!r} is the --helper already; name the other lines")
-    if not others:
-        return None
-    entry = {"lines": [helper, *others], "foes": foes, "fights": fights}
+    entry = {"lines": [helper, *others], **({"outright": outright} if outright else {}), "foes": foes, "fights": fights}
     try:
-        Rehearsal.from_meta({"helper": helper, "rehearse": entry}, "--rehearse")
+        Rehearsal.from_meta({"helper": helper, "rehearse": entry}, "--rehearse" if given is not None or
+                            outright_given is None else "--outright")
     except RehearsalError as exc:
         raise Refused(str(exc)) from None
     return entry

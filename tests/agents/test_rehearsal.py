@@ -22,6 +22,8 @@ from tests.conftest import run_cli
 
 #: a small rehearsal, so the tests count its fights themselves on the reference engine
 SMALL = {"lines": ["spender", "stacker"], "foes": ["basic", "brute"], "fights": 3}
+#: the same with a script played outright beside the network's two lines
+OUTRIGHT = {**SMALL, "outright": ["counter"]}
 
 
 def _file(tmp_path, rehearse=SMALL, **meta) -> str:
@@ -41,7 +43,7 @@ def _wins_by_hand(scene, side: str, spec: str, plan: R.Rehearsal) -> list[tuple[
     rows = []
     for i, seed in enumerate(plan.seeds()):
         row = []
-        for line in plan.lines:
+        for line in plan.candidates:
             controls = {c.id: spec if c.side == side else plan.foe(i) for c in scene.characters}
             ctl = controllers_for(scene, controls, seed=seed)
             for c in scene.characters:
@@ -52,24 +54,26 @@ def _wins_by_hand(scene, side: str, spec: str, plan: R.Rehearsal) -> list[tuple[
     return rows
 
 
-def test_the_line_kept_is_the_one_that_won_most_of_its_fights(tmp_path):
-    spec = f"learned:{_file(tmp_path)}"
+@pytest.mark.parametrize("name, side, entry", [("duel", "rival", SMALL), ("ghoul", "monsters", OUTRIGHT)])
+def test_the_line_kept_is_the_one_that_won_most_of_its_fights(tmp_path, name, side, entry):
+    spec = f"learned:{_file(tmp_path, rehearse=entry)}"
     ctrl = make_controller(spec, 0)
-    scene = load_scene("duel")
-    choice = ctrl.line_for(scene, "rival", spec)
-    rows = _wins_by_hand(scene, "rival", spec, ctrl.rehearsal)
-    wins = [sum(r[j] for r in rows) for j in range(2)]
-    expected = ctrl.rehearsal.lines[0] if wins[0] >= wins[1] else ctrl.rehearsal.lines[1]
-    assert choice.line == expected
+    scene = load_scene(name)
+    choice = ctrl.line_for(scene, side, spec)
+    lines = ctrl.rehearsal.candidates
+    rows = _wins_by_hand(scene, side, spec, ctrl.rehearsal)
+    wins = [sum(r[j] for r in rows) for j in range(len(lines))]
+    assert choice.line == lines[max(range(len(lines)), key=lambda j: (wins[j], -j))]
     # the wins it reports are those of the fights it played before the rest could not change it
-    assert choice.wins == {line: sum(r[j] for r in rows[:choice.fights]) for j, line in enumerate(ctrl.rehearsal.lines)}
+    assert choice.wins == {line: sum(r[j] for r in rows[:choice.fights]) for j, line in enumerate(lines)}
 
 
-@pytest.mark.parametrize("name, side", [("duel", "rival"), ("warehouse", "smugglers")])
-def test_the_fast_cores_rehearsal_is_the_references_fight_for_fight(tmp_path, name, side):
+@pytest.mark.parametrize("name, side, entry", [("duel", "rival", SMALL), ("warehouse", "smugglers", SMALL),
+                                               ("ghoul", "monsters", OUTRIGHT)])
+def test_the_fast_cores_rehearsal_is_the_references_fight_for_fight(tmp_path, name, side, entry):
     pytest.importorskip("numba")
     from fate_env import fast
-    spec = f"learned:{_file(tmp_path)}"
+    spec = f"learned:{_file(tmp_path, rehearse=entry)}"
     plan = make_controller(spec, 0).rehearsal
     scene = load_scene(name)
     fast.FastCore(scene).outcomes([0])  # the kernel compiled (or loaded) first: a rehearsal never waits for it
@@ -122,7 +126,53 @@ def test_a_file_without_lines_plays_its_helper_and_never_rehearses(tmp_path, mon
     assert ctrl.lines == ("spender",) and ctrl.line_for(load_scene("duel"), "rival").line == "spender"
 
 
+def _pick_counter(monkeypatch):
+    monkeypatch.setattr(R, "rehearse", lambda scene, side, spec, plan: R.Choice(
+        "counter", dict.fromkeys(plan.candidates, 0), 1))
+
+
+def test_an_outright_line_plays_the_script_and_never_asks_the_network(tmp_path, monkeypatch):
+    """On a line played outright every decision of the side is the script's, said in the reason,
+    and the network is never run."""
+    _pick_counter(monkeypatch)
+    spec = f"learned:{_file(tmp_path, rehearse=OUTRIGHT)}"
+    ctrl = make_controller(spec, 0)
+    monkeypatch.setattr(ctrl.policy, "logits", lambda rows: pytest.fail("the network ran on an outright line"))
+    scene = load_scene("ghoul")
+    c, counter, seen = start(scene, 3), make_controller("counter", 0), 0
+    while c.pending is not None:
+        d = c.pending
+        if c.side_of(d.actor) == "monsters":
+            index, why = ctrl.choose(c, d)
+            assert index == counter.choose(c, d)[0]
+            seen += ctrl.decides(d) and "plays counter outright" in why
+        else:
+            index, _ = make_controller("basic", 0).choose(c, d)
+        c.step(index)
+    assert seen
+
+
+def test_bench_plays_an_outright_line_on_the_fast_core_as_the_script_itself(tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    from fate_env import fast
+    from fate_env.evaluation.learned_fast import fast_outcomes, kernel_controls
+    _pick_counter(monkeypatch)
+    spec = f"learned:{_file(tmp_path, rehearse=OUTRIGHT)}"
+    scene = load_scene("ghoul")
+    controls = {c.id: spec if c.side == "monsters" else "basic" for c in scene.characters}
+    scripts, asks, why = kernel_controls(controls, scene)
+    assert not why and scripts["ghoul"] == "counter" and asks["ghoul"] == ()
+    plain = fast.FastCore(scene, {**controls, "ghoul": "counter"}).outcomes(list(range(30)))
+    got = fast_outcomes(scene, controls, list(range(30)))
+    assert [o.to_json() for o in got] == [o.to_json() for o in plain]
+
+
 @pytest.mark.parametrize("entry, says", [
+    ({**OUTRIGHT, "outright": ["stacker"]}, "rehearse.outright: 'stacker' is also one of the lines"),
+    ({**OUTRIGHT, "outright": ["countr"]}, "rehearse.outright: 'countr' is not a script the fast core plays "
+                                           "(did you mean 'counter'?)"),
+    ({**OUTRIGHT, "outright": "counter"}, "rehearse.outright: expected a list of scripted policies"),
+    ({**SMALL, "outrigth": ["counter"]}, "rehearse.outrigth: unknown field"),
     ({**SMALL, "lines": ["stacker", "spender"]}, "rehearse.lines: the first line is the file's helper"),
     ({**SMALL, "lines": ["spender", "search"]}, "rehearse.lines: 'search' is not a script the fast core plays"),
     ({**SMALL, "foes": ["basic", "stackr"]}, "rehearse.foes: 'stackr' is not a script the fast core plays "
@@ -159,6 +209,18 @@ def test_learn_writes_the_lines_and_a_start_file_passes_them_on(tmp_path):
     assert run_cli("learn", "--start", str(first), "--self-play", "0", "--rehearse", "none",
                    "--out", str(third)).returncode == 0
     assert "rehearse" not in _meta(third)
+
+
+def test_learn_writes_the_outright_lines_and_none_drops_them(tmp_path):
+    first, second = tmp_path / "a.zip", tmp_path / "b.zip"
+    got = run_cli("learn", "--start", str(shipped_path()), "--self-play", "0", "--helper", "spender",
+                  "--rehearse", "stacker", "--outright", "counter", "--out", str(first))
+    assert got.returncode == 0, got.stderr
+    entry = _meta(first)["rehearse"]
+    assert entry["lines"] == ["spender", "stacker"] and entry["outright"] == ["counter"]
+    assert run_cli("learn", "--start", str(first), "--self-play", "0", "--outright", "none",
+                   "--out", str(second)).returncode == 0
+    assert _meta(second)["rehearse"]["lines"] == ["spender", "stacker"] and "outright" not in _meta(second)["rehearse"]
 
 
 @pytest.mark.parametrize("flag, says", [("spender", "is the --helper already"),
