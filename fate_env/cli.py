@@ -937,7 +937,7 @@ def _add_design(sub: Any) -> None:
                     help="other helpers the written file may play beside, comma-separated (e.g. stacker): before its "
                          "first decision in a scene it plays the scene through with each against the scripted PC "
                          "policies and keeps the one that won most (default: the --start or --distill file's; none: "
-                         "only --helper)")
+                         "no other helper)")
     ln.add_argument("--outright", metavar="SCRIPTS",
                     help="scripts the written file's rehearsal may also pick to play its side outright, the network "
                          "playing no turn, comma-separated (e.g. counter); kept only on scenes where they won more "

@@ -199,7 +199,7 @@ def _meta(path) -> dict:
 def test_learn_writes_the_lines_and_a_start_file_passes_them_on(tmp_path):
     first, second, third = tmp_path / "a.zip", tmp_path / "b.zip", tmp_path / "c.zip"
     got = run_cli("learn", "--start", str(shipped_path()), "--self-play", "0", "--helper", "spender",
-                  "--rehearse", "stacker", "--rehearse-fights", "2", "--out", str(first))
+                  "--rehearse", "stacker", "--outright", "none", "--rehearse-fights", "2", "--out", str(first))
     assert got.returncode == 0, got.stderr
     entry = _meta(first)["rehearse"]
     assert entry["lines"] == ["spender", "stacker"] and entry["fights"] == 2 and "basic" in entry["foes"]
