@@ -208,7 +208,7 @@ class StackerController(BasicController):
         return super()._turn(c, d)
 
     def _outmatched(self, c: Conflict, d: Decision) -> bool:
-        """Some attack is on offer and none is rated above its target's defense (a tie at best)."""
+        """Some attack is on offer, and each is rated below its target's defense (not even a tie)."""
         me, opts = d.actor, d.options
         attacks = _attacks(c, d)
         return bool(attacks) and all(c.attack_rating(me, opts[i].skill, opts[i].target)
