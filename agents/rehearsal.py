@@ -75,9 +75,9 @@ class Rehearsal:
         from fate_env.fast.tables import CONTROLLERS
         scripts = [c for c in CONTROLLERS if c != "random"]
 
-        def names(key: str, default: list | None = None) -> tuple[str, ...]:
-            value = got.get(key, default)
-            if value == [] and default == []:
+        def names(key: str, optional: bool = False) -> tuple[str, ...]:
+            value = got.get(key, [] if optional else None)
+            if optional and value == []:
                 return ()
             if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
                 raise RehearsalError(f"{where}: rehearse.{key}: expected a list of scripted policies "
@@ -95,7 +95,7 @@ class Rehearsal:
         if extra:
             raise RehearsalError(f"{where}: rehearse.{str(extra[0])[:40]}: unknown field; expected lines, outright, "
                                  "foes and fights")
-        lines, foes, outright = names("lines"), names("foes"), names("outright", [])
+        lines, foes, outright = names("lines"), names("foes"), names("outright", optional=True)
         both = [v for v in outright if v in lines]
         if both:
             raise RehearsalError(f"{where}: rehearse.outright: {both[0]!r} is also one of the lines; a script is "

@@ -98,7 +98,8 @@ def _helper(args: Any) -> str:
     return given
 
 
-def _names(flag: str, given: str) -> list[str]:
+def _names(given: str) -> list[str]:
+    """A comma-separated list of scripts on the command line (``none``: none)."""
     return [x.strip() for x in given.split(",")] if given.strip() != "none" else []
 
 
@@ -112,8 +113,8 @@ def _rehearse(args: Any, helper: str) -> dict[str, Any] | None:
     given, outright_given = getattr(args, "rehearse", None), getattr(args, "outright", None)
     source = args.start or args.distill
     before = (_policy(source, "--start" if args.start else "--distill").meta.get("rehearse") if source else None) or {}
-    others = [x for x in before.get("lines", []) if x != helper] if given is None else _names("--rehearse", given)
-    outright = list(before.get("outright", [])) if outright_given is None else _names("--outright", outright_given)
+    others = [x for x in before.get("lines", []) if x != helper] if given is None else _names(given)
+    outright = list(before.get("outright", [])) if outright_given is None else _names(outright_given)
     # the source's foes go on unless --rehearse names new lines; its fights unless --rehearse-fights is given
     foes = list(before.get("foes") or OPPONENTS) if given is None else list(OPPONENTS)
     fights = getattr(args, "rehearse_fights", None) or before.get("fights") or 8
@@ -122,9 +123,9 @@ def _rehearse(args: Any, helper: str) -> dict[str, Any] | None:
     if not others and not outright:
         return None
     entry = {"lines": [helper, *others], **({"outright": outright} if outright else {}), "foes": foes, "fights": fights}
+    where = "--outright" if given is None and outright_given is not None else "--rehearse"
     try:
-        Rehearsal.from_meta({"helper": helper, "rehearse": entry}, "--rehearse" if given is not None or
-                            outright_given is None else "--outright")
+        Rehearsal.from_meta({"helper": helper, "rehearse": entry}, where)
     except RehearsalError as exc:
         raise Refused(str(exc)) from None
     return entry
