@@ -189,13 +189,14 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
 
     def won(line: str, foe: str, seeds: list[int]) -> list[bool]:
         c = core(line, foe)
-        if line in plan.outright:
+        if line in plan.outright:  # the script alone: the kernel asks nothing
             ends = c.outcomes(seeds)
-            return [_reference_win(scene, side, spec, foe, line, s) if end is None else end.winner == side
-                    for s, end in zip(seeds, ends)]
-        CH, SLOTA, G = FastLearned(c, ctrl.policy, ctrl.keep_within).run(seeds)
-        return [_reference_win(scene, side, spec, foe, line, s) if G[i, k.G_BAIL]
-                else outcome(c.tables, CH[i], SLOTA[i], G[i]).winner == side for i, s in enumerate(seeds)]
+        else:
+            CH, SLOTA, G = FastLearned(c, ctrl.policy, ctrl.keep_within).run(seeds)
+            ends = [None if G[i, k.G_BAIL] else outcome(c.tables, CH[i], SLOTA[i], G[i]) for i in range(len(seeds))]
+        # a fight the kernel handed back is played on the reference engine
+        return [_reference_win(scene, side, spec, foe, line, s) if end is None else end.winner == side
+                for s, end in zip(seeds, ends)]
 
     def rows() -> Iterator[tuple[bool, ...]]:
         for f, foe in enumerate(plan.foes):

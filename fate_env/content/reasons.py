@@ -28,7 +28,7 @@ REASONS: dict[str, str] = {
     "back_off": "backs off to {zone} to keep its distance",  # sniper
     "shoot": "shoots {target} from range",  # sniper
     "guard": "one hit from out: full defense",  # tactician
-    "outmatched": "outmatched: full defense, for +2 on its defends or a boost",  # counter
+    "outmatched": "outmatched (every attack rated below the defense): full defense",  # counter
     "cash_in": "cashes its stacked invokes on {target}, the most wounded",  # tactician
     "set_up_on": "sets up {template} on {target} before striking",  # tactician
     "focus": "focuses fire on {target}, the most wounded",  # tactician
