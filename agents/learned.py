@@ -265,6 +265,21 @@ class LearnedController:
             _LINES[key] = rehearse(scene, side, spec or f"learned:{self.policy.path}", self.rehearsal)
         return _LINES[key]
 
+    def rehearsal_note(self, scene, side: str) -> str | None:
+        """What a live table says before this file's first decision for ``side`` in ``scene``: the line
+        its rehearsal kept, and the wins that chose it, so a GM sees why the NPCs play as they do (None
+        when the file has nothing to rehearse). Rehearses the scene if it was not yet."""
+        if self.rehearsal is None or self.pinned is not None:
+            return None
+        choice = self.line_for(scene, side)
+
+        def named(line: str) -> str:
+            return f"{line} outright" if line in self.outright else f"the network beside {line}"
+        ranked = sorted(choice.wins.items(), key=lambda x: -x[1])
+        wins = ", ".join(f"{named(line)} {won}" for line, won in ranked)
+        return (f"the general learned NPC rehearsed this scene for {side} ({choice.fights} fights against the "
+                f"PC scripts, fixed dice), wins: {wins}; it plays {named(choice.line)}")
+
     def helper_in(self, c: Conflict, actor: str):
         """The helper script ``actor`` plays beside in ``c`` (its side's line) and the line's
         ``Choice``, kept with the engine (one controller may play seats of several sides)."""

@@ -247,3 +247,23 @@ def test_a_player_names_the_aspect_their_pc_creates_and_the_narration_tells_it_b
     assert said and "New aspect Sun in Their Eyes" in said[0]
     again = Table(SessionLog.from_json(json.loads(json.dumps(t.log.to_json()))), autopilot=ap.Autopilot())
     assert again.play.aspects[q.aspect].name == "Sun in Their Eyes"
+
+
+def test_a_learned_npc_s_rehearsed_line_is_said_once_before_its_first_decision():
+    # the ghoul's rehearsal keeps counter outright (docs/results/2026-11-28-outright-line.md); the
+    # GM is told which line and the wins that chose it, once (said just before the monsters' first
+    # decision, which is what makes the rehearsal run)
+    t = new("ghoul", controls={"monsters": "learned"})
+    play_out(t)
+    said = [i for i, line in enumerate(t.feed) if "rehearsed this scene" in line.text]
+    assert len(said) == 1, [line.text for line in t.feed][:20]
+    text = t.feed[said[0]].text
+    choice = t.controllers["ghoul"].line_for(t.play.scene, "monsters")
+    assert f"{choice.fights} fights" in text and f"it plays {choice.line} outright" in text
+    assert all(f" {won}" in text for won in choice.wins.values())
+
+
+def test_a_scripted_npc_says_no_rehearsal():
+    t = new("ghoul", controls={"monsters": "counter"})
+    play_out(t)
+    assert not any("rehearsed" in line.text for line in t.feed)

@@ -262,6 +262,8 @@ class Table:
         self.helper = make_controller("basic", log.seed)
         #: the seed of the new dice after an undo past dice seen (kept in the log, so a replay is exact)
         self.fresh_seed = lambda: secrets.randbits(63)
+        #: the learned NPCs whose rehearsed line was said: (controller, side, scene) (kept through /undo)
+        self._rehearsed: set[tuple[int, str, int]] = set()
         #: the aspects whose compel the NPCs' side proposed this scene (kept through /undo: not proposed twice)
         self.proposed: set[int] = set()
         #: the exchange of the last proposal: at most one an exchange
@@ -376,6 +378,7 @@ class Table:
             standing = table_menu.standing(c, d) if d.kind == DecisionKind.INVOKE else ap.at_risk(c, d)
             return Question(0, "decision", d.actor, self.pc_of(d.actor), str(d.kind), items, proposal,
                             standing=standing, hit=self._hit(d))
+        self._say_rehearsal(d.actor)
         index, reason = self.controllers[d.actor].choose(c, d)
         _, text = table_menu.words(c, d, self.narrator, d.options[index])
         gate = self.autopilot.gate(c, d, index)
@@ -388,6 +391,21 @@ class Table:
             q.kind, q.for_npc = "decision", True
             q.items = table_menu.build(c, d, self.narrator, self.helper, index)
         return q
+
+    def _say_rehearsal(self, actor: str) -> None:
+        """Before a learned NPC's first decision for its side in this scene, say the line its
+        rehearsal kept (``LearnedController.rehearsal_note``): once, and again only if the scene
+        changes under it (a GM's reinforcements make it rehearse anew)."""
+        ctrl = self.controllers[actor]
+        note = getattr(ctrl, "rehearsal_note", None)
+        side = self.play.side_of(actor)
+        key = (id(ctrl), side, id(self.play.scene))
+        if note is None or key in self._rehearsed:
+            return
+        self._rehearsed.add(key)
+        text = note(self.play.scene, side)
+        if text:
+            self.say(f"  ({text})")
 
     def _compel_offer(self, d) -> Question | None:
         """At the start of a player's turn, a compel the NPCs' side proposes (``autopilot.compels``):
