@@ -267,3 +267,15 @@ def test_a_scripted_npc_says_no_rehearsal():
     t = new("ghoul", controls={"monsters": "counter"})
     play_out(t)
     assert not any("rehearsed" in line.text for line in t.feed)
+
+
+def test_reinforcements_make_a_learned_side_rehearse_anew_and_say_it_once():
+    # the Ghast joins the monsters with a learned controller of its own; the grown scene is rehearsed
+    # and said once for the side, not once per seat
+    t = new("ghoul", controls={"monsters": "learned"})
+    t.advance()  # the ghoul acts first: its side's line is said
+    assert sum("rehearsed this scene" in line.text for line in t.feed) == 1
+    t.command(GM, from_words("add", ["Ghast:", "minor,", "Fight", "3,", "side:", "monsters"]))
+    play_out(t)
+    assert sum("rehearsed this scene" in line.text for line in t.feed) == 2
+    assert any(f.sheet.name == "Ghast" for f in t.play.f.values())

@@ -262,8 +262,9 @@ class Table:
         self.helper = make_controller("basic", log.seed)
         #: the seed of the new dice after an undo past dice seen (kept in the log, so a replay is exact)
         self.fresh_seed = lambda: secrets.randbits(63)
-        #: the learned NPCs whose rehearsed line was said: (controller, side, scene) (kept through /undo)
-        self._rehearsed: set[tuple[int, str, int]] = set()
+        #: the rehearsal notes said, by side: the scene they were said for (the GM's reinforcements make
+        #: a new one, and the side rehearses anew) and the notes (every seat of a side says the same)
+        self._rehearsed: dict[str, tuple[Any, set[str]]] = {}
         #: the aspects whose compel the NPCs' side proposed this scene (kept through /undo: not proposed twice)
         self.proposed: set[int] = set()
         #: the exchange of the last proposal: at most one an exchange
@@ -396,15 +397,16 @@ class Table:
         """Before a learned NPC's first decision for its side in this scene, say the line its
         rehearsal kept (``LearnedController.rehearsal_note``): once, and again only if the scene
         changes under it (a GM's reinforcements make it rehearse anew)."""
-        ctrl = self.controllers[actor]
-        note = getattr(ctrl, "rehearsal_note", None)
-        side = self.play.side_of(actor)
-        key = (id(ctrl), side, id(self.play.scene))
-        if note is None or key in self._rehearsed:
+        note = getattr(self.controllers[actor], "rehearsal_note", None)
+        if note is None:
             return
-        self._rehearsed.add(key)
-        text = note(self.play.scene, side)
-        if text:
+        side, scene = self.play.side_of(actor), self.play.scene
+        said = self._rehearsed.get(side)
+        if said is None or said[0] is not scene:
+            said = self._rehearsed[side] = (scene, set())
+        text = note(scene, side)  # the rehearsal is kept per file, scene and side: this costs it once
+        if text and text not in said[1]:
+            said[1].add(text)
             self.say(f"  ({text})")
 
     def _compel_offer(self, d) -> Question | None:
