@@ -256,14 +256,28 @@ class LearnedController:
             return Choice(self.pinned)
         if self.rehearsal is None:
             return Choice(self.helper.name)
+        key = self._line_key(scene, side)
+        if key not in _LINES:
+            _LINES[key] = rehearse(scene, side, spec or f"learned:{self.policy.path}", self.rehearsal)
+        return _LINES[key]
+
+    def _line_key(self, scene, side: str) -> tuple:
         try:
             stamp = Path(self.policy.path).stat().st_mtime
         except OSError:
             stamp = None
-        key = (self.policy.path, stamp, _digest(scene), side)
-        if key not in _LINES:
-            _LINES[key] = rehearse(scene, side, spec or f"learned:{self.policy.path}", self.rehearsal)
-        return _LINES[key]
+        return (self.policy.path, stamp, _digest(scene), side)
+
+    def rehearsal_ahead(self, scene, side: str) -> str | None:
+        """What a live table says before this file rehearses ``scene`` for ``side``, when it has not yet
+        in this process (None: nothing to rehearse, or already rehearsed). On the reference engine a
+        rehearsal takes seconds, up to half a minute on a crowded scene: the GM is told why the table
+        waits, before it does."""
+        if self.rehearsal is None or self.pinned is not None or self._line_key(scene, side) in _LINES:
+            return None
+        plan = self.rehearsal
+        return (f"the general learned NPC rehearses this scene for {side} before it plays: each of its "
+                f"{len(plan.candidates)} lines in up to {len(plan.seeds())} fights against the PC scripts")
 
     def rehearsal_note(self, scene, side: str) -> str | None:
         """What a live table says before this file's first decision for ``side`` in ``scene``: the line

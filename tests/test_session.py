@@ -329,3 +329,23 @@ def test_a_long_random_command_sequence_through_a_real_pipe(tmp_path):
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     again = Session(SessionLog.load(str(save)), io.StringIO(""), io.StringIO())
     assert again.play.over == ("Winner:" in r.stdout)  # the save is the session as it stood at the end
+
+
+def test_the_terminal_prints_a_rehearsal_s_line_before_it_waits_for_it(monkeypatch):
+    # the ghoul acts first: its side rehearses before the table's first question (seconds on the
+    # reference engine); the terminal has printed why before the rehearsal starts, not after
+    import agents.learned as learned
+    import agents.rehearsal as rehearsal
+    monkeypatch.setattr(learned, "_LINES", {})
+    out, printed = io.StringIO(), []
+    real = rehearsal.rehearse
+
+    def watched(*args, **kw):
+        printed.append(out.getvalue())
+        return real(*args, **kw)
+    monkeypatch.setattr(rehearsal, "rehearse", watched)
+    run_session("ghoul", 1, {"monsters": "learned"}, "auto", None, None, io.StringIO(""), out, autopilot=confirm_mode())
+    assert len(printed) == 1
+    last = printed[0].rstrip("\n").split("\n")[-1]
+    assert "rehearses this scene for monsters before it plays" in last, printed[0][-300:]
+    assert "rehearsed this scene" in out.getvalue() and out.getvalue().count("rehearses this scene") == 1

@@ -279,3 +279,28 @@ def test_reinforcements_make_a_learned_side_rehearse_anew_and_say_it_once():
     play_out(t)
     assert sum("rehearsed this scene" in line.text for line in t.feed) == 2
     assert any(f.sheet.name == "Ghast" for f in t.play.f.values())
+
+
+def test_a_rehearsal_not_yet_run_is_announced_and_shown_before_the_wait(monkeypatch):
+    # on a process that has not rehearsed the ghoul yet, the table says the rehearsal is coming and
+    # calls its view's hook (the terminal prints, the web publishes) before the rehearsal runs
+    import agents.learned as learned
+    monkeypatch.setattr(learned, "_LINES", {})
+    t = new("ghoul", controls={"monsters": "learned"})
+    seen = []
+    t.on_wait = lambda: seen.append(([line.text for line in t.feed], dict(learned._LINES)))
+    t.advance()  # the ghoul acts first
+    assert len(seen) == 1
+    feed, rehearsed = seen[0]
+    assert rehearsed == {}, "the hook ran after the rehearsal, not before it"
+    assert "rehearses this scene for monsters before it plays" in feed[-1]
+    plan = t.controllers["ghoul"].rehearsal
+    assert f"each of its {len(plan.candidates)} lines in up to {len(plan.seeds())} fights" in feed[-1]
+    texts = [line.text for line in t.feed]
+    assert texts.index(feed[-1]) < next(i for i, x in enumerate(texts) if "rehearsed this scene" in x)
+    # a second table in the same process: the line is kept, so nothing is announced and nobody waits
+    again = new("ghoul", controls={"monsters": "learned"})
+    again.on_wait = lambda: seen.append("again")
+    again.advance()
+    assert len(seen) == 1 and not any("rehearses this scene" in line.text for line in again.feed)
+    assert sum("rehearsed this scene" in line.text for line in again.feed) == 1

@@ -47,6 +47,7 @@ class Session:
         self.inp, self.out = inp, out
         self.width, self.rows = _window(out)
         self._printed = len(self.table.feed)
+        self.table.on_wait = self._flush  # a rehearsal's line is printed before the wait, not after it
         self._drawn = 0  # the seq of the question last drawn (its menu is drawn once)
 
     def __getattr__(self, name: str) -> Any:

@@ -22,7 +22,7 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from agents.base import controllers_for, make_controller
 
@@ -265,6 +265,9 @@ class Table:
         #: the rehearsal notes said, by side: the scene they were said for (the GM's reinforcements make
         #: a new one, and the side rehearses anew) and the notes (every seat of a side says the same)
         self._rehearsed: dict[str, tuple[Any, set[str]]] = {}
+        #: a view's hook, called when the table has said why it is about to work a while before the next
+        #: question (a learned side's rehearsal): the terminal prints the feed then, the web publishes it
+        self.on_wait: Callable[[], None] | None = None
         #: the aspects whose compel the NPCs' side proposed this scene (kept through /undo: not proposed twice)
         self.proposed: set[int] = set()
         #: the exchange of the last proposal: at most one an exchange
@@ -404,6 +407,11 @@ class Table:
         said = self._rehearsed.get(side)
         if said is None or said[0] is not scene:
             said = self._rehearsed[side] = (scene, set())
+        ahead = self.controllers[actor].rehearsal_ahead(scene, side)
+        if ahead:  # the rehearsal is about to run: said now, and shown before the wait (``on_wait``)
+            self.say(f"  ({ahead})")
+            if self.on_wait is not None:
+                self.on_wait()
         text = note(scene, side)  # the rehearsal is kept per file, scene and side: this costs it once
         if text and text not in said[1]:
             said[1].add(text)

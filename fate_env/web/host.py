@@ -47,6 +47,7 @@ class TableHost:
         self.finished = False
         self.error: str | None = None
         # no path from a request reaches the file system: /save writes where the server was told
+        self.table.on_wait = self._publish_wait
         held = list(self.table.locks)
         self.table.saves_fixed = True
         self.table.fixed_save = held[0] if held else None
@@ -83,6 +84,18 @@ class TableHost:
             self.version += 1
             self._shared["version"] = self.version
             self.busy = False
+            self._cond.notify_all()
+
+    def _publish_wait(self) -> None:
+        """Mid-change, the table said why it will work a while (a learned side's rehearsal): the pages
+        get the feed so far, and see the NPCs playing (``busy``: no question is offered until the
+        change settles)."""
+        shared, items = self._build()
+        with self._cond:
+            self._shared, self._items = shared, items
+            self.busy = True  # cleared when the change settles
+            self.version += 1
+            self._shared["version"] = self.version
             self._cond.notify_all()
 
     def _change(self, apply) -> int:

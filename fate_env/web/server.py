@@ -190,7 +190,7 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
             while not (stop.is_set() or stopping.is_set()) and (polls % 50 or not await request.is_disconnected()):
                 polls += 1  # a look at the socket every half second
                 version = host.version
-                if version != seen and not host.busy:
+                if version != seen:  # a settled change, or the feed published mid-change (busy: no question)
                     seen, quiet = version, 0.0
                     yield f"data: {version}\n\n"
                     if host.finished:

@@ -26,9 +26,9 @@ from fate_env.web.server import server as make_server  # noqa: E402
 
 
 @contextmanager
-def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="auto", autopilot=None):
+def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="auto", autopilot=None, controls=None):
     """A hosted session and a real server on 127.0.0.1 (a free port), stopped at the end."""
-    host = TableHost(lambda inp, out: open_session(scene, seed, {}, dice, save, resume, inp, out, autosave=autosave,
+    host = TableHost(lambda inp, out: open_session(scene, seed, controls or {}, dice, save, resume, inp, out, autosave=autosave,
                                                    autopilot=autopilot or ap.Autopilot()))
     pcs = [c for c in host.session.play.f if c in host.session.humans and not host.session.play.f[c].sheet.is_npc]
     links = Links(pcs)
@@ -344,3 +344,50 @@ def test_a_hidden_aspect_is_on_the_gms_page_and_on_no_players(tmp_path):
             raw = json.dumps(client.get(client.token("player", pc)))
             assert "Trapdoor" not in raw
         assert "Trapdoor" not in json.dumps(client.get(client.token("spectator")))
+
+
+def test_a_rehearsal_s_wait_is_shown_on_the_pages_while_it_runs(monkeypatch):
+    """The smugglers' first decision comes after Cynere's answer: their rehearsal runs inside that change.
+    While it runs, the pages are told (an event on the stream) and their state shows the line saying so,
+    the NPCs playing, and no question; once it is done the table settles as before."""
+    import agents.learned as learned
+    import agents.rehearsal as rehearsal
+    monkeypatch.setattr(learned, "_LINES", {})
+    with table("warehouse", 4, controls={"smugglers": "learned"}) as (c, host):
+        gm = c.token("gm")
+        s = c.settled(gm)
+        before = s["version"]
+        assert s["question"]["owner"] == "cynere" and not any("rehears" in t for _, t in s["feed"])
+        seen, events = [], []
+        real = rehearsal.rehearse
+
+        def watched(*args, **kw):
+            seen.append(c.get(c.token("spectator")))  # over HTTP, from another thread, while it waits
+            end = time.time() + 10
+            while len(events) < 2 and time.time() < end:  # the stream told the page, before the wait ends
+                time.sleep(0.01)
+            return real(*args, **kw)
+        monkeypatch.setattr(rehearsal, "rehearse", watched)
+
+        def listen_():
+            with urllib.request.urlopen(f"{c.base}/api/{gm}/events", timeout=20) as r:
+                for raw in r:
+                    if raw.startswith(b"data: "):
+                        events.append(int(raw[6:]))
+                    if len(events) == 3:
+                        return
+        ear = threading.Thread(target=listen_, daemon=True)
+        ear.start()
+        time.sleep(0.3)  # the stream's first event: the version it found
+        status, body = c.post(c.token("player", "cynere"), {"seq": s["question"]["seq"], "answer": "auto"})
+        assert status == 200, body
+        after = c.settled(gm, body["version"])
+        ear.join(timeout=20)
+        assert len(seen) == 1
+        mid = seen[0]
+        assert mid["busy"] and mid["question"] is None and before < mid["version"] < after["version"]
+        assert "rehearses this scene for smugglers before it plays" in mid["feed"][-1][1]
+        assert events == [before, mid["version"], after["version"]]
+        texts = [t for _, t in after["feed"]]
+        ahead = next(i for i, t in enumerate(texts) if "rehearses this scene" in t)
+        assert ahead < next(i for i, t in enumerate(texts) if "rehearsed this scene" in t)
