@@ -600,7 +600,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     links = Links([cid for cid in s.play.f if s.table.pc_of(cid)])
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"(listening on {args.host}: anyone on that network who has a link can open it)")
-    host.start()
+    _start_telling(host)
     try:
         serve(host, links, where, on_ready=lambda port: _announce(args, s, links, port), allow_hosts=args.allow_host)
     except OSError as exc:
@@ -610,6 +610,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if s.autosave_path is not None:
         print(f"(the session is in {s.autosave_path}: fate-npc serve --resume {s.autosave_path} goes on)")
     return 0
+
+
+def _start_telling(host) -> None:
+    """Play up to the table's first question before the links are printed; where that waits (a learned
+    side rehearsing the scene, when the NPCs act first), the GM's terminal is told why meanwhile."""
+    publish = host.table.on_wait
+
+    def told() -> None:
+        print(host.table.feed[-1].text.strip(), flush=True)
+        publish()
+    host.table.on_wait = told
+    try:
+        host.start()
+    finally:
+        host.table.on_wait = publish
 
 
 class _TableRefused(ValueError):

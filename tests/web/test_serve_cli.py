@@ -134,3 +134,23 @@ def test_a_table_shared_on_the_network_prints_links_a_phone_can_open(tmp_path):
             proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_serve_says_in_the_terminal_why_it_waits_before_its_links(tmp_path):
+    """The ghoul acts first: its learned side rehearses the scene while serve plays up to the first
+    question, before it prints the links. The GM's terminal is told so first, and said no more than once."""
+    proc = subprocess.Popen([sys.executable, "-m", "fate_env.cli", "serve", "ghoul", "--control", "monsters=learned",
+                             "--seed", "1", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=_env(tmp_path))
+    try:
+        lines = _until_links(proc)
+        told = [i for i, line in enumerate(lines) if "rehearses this scene for monsters before it plays" in line]
+        gm = next(i for i, line in enumerate(lines) if line.startswith("GM:"))
+        assert len(told) == 1 and told[0] < gm, lines
+        assert lines[told[0]].startswith("(the general learned NPC")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
