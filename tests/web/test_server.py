@@ -378,7 +378,9 @@ def test_a_rehearsal_s_wait_is_shown_on_the_pages_while_it_runs(monkeypatch):
                         return
         ear = threading.Thread(target=listen_, daemon=True)
         ear.start()
-        time.sleep(0.3)  # the stream's first event: the version it found
+        end = time.time() + 10
+        while not events and time.time() < end:  # the stream's first event: the version it found
+            time.sleep(0.01)
         status, body = c.post(c.token("player", "cynere"), {"seq": s["question"]["seq"], "answer": "auto"})
         assert status == 200, body
         after = c.settled(gm, body["version"])
