@@ -39,6 +39,15 @@ def _hostile_scene(tmp_path):
     return scene
 
 
+def _stop(proc: subprocess.Popen) -> None:
+    """Ctrl-C, as the GM stops it; killed if it has not stopped in 30 s."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def _until_links(proc: subprocess.Popen) -> list[str]:
     """What a running serve printed, up to its last link (the spectators')."""
     lines: list[str] = []
@@ -129,11 +138,7 @@ def test_a_table_shared_on_the_network_prints_links_a_phone_can_open(tmp_path):
             conn.sendall(f"GET /api/{token}/state HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
             assert conn.recv(64).startswith(b"HTTP/1.1 200")
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop(proc)
 
 
 def test_serve_says_in_the_terminal_why_it_waits_before_its_links(tmp_path):
@@ -149,8 +154,4 @@ def test_serve_says_in_the_terminal_why_it_waits_before_its_links(tmp_path):
         assert len(told) == 1 and told[0] < gm, lines
         assert lines[told[0]].startswith("(the general learned NPC")
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop(proc)
