@@ -76,26 +76,24 @@ class TableHost:
             self.table.advance()
         except Exception as exc:  # reported on the pages, never a dead server
             self.error = f"{type(exc).__name__}: {exc}"
-        over = self.error is not None or self.table.finished or self.table.stopped
-        shared, items = self._build()
-        with self._cond:
-            self.finished = over
-            self._shared, self._items = shared, items
-            self.version += 1
-            self._shared["version"] = self.version
-            self.busy = False
-            self._cond.notify_all()
+        self._publish(busy=False, finished=self.error is not None or self.table.finished or self.table.stopped)
 
     def _publish_wait(self) -> None:
         """Mid-change, the table said why it will work a while (a learned side's rehearsal): the pages
         get the feed so far, and see the NPCs playing (``busy``: no question is offered until the
         change settles)."""
+        self._publish(busy=True)
+
+    def _publish(self, busy: bool, finished: bool | None = None) -> None:
+        """A new snapshot for the pages, built from the table as it stands, and a new version."""
         shared, items = self._build()
         with self._cond:
+            if finished is not None:
+                self.finished = finished
             self._shared, self._items = shared, items
-            self.busy = True  # cleared when the change settles
             self.version += 1
             self._shared["version"] = self.version
+            self.busy = busy
             self._cond.notify_all()
 
     def _change(self, apply) -> int:
