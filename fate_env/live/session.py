@@ -73,6 +73,7 @@ class Session:
     def _flush(self) -> None:
         """Print what the table said since the last flush."""
         feed = self.table.feed
+        self._printed = min(self._printed, len(feed))  # a change put back took its lines with it
         for line in feed[self._printed:]:
             self._say(line.terminal if line.terminal is not None else line.text)
         self._printed = len(feed)

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, Iterator, Union
 
 from agents.base import controllers_for, make_controller
 
@@ -37,20 +39,13 @@ from ..rules.engine import start
 from ..rules.kinds import DecisionKind
 from ..rules.options import DoneInvoking
 from . import autopilot as ap
+from . import seats
 from . import commands, consequence_names, handles, powers, state_panel, table_menu
 from .commands import Command
 from .save import SessionError, SessionLog
+from .seats import GM, Seat
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Who is at a front end: the GM, the player of one PC (``pc``), or a spectator."""
-
-    role: str
-    pc: str | None = None
-
-
-GM = Seat("gm")
 #: the longest name a consequence takes from the table
 MAX_NAME = 80
 
@@ -62,6 +57,14 @@ class Refused(ValueError):
     def __init__(self, reason: str, status: int = 400):
         super().__init__(reason)
         self.status = status
+
+
+class Failed(Refused):
+    """A change that broke on something unexpected (a bug, not a bad answer): the table was put back as
+    it stood before it, the GM was told in one line, and the session goes on."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason, 500)
 
 
 class SaveExists(Refused):
@@ -123,7 +126,7 @@ ANSWERS: dict[str, type] = {"choose": Choose, "auto": Auto, "accept": Accept, "r
 def answer_from_json(data: Any) -> Answer:
     """A typed answer from a page's JSON (``{"answer": "choose", "number": 3}``); anything else is refused
     with the field and what was expected."""
-    if not isinstance(data, dict) or data.get("answer") not in ANSWERS:
+    if not isinstance(data, dict) or not isinstance(data.get("answer"), str) or data["answer"] not in ANSWERS:
         raise Refused(f"'answer': expected one of {', '.join(ANSWERS)}")
     kind = data["answer"]
     allowed = {"choose": {"number"}, "name": {"text", "number"}, "dice": {"faces"}}.get(kind, set())
@@ -186,11 +189,37 @@ class Question:
 class Line:
     """One line the table says: ``event`` (narration of what happened), ``note`` (the table's own
     word: an autopilot move, a name given, a save), ``panel`` (who stands where, after an exchange),
-    ``summary`` (the outcome)."""
+    ``summary`` (the outcome). ``text`` is the GM's; ``public`` what every other seat reads (None:
+    the GM's alone), which names no aspect still hidden (003:854-867)."""
 
     kind: str
     text: str
     terminal: str | None = None  # the terminal's wording, where it names a command to type
+    public: str | None = ""      # "": the same as ``text``
+
+    @property
+    def for_table(self) -> str | None:
+        """The line as the players and spectators read it, or None if it is the GM's alone."""
+        return self.text if self.public == "" else self.public
+
+
+@dataclass
+class _Mark:
+    """The table as it stood before a change: what a refused or failed change puts back (the engine's
+    state is the log replayed, so the log, not the engine, is kept)."""
+
+    entries: list
+    controls: dict
+    feed: int
+    events: int
+    play: Any
+    pending: Any
+    fields: dict[str, Any]
+
+
+#: the table's own fields a change may touch, put back as they were when it is refused or fails
+_KEPT = ("seq", "question", "finished", "stopped", "_ask_next", "shown", "named", "_naming", "_rolling", "_compel",
+         "proposed", "_proposed_in", "humans", "controllers", "_rehearsed")
 
 
 class _NeedDice(Exception):
@@ -272,6 +301,10 @@ class Table:
         self.proposed: set[int] = set()
         #: the exchange of the last proposal: at most one an exchange
         self._proposed_in = 0
+        #: the names the scene hides (aspects[].hidden): never in a line the players' pages read
+        self._hidden_names = sorted({a.name for a in self.scene.aspects if a.hidden}, key=len, reverse=True)
+        self._revealed: tuple[int, set[str]] = (-1, set())
+        self._changing = False  # inside a change (``change``): a nested one is part of it
         pcs = sorted(c.id for c in self.scene.characters if c.kind == "pc")
         unknown = sorted(self.autopilot.spare - set(pcs))
         if unknown:
@@ -327,13 +360,30 @@ class Table:
         self._pending_dice.append(list(faces))
         return tuple(faces)
 
-    def say(self, text: str, kind: str = "note", terminal: str | None = None) -> None:
-        """Say ``text`` (``terminal``: the terminal's wording, naming the command to type)."""
-        if terminal is not None:
-            self.feed.append(Line(kind, printable(text), printable(terminal)))
-            return
-        for line in printable(text, keep="\n").split("\n"):  # a name's escape codes shown, not obeyed
-            self.feed.append(Line(kind, line))
+    def say(self, text: str, kind: str = "note", terminal: str | None = None, gm_only: bool = False) -> None:
+        """Say ``text`` (``terminal``: the terminal's wording, naming the command to type; ``gm_only``: a
+        line for the GM alone). What the other seats read names no aspect still hidden."""
+        lines = [printable(text)] if terminal is not None else printable(text, keep="\n").split("\n")
+        for line in lines:  # a name's escape codes shown, not obeyed
+            public = None if gm_only else self.redacted(line)
+            self.feed.append(Line(kind, line, printable(terminal) if terminal is not None else None,
+                                  "" if public == line else public))
+
+    def redacted(self, line: str) -> str:
+        """``line`` with the name of every aspect still hidden (never discovered, 003:854-867) put as
+        "something hidden": the players' and spectators' feed never names one, whoever's power named it."""
+        for name in self._secrets():
+            line = re.sub(re.escape(printable(name)), "something hidden", line, flags=re.IGNORECASE)
+        return line
+
+    def _secrets(self) -> list[str]:
+        """The names of the scene's hidden aspects that no one has discovered yet (removed ones too)."""
+        if not self._hidden_names:
+            return []
+        n = len(self.play.events)
+        if self._revealed[0] != n:
+            self._revealed = (n, {e.name for e in self.play.events if type(e) is ev.AspectRevealed})
+        return [name for name in self._hidden_names if name not in self._revealed[1]]
 
     def pc_of(self, cid: str | None) -> str | None:
         """The PC whose player answers for ``cid`` (None: an NPC, or one the GM took over: the GM's)."""
@@ -360,7 +410,7 @@ class Table:
             return Question(0, "dice", r.who, self.pc_of(r.who), roll=r.what)
         if self._compel is not None:
             who, aid, _ = self._compel
-            return Question(0, "compel", who, self.pc_of(who), aspect=aid, names=[self.play.aspects[aid].name])
+            return Question(0, "compel", who, self.pc_of(who), aspect=aid, names=[self.play.aspect(aid).name])
         if self._naming:
             return self._name_question()
         self._narrate()
@@ -435,13 +485,14 @@ class Table:
         """The GM's answer to a proposed compel: offered to the player (Accept), or let go (Refuse)."""
         if type(answer) not in (Accept, Refuse):
             raise Refused("offer the compel to the player (accept) or let it go (refuse)")
+        if type(answer) is Accept:
+            try:
+                self.play.check_compel(q.actor, q.aspect, True)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
         self.question = None
         if type(answer) is Refuse:
             return
-        try:
-            self.play.check_compel(q.actor, q.aspect, True)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
         self._compel = (q.actor, q.aspect, None)
         self.say(f"  (the GM compels {self.narrator.name(q.actor)}'s {q.names[0]}: "
                  f"their player accepts, gaining a fate point, or refuses, paying one)")
@@ -561,18 +612,78 @@ class Table:
                          "use /save FILE to keep the session")
             self.autosave_failed = True
 
+    # -- changes: checked whole, applied whole ----------------------------------------------------
+    @contextmanager
+    def change(self, what: str = "that change") -> Iterator[None]:
+        """One change to the table: an answer or a command (and, for the web, the NPCs' moves up to the
+        next question). It is applied whole or not at all: whatever it raises, the table is put back as
+        it stood before it (the question, the log and so the engine, the feed, the autosave). A refusal
+        (or an engine's ValueError) is raised as :class:`Refused`; anything unexpected as :class:`Failed`,
+        said to the GM in one line; the session goes on either way. A change inside a change is part of it."""
+        if self._changing:
+            yield
+            return
+        mark = self._mark()
+        self._changing = True
+        try:
+            yield
+        except Refused:
+            self._restore(mark)
+            raise
+        except (ValueError, IndexError, ConflictOver, OutputPathError, SceneError) as exc:
+            self._restore(mark)
+            raise Refused(str(exc)) from None
+        except KeyboardInterrupt:
+            self._restore(mark, force=True)
+            raise
+        except Exception as exc:
+            self._restore(mark, force=True)
+            why = f"{type(exc).__name__}: {exc}"
+            self.say(f"  ! {what} could not be applied ({why}); nothing changed, the table is as it was",
+                     gm_only=True)
+            raise Failed(f"{what} could not be applied ({why}); nothing changed") from exc
+        finally:
+            self._changing = False
+
+    def _mark(self) -> _Mark:
+        fields = {k: (v.copy() if isinstance(v, (set, list, dict)) else v)
+                  for k, v in ((k, getattr(self, k)) for k in _KEPT)}
+        fields["paused"] = self.autopilot.paused
+        return _Mark(list(self.log.entries), dict(self.log.controls), len(self.feed), len(self.play.events),
+                     self.play, self.play.pending, fields)
+
+    def _restore(self, m: _Mark, force: bool = False) -> None:
+        """Put the table back at ``m``. The engine is rebuilt from the log when the change reached it (or
+        ``force``: after something unexpected, nothing it touched is trusted)."""
+        logged = self.log.entries != m.entries
+        touched = (force or logged or self.play is not m.play or self.play.pending is not m.pending
+                   or len(self.play.events) != m.events)
+        self.log.entries[:] = m.entries
+        self.log.controls.clear()
+        self.log.controls.update(m.controls)
+        self.replaying = False
+        if touched:
+            self.rebuild()
+        fields = dict(m.fields)
+        self.autopilot.paused = fields.pop("paused")
+        for k, v in fields.items():
+            setattr(self, k, v)
+        del self.feed[m.feed:]
+        if logged:
+            self._autosave()
+
     # -- the table's answers -----------------------------------------------------------------
     def may_answer(self, seat: Seat, q: Question | None = None) -> bool:
         q = q if q is not None else self.question
         if q is None:
             return False
-        return seat.role == "gm" or (seat.role == "player" and q.owner is not None and q.owner == seat.pc)
+        return seats.may_answer(seat, q.owner)
 
     def answer(self, seat: Seat, seq: int, answer: Answer) -> None:
         """Apply one answer to question ``seq``; refused (nothing changed) if it is not the question
         pending, not ``seat``'s to give, or not an answer it takes."""
-        if seat.role not in ("gm", "player"):
-            raise Refused("a spectator answers nothing", 403)
+        if not seats.answers_anything(seat):
+            raise Refused(seats.why_not_answer(seat), 403)
         q = self.question
         if self.finished or self.stopped:
             raise Refused("the session is over", 409)
@@ -581,8 +692,9 @@ class Table:
         if not self.may_answer(seat, q):
             raise Refused("this question is not yours to answer: " + (
                 f"it is {self.narrator.name(q.owner)}'s player's" if q.owner else "it is the GM's"), 403)
-        {"decision": self._decision, "gate": self._gate, "name": self._name, "dice": self._dice,
-         "compel": self._compelled, "offer": self._offered_compel}[q.kind](q, answer)
+        with self.change("that answer"):
+            {"decision": self._decision, "gate": self._gate, "name": self._name, "dice": self._dice,
+             "compel": self._compelled, "offer": self._offered_compel}[q.kind](q, answer)
 
     def _option(self, q: Question, number: int) -> int:
         n = len(self.play.pending.options)
@@ -659,6 +771,11 @@ class Table:
         if type(answer) not in (Accept, Refuse):
             raise Refused("accept the compel (gain a fate point) or refuse it (pay one)")
         by = self._compel[2] if self._compel else None
+        refuse = type(answer) is Refuse
+        try:
+            self.play.check_compel(q.actor, q.aspect, not refuse, by)
+        except ValueError as exc:
+            raise Refused(f"{exc}; {'accept it' if refuse else 'refuse it'} instead", 409) from None
         self._compel = None
         self.question = None
         self._power("compel", [q.actor, str(q.aspect), *(["by", by] if by else []),
@@ -670,8 +787,8 @@ class Table:
         """Run one GM command. Refused from any seat but the GM's, or while a name or dice are asked;
         a command that changed what is pending (an undo, a concession, the end; a power that made the
         decision anew) drops the question, and the next one is asked (never a stale one)."""
-        if seat.role != "gm":
-            raise Refused("the GM's commands need the GM's link", 403)
+        if not seats.may_command(seat):
+            raise Refused(seats.why_not_command(seat), 403)
         if self.finished or self.stopped:
             raise Refused("the session is over", 409)
         q = self.question
@@ -679,17 +796,14 @@ class Table:
             raise Refused("answer the question first: " + {"name": "the aspect's name", "dice": "the dice rolled",
                                                            "compel": "the compel offered"}[q.kind], 409)
         c, d = self.play, self.play.pending
-        try:
-            self._run(cmd)
-        except (ValueError, IndexError, ConflictOver, OutputPathError, SceneError) as exc:
-            if isinstance(exc, Refused):
-                raise
-            raise Refused(str(exc)) from None
-        finally:
-            if self.play is not c or self.play.pending is not d:
-                self.question = None
-        if cmd.power.logged and not self.play.over:
-            self._narrate()  # what the power did, at once: the GM should not wait a step to see it
+        with self.change(f"/{cmd.name}"):
+            try:
+                self._run(cmd)
+            finally:
+                if self.play is not c or self.play.pending is not d:
+                    self.question = None
+            if cmd.power.logged and not self.play.over:
+                self._narrate()  # what the power did, at once: the GM should not wait a step to see it
 
     def _run(self, cmd: Command) -> None:
         name = cmd.name
@@ -731,10 +845,11 @@ class Table:
         if self.pc_of(who) is None:
             return False
         self.play.check_compel(who, aid, True, by)  # now, not when the player answers
+        name = self.play.aspect(aid).name
         self._compel = (who, aid, by)
         self.question = None
         proposer = f"{self.narrator.name(by)}'s player" if by else "the GM"
-        self.say(f"  ({proposer} compels {self.narrator.name(who)}'s {self.play.aspects[aid].name}: "
+        self.say(f"  ({proposer} compels {self.narrator.name(who)}'s {name}: "
                  f"{self.narrator.name(who)}'s player accepts or refuses)")
         return True
 
@@ -853,5 +968,5 @@ class Table:
         self.say(f"  (saved to {path}; resume with: fate-npc play --resume {path})")
 
 
-__all__ = ["Table", "Seat", "GM", "Question", "Line", "Refused", "SaveExists", "Choose", "Auto", "Accept", "Refuse",
+__all__ = ["Table", "Seat", "GM", "Question", "Line", "Refused", "Failed", "SaveExists", "Choose", "Auto", "Accept", "Refuse",
            "Override", "Name", "Dice", "Answer", "answer_from_json", "commands"]

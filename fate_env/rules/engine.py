@@ -264,6 +264,9 @@ class Engine(View):
         t = self.t
         if cid not in t.f or t.aspects.get(aid) is None:
             raise ValueError(f"no character {cid!r} or aspect {aid}")
+        if t.aspects[aid].hidden:  # a compel tells the player why the aspect complicates things (003:1123-1126)
+            raise ValueError(f"aspect {aid} is hidden: no one at the table knows it until it is discovered "
+                             "(003:854-867), so it cannot be compelled yet")
         if by is not None:
             if by not in t.f or t.f[by].sheet.is_npc or by == cid:
                 raise ValueError(f"{by!r} cannot propose a compel on {cid}: the GM or another PC's player "

@@ -1,18 +1,26 @@
 """What keeps the web table served when strangers can reach its port.
 
 A café or convention network puts the server in reach of people who hold no link. Nothing they
-send must take the GM's or the players' seats away, so the server keeps three budgets that a
-stranger cannot spend for them:
+send must take the GM's or the players' seats away, so the server keeps budgets that a stranger
+cannot spend for them:
 
-* **connections**: at most :data:`MAX_CONNECTIONS` open at once. A new connection over the budget
-  closes the oldest one that has no request in flight (an idle keep-alive, or one that has not
-  finished its headers): a stranger's idle sockets make room for the GM, never the other way round.
-  uvicorn's own ``limit_concurrency`` counted idle sockets and event streams alike and answered 503
-  to everyone past 64, the GM included; it is off.
+* **connections**: at most :data:`MAX_CONNECTIONS` open at once, and at most :data:`PEER_SHARE` from
+  one address. A new connection past either closes another, chosen in this order: one whose response
+  makes no progress (its peer reads nothing), then one with no request in flight (an idle keep-alive,
+  half-sent headers), then one serving a request that came through no link (a static file, a wrong
+  token); within each, from the address holding the most connections, oldest first. A request that
+  came through a link (the GM's, a player's, the spectators') is never closed for a newcomer: when
+  only such requests are open, the newcomer is the one turned away. uvicorn's own
+  ``limit_concurrency`` counted idle sockets and event streams alike and answered 503 to everyone
+  past 64, the GM included; it is off.
 * **time**: a connection must finish a request's headers within :data:`HEADER_TIMEOUT` seconds of
-  opening (or of its last response): half-sent headers are dropped, not waited on. An idle
-  keep-alive is closed after uvicorn's ``timeout_keep_alive``; a body must arrive within
-  :data:`BODY_TIMEOUT` (the server's own check).
+  opening (or of its last response); a response that makes no progress for :data:`WRITE_TIMEOUT`
+  seconds (the peer stopped reading: a socket that pipelines requests and never reads the answers) is
+  dropped; an idle keep-alive is closed after uvicorn's ``timeout_keep_alive``; a body must arrive
+  within :data:`BODY_TIMEOUT` (the server's own check).
+* **requests**: one at a time per connection (h11 reads the next pipelined request only once the
+  response before it is complete); a link's answers and commands in flight at most
+  :data:`POSTS_PER_LINK` (the server's own check, before the body is read).
 * **event streams**: a page listens on one stream; each link holds at most
   :data:`STREAMS_PER_SEAT` (the GM's and each player's; a newer one ends the oldest, as a phone that
   reloads leaves its old stream behind), and all the spectators together
@@ -22,60 +30,101 @@ stranger cannot spend for them:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections import Counter
+from typing import Any, Callable
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: open connections at once, whoever holds them (well under the usual 1,024 file descriptors)
 MAX_CONNECTIONS = 256
+#: open connections one address holds at once (a browser opens a handful per page)
+PEER_SHARE = 64
 #: seconds a connection has to send a request's headers, from its opening or its last response
 HEADER_TIMEOUT = 10.0
+#: seconds a response may make no progress (its peer reads nothing) before its connection is dropped
+WRITE_TIMEOUT = 10.0
 #: seconds a request has to send its (small) body once its headers are in
 BODY_TIMEOUT = 10.0
+#: answers and commands one link has in flight at once (a page sends one at a time)
+POSTS_PER_LINK = 4
 #: event streams one link (the GM's, a player's) holds at once: a newer one ends the oldest
 STREAMS_PER_SEAT = 4
 #: event streams all spectators hold together: past it a spectator's page is refused (429)
 SPECTATOR_STREAMS = 32
 
+#: what a connection is doing, in the order a newcomer over the budget closes them
+STALLED, IDLE, STRANGER, SEATED = range(4)
+
 
 class Budget:
-    """The open connections of one server, oldest first (shared by its protocol instances)."""
+    """The open connections of one server, oldest first (shared by its protocol instances).
+    ``seated(path)``: whether a request's path came through a link (its connection is then never
+    closed for a newcomer while the request is served)."""
 
-    def __init__(self, limit: int | None = None, header_timeout: float | None = None) -> None:
+    def __init__(self, limit: int | None = None, header_timeout: float | None = None,
+                 write_timeout: float | None = None, peer_share: int | None = None,
+                 seated: Callable[[str], bool] | None = None) -> None:
         self.limit = MAX_CONNECTIONS if limit is None else limit
         self.header_timeout = HEADER_TIMEOUT if header_timeout is None else header_timeout
+        self.write_timeout = WRITE_TIMEOUT if write_timeout is None else write_timeout
+        self.peer_share = PEER_SHARE if peer_share is None else peer_share
+        self.seated = seated or (lambda path: False)
         self.open: dict["GuardedH11", None] = {}  # in the order they opened (a dict keeps it)
 
     def admit(self, conn: "GuardedH11") -> None:
         self.open[conn] = None
-        if len(self.open) <= self.limit:
+        mine = [c for c in self.open if c.peer == conn.peer]
+        if len(mine) > self.peer_share:
+            pool = mine
+        elif len(self.open) > self.limit:
+            pool = list(self.open)
+        else:
             return
-        idle = next((c for c in self.open if c is not conn and not c.busy()), None)
-        if idle is None:  # every other connection is mid-request: the newcomer is the one turned away
-            idle = conn
-        idle.drop()  # out of the budget now: its connection_lost comes later
+        (self.victim(pool, conn) or conn).drop()  # out of the budget now: its connection_lost comes later
+
+    def victim(self, pool: list["GuardedH11"], newcomer: "GuardedH11") -> "GuardedH11 | None":
+        """The connection of ``pool`` to close for ``newcomer``, or None (every other one is serving a
+        link's request): the lowest state first, then the address holding the most, then the oldest."""
+        held = Counter(c.peer for c in self.open)
+        for state in (STALLED, IDLE, STRANGER):
+            found = [c for c in pool if c is not newcomer and c.state() == state]
+            if found:
+                return max(found, key=lambda c: held[c.peer])  # the first of the busiest address: its oldest
+        return None
 
     def leave(self, conn: "GuardedH11") -> None:
         self.open.pop(conn, None)
 
 
 class GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol with a header deadline and the shared connection :class:`Budget`."""
+    """uvicorn's h11 protocol with header and write deadlines and the shared connection :class:`Budget`."""
 
     budget: Budget  # set on the subclass :func:`protocol` makes, one per server
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._stall: asyncio.TimerHandle | None = None
+        self.peer: str = ""
+        self.seated = False  # the request in flight came through a link
 
     def busy(self) -> bool:
         """A request in flight (its headers in, its response not finished): an event stream or an answer."""
         return self.cycle is not None and not self.cycle.response_complete
 
+    def state(self) -> int:
+        """:data:`STALLED`, :data:`IDLE`, :data:`STRANGER` or :data:`SEATED` (see :class:`Budget`)."""
+        if self.flow.write_paused:
+            return STALLED
+        if not self.busy():
+            return IDLE
+        return SEATED if self.seated else STRANGER
+
     def drop(self) -> None:
+        """Close now, unsent data and all (a close would wait to send it to a peer that reads nothing)."""
         self.budget.leave(self)
         if not self.transport.is_closing():
-            self.transport.close()
+            self.transport.abort()
 
     def _arm(self) -> None:
         self._disarm()
@@ -93,21 +142,41 @@ class GuardedH11(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self.peer = str(peer[0]) if isinstance(peer, (tuple, list)) and peer else ""
         self._arm()
         self.budget.admit(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._unstall()
         self.budget.leave(self)
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The peer reads nothing for now: if it still reads nothing after the write deadline, drop it."""
+        super().pause_writing()
+        if self._stall is None:
+            self._stall = self.loop.call_later(self.budget.write_timeout, self.drop)
+
+    def resume_writing(self) -> None:
+        self._unstall()
+        super().resume_writing()
+
+    def _unstall(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
 
     def handle_events(self) -> None:
         before = self.cycle
         super().handle_events()
         if self.cycle is not before and self.busy():  # a request's headers are in: no deadline while it runs
+            self.seated = self.budget.seated(self.cycle.scope.get("path", ""))
             self._disarm()
 
     def on_response_complete(self) -> None:
+        self.seated = False  # before a pipelined request's headers are read (in the call below)
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request's headers have the same deadline

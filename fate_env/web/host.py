@@ -19,10 +19,10 @@ import io
 import threading
 from typing import Any
 
-from ..live import commands, state_panel, table_menu
+from ..live import commands, seats, state_panel, table_menu
 from ..live.powers import load_library
 from ..live.session import Session
-from ..live.table import Question, Refused, Seat, answer_from_json
+from ..live.table import Failed, Question, Refused, Seat, answer_from_json
 from ..rules import options as op
 from ..rules.skills import DEFAULT_SKILLS
 
@@ -87,6 +87,9 @@ class TableHost:
     def _publish(self, busy: bool, finished: bool | None = None) -> None:
         """A new snapshot for the pages, built from the table as it stands, and a new version."""
         shared, items = self._build()
+        if self._report is None and self.table.play.over:
+            from ..live.report import markdown
+            self._report = markdown(self.table.play)
         with self._cond:
             if finished is not None:
                 self.finished = finished
@@ -96,41 +99,50 @@ class TableHost:
             self.busy = busy
             self._cond.notify_all()
 
-    def _change(self, apply) -> int:
+    def _change(self, apply, what: str) -> int:
+        """One change, whole or not at all: ``apply`` and the NPCs' moves up to the next question run as
+        one of the table's changes (``Table.change``), so a refusal, or anything unexpected, puts the
+        table back as it stood and the pages see no trace of it but the GM's one line for a failure."""
         with self._lock:
             if self.finished:
                 raise Refused("the session is over", 409)
             with self._cond:
                 self.busy = True
+            seen = self.version
             try:
-                apply()
-            except BaseException:
-                with self._cond:
-                    self.busy = False
+                with self.table.change(what):
+                    apply()
+                    self.table.advance()
+            except BaseException as exc:
+                if self.version != seen or isinstance(exc, Failed):  # a page saw it mid-change, or the GM's told
+                    self._publish(busy=False)
+                else:
+                    with self._cond:
+                        self.busy = False
                 raise
-            self._settle()
+            self._publish(busy=False, finished=self.table.finished or self.table.stopped)
             return self.version
 
     def answer(self, seat: Seat, seq: Any, data: Any) -> int:
         """Apply one typed answer (a page's JSON) to question ``seq``; refused (Refused, with an HTTP
         status) if malformed, not this seat's, or not the question pending. Returns the new version."""
-        if seat.role == "spectator":
-            raise Refused("a spectator's page answers nothing", 403)
+        if not seats.answers_anything(seat):
+            raise Refused(seats.why_not_answer(seat), 403)
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise Refused("'seq': expected the number of the question answered", 400)
         answer = answer_from_json(data)
-        return self._change(lambda: self.table.answer(seat, seq, answer))
+        return self._change(lambda: self.table.answer(seat, seq, answer), "that answer")
 
     def command(self, seat: Seat, data: Any) -> int:
         """Run one GM command (a page's JSON: ``{"command": NAME, FIELD: VALUE}``); refused from any
         seat but the GM's before it is even read."""
-        if seat.role != "gm":
-            raise Refused("the GM's commands need the GM's link", 403)
+        if not seats.may_command(seat):
+            raise Refused(seats.why_not_command(seat), 403)
         try:
             cmd = commands.from_json(data)
         except commands.CommandError as exc:
             raise Refused(str(exc), 400) from None
-        return self._change(lambda: self.table.command(seat, cmd))
+        return self._change(lambda: self.table.command(seat, cmd), f"/{cmd.name}")
 
     def stop(self) -> None:
         """The server is stopping: no change is taken after this (the autosave holds every step)."""
@@ -146,31 +158,37 @@ class TableHost:
         with self._cond:
             shared, items, busy = self._shared, self._items, self.busy
         q = shared.get("question")
-        mine = bool(q) and not busy and self._may(seat, q)
+        mine = bool(q) and not busy and seats.may_answer(seat, q["owner"])
         question = None if q is None or busy else {**q, "yours": mine,
                                                    "items": items if mine or seat.role == "gm" else []}
         out = {**shared, "busy": busy, "role": seat.role, "pc": seat.pc, "question": question}
-        if seat.role != "gm" and shared.get("table_scene") is not None:  # what is hidden is the GM's alone (003:854-867)
-            out["scene"] = shared["table_scene"]
-        out.pop("table_scene", None)
+        if seat.role != "gm":  # what is hidden is the GM's alone (003:854-867), and so are the GM's own notes
+            out["feed"] = shared["table_feed"]
+            if question is not None:
+                question.update(shared["table_question"])
+            if shared.get("table_scene") is not None:
+                out["scene"] = shared["table_scene"]
+        for key in ("table_scene", "table_feed", "table_question"):
+            out.pop(key, None)
         if seat.role == "gm":
             out["gm"] = self._gm_lists()
         return out
 
-    @staticmethod
-    def _may(seat: Seat, q: dict[str, Any]) -> bool:
-        return seat.role == "gm" or (seat.role == "player" and q["owner"] is not None and q["owner"] == seat.pc)
 
     def _build(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         t = self.table
         q = t.question
-        feed = [[line.kind, line.text] for line in t.feed[-TAIL:]]
+        tail = t.feed[-TAIL:]
+        feed = [[line.kind, line.text] for line in tail]
+        question = None if q is None else self._question(q)
         shared = {"over": self.error is not None or t.finished or t.stopped, "error": self.error, "feed": feed,
+                  "table_feed": [[line.kind, line.for_table] for line in tail if line.for_table is not None],
+                  "table_question": {} if question is None else _public(question, t.redacted),
                   "feed_count": len(t.feed), "title": t.scene.title, "gm_pool": t.play.t.gm_pool,
                   "scene": state_panel.data(t.play, t.narrator),
                   "table_scene": (state_panel.data(t.play, t.narrator, gm=False)
                                   if any(a.hidden for a in t.play.t.aspects.values()) else None),
-                  "question": None if q is None else self._question(q)}
+                  "question": question}
         return shared, ([] if q is None else [self._item(q, it) for it in q.items])
 
     def _question(self, q: Question) -> dict[str, Any]:
@@ -225,12 +243,18 @@ class TableHost:
         return self._lists
 
     def report(self) -> str | None:
-        """The fight report (``replay --markdown``'s text) once the fight is over; None before."""
-        from ..live.report import markdown
-        with self._lock:
-            if not self.table.play.over:
-                return None
-            if self._report is None:
-                self._report = markdown(self.table.play)
+        """The fight report (``replay --markdown``'s text) once the fight is over; None before. Built when
+        the end was published, so a read never waits for a change in flight."""
+        with self._cond:
             return self._report
 
+
+def _public(value: Any, redact) -> Any:
+    """``value`` (a question's fields) with every text as the players' pages read it (``redact``)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_public(v, redact) for v in value]
+    if isinstance(value, dict):
+        return {k: _public(v, redact) for k, v in value.items()}
+    return value

@@ -40,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..content.safe_text import printable
 from . import guard
+from ..live import seats
 from .host import AnswerRefused, Seat, TableHost
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -95,6 +96,11 @@ class Links:
             out.append({"name": name, "url": url, "qr": _qr_svg(url)})
         return out
 
+    def carries_seat(self, path: str) -> bool:
+        """Whether a request's path goes through one of these links (``/t/TOKEN``, ``/api/TOKEN/...``)."""
+        parts = path.split("/")
+        return len(parts) >= 3 and parts[1] in ("t", "api") and self.seat(parts[2]) is not None
+
     def seat(self, token: str) -> Seat | None:
         """The seat of ``token``, or None: anything that is not a token's shape is no seat before any
         comparison (``compare_digest`` takes ASCII only), and every token is compared in constant time."""
@@ -108,17 +114,21 @@ class Links:
 
 
 def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
-        stopping: threading.Event | None = None) -> "Gate":
+        stopping: threading.Event | None = None, gm_anywhere: bool = False) -> "Gate":
     """The ASGI app: the routes behind the :class:`Gate` (Host check, security headers). ``hosts``:
     the Host names accepted (default: this machine's, see :class:`Hosts`); ``stopping``: set when
-    the server shuts down, so every event stream ends at once instead of holding the shutdown."""
+    the server shuts down, so every event stream ends at once instead of holding the shutdown;
+    ``gm_anywhere``: the GM's link is served to any address, not only to this machine."""
     stopping = stopping or threading.Event()
     streams = guard.Streams()
+    posting: dict[str, int] = {}  # a link's answers and commands in flight
 
     def seat_of(request: Request) -> Seat:
         seat = links.seat(request.path_params["token"])
         if seat is None:
             raise _NoSeat
+        if seat.role == "gm" and not gm_anywhere and not _from_this_machine(request):
+            raise _GmElsewhere
         return seat
 
     async def page(request: Request) -> Response:
@@ -132,40 +142,50 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
             snap["links"] = links.for_gm(str(request.base_url).rstrip("/"), host)
         return JSONResponse(snap, headers=_NO_STORE)
 
-    async def posted(request: Request, apply) -> Response:
-        """A POSTed answer or command: the seat, then the origin, then a bounded JSON body, then the
-        host's own checks on the typed value (in a worker thread: applying it may play NPC turns)."""
+    async def posted(request: Request, may, why, apply) -> Response:
+        """A POSTed answer or command. Everything a request's head tells is checked before its body is
+        read (a link that may not use the route, another site's page, a link with too many in flight:
+        refused and the connection closed, so a slow body holds nothing); then a bounded JSON body;
+        then the host's own checks on the typed value (in a worker thread: applying it may play NPC turns)."""
         seat = seat_of(request)
+        if not may(seat):
+            return _refuse(why(seat), 403, close=True)
         foreign = _cross_site(request)
         if foreign is not None:
-            return _refuse(*foreign)
+            return _refuse(*foreign, close=True)
+        token = request.path_params["token"]
+        if posting.get(token, 0) >= guard.POSTS_PER_LINK:
+            return _refuse(f"this link has {guard.POSTS_PER_LINK} answers in flight already; wait for them", 429,
+                           close=True)
+        posting[token] = posting.get(token, 0) + 1
         try:
-            body = await asyncio.wait_for(_bounded_body(request), guard.BODY_TIMEOUT)
-        except asyncio.TimeoutError:
-            return _refuse(f"the body did not arrive within {guard.BODY_TIMEOUT:g} s", 408)
-        try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return _refuse("the body is not JSON; expected a JSON object", 400)
-        if not isinstance(data, dict):
-            return _refuse("expected a JSON object", 400)
-        try:
-            version = await asyncio.to_thread(apply, seat, data)
-        except AnswerRefused as exc:
-            return _refuse(str(exc), exc.status)
-        return JSONResponse({"ok": True, "version": version})
+            try:
+                body = await asyncio.wait_for(_bounded_body(request), guard.BODY_TIMEOUT)
+            except asyncio.TimeoutError:
+                return _refuse(f"the body did not arrive within {guard.BODY_TIMEOUT:g} s", 408, close=True)
+            try:
+                data = json.loads(body)
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                return _refuse("the body is not JSON; expected a JSON object", 400)
+            if not isinstance(data, dict):
+                return _refuse("expected a JSON object", 400)
+            try:
+                version = await asyncio.to_thread(apply, seat, data)
+            except AnswerRefused as exc:
+                return _refuse(str(exc), exc.status)
+            return JSONResponse({"ok": True, "version": version})
+        finally:
+            posting[token] -= 1
 
     async def answer(request: Request) -> Response:
         def apply(seat: Seat, data: dict) -> int:
-            if seat.role == "spectator":
-                raise AnswerRefused("a spectator's page answers nothing", 403)
             if "seq" not in data:
                 raise AnswerRefused("'seq': expected the number of the question answered", 400)
             return host.answer(seat, data["seq"], {k: v for k, v in data.items() if k != "seq"})
-        return await posted(request, apply)
+        return await posted(request, seats.answers_anything, seats.why_not_answer, apply)
 
     async def command(request: Request) -> Response:
-        return await posted(request, host.command)
+        return await posted(request, seats.may_command, seats.why_not_command, host.command)
 
     async def report(request: Request) -> Response:
         """The fight report (``replay --markdown``'s text) once the fight is over, as a download."""
@@ -209,7 +229,7 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
               Route("/api/{token}/report", report),
               Mount("/static", StaticFiles(directory=STATIC))]
     inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
-                                                         405: _no_method})
+                                                         405: _no_method, _GmElsewhere: _gm_elsewhere})
     return Gate(inner, hosts or Hosts("127.0.0.1"))
 
 
@@ -318,6 +338,30 @@ class _TooLarge(Exception):
     pass
 
 
+class _GmElsewhere(Exception):
+    pass
+
+
+async def _gm_elsewhere(request: Request, exc: Exception) -> Response:
+    return _refuse("the GM's link is served on the machine that runs the table only; open it there "
+                   "(serve --gm-anywhere serves it to the network too)", 403, close=True)
+
+
+def _from_this_machine(request: Request) -> bool:
+    """Whether the request comes from the machine that serves: the loopback, or this machine's own
+    address (a browser on it that opened the network address it printed)."""
+    client, server = request.scope.get("client"), request.scope.get("server")
+    if not client:
+        return False
+    try:
+        peer = ipaddress.ip_address(client[0])
+    except ValueError:
+        return False
+    if peer.is_loopback or (getattr(peer, "ipv4_mapped", None) or peer).is_loopback:
+        return True
+    return bool(server) and client[0] == server[0]
+
+
 async def _no_seat(request: Request, exc: Exception) -> Response:
     return _refuse("no table at this link; ask the GM for yours", 404)
 
@@ -351,8 +395,11 @@ def _qr_svg(url: str) -> str | None:
     return segno.make(url, error="m").svg_data_uri(scale=3)
 
 
-def _refuse(reason: str, status: int) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": reason}, status_code=status)
+def _refuse(reason: str, status: int, close: bool = False) -> JSONResponse:
+    """A refusal in one line of JSON; ``close``: refused before its body was read, so the connection is
+    closed rather than kept reading a body nobody wants."""
+    return JSONResponse({"ok": False, "error": reason}, status_code=status,
+                        headers={"Connection": "close"} if close else None)
 
 
 def links_text(links: Links, base: str, names: dict[str, str]) -> list[str]:
@@ -400,7 +447,7 @@ def listen(address: str, port: int) -> tuple[str, int]:
 
 
 def server(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any = None,
-           allow_hosts: tuple[str, ...] | list[str] = ()) -> Any:
+           allow_hosts: tuple[str, ...] | list[str] = (), gm_anywhere: bool = False) -> Any:
     """The uvicorn server of one table at ``where`` (:func:`listen`); ``on_ready(port)`` once it
     listens. Its connections go through :mod:`guard`'s budget (uvicorn's ``limit_concurrency`` is
     off: it let idle sockets lock the GM out); at shutdown every event stream ends at once, so the
@@ -409,8 +456,10 @@ def server(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any 
     import uvicorn
     stopping = threading.Event()
     address, port = where
-    config = uvicorn.Config(app(host, links, Hosts(address, allow_hosts), stopping), host=address, port=port,
-                            log_level="critical", lifespan="off", http=guard.protocol(), limit_concurrency=None,
+    budget = guard.Budget(seated=links.carries_seat)
+    config = uvicorn.Config(app(host, links, Hosts(address, allow_hosts), stopping, gm_anywhere), host=address,
+                            port=port, log_level="critical", lifespan="off", http=guard.protocol(budget),
+                            limit_concurrency=None,
                             timeout_keep_alive=5, timeout_graceful_shutdown=2)
 
     class Server(uvicorn.Server):
@@ -430,9 +479,9 @@ def server(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any 
 
 
 def serve(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any = None,
-          allow_hosts: tuple[str, ...] | list[str] = ()) -> None:
+          allow_hosts: tuple[str, ...] | list[str] = (), gm_anywhere: bool = False) -> None:
     """Serve the table at ``where`` until Ctrl-C (see :func:`server`)."""
     try:
-        server(host, links, where, on_ready, allow_hosts).run()
+        server(host, links, where, on_ready, allow_hosts, gm_anywhere).run()
     except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has shut down
         pass
