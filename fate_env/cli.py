@@ -599,10 +599,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     s = host.session
     links = Links([cid for cid in s.play.f if s.table.pc_of(cid)])
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"(listening on {args.host}: anyone on that network who has a link can open it)")
+        print(f"(listening on {args.host}: anyone on that network who has a link can open it"
+              + ("" if args.gm_anywhere else "; the GM's link opens on this machine only (--gm-anywhere: anywhere)")
+              + ")")
     _start_telling(host)
     try:
-        serve(host, links, where, on_ready=lambda port: _announce(args, s, links, port), allow_hosts=args.allow_host)
+        serve(host, links, where, on_ready=lambda port: _announce(args, s, links, port), allow_hosts=args.allow_host,
+              gm_anywhere=args.gm_anywhere)
     except OSError as exc:
         return _fail(f"--host {args.host} --port {args.port}: {exc.strerror or exc}")
     finally:
@@ -1039,6 +1042,9 @@ def _add_serve(sub: Any) -> None:
     sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                     help="a host name the pages may be reached by besides this machine's own and any IP address "
                          "(other names are refused: DNS rebinding)")
+    sv.add_argument("--gm-anywhere", action="store_true",
+                    help="serve the GM's link to any address (default: to this machine only, so a link seen on the "
+                         "network never carries the GM's powers)")
     sv.add_argument("--resume", metavar="FILE", help="a saved session (from play or serve) to go on with")
     sv.add_argument("--save", metavar="FILE", help="save the session here at the end (and FILE.autosave after every step)")
     sv.add_argument("--force", action="store_true", help="replace the --save FILE if it exists")

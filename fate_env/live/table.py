@@ -21,6 +21,7 @@ import json
 import os
 import re
 import secrets
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -269,6 +270,9 @@ class Table:
         self.autosave_path = Path(autosave) if autosave is not None else None
         self.autosave_failed = False
         self.locks: dict[Path, FileLock] = {}  # the files this session writes, held against other sessions
+        #: set by :meth:`halt` (a server stopping): no step is played and nothing autosaved after it
+        self.halted = False
+        self._writing = threading.Lock()  # an autosave being written: a halt waits for it to be whole
         if log.scene_data is None:  # a new session (or a save from before the scene was kept in it)
             try:
                 log.scene_file, log.scene_data = read_scene_data(log.scene)
@@ -394,8 +398,8 @@ class Table:
     # -- playing until a question --------------------------------------------------------------
     def advance(self) -> Question | None:
         """Play what plays itself until the table must answer. The question, or None: the fight is over
-        (its summary said) or the session was stopped."""
-        while self.question is None and not (self.finished or self.stopped):
+        (its summary said), the session was stopped, or the table halted."""
+        while self.question is None and not (self.finished or self.stopped or self.halted):
             q = self._next()
             if q is not None:
                 self.seq += 1
@@ -605,12 +609,22 @@ class Table:
         if self.autosave_path is None:
             return
         try:
-            write_atomically(self.autosave_path, json.dumps(self.log.to_json(), indent=1))
+            with self._writing:
+                if self.halted:
+                    return
+                write_atomically(self.autosave_path, json.dumps(self.log.to_json(), indent=1))
         except OSError as exc:
             if not self.autosave_failed:
                 self.say(f"  ! cannot autosave to {self.autosave_path} ({exc.strerror or exc}); "
                          "use /save FILE to keep the session")
             self.autosave_failed = True
+
+    def halt(self) -> None:
+        """Stop where the table stands, from another thread (a server shutting down): the step in flight
+        ends, then nothing more is played or autosaved. Returns once no autosave is being written, so the
+        file holds every step up to the halt, whole."""
+        with self._writing:
+            self.halted = True
 
     # -- changes: checked whole, applied whole ----------------------------------------------------
     @contextmanager

@@ -74,9 +74,18 @@ def _pct(p: float) -> str:
     return f"{100 * p:.0f}%" if p >= 0.005 or p == 0 else "<1%"
 
 
+#: what-if rolls (:func:`roll_before_dice`) worked out for one question: past it, the rolled options
+#: after the first ones (the proposal always among them) show no odds. A scene of dozens of characters
+#: offers hundreds of advantages, each a copy of the scene played forward: asked anew after each of
+#: the GM's reinforcements, that was seconds per question.
+MAX_WHAT_IF = 64
+
+
 def build(engine, decision, narrator, helper=None, proposal: int | None = None) -> list[Item]:
-    """Every option of ``decision`` as an :class:`Item` (odds worked out for the rolled ones)."""
+    """Every option of ``decision`` as an :class:`Item` (odds worked out for the rolled ones, at most
+    :data:`MAX_WHAT_IF` of them by a what-if roll)."""
     items = []
+    what_ifs = 0
     for i, o in enumerate(decision.options):
         group, text = words(engine, decision, narrator, o)
         item = Item(i + 1, group, text, proposed=(i == proposal))
@@ -84,7 +93,8 @@ def build(engine, decision, narrator, helper=None, proposal: int | None = None) 
             item.odds = engine.attack_odds(decision.actor, o.target, o.skill)
             item.rating = (engine.attack_rating(decision.actor, o.skill, o.target),
                            engine.defense_rating(o.target, decision.actor, o.skill))
-        elif isinstance(o, ROLLED) and helper is not None:
+        elif isinstance(o, ROLLED) and helper is not None and (what_ifs < MAX_WHAT_IF or i == proposal):
+            what_ifs += 1
             got = roll_before_dice(engine, i, decision.actor, helper)
             if got is not None:
                 item.rating = (got[0], got[1])

@@ -66,6 +66,7 @@ class Engine(View):
         self.dice.journal = self._drawn
         self._resuming = False
         self._eager = False
+        self._deferred = False  # a copy replaying GM powers back to back: the pending decision is asked once, after the last
         setup_aspects(self)
         countdowns.setup(self)
         if any(c.true_form for c in scene.characters):
@@ -345,6 +346,8 @@ class Engine(View):
         can pay a fate point): a decision before the dice is asked again, and an invoke decision
         lists its options anew, so no option names an aspect that is gone. Either way ``pending`` is
         a new object: whoever holds the old one (a live table's proposal) knows to look again."""
+        if self._deferred:
+            return
         d = self.pending
         if d.kind in PRE_DICE:
             self._advance(RECONSIDER)
@@ -424,8 +427,14 @@ class Engine(View):
         self._flow = FLOWS[self.t.mode](self)
         self.pending = None
         self._advance(None)
-        for name, *args in list(inputs):
+        inputs = list(inputs)
+        for i, (name, *args) in enumerate(inputs):
+            # GM powers back to back (a GM's reinforcements, one by one): the pending decision was asked
+            # anew after each, and nothing between them read it but the next power's check of its kind,
+            # which asking again does not change; a copy asks it once, after the last of the run
+            self._deferred = name in _DEFERRABLE and i + 1 < len(inputs) and inputs[i + 1][0] in _DEFERRABLE
             getattr(self, name)(*args)
+        self._deferred = False
         self._eager = False
 
     def __deepcopy__(self, memo: dict) -> "Engine":
@@ -444,6 +453,12 @@ class Engine(View):
         self.seed = state["seed"]
         self._rebuild(state["ckpt"], state["events"], state["choices"], state["reasons"], state["dice"],
                       state["inputs"])
+
+
+#: the GM's powers whose only effect on the pending decision is asking it again (``_refresh_pending``)
+#: (none of them takes anyone out of the scene, so the decision asked again is the same actor's, of the same kind)
+_DEFERRABLE = frozenset({"gm_add_character", "gm_add_aspect", "gm_fate_points", "gm_boost", "gm_name_aspect",
+                         "gm_name_consequence", "gm_set_rating", "gm_move"})
 
 
 def _new_table(scene: Scene) -> Table:

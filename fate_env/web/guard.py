@@ -20,7 +20,10 @@ cannot spend for them:
   within :data:`BODY_TIMEOUT` (the server's own check).
 * **requests**: one at a time per connection (h11 reads the next pipelined request only once the
   response before it is complete); a link's answers and commands in flight at most
-  :data:`POSTS_PER_LINK` (the server's own check, before the body is read).
+  :data:`POSTS_PER_LINK` (the server's own check, before the body is read); requests that came
+  through no link (the page's script and style, wrong tokens) at most :data:`STRANGER_RATE` a second
+  from one address, in bursts of :data:`STRANGER_BURST`: past it the connection is closed, so that
+  one address pipelining requests for the script cannot keep the server busy while the seats wait.
 * **event streams**: a page listens on one stream; each link holds at most
   :data:`STREAMS_PER_SEAT` (the GM's and each player's; a newer one ends the oldest, as a phone that
   reloads leaves its old stream behind), and all the spectators together
@@ -47,6 +50,9 @@ WRITE_TIMEOUT = 10.0
 BODY_TIMEOUT = 10.0
 #: answers and commands one link has in flight at once (a page sends one at a time)
 POSTS_PER_LINK = 4
+#: requests through no link one address may make a second (a page's first load makes three), and at once
+STRANGER_RATE = 50.0
+STRANGER_BURST = 100
 #: event streams one link (the GM's, a player's) holds at once: a newer one ends the oldest
 STREAMS_PER_SEAT = 4
 #: event streams all spectators hold together: past it a spectator's page is refused (429)
@@ -70,6 +76,20 @@ class Budget:
         self.peer_share = PEER_SHARE if peer_share is None else peer_share
         self.seated = seated or (lambda path: False)
         self.open: dict["GuardedH11", None] = {}  # in the order they opened (a dict keeps it)
+        self.rate, self.burst = STRANGER_RATE, STRANGER_BURST
+        self._tokens: dict[str, tuple[float, float]] = {}  # address -> (tokens left, when counted)
+
+    def stranger_request(self, peer: str, now: float) -> bool:
+        """Whether ``peer`` may make one more request through no link now (a token bucket per address)."""
+        tokens, then = self._tokens.get(peer, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        if len(self._tokens) > 4 * self.limit:  # forget the addresses long gone (bounded memory)
+            self._tokens.clear()
+        if tokens < 1.0:
+            self._tokens[peer] = (tokens, now)
+            return False
+        self._tokens[peer] = (tokens - 1.0, now)
+        return True
 
     def admit(self, conn: "GuardedH11") -> None:
         self.open[conn] = None
@@ -174,6 +194,8 @@ class GuardedH11(H11Protocol):
         if self.cycle is not before and self.busy():  # a request's headers are in: no deadline while it runs
             self.seated = self.budget.seated(self.cycle.scope.get("path", ""))
             self._disarm()
+            if not self.seated and not self.budget.stranger_request(self.peer, self.loop.time()):
+                self.drop()  # this address asks too much through no link: no answer is worth the seats' wait
 
     def on_response_complete(self) -> None:
         self.seated = False  # before a pipelined request's headers are read (in the call below)

@@ -28,6 +28,8 @@ from ..rules.skills import DEFAULT_SKILLS
 
 #: feed lines a snapshot carries (the page keeps its own scroll-back)
 TAIL = 400
+#: seconds a stopping server waits for the change in flight to reach the end of its step
+STOP_WAIT = 2.0
 
 AnswerRefused = Refused  # the server's name for a refusal (its reason and HTTP status)
 __all__ = ["TableHost", "Seat", "AnswerRefused"]
@@ -53,7 +55,7 @@ class TableHost:
         self.table.fixed_save = held[0] if held else None
         self._shared: dict[str, Any] = {}
         self._items: list[dict[str, Any]] = []
-        self._report: str | None = None
+        self._report: tuple[str, str] | None = None  # the GM's and everyone else's
         self._lists: dict[str, Any] | None = None
 
     @property
@@ -89,7 +91,8 @@ class TableHost:
         shared, items = self._build()
         if self._report is None and self.table.play.over:
             from ..live.report import markdown
-            self._report = markdown(self.table.play)
+            text = markdown(self.table.play)
+            self._report = (text, "\n".join(self.table.redacted(line) for line in text.split("\n")))
         with self._cond:
             if finished is not None:
                 self.finished = finished
@@ -99,11 +102,15 @@ class TableHost:
             self.busy = busy
             self._cond.notify_all()
 
-    def _change(self, apply, what: str) -> int:
+    def _change(self, apply, what: str, taken: threading.Event | None = None) -> int:
         """One change, whole or not at all: ``apply`` and the NPCs' moves up to the next question run as
         one of the table's changes (``Table.change``), so a refusal, or anything unexpected, puts the
-        table back as it stood and the pages see no trace of it but the GM's one line for a failure."""
+        table back as it stood and the pages see no trace of it but the GM's one line for a failure.
+        ``taken`` is set once ``apply`` is done (the answer is in the log and its autosave), before the
+        NPCs play: what a server stopping mid-change tells the page that sent it."""
         with self._lock:
+            if self.table.halted:
+                raise Refused("the table is stopping; this was not taken", 503)
             if self.finished:
                 raise Refused("the session is over", 409)
             with self._cond:
@@ -112,6 +119,8 @@ class TableHost:
             try:
                 with self.table.change(what):
                     apply()
+                    if taken is not None:
+                        taken.set()
                     self.table.advance()
             except BaseException as exc:
                 if self.version != seen or isinstance(exc, Failed):  # a page saw it mid-change, or the GM's told
@@ -123,7 +132,7 @@ class TableHost:
             self._publish(busy=False, finished=self.table.finished or self.table.stopped)
             return self.version
 
-    def answer(self, seat: Seat, seq: Any, data: Any) -> int:
+    def answer(self, seat: Seat, seq: Any, data: Any, taken: threading.Event | None = None) -> int:
         """Apply one typed answer (a page's JSON) to question ``seq``; refused (Refused, with an HTTP
         status) if malformed, not this seat's, or not the question pending. Returns the new version."""
         if not seats.answers_anything(seat):
@@ -131,9 +140,9 @@ class TableHost:
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise Refused("'seq': expected the number of the question answered", 400)
         answer = answer_from_json(data)
-        return self._change(lambda: self.table.answer(seat, seq, answer), "that answer")
+        return self._change(lambda: self.table.answer(seat, seq, answer), "that answer", taken)
 
-    def command(self, seat: Seat, data: Any) -> int:
+    def command(self, seat: Seat, data: Any, taken: threading.Event | None = None) -> int:
         """Run one GM command (a page's JSON: ``{"command": NAME, FIELD: VALUE}``); refused from any
         seat but the GM's before it is even read."""
         if not seats.may_command(seat):
@@ -142,14 +151,22 @@ class TableHost:
             cmd = commands.from_json(data)
         except commands.CommandError as exc:
             raise Refused(str(exc), 400) from None
-        return self._change(lambda: self.table.command(seat, cmd), f"/{cmd.name}")
+        return self._change(lambda: self.table.command(seat, cmd), f"/{cmd.name}", taken)
 
-    def stop(self) -> None:
-        """The server is stopping: no change is taken after this (the autosave holds every step)."""
-        with self._lock, self._cond:
-            self.finished = True
-            self.version += 1
-            self._cond.notify_all()
+    def stop(self, wait: float = STOP_WAIT) -> None:
+        """The server is stopping: no change is taken after this, and the one in flight plays no step past
+        the one it is in (``Table.halt``: the autosave holds every step up to there, whole). Waits at most
+        ``wait`` seconds for it: a long NPC decision (a rehearsal) is left to end on its own, unsaved."""
+        self.table.halt()
+        got = self._lock.acquire(timeout=wait)
+        try:
+            with self._cond:
+                self.finished = True
+                self.version += 1
+                self._cond.notify_all()
+        finally:
+            if got:
+                self._lock.release()
 
     # -- the pages' side ---------------------------------------------------------------------
     def snapshot(self, seat: Seat) -> dict[str, Any]:
@@ -242,11 +259,14 @@ class TableHost:
                                         for p in commands.POWERS.values() if p.name not in ("quit",)]}
         return self._lists
 
-    def report(self) -> str | None:
-        """The fight report (``replay --markdown``'s text) once the fight is over; None before. Built when
-        the end was published, so a read never waits for a change in flight."""
+    def report(self, seat: Seat) -> str | None:
+        """The fight report (``replay --markdown``'s text) once the fight is over, as ``seat`` may read it
+        (no hidden aspect named but to the GM); None before. Built when the end was published, so a
+        read never waits for a change in flight."""
         with self._cond:
-            return self._report
+            if self._report is None:
+                return None
+            return self._report[0] if seat.role == "gm" else self._report[1]
 
 
 def _public(value: Any, redact) -> Any:

@@ -23,6 +23,7 @@ strangers and spectators cannot take the GM's or the players' seats away.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import ipaddress
 import json
 import re
@@ -34,9 +35,8 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
 
 from ..content.safe_text import printable
 from . import guard
@@ -44,6 +44,9 @@ from ..live import seats
 from .host import AnswerRefused, Seat, TableHost
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: the page's files by name and type: read once, served from memory (no file or worker thread per request)
+STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                ".css": "text/css; charset=utf-8"}
 #: the largest request body read (an answer is a few dozen bytes)
 MAX_BODY = 2048
 #: how often a page's event stream looks for a change (seconds)
@@ -122,6 +125,7 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
     stopping = stopping or threading.Event()
     streams = guard.Streams()
     posting: dict[str, int] = {}  # a link's answers and commands in flight
+    files = _static_files()
 
     def seat_of(request: Request) -> Seat:
         seat = links.seat(request.path_params["token"])
@@ -133,7 +137,18 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
 
     async def page(request: Request) -> Response:
         seat_of(request)
-        return FileResponse(STATIC / "table.html", headers=_NO_STORE)
+        return Response(files["table.html"][0], media_type=STATIC_TYPES[".html"], headers=_NO_STORE)
+
+    async def static(request: Request) -> Response:
+        """The page's script and style, from memory; a copy the browser holds is confirmed (304), not sent."""
+        found = files.get(request.path_params["name"])
+        if found is None:
+            raise _NoSeat
+        body, tag = found
+        headers = {"ETag": tag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=STATIC_TYPES[Path(request.path_params["name"]).suffix], headers=headers)
 
     async def state(request: Request) -> Response:
         seat = seat_of(request)
@@ -169,19 +184,25 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
                 return _refuse("the body is not JSON; expected a JSON object", 400)
             if not isinstance(data, dict):
                 return _refuse("expected a JSON object", 400)
+            taken = threading.Event()
             try:
-                version = await asyncio.to_thread(apply, seat, data)
+                version = await _off_the_loop(lambda: apply(seat, data, taken), stopping)
             except AnswerRefused as exc:
                 return _refuse(str(exc), exc.status)
+            except _Stopped:  # Ctrl-C mid-change: say whether this one is in the saved log
+                if taken.wait(timeout=1.0):
+                    return JSONResponse({"ok": True, "version": host.version, "stopping": True,
+                                         "note": "taken and saved; the table is stopping"})
+                return _refuse("the table is stopping; this was not taken", 503)
             return JSONResponse({"ok": True, "version": version})
         finally:
             posting[token] -= 1
 
     async def answer(request: Request) -> Response:
-        def apply(seat: Seat, data: dict) -> int:
+        def apply(seat: Seat, data: dict, taken: threading.Event) -> int:
             if "seq" not in data:
                 raise AnswerRefused("'seq': expected the number of the question answered", 400)
-            return host.answer(seat, data["seq"], {k: v for k, v in data.items() if k != "seq"})
+            return host.answer(seat, data["seq"], {k: v for k, v in data.items() if k != "seq"}, taken)
         return await posted(request, seats.answers_anything, seats.why_not_answer, apply)
 
     async def command(request: Request) -> Response:
@@ -189,8 +210,7 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
 
     async def report(request: Request) -> Response:
         """The fight report (``replay --markdown``'s text) once the fight is over, as a download."""
-        seat_of(request)
-        text = host.report()
+        text = host.report(seat_of(request))
         if text is None:
             return _refuse("the fight is not over yet; its report comes at the end", 409)
         return Response(printable(text, keep="\n"), media_type="text/markdown; charset=utf-8",
@@ -227,10 +247,20 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
               Route("/api/{token}/answer", answer, methods=["POST"]),
               Route("/api/{token}/command", command, methods=["POST"]), Route("/api/{token}/events", events),
               Route("/api/{token}/report", report),
-              Mount("/static", StaticFiles(directory=STATIC))]
+              Route("/static/{name}", static)]
     inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
                                                          405: _no_method, _GmElsewhere: _gm_elsewhere})
     return Gate(inner, hosts or Hosts("127.0.0.1"))
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's files (name -> (bytes, ETag)), read once when the app is made."""
+    out = {}
+    for path in sorted(STATIC.iterdir()):
+        if path.suffix in STATIC_TYPES:
+            body = path.read_bytes()
+            out[path.name] = (body, '"' + hashlib.sha256(body).hexdigest()[:16] + '"')
+    return out
 
 
 class Hosts:
@@ -311,6 +341,39 @@ def _cross_site(request: Request) -> tuple[str, int] | None:
     if kind != "application/json":
         return "an answer or command is sent as application/json", 415
     return None
+
+
+class _Stopped(Exception):
+    """The server began to stop while a change was in flight."""
+
+
+async def _off_the_loop(work: Any, stopping: threading.Event) -> Any:
+    """``work()`` in a thread of its own, awaited until it ends or the server stops (:class:`_Stopped`).
+    The thread is a daemon: a server stopping mid-change never waits for a long NPC decision (the table
+    halts after the step in flight, ``TableHost.stop``), where ``asyncio.to_thread``'s pool would hold
+    the exit until it ended."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future = loop.create_future()
+
+    def deliver(result: Any, error: BaseException | None) -> None:
+        if not done.done():
+            done.set_exception(error) if error is not None else done.set_result(result)
+
+    def run() -> None:
+        try:
+            result, error = work(), None
+        except BaseException as exc:  # handed to the request, whatever it is
+            result, error = None, exc
+        try:
+            loop.call_soon_threadsafe(deliver, result, error)
+        except RuntimeError:  # the loop has closed: the server stopped meanwhile
+            pass
+    threading.Thread(target=run, name="fate-npc change", daemon=True).start()
+    while not done.done():
+        await asyncio.wait({done}, timeout=POLL * 5)
+        if not done.done() and stopping.is_set():
+            raise _Stopped
+    return done.result()
 
 
 class _Stream(StreamingResponse):
@@ -465,6 +528,7 @@ def server(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets=None):
             stopping.set()
+            host.table.halt()  # the change in flight plays no step past its own: the exit is prompt
             await super().shutdown(sockets)
 
         async def startup(self, sockets=None):
@@ -475,7 +539,9 @@ def server(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any 
             if on_ready is not None and self.started:
                 on_ready(self.servers[0].sockets[0].getsockname()[1])
 
-    return Server(config)
+    made = Server(config)
+    made.budget = budget  # what a test or a status line reads of the connections held
+    return made
 
 
 def serve(host: TableHost, links: Links, where: tuple[str, int], on_ready: Any = None,

@@ -43,7 +43,9 @@ def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="aut
         time.sleep(0.02)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield Client(f"http://127.0.0.1:{port}", links), host
+        client = Client(f"http://127.0.0.1:{port}", links)
+        client.server = server  # its connection budget, for the flood tests
+        yield client, host
     finally:
         server.should_exit = True
         host.stop()
