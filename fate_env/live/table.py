@@ -23,6 +23,7 @@ import re
 import secrets
 import threading
 from contextlib import contextmanager
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Union
@@ -273,6 +274,7 @@ class Table:
         #: set by :meth:`halt` (a server stopping): no step is played and nothing autosaved after it
         self.halted = False
         self._writing = threading.Lock()  # an autosave being written: a halt waits for it to be whole
+        self.kept = len(log.entries)  # the entries saved (see _autosave); after a halt, all the session keeps
         if log.scene_data is None:  # a new session (or a save from before the scene was kept in it)
             try:
                 log.scene_file, log.scene_data = read_scene_data(log.scene)
@@ -605,14 +607,19 @@ class Table:
         self._autosave()
 
     def _autosave(self) -> None:
-        """After every applied entry: a crash never loses more than the step in flight."""
+        """After every applied entry: a crash never loses more than the step in flight. ``kept``: the
+        entries the session holds to (the autosave's, or every one when there is none)."""
         if self.autosave_path is None:
+            with self._writing:
+                if not self.halted:
+                    self.kept = len(self.log.entries)
             return
         try:
             with self._writing:
                 if self.halted:
                     return
                 write_atomically(self.autosave_path, json.dumps(self.log.to_json(), indent=1))
+                self.kept = len(self.log.entries)
         except OSError as exc:
             if not self.autosave_failed:
                 self.say(f"  ! cannot autosave to {self.autosave_path} ({exc.strerror or exc}); "
@@ -698,6 +705,8 @@ class Table:
         pending, not ``seat``'s to give, or not an answer it takes."""
         if not seats.answers_anything(seat):
             raise Refused(seats.why_not_answer(seat), 403)
+        if self.halted:
+            raise Refused("the table is stopping; this was not taken", 503)
         q = self.question
         if self.finished or self.stopped:
             raise Refused("the session is over", 409)
@@ -803,6 +812,8 @@ class Table:
         decision anew) drops the question, and the next one is asked (never a stale one)."""
         if not seats.may_command(seat):
             raise Refused(seats.why_not_command(seat), 403)
+        if self.halted:
+            raise Refused("the table is stopping; this was not taken", 503)
         if self.finished or self.stopped:
             raise Refused("the session is over", 409)
         q = self.question
@@ -975,8 +986,9 @@ class Table:
                 raise
             raise SaveExists(path) from None
         self.hold(path, "save to")
-        try:
-            write_atomically(path, json.dumps(self.log.to_json(), indent=1))
+        log = self.log if not self.halted else dataclasses.replace(self.log, entries=self.log.entries[:self.kept])
+        try:  # halted (a server stopped mid-change): what was saved by then, not a step in flight since
+            write_atomically(path, json.dumps(log.to_json(), indent=1))
         except OSError as exc:
             raise OutputPathError(f"save to {path}: {exc.strerror or exc}") from None
         self.say(f"  (saved to {path}; resume with: fate-npc play --resume {path})")

@@ -265,9 +265,8 @@ class Engine(View):
         t = self.t
         if cid not in t.f or t.aspects.get(aid) is None:
             raise ValueError(f"no character {cid!r} or aspect {aid}")
-        if t.aspects[aid].hidden:  # a compel tells the player why the aspect complicates things (003:1123-1126)
-            raise ValueError(f"aspect {aid} is hidden: no one at the table knows it until it is discovered "
-                             "(003:854-867), so it cannot be compelled yet")
+        if t.aspects[aid].hidden:  # a compel tells the player which aspect complicates things (003:1123-1126)
+            raise ValueError(f"aspect {aid} is hidden: unknown until discovered (003:854-867), so not compelled yet")
         if by is not None:
             if by not in t.f or t.f[by].sheet.is_npc or by == cid:
                 raise ValueError(f"{by!r} cannot propose a compel on {cid}: the GM or another PC's player "
@@ -427,14 +426,7 @@ class Engine(View):
         self._flow = FLOWS[self.t.mode](self)
         self.pending = None
         self._advance(None)
-        inputs = list(inputs)
-        for i, (name, *args) in enumerate(inputs):
-            # GM powers back to back (a GM's reinforcements, one by one): the pending decision was asked
-            # anew after each, and nothing between them read it but the next power's check of its kind,
-            # which asking again does not change; a copy asks it once, after the last of the run
-            self._deferred = name in _DEFERRABLE and i + 1 < len(inputs) and inputs[i + 1][0] in _DEFERRABLE
-            getattr(self, name)(*args)
-        self._deferred = False
+        _replay_inputs(self, list(inputs))
         self._eager = False
 
     def __deepcopy__(self, memo: dict) -> "Engine":
@@ -453,6 +445,17 @@ class Engine(View):
         self.seed = state["seed"]
         self._rebuild(state["ckpt"], state["events"], state["choices"], state["reasons"], state["dice"],
                       state["inputs"])
+
+
+def _replay_inputs(e: Engine, inputs: list[tuple]) -> None:
+    """A copy replays the inputs since its checkpoint. GM powers back to back (a GM's reinforcements,
+    one by one): the pending decision was asked anew after each, and nothing between them read it but
+    the next power's check of its kind, which asking again does not change; a copy asks it once, after
+    the last of the run (each asking costs every option of a scene that grows with each power)."""
+    for i, (name, *args) in enumerate(inputs):
+        e._deferred = name in _DEFERRABLE and i + 1 < len(inputs) and inputs[i + 1][0] in _DEFERRABLE
+        getattr(e, name)(*args)
+    e._deferred = False
 
 
 #: the GM's powers whose only effect on the pending decision is asking it again (``_refresh_pending``)

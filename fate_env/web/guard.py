@@ -8,7 +8,8 @@ cannot spend for them:
   one address. A new connection past either closes another, chosen in this order: one whose response
   makes no progress (its peer reads nothing), then one with no request in flight (an idle keep-alive,
   half-sent headers), then one serving a request that came through no link (a static file, a wrong
-  token); within each, from the address holding the most connections, oldest first. A request that
+  token), then one opened less than :data:`FRESH_AGE` ago that has sent nothing yet (a page's request
+  on its way); within each, from the address holding the most connections, oldest first. A request that
   came through a link (the GM's, a player's, the spectators') is never closed for a newcomer: when
   only such requests are open, the newcomer is the one turned away. uvicorn's own
   ``limit_concurrency`` counted idle sockets and event streams alike and answered 503 to everyone
@@ -58,8 +59,11 @@ STREAMS_PER_SEAT = 4
 #: event streams all spectators hold together: past it a spectator's page is refused (429)
 SPECTATOR_STREAMS = 32
 
+#: seconds a new connection that has sent nothing yet is spared while older ones can go (a page's
+#: request is on its way)
+FRESH_AGE = 1.0
 #: what a connection is doing, in the order a newcomer over the budget closes them
-STALLED, IDLE, STRANGER, SEATED = range(4)
+STALLED, IDLE, STRANGER, FRESH, SEATED = range(5)
 
 
 class Budget:
@@ -106,7 +110,7 @@ class Budget:
         """The connection of ``pool`` to close for ``newcomer``, or None (every other one is serving a
         link's request): the lowest state first, then the address holding the most, then the oldest."""
         held = Counter(c.peer for c in self.open)
-        for state in (STALLED, IDLE, STRANGER):
+        for state in (STALLED, IDLE, STRANGER, FRESH):
             found = [c for c in pool if c is not newcomer and c.state() == state]
             if found:
                 return max(found, key=lambda c: held[c.peer])  # the first of the busiest address: its oldest
@@ -126,6 +130,7 @@ class GuardedH11(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._stall: asyncio.TimerHandle | None = None
         self.peer: str = ""
+        self.opened_at = 0.0
         self.seated = False  # the request in flight came through a link
 
     def busy(self) -> bool:
@@ -133,11 +138,12 @@ class GuardedH11(H11Protocol):
         return self.cycle is not None and not self.cycle.response_complete
 
     def state(self) -> int:
-        """:data:`STALLED`, :data:`IDLE`, :data:`STRANGER` or :data:`SEATED` (see :class:`Budget`)."""
+        """:data:`STALLED`, :data:`IDLE`, :data:`STRANGER`, :data:`FRESH` or :data:`SEATED` (see :class:`Budget`)."""
         if self.flow.write_paused:
             return STALLED
         if not self.busy():
-            return IDLE
+            fresh = self.cycle is None and self.loop.time() - self.opened_at < FRESH_AGE
+            return FRESH if fresh else IDLE
         return SEATED if self.seated else STRANGER
 
     def drop(self) -> None:
@@ -164,6 +170,7 @@ class GuardedH11(H11Protocol):
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
         self.peer = str(peer[0]) if isinstance(peer, (tuple, list)) and peer else ""
+        self.opened_at = self.loop.time()
         self._arm()
         self.budget.admit(self)
 

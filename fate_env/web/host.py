@@ -106,8 +106,8 @@ class TableHost:
         """One change, whole or not at all: ``apply`` and the NPCs' moves up to the next question run as
         one of the table's changes (``Table.change``), so a refusal, or anything unexpected, puts the
         table back as it stood and the pages see no trace of it but the GM's one line for a failure.
-        ``taken`` is set once ``apply`` is done (the answer is in the log and its autosave), before the
-        NPCs play: what a server stopping mid-change tells the page that sent it."""
+        ``taken`` is set once ``apply`` is done and everything it logged is saved (the autosave), before
+        the NPCs play: what a server stopping mid-change tells the page that sent it."""
         with self._lock:
             if self.table.halted:
                 raise Refused("the table is stopping; this was not taken", 503)
@@ -119,8 +119,8 @@ class TableHost:
             try:
                 with self.table.change(what):
                     apply()
-                    if taken is not None:
-                        taken.set()
+                    if taken is not None and self.table.kept == len(self.table.log.entries):
+                        taken.set()  # everything it logged is saved: a halt from here on keeps it
                     self.table.advance()
             except BaseException as exc:
                 if self.version != seen or isinstance(exc, Failed):  # a page saw it mid-change, or the GM's told

@@ -160,18 +160,18 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
     async def posted(request: Request, may, why, apply) -> Response:
         """A POSTed answer or command. Everything a request's head tells is checked before its body is
         read (a link that may not use the route, another site's page, a link with too many in flight:
-        refused and the connection closed, so a slow body holds nothing); then a bounded JSON body;
+        refused at once; the connection then holds no request, so a slow body keeps nothing from the
+        seats: ``guard`` closes it first when room is needed, or at its header deadline); then a bounded JSON body;
         then the host's own checks on the typed value (in a worker thread: applying it may play NPC turns)."""
         seat = seat_of(request)
         if not may(seat):
-            return _refuse(why(seat), 403, close=True)
+            return _refuse(why(seat), 403)
         foreign = _cross_site(request)
         if foreign is not None:
-            return _refuse(*foreign, close=True)
+            return _refuse(*foreign)
         token = request.path_params["token"]
         if posting.get(token, 0) >= guard.POSTS_PER_LINK:
-            return _refuse(f"this link has {guard.POSTS_PER_LINK} answers in flight already; wait for them", 429,
-                           close=True)
+            return _refuse(f"this link has {guard.POSTS_PER_LINK} answers in flight already; wait for them", 429)
         posting[token] = posting.get(token, 0) + 1
         try:
             try:
@@ -407,7 +407,7 @@ class _GmElsewhere(Exception):
 
 async def _gm_elsewhere(request: Request, exc: Exception) -> Response:
     return _refuse("the GM's link is served on the machine that runs the table only; open it there "
-                   "(serve --gm-anywhere serves it to the network too)", 403, close=True)
+                   "(serve --gm-anywhere serves it to the network too)", 403)
 
 
 def _from_this_machine(request: Request) -> bool:
@@ -459,8 +459,8 @@ def _qr_svg(url: str) -> str | None:
 
 
 def _refuse(reason: str, status: int, close: bool = False) -> JSONResponse:
-    """A refusal in one line of JSON; ``close``: refused before its body was read, so the connection is
-    closed rather than kept reading a body nobody wants."""
+    """A refusal in one line of JSON; ``close``: the connection is closed after it (a body that did not
+    arrive in time: what is still coming of it is no request)."""
     return JSONResponse({"ok": False, "error": reason}, status_code=status,
                         headers={"Connection": "close"} if close else None)
 
