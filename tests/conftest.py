@@ -190,6 +190,22 @@ def _start_warm():
     return proc
 
 
+#: the aspect :func:`hidden_duel` hides on the steps
+HIDDEN = "Rotten Floorboards"
+
+
+def hidden_duel(folder: Path) -> str:
+    """The shipped duel with one more aspect, hidden on the steps (in play, known to the GM alone,
+    003:854-867), written in ``folder``; its path."""
+    import yaml
+    data = yaml.safe_load((ROOT / "configs" / "scenes" / "duel.yaml").read_text())
+    data["name"] = "hidden_duel"
+    data["aspects"].append({"name": HIDDEN, "zone": "steps", "hidden": True})
+    path = folder / "hidden_duel.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
 def pytest_unconfigure(config):
     proc = getattr(config, "_kernel_warm", None)
     if proc is not None and proc.poll() is None:  # the run ended before its kernel tests (-x, Ctrl-C)

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
+from conftest import HIDDEN, hidden_duel
 
 from fate_env.live import autopilot as ap
 from fate_env.live import powers
@@ -18,20 +18,8 @@ from fate_env.live.commands import Command
 from fate_env.live.save import SessionLog
 from fate_env.live.table import GM, Accept, Choose, Failed, Refuse, Refused, Seat, Table, answer_from_json
 from fate_env.rules import events as ev
-from fate_env.content.scenes import config_dir
 
 CYNERE = Seat("player", "cynere")
-HIDDEN = "Rotten Floorboards"
-
-
-def hidden_duel(tmp_path: Path) -> str:
-    """The shipped duel with one more aspect, hidden on the steps: in play, known to the GM alone."""
-    data = yaml.safe_load((config_dir() / "scenes" / "duel.yaml").read_text())
-    data["name"] = "hidden_duel"
-    data["aspects"].append({"name": HIDDEN, "zone": "steps", "hidden": True})
-    path = tmp_path / "hidden_duel.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return str(path)
 
 
 def new(scene: str, autosave: Path | None = None) -> Table:

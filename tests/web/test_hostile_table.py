@@ -19,29 +19,18 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
-import yaml  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule  # noqa: E402
+from conftest import HIDDEN, hidden_duel  # noqa: E402
 from test_server import table  # noqa: E402
 
-from fate_env.content.scenes import config_dir  # noqa: E402
 from fate_env.live import autopilot as ap  # noqa: E402
 from fate_env.live.seats import Seat  # noqa: E402
 from fate_env.rules import events as ev  # noqa: E402
 
-HIDDEN = "Rotten Floorboards"
 SEATS = ("gm", "cynere", "spectator", "stranger")
 PLAYER = Seat("player", "cynere")
-
-
-def hidden_duel(folder) -> str:
-    data = yaml.safe_load((config_dir() / "scenes" / "duel.yaml").read_text())
-    data["name"] = "hidden_duel"
-    data["aspects"].append({"name": HIDDEN, "zone": "steps", "hidden": True})
-    path = folder / "hidden_duel.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return str(path)
 
 
 #: aspect handles the commands name: a character aspect, the hidden one (found by name at run time), junk

@@ -243,3 +243,45 @@ def test_the_fight_report_shows_a_scene_s_control_characters_instead_of_obeying_
     text = report.decode()
     assert status == 200 and "\\x1b[2J" in text and "\\u202e" in text
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+
+
+def _asgi_get(app, path: str, client: str, server: str) -> int:
+    """The status the app answers a GET of ``path`` with, from ``client`` to ``server`` (addresses as a
+    connection on a network would carry them), through its real ASGI entry."""
+    import asyncio
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", server.encode())], "client": (client, 50000), "server": (server, 8765)}
+    asyncio.run(app(scope, receive, send))
+    return next(m["status"] for m in sent if m["type"] == "http.response.start")
+
+
+@pytest.mark.parametrize("anywhere", [False, True])
+def test_the_gm_s_link_opens_on_the_serving_machine_only_unless_gm_anywhere(anywhere):
+    """Served on a network (192.168.1.5), the GM's link answers a request from the machine itself (the
+    loopback, or its own address) and, by default, no other: a player's phone that saw the GM's link go
+    by gets a 403. ``--gm-anywhere`` opens it. The players' and spectators' links answer from anywhere."""
+    from fate_env.web.server import Hosts, Links, app
+    table = Table(SessionLog("duel", None, 1, {}), autopilot=ap.Autopilot())
+
+    class Host:  # what the routes read of a TableHost for a state request
+        session = type("S", (), {"narrator": table.narrator})()
+
+        @staticmethod
+        def snapshot(seat):
+            return {"role": seat.role}
+    links = Links(["cynere"])
+    served = app(Host(), links, Hosts("0.0.0.0"), gm_anywhere=anywhere)
+    gm, player = links.token("gm"), links.token("player", "cynere")
+    assert _asgi_get(served, f"/api/{gm}/state", "127.0.0.1", "127.0.0.1") == 200
+    assert _asgi_get(served, f"/api/{gm}/state", "192.168.1.5", "192.168.1.5") == 200  # its own address
+    assert _asgi_get(served, f"/api/{gm}/state", "192.168.1.20", "192.168.1.5") == (200 if anywhere else 403)
+    assert _asgi_get(served, f"/t/{gm}", "192.168.1.20", "192.168.1.5") == (200 if anywhere else 403)
+    assert _asgi_get(served, f"/api/{player}/state", "192.168.1.20", "192.168.1.5") == 200

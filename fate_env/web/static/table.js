@@ -246,7 +246,10 @@ function drawDice() {
 async function post(what, body) {
   $("refused").textContent = "";
   const r = await fetch(api(what), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  if (!r.ok) $("refused").textContent = (await r.json()).error;
+  const said = await r.json().catch(() => ({ error: `the table answered ${r.status}` }));
+  // a refusal says why; a table stopping mid-change says whether this answer was taken and saved
+  if (!r.ok || said.note) $("refused").textContent = r.ok ? said.note : said.error;
+  if (said.stopping) return r.ok;  // the server is going: there is no state to read
   await refresh();
   return r.ok;
 }
