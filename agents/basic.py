@@ -126,7 +126,7 @@ class BasicController:
             score = odds * 2 + finish * 3
             if score > best_score:
                 best, best_score = i, score
-        if c.minor_moves and Move in kinds:  # Fate 3.0: a step first costs -1 (more across a border), 002:28
+        if c.facts.minor_moves and Move in kinds:  # Fate 3.0: a step first costs -1 (more across a border), 002:28
             i, score = self._minor_step(c, me, opts, kinds[Move])
             if i is not None and score > best_score + 1:
                 return i, f"steps into {opts[i].zone} first: better odds there even at the minor action's cost"
@@ -144,7 +144,7 @@ class BasicController:
             return i, f"blocks {opts[i].target}'s attacks: an ally could not take its next hit"
         if best is not None:
             o = opts[best]
-            if Move in kinds and not c.minor_moves and c.f[me].skill(o.skill) <= 0:
+            if Move in kinds and not c.facts.minor_moves and c.f[me].skill(o.skill) <= 0:
                 closer = self._close_in(c, me, opts, kinds[Move], o.skill)
                 if closer is not None:
                     i, skill = closer
@@ -239,7 +239,7 @@ class BasicController:
             if margin >= 0:
                 return 0, reason("holds")
             need = math.ceil(-margin / worth)
-        if c.spin and not ctx["as_roller"] and c.t.spin:  # Fate 3.0: an ally's spin tokens (002:95)
+        if c.facts.spin and not ctx["as_roller"] and c.t.spin:  # Fate 3.0: an ally's spin tokens (002:95)
             spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
             if spins and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
                 return spins[0], f"spends {d.options[spins[0]].holder}'s spin token: +1 to hold the defense"

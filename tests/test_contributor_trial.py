@@ -2,6 +2,11 @@
 throwaway action exactly as docs/contributing.md says, then check that everything derived from them
 follows with the dial off and on, and that the suite's derived checks pass with no fixture edited.
 
+A second throwaway dial changes a rule two places read (issue 73): a concession pays two fate points
+plus one per consequence. Its fact in ``fate_env/rules/facts.py`` is the one place it is worked out, so
+the event that tells the table and the fate points paid at the end follow it alike (they once had a
+copy each, and a changed payout reached one and not the other).
+
 The trial is the one a new contributor tried: a dial (``taunts``), and a small action behind it (a
 taunt: Provoke against the target's Will; on a success the taunter gains a boost). The edits below are
 the recipe's, file for file; :data:`DIAL_FILES` and :data:`ACTION_FILES` are the counts
@@ -22,8 +27,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-#: recipe 1: a dial is its declaration and its value in Condensed's file (an edition that differs adds its own)
-DIAL_FILES = ("fate_env/rules/ruleset.py", "configs/rules/condensed.yaml")
+#: recipe 1: a dial is its declaration, its value in Condensed's file (an edition that differs adds its own) and,
+#: for a choice the rules read, its fact
+DIAL_FILES = ("fate_env/rules/ruleset.py", "configs/rules/condensed.yaml", "fate_env/rules/facts.py")
 #: recipe 2: an action is its option type, its module, its place in ACTIONS and its segment
 ACTION_FILES = ("fate_env/rules/options.py", "fate_env/rules/actions/taunt.py", "fate_env/rules/actions/__init__.py",
                 "fate_env/environment/segments.py")
@@ -110,6 +116,17 @@ def test_the_layout_is_unchanged_without_the_dial_and_names_every_taunt_with_it(
     assert on.segments["taunt"].size == on.C
 
 
+def test_a_dial_read_by_two_rules_changes_both_through_its_fact():
+    for dials, base in (({}, 1), ({"concession_pay": "two"}, 2)):
+        e = start(load_scene("duel", dials=dials), 1)
+        before = e.t.f["cynere"].fate_points
+        e.concede("cynere", "the trial")
+        told = next(x for x in e.events if type(x).__name__ == "Conceded")
+        ended = next(x for x in e.events if type(x).__name__ == "ConflictEnded")
+        assert told.payout == base == ended.payouts["cynere"] == e.t.f["cynere"].fate_points - before
+    assert "concession_pay: two" in covered(load_scene("duel", dials={"concession_pay": "two"}))
+
+
 def test_pettingzoos_api_test_passes_with_the_dial_on():
     api_test(fate_env.env(scene="warehouse", taunts=True), num_cycles=300)
 '''
@@ -127,6 +144,19 @@ def _declare(copy: Path) -> set[str]:
           "    taunts: bool = _flag()   # the trial's throwaway dial\n    advantage_rule: str = _pick(")
     _edit(copy / DIAL_FILES[1], "\nmax_exchanges:", "\ntaunts: false   # the trial's throwaway dial (no text)\n"
                                                    "max_exchanges:")
+    # the payout dial: a choice, its value, and its fact (what a concession pays), read by two rules
+    _edit(copy / DIAL_FILES[0], "    advantage_rule: str = _pick(",
+          "    concession_pay: str = _pick((\"one\", \"two\"), \"one\")   # the trial's payout dial\n"
+          "    advantage_rule: str = _pick(")
+    _edit(copy / DIAL_FILES[1], "\nmax_exchanges:", "\nconcession_pay: one   # the trial's payout dial (no text)\n"
+                                                   "max_exchanges:")
+    _edit(copy / DIAL_FILES[2], "    concession_offered: bool\n",
+          "    concession_offered: bool\n    concession_base: int  # the trial's payout dial\n")
+    _edit(copy / DIAL_FILES[2], "        return 1 + consequences_taken if self.concede_anytime else 0",
+          "        return self.concession_base + consequences_taken if self.concede_anytime else 0")
+    _edit(copy / DIAL_FILES[2], "        concession_offered=rules.concession == \"offered\",\n",
+          "        concession_offered=rules.concession == \"offered\",\n"
+          "        concession_base=2 if rules.concession_pay == \"two\" else 1,\n")
     _edit(copy / ACTION_FILES[0], "\n\ndef key(", "\n\n@dataclass(frozen=True, slots=True)\nclass Taunt:\n"
                                                  "    target: str\n\n\ndef key(")
     (copy / ACTION_FILES[1]).write_text(TAUNT)

@@ -328,3 +328,39 @@ def test_no_rule_imports_the_engine():
             if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("engine"):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert bad == []
+
+
+def _dial_comparisons(tree: ast.AST) -> list[int]:
+    """Lines where a choice dial's value is compared with words (``rules.concession == "offered"``)."""
+    from fate_env.rules.ruleset import CHOICES
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        dial = any(isinstance(s, ast.Attribute) and s.attr in CHOICES for s in sides)
+        words = any(isinstance(s, ast.Constant) and isinstance(s.value, str)
+                    or isinstance(s, (ast.Tuple, ast.List, ast.Set)) and s.elts
+                    and all(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in s.elts) for s in sides)
+        if dial and words:
+            found.append(node.lineno)
+    return found
+
+
+def test_no_dial_value_is_compared_outside_the_facts_module():
+    """A dial's meaning is worked out once, in fate_env/rules/facts.py, and every rule reads the fact
+    (issue 73): a comparison of a dial's value anywhere else is a second copy of a rule waiting to
+    disagree with the first (the concession payout did, between the event and the fate points)."""
+    facts = ROOT / "fate_env" / "rules" / "facts.py"
+    bad = []
+    for p in [*_py(ROOT / "fate_env"), *_py(ROOT / "agents")]:
+        if p == facts:
+            continue
+        bad += [f"{p.relative_to(ROOT)}:{line}" for line in _dial_comparisons(ast.parse(p.read_text()))]
+    assert not bad, "dial values compared outside fate_env/rules/facts.py (read a fact instead):\n" + "\n".join(bad)
+
+
+def test_the_dial_comparison_check_finds_what_it_looks_for():
+    tree = ast.parse('if e.rules.concession == "offered" or r.turn_order in ("popcorn", "skills"): pass\n'
+                     'if e.facts.concession_offered: pass')
+    assert _dial_comparisons(tree) == [1, 1]

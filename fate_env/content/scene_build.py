@@ -144,7 +144,7 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
                  f"a major NPC, not a {kind}")
         if {"reduce_stress", "reduce_stress_min_1"} <= set(solo):
             fail(f"{base}.solo_bonus", "reduce_stress and reduce_stress_min_1 are two readings of one bonus; expected one")
-        if ruleset.consequence_rule == "ordered" and any(s.kind == "extra_mild" for s in stunts):
+        if ruleset.facts.ordered and any(s.kind == "extra_mild" for s in stunts):
             fail(f"{base}.stunts", "under consequence_rule: ordered a character carries three consequences at most "
                  "(001:123); expected no extra_mild stunt")
         if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
@@ -255,7 +255,7 @@ def _check_stunt_circumstances(scene: Scene, fail) -> None:
              | {n for c in scene.characters for n in (c.high_concept, c.trouble, *c.aspects) if n}
              | {n for track in CONSEQUENCE_NAMES.values() for n in track.values()}
              | {n for names in scene.consequence_names.values() for n in names}
-             | ({row[0] for row in CONDITION_ROWS} if scene.rules.conditions != "off" else set())
+             | ({row[0] for row in CONDITION_ROWS} if scene.rules.facts.conditions else set())
              | set((scene.contest.twists or ()) if scene.contest else ()))
     for c in scene.characters:
         for i, st in enumerate(c.stunts):

@@ -143,7 +143,7 @@ class ObservationEncoder:
                 if f.sheet.kind == "mob":
                     boxes += (f.members - 1) * (len(t.values) + 1)
                 cap = (boxes + free_slots) / 20
-                if c.rules.conditions == "apart":  # rows with a cutoff (003:2092-2101): ask the absorber
+                if c.rules.facts.conditions_apart:  # rows with a cutoff (003:2092-2101): ask the absorber
                     cap = absorber_for(f.sheet).capacity(f, track, c.rules) / 20
             s = f.sheet
             row[3 + self.Z:] = (

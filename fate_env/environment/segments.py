@@ -83,8 +83,8 @@ def _one(layout: Any) -> int:
 FEATURES: dict[str, Callable[[Any], bool]] = {
     **ACTION_FEATURES,
     "armored": lambda scene: any(c.minion_armor for c in scene.characters),
-    "offered": lambda scene: scene.rules.concession == "offered",
-    "spin": lambda scene: scene.rules.defense_overflow == "spin",
+    "offered": lambda scene: scene.rules.facts.concession_offered,
+    "spin": lambda scene: scene.rules.facts.spin,
     "avoid": lambda scene: scene.rules.maneuver_avoid,
     "forgo": lambda scene: scene.rules.forgo_defense,
     "hidden": lambda scene: any(a.hidden for a in scene.aspects),

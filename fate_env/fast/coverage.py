@@ -209,7 +209,7 @@ def rule_reasons(rules: RuleSet) -> list[str]:
         value = getattr(rules, f.name)
         if allowed is not ANY and value not in allowed:
             why.append(f"{f.name}: {_show(value)}")
-    if rules.turn_order == "skills" and rules.npcs_at_best_slot:
+    if rules.facts.npcs_at_best_slot:
         why.append("turn_order: skills with npcs_at_best_slot")
     return why
 

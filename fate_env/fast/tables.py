@@ -132,6 +132,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     if problems:
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(problems)}")
     rules = scene.rules
+    facts = rules.facts
     chars = scene.characters
     ids = tuple(c.id for c in chars)
     sides = tuple(scene.sides)
@@ -294,7 +295,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_RSK] = names_at - 3
     P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
     P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
-    P[k.P_EXPLOIT_FOE] = 1 if rules.exploit_opposition == "foe_in_zone" else 0
+    P[k.P_EXPLOIT_FOE] = int(facts.exploit_against_foe)
     P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
     for a in zones:  # zones.ZoneMap.move_difficulty
         for b, cost in zmap.cost[a].items():
@@ -318,8 +319,8 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         P[at + k.POL_MEDIOCRE] = 1 if params.get("mediocre_attacks") else 0
         P[at + k.POL_GUARD] = 1 if params.get("guard") else 0
     P[k.P_STYLE] = STYLES[rules.stress_style]
-    P[k.P_POPCORN] = 1 if rules.turn_order == "popcorn" else 0
-    P[k.P_TWCAP] = 1 if rules.teamwork_cap == "leader_skill" else 0
+    P[k.P_POPCORN] = int(facts.popcorn)
+    P[k.P_TWCAP] = int(facts.teamwork_capped)
     P[k.P_ORDER] = k.NP + k.ATK_W * n
     P[P[k.P_ORDER]:P[k.P_ORDER] + n] = [ci[c] for c in _order_by_skills(scene)]
     tracks = rules.tracks_in_play(scene.conflict)
@@ -332,7 +333,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_TRACK] = track
     P[k.P_SHOOT] = scene.shoot_range
     P[k.P_BLOCK] = 1 if scene.foes_block_movement else 0
-    P[k.P_FD_CONDENSED] = 1 if rules.full_defense == "condensed" else 0
+    P[k.P_FD_CONDENSED] = int(facts.full_defense_boost)
     P[k.P_MAXEX] = rules.max_exchanges
     P[k.P_FIRST] = ci[scene.first] if scene.first else ci[_first_by_skills(scene)]
     P[k.P_GMPOOL] = pool
@@ -345,10 +346,10 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[k.P_NAME_HARD_WON] = hard_won
     P[k.P_NAME_CLEAR] = clear
     P[k.P_NAME_GLANCING] = glancing
-    P[k.P_WEAPONS] = (k.WEAPONS_OFF if not rules.weapons else
-                      k.WEAPONS_SHIFTS if rules.weapon_effect == "shifts" else k.WEAPONS_ROLL)
+    P[k.P_WEAPONS] = (k.WEAPONS_SHIFTS if facts.weapon_shifts else k.WEAPONS_ROLL if facts.weapon_rolls else
+                      k.WEAPONS_OFF)
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
-    P[k.P_TIE_CHOICE] = 1 if rules.overcome_tie == "choice" else 0
+    P[k.P_TIE_CHOICE] = int(facts.tie_choice)
     P[k.P_SHARED] = 1 if rules.shared_costs else 0
     P[k.P_NAME_CONS0] = cons0
     P[k.P_NBLAST] = sum(1 for c in chars for st in c.stunts if st.kind == "zone_attack")

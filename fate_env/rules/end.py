@@ -46,8 +46,7 @@ def finish(e: "Play", unresolved: bool = False, winner: str | None = None, **ext
         if dz.name in standing:
             e.emit(ev.Distraction(dz.name, None, dz.leave))
     for cid, fi in t.f.items():
-        conceded = fi.status == CONCEDED and e.rules.concession == "anytime"  # offered: no payout (001:150-152)
-        pay = fi.owed + (1 + fi.consequences_taken if conceded else 0)
+        pay = fi.owed + (e.facts.concession_payout(fi.consequences_taken) if fi.status == CONCEDED else 0)
         if pay:
             payouts[cid] = pay
             if not fi.sheet.is_npc:

@@ -91,22 +91,10 @@ class Engine(View):
         self.zone_challenges = any(z.own_challenge is not None for z in scene.zones)
         self.hides = any(sa.hidden for sa in scene.aspects)
         self.facts_from_characters()
-        #: consequences taken in order, each a penalty to its holder's rolls (001:117-123)
-        self.ordered = self.rules.consequence_rule == "ordered"
-        #: weapon and armor ratings as roll modifiers (weapon_effect: roll, 001:86-101)
-        self.weapon_rolls = self.rules.weapons and self.rules.weapon_effect == "roll"
-        #: full defense for the exchange, declarable when first attacked (001:78-80, 002:40-41)
-        self.exchange_defense = self.rules.full_defense == "exchange"
-        #: concessions offered while taking a consequence (001:150-152)
-        self.offered = self.rules.concession == "offered"
+        #: what the rules read off the rule set's dials (fate_env.rules.facts)
+        self.facts = self.rules.facts
         #: the big bad with contest immunity (003:2527-2532), if any: the scene opens with its contest
         self.contest_immune = next((c.id for c in scene.characters if c.contest_immunity), None)
-        #: the one-zone move as a minor action, a penalty on the turn's main action (002:28, 002:50-51)
-        self.minor_moves = self.rules.move_cost == "minor"
-        #: a defense won by three or more gives a spin token, not a boost (002:94-95)
-        self.spin = self.rules.defense_overflow == "spin"
-        #: Fate 3.0's maneuver: an advantage needs a shift; no boost on a tie, no cost on a failure (002:79)
-        self.maneuvers = self.rules.advantage_rule == "maneuver"
         self.autostep_single = autostep_single
         self.interned: dict[tuple, Any] = {}  # option objects reused across turns (they are values)
         self._static_names = tuple(name for name in vars(self) if name not in had)
@@ -184,7 +172,7 @@ class Engine(View):
             raise IllegalChoice(f"no character {cid!r}; characters: {', '.join(self.order)}")
         if not f.active:
             raise IllegalChoice(f"{cid} is no longer in the fight ({f.status.replace('_', ' ')})")
-        if self.rules.concession == "offered":
+        if self.facts.concession_offered:
             raise IllegalChoice("under this rule set a concession is offered while taking a consequence, to the "
                                 "one who hit (001:150-152); it cannot be made between decisions")
         if not self.t.can_concede:
@@ -474,7 +462,7 @@ def _new_table(scene: Scene) -> Table:
         fp_start={cid: fi.fate_points for cid, fi in f.items()}, fp_spent={cid: 0 for cid in f},
         tasks_left=list(range(len(scene.challenge.tasks))) if scene.challenge else [],
         zone_tasks={z.id: tuple(range(len(z.own_challenge.tasks))) for z in scene.zones if z.own_challenge is not None},
-        can_concede=rules.concession == "anytime",  # offered: only while taking a consequence (001:150)
+        can_concede=rules.facts.concede_anytime,  # offered: only while taking a consequence (001:150)
         mode=SceneKind.CHALLENGE if scene.kind == SceneKind.CHALLENGE else
         SceneKind.CONTEST if scene.kind == SceneKind.CONTEST else SceneKind.CONFLICT)
 

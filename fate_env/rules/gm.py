@@ -161,7 +161,7 @@ def _fighter(e: "Play", cid: str):
 
 def _current_in_order(e: "Play") -> str | None:
     """Whose turn a fixed order (by skills or initiative) is at, if the scene runs one."""
-    if e.rules.turn_order == "popcorn" or not isinstance(e.t.cursor, int):
+    if e.facts.popcorn or not isinstance(e.t.cursor, int):
         return None
     return skill_order(e)[e.t.cursor]
 

@@ -38,7 +38,7 @@ def harm(e: "Play", t: Fighter, shifts: int, track: str, source: str | None, not
         return
     options: list[Any] = list(absorber.plans(t, shifts, track, e.rules))
     options.append(TakenOut())
-    offer = e.offered and source in e.t.f and e.t.f[source].active \
+    offer = e.facts.concession_offered and source in e.t.f and e.t.f[source].active \
         and any(o.slots for o in options if type(o) is Absorb)
     if offer:
         options.append(OfferConcession())

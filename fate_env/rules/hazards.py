@@ -133,7 +133,7 @@ def attack(e: "Play", hz: "Hazard") -> Flow:
         skill = best_skill(e, target, DEFENCE[hz.track], "defend")
         notes: list[str] = []
         rating, total = base(e, target, skill, "defend", None, notes)
-        if e.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:  # armor as a defense modifier (001:86-101)
+        if e.facts.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:  # armor as a defense modifier (001:86-101)
             total += f.sheet.armor
             notes.append(f"armor +{f.sheet.armor}")
         o_faces = e.dice.roll(target, f"defend with {skill}")
@@ -149,7 +149,7 @@ def attack(e: "Play", hz: "Hazard") -> Flow:
         return
     if r.margin >= 0 and f.active:  # a tie or better hits, with the weapon rating (003:2290-2292)
         shifts, note = r.margin + hz.weapon, f"{hz.name}: weapon {hz.weapon}"
-        if e.rules.weapons and not e.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:
+        if e.rules.weapons and not e.facts.weapon_rolls and hz.track == PHYSICAL and f.sheet.armor:
             shifts -= f.sheet.armor  # the target's armor, as against any hit (003:2686-2687)
             note += f", armor {f.sheet.armor}"
         yield from harm(e, f, shifts, hz.track, None, note=note)  # nothing left: no harm, and no one takes a boost

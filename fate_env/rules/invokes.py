@@ -87,7 +87,7 @@ def invoke_options(e: "Play", who: str, r: Roll, any_only: bool = False) -> Any:
     zones = r.zones
     frees = not (e.solo and free_stack_barred(e, who, r))  # a big bad's no_stacking (003:2598-2599)
     spin: list[str] = []
-    if e.spin and t.spin and who == r.opposer and r.active:  # an ally's spin tokens on a defense (002:95)
+    if e.facts.spin and t.spin and who == r.opposer and r.active:  # an ally's spin tokens on a defense (002:95)
         spin = [h for h in allies if h != who and t.spin.get(h, 0) > 0]
         if spin and any_only:
             return True

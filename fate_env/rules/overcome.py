@@ -29,7 +29,7 @@ def overcome_outcome(e: "Play", f: Fighter, r: Roll, action: str = "overcome") -
     """The band of an overcome roll after the roller's choices: FAIL, COST, SUCCESS or STYLE."""
     rules = e.rules
     outcome = band(r.margin)
-    if outcome == FAIL and action == "overcome" and rules.major_cost != "off":
+    if outcome == FAIL and action == "overcome" and rules.facts.major_cost:
         options = [Choose("fail")]
         if major_cost_payable(e, f, r):
             options.append(Choose("major_cost"))
@@ -41,7 +41,7 @@ def overcome_outcome(e: "Play", f: Fighter, r: Roll, action: str = "overcome") -
     if outcome != TIE:
         return outcome
     options = [Choose("minor_cost")]
-    if rules.overcome_tie == "choice":
+    if rules.facts.tie_choice:
         options.append(Choose("fail_with_boost"))
     pick = yield from ask(e, DecisionKind.COST, f.id, options, action=action)
     if pick.option == "fail_with_boost":
@@ -58,7 +58,7 @@ def major_cost_slot(e: "Play", f: Fighter) -> int | None:
     marked = {sl.name for sl in f.slots if sl.name and not sl.free}
     free = [i for i, sl in enumerate(f.slots) if sl.free and sl.severity in ("mild", "moderate")
             and sl.track in (None, e.kind) and sl.name not in marked
-            and (e.rules.conditions != "apart" or row_room(f, sl.severity) > 0)]
+            and (not e.facts.conditions_apart or row_room(f, sl.severity) > 0)]
     return min(free, key=lambda i: f.slots[i].value, default=None)
 
 
@@ -74,7 +74,7 @@ def sharers(e: "Play", f: Fighter) -> list[Fighter]:
 def major_cost_payable(e: "Play", f: Fighter, r: Roll) -> bool:
     """A consequence as the cost needs a free slot on everyone who pays it (a ruling: with one
     helper unable to take it, "everyone has to take consequences" cannot be done, 000:554)."""
-    if e.rules.major_cost == "consequence":
+    if e.facts.major_cost_consequence:
         return all(major_cost_slot(e, c) is not None for c in sharers(e, f))
     return r.opposer is not None
 
@@ -86,7 +86,7 @@ def pay_major_cost(e: "Play", f: Fighter, r: Roll) -> None:
     they pledged (003:1453-1454); or a new situation aspect where the roller ends up, with two
     free invokes for the opposition, the one complication that falls on them all (000:554)."""
     enemy = r.opposer
-    if e.rules.major_cost == "consequence":
+    if e.facts.major_cost_consequence:
         for c in sharers(e, f):
             _cost_consequence(e, c, enemy)
     else:

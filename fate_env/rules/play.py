@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from .dice import Dice
     from .events import Event
+    from .facts import Facts
     from .ruleset import RuleSet
     from .scene import Scene
     from .table import Table
@@ -46,14 +47,8 @@ class Play(Protocol):
 
     scene_has_blocks: bool
     zone_challenges: bool          # some zone has its own challenge (003:2606-2609)
-    ordered: bool                  # consequences taken in order (001:117-123)
-    weapon_rolls: bool             # weapon and armor ratings as roll modifiers (001:86-101)
-    exchange_defense: bool         # full defense for the exchange (001:78-80)
-    offered: bool                  # concessions offered while taking a consequence (001:150-152)
+    facts: "Facts"                 # what the rules read off the rule set's dials (fate_env.rules.facts)
     contest_immune: str | None     # the big bad with contest immunity (003:2527-2532)
-    minor_moves: bool              # the one-zone move as a minor action (002:28)
-    spin: bool                     # spin tokens instead of boosts (002:94-95)
-    maneuvers: bool                # Fate 3.0's maneuvers (002:79)
     autostep_single: bool          # a decision with one option answers itself
     interned: dict[tuple, Any]     # option objects reused across turns (they are values)
 

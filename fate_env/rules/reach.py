@@ -135,7 +135,7 @@ def free_moves(e: "Play", f: Fighter) -> list[str]:
         F, zone = e.t.f, f.zone
         if any(F[c].zone == zone for c in e.t.foes_of(f.id)):  # someone would block (see blocker)
             return []
-    if e.minor_moves:
+    if e.facts.minor_moves:
         return [n for n in e.map.neighbours[f.zone] if e.map.border(f.zone, n).block is None
                 and (f.zone, n) not in e.map.sealed]
     return e.map.free_moves(f.zone)
@@ -152,7 +152,7 @@ def skill_order(e: "Play") -> list[str]:
 
 def order_skills(e: "Play") -> tuple[str, ...]:
     """The skills an order by skills compares, first to last (000:248-252; 002:22)."""
-    return (INITIATIVE_SKILLS if e.rules.turn_order == "initiative" else ORDER_SKILLS)[e.kind]
+    return (INITIATIVE_SKILLS if e.facts.initiative else ORDER_SKILLS)[e.kind]
 
 
 def _skill_order(e: "Play") -> list[str]:
@@ -168,7 +168,7 @@ def _skill_order(e: "Play") -> list[str]:
     for group, leader in leaders:  # a group attached to a character acts at its initiative (002:23)
         order.remove(group)
         order.insert(order.index(leader) + 1, group)
-    if e.rules.npcs_at_best_slot and e.rules.turn_order == "skills":
+    if e.facts.npcs_at_best_slot:
         npcs = [c for c in order if F[c].sheet.is_npc]
         if npcs:
             slot = order.index(npcs[0])

@@ -138,7 +138,7 @@ def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes
     if leader != cid:
         notes.append(f"{leader} leads the teamwork")
     if helpers:
-        tw = e.rules.teamwork_bonus(rating, helpers)
+        tw = e.facts.teamwork_bonus(rating, helpers)
         if tw:
             total += tw
             notes.append(f"teamwork +{tw}")
@@ -152,17 +152,17 @@ def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes
         if solo:
             total += solo
             notes.append(f"solo +{solo}")
-    if e.minor_moves and action != "defend" and e.t.minor is not None and e.t.minor[0] == cid:
+    if e.facts.minor_moves and action != "defend" and e.t.minor is not None and e.t.minor[0] == cid:
         total -= e.t.minor[1]  # the turn's minor actions (002:28)
         notes.append(f"minor actions -{e.t.minor[1]}")
-    if e.ordered and f.slots:
-        pen = sum(e.rules.consequence_penalty(s.severity) for s in f.slots if s.aspect is not None)
+    if e.facts.ordered and f.slots:
+        pen = sum(e.facts.consequence_penalty(s.severity) for s in f.slots if s.aspect is not None)
         if pen:  # every roll of the holder (a ruling: 001:119 says "actions which might be influenced")
             total -= pen
             notes.append(f"consequences -{pen}")
     if against is not None and e.scaled:
         edge = scale_edge(e, cid, against)
-        if edge and (e.rules.scale_benefit == "effort" or action not in AFTER_ROLL):
+        if edge and (e.facts.scale_on_effort or action not in AFTER_ROLL):
             total += edge
             notes.append(f"scale +{edge}")
     return rating, total
@@ -171,7 +171,7 @@ def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes
 def after_roll_edge(e: "Play", r: Roll) -> int:
     """The levels of scale a successful attack or advantage adds after the roll (``scale_benefit:
     after_roll``): +2 shifts per level, or one more free invoke per level (003:2436-2439)."""
-    if not e.scaled or e.rules.scale_benefit != "after_roll" or not r.active:
+    if not e.scaled or not e.facts.scale_after_roll or not r.active:
         return 0
     return scale_edge(e, r.actor, r.opposer)
 
@@ -185,7 +185,7 @@ def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None =
     notes: list[str] = []
     against = opposer if opposer is not None and difficulty is None else None
     rating, total = base(e, f.id, skill, action, target, notes, against=against)
-    armed = e.weapon_rolls and action == "attack" and against is not None and _physical(e, skill)
+    armed = e.facts.weapon_rolls and action == "attack" and against is not None and _physical(e, skill)
     if armed and f.sheet.weapon:
         total += f.sheet.weapon
         notes.append(f"weapon +{f.sheet.weapon}")
@@ -231,7 +231,7 @@ def resolved(e: "Play", r: Roll) -> None:
     boost, whatever the action (the generic defend outcomes, 003:919-921, 003:942-944)."""
     e.emit(ev.Resolved(r.actor, r.action, r.effort, r.opposition, r.margin, band(r.margin), r.target))
     if r.active and r.margin <= -3 and e.t.f[r.opposer].active:
-        if e.spin:  # a spin token instead (002:94-95)
+        if e.facts.spin:  # a spin token instead (002:94-95)
             e.t.spin[r.opposer] = e.t.spin.get(r.opposer, 0) + 1
             e.emit(ev.Spin(r.opposer, e.t.spin[r.opposer]))
         else:

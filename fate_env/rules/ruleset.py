@@ -9,9 +9,11 @@ templates) live in :mod:`fate_env.rules.skills`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any
 
 from .kinds import StressStyleName
+from .facts import Facts, facts_of
 from .not_modelled import dial_refusal
 
 #: the stress styles' names (each a class in rules/stress.py's STYLES, which checks it has them all)
@@ -160,6 +162,11 @@ class RuleSet:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     # -- derived tables -------------------------------------------------
+    @cached_property
+    def facts(self) -> Facts:
+        """What the rules read off these dials (fate_env.rules.facts), worked out once."""
+        return facts_of(self)
+
     def boxes_for(self, rating: int) -> tuple[int, ...]:
         """Stress box values for a Physique/Will ``rating``."""
         best: tuple[int, ...] = ()
@@ -174,23 +181,10 @@ class RuleSet:
         attacks on the other track too, each harming its own track (000:311)."""
         return ("physical", "mental") if self.mixed_conflicts else (kind,)
 
-    def consequence_penalty(self, severity: str) -> int:
-        """What a consequence of ``severity`` takes off its holder's rolls under the ordered rule
-        (001:119): -1, -2, -3; nothing under the shifts rule (a consequence is invoked instead)."""
-        if self.consequence_rule != "ordered":
-            return 0
-        return {"mild": 1, "moderate": 2, "severe": 3}.get(severity, 3)
-
     def consequence_value(self, severity: str) -> int:
         if severity == "extreme":
             return 8
         return dict(self.consequences)[severity]
-
-    def teamwork_bonus(self, leader_skill: int, helpers: int) -> int:
-        """+1 per helper with at least Average, capped under condensed (003:1450-1455)."""
-        if self.teamwork_cap == "leader_skill":
-            return max(0, min(helpers, leader_skill))
-        return helpers
 
     def with_dials(self, overrides: dict[str, Any]) -> "RuleSet":
         """A copy with single dials replaced (a scene's ``rules.dials``)."""

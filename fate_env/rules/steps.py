@@ -27,7 +27,7 @@ def respond(e: "Play", target: str, attacker: str, action: str, skill: str | Non
     options = list(_DEFEND_OR_CONCEDE if t.can_concede else _DEFEND)
     if e.rules.forgo_defense and action == "attack" and skill is not None:
         options.append(ForgoDefense())
-    if e.exchange_defense and not t.f[target].full_defense and target not in t.acted \
+    if e.facts.exchange_defense and not t.f[target].full_defense and target not in t.acted \
             and e.t.mode == SceneKind.CONFLICT:
         options.append(FullDefense())  # declared when first attacked, by one yet to act (001:80)
     choice = RECONSIDER
@@ -57,7 +57,7 @@ def move_to(e: "Play", f: Fighter, zone: str, free: bool) -> None:
 def concede_fighter(e: "Play", f: Fighter) -> None:
     f.status = CONCEDED
     e.t.left_fight()
-    e.emit(ev.Conceded(f.id, 1 + f.consequences_taken if e.rules.concession == "anytime" else 0))
+    e.emit(ev.Conceded(f.id, e.facts.concession_payout(f.consequences_taken)))  # paid at the end (end.finish)
     if e.scene.countdowns:
         countdowns.left_fight(e, f.id)
 

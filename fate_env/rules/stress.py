@@ -181,9 +181,9 @@ class Absorber(ABC):
     def capacity(self, f: Fighter, track: str, rules: RuleSet) -> int:
         """The biggest hit ``f`` could absorb now without being taken out."""
         boxes = style_of(rules).capacity(f.tracks[track])
-        if rules.consequence_rule == "ordered":
+        if rules.facts.ordered:
             return WHOLE_HIT if next_ordered(f) is not None else boxes
-        if rules.conditions != "apart":
+        if not rules.facts.conditions_apart:
             return boxes + sum(s.value for s in f.slots if s.free and (s.track in (None, track)))
         usable = [s for s in f.slots if s.free and (s.track in (None, track))]
         return boxes + sum(min(row_room(f, sev), sum(1 for s in usable if s.severity == sev)) * value
@@ -228,10 +228,10 @@ class Standard(Absorber):
 
 def _slots(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | None]) -> list[Slot]:
     """A PC's or major NPC's consequence slots (or conditions) under ``rules``."""
-    if rules.conditions != "off":
+    if rules.facts.conditions:
         return _conditions(sheet, rules, extra_mild)
     slots = [Slot(sev, val) for sev, val in rules.consequences]
-    if rules.consequence_rule == "ordered":  # three at most, no extra slots (001:119-123)
+    if rules.facts.ordered:  # three at most, no extra slots (001:119-123)
         return slots
     mild = rules.consequence_value("mild")
     if sheet.skill("Physique") >= rules.extra_mild_at:
@@ -239,7 +239,7 @@ def _slots(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | None]) 
     if sheet.skill("Will") >= rules.extra_mild_at:
         slots.append(Slot("mild", mild, MENTAL))
     slots.extend(Slot("mild", mild, track) for track in extra_mild)
-    if rules.extreme_consequences and (sheet.kind == "pc" or rules.extreme_for == "characters") \
+    if rules.extreme_consequences and (sheet.kind == "pc" or rules.facts.extreme_for_npcs) \
             and sheet.extreme_loses() is not None:
         slots.append(Slot("extreme", 8))  # 003:2204-2217 (a character), 000:398-404 (a PC)
     return slots
@@ -252,7 +252,7 @@ def _conditions(sheet: CharacterSheet, rules: RuleSet, extra_mild: list[str | No
     that names none: Hurt). A condition with several boxes is one aspect (``harm``). Kept apart
     (003:2089-2101), each condition has two boxes, for its own kind of hit only, and a row takes
     two boxes in all, two more for each extra mild slot (:func:`row_room`)."""
-    apart = rules.conditions == "apart"
+    apart = rules.facts.conditions_apart
     slots = [Slot(sev, val, CONDITION_TRACKS[name] if apart else None, None, name)
              for name, sev, val in CONDITION_ROWS for _ in range(2 if apart else 1)]
     more = []
@@ -335,12 +335,12 @@ def absorb_plans(f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Ab
         return [Absorb((), ())]
     style = style_of(rules)
     t = f.tracks[track]
-    if rules.consequence_rule == "ordered":  # a box, or the next consequence instead (001:117)
+    if rules.facts.ordered:  # a box, or the next consequence instead (001:117)
         plans = [Absorb(boxes, ()) for boxes, _ in style.box_options(t, shifts)]
         nxt = next_ordered(f)
         return plans + ([Absorb((), (nxt,))] if nxt is not None else [])
     usable = [i for i, s in enumerate(f.slots) if s.free and (s.track is None or s.track == track)]
-    room = {sev: row_room(f, sev) for sev in ("mild", "moderate", "severe")} if rules.conditions == "apart" else None
+    room = {sev: row_room(f, sev) for sev in ("mild", "moderate", "severe")} if rules.facts.conditions_apart else None
     plans: list[tuple[tuple, Absorb]] = []
     for n in range(len(usable) + 1):
         for combo in combinations(usable, n):
@@ -364,7 +364,7 @@ def absorb_plans(f: Fighter, shifts: int, track: str, rules: RuleSet) -> list[Ab
 def plan_value(f: Fighter, plan: Absorb, track: str, rules: RuleSet | None = None) -> int:
     """Shifts a plan absorbs (under the ordered rule a consequence takes the whole hit: WHOLE_HIT)."""
     t = f.tracks[track]
-    if rules is not None and rules.consequence_rule == "ordered" and plan.slots:
+    if rules is not None and rules.facts.ordered and plan.slots:
         return WHOLE_HIT
     return sum(t.values[b] for b in plan.boxes) + sum(f.slots[s].value for s in plan.slots)
 

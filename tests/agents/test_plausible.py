@@ -88,7 +88,7 @@ def test_scripted_npcs_spend_invoke_and_attack_as_a_gm_would_allow(name, rules):
             if reason.startswith("attacks"):
                 assert reason.startswith(f"attacks {o.target} with {o.skill}")
             moves = [i for i, x in enumerate(d.options) if type(x) is Move]
-            if c.f[d.actor].skill(o.skill) <= 0 and moves and not c.minor_moves and type(ctl).__name__ in (
+            if c.f[d.actor].skill(o.skill) <= 0 and moves and not c.facts.minor_moves and type(ctl).__name__ in (
                     "BasicController", "MinionController", "CowardController"):
                 assert ctl._close_in(c, d.actor, d.options, moves, o.skill) is None, \
                     f"{sheet.name} plinks with {o.skill} at Mediocre when a step brings a better skill to bear"

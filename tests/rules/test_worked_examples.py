@@ -299,8 +299,8 @@ def test_temple_chase_teamwork_capped_under_condensed():
 def test_teamwork_bonus_table():
     from fate_env.content.scenes import load_rules
     core, condensed = load_rules("core"), load_rules("condensed")
-    assert core.teamwork_bonus(4, 2) == 2 and core.teamwork_bonus(1, 4) == 4
-    assert condensed.teamwork_bonus(4, 2) == 2 and condensed.teamwork_bonus(1, 4) == 1
+    assert core.facts.teamwork_bonus(4, 2) == 2 and core.facts.teamwork_bonus(1, 4) == 4
+    assert condensed.facts.teamwork_bonus(4, 2) == 2 and condensed.facts.teamwork_bonus(1, 4) == 1
 
 
 def test_concede_when_targeted_before_the_roll():

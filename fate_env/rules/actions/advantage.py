@@ -108,7 +108,7 @@ def create_advantage(e: "Play", f: Fighter, template: str, target: str, ask_cost
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = band(r.margin)
-    maneuver = e.maneuvers  # Fate 3.0: a shift or nothing (002:79)
+    maneuver = e.facts.maneuvers  # Fate 3.0: a shift or nothing (002:79)
     if outcome == FAIL:
         if ask_cost and r.opposer is not None and not maneuver:
             pick = yield from ask(e, DecisionKind.COST, f.id, [Choose("no_aspect"), Choose("aspect_for_enemy")],

@@ -90,7 +90,7 @@ def land(e: "Play", f: Fighter, target: str, r: Roll, track: str, into: tuple[st
         e.emit(ev.ScaleBenefit(f.id, target, edge, shifts=2 * edge))
     m = r.margin
     resolved(e, r)
-    weapons = e.rules.weapons and not e.weapon_rolls and track == PHYSICAL  # as shifts (003:2675-2693)
+    weapons = e.rules.weapons and not e.facts.weapon_rolls and track == PHYSICAL  # as shifts (003:2675-2693)
     if m < 0:
         return
     weapon = (into[1] if into is not None else 0) + (f.sheet.weapon if weapons else 0)

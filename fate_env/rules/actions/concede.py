@@ -21,4 +21,4 @@ def run(e: "Play", f: Fighter, choice: Any) -> Flow:
     yield from ()
 
 
-ACTION = Action(Concede, offer, run, gate=lambda scene: scene.rules.concession != "offered")  # offered: 001:150
+ACTION = Action(Concede, offer, run, gate=lambda scene: not scene.rules.facts.concession_offered)  # offered: 001:150

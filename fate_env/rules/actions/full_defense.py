@@ -17,7 +17,7 @@ from ..play import Play
 
 
 def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if e.minor_moves and not ctx.free_move:
+    if e.facts.minor_moves and not ctx.free_move:
         return []  # Fate 3.0: a full defense gives up the turn's minor actions too, and one was taken (002:41)
     return [FullDefense()]
 

@@ -29,7 +29,7 @@ from ..play import Play
 
 
 def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
-    if e.minor_moves and not ctx.free_move:
+    if e.facts.minor_moves and not ctx.free_move:
         return []  # as full defense: it gives up the turn's minor actions too (002:41)
     F = e.t.f
     return [Guard(a) for a in e.t.allies_of(f.id) if F[a].zone == f.zone]

@@ -29,7 +29,7 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 
 
 def run(e: "Play", f: Fighter, choice: OvercomeMove) -> Flow:
-    if e.rules.sprint == "shifts":
+    if e.facts.sprint_by_shifts:
         yield from sprint(e, f, choice.zone)
         return
     zone = choice.zone

@@ -62,7 +62,7 @@ def run(e: "Play", f: Fighter, choice: SplitAdvantage) -> Flow:
         resolved(e, r)
         outcome = band(r.margin)
         if outcome == TIE:
-            if not e.maneuvers:  # Fate 3.0: a tie places nothing (002:79)
+            if not e.facts.maneuvers:  # Fate 3.0: a tie places nothing (002:79)
                 boost(e, f.id, tpl.name)
         elif outcome in (SUCCESS, STYLE) and F[tid].active:
             place(e, f, tpl.name, tid, skill, f.id, 2 if outcome == STYLE else 1)

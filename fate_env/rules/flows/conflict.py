@@ -27,7 +27,7 @@ from ..play import Play
 
 def run(e: "Play") -> Flow:
     t = e.t
-    popcorn = e.rules.turn_order == "popcorn"
+    popcorn = e.facts.popcorn
     if t.cursor is None and e.contest_immune is not None and not t.immunity_broken:
         t.mode = SceneKind.CONTEST  # the group must win this contest first (003:2527-2532)
         yield from FLOWS["contest"](e)
@@ -146,7 +146,7 @@ def begin_exchange(e: "Play") -> bool:
     t.held, t.held_once = (), frozenset()
     if t.protected or t.blocked:
         t.protected, t.blocked = {}, {}  # a block lasts the exchange it is rolled in (002:46-47)
-    if e.exchange_defense:  # a full defense lasts the exchange it is declared in (001:80)
+    if e.facts.exchange_defense:  # a full defense lasts the exchange it is declared in (001:80)
         for f in t.f.values():
             f.full_defense, f.ward = False, None
     t.acted = set()
@@ -208,12 +208,12 @@ def turn(e: "Play", actor: str) -> Flow:
     t.turn_seq += 1
     e.emit(ev.TurnStarted(actor, t.exchange))
     t.minor = None
-    if e.exchange_defense:
+    if e.facts.exchange_defense:
         if f.full_defense:  # declared when first attacked, before this turn: the turn goes (001:80)
             e.emit(ev.TurnForfeited(actor, "full defense"))
             return
     elif f.full_defense:
-        if e.rules.full_defense == "condensed" and not f.defended_on_full:
+        if e.facts.full_defense_boost and not f.defended_on_full:
             boost(e, actor, "Prepared")  # 003:2245-2248
         f.full_defense, f.ward = False, None
     free_move = True
@@ -238,7 +238,7 @@ def turn(e: "Play", actor: str) -> Flow:
         from_zone = f.zone
         yield from action.run(e, f, choice)
         free_move = False
-        if e.minor_moves:  # a minor action: -1 on the main action, the border's value more (002:28, 002:50-51)
+        if e.facts.minor_moves:  # a minor action: -1 on the main action, the border's value more (002:28, 002:50-51)
             b = e.map.border(from_zone, f.zone)
             t.minor = (actor, 1 + (b.difficulty if b is not None else 0))
             e.emit(ev.MinorAction(actor, "move", t.minor[1]))
@@ -246,7 +246,7 @@ def turn(e: "Play", actor: str) -> Flow:
         yield from action.run(e, f, choice)
     t.minor = None
     f.supporters.clear()
-    while f.active and free_move and not t.is_over() and not e.minor_moves:
+    while f.active and free_move and not t.is_over() and not e.facts.minor_moves:
         moves = free_moves(e, f)
         if not moves:
             break

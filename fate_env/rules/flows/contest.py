@@ -128,7 +128,7 @@ def _conflict_from_here(e: "Play") -> Flow:
     t.cursor = None
     t.exchange = 0
     t.victories = None
-    t.can_concede = e.rules.concession == "anytime"
+    t.can_concede = e.facts.concede_anytime
     yield from FLOWS["conflict"](e)
 
 
@@ -203,7 +203,7 @@ def _advantages(e: "Play", plans: dict[str, dict[str, Any]]) -> Flow:
             if what == "support" and m not in plan["supporters"] or what == "roll" and plan["forfeit"]:
                 continue  # nothing to forfeit but the attempt itself
             pay = False
-            if e.rules.overcome_tie == "choice":  # condensed: forfeit, or keep it at a cost
+            if e.facts.tie_choice:  # condensed: forfeit, or keep it at a cost
                 pick = yield from ask(e, DecisionKind.COST, m, [Choose("forfeit"), Choose("pay")],
                                       action="contest_advantage")
                 pay = pick.option == "pay"
