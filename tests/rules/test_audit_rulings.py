@@ -1,0 +1,34 @@
+"""The rulings an audit of the texts found wrong (issue 73), each pinned with forced dice and its lines.
+Every test here failed on the main the audit read; the fix changed only the play these scenes show."""
+
+from __future__ import annotations
+
+from conftest import DUO, Driver, aspect_id, under
+
+from fate_env.rules.conflict import Conflict
+from fate_env.rules.options import Exploit
+
+UP4 = (1, 1, 1, 1)
+EVEN = (0, 0, 0, 0)
+
+
+def _exploit_with_style(rules: str) -> int:
+    """The hero takes advantage of a known aspect of the room with +4 on the dice (style); the free
+    invokes it then holds on the aspect."""
+    c = Conflict(under(rules, DUO, {"hold_action": False} if rules == "fate3" else None,
+                       aspects=[{"name": "Slick Floor", "zone": "room"}]), seed=0, forced=[UP4, EVEN])
+    d = Driver(c)
+    floor = aspect_id(c, "Slick Floor")
+    d.do("turn", "hero", Exploit(floor))
+    d.skip_invokes()
+    roll = next(e for e in c.events if type(e).__name__ == "Rolled" and e.actor == "hero")
+    assert roll.faces == UP4
+    return c.t.aspects[floor].free.get("hero", 0)
+
+
+def test_a_fate3_maneuver_won_with_style_on_a_known_aspect_gives_one_free_tag():
+    """002:79: an aspect a maneuver places "merits one free tag", however well it is won; the engine
+    already gave one for a new maneuver and for a hidden aspect found, and two on a known aspect won
+    with style (Fate Condensed's two, 003:864). Fate Condensed keeps its two."""
+    assert _exploit_with_style("fate3") == 1
+    assert _exploit_with_style("condensed") == 2
