@@ -32,3 +32,29 @@ def test_a_fate3_maneuver_won_with_style_on_a_known_aspect_gives_one_free_tag():
     with style (Fate Condensed's two, 003:864). Fate Condensed keeps its two."""
     assert _exploit_with_style("fate3") == 1
     assert _exploit_with_style("condensed") == 2
+
+
+SPLIT = {"sophie": {"kind": "pc", "side": "pcs", "zone": "hall", "skills": {"Fight": 4}, "high_concept": "Duelist",
+                    "fate_points": 3},
+         **{f"goon{i}": {"kind": "major", "side": "goons", "zone": "hall", "skills": {"Athletics": 1}}
+            for i in (1, 2, 3)}}
+
+
+def test_the_targets_of_a_split_attack_may_concede_before_the_dice():
+    """003:1695-1696: a character may concede "as long as the dice haven't hit the table". A split
+    attack (003:2634-2646) is an attack on each of its targets: each is asked before Sophie rolls, as a
+    plain attack's and a zone attack's targets are; one that concedes takes no share of her effort."""
+    from fate_env.rules import events as ev
+    from fate_env.rules.options import Assign, Concede, Defend, SplitAttack
+    c = Conflict(under("condensed", SPLIT, {"split_effort": True}, zones=("hall",), first="sophie"), seed=0,
+                 forced=[(1, 1, 0, 0), EVEN, EVEN])
+    d = Driver(c)
+    d.do("turn", "sophie", SplitAttack("hall", "Fight"))
+    assert not any(type(e) is ev.Rolled for e in c.events)  # asked before the dice
+    d.do("respond", "goon1", Concede())
+    d.do("respond", "goon2", Defend())
+    d.do("respond", "goon3", Defend())
+    d.skip_invokes()
+    assert {o.target for o in c.pending.options if type(o) is Assign} == {"goon2", "goon3"}
+    conceded = [e for e in c.events if type(e) is ev.Conceded]
+    assert [e.actor for e in conceded] == ["goon1"] and conceded[0].payout == 1

@@ -818,6 +818,8 @@ def test_sophies_flurry_splits_epic_effort_three_two_two():
     c = Conflict(scene, seed=0, forced=[(1, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (-1, 0, 0, 0)])
     d = Driver(c)
     d.do("turn", "sophie", SplitAttack("hall", "Fight"))
+    for goon in ("goon1", "goon2", "goon3"):  # each may concede before her dice hit the table (003:1695-1696)
+        d.do("respond", goon, Defend())
     d.do("invoke", "sophie", Invoke(aspect_id(c, "Duelist"), "sophie", False, "bonus"))  # 4 + 1 + 2 = Epic
     d.skip_invokes()
     assert c.pending.context == {"action": "split", "left": 7, "skill": "Fight"}
@@ -873,6 +875,8 @@ def test_basic_puts_a_whole_split_on_the_weakest_defence():
     c = Conflict(make_scene(chars, zones=("hall",), first="sophie",
                             rules={"name": "condensed", "dials": {"split_effort": True}}), seed=0, forced=[(1, 0, 0, 0)])
     Driver(c).do("turn", "sophie", SplitAttack("hall", "Fight"))
+    for goon in ("goon1", "goon2", "goon3"):  # each may concede before the dice (003:1695-1696)
+        Driver(c).do("respond", goon, Defend())
     Driver(c).skip_invokes()
     i, why = BasicController()._cost(c, c.pending)
     assert c.pending.options[i] == Assign("goon2", 5) and "goon2" in why

@@ -8,7 +8,9 @@ point to each target it keeps; each then defends against the effort given to it 
 The engine's rulings: the attacker's invokes come before the split (as Sophie's did); the split is
 a run of decisions, one target and its effort at a time, until the whole total is given out (the
 last target the attacker keeps takes what is left); each target then rolls its defence and only
-it invokes on that roll; no one concedes between the attacker's roll and the defences. Every
+it invokes on that roll. Before the attacker's dice hit the table each foe in the zone may concede
+(003:1695-1696, as against any attack; or, under ``forgo_defense``, take its share undefended,
+000:292-294); no one concedes between the attacker's roll and the defences. Every
 target is a foe in one zone within the skill's reach (003:2660-2661: "all of the targets should
 occupy the same zone").
 """
@@ -21,7 +23,7 @@ from .. import events as ev
 from ..decisions import Flow, ask
 from ..invokes import invoke_turns, roll_context
 from ..kinds import DecisionKind
-from ..options import Assign, SplitAttack
+from ..options import Assign, ForgoDefense, SplitAttack
 from ..reach import attack_skills, attack_track, reach_of
 from ..rolls import base, best_skill
 from ..skills import DEFEND_SKILLS
@@ -31,6 +33,7 @@ from .attack import land
 from .base import Action, TurnContext
 from .zone_attack import zones_in_reach
 from ..play import Play
+from ..steps import respond
 
 if TYPE_CHECKING:
     from ..scene import Scene
@@ -54,7 +57,15 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 def run(e: "Play", f: Fighter, choice: SplitAttack) -> Flow:
     F = e.t.f
     zone, skill = choice.zone, choice.skill
-    foes = [c for c in e.t.foes_of(f.id) if F[c].zone == zone]
+    foes, undefended = [], set()
+    for tid in [c for c in e.t.foes_of(f.id) if F[c].zone == zone]:
+        answer = yield from respond(e, tid, f.id, "attack", skill)  # before the dice (003:1695-1696)
+        if answer:
+            foes.append(tid)
+        if type(answer) is ForgoDefense:
+            undefended.add(tid)
+    if not foes or not f.active:
+        return
     notes: list[str] = []
     rating, total = base(e, f.id, skill, "attack", None, notes)
     faces = e.dice.roll(f.id, f"split attack with {skill}")
@@ -67,8 +78,11 @@ def run(e: "Play", f: Fighter, choice: SplitAttack) -> Flow:
     for tid, effort in given.items():
         if not (F[tid].active and f.active) or e.t.is_over():
             continue
-        r = yield from defend_share(e, f, tid, Roll("attack", f.id, skill, effort, (0, 0, 0, 0), target=tid,
-                                                      zones=(f.zone, zone)), defend_skills)
+        r = Roll("attack", f.id, skill, effort, (0, 0, 0, 0), target=tid, zones=(f.zone, zone))
+        if tid in undefended:  # against Mediocre (000:292-294)
+            e.emit(ev.PassiveOpposition(f.id, "attack", 0, f"{tid} forgoes the defense"))
+        else:
+            r = yield from defend_share(e, f, tid, r, defend_skills)
         yield from land(e, f, tid, r, track)
 
 
