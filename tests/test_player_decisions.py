@@ -89,6 +89,25 @@ def test_the_chance_of_being_taken_out_counts_the_dice_and_every_invoke_the_atta
     assert "could take you out (" in ap.at_risk(t.play, d)
 
 
+@pytest.mark.parametrize("benefit", ["effort", "after_roll"])
+def test_the_chance_of_being_taken_out_counts_scale_however_the_rules_give_it(benefit):
+    """Bob two levels of scale above Ann (003:2430-2439). Taken on the effort, his edge is +2 before the
+    roll; taken after it (``scale_benefit: after_roll``), +2 shifts a level on a hit that succeeds: the
+    line that asks Ann whether to concede must count that too, or it calls a real risk none at all."""
+    chars = {**ANN_BOB, "bob": {**ANN_BOB["bob"], "scale": "otherworldly"}}
+    t = table(chars, rules={"name": "condensed", "dials": {"scale_benefit": benefit}})
+    d = t.play.pending
+    t.play.step(next(i for i, o in enumerate(d.options) if type(o) is Attack and o.target == "ann" and o.skill == "Fight"))
+    d = t.play.pending
+    t.play.t.gm_pool = 3  # three paid invokes: Fight 4 + 6 against Athletics 1, and 15 to absorb
+    assert t.play.capacity("ann", "physical") == 15
+    if benefit == "effort":  # +2 on the roll: 11 + dice over 15
+        assert ap.takeout_chance(t.play, d) == pytest.approx(_chance_beyond(4))
+    else:  # 9 + dice, a success, then +4 shifts: over 15 when the dice beat 2
+        assert ap.takeout_chance(t.play, d) == pytest.approx(_chance_beyond(2))
+    assert ap.could_be_taken_out(t.play, d)
+
+
 # -- an invoke round: the other side's band counts too ------------------------------------------------
 def _to_ann_s_invoke(t: Table, bob: int, ann: int, action: str):
     c = t.play

@@ -31,6 +31,7 @@ from typing import Any
 from ..rules import odds
 from ..rules import options as op
 from ..rules.kinds import DecisionKind
+from ..rules.rolls import scale_edge
 from ..rules.stress import Absorb
 
 #: the gates, with what each stops for (the words ``/help`` and the config file's comments use)
@@ -154,8 +155,9 @@ def could_be_taken_out(engine, decision) -> bool:
 def takeout_chance(engine, decision) -> float | None:
     """The exact chance (4dF against 4dF) that the attack a defense answers deals more shifts than the
     defender can absorb now, with a +2 for every invoke the attacker's side could make (each free invoke
-    it holds, a paid one on each other aspect in play while its fate points last) and its weapon. None:
-    not a character's attack with a skill (a hazard's)."""
+    it holds, a paid one on each other aspect in play while its fate points last), its weapon, and its
+    scale, before the roll or after it as the rules give it. None: not a character's attack with a skill
+    (a hazard's)."""
     ctx = decision.context
     attacker, skill, who = ctx.get("attacker"), ctx.get("skill"), decision.actor
     t = engine.t
@@ -169,7 +171,9 @@ def takeout_chance(engine, decision) -> float | None:
     diff = (engine.attack_rating(attacker, skill, who) + 2 * invokes + weapon
             - engine.defense_rating(who, attacker, skill))
     room = engine.capacity(who, engine.attack_track(skill))
-    return float(sum(p for d, p in odds.margin_distribution(True).items() if diff + d > room))
+    # scale taken after the roll: +2 shifts a level on a hit that succeeds (003:2436-2439)
+    after = 2 * scale_edge(engine, attacker, who) if engine.facts.scale_after_roll else 0
+    return float(sum(p for d, p in odds.margin_distribution(True).items() if diff + d > 0 and diff + d + after > room))
 
 
 def at_risk(engine, decision) -> str | None:
