@@ -51,14 +51,15 @@ def setup_aspects(e: "Play") -> None:
         a.free.update(sa.free_invokes)
     # an obstacle's name is an aspect, which matters only where the obstacle does: a block's to crossing
     # it, clearing it or being thrown into it (003:2306-2313); a distraction's to dealing with it
-    # (003:2355-2357); a hazard's where it strikes, its zone, or with none to its own rolls (003:2276-2278)
+    # (003:2355-2357). A hazard's "can be invoked or compelled like any aspect" (003:2276-2278): an
+    # aspect of its zone, or of the whole scene when it has none
     for b in e.scene.borders:
         if b.block is not None:
             new_aspect(e, b.block.name, SITUATION, obstacle=True)
     for dz in e.scene.distractions:
         new_aspect(e, dz.name, SITUATION, obstacle=True)
     for hz in e.scene.hazards:
-        new_aspect(e, hz.name, SITUATION, zone=hz.zone, obstacle=hz.zone is None)
+        new_aspect(e, hz.name, SITUATION, zone=hz.zone)
 
 
 def visible(e: "Play", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:

@@ -52,8 +52,8 @@ BODY_TIMEOUT = 10.0
 #: answers and commands one link has in flight at once (a page sends one at a time)
 POSTS_PER_LINK = 4
 #: requests through no link one address may make a second (a page's first load makes three), and at once
-STRANGER_RATE = 50.0
-STRANGER_BURST = 100
+STRANGER_RATE = 20.0
+STRANGER_BURST = 20
 #: event streams one link (the GM's, a player's) holds at once: a newer one ends the oldest
 STREAMS_PER_SEAT = 4
 #: event streams all spectators hold together: past it a spectator's page is refused (429)

@@ -58,3 +58,18 @@ def test_the_targets_of_a_split_attack_may_concede_before_the_dice():
     assert {o.target for o in c.pending.options if type(o) is Assign} == {"goon2", "goon3"}
     conceded = [e for e in c.events if type(e) is ev.Conceded]
     assert [e.actor for e in conceded] == ["goon1"] and conceded[0].payout == 1
+
+
+def test_a_zoneless_hazard_s_name_is_invoked_like_any_aspect():
+    """003:2276-2278: a hazard's name "can be invoked or compelled like any aspect". A hazard with no zone
+    (a sniper too far off to reach, smoke over the whole mill) is an aspect of the whole scene: the hero
+    may pay to invoke it on his own attack, not only on the hazard's rolls."""
+    from fate_env.rules.options import Attack, Defend, Invoke
+    c = Conflict(under("condensed", DUO, None, first="hero",
+                       hazards=[{"name": "Choking Smoke", "rating": 1, "weapon": 1}]), seed=0, forced=[EVEN, EVEN])
+    d = Driver(c)
+    smoke = aspect_id(c, "Choking Smoke")
+    d.do("turn", "hero", Attack("brute", "Fight"))
+    d.do("respond", "brute", Defend())
+    d.expect("invoke", "hero")
+    assert Invoke(smoke, "hero", False, "bonus") in c.pending.options
