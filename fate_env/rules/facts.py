@@ -51,8 +51,11 @@ class Facts:
     # -- defense ---------------------------------------------------------------------------------
     #: full defense for the exchange, declarable when first attacked (001:78-80, 002:40-41)
     exchange_defense: bool
-    #: Condensed's full defense: a boost when nothing came at it (003:2245-2248)
+    #: Condensed's full defense: a boost when nothing came at it (003:2245-2248), and its +2 on the
+    #: defenses of its focus only (003:2240-2244); Core's and the older editions' +2 is on every defend
+    #: action of the exchange (000:274, 001:78-80, 002:40-41), one made for an ally included (000:270)
     full_defense_boost: bool
+    full_defense_for_its_focus: bool
     #: a defense won by three or more gives a spin token, not a boost (002:94-95)
     spin: bool
     # -- overcoming, advantages, moves -----------------------------------------------------------
@@ -112,6 +115,7 @@ def facts_of(rules: "RuleSet") -> Facts:
         weapon_shifts=rules.weapons and rules.weapon_effect == "shifts",
         exchange_defense=rules.full_defense == "exchange",
         full_defense_boost=rules.full_defense == "condensed",
+        full_defense_for_its_focus=rules.full_defense == "condensed",
         spin=rules.defense_overflow == "spin",
         tie_choice=rules.overcome_tie == "choice",
         major_cost=rules.major_cost != "off",

@@ -115,8 +115,9 @@ def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes
     ``against``: the character opposing the roll, for scale (the acting character's own scale
     counts, whoever leads the teamwork); under ``scale_benefit: after_roll`` attacks and
     advantages take theirs after the roll instead (:func:`after_roll_edge`). ``ward``: whom a
-    defense is for, when not the defender itself: a full defense's +2 counts on the defenses of its
-    focus only (003:2240-2244), oneself by default or the ally it guards (``Fighter.ward``)."""
+    defense is for, when not the defender itself: under Condensed a full defense's +2 counts on the
+    defenses of its focus only (003:2240-2244), oneself by default or the ally it guards
+    (``Fighter.ward``); under Core on every defend action, one made for an ally included (000:270, 000:274)."""
     F = e.t.f
     f = F[cid]
     own = f.sheet.skills.get(skill, 0)
@@ -142,7 +143,8 @@ def base(e: "Play", cid: str, skill: str, action: str, target: str | None, notes
         if tw:
             total += tw
             notes.append(f"teamwork +{tw}")
-    if action == "defend" and f.full_defense and f.ward == (None if ward == cid else ward):
+    if action == "defend" and f.full_defense and (not e.facts.full_defense_for_its_focus
+                                                  or f.ward == (None if ward == cid else ward)):
         total += 2
         if not peek:
             f.defended_on_full = True

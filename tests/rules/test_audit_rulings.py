@@ -73,3 +73,32 @@ def test_a_zoneless_hazard_s_name_is_invoked_like_any_aspect():
     d.do("respond", "brute", Defend())
     d.expect("invoke", "hero")
     assert Invoke(smoke, "hero", False, "bonus") in c.pending.options
+
+
+TRIO = {
+    "ann": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 2, "Fight": 1}, "high_concept": "Guard"},
+    "bob": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Athletics": 1}, "high_concept": "Scholar"},
+    "brute": {"kind": "major", "side": "npcs", "zone": "a", "skills": {"Fight": 3}, "high_concept": "Brute"},
+}
+
+
+def test_core_s_full_defense_counts_on_a_defense_made_for_an_ally():
+    """000:274: full defense gives +2 on "all defend actions for the exchange"; 000:270 makes defending
+    on another's behalf a defend action. Under Core with the stand_in dial, Ann goes on full defense,
+    then steps in for Bob against the brute: she defends at Athletics 2 + 2. (Condensed's +2 counts on
+    its focus only, 003:2240-2244: herself, unless she named Bob.)"""
+    from conftest import events
+    from fate_env.rules import events as ev
+    from fate_env.rules.options import Attack, Choose, Defend, FullDefense
+    for rules, expected in (("core", 4), ("condensed", 2)):
+        extra = {"first": "ann"} if rules == "condensed" else {}
+        c = Conflict(under(rules, TRIO, {"stand_in": True}, zones=("a",), **extra), seed=0, forced=[EVEN] * 4)
+        d = Driver(c)
+        d.do("turn", "ann", FullDefense())
+        while not (c.pending.kind == "turn" and c.pending.actor == "brute"):
+            c.step(0)
+        d.do("turn", "brute", Attack("bob", "Fight"))
+        d.do("cost", "ann", Choose("stand_in"))
+        d.do("respond", "ann", Defend())
+        defense = [e for e in events(c, ev.Rolled) if e.actor == "ann" and e.action == "defend"][-1]
+        assert defense.base == expected, (rules, defense)
