@@ -51,7 +51,7 @@ def read_config(path: str | Path, chain: tuple[Path, ...] = ()) -> dict[str, Any
     here = Path(path).resolve()
     base = here.parent / parent
     if base.resolve() in (*chain, here):
-        raise ValueError(f"{path}: inherits: {parent} inherits back from {Path(path).name}; expected a chain "
+        raise ValueError(f"{path}: inherits: {str(parent)[:60]!r} inherits back from {Path(path).name}; expected a chain "
                          "that ends")
     if len(chain) >= MAX_INHERITS:
         raise ValueError(f"{path}: inherits: a chain of over {MAX_INHERITS} configs")
@@ -60,7 +60,7 @@ def read_config(path: str | Path, chain: tuple[Path, ...] = ()) -> dict[str, Any
     except OSError as exc:  # a name the file system refuses (too long, ...): not a config beside it
         raise ValueError(f"{path}: inherits: {str(parent)[:60]!r} is not a file name ({exc.strerror})") from None
     if not found:
-        raise ValueError(f"{path}: inherits: no config {base}")
+        raise ValueError(f"{path}: inherits: no config {str(parent)[:60]!r} beside it")
     return {**read_config(base, (*chain, here)), **data}
 
 

@@ -74,6 +74,11 @@ NOT_MODELLED: tuple[NotModelled, ...] = (
     NotModelled("dials", "overflow", FATE3,
                 "an attack's overflow: a side effect of three or more shifts, chosen by the GM", "002:94",
                 "an attack won by three or more may trade a shift for a boost, as in Fate Condensed (003:911-912)"),
+    NotModelled("characters", "aspects[].hidden", CONDENSED,
+                "a character's aspect hidden until someone discovers it (a monster's weakness, learned by "
+                "creating an advantage)", "003:820-822, 003:854-867",
+                "only the scene's situation aspects hide (aspects[].hidden): put the weakness in play as a "
+                "hidden aspect of the monster's zone, or give it to the character as an aspect the table knows"),
     NotModelled("characters", "leader_rules", FATE3,
                 "what a minion group's leader does beyond lending its initiative (the companion rules, "
                 "not in the texts)", "002:23, 002:26",
@@ -112,6 +117,10 @@ def scene_refusals(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
                 entry = BY_PLACE[place].get(key)
                 if entry is not None:
                     yield f"{place}.{at}.{key}", entry.refusal()
+            if place == "characters" and isinstance(item.get("aspects"), list):  # an entry of its aspects
+                for n, aspect in enumerate(item["aspects"]):
+                    if isinstance(aspect, dict) and "hidden" in aspect:
+                        yield f"characters.{at}.aspects.{n}.hidden", BY_PLACE["characters"]["aspects[].hidden"].refusal()
 
 
 __all__ = ["NOT_MODELLED", "NotModelled", "dial_refusal", "scene_refusals"]

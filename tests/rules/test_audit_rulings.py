@@ -102,3 +102,19 @@ def test_core_s_full_defense_counts_on_a_defense_made_for_an_ally():
         d.do("respond", "ann", Defend())
         defense = [e for e in events(c, ev.Rolled) if e.actor == "ann" and e.action == "defend"][-1]
         assert defense.base == expected, (rules, defense)
+
+
+def test_a_character_s_hidden_aspect_is_refused_by_name():
+    """003:820-822 and 003:854-867: the texts' hidden aspect is often a character's (a monster's weakness,
+    found by creating an advantage). The engine hides situation aspects only; a character's hidden
+    aspect in a scene file is refused in one line that names the rule and what to write instead,
+    where it was once refused as a malformed list entry."""
+    import pytest
+
+    from fate_env.content.scenes import SceneError
+    chars = {**DUO, "brute": {**DUO["brute"], "aspects": [{"name": "Weak to Silver", "hidden": True}]}}
+    with pytest.raises(SceneError) as refused:
+        under("condensed", chars)
+    said = str(refused.value)
+    assert "characters.brute.aspects.0.hidden" in said and "is not modelled" in said and "003:854-867" in said
+    assert "hidden aspect of the monster's zone" in said
