@@ -296,6 +296,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
     P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
     P[k.P_EXPLOIT_FOE] = int(facts.exploit_against_foe)
+    P[k.P_XRANGED] = sum(1 << j for j, s in enumerate(EXPLOIT_SKILLS) if s in RANGED_SKILLS)
     P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
     for a in zones:  # zones.ZoneMap.move_difficulty
         for b, cost in zmap.cost[a].items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import events as ev
+from .kinds import SceneKind
 from .skills import MENTAL, PHYSICAL
 from .blocks import standing_block
 from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, SITUATION, Aspect, Fighter
@@ -74,10 +75,22 @@ def visible(e: "Play", a: Aspect, zones: tuple[str, ...] | None = None) -> bool:
 def exploitable(e: "Play", f: Fighter) -> list[Aspect]:
     """Aspects ``f`` could take advantage of from where it stands (any but boosts, visible here).
     A hidden one is among them: taking advantage of it is how it is discovered (003:854-867); the
-    table knows there is something to find there, not what it is."""
+    table knows there is something to find there, not what it is. An aspect on a foe's body in
+    another zone needs a skill that reaches there, within the shooting range, as placing a new one
+    would (003:1325-1328, 003:1343-1348; reach.advantage_skills): Limping on a foe two rooms off is
+    taken advantage of with Shoot or Notice, never with Fight."""
     F, zone = e.t.f, f.zone
     return [a for a in e.t.aspects.values() if a.kind != BOOST and (a.owner is None or F[a.owner].status == ACTIVE)
-            and (a.zone is None or a.zone == zone)]
+            and (a.zone is None or a.zone == zone)
+            and (not far_aspect(e, f, a) or e.map.in_range(zone, F[a.owner].zone, e.scene.shoot_range))]
+
+
+def far_aspect(e: "Play", f: Fighter, a: Aspect) -> bool:
+    """Whether taking advantage of ``a`` acts on a foe's body outside ``f``'s zone (reach.far_advantage's
+    test, for an aspect already there): then only the skills that reach there may roll it."""
+    owner = a.owner
+    return owner is not None and e.t.mode is SceneKind.CONFLICT and e.kind == PHYSICAL \
+        and e.t.f[owner].sheet.side != f.sheet.side and e.t.f[owner].zone != f.zone
 
 
 def hazard_of(e: "Play", a: Aspect) -> "Hazard | None":

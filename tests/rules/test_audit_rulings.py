@@ -118,3 +118,32 @@ def test_a_character_s_hidden_aspect_is_refused_by_name():
     said = str(refused.value)
     assert "characters.brute.aspects.0.hidden" in said and "is not modelled" in said and "003:854-867" in said
     assert "hidden aspect of the monster's zone" in said
+
+
+def test_taking_advantage_of_a_foe_s_aspect_in_another_zone_needs_a_skill_that_reaches():
+    """003:1325-1328 and 003:1343-1348: what you do to someone's body outside your zone needs a skill
+    that reaches there, within the shooting range. Ann (Fight 3, nothing else) takes advantage of Bob's
+    Limping two zones off where shots carry two zones: she rolls a skill that reaches (Notice, at
+    Mediocre like every skill she lacks), not her Fight; where shots carry one zone she is not offered
+    it at all; beside him, Fight it is."""
+    from fate_env.rules.options import Defend
+    zones, borders = ("a", "b", "c"), [{"between": ["a", "b"]}, {"between": ["b", "c"]}]
+
+    def scene(bob_zone, shoot_range):
+        chars = {"ann": {"kind": "pc", "side": "pcs", "zone": "a", "skills": {"Fight": 3}, "high_concept": "Brawler"},
+                 "bob": {"kind": "major", "side": "npcs", "zone": bob_zone, "skills": {"Athletics": 1},
+                         "high_concept": "Bandit", "aspects": ["Limping"]}}
+        return Conflict(under("condensed", chars, None, zones=zones, borders=borders, first="ann",
+                              shoot_range=shoot_range), seed=0, forced=[EVEN, EVEN])
+
+    c = scene("c", 1)
+    assert Exploit(aspect_id(c, "Limping")) not in c.pending.options
+    for bob_zone, rolled_with in (("c", "Notice"), ("a", "Fight")):
+        c = scene(bob_zone, 2)
+        limping = Exploit(aspect_id(c, "Limping"))
+        assert limping in c.pending.options
+        d = Driver(c)
+        d.do("turn", "ann", limping)
+        d.do("respond", "bob", Defend())
+        roll = next(e for e in c.events if type(e).__name__ == "Rolled" and e.actor == "ann")
+        assert roll.skill == rolled_with, (bob_zone, roll)

@@ -9,7 +9,7 @@ from .events import _emit
 from .layout import (
     A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
     E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_CONSEQUENCE, K_SITUATION, NEG,
-    P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, S_SIDE, WHY_EXPIRED,
+    P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, P_SHOOT, P_TRACK, S_SIDE, WHY_EXPIRED,
 )
 from .mirror import mirrors
 
@@ -38,9 +38,34 @@ def _cons_name(A, AL, G, P, track, sev, owner):
     return P[P[P_COWNED] + (owner * 2 + track) * 4 + sev]
 
 
+@mirrors("fate_env.rules.aspects.far_aspect")
+@njit(cache=True, _nrt=False)
+def _far_aspect(SC, CH, P, actor, owner):
+    """aspects.far_aspect: an aspect on a foe's body in another zone, in a physical conflict."""
+    return owner != NEG and P[P_TRACK] == 0 and SC[owner, S_SIDE] != SC[actor, S_SIDE] \
+        and CH[owner, C_ZONE] != CH[actor, C_ZONE]
+
+
+@mirrors("fate_env.rules.aspects.exploitable")
+@njit(cache=True, _nrt=False)
+def _exploitable(SC, CH, A, P, SIGHT, actor, aid):
+    """aspects.exploitable, for one aspect: not a boost, on no one or on someone still in, here or
+    nowhere in particular; on a foe's body elsewhere, within the shooting range."""
+    owner = A[aid, A_OWNER]
+    z = A[aid, A_ZONE]
+    if A[aid, A_KIND] == K_BOOST or not (owner == NEG or CH[owner, C_STATUS] == ACTIVE):
+        return False
+    if not (z == NEG or z == CH[actor, C_ZONE]):
+        return False
+    if _far_aspect(SC, CH, P, actor, owner):
+        d = SIGHT[CH[actor, C_ZONE], CH[owner, C_ZONE]]
+        return 0 <= d <= P[P_SHOOT]
+    return True
+
+
 @mirrors("fate_env.rules.aspects.exploitable", "fate_env.rules.aspects.removable")
 @njit(cache=True, _nrt=False)
-def _nth_aspect(SC, CH, A, AL, G, actor, n, removable):
+def _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, n, removable):
     """The n-th aspect ``actor`` could take advantage of (aspects.exploitable) or, with
     ``removable``, clear (aspects.removable), in the table's order."""
     here = CH[actor, C_ZONE]
@@ -58,7 +83,7 @@ def _nth_aspect(SC, CH, A, AL, G, actor, n, removable):
                 else:
                     ok = z == NEG or z == here
         else:
-            ok = kind != K_BOOST and (owner == NEG or CH[owner, C_STATUS] == ACTIVE) and (z == NEG or z == here)
+            ok = _exploitable(SC, CH, A, P, SIGHT, actor, aid)
         if ok:
             if q == n:
                 return aid

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..jit import njit
 from .advantage import _advantage, _advantage_options
-from .aspects import _boost, _expire_boosts, _nth_aspect
+from .aspects import _boost, _expire_boosts, _exploitable, _nth_aspect
 from .attack import _attack
 from .basic import (
     _best_odds_pick, _close_in, _danger, _may_concede, _reach_after, _should_concede, _step_into_reach, _weapons,
@@ -84,7 +84,7 @@ def _turn(T, W, B, EV, actor, blasts):
             kind = A[aid, A_KIND]
             owner = A[aid, A_OWNER]
             z = A[aid, A_ZONE]
-            if kind != K_BOOST and (owner == NEG or CH[owner, C_STATUS] == ACTIVE) and (z == NEG or z == here):
+            if _exploitable(SC, CH, A, P, SIGHT, actor, aid):
                 nexp += 1
             if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
                 if owner != NEG:
@@ -119,13 +119,13 @@ def _turn(T, W, B, EV, actor, blasts):
                         _opt(EV, G, q, O_ADVANTAGE, adv_k[i], adv_g[i], 0, 0, 0)
                         q += 1
                     for i in range(nexp):
-                        _opt(EV, G, q, O_EXPLOIT, _nth_aspect(SC, CH, A, AL, G, actor, i, False), 0, 0, 0, 0)
+                        _opt(EV, G, q, O_EXPLOIT, _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, False), 0, 0, 0, 0)
                         q += 1
                     for i in range(nover):
                         _opt(EV, G, q, O_OVERCOME, _nth_overcome(ZR, ZRN, here, moves, nm, i), 0, 0, 0, 0)
                         q += 1
                     for i in range(nrem):
-                        _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, actor, i, True), 0, 0, 0, 0)
+                        _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, True), 0, 0, 0, 0)
                         q += 1
                     _opt(EV, G, q, O_FULLDEF, 0, 0, 0, 0, 0)
                     q += 1
@@ -157,7 +157,7 @@ def _turn(T, W, B, EV, actor, blasts):
                 break
             i -= nadv
             if i < nexp:
-                aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
+                aid = _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, False)
                 _decision(EV, G, D_TURN, actor, j, why, O_EXPLOIT, aid, 0, 0, 0, 0)
                 _exploit(T, W, B, EV, actor, aid)
                 break
@@ -169,7 +169,7 @@ def _turn(T, W, B, EV, actor, blasts):
                 break
             i -= nover
             if i < nrem:
-                aid = _nth_aspect(SC, CH, A, AL, G, actor, i, True)
+                aid = _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, True)
                 _decision(EV, G, D_TURN, actor, j, why, O_REMOVE, aid, 0, 0, 0, 0)
                 _remove(T, W, B, EV, actor, aid)
                 break
@@ -301,7 +301,7 @@ def _turn(T, W, B, EV, actor, blasts):
                     break
             if held < P[pol + POL_STACK]:
                 for i in range(nexp):
-                    aid = _nth_aspect(SC, CH, A, AL, G, actor, i, False)
+                    aid = _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, False)
                     if A[aid, A_OWNER] == actor:
                         _decision(EV, G, D_TURN, actor, nm + natt + nadv + i, R_T_STACKS, O_EXPLOIT, aid, 0, 0,
                                   A[aid, A_NAME], held)

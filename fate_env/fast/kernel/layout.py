@@ -58,8 +58,9 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED) = range(46)
-NP = 46
+ P_NBLAST, P_SHARED, P_XRANGED) = range(47)
+NP = 47
+# P_XRANGED: which of the P_XSK skills reach another zone (bit j: EXPLOIT_SKILLS[j] is in skills.RANGED_SKILLS)
 # P_SHARED: the shared_costs dial (1: a supported roll's major cost falls on its supporters too)
 # P_NBLAST: how many zone_attack stunts the scene's sheets hold (0: a turn offers no zone attack)
 # P_WEAPONS: the weapons dial (ruleset.weapons, weapon_effect): WEAPONS_OFF, on a hit's shifts, or as roll modifiers
