@@ -89,8 +89,10 @@ def far_aspect(e: "Play", f: Fighter, a: Aspect) -> bool:
     """Whether taking advantage of ``a`` acts on a foe's body outside ``f``'s zone (reach.far_advantage's
     test, for an aspect already there): then only the skills that reach there may roll it."""
     owner = a.owner
-    return owner is not None and e.t.mode is SceneKind.CONFLICT and e.kind == PHYSICAL \
-        and e.t.f[owner].sheet.side != f.sheet.side and e.t.f[owner].zone != f.zone
+    if owner is None:
+        return False
+    o = e.t.f[owner]  # the cheap tests first: this runs for every aspect at every turn (exploitable)
+    return o.zone != f.zone and o.sheet.side != f.sheet.side and e.kind == PHYSICAL and e.t.mode is SceneKind.CONFLICT
 
 
 def hazard_of(e: "Play", a: Aspect) -> "Hazard | None":

@@ -109,8 +109,6 @@ class TableHost:
         ``taken`` is set once ``apply`` is done and everything it logged is saved (the autosave), before
         the NPCs play: what a server stopping mid-change tells the page that sent it."""
         with self._lock:
-            if self.table.halted:
-                raise Refused("the table is stopping; this was not taken", 503)
             if self.finished:
                 raise Refused("the session is over", 409)
             with self._cond:
@@ -134,19 +132,16 @@ class TableHost:
 
     def answer(self, seat: Seat, seq: Any, data: Any, taken: threading.Event | None = None) -> int:
         """Apply one typed answer (a page's JSON) to question ``seq``; refused (Refused, with an HTTP
-        status) if malformed, not this seat's, or not the question pending. Returns the new version."""
-        if not seats.answers_anything(seat):
-            raise Refused(seats.why_not_answer(seat), 403)
+        status) if malformed, not this seat's, or not the question pending (the model decides who may
+        answer: ``Table.answer``). Returns the new version."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise Refused("'seq': expected the number of the question answered", 400)
         answer = answer_from_json(data)
         return self._change(lambda: self.table.answer(seat, seq, answer), "that answer", taken)
 
     def command(self, seat: Seat, data: Any, taken: threading.Event | None = None) -> int:
-        """Run one GM command (a page's JSON: ``{"command": NAME, FIELD: VALUE}``); refused from any
-        seat but the GM's before it is even read."""
-        if not seats.may_command(seat):
-            raise Refused(seats.why_not_command(seat), 403)
+        """Run one GM command (a page's JSON: ``{"command": NAME, FIELD: VALUE}``); the model refuses it
+        from any seat but the GM's (``Table.command``; the server's route already did, before the body)."""
         try:
             cmd = commands.from_json(data)
         except commands.CommandError as exc:
