@@ -21,8 +21,6 @@ from .scenes import config_dir, load_rules, rule_dials, rule_set_chain
 #: the choices of each dial that takes one of a few values (declared on the rule set's fields)
 CHOICES: dict[str, tuple[str, ...]] = R.CHOICES
 DEFAULT = "condensed"
-#: what a dial's file cannot say by a comment (it is derived, not written)
-DERIVED = {"stress_style": "how boxes absorb a hit: follows one_box_per_hit unless stress.style names one"}
 _KEY = re.compile(r"^(\s*)([a-z_]+):(.*)$")
 _KEPT = re.compile(r"^#\s*kept\s+([a-z_]+):\s*(.*)$")
 
@@ -68,10 +66,17 @@ def _choices(dial: str, value: Any) -> str:
         return " | ".join(CHOICES[dial])
     if isinstance(value, bool):
         return "true | false"
-    if dial == "stress_style":
-        from ..rules.stress import STYLES
-        return " | ".join(STYLES)
     return ""
+
+
+def _derived(dial: str) -> str:
+    """What a file that leaves a dial out gets, when that follows another dial (said from the declaration)."""
+    follows = R.DIALS.get(dial, {}).get("follows")
+    if not follows:
+        return ""
+    other, by_value = follows
+    given = ", ".join(f"{v} when {R.address(other)} is {str(k).lower()}" for k, v in by_value.items())
+    return f"unless {R.address(dial)} names one: {given}, else {R.DIALS[dial]['default']}"
 
 
 def catalogue() -> dict[str, Any]:
@@ -88,10 +93,10 @@ def catalogue() -> dict[str, Any]:
     for dial in values[first]:
         if dial == "name":
             continue
-        key = {"stress_style": "style"}.get(dial, dial)
+        key = R.key_of(dial) if dial in R.DIALS else dial
         dials.append({"dial": dial, "choices": _choices(dial, values[first][dial]),
                       "values": {s["name"]: values[s["name"]][dial] for s in sets},
-                      "cites": {s["name"]: notes[s["name"]].get(key) or DERIVED.get(dial, "") for s in sets}})
+                      "cites": {s["name"]: notes[s["name"]].get(key) or _derived(dial) for s in sets}})
     return {"rule_sets": sets, "dials": dials}
 
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..rules.ruleset import RuleSet, RuleSetError
+from ..rules.ruleset import RuleSet, RuleSetError, merge_dials
 from ..rules.ruleset import from_dict as ruleset_from_dict
 from .yaml_input import load_file as load_yaml_file
 from .scene_files import SceneError, config_dir
@@ -26,18 +26,6 @@ def _rule_file(name: Any, file: str, field: str) -> Path:
         what = "no rule set named" if re.fullmatch(r"[A-Za-z0-9_.-]+", str(name)) else "not a rule-set name (a name, never a path):"
         raise SceneError(file, field, f"{what} {str(name)[:40]!r}; expected one of {known}")
     return path
-
-
-def _over(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
-    """A child rule set's dials over its parent's: a dial it states replaces the parent's whole
-    (a table is one value), except ``stress``, whose own dials are taken one by one."""
-    merged = {**parent, **child}
-    if isinstance(parent.get("stress"), dict) and isinstance(child.get("stress"), dict):
-        base = dict(parent["stress"])
-        if "one_box_per_hit" in child["stress"] and "style" not in child["stress"]:
-            base.pop("style", None)  # the style follows the box rule unless named (as RuleSet.with_dials)
-        merged["stress"] = {**base, **child["stress"]}
-    return merged
 
 
 def rule_set_chain(name: str, file: str = "<rules>", field: str = "rules") -> list[tuple[Path, dict[str, Any]]]:
@@ -70,7 +58,7 @@ def load_rules(name: str, file: str = "<rules>", field: str = "rules") -> RuleSe
     chain = rule_set_chain(name, file, field)
     data: dict[str, Any] = {}
     for _, own in reversed(chain):
-        data = _over(data, {k: v for k, v in own.items() if k != "inherits"})
+        data = merge_dials(data, {k: v for k, v in own.items() if k != "inherits"})
     if len(chain) > 1 and "title" not in chain[0][1]:
         data["title"] = data["name"]  # a parent's title would name the wrong set
     try:

@@ -40,16 +40,14 @@ CHARACTER_KINDS = ("pc", "major", "minor", "mob")
 
 Check = Callable[[Any, Scene], list[str]]
 
-#: every RuleSet field: ANY, the values the kernel plays, or a check. The dials' entries come from their
-#: declarations (``_flag``/``_pick``'s ``fast``, rules/ruleset.py); the rest are written here
+#: every RuleSet field: ANY, or the values the kernel plays. The dials' entries come from their declarations
+#: (``fast=``, rules/ruleset.py: the stress tracks and consequence slots come from the reference's own
+#: builders, skill and gear names are mapped when the scene is read); the labels are written here
 RULE_DIALS: dict[str, Any] = {
-    # labels and load-time data (skill and gear names are mapped when the scene is read)
-    "name": ANY, "title": ANY, "extra": ANY, "skill_names": ANY, "weapon_table": ANY, "armor_table": ANY,
-    # stress and consequences: the tracks and slots come from the reference's own builders
-    "one_box_per_hit": ANY, "boxes_by_rating": ANY, "extra_mild_at": ANY, "consequences": ANY,
-    "stress_style": tuple(STYLES), "max_exchanges": ANY,
-    **fast_values(),
+    "name": ANY, "title": ANY, "extra": ANY,
+    **fast_values(),  # None (ANY) where the kernel plays every value
 }
+assert set(fast_values()["stress_style"] or ()) <= set(STYLES), "a stress style the kernel has no code for"
 assert set(fast_values()["major_cost"] or MAJOR_COSTS) <= set(MAJOR_COSTS), "a major cost the kernel has no code for"
 
 

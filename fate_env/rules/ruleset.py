@@ -87,35 +87,70 @@ class RuleSetError(ValueError):
 EVERY = "every"
 
 
-def _flag(default: bool = False, *, fast: tuple | str | None = None) -> Any:
+def _dial(kind: str, default: Any, fast: tuple | str | None, group: str | None, key: str | None,
+          **more: Any) -> dict[str, Any]:
+    """A dial's declaration: its kind, where a file writes it (``group.key``: ``stress.style``), the
+    values the fast core plays. Everything that reads, writes, lists or checks a dial derives from it."""
+    return {"dial": kind, "group": group, "key": key, "fast": (default,) if fast is None else fast, "follows": None,
+            **more}
+
+
+def _flag(default: bool = False, *, fast: tuple | str | None = None, group: str | None = None) -> Any:
     """A dial that is on or off: declared once here, read, written and checked from the declaration.
     ``fast``: the values the fast core plays (``EVERY``, or a tuple); left out, only the default, so a
-    new dial's new value is refused by the kernel by name until its kernel mirror says otherwise."""
-    return field(default=default, metadata={"dial": "flag", "fast": (default,) if fast is None else fast})
+    new dial's new value is refused by the kernel by name until its kernel mirror says otherwise.
+    ``group``: the mapping a file writes it in (``stress:``), else the rule set's top level."""
+    return field(default=default, metadata=_dial("flag", default, fast, group, None))
 
 
-def _pick(choices: tuple[str, ...], default: str, *, fast: tuple | str | None = None) -> Any:
+def _pick(choices: tuple[str, ...], default: str, *, fast: tuple | str | None = None, group: str | None = None,
+          key: str | None = None, follows: tuple[str, dict[Any, str]] | None = None) -> Any:
     """A dial that takes one of ``choices``: declared once here (``fate-npc rules`` lists the choices;
-    ``fast`` as for :func:`_flag`)."""
+    ``fast`` and ``group`` as for :func:`_flag`; ``key``, its name in the group when not the field's).
+    ``follows``: (another dial, its value -> this dial's default): a file that does not name this
+    dial takes the default the other dial's value gives, and a change of the other alone moves it too."""
     if default not in choices or (isinstance(fast, tuple) and not set(fast) <= set(choices)):
         raise ValueError(f"a dial's default {default!r} and fast-core values {fast!r} must be among {choices}")
-    return field(default=default, metadata={"dial": "choice", "choices": choices,
-                                            "fast": (default,) if fast is None else fast})
+    return field(default=default, metadata=_dial("choice", default, fast, group, key, choices=choices,
+                                                 follows=follows))
+
+
+def _count(default: int, *, minimum: int | None, group: str | None = None) -> Any:
+    """A dial that is a whole number (``minimum`` and up, when given); the fast core plays every value."""
+    return field(default=default, metadata=_dial("count", default, EVERY, group, None, minimum=minimum))
+
+
+def _boxes(*, group: str) -> Any:
+    """The stress boxes a rating gives: written as a mapping rating -> box values, kept as sorted
+    pairs; a rule set must state it (there is no edition-free default)."""
+    return field(default=(), metadata=_dial("boxes", (), EVERY, group, None, required=True))
+
+
+def _severities(default: tuple[tuple[str, int], ...]) -> Any:
+    """The shifts each consequence absorbs, by severity: written as a mapping holding exactly the
+    default's severities, kept as pairs in their order."""
+    return field(default=default, metadata=_dial("severities", default, EVERY, None, None))
 
 
 def _table_field() -> Any:
     """Names to values (written as a mapping, kept as pairs): a rule set's own tables."""
-    return field(default=(), metadata={"dial": "table"})
+    return field(default=(), metadata=_dial("table", (), EVERY, None, None))
 
 
 @dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
-    one_box_per_hit: bool
-    boxes_by_rating: tuple[tuple[int, tuple[int, ...]], ...]
-    extra_mild_at: int
-    consequences: tuple[tuple[str, int], ...] = (("mild", 2), ("moderate", 4), ("severe", 6))
+    #: the stress group (a file's ``stress:`` mapping): one box takes a whole hit (000:297-307) or
+    #: boxes add up (003:1567-1583); how boxes absorb a hit, a name in fate_env.rules.stress.STYLES,
+    #: "core" when one box takes a whole hit unless the file names one; the boxes each Physique or
+    #: Will rating gives; the rating that gives an extra mild consequence
+    one_box_per_hit: bool = _flag(fast=EVERY, group="stress")
+    stress_style: str = _pick(STYLE_NAMES, "condensed", fast=("condensed", "core"), group="stress", key="style",
+                              follows=("one_box_per_hit", {True: "core"}))
+    boxes_by_rating: tuple[tuple[int, tuple[int, ...]], ...] = _boxes(group="stress")
+    extra_mild_at: int = _count(5, minimum=None, group="stress")
+    consequences: tuple[tuple[str, int], ...] = _severities((("mild", 2), ("moderate", 4), ("severe", 6)))
     extreme_consequences: bool = _flag(fast=EVERY)
     extreme_for: str = _pick(EXTREME_FOR, "characters", fast=EVERY)
     scale_benefit: str = _pick(SCALE_BENEFITS, "effort", fast=EVERY)  # fast: read only between scales, which it refuses
@@ -155,10 +190,9 @@ class RuleSet:
     #: sheet's ``shield: true`` adds
     weapon_table: tuple[tuple[str, int], ...] = _table_field()
     armor_table: tuple[tuple[str, int], ...] = _table_field()
-    max_exchanges: int = 30
-    #: how boxes absorb a hit: a name in fate_env.rules.stress.STYLES (``stress.style``; by default
-    #: "core" when one box takes a whole hit, else "condensed")
-    stress_style: str = "condensed"
+    #: the exchanges a conflict or contest may run before it ends undecided (a safeguard of this
+    #: engine's, not a rule of the texts)
+    max_exchanges: int = _count(30, minimum=1)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     # -- derived tables -------------------------------------------------
@@ -187,66 +221,97 @@ class RuleSet:
         return dict(self.consequences)[severity]
 
     def with_dials(self, overrides: dict[str, Any]) -> "RuleSet":
-        """A copy with single dials replaced (a scene's ``rules.dials``)."""
-        base = to_dict(self)
-        for key, value in overrides.items():
+        """A copy with single dials replaced (a scene's ``rules.dials``, ``--dial``): a top-level dial by
+        its name, a group's (``stress``) as a mapping of some of its dials or one by ``stress.style``."""
+        for key in overrides:
             if key in _FIXED:
                 raise RuleSetError(f"dial '{key}' belongs to the rule set, not a scene; expected a rule set file")
-            if key == "stress" and isinstance(value, dict):
-                old = dict(base["stress"])
-                if "one_box_per_hit" in value and "style" not in value:
-                    old.pop("style")  # the style follows the box rule unless named
-                base["stress"] = {**old, **value}
-            else:
-                base[key] = value
+        base = merge_dials(to_dict(self), _nested(overrides))
         base["name"] = self.name
         return from_dict(base)
 
 
+#: every dial's declaration, by field name, in declaration order
+DIALS: dict[str, dict[str, Any]] = {f.name: dict(f.metadata, default=f.default) for f in fields(RuleSet)
+                                    if f.metadata.get("dial")}
 #: the dials declared on the fields, by kind (everything that reads, writes or lists them derives from these)
-FLAGS = tuple(f.name for f in fields(RuleSet) if f.metadata.get("dial") == "flag")
-CHOICES: dict[str, tuple[str, ...]] = {f.name: f.metadata["choices"] for f in fields(RuleSet)
-                                       if f.metadata.get("dial") == "choice"}
-_DIAL_NAMES = {f.name for f in fields(RuleSet)} - {"extra", "boxes_by_rating", "consequences", "one_box_per_hit",
-                                                   "extra_mild_at", "stress_style"}
+FLAGS = tuple(n for n, d in DIALS.items() if d["dial"] == "flag")
+CHOICES: dict[str, tuple[str, ...]] = {n: d["choices"] for n, d in DIALS.items() if d["dial"] == "choice"}
+#: the groups a file writes as one mapping (``stress:``), each to its dials (field names) in order
+GROUPS: dict[str, tuple[str, ...]] = {}
+for _name, _d in DIALS.items():
+    if _d["group"]:
+        GROUPS[_d["group"]] = (*GROUPS.get(_d["group"], ()), _name)
 #: dials a scene may not override: what the rule set's texts call their skills
 _FIXED = {"skill_names", "weapon_table", "armor_table"}
 
 
+def key_of(name: str) -> str:
+    """A dial's name where a file writes it (``style`` for ``stress_style``)."""
+    return DIALS[name]["key"] or name
+
+
+def address(name: str) -> str:
+    """A dial's full address as a scene or ``--dial`` writes it: ``turn_order``, ``stress.style``."""
+    group = DIALS[name]["group"]
+    return f"{group}.{key_of(name)}" if group else name
+
+
 def fast_values() -> dict[str, tuple | None]:
     """Each dial's values the fast core plays (None: every value), from the declarations."""
-    return {f.name: None if f.metadata["fast"] == EVERY else f.metadata["fast"]
-            for f in fields(RuleSet) if f.metadata.get("dial") in ("flag", "choice")}
+    return {n: None if d["fast"] == EVERY else d["fast"] for n, d in DIALS.items()}
 
 
 def dial_names() -> list[str]:
-    """The dials a scene may override (``stress`` and ``consequences`` included)."""
-    return sorted((_DIAL_NAMES - {"name", "title"} - _FIXED) | {"stress", "consequences"})
+    """The dials a scene may override: the top-level ones and the groups (``stress``), by name."""
+    return sorted({d["group"] or n for n, d in DIALS.items() if n not in _FIXED})
 
 
-def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
+def _nested(overrides: dict[str, Any]) -> dict[str, Any]:
+    """``stress.style: roll_up`` as ``stress: {style: roll_up}`` (the two spellings of a group's dial)."""
+    out: dict[str, Any] = {}
+    for key, value in overrides.items():
+        group, dot, inner = str(key).partition(".")
+        if dot and group in GROUPS:
+            merged = out.get(group)
+            out[group] = {**(merged if isinstance(merged, dict) else {}), inner: value}
+        else:
+            out[key] = value
+    return out
+
+
+def merge_dials(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """A child's dials over its parent's (a rule set over the one it inherits, a scene's dials over its
+    rule set): a dial the child states replaces the parent's whole (a table is one value), except a
+    group's, taken dial by dial; a dial that ``follows`` another goes back to following it when the
+    child changes the other alone (``stress.one_box_per_hit`` moves ``stress.style`` with it)."""
+    merged = {**parent, **child}
+    for group, names in GROUPS.items():
+        if not (isinstance(parent.get(group), dict) and isinstance(child.get(group), dict)):
+            continue
+        base = dict(parent[group])
+        for name in names:
+            follows = DIALS[name]["follows"]
+            if follows and key_of(follows[0]) in child[group] and key_of(name) not in child[group]:
+                base.pop(key_of(name), None)
+        merged[group] = {**base, **child[group]}
+    return merged
+
+
+def _choice(data: dict, key: str, allowed: tuple[str, ...], default: str, label: str | None = None) -> str:
     value = data.get(key, default)
     if value not in allowed:
-        raise RuleSetError(f"dial '{key}': expected one of {', '.join(allowed)}, got {value!r}")
+        raise RuleSetError(f"{label or f'dial {key!r}'}: expected one of {', '.join(allowed)}, got {value!r}")
     return value
 
 
-def _plain(data: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
-    return _choice(data, key, allowed, default)
-
-
-def _conditions(data: dict[str, Any], key: str = "conditions", allowed: tuple[str, ...] = CONDITIONS,
-                default: str = "off") -> str:
-    value = _choice(data, key, allowed, default)
+def _conditions_with_others(data: dict[str, Any], value: str) -> None:
     if value != "off" and data.get("extreme_consequences"):
         raise RuleSetError("dials 'conditions' and 'extreme_consequences': conditions replace consequences "
                            "entirely (003:2064); expected one of the two")
-    return value
 
 
-def _consequence_rule(data: dict[str, Any], key: str = "consequence_rule",
-                      allowed: tuple[str, ...] = CONSEQUENCE_RULES, default: str = "shifts") -> str:
-    value = _choice(data, key, allowed, default)
+def _consequence_rule_with_others(data: dict[str, Any], value: str) -> None:
     if value == "ordered":
         for key, off in (("conditions", "off"), ("extreme_consequences", False)):
             if data.get(key, off) != off:
@@ -255,11 +320,10 @@ def _consequence_rule(data: dict[str, Any], key: str = "consequence_rule",
     if _choice(data, "concession", CONCESSIONS, "anytime") == "offered" and value != "ordered":
         raise RuleSetError("dial 'concession: offered': an offer is made while taking an ordered consequence "
                            "(001:150); expected consequence_rule: ordered with it")
-    return value
 
 
 #: the choice dials whose value is checked against other dials too
-_READERS = {"conditions": _conditions, "consequence_rule": _consequence_rule}
+_WITH_OTHERS = {"conditions": _conditions_with_others, "consequence_rule": _consequence_rule_with_others}
 
 
 def _skill_names(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -277,85 +341,121 @@ def _table(data: dict[str, Any], key: str) -> tuple[tuple[str, int], ...]:
     return tuple((k.lower(), v) for k, v in table.items())
 
 
+def _label(name: str) -> str:
+    return f"dial '{address(name)}'"
+
+
+def _read_flag(name: str, data: dict[str, Any], decl: dict[str, Any]) -> bool:
+    value = data.get(key_of(name), decl["default"])
+    if not isinstance(value, bool):
+        raise RuleSetError(f"{_label(name)}: expected true or false, got {value!r}")
+    return value
+
+
+def _read_choice(name: str, data: dict[str, Any], decl: dict[str, Any], top: dict[str, Any]) -> str:
+    default = decl["default"]
+    if decl["follows"]:  # the default the other dial's value gives (read from the same mapping)
+        other, by_value = decl["follows"]
+        default = by_value.get(data.get(key_of(other), DIALS[other]["default"]), default)
+    value = _choice(data, key_of(name), decl["choices"], default, _label(name))
+    if name in _WITH_OTHERS:
+        _WITH_OTHERS[name](top, value)
+    return value
+
+
+def _read_count(name: str, data: dict[str, Any], decl: dict[str, Any]) -> int:
+    value = data.get(key_of(name), decl["default"])
+    low = decl["minimum"]
+    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
+        more = f" >= {low}" if low is not None else ""
+        raise RuleSetError(f"{_label(name)}: expected a whole number{more}, got {value!r}")
+    return value
+
+
+def _read_boxes(name: str, data: dict[str, Any], decl: dict[str, Any]) -> tuple:
+    try:
+        return tuple(sorted((int(k), tuple(int(x) for x in v)) for k, v in data[key_of(name)].items()))
+    except (KeyError, AttributeError, TypeError, ValueError) as exc:
+        raise RuleSetError(f"{_label(name)}: expected a mapping rating -> list of box values") from exc
+
+
+def _read_severities(name: str, data: dict[str, Any], decl: dict[str, Any]) -> tuple:
+    default = dict(decl["default"])
+    value = data.get(key_of(name), default)
+    if not isinstance(value, dict) or set(value) != set(default):
+        raise RuleSetError(f"{_label(name)}: expected exactly {', '.join(default)}")
+    try:
+        return tuple((k, int(value[k])) for k in default)
+    except (TypeError, ValueError) as exc:
+        raise RuleSetError(f"{_label(name)}: expected a whole number of shifts for each") from exc
+
+
+def _read(name: str, decl: dict[str, Any], data: dict[str, Any]) -> Any:
+    """One dial's value from a rule set's mapping (its group's mapping for a grouped dial), checked."""
+    own = data.get(decl["group"]) or {} if decl["group"] else data
+    kind = decl["dial"]
+    if kind == "flag":
+        return _read_flag(name, own, decl)
+    if kind == "choice":
+        return _read_choice(name, own, decl, data)
+    if kind == "count":
+        return _read_count(name, own, decl)
+    if kind == "boxes":
+        return _read_boxes(name, own, decl)
+    if kind == "severities":
+        return _read_severities(name, own, decl)
+    return _skill_names(data) if name == "skill_names" else _table(data, name)
+
+
+def _write(name: str, rules: RuleSet) -> Any:
+    """One dial's value as a file writes it (the inverse of :func:`_read`)."""
+    value = getattr(rules, name)
+    kind = DIALS[name]["dial"]
+    if kind == "boxes":
+        return {k: list(v) for k, v in value}
+    if kind in ("severities", "table"):
+        return dict(value)
+    return value
+
+
 def from_dict(data: dict[str, Any]) -> RuleSet:
     """Build a rule set from its YAML mapping, refusing unknown dials."""
     refused = dial_refusal(data)
     if refused:  # a rule the texts hold that the engine does not play: said, not approximated
         raise RuleSetError(refused)
-    known = _DIAL_NAMES | {"stress", "consequences"}
+    known = {"name", "title"} | {d["group"] or n for n, d in DIALS.items()}
     unknown = sorted(set(data) - known)
     if unknown:
         raise RuleSetError(f"unknown dial(s) {', '.join(unknown)}; expected some of {', '.join(sorted(known))}")
-    stress = data.get("stress") or {}
-    bad = sorted(set(stress) - {"one_box_per_hit", "boxes_by_rating", "extra_mild_at", "style"})
-    if bad:
-        raise RuleSetError(f"unknown stress dial(s) {', '.join(bad)}")
-    try:
-        boxes = tuple(sorted((int(k), tuple(int(x) for x in v)) for k, v in stress["boxes_by_rating"].items()))
-    except (KeyError, AttributeError, TypeError, ValueError) as exc:
-        raise RuleSetError("stress.boxes_by_rating: expected a mapping rating -> list of box values") from exc
-    cons = data.get("consequences", {"mild": 2, "moderate": 4, "severe": 6})
-    if set(cons) != {"mild", "moderate", "severe"}:
-        raise RuleSetError("consequences: expected exactly mild, moderate and severe")
-    for key in FLAGS:
-        if key in data and not isinstance(data[key], bool):
-            raise RuleSetError(f"dial '{key}': expected true or false, got {data[key]!r}")
+    for group, names in GROUPS.items():
+        own = data.get(group) or {}
+        if not isinstance(own, dict):
+            raise RuleSetError(f"{group}: expected a mapping of {', '.join(key_of(n) for n in names)}")
+        bad = sorted(set(own) - {key_of(n) for n in names})
+        if bad:
+            raise RuleSetError(f"unknown {group} dial(s) {', '.join(map(str, bad))}; expected some of "
+                               f"{', '.join(key_of(n) for n in names)}")
     if data.get("hold_action") and data.get("turn_order", "popcorn") == "popcorn":
         raise RuleSetError("dial 'hold_action': a held turn needs a fixed order (001:82-84); expected "
                            "turn_order: skills or initiative with it (in popcorn order the one acting picks who "
                            "goes next)")
-    max_ex = data.get("max_exchanges", 30)
-    if not isinstance(max_ex, int) or isinstance(max_ex, bool) or max_ex < 1:
-        raise RuleSetError(f"dial 'max_exchanges': expected a whole number >= 1, got {max_ex!r}")
-    one_box = bool(stress.get("one_box_per_hit", False))
-    style = stress.get("style", "core" if one_box else "condensed")
-    if style not in STYLE_NAMES:
-        raise RuleSetError(f"stress.style: expected one of {', '.join(STYLE_NAMES)}, got {style!r}")
-    dials: dict[str, Any] = {}
-    for f in fields(RuleSet):  # in declaration order, so the first wrong dial is the one named
-        kind = f.metadata.get("dial")
-        if kind == "flag":
-            dials[f.name] = bool(data.get(f.name, f.default))
-        elif kind == "choice":
-            dials[f.name] = _READERS.get(f.name, _plain)(data, f.name, f.metadata["choices"], f.default)
-        elif kind == "table":
-            dials[f.name] = _skill_names(data) if f.name == "skill_names" else _table(data, f.name)
-    return RuleSet(
-        name=str(data.get("name", "custom")),
-        title=str(data.get("title", data.get("name", "custom"))),
-        one_box_per_hit=one_box,
-        stress_style=str(style),
-        boxes_by_rating=boxes,
-        extra_mild_at=int(stress.get("extra_mild_at", 5)),
-        consequences=tuple((k, int(cons[k])) for k in ("mild", "moderate", "severe")),
-        max_exchanges=max_ex,
-        **dials,
-    )
+    # in declaration order, so the first wrong dial is the one named
+    dials = {name: _read(name, decl, data) for name, decl in DIALS.items()}
+    return RuleSet(name=str(data.get("name", "custom")), title=str(data.get("title", data.get("name", "custom"))),
+                   **dials)
 
 
 def to_dict(rules: RuleSet) -> dict[str, Any]:
-    """The inverse of :func:`from_dict` (for logs and overrides): the stress and consequence tables, then
-    every other dial in declaration order."""
-    out: dict[str, Any] = {
-        "name": rules.name,
-        "title": rules.title,
-        "stress": {
-            "one_box_per_hit": rules.one_box_per_hit,
-            "style": rules.stress_style,
-            "boxes_by_rating": {k: list(v) for k, v in rules.boxes_by_rating},
-            "extra_mild_at": rules.extra_mild_at,
-        },
-        "consequences": dict(rules.consequences),
-    }
-    for f in fields(RuleSet):
-        kind = f.metadata.get("dial")
-        if kind in ("flag", "choice"):
-            out[f.name] = getattr(rules, f.name)
-        elif kind == "table":
-            out[f.name] = dict(getattr(rules, f.name))
-        elif f.name == "max_exchanges":
-            out[f.name] = rules.max_exchanges
+    """The inverse of :func:`from_dict` (for logs and overrides): every dial in declaration order, a
+    group's dials together in its mapping where its first dial is declared."""
+    out: dict[str, Any] = {"name": rules.name, "title": rules.title}
+    for name, decl in DIALS.items():
+        if decl["group"]:
+            out.setdefault(decl["group"], {})[key_of(name)] = _write(name, rules)
+        else:
+            out[name] = _write(name, rules)
     return out
 
 
-__all__ = ["RuleSet", "RuleSetError", "EVERY", "fast_values", "from_dict", "to_dict", "dial_names", "replace", "FLAGS", "CHOICES"]
+__all__ = ["RuleSet", "RuleSetError", "EVERY", "fast_values", "from_dict", "to_dict", "dial_names", "replace", "FLAGS",
+           "CHOICES", "DIALS", "GROUPS", "address", "key_of", "merge_dials"]

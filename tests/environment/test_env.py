@@ -412,8 +412,9 @@ def test_single_agent_view_draws_one_opponent_of_a_mixture_per_episode():
 def _dial_values() -> list[tuple[str, object]]:
     """Every value of every flag and choice dial, from the rule set's own declarations (so a new dial
     is covered the day it is declared), each beside Condensed's defaults."""
-    from fate_env.rules.ruleset import CHOICES, FLAGS
-    return [(name, True) for name in FLAGS] + [(name, value) for name, values in CHOICES.items() for value in values]
+    from fate_env.rules.ruleset import CHOICES, FLAGS, address
+    return [(address(name), True) for name in FLAGS] + [(address(name), value) for name, values in CHOICES.items()
+                                                        for value in values]
 
 
 #: what a dial value needs beside it to be a rule set at all (refused otherwise, with the lines that say so)

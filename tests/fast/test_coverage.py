@@ -11,7 +11,7 @@ import pytest
 from fate_env.content.dials import CHOICES
 from fate_env.content.scenes import load_scene
 from fate_env.fast import coverage, covered
-from fate_env.rules.ruleset import RuleSet, RuleSetError
+from fate_env.rules.ruleset import RuleSet, RuleSetError, address
 from fate_env.rules.scene import CharacterSheet, Scene
 
 
@@ -44,7 +44,7 @@ def _dial_values():
     rules = load_scene("warehouse").rules
     for dial, value in pairs:
         try:
-            rules.with_dials({dial: value})
+            rules.with_dials({address(dial): value})
         except RuleSetError:
             continue
         yield dial, value
@@ -53,7 +53,7 @@ def _dial_values():
 @pytest.mark.parametrize("dial, value", list(_dial_values()))
 def test_each_value_of_a_dial_is_played_or_refused_by_name(dial, value):
     base = load_scene("warehouse")
-    why = covered(replace(base, rules=base.rules.with_dials({dial: value})))
+    why = covered(replace(base, rules=base.rules.with_dials({address(dial): value})))
     allowed = coverage.RULE_DIALS[dial]
     shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
     if allowed is coverage.ANY or value in allowed:
