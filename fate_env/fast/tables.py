@@ -9,6 +9,7 @@ two cores start from the same sheet by construction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -124,50 +125,97 @@ def asks_mask(kinds) -> int:
     return sum(1 << DECISION_BITS[x] for x in set(kinds))
 
 
-def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None = None) -> Tables:
-    """The kernel's arrays for ``scene``; ``policies`` maps each character to the controller that
-    plays it and that controller's parameters; ``asks`` the decision kinds (a bitmask) a seat
-    answers from outside, its controller making the others (``agent``: every kind, else none)."""
-    problems = covered(scene, {cid: name for cid, (name, _) in policies.items()})
-    if problems:
-        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(problems)}")
-    rules = scene.rules
-    facts = rules.facts
-    chars = scene.characters
-    ids = tuple(c.id for c in chars)
-    sides = tuple(scene.sides)
-    zones = tuple(z.id for z in scene.zones)
-    zi = {z: i for i, z in enumerate(zones)}
-    ci = {c: i for i, c in enumerate(ids)}
+class _Names:
+    """The aspect names the kernel knows by number (an aspect row's A_NAME), in the order first asked."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def id(self, text: str) -> int:
+        if text not in self.texts:
+            self.texts.append(text)
+        return self.texts.index(text)
+
+
+@dataclass
+class _Index:
+    """The scene's names as the kernel's numbers: characters, sides, zones, skills (a row or column each)."""
+
+    ids: tuple[str, ...]
+    sides: tuple[str, ...]
+    zones: tuple[str, ...]
+    skills: list[str]
+
+    @property
+    def ci(self) -> dict[str, int]:
+        return {c: i for i, c in enumerate(self.ids)}
+
+    @property
+    def zi(self) -> dict[str, int]:
+        return {z: i for i, z in enumerate(self.zones)}
+
+    @property
+    def si(self) -> dict[str, int]:
+        return {s: i for i, s in enumerate(self.skills)}
+
+
+def _index(scene: Scene) -> _Index:
+    """Every skill a sheet, a stunt or an advantage template names, after the defaults."""
     skills = list(DEFAULT_SKILLS)
-    for c in chars:
+    for c in scene.characters:
         skills.extend(s for s in c.skills if s not in skills)
         skills.extend(st.skill for st in c.stunts if st.skill and st.skill not in skills)
         skills.extend(st.against for st in c.stunts if st.against and st.against not in skills)
     for tpl in scene.advantages:
         skills.extend(s for s in tuple(tpl.skills) + tuple(tpl.defend) if s not in skills)
-    si = {s: i for i, s in enumerate(skills)}
-    track = TRACKS.index(scene.conflict)
+    return _Index(tuple(c.id for c in scene.characters), tuple(scene.sides), tuple(z.id for z in scene.zones), skills)
 
-    fighters = [build_fighter(c, rules) for c in chars]
-    n = len(chars)
+
+def _stunt_row(ix: _Index, i: int, st: Any, f: Any) -> list | None:
+    """A stunt as the kernel's ST row (owner, skill, action, tag, argument, bonus; the aspect a
+    ``when: aspect`` names kept beside it until the names are numbered), or None for one it
+    reads elsewhere (extra stress and slots are in the fighter's tracks)."""
+    si, zi, ci = ix.si, ix.zi, ix.ci
+    if st.kind == "zone_attack":  # a turn's option, at the skill's reach (kernel/zone_attack.py)
+        return [i, si[st.skill], ACTION_CODES["attack"], k.W_BLAST, REACHES[reach_of(f, st.skill)], 0, ""]
+    if st.kind == "use_skill" and st.action != "attack":  # widens the roll's skills (kernel._use_skill)
+        return [i, si[st.skill], ACTION_CODES[st.action], k.W_USE,
+                si[st.against] if st.against is not None else k.NEG, 1 if st.skill in RANGED_SKILLS else 0, ""]
+    if st.kind != "bonus":
+        return None
+    tag = st.cond.tag if st.cond is not None else None
+    arg = 0
+    if tag == "zone":
+        arg = zi[st.cond.arg]
+    elif tag == "target":
+        arg = ci.get(st.cond.arg, -2)
+    elif tag == "aspect":
+        arg = -1  # named once the aspect names are listed (_stunts)
+    return [i, si[st.skill], ACTION_CODES[st.action], WHEN_TAGS[tag], arg, st.bonus,
+            st.cond.arg if tag == "aspect" else ""]
+
+
+def _characters(scene: Scene, ix: _Index, fighters: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """SC (each character's fixed columns, then its box values), SK (skills) and SLOTS (consequence
+    slots: value, severity, track), from the reference's own fighters (state.build_fighter)."""
+    chars, n = scene.characters, len(scene.characters)
     nbox = max(len(f.tracks[scene.conflict].values) for f in fighters)
     nslot = max([len(f.slots) for f in fighters] + [1])
     if nbox > 62 or nslot > 8:
         raise Unsupported(f"the fast core does not cover scene {scene.name!r}: more than 62 boxes or 8 slots")
     SC = np.zeros((n, k.NSF + nbox), np.int64)
-    SK = np.zeros((n, len(skills)), np.int64)
+    SK = np.zeros((n, len(ix.skills)), np.int64)
     SLOTS = np.zeros((n, nslot, 3), np.int64)
-    stunts = []
+    si, zi = ix.si, ix.zi
     for i, (c, f) in enumerate(zip(chars, fighters)):
-        SC[i, k.S_SIDE] = sides.index(c.side)
+        values = f.tracks[scene.conflict].values
+        SC[i, k.S_SIDE] = ix.sides.index(c.side)
         SC[i, k.S_NPC] = 1 if c.is_npc else 0
         SC[i, k.S_MINOR] = 1 if c.kind == "minor" else 0
-        SC[i, k.S_NBOX] = len(f.tracks[scene.conflict].values)
+        SC[i, k.S_NBOX] = len(values)
         SC[i, k.S_NSLOT] = len(f.slots)
         SC[i, k.S_FP] = f.fate_points
         SC[i, k.S_ZONE] = zi[c.zone]
-        values = f.tracks[scene.conflict].values
         SC[i, k.NSF:k.NSF + len(values)] = values
         SC[i, k.S_NSTUNT] = sum(1 for st in c.stunts if st.kind == "bonus")
         SC[i, k.S_MOB] = 1 if c.kind == "mob" else 0
@@ -179,84 +227,64 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
             SK[i, si[s]] = v
         for j, sl in enumerate(f.slots):
             SLOTS[i, j] = (sl.value, SEVERITIES.index(sl.severity), -1 if sl.track is None else TRACKS.index(sl.track))
-        for st in c.stunts:
-            if st.kind == "zone_attack":  # a turn's option, at the skill's reach (kernel/zone_attack.py)
-                stunts.append([i, si[st.skill], ACTION_CODES["attack"], k.W_BLAST, REACHES[reach_of(f, st.skill)], 0, ""])
-                continue
-            if st.kind == "use_skill" and st.action != "attack":  # widens the roll's skills (kernel._use_skill)
-                stunts.append([i, si[st.skill], ACTION_CODES[st.action], k.W_USE,
-                               si[st.against] if st.against is not None else k.NEG,
-                               1 if st.skill in RANGED_SKILLS else 0, ""])
-                continue
-            if st.kind != "bonus":
-                continue
-            tag = st.cond.tag if st.cond is not None else None
-            arg = 0
-            if tag == "zone":
-                arg = zi[st.cond.arg]
-            elif tag == "target":
-                arg = ci.get(st.cond.arg, -2)
-            elif tag == "aspect":
-                arg = -1  # named below, once the aspect names are listed
-            action = ACTION_CODES[st.action]
-            stunts.append([i, si[st.skill], action, WHEN_TAGS[tag], arg, st.bonus, st.cond.arg if tag == "aspect" else ""])
-    names: list[str] = []
+    return SC, SK, SLOTS
 
-    def name_id(text: str) -> int:
-        if text not in names:
-            names.append(text)
-        return names.index(text)
 
+def _aspects(scene: Scene, ix: _Index, names: _Names, SC: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A0 (the opening aspects' rows, in the order aspects.setup_aspects makes them) and AF0 (their
+    free invokes, by holder); each character's trouble and the aspect an extreme consequence
+    replaces are written into SC by their kernel id (row + 1)."""
+    chars, ci, zi = scene.characters, ix.ci, ix.zi
     rows, free = [], []
-    for i, c in enumerate(chars):  # the order aspects.setup_aspects makes them in
+    for i, c in enumerate(chars):
         for j, text in enumerate([c.high_concept, c.trouble] + list(c.aspects)):
             if text:
-                rows.append((k.K_CHARACTER, i, -1, -1, name_id(text), 0, 0, -1))
+                rows.append((k.K_CHARACTER, i, -1, -1, names.id(text), 0, 0, -1))
                 free.append({})
                 if j == 1:
-                    SC[i, k.S_TROUBLE] = len(rows)  # the kernel's aspect id: its row + 1
+                    SC[i, k.S_TROUBLE] = len(rows)
     for sa in scene.aspects:
-        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, name_id(sa.name), 0, 0, -1))
+        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, names.id(sa.name), 0, 0, -1))
         free.append({ci[h]: v for h, v in sa.free_invokes.items()})
-    for i, c in enumerate(chars):  # the aspect an extreme consequence replaces, by its kernel id (row + 1)
+    for i, c in enumerate(chars):
         SC[i, k.S_XREPL] = k.NEG
         lost = c.extreme_loses()
         for row, r in enumerate(rows):
-            if r[1] == i and r[0] == k.K_CHARACTER and names[r[4]] == lost and names[r[4]] != c.high_concept:
+            if r[1] == i and r[0] == k.K_CHARACTER and names.texts[r[4]] == lost and names.texts[r[4]] != c.high_concept:
                 SC[i, k.S_XREPL] = row + 1
                 break
-    for st in stunts:  # a stunt's `when: aspect: NAME` names an aspect by its name id
-        if st[3] == k.W_ASPECT:
-            st[4] = name_id(st[6])
-    ST = np.array([st[:6] for st in stunts], np.int64).reshape(-1, 6)
     A0 = np.array(rows, np.int64).reshape(-1, k.NAF)
-    AF0 = np.zeros((len(rows), n), np.int64)
+    AF0 = np.zeros((len(rows), len(chars)), np.int64)
     for a, got in enumerate(free):
         for h, v in got.items():
             AF0[a, h] = v
-    boost_ids = [name_id(b) for b in BOOSTS]
-    hard_won = name_id("Hard-Won Ground")
-    clear = name_id("Clear Ground")
-    glancing = name_id("Glancing Blow")  # armor took a whole hit (attack.land)
-    cons0 = len(names)
-    for t in TRACKS:
-        for sev in SEVERITIES:
-            names.append(CONSEQUENCE_NAMES[t][sev])
-    # aspects.consequence_name: the names the scene lists per severity, and each taker's own default
-    listed = [[name_id(x) for x in scene.consequence_names.get(sev, ())] for sev in SEVERITIES]
-    owned = [name_id(f"{CONSEQUENCE_NAMES[t][sev]} ({c.name})") if any(listed) else 0
-             for c in chars for t in TRACKS for sev in SEVERITIES]
+    return A0, AF0
 
+
+def _stunts(scene: Scene, ix: _Index, names: _Names, fighters: list) -> np.ndarray:
+    """ST: every stunt the kernel reads, one row each (_stunt_row), a ``when: aspect`` naming its aspect
+    by its name id (numbered after the opening aspects')."""
+    stunts = [row for i, (c, f) in enumerate(zip(scene.characters, fighters)) for st in c.stunts
+              if (row := _stunt_row(ix, i, st, f)) is not None]
+    for st in stunts:
+        if st[3] == k.W_ASPECT:
+            st[4] = names.id(st[6])
+    return np.array([st[:6] for st in stunts], np.int64).reshape(-1, 6)
+
+
+def _zone_tables(scene: Scene, ix: _Index) -> tuple[Any, ...]:
+    """The zone map as tables (zones.ZoneMap): sight and hops between every pair of zones, each
+    zone's free moves and the zones an overcome reaches (with their counts); and the map itself."""
     from fate_env.rules.zones import ZoneMap
     zmap = ZoneMap(scene)
-    nz = len(zones)
+    zi, nz = ix.zi, len(ix.zones)
     SIGHT = np.full((nz, nz), -1, np.int64)
     HOPS = np.full((nz, nz), -1, np.int64)
     ZF = np.zeros((nz, max(nz, 1)), np.int64)
     ZFN = np.zeros(nz, np.int64)
     ZR = np.zeros((nz, max(nz, 1)), np.int64)
     ZRN = np.zeros(nz, np.int64)
-    for a in zones:
+    for a in ix.zones:
         for b, d in zmap.sight[a].items():
             SIGHT[zi[a], zi[b]] = d
         for b, d in zmap.hops[a].items():
@@ -267,10 +295,17 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         rz = zmap.reachable(a)
         ZRN[zi[a]] = len(rz)
         ZR[zi[a], :len(rz)] = [zi[z] for z in rz]
+    return SIGHT, HOPS, ZF, ZFN, ZR, ZRN, zmap
+
+
+def _templates(scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
+    """TPL: the advantage templates (target kind, track, name, difficulty, their skills, the
+    defending skills, the skills among them that reach other zones)."""
+    si = ix.si
     TPL = np.zeros((len(scene.advantages), k.TPL_W), np.int64)
     for j, t in enumerate(scene.advantages):
         TPL[j, [k.TP_TARGET, k.TP_TRACK, k.TP_NAME, k.TP_DIFF]] = (TARGET_KINDS[t.target], TRACKS.index(t.track),
-                                                                  name_id(t.name), t.difficulty)
+                                                                  names.id(t.name), t.difficulty)
         TPL[j, k.TP_NSK] = len(t.skills)
         TPL[j, k.TP_SK:k.TP_SK + len(t.skills)] = [si[s] for s in t.skills]
         TPL[j, k.TP_NDEF] = len(t.defend)
@@ -278,31 +313,31 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         far = [si[s] for s in t.skills if s in RANGED_SKILLS]
         TPL[j, k.TP_NRG] = len(far)
         TPL[j, k.TP_RG:k.TP_RG + len(far)] = far
+    return TPL
 
-    pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
-        sum(c.fate_points for c in chars if c.is_npc)
-    names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2 + len(EXPLOIT_SKILLS) + 3
-    P = np.zeros(names_at + 2 * len(SEVERITIES) + sum(map(len, listed)) + len(owned), np.int64)
-    P[k.P_CNAMES] = names_at
-    at = names_at + 2 * len(SEVERITIES)
-    for s_, ids_ in enumerate(listed):
-        P[names_at + 2 * s_], P[names_at + 2 * s_ + 1] = len(ids_), at
-        P[at:at + len(ids_)] = ids_
-        at += len(ids_)
-    P[k.P_COWNED] = at
-    P[at:at + len(owned)] = owned
-    P[k.P_XSK] = names_at - len(EXPLOIT_SKILLS) - 3
-    P[k.P_RSK] = names_at - 3
-    P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
-    P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
-    P[k.P_EXPLOIT_FOE] = int(facts.exploit_against_foe)
-    P[k.P_XRANGED] = sum(1 << j for j, s in enumerate(EXPLOIT_SKILLS) if s in RANGED_SKILLS)
-    P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
-    for a in zones:  # zones.ZoneMap.move_difficulty
-        for b, cost in zmap.cost[a].items():
-            P[P[k.P_ZCOST] + zi[a] * len(zones) + zi[b]] = cost
-    P[k.P_POL] = k.NP + k.ATK_W * n + n
-    for i, c in enumerate(chars):
+
+def _made_names(scene: Scene, names: _Names) -> dict[str, Any]:
+    """The names of the aspects the kernel makes in play, numbered after the opening aspects' and the
+    stunts' (and before the templates'): the boosts, the grounds, the glancing blow, and
+    aspects.consequence_name's names (the first default name's id, the names the scene lists per
+    severity, each taker's own default when the scene lists any)."""
+    made: dict[str, Any] = {"boosts": [names.id(b) for b in BOOSTS], "hard_won": names.id("Hard-Won Ground"),
+                            "clear": names.id("Clear Ground"),
+                            "glancing": names.id("Glancing Blow")}  # armor took a whole hit (attack.land)
+    made["cons0"] = len(names.texts)
+    for t in TRACKS:
+        for sev in SEVERITIES:
+            names.texts.append(CONSEQUENCE_NAMES[t][sev])
+    made["listed"] = [[names.id(x) for x in scene.consequence_names.get(sev, ())] for sev in SEVERITIES]
+    made["owned"] = [names.id(f"{CONSEQUENCE_NAMES[t][sev]} ({c.name})") if any(made["listed"]) else 0
+                     for c in scene.characters for t in TRACKS for sev in SEVERITIES]
+    return made
+
+
+def _policy_params(P: np.ndarray, scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None,
+                   pool: int) -> None:
+    """Each seat's policy and its parameters, at P[P_POL] + POL_W * seat."""
+    for i, c in enumerate(scene.characters):
         name, params = policies[c.id]
         at = P[k.P_POL] + k.POL_W * i
         P[at + k.POL_KIND] = POLICY_KINDS[name]
@@ -319,44 +354,111 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         P[at + k.POL_ANYROLL] = 1 if params.get("fate_points_on_any_roll") else 0
         P[at + k.POL_MEDIOCRE] = 1 if params.get("mediocre_attacks") else 0
         P[at + k.POL_GUARD] = 1 if params.get("guard") else 0
-    P[k.P_STYLE] = STYLES[rules.stress_style]
-    P[k.P_POPCORN] = int(facts.popcorn)
-    P[k.P_TWCAP] = int(facts.teamwork_capped)
-    P[k.P_ORDER] = k.NP + k.ATK_W * n
-    P[P[k.P_ORDER]:P[k.P_ORDER] + n] = [ci[c] for c in _order_by_skills(scene)]
-    tracks = rules.tracks_in_play(scene.conflict)
-    for i, c in enumerate(chars):  # reach.attack_skills and reach_of
+
+
+def _attack_params(P: np.ndarray, scene: Scene, ix: _Index) -> None:
+    """Each character's attack skills and their reach (reach.attack_skills and reach_of), at
+    NP + ATK_W * seat, and the order by skills (Core's turn order) at P[P_ORDER]."""
+    si, ci = ix.si, ix.ci
+    P[P[k.P_ORDER]:P[k.P_ORDER] + len(ix.ids)] = [ci[c] for c in _order_by_skills(scene)]
+    tracks = scene.rules.tracks_in_play(scene.conflict)
+    for i, c in enumerate(scene.characters):
         atk = [(skill, REACHES[reach]) for skill, reach in sheet_attack_skills(tracks, c)]
         at = k.NP + k.ATK_W * i
         P[at] = len(atk)
         for j, (sk, reach) in enumerate(atk):
             P[at + 1 + 2 * j], P[at + 2 + 2 * j] = si[sk], reach
-    P[k.P_TRACK] = track
+
+
+def _rule_params(P: np.ndarray, scene: Scene) -> None:
+    """What the rule set's facts (rules/facts.py) and the scene's rules say, as P's flags and codes."""
+    rules, facts = scene.rules, scene.rules.facts
+    P[k.P_EXPLOIT_FOE] = int(facts.exploit_against_foe)
+    P[k.P_STYLE] = STYLES[rules.stress_style]
+    P[k.P_POPCORN] = int(facts.popcorn)
+    P[k.P_TWCAP] = int(facts.teamwork_capped)
+    P[k.P_TRACK] = TRACKS.index(scene.conflict)
     P[k.P_SHOOT] = scene.shoot_range
     P[k.P_BLOCK] = 1 if scene.foes_block_movement else 0
     P[k.P_FD_CONDENSED] = int(facts.full_defense_boost)
     P[k.P_MAXEX] = rules.max_exchanges
-    P[k.P_FIRST] = ci[scene.first] if scene.first else ci[_first_by_skills(scene)]
-    P[k.P_GMPOOL] = pool
-    P[k.P_FIGHT], P[k.P_SHOOT_SKILL], P[k.P_PROVOKE] = si["Fight"], si["Shoot"], si["Provoke"]
-    P[k.P_ATHLETICS], P[k.P_WILL] = si["Athletics"], si["Will"]
-    P[k.P_NSIDES] = len(sides)
-    P[k.P_AMAX], P[k.P_EMAX] = limits(n, len(rows))
-    (P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING], P[k.P_NAME_SMALL_WIN], P[k.P_NAME_SECOND_WIND],
-     P[k.P_NAME_MOMENTUM]) = boost_ids
-    P[k.P_NAME_HARD_WON] = hard_won
-    P[k.P_NAME_CLEAR] = clear
-    P[k.P_NAME_GLANCING] = glancing
     P[k.P_WEAPONS] = (k.WEAPONS_SHIFTS if facts.weapon_shifts else k.WEAPONS_ROLL if facts.weapon_rolls else
                       k.WEAPONS_OFF)
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
     P[k.P_TIE_CHOICE] = int(facts.tie_choice)
     P[k.P_SHARED] = 1 if rules.shared_costs else 0
-    P[k.P_NAME_CONS0] = cons0
-    P[k.P_NBLAST] = sum(1 for c in chars for st in c.stunts if st.kind == "zone_attack")
-    P[k.P_USESKILL] = sum(1 for c in chars for st in c.stunts if st.kind == "use_skill" and st.action != "attack")
-    return Tables(scene, ids, sides, tuple(skills), zones, tuple(names), SC, SK, ST, SLOTS, A0, AF0, P, SIGHT, HOPS,
-                  ZF, ZFN, ZR, ZRN, TPL,
+    P[k.P_NBLAST] = sum(1 for c in scene.characters for st in c.stunts if st.kind == "zone_attack")
+    P[k.P_USESKILL] = sum(1 for c in scene.characters for st in c.stunts
+                          if st.kind == "use_skill" and st.action != "attack")
+
+
+def _params(scene: Scene, ix: _Index, made: dict[str, Any], zmap: Any, policies: dict[str, tuple[str, dict]],
+            asks: dict[str, int] | None, pool: int, naspects: int) -> np.ndarray:
+    """P: the scalar parameters (P_*), then the attack table, the order by skills, the policies, the
+    move costs, the skills of exploits and removals, and the consequence names, laid out in that order."""
+    n, zones, si, zi, ci = len(ix.ids), ix.zones, ix.si, ix.zi, ix.ci
+    listed, owned = made["listed"], made["owned"]
+    names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2 + len(EXPLOIT_SKILLS) + 3
+    P = np.zeros(names_at + 2 * len(SEVERITIES) + sum(map(len, listed)) + len(owned), np.int64)
+    P[k.P_CNAMES] = names_at
+    at = names_at + 2 * len(SEVERITIES)
+    for s_, ids_ in enumerate(listed):
+        P[names_at + 2 * s_], P[names_at + 2 * s_ + 1] = len(ids_), at
+        P[at:at + len(ids_)] = ids_
+        at += len(ids_)
+    P[k.P_COWNED] = at
+    P[at:at + len(owned)] = owned
+    P[k.P_XSK] = names_at - len(EXPLOIT_SKILLS) - 3
+    P[k.P_RSK] = names_at - 3
+    P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
+    P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
+    P[k.P_XRANGED] = sum(1 << j for j, s in enumerate(EXPLOIT_SKILLS) if s in RANGED_SKILLS)
+    P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
+    for a in zones:  # zones.ZoneMap.move_difficulty
+        for b, cost in zmap.cost[a].items():
+            P[P[k.P_ZCOST] + zi[a] * len(zones) + zi[b]] = cost
+    P[k.P_POL] = k.NP + k.ATK_W * n + n
+    _policy_params(P, scene, policies, asks, pool)
+    P[k.P_ORDER] = k.NP + k.ATK_W * n
+    _attack_params(P, scene, ix)
+    _rule_params(P, scene)
+    P[k.P_FIRST] = ci[scene.first] if scene.first else ci[_first_by_skills(scene)]
+    P[k.P_GMPOOL] = pool
+    P[k.P_FIGHT], P[k.P_SHOOT_SKILL], P[k.P_PROVOKE] = si["Fight"], si["Shoot"], si["Provoke"]
+    P[k.P_ATHLETICS], P[k.P_WILL] = si["Athletics"], si["Will"]
+    P[k.P_NSIDES] = len(ix.sides)
+    P[k.P_AMAX], P[k.P_EMAX] = limits(n, naspects)
+    (P[k.P_NAME_PREPARED], P[k.P_NAME_UPPER], P[k.P_NAME_OPENING], P[k.P_NAME_SMALL_WIN], P[k.P_NAME_SECOND_WIND],
+     P[k.P_NAME_MOMENTUM]) = made["boosts"]
+    P[k.P_NAME_HARD_WON] = made["hard_won"]
+    P[k.P_NAME_CLEAR] = made["clear"]
+    P[k.P_NAME_GLANCING] = made["glancing"]
+    P[k.P_NAME_CONS0] = made["cons0"]
+    return P
+
+
+def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None = None) -> Tables:
+    """The kernel's arrays for ``scene``, one table at a time; ``policies`` maps each character to the
+    controller that plays it and that controller's parameters; ``asks`` the decision kinds (a
+    bitmask) a seat answers from outside, its controller making the others (``agent``: every
+    kind, else none). The aspect names are numbered in the order the tables ask for them."""
+    problems = covered(scene, {cid: name for cid, (name, _) in policies.items()})
+    if problems:
+        raise Unsupported(f"the fast core does not cover scene {scene.name!r}: {'; '.join(problems)}")
+    ix = _index(scene)
+    fighters = [build_fighter(c, scene.rules) for c in scene.characters]
+    names = _Names()
+    SC, SK, SLOTS = _characters(scene, ix, fighters)
+    A0, AF0 = _aspects(scene, ix, names, SC)
+    ST = _stunts(scene, ix, names, fighters)
+    SIGHT, HOPS, ZF, ZFN, ZR, ZRN, zmap = _zone_tables(scene, ix)
+    pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
+        sum(c.fate_points for c in scene.characters if c.is_npc)
+    made = _made_names(scene, names)
+    TPL = _templates(scene, ix, names)
+    P = _params(scene, ix, made, zmap, policies, asks, int(pool), len(A0))
+    return Tables(scene, ix.ids, ix.sides, tuple(ix.skills), ix.zones, tuple(names.texts), SC, SK, ST, SLOTS, A0,
+                  AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),
                   tuple(tuple((s.severity, s.value) for s in f.slots) for f in fighters),
                   tuple(f.fate_points for f in fighters), int(pool))

@@ -57,7 +57,7 @@ def test_kernel_modules_import_only_lower_ones():
     """The order of kernel/__init__.py's docstring: no module imports one named after it."""
     order = ["layout", "mirror", "events", "table", "seats", "reach", "rolls", "aspects", "checkpoint", "stress",
              "basic", "tactics", "invokes", "attack", "advantage", "overcome", "overcome_move", "exploit", "remove",
-             "support", "zone_attack", "conflict", "entry"]
+             "support", "zone_attack", "picks", "turn", "conflict", "entry"]
     assert sorted(order) == sorted(m.__name__.rsplit(".", 1)[1] for m in MODULES)
     bad = []
     for module in MODULES:
@@ -67,3 +67,11 @@ def test_kernel_modules_import_only_lower_ones():
                 if order.index(node.module) >= order.index(name):
                     bad.append(f"{name} imports {node.module}")
     assert bad == []
+
+
+def test_each_kernel_function_mirrors_one_or_two_reference_functions():
+    """The turn is its options, one pick per policy and the taking (issue 74): a kernel function that
+    mirrors many reference functions is several of them woven together, and each new rule would
+    weave into it again."""
+    wide = {f: targets for f, targets in MIRRORS.items() if len(targets) > 2}
+    assert wide == {}

@@ -22,7 +22,8 @@ Modules, lowest first (each imports only those above it): ``layout`` (the arrays
 codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``rolls``, ``aspects``,
 ``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
 ``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
-``exploit``, ``remove``, ``support``, ``zone_attack``), ``conflict`` (a turn and the flow), and ``entry`` (what
+``exploit``, ``remove``, ``support``, ``zone_attack``), ``picks`` (each script's pick of a turn's option),
+``turn`` (a turn: its options built, one picked, taken), ``conflict`` (the flow), and ``entry`` (what
 Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
 flows in the bundles of ``../bundles.py``.
 """

@@ -5,9 +5,8 @@ poses, the free move into reach, the attack with the best odds.
 from __future__ import annotations
 
 from ..jit import njit
-from .events import _decision, _emit
 from .layout import (
-    C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, D_TURN, E_MOVED, NEG, O_MOVE, P_POL, PK_MINION, POL_HURT, POL_KIND,
+    C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, NEG, P_POL, PK_MINION, POL_HURT, POL_KIND,
     POL_LIKELY, POL_MARGIN, POL_MARKED, POL_MEDIOCRE, POL_W, S_NBOX,
 )
 from .mirror import mirrors
@@ -125,18 +124,13 @@ def _reach_after(SC, SK, CH, P, SIGHT, me, zone, buf, skills):
 
 @mirrors("agents.basic.BasicController._move")
 @njit(cache=True, _nrt=False)
-def _step_into_reach(T, CH, EV, G, actor, moves, nm, buf, skills, reason):
-    """The turn's free move: the first of ``moves`` from which a foe is in reach, taken (with
-    ``reason``); False if none is."""
+def _reach_step(T, CH, actor, moves, nm, buf, skills):
+    """The first of the turn's free ``moves`` from which a foe is in reach (its index), or NEG."""
     SC, SK, P, SIGHT = T.SC, T.SK, T.P, T.SIGHT
-    here = CH[actor, C_ZONE]
     for i in range(nm):
         if _reach_after(SC, SK, CH, P, SIGHT, actor, moves[i], buf, skills):
-            _decision(EV, G, D_TURN, actor, i, reason, O_MOVE, moves[i], 0, 0, 0, 0)
-            _emit(EV, G, E_MOVED, (actor, here, moves[i], 1, 0, 0, 0, 0, 0, 0, 0))
-            CH[actor, C_ZONE] = moves[i]
-            return True
-    return False
+            return i
+    return NEG
 
 
 @mirrors("agents.basic.BasicController._turn")

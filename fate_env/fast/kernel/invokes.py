@@ -282,19 +282,90 @@ def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
             _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_USED, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
-@mirrors("fate_env.rules.invokes.invoke_turns",
-         "agents.basic.BasicController._invoke",
-         "agents.tactics.TacticianController._invoke",
-         "agents.tactics.StackerController._invoke")
+@mirrors("agents.basic.BasicController._invoke")
+@njit(cache=True, _nrt=False, inline="always")
+def _basic_invoke(T, W, B, who, mine, attack, nal, bear, strict):
+    """basic._invoke: enough already (a hit, a tie held), else the invokes it needs at +2 each if it
+    can pay for them: the first free one, else the first paid one it pays itself, else done. A pick:
+    (option index, reason, aspect, for whom, free, reroll), index 0 being done."""
+    SC, P = T.SC, T.P
+    A, G = W.A, W.G
+    R, allies, pick_free, pick_paid = B.R, B.allies, B.pick_free, B.pick_paid
+    pol = P[P_POL] + POL_W * who
+    other = R[R_OPP] if mine else R[R_ACTOR]
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    margin = effort - opposition if mine else opposition - effort
+    if mine:
+        goal = 1 if attack else 0
+        if margin >= goal:
+            return 0, R_I_ENOUGH, 0, 0, 0, 0
+        need = (goal - margin + 1) // 2
+    else:
+        if margin >= 0:
+            return 0, R_I_HOLDS, 0, 0, 0, 0
+        need = (-margin + 1) // 2
+    free, fp, payable = _budget(SC, W, R, who, allies, nal, bear, strict)
+    fp = fp - P[pol + POL_RESERVE]
+    if SC[who, S_NPC] != 0 and fp > G[G_GMPOOL] - P[pol + POL_FLOOR]:
+        fp = G[G_GMPOOL] - P[pol + POL_FLOOR]  # the NPC's share of the GM pool (BasicController._pool_room)
+    if fp < 0 or (not attack and P[pol + POL_ANYROLL] == 0):
+        fp = 0  # fate points only where harm is decided (fate_points_on_any_roll)
+    if free + min(fp, payable) < need:
+        return 0, R_I_CANNOT, 0, 0, 0, 0
+    if pick_free[0] != NEG:
+        aid = pick_free[1]
+        return pick_free[0], R_I_FREE + _bearing(A[aid, A_OWNER], who, other), aid, pick_free[2], 1, 0
+    if pick_paid[0] == NEG or fp <= 0:
+        return 0, R_I_NOOWN, 0, 0, 0, 0
+    aid = pick_paid[1]
+    return pick_paid[0], R_I_PAID + _bearing(A[aid, A_OWNER], who, other), aid, who, 0, 0
+
+
+@mirrors("agents.tactics.TacticianController._invoke", "agents.tactics.StackerController._invoke")
+@njit(cache=True, _nrt=False, inline="always")
+def _script_invoke(T, W, B, who, mine, attack, nal, bear, strict):
+    """The seat's script's pick in an invoke round: on its own attack, the tactician cashes every free
+    invoke on the target first and the stacker puts its whole stack into the blow (``_invoke_scan``
+    found them); else basic's."""
+    P = T.P
+    pick_free = B.pick_free
+    kind = P[P[P_POL] + POL_W * who + POL_KIND]
+    if mine and attack and kind == PK_TACTICIAN and pick_free[3] != NEG:
+        return pick_free[3], R_I_CASHES, pick_free[4], pick_free[5], 1, 0
+    if mine and attack and kind == PK_STACKER and pick_free[6] != NEG:
+        return pick_free[6], R_I_STACKS, pick_free[7], who, 1, 0
+    return _basic_invoke(T, W, B, who, mine, attack, nal, bear, strict)
+
+
+@mirrors("fate_env.rules.invokes.invoke_turns")
+@njit(cache=True, _nrt=False)
+def _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n):
+    """A paused invoke round: the roll's context (invokes.roll_context), then its options, done and
+    every invoke, written past the events."""
+    A, G = W.A, W.G
+    R, pick_paid = B.R, B.pick_paid
+    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
+    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    G[G_PEFFORT] = effort
+    G[G_POPP] = opposition
+    G[G_PMARGIN] = effort - opposition if mine else opposition - effort
+    G[G_PROLLER] = 1 if mine else 0
+    _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
+    for q in range(1, n + 1):
+        _invoke_at(T, W, B, who, neffects, nal, npay, q, pick_paid)
+        _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME], pick_paid[3])
+
+
+@mirrors("fate_env.rules.invokes.invoke_turns")
 @njit(cache=True, _nrt=False)
 def _invoke_rounds(T, W, B, EV, attack, active):
-    """Roller, then opposer, in turns until both stop (invokes.invoke_turns) — basic's answers,
-    the tactician's (it cashes every free invoke on its attack's target first) and the stacker's
-    (it spends every free invoke it holds on its own attack). ``active``:
+    """Roller, then opposer, in turns until both stop (invokes.invoke_turns): each seat's options
+    scanned, one picked (drawn for a random or outside seat, else its script's), taken. ``active``:
     the opposition rolled (else a passive difficulty's voice, who may only add +2)."""
     SC, P = T.SC, T.P
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
-    R, allies, payers, pick_free, pick_paid = B.R, B.allies, B.payers, B.pick_free, B.pick_paid
+    R, allies, payers, pick_paid = B.R, B.allies, B.payers, B.pick_paid
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
     seats1 = R[R_OPP]
@@ -307,12 +378,10 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         mine = who == R[R_ACTOR]
         neffects = 2 if mine or active else 1  # +2 and reroll; a passive roll's voice: +2 only
         tactician = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_TACTICIAN
-        stacker = mine and attack and P[P[P_POL] + POL_W * who + POL_KIND] == PK_STACKER
         nal = _allies(SC, CH, who, allies)
         npay = _payers(SC, CH, G, who, allies, nal, payers)
         pol = P[P_POL] + POL_W * who
-        other = R[R_OPP] if mine else R[R_ACTOR]
-        bear = ANY_ASPECT if P[pol + POL_ANY] != 0 else other
+        bear = ANY_ASPECT if P[pol + POL_ANY] != 0 else (R[R_OPP] if mine else R[R_ACTOR])
         strict = P[pol + POL_FIT]
         n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG, bear, strict)
         if n == 0:
@@ -321,99 +390,22 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         if _draws(P, who, D_INVOKE):  # RandomController (or an agent): "done" or any invoke
             idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
             if idx < 0:
-                if G[G_BAIL] == BAIL_PAUSE:  # the context (invokes.roll_context), then the options: done, every invoke
-                    effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-                    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-                    G[G_PEFFORT] = effort
-                    G[G_POPP] = opposition
-                    G[G_PMARGIN] = effort - opposition if mine else opposition - effort
-                    G[G_PROLLER] = 1 if mine else 0
-                    _opt(EV, G, 0, O_DONE, 0, 0, 0, 0, 0)
-                    for q in range(1, n + 1):
-                        _invoke_at(T, W, B, who, neffects, nal, npay, q, pick_paid)
-                        _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME],
-                             pick_paid[3])
+                if G[G_BAIL] == BAIL_PAUSE:
+                    _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n)
                 return
-            if idx == 0:
-                _decision(EV, G, D_INVOKE, who, 0, _why(P, who, D_INVOKE), O_DONE, 0, 0, 0, 0, 0)
-                passes += 1
-                continue
-            _invoke_at(T, W, B, who, neffects, nal, npay, idx, pick_paid)
-            aid = pick_paid[0]
-            _decision(EV, G, D_INVOKE, who, idx, _why(P, who, D_INVOKE), O_INVOKE, aid, pick_paid[1], pick_paid[2], A[aid, A_NAME],
-                      pick_paid[3])
-            _apply_invoke(T, W, B, EV, who, aid, pick_paid[1], pick_paid[2] == 1, pick_paid[3] == 1)
-            passes = 0
-            if G[G_BAIL] != BAIL_NONE:
-                return
-            continue
-        if tactician and pick_free[3] != NEG:  # TacticianController._invoke
-            aid = pick_free[4]
-            _decision(EV, G, D_INVOKE, who, pick_free[3], R_I_CASHES, O_INVOKE, aid, pick_free[5], 1, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, EV, who, aid, pick_free[5], True, False)
-            passes = 0
-            if G[G_BAIL] != BAIL_NONE:
-                return
-            continue
-        if stacker and pick_free[6] != NEG:  # StackerController._invoke: the whole stack into the blow
-            aid = pick_free[7]
-            _decision(EV, G, D_INVOKE, who, pick_free[6], R_I_STACKS, O_INVOKE, aid, who, 1, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, EV, who, aid, who, True, False)
-            passes = 0
-            if G[G_BAIL] != BAIL_NONE:
-                return
-            continue
-        # basic._invoke
-        effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-        opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
-        margin = effort - opposition if mine else opposition - effort
-        choice = 0
-        reason = R_I_CANNOT
-        if mine:
-            goal = 1 if attack else 0
-            if margin >= goal:
-                reason = R_I_ENOUGH
-                need = 0
-            else:
-                need = (goal - margin + 1) // 2
+            if idx > 0:
+                _invoke_at(T, W, B, who, neffects, nal, npay, idx, pick_paid)
+            pick = (idx, _why(P, who, D_INVOKE), pick_paid[0], pick_paid[1], pick_paid[2], pick_paid[3])
         else:
-            if margin >= 0:
-                reason = R_I_HOLDS
-                need = 0
-            else:
-                need = (-margin + 1) // 2
-        if need > 0:
-            free, fp, payable = _budget(SC, W, R, who, allies, nal, bear, strict)
-            fp = fp - P[pol + POL_RESERVE]
-            if SC[who, S_NPC] != 0 and fp > G[G_GMPOOL] - P[pol + POL_FLOOR]:
-                fp = G[G_GMPOOL] - P[pol + POL_FLOOR]  # the NPC's share of the GM pool (BasicController._pool_room)
-            if fp < 0 or (not attack and P[pol + POL_ANYROLL] == 0):
-                fp = 0  # fate points only where harm is decided (fate_points_on_any_roll)
-            if free + min(fp, payable) < need:
-                reason = R_I_CANNOT
-            elif pick_free[0] != NEG:
-                choice = pick_free[0]
-                reason = R_I_FREE
-            elif pick_paid[0] == NEG or fp <= 0:
-                reason = R_I_NOOWN
-            else:
-                choice = pick_paid[0]
-                reason = R_I_PAID
-        if choice == 0:
-            _decision(EV, G, D_INVOKE, who, 0, reason, O_DONE, 0, 0, 0, 0, 0)
+            pick = _script_invoke(T, W, B, who, mine, attack, nal, bear, strict)
+        idx, why, aid, target, free, reroll = pick
+        if idx == 0:
+            _decision(EV, G, D_INVOKE, who, 0, why, O_DONE, 0, 0, 0, 0, 0)
             passes += 1
-        elif reason == R_I_FREE:
-            aid = pick_free[1]
-            reason += _bearing(A[aid, A_OWNER], who, other)
-            _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, pick_free[2], 1, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, EV, who, aid, pick_free[2], True, False)
-            passes = 0
-        else:
-            aid = pick_paid[1]
-            reason += _bearing(A[aid, A_OWNER], who, other)
-            _decision(EV, G, D_INVOKE, who, choice, reason, O_INVOKE, aid, who, 0, A[aid, A_NAME], 0)
-            _apply_invoke(T, W, B, EV, who, aid, who, False, False)
-            passes = 0
+            continue
+        _decision(EV, G, D_INVOKE, who, idx, why, O_INVOKE, aid, target, free, A[aid, A_NAME], reroll)
+        _apply_invoke(T, W, B, EV, who, aid, target, free == 1, reroll == 1)
+        passes = 0
         if G[G_BAIL] != BAIL_NONE:
             return
 

@@ -10,7 +10,7 @@ from .events import _decision, _emit, _opt
 from .invokes import _settle
 from .layout import (
     ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
-    P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_T_BLAST, R_Z1, R_Z2,
+    P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
 )
 from .mirror import kernel_only, mirrors
@@ -68,16 +68,15 @@ def _blast(T, W, B, EV, actor, nth, index, why, foes):
 
 @mirrors("agents.basic.BasicController._turn")
 @njit(cache=True, _nrt=False)
-def _blast_if_worth_it(T, W, B, EV, actor, count, at):
-    """basic: the first zone attack that catches two foes or more and no friend, made (True), if any
-    (its option index: ``at`` + its place among the zone attacks)."""
+def _worth_blasting(T, W, actor, count):
+    """basic: the first of the turn's ``count`` zone attacks that catches two foes or more and no
+    friend, and the foes it catches; (NEG, 0) if none does."""
     SC, ST, P, SIGHT, CH = T.SC, T.ST, T.P, T.SIGHT, W.CH
     for i in range(count):
         foes = _worth_it(SC, CH, actor, _nth_blast(SC, ST, P, SIGHT, CH, actor, i)[0])
         if foes:
-            _blast(T, W, B, EV, actor, i, at + i, R_T_BLAST, foes)
-            return True
-    return False
+            return i, foes
+    return NEG, 0
 
 
 @mirrors("agents.basic.BasicController._turn")
