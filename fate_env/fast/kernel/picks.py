@@ -251,7 +251,7 @@ def _script_pick(T, W, B, actor, n, blasts):
 
 
 @mirrors("agents.basic.BasicController._move", "agents.tactics.SniperController._move")
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _script_move(T, W, B, actor, nm, in_reach):
     """The script's free move after the action, (0: stay, else 1 + the move's index; reason): the
     sniper with a foe in its zone falls back to a firing position; basic stays with a foe in a
@@ -271,7 +271,7 @@ def _script_move(T, W, B, actor, nm, in_reach):
 
 
 @mirrors("agents.basic.BasicController._next", "agents.tactics.TacticianController._next")
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _script_next(T, W, B, chooser, npool):
     """Popcorn: the script's pick of who goes next among ``B.pool``'s first ``npool`` (their index;
     reason): the tactician names an ally who holds free invokes; else the first ally; else the

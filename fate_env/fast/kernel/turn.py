@@ -187,7 +187,7 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
 
 
 @mirrors("fate_env.rules.flows.conflict.turn")
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _move_after(T, W, B, EV, actor):
     """The free move after the action, drawn or the script's (``picks._script_move``); False when a
     seat's answer is awaited."""
