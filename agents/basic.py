@@ -334,7 +334,7 @@ class BasicController:
         for pref in reasons:
             if Choose(pref) in d.options:
                 return d.options.index(Choose(pref)), reasons[pref]
-        return 0, "the only way"
+        return 0, reason("only_way")
 
     # -- contests and challenges ---------------------------------------------------
     def _contest_roll(self, c: Conflict, d: Decision) -> tuple[int, str]:

@@ -69,6 +69,7 @@ REASONS: dict[str, str] = {
     "nothing_left": "nothing left to absorb the hit",
     "give_nothing": "gives the enemy nothing",
     "minor_cost": "gets there at a minor cost",
+    "only_way": "the only way",  # a cost question basic has no rule for: the first option
     "major_cost": "gets there at a major cost while still unhurt",
     "too_hurt": "too hurt to pay a major cost",
     # who goes next (popcorn)

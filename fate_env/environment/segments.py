@@ -305,7 +305,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       "split an advantage: template (T) x zone", (SplitAdvantage,), _split_advantage),
     # the forgo_defense dial: take an attack undefended (empty without it)
     S("forgo_defense", _if("forgo", _one), "1, or 0", ("respond",), "forgo the defense: the attack is against Mediocre",
-      (ForgoDefense,)),
+      (ForgoDefense,), kernel="L_FORGO"),
     # the full_defense_focus dial: full defense guarding an ally (empty without it)
     S("guard", lambda L: L.C, "C, or 0", ("turn",), "full defense guarding an ally (C)", (Guard,),
       _character("guard", "ally")),
@@ -322,9 +322,10 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       "the most tasks of a zone's challenge, or 0", ("turn",), "a task of the zone's own challenge", (ZoneTask,),
       lambda L, c, ego, o, slots, boosts: L.at("zone_task", o.task)),
     # the stand_in dial: an ally beside an attack's target steps in or not
-    S("stand_aside", _if("stand_in", _one), "1, or 0", ("cost",), "let the attack on an ally go by", choice="stand_aside"),
+    S("stand_aside", _if("stand_in", _one), "1, or 0", ("cost",), "let the attack on an ally go by", choice="stand_aside",
+      kernel="L_STANDASIDE"),
     S("stand_in", _if("stand_in", _one), "1, or 0", ("cost",), "step in: defend for the ally and take the hit",
-      choice="stand_in"),
+      choice="stand_in", kernel="L_STANDIN"),
     # hidden aspects (aspects[].hidden): a failed search's opposition keeps the aspect hidden or reveals it
     S("keep_hidden", _if("hidden", _one), "1, or 0", ("cost",), "a failed search: keep the aspect hidden",
       choice="keep_hidden"),

@@ -16,8 +16,8 @@ from fate_env.rules import events as ev
 from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
-    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, FullDefense, Exploit, Invoke, Move, Next, OvercomeMove, Pass, RemoveAspect, Stay,
-    Support, ZoneAttack,
+    Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
+    OvercomeMove, Pass, RemoveAspect, Stay, Support, ZoneAttack,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -31,7 +31,8 @@ ACTIONS = k.ACTIONS
 ASPECT_KINDS = tuple(AspectKind(word) for word in k.ASPECT_KINDS)
 MAJOR_COSTS = k.MAJOR_COSTS
 CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost",
-           k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost"}
+           k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
+           k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -61,7 +62,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better",
+    k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
 }
@@ -112,6 +113,8 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Support(tb.ids[x1])
     if o == k.O_ZONEATTACK:
         return ZoneAttack(tb.zones[x1], tb.skills[x2])
+    if o == k.O_FORGO:
+        return ForgoDefense()
     raise ValueError(f"unknown option code {o}")
 
 
@@ -153,11 +156,15 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
                                   who(a[4]), (a[7], a[8], a[9], a[10]) if reroll else None))
         elif code == k.E_RESOLVED:
             out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
+        elif code == k.E_STOODIN:
+            out.append(ev.StoodIn(ids[a[0]], ids[a[1]], ids[a[2]]))
         elif code == k.E_PASSIVE:
             if a[4] == k.WHY_PASSIVE_EXPLOIT:
                 why = f"take advantage of {names[a[3]]}"
             elif a[4] == k.WHY_PASSIVE_CLEAR:
                 why = f"clear {names[a[3]]}"
+            elif a[4] == k.WHY_PASSIVE_FORGO:
+                why = f"{ids[a[3]]} forgoes the defense"
             elif a[1] == k.ACT_ADVANTAGE:
                 why = f"create {scene.advantages[a[3]].name}"
             else:

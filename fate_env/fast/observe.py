@@ -20,8 +20,8 @@ from .kernel.stress import _cap
 (L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
- L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK) = range(38)
-NL = 38
+ L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN) = range(41)
+NL = 41
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
 DYN = 7       # where a character row's dynamic columns start (observation.encode: rows[:, 7:])
@@ -146,7 +146,8 @@ for _code, _at in ((k.O_CONCEDE, L_CONCEDE), (k.O_FULLDEF, L_FULLDEF), (k.O_PASS
                    (k.O_DONE, L_DONE), (k.O_FULLHIT, L_FULLHIT), (k.O_BOOST_HIT, L_BOOSTHIT),
                    (k.O_TAKENOUT, L_TAKENOUT), (k.O_STAY, L_STAY), (k.O_NO_ASPECT, L_NOASPECT),
                    (k.O_FOR_ENEMY, L_FORENEMY), (k.O_MINOR_COST, L_MINOR), (k.O_FAIL_BOOST, L_FAILBOOST),
-                   (k.O_FAIL, L_FAIL), (k.O_MAJOR_COST, L_MAJOR)):
+                   (k.O_FAIL, L_FAIL), (k.O_MAJOR_COST, L_MAJOR), (k.O_FORGO, L_FORGO),
+                   (k.O_STAND_ASIDE, L_STANDASIDE), (k.O_STAND_IN, L_STANDIN)):
     FIXED[_code] = _at
 
 

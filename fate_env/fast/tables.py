@@ -387,6 +387,8 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_MAJOR] = MAJOR_COSTS[rules.major_cost]
     P[k.P_TIE_CHOICE] = int(facts.tie_choice)
     P[k.P_SHARED] = 1 if rules.shared_costs else 0
+    P[k.P_FORGO] = 1 if rules.forgo_defense else 0  # switches: read as they are (facts.py)
+    P[k.P_STANDIN] = 1 if rules.stand_in else 0
     P[k.P_NBLAST] = sum(1 for c in scene.characters for st in c.stunts if st.kind == "zone_attack")
     P[k.P_USESKILL] = sum(1 for c in scene.characters for st in c.stunts
                           if st.kind == "use_skill" and st.action != "attack")

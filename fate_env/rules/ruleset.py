@@ -179,9 +179,9 @@ class RuleSet:
     fragile_aspects: bool = _flag()    # a maneuver's aspect on a character goes at its first tag (002:83)
     advantage_rule: str = _pick(ADVANTAGE_RULES, "create")   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
     full_defense_focus: bool = _flag()  # full defense guarding an ally: defend for them at +2 (003:2236-2240; 000:270)
-    stand_in: bool = _flag()           # an ally beside the target may step in and take the attack (000:270)
+    stand_in: bool = _flag(fast=EVERY)  # an ally beside the target may step in and take the attack (000:270)
     shared_costs: bool = _flag(True, fast=EVERY)  # supporters pay a major cost of the roll they helped (003:1453-1454)
-    forgo_defense: bool = _flag()      # a defender may forgo the defense and take the hit: the attack is against Mediocre (000:292-294)
+    forgo_defense: bool = _flag(fast=EVERY)  # a defender may forgo the defense and take the hit: the attack is against Mediocre (000:292-294)
     #: the rule set's older skill names, each to the engine's skill it maps to (FATE 2.0's Melee is
     #: Fight, 001:57-62); a scene under the rule set may use either name
     skill_names: tuple[tuple[str, str], ...] = _table_field()

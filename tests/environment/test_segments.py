@@ -68,4 +68,5 @@ def test_the_fast_cores_numbers_name_real_segments():
     for spec in segments.SEGMENTS:
         if spec.kernel is not None:
             assert isinstance(getattr(ob, spec.kernel), int)
-    assert len({spec.kernel for spec in segments.SEGMENTS if spec.kernel}) == 27
+    named = [spec.kernel for spec in segments.SEGMENTS if spec.kernel]
+    assert len(named) == len(set(named)), "two segments read from one slot of the kernel's numbers"

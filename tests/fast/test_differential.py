@@ -572,3 +572,40 @@ def test_attacks_at_mediocre_are_left_or_taken_as_the_reference(mediocre, monkey
     shots = sum(1 for seed in SEEDS[:20] for e in FastCore(scene).episode(seed).log()
                 if e["type"] == "Rolled" and e["actor"] == "thugs" and e["skill"] == "Shoot")
     assert (shots > 0) == mediocre, shots
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "duel", "horde"])
+def test_forgoing_the_defense_is_played_identically(name, rules):
+    """forgo_defense (000:292-294): a target may take an attack undefended, which then rolls against
+    Mediocre with no one to invoke for the opposition; one-on-one and in a zone attack (horde's), each
+    target answering for itself. The random policy draws it among the target's three answers; basic
+    never forgoes. Compared event for event, and the forgoing is seen to happen."""
+    scene = load_scene(name, rules=rules, dials={"forgo_defense": True})
+    assert not covered(scene)
+    for mix in (("random", "basic"), ("basic", "random"), ("random", "random")):
+        by_side = dict(zip(scene.sides, mix))
+        who = {c.id: by_side[c.side] for c in scene.characters}
+        assert compare(scene, range(40), who) >= 36
+    who = {c.id: "random" for c in scene.characters}
+    log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
+    forgone = [e for e in log if e["type"] == "PassiveOpposition" and e["why"].endswith("forgoes the defense")]
+    assert forgone, "no target forwent its defense in 40 random fights"
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core"])
+@pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs"])
+def test_standing_in_for_an_ally_is_played_identically(name, rules):
+    """stand_in (000:270): before an attack's target answers, each ally beside it is asked in turn
+    whether it steps in; the first who does defends and takes the hit. A stand-in on Condensed's full
+    defense gets no +2 for a defense that is not its own (003:2240-2244); on Core's it does (000:274).
+    Random seats draw the answer, basic stands aside; with forgo_defense too, a stand-in may forgo."""
+    scene = load_scene(name, rules=rules, dials={"stand_in": True, "forgo_defense": True})
+    assert not covered(scene)
+    for mix in (("random", "basic"), ("basic", "random"), ("random", "random"), ("tactician", "random")):
+        by_side = dict(zip(scene.sides, mix))
+        who = {c.id: by_side[c.side] for c in scene.characters}
+        assert compare(scene, range(40), who) >= 36
+    who = {c.id: "random" for c in scene.characters}
+    log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
+    assert any(e["type"] == "StoodIn" for e in log), "no ally stood in in 40 random fights"

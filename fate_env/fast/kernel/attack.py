@@ -6,12 +6,14 @@ from __future__ import annotations
 from ..jit import njit
 from .aspects import _boost
 from .basic import _may_concede, _should_concede
-from .events import _decision, _paused_two
+from .events import _decision, _emit, _opt, _paused_two
 from .invokes import _settle
 from .layout import (
-    ACT_ATTACK, BAIL_NONE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
+    ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
-    R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS,
+    R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
+    RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
+    P_FD_CONDENSED, P_STANDIN, R_C_ONLY, S_SIDE,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -22,41 +24,90 @@ from .stress import _concede, _harm
 
 @mirrors("fate_env.rules.steps.respond", "agents.basic.BasicController._respond")
 @njit(cache=True, _nrt=False)
-def _respond(T, W, EV, target, B):
-    """steps.respond: the target defends (True) or concedes before the dice (basic's test, or
-    the random policy's draw)."""
+def _respond(T, W, EV, target, B, attack):
+    """steps.respond: the target defends (RESP_DEFEND), concedes before the dice (RESP_NONE), or, on
+    an ``attack`` under the forgo_defense dial, takes it undefended (RESP_FORGO): basic's test, or
+    the random policy's draw among the options (defend, concede, forgo)."""
     P = T.P
     CH, RNG, G = W.CH, W.RNG, W.G
+    forgo = attack and P[P_FORGO] != 0
     if _draws(P, target, D_RESPOND):
-        j = _draw(P, RNG, G, target, D_RESPOND, 2)
+        j = _draw(P, RNG, G, target, D_RESPOND, 3 if forgo else 2)
         if j < 0:
-            _paused_two(EV, G, O_DEFEND, O_CONCEDE)
-            return False
-        concede = j == 1
+            if G[G_BAIL] == BAIL_PAUSE:
+                _opt(EV, G, 0, O_DEFEND, 0, 0, 0, 0, 0)
+                _opt(EV, G, 1, O_CONCEDE, 0, 0, 0, 0, 0)
+                if forgo:
+                    _opt(EV, G, 2, O_FORGO, 0, 0, 0, 0, 0)
+            return RESP_NONE
         reason = _why(P, target, D_RESPOND)
     else:
-        concede = _may_concede(CH, P, target) and _should_concede(T, W, target, B)
-        reason = R_R_CONCEDE if concede else R_R_DEFEND
-    if concede:
+        j = 1 if _may_concede(CH, P, target) and _should_concede(T, W, target, B) else 0
+        reason = R_R_CONCEDE if j == 1 else R_R_DEFEND
+    if j == 1:
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
         _concede(CH, EV, G, target)
-        return False
+        return RESP_NONE
+    if j == 2:
+        _decision(EV, G, D_RESPOND, target, 2, reason, O_FORGO, 0, 0, 0, 0, 0)
+        return RESP_FORGO
     _decision(EV, G, D_RESPOND, target, 0, reason, O_DEFEND, 0, 0, 0, 0, 0)
-    return True
+    return RESP_DEFEND
 
 
-@mirrors("fate_env.rules.actions.attack.run")
+@mirrors("fate_env.rules.actions.guard.stand_in", "agents.basic.BasicController._cost")
+@njit(cache=True, _nrt=False)
+def _stand_in(T, W, EV, target, attacker):
+    """guard.stand_in under the stand_in dial (000:270): each ally beside ``target`` (its side, its
+    zone, in the scene's order) is asked in turn whether it steps in; the first who does takes the
+    attack (basic never does: the first option). The character the attack lands on (NEG: paused)."""
+    SC, P = T.SC, T.P
+    CH, G, RNG = W.CH, W.G, W.RNG
+    for a in range(SC.shape[0]):
+        if a == target or a == attacker or CH[a, C_STATUS] != ACTIVE or SC[a, S_SIDE] != SC[target, S_SIDE] \
+                or CH[a, C_ZONE] != CH[target, C_ZONE]:
+            continue
+        if _draws(P, a, D_COST):
+            j = _draw(P, RNG, G, a, D_COST, 2)
+            if j < 0:
+                _paused_two(EV, G, O_STAND_ASIDE, O_STAND_IN)
+                return NEG
+            why = _why(P, a, D_COST)
+        else:
+            j, why = 0, R_C_ONLY
+        _decision(EV, G, D_COST, a, j, why, O_STAND_IN if j == 1 else O_STAND_ASIDE, 0, 0, 0, 0, 0)
+        if j == 1:
+            _emit(EV, G, E_STOODIN, (a, target, attacker, 0, 0, 0, 0, 0, 0, 0, 0))
+            return a
+    return target
+
+
+@mirrors("fate_env.rules.actions.attack.run", "fate_env.rules.actions.attack.undefended")
 @njit(cache=True, _nrt=False)
 def _attack(T, W, B, EV, actor, target, skill):
+    """attack.run: the target answers; it defends with its best defend skill, or forgoes the defense
+    and the attack rolls against Mediocre with no one to invoke for the opposition (000:292-294)."""
     SK, ST, P = T.SK, T.ST, T.P
     CH, A, G = W.CH, W.A, W.G
-    if not _respond(T, W, EV, target, B):
+    ward = target
+    if P[P_STANDIN] != 0:
+        target = _stand_in(T, W, EV, target, actor)
+        if G[G_BAIL] != BAIL_NONE:
+            return
+    answer = _respond(T, W, EV, target, B, True)
+    if answer == RESP_NONE:
         return
-    dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill), skill)
-    _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
+    if answer == RESP_FORGO:
+        _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, NEG, 0, (0, target, WHY_PASSIVE_FORGO))
+        B.R[R_OPP] = NEG
+    else:
+        dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill), skill)
+        G[G_STOODIN] = 1 if ward != target and P[P_FD_CONDENSED] != 0 else 0
+        _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
+        G[G_STOODIN] = 0
     if G[G_BAIL] != BAIL_NONE:
         return
-    m = _settle(T, W, B, EV, True, True, ACT_ATTACK, target)
+    m = _settle(T, W, B, EV, True, answer == RESP_DEFEND, ACT_ATTACK, target)
     if G[G_BAIL] != BAIL_NONE:
         return
     _land(T, W, B, EV, actor, target, m)

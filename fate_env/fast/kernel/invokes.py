@@ -13,7 +13,7 @@ from .layout import (
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
-    R_Z1, R_Z2, S_NPC, S_SIDE, S_TROUBLE, WHY_USED,
+    R_Z1, R_Z2, R_TARGET, S_NPC, S_SIDE, S_TROUBLE, WHY_USED,
 )
 from .mirror import mirrors
 from .rolls import _roll
@@ -383,7 +383,7 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         pol = P[P_POL] + POL_W * who
         bear = ANY_ASPECT if P[pol + POL_ANY] != 0 else (R[R_OPP] if mine else R[R_ACTOR])
         strict = P[pol + POL_FIT]
-        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_OPP] if tactician else NEG, bear, strict)
+        n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_TARGET] if tactician else NEG, bear, strict)
         if n == 0:
             passes += 1
             continue

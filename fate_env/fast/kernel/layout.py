@@ -58,8 +58,8 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED) = range(47)
-NP = 47
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN) = range(49)
+NP = 49
 # P_XRANGED: which of the P_XSK skills reach another zone (bit j: EXPLOIT_SKILLS[j] is in skills.RANGED_SKILLS)
 # P_SHARED: the shared_costs dial (1: a supported roll's major cost falls on its supporters too)
 # P_NBLAST: how many zone_attack stunts the scene's sheets hold (0: a turn offers no zone attack)
@@ -95,8 +95,8 @@ ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
-    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV = range(30)
-NG = 30  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV, G_STOODIN = range(31)
+NG = 31  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
 # decision past them the episode pauses, with the decision's kind, actor and option count.
 # G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
@@ -109,14 +109,15 @@ NG = 30  # G_PLACED: advantages placed so far (none: no template's option can be
 # G_STOPEV: a copy that needs one event only (``script_pick``: the script's decision) stops once its
 # log holds G_STOPEV events (0: never)
 # the roll in progress (R)
-R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION = range(11)
-NR = 11
+R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION, R_TARGET = range(12)
+NR = 12
+# R_TARGET: the character a roll is about (Roll.target: an attack's target, defended or not), or NEG
 
 # event rows: EV[i, 0] is the code, the rest its fields
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
-    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST = range(1, 25)
+    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN = range(1, 26)
 # E_BLAST: a zone attack (actor, zone, skill, then its targets as bits: character c is bit c % BLAST_BITS of field
 # 3 + c // BLAST_BITS, so a scene of up to 8 * BLAST_BITS characters: fast/coverage.py)
 BLAST_BITS = 60
@@ -126,7 +127,7 @@ DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "co
 D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(len(DECISIONS))
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
-    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK = range(26)
+    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN = range(29)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -139,12 +140,18 @@ R_I_FREE = 42
 R_I_PAID = R_I_FREE + 4
 R_T_BLAST = R_I_PAID + 4  # basic: a zone attack that catches two foes or more and no friend
 R_T_OUTMATCHED = R_T_BLAST + 1  # counter: full defense, every attack rated below its target's defense
+R_C_ONLY = R_T_OUTMATCHED + 1  # basic: a cost question it has no preference in (stand aside: the first option)
+# G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
+# Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
 SEV_EXTREME = 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
-WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR = 0, 1, 2
+WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO = 0, 1, 2, 3
+# a target's answer before the dice (steps.respond): no roll (it conceded), it defends, or it forgoes the
+# defense (the forgo_defense dial, P_FORGO: the attack rolls against Mediocre, 000:292-294)
+RESP_NONE, RESP_DEFEND, RESP_FORGO = 0, 1, 2
 # overcome outcomes (overcome.overcome_outcome)
 OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
 

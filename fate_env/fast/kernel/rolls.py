@@ -9,6 +9,7 @@ from ..jit import njit
 from .events import _emit
 from .layout import (
     A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
+    G_STOODIN, R_TARGET,
     C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
@@ -200,6 +201,8 @@ def _rolled(SK, ST, W, EV, faces, c, action, skill, target, gear):
     uses it up. (total, the dice's sum)."""
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, c, skill, action, target)
+    if fd and G[G_STOODIN] != 0:
+        fd = 0  # a defense made for an ally: Condensed's full defense is for its own focus (003:2240-2244)
     if fd:
         CH[c, C_DEFONFULL] = 1
     dice = _roll(RNG, G, faces)
@@ -228,6 +231,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     R[R_BONUS] = 0
     R[R_Z1] = CH[actor, C_ZONE]
     R[R_Z2] = CH[target, C_ZONE] if target != NEG else CH[actor, C_ZONE]
+    R[R_TARGET] = target
     R[R_OBONUS] = 0
     if opposer == NEG:
         R[R_OPP] = _voice(SC, CH, actor)

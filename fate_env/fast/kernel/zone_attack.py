@@ -11,7 +11,7 @@ from .invokes import _settle
 from .layout import (
     ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
     P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
-    S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST,
+    S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST, E_PASSIVE, RESP_DEFEND, RESP_NONE, WHY_PASSIVE_FORGO, R_TARGET,
 )
 from .mirror import kernel_only, mirrors
 from .rolls import _attack_rating, _defend_skill, _rolled
@@ -137,8 +137,9 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
         t = standing[i]
         if CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
             continue  # steps.respond: the fight ended (a concession) before this target was asked
-        if _respond(T, W, EV, t, B):
-            standing[ns] = t  # ns <= i: the targets still to ask are past it
+        answer = _respond(T, W, EV, t, B, True)
+        if answer != RESP_NONE:  # ns <= i: the targets still to ask are past it; one who forgoes the
+            standing[ns] = t if answer == RESP_DEFEND else -1 - t  # defense is kept as -1 - t
             ns += 1
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -148,19 +149,27 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
     reach = _blast_reach(ST, actor, skill)
     for i in range(ns):
         t = standing[i]
+        undefended = t < 0
+        if undefended:
+            t = -1 - t
         if CH[t, C_STATUS] != ACTIVE or CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
             continue
-        dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
-        R[R_OBASE], R[R_OFACES] = _rolled(SK, ST, W, EV, faces, t, ACT_DEFEND, dskill, actor, 0)
+        if undefended:  # against Mediocre, no one to invoke for the opposition (000:292-294)
+            _emit(EV, G, E_PASSIVE, (actor, ACT_ATTACK, 0, t, WHY_PASSIVE_FORGO, 0, 0, 0, 0, 0, 0))
+            R[R_OBASE], R[R_OFACES] = 0, 0
+        else:
+            dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
+            R[R_OBASE], R[R_OFACES] = _rolled(SK, ST, W, EV, faces, t, ACT_DEFEND, dskill, actor, 0)
         R[R_ACTOR] = actor
         R[R_BASE] = _attack_rating(SK, ST, CH, A, actor, skill, t)  # the effort against t (rolls.base, a look)
         R[R_FACES] = dice
         R[R_BONUS] = 0
         R[R_Z1] = CH[actor, C_ZONE]
         R[R_Z2] = zone
-        R[R_OPP] = t
+        R[R_OPP] = NEG if undefended else t
+        R[R_TARGET] = t
         R[R_OBONUS] = 0
-        m = _settle(T, W, B, EV, True, True, ACT_ATTACK, t)
+        m = _settle(T, W, B, EV, True, not undefended, ACT_ATTACK, t)
         if G[G_BAIL] != BAIL_NONE:
             return
         _land(T, W, B, EV, actor, t, m)
