@@ -49,8 +49,10 @@ def test_every_shipped_layout_keeps_its_segments(key):
 
 
 #: new segments a shipped scene may have: a rule every scene of a kind has, added after the layouts
-#: were pinned (each with the feature that gates it): an attack in a contest ends it (000:147-149)
-RULE_FIXES = {"to_conflict": "contest"}
+#: were pinned (each with the feature that gates it): an attack in a contest ends it (000:147-149);
+#: under Fate Core's rule set, a target may forgo its defense (000:292-294) and an ally beside it
+#: may stand in (000:270), on since the fast core plays both (issue 74)
+RULE_FIXES = {"to_conflict": "contest", "forgo_defense": "forgo", "stand_aside": "stand_in", "stand_in": "stand_in"}
 
 
 def test_every_option_type_has_one_segment():

@@ -98,6 +98,7 @@ def test_og_three_shift_hit_on_landons_escalating_track():
     d.do("turn", "cynere", Pass())  # core order: Notice, then Athletics (000:254-258)
     d.do("turn", "landon", Pass())
     d.do("turn", "og", Attack("landon", "Fight"))
+    d.do("cost", "cynere", Choose("stand_aside"))  # Core lets her step in (000:270); the example has her not
     d.do("respond", "landon", Defend())
     d.do("style", "og", Choose("full_hit"))
     absorb = d.expect("absorb", "landon")
@@ -117,6 +118,7 @@ def test_cynere_six_shift_hit_offers_both_legal_absorptions():
     d.do("turn", "cynere", Pass())
     d.do("turn", "landon", Pass())
     d.do("turn", "og", Attack("cynere", "Fight"))
+    d.do("cost", "landon", Choose("stand_aside"))  # Core lets him step in (000:270); the example has him not
     d.do("respond", "cynere", Defend())
     d.do("style", "og", Choose("full_hit"))
     absorb = d.expect("absorb", "cynere")
@@ -146,12 +148,14 @@ def test_landon_concession_pays_three():
     d.do("turn", "cynere", Pass())
     d.do("turn", "landon", Pass())
     d.do("turn", "og", Attack("landon", "Fight"))
+    d.do("cost", "cynere", Choose("stand_aside"))  # Core lets her step in (000:270); the example has her not
     d.do("respond", "landon", Defend())
     d.do("style", "og", Choose("full_hit"))
     d.do("absorb", "landon", Absorb((0,), (mild,)))
     d.do("turn", "cynere", Pass())
     d.do("turn", "landon", Pass())
     d.do("turn", "og", Attack("landon", "Fight"))
+    d.do("cost", "cynere", Choose("stand_aside"))  # Core lets her step in (000:270); the example has her not
     d.do("respond", "landon", Defend())
     d.do("style", "og", Choose("full_hit"))
     absorb = d.expect("absorb", "landon")
