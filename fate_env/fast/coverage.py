@@ -19,7 +19,7 @@ from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.kinds import SceneKind
 from fate_env.rules.reach import track_attack_skills
 from fate_env.rules.skills import ATTACK_SKILLS
-from fate_env.rules.ruleset import RuleSet, fast_values
+from fate_env.rules.ruleset import STYLE_NAMES, RuleSet, fast_values
 from fate_env.rules.scene import CharacterSheet, Scene
 
 from .kernel import layout as k
@@ -29,7 +29,7 @@ from .kernel.layout import MAX_SLOTS
 ANY = None
 ZMAX = 256          # zones (the move and sight tables are zones x zones)
 MAX_ATTACK_SKILLS = 4
-STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE}
+STYLES = {"condensed": k.STYLE_CONDENSED, "core": k.STYLE_CORE, "roll_up": k.STYLE_ROLLUP}
 MAJOR_COSTS = {word: code for code, word in enumerate(k.MAJOR_COSTS)}
 WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zone": k.W_OTHER,
              "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
@@ -47,7 +47,7 @@ RULE_DIALS: dict[str, Any] = {
     "name": ANY, "title": ANY, "extra": ANY,
     **fast_values(),  # None (ANY) where the kernel plays every value
 }
-assert set(fast_values()["stress_style"] or ()) <= set(STYLES), "a stress style the kernel has no code for"
+assert set(fast_values()["stress_style"] or STYLE_NAMES) <= set(STYLES), "a stress style the kernel has no code for"
 assert set(fast_values()["major_cost"] or MAJOR_COSTS) <= set(MAJOR_COSTS), "a major cost the kernel has no code for"
 
 

@@ -146,7 +146,7 @@ class RuleSet:
     #: "core" when one box takes a whole hit unless the file names one; the boxes each Physique or
     #: Will rating gives; the rating that gives an extra mild consequence
     one_box_per_hit: bool = _flag(fast=EVERY, group="stress")
-    stress_style: str = _pick(STYLE_NAMES, "condensed", fast=("condensed", "core"), group="stress", key="style",
+    stress_style: str = _pick(STYLE_NAMES, "condensed", fast=EVERY, group="stress", key="style",
                               follows=("one_box_per_hit", {True: "core"}))
     boxes_by_rating: tuple[tuple[int, tuple[int, ...]], ...] = _boxes(group="stress")
     extra_mild_at: int = _count(5, minimum=None, group="stress")

@@ -609,3 +609,19 @@ def test_standing_in_for_an_ally_is_played_identically(name, rules):
     who = {c.id: "random" for c in scene.characters}
     log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
     assert any(e["type"] == "StoodIn" for e in log), "no ally stood in in 40 random fights"
+
+
+ROLL_UP = {"stress": {"one_box_per_hit": True, "style": "roll_up",
+                      "boxes_by_rating": {0: [1, 2, 3, 4, 5], 1: [1, 2, 3, 4, 5, 6], 3: [1, 2, 3, 4, 5, 6, 7]}}}
+
+
+@pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel", "ghoul"])
+def test_the_roll_up_stress_track_is_played_identically(name):
+    """FATE 2.0's and Fate 3.0's track (001:108-117, 002:57-58): a hit marks the box of its size, or the
+    next free one above it; FATE 2.0's boxes (configs/rules/fate2.yaml). Under basic and random seats,
+    mobs included (a member's hit rolls up as Core's does)."""
+    scene = load_scene(name, dials=ROLL_UP)
+    assert not covered(scene)
+    assert compare(scene, SEEDS[:60]) >= 54
+    who = {c.id: "random" for c in scene.characters}
+    assert compare(scene, range(40), who) >= 36

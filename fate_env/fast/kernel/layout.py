@@ -88,7 +88,7 @@ POL_W = 14
 PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER = range(8)
 # coward is basic with other parameters. POL_ASKS: the decision kinds (a bitmask over D_*) the seat
 # answers from outside (a learner, a player: see _draw); its policy makes the others
-STYLE_CONDENSED, STYLE_CORE = 0, 1
+STYLE_CONDENSED, STYLE_CORE, STYLE_ROLLUP = 0, 1, 2  # stress.STYLES (roll_up: FATE 2.0's and Fate 3.0's)
 # P[P_ORDER:]: the turn order by skills (Core, reach.skill_order), character indices
 # P[NP + 9*c:]: c's attack skills: count, then (skill, reach) x 4 (reach 0 melee, 1 ranged, 2 any)
 ATK_W = 9

@@ -11,7 +11,7 @@ from .layout import (
     A_ALIVE, A_NAME, BAIL_PAUSE, C_CTAKEN, C_MEMBERS, C_STATUS, C_TOOKBY, CONCEDED, D_ABSORB, E_ABSORBED, E_CONCEDED,
     E_HIT, E_MOBHIT, E_REMOVED, E_TAKENOUT, G_BAIL, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF,
     C_DEALT, C_SLOTNAME, C_TAKEN, O_ABSORB, O_TAKENOUT, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
-    STYLE_CONDENSED, STYLE_CORE, TAKEN_OUT, WHY_REPLACED,
+    STYLE_CONDENSED, STYLE_ROLLUP, TAKEN_OUT, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
@@ -23,7 +23,7 @@ def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
     """What ``c`` can still absorb on the scene's track (Absorber.capacity): Condensed, every
     free box; Core, the biggest free box; and the free consequence slots for the track."""
     n = 0
-    core = P[P_STYLE] == STYLE_CORE
+    core = P[P_STYLE] != STYLE_CONDENSED  # roll_up's capacity is Core's (stress.RollUp inherits it)
     for b in range(SC[c, S_NBOX]):
         if MARK[c, b] == 0:
             if not core:
@@ -88,6 +88,21 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
             if P[P_STYLE] == STYLE_CONDENSED:  # any rem free boxes (stress.Condensed.box_options)
                 if nfree >= rem:
                     np_ = _plan(plans, np_, size, total, rem, _lexkey(mask, nu), mask, NEG, rem)
+                continue
+            if P[P_STYLE] == STYLE_ROLLUP:  # the smallest free box that holds rem (stress.RollUp.box_options)
+                fit = NEG
+                for b in range(SC[target, S_NBOX]):
+                    v = SC[target, NSF + b]
+                    if MARK[target, b] == 0 and v >= rem and (fit == NEG or v < SC[target, NSF + fit]):
+                        fit = b
+                if fit != NEG:
+                    v = SC[target, NSF + fit]
+                    minimal = True
+                    for j in range(nu):
+                        if mask & (1 << j) and v + total - SLOTS[target, usable[j], L_VALUE] >= shifts:
+                            minimal = False
+                    if minimal:
+                        np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, fit, 1)
                 continue
             # Core: one box of exactly rem, else one of each higher value (stress.Core.box_options),
             # kept if minimal: no consequence in the plan could be dropped
@@ -212,7 +227,7 @@ def _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source):
     out (its capacity and one shift more) and the rest carries to the next, fresh member."""
     total = shifts
     lost = 0
-    core = P[P_STYLE] == STYLE_CORE
+    core = P[P_STYLE] != STYLE_CONDENSED  # roll_up's absorb_whole is Core's
     nbox = SC[target, S_NBOX]
     while shifts > 0 and CH[target, C_MEMBERS] > 0:
         # absorb_whole: Condensed, any `shifts` free boxes; Core, the smallest box that holds it
