@@ -156,7 +156,7 @@ class RuleSet:
     scale_benefit: str = _pick(SCALE_BENEFITS, "effort", fast=EVERY)  # fast: read only between scales, which it refuses
     turn_order: str = _pick(TURN_ORDERS, "popcorn", fast=("popcorn", "skills"))
     npcs_at_best_slot: bool = _flag(fast=EVERY)
-    full_defense: str = _pick(FULL_DEFENSE, "condensed", fast=("condensed", "core"))
+    full_defense: str = _pick(FULL_DEFENSE, "condensed", fast=EVERY)
     teamwork_cap: str = _pick(TEAMWORK_CAPS, "leader_skill", fast=("leader_skill", "none"))
     overcome_tie: str = _pick(OVERCOME_TIES, "choice", fast=("choice", "minor_cost"))
     exploit_opposition: str = _pick(EXPLOIT_OPPOSITION, "difficulty", fast=EVERY)

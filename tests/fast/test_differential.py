@@ -625,3 +625,20 @@ def test_the_roll_up_stress_track_is_played_identically(name):
     assert compare(scene, SEEDS[:60]) >= 54
     who = {c.id: "random" for c in scene.characters}
     assert compare(scene, range(40), who) >= 36
+
+
+@pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel", "ghoul"])
+def test_full_defense_for_the_exchange_is_played_identically(name):
+    """FATE 2.0's full defense (full_defense: exchange, 001:78-80): +2 on every defense until the
+    exchange ends, declared on one's turn or, by one yet to act, when first attacked, which gives up
+    that exchange's turn (TurnForfeited). Random seats draw the declaration among a target's answers;
+    the tactician declares it on its turn when one hit from out."""
+    scene = load_scene(name, dials={"full_defense": "exchange", "forgo_defense": True})
+    assert not covered(scene)
+    for mix in (("random", "basic"), ("basic", "random"), ("random", "random"), ("tactician", "random")):
+        by_side = dict(zip(scene.sides, mix))
+        who = {c.id: by_side[c.side] for c in scene.characters}
+        assert compare(scene, range(40), who) >= 36
+    who = {c.id: "random" for c in scene.characters}
+    log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
+    assert any(e["type"] == "TurnForfeited" for e in log), "no turn given up for a full defense in 40 random fights"

@@ -13,7 +13,7 @@ from .layout import (
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
     RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
-    P_FD_CONDENSED, P_STANDIN, R_C_ONLY, S_SIDE,
+    P_FD_CONDENSED, P_STANDIN, R_C_ONLY, S_SIDE, C_ACTED, C_DEFONFULL, C_FULLDEF, E_FULLDEF, O_FULLDEF, P_FD_EXCHANGE,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -31,14 +31,19 @@ def _respond(T, W, EV, target, B, attack):
     P = T.P
     CH, RNG, G = W.CH, W.RNG, W.G
     forgo = attack and P[P_FORGO] != 0
+    # FATE 2.0: one yet to act this exchange may declare a full defense when first attacked (001:80)
+    declare = P[P_FD_EXCHANGE] != 0 and CH[target, C_FULLDEF] == 0 and CH[target, C_ACTED] == 0
+    at_fd = 3 if forgo else 2  # the full defense's option index, after the forgo's
     if _draws(P, target, D_RESPOND):
-        j = _draw(P, RNG, G, target, D_RESPOND, 3 if forgo else 2)
+        j = _draw(P, RNG, G, target, D_RESPOND, at_fd + (1 if declare else 0))
         if j < 0:
             if G[G_BAIL] == BAIL_PAUSE:
                 _opt(EV, G, 0, O_DEFEND, 0, 0, 0, 0, 0)
                 _opt(EV, G, 1, O_CONCEDE, 0, 0, 0, 0, 0)
                 if forgo:
                     _opt(EV, G, 2, O_FORGO, 0, 0, 0, 0, 0)
+                if declare:
+                    _opt(EV, G, at_fd, O_FULLDEF, 0, 0, 0, 0, 0)
             return RESP_NONE
         reason = _why(P, target, D_RESPOND)
     else:
@@ -48,6 +53,12 @@ def _respond(T, W, EV, target, B, attack):
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
         _concede(CH, EV, G, target)
         return RESP_NONE
+    if j == at_fd:  # a full defense for the rest of the exchange, this exchange's turn given up (001:80)
+        _decision(EV, G, D_RESPOND, target, j, reason, O_FULLDEF, 0, 0, 0, 0, 0)
+        CH[target, C_FULLDEF] = 1  # full_defense.run's (support._full_defense: a module this one precedes)
+        CH[target, C_DEFONFULL] = 0
+        _emit(EV, G, E_FULLDEF, (target, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        return RESP_DEFEND
     if j == 2:
         _decision(EV, G, D_RESPOND, target, 2, reason, O_FORGO, 0, 0, 0, 0, 0)
         return RESP_FORGO

@@ -11,7 +11,7 @@ from .layout import (
     ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_CTAKEN, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
     G_UNRESOLVED, G_WINNER, NEG, O_NEXT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
-    S_NBOX, S_NPC, S_SIDE,
+    S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE,
 )
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
@@ -58,6 +58,8 @@ def _begin_exchange(SC, CH, MARK, G, EV, P):
     _emit(EV, G, E_EXCHANGE, (G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     for c in range(SC.shape[0]):
         CH[c, C_ACTED] = 0
+        if P[P_FD_EXCHANGE] != 0:  # a full defense lasts the exchange it is declared in (001:80)
+            CH[c, C_FULLDEF] = 0
     return True
 
 

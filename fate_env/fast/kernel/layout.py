@@ -58,8 +58,11 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN) = range(49)
-NP = 49
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE) = range(50)
+NP = 50
+# P_FD_EXCHANGE: FATE 2.0's full defense for the exchange (facts.exchange_defense, 001:78-80): +2 on every
+# defense until the exchange ends, declared on one's turn or, by one yet to act, when first attacked
+# (giving up that exchange's turn)
 # P_XRANGED: which of the P_XSK skills reach another zone (bit j: EXPLOIT_SKILLS[j] is in skills.RANGED_SKILLS)
 # P_SHARED: the shared_costs dial (1: a supported roll's major cost falls on its supporters too)
 # P_NBLAST: how many zone_attack stunts the scene's sheets hold (0: a turn offers no zone attack)
@@ -117,7 +120,7 @@ NR = 12
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
-    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN = range(1, 26)
+    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT = range(1, 27)
 # E_BLAST: a zone attack (actor, zone, skill, then its targets as bits: character c is bit c % BLAST_BITS of field
 # 3 + c // BLAST_BITS, so a scene of up to 8 * BLAST_BITS characters: fast/coverage.py)
 BLAST_BITS = 60

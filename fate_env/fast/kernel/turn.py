@@ -17,7 +17,7 @@ from .layout import (
     C_ZONE, D_MOVE, D_TURN, E_MOVED, E_PASSED, E_TURN, G_BAIL, G_EXCHANGE, G_NAL, G_TURNSEQ, K_ADVANTAGE,
     K_SITUATION, NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
     O_REMOVE, O_STAY, O_SUPPORT, P_FD_CONDENSED, P_NAME_PREPARED,
-    S_IMMOBILE, S_SIDE,
+    S_IMMOBILE, S_SIDE, E_FORFEIT, P_FD_EXCHANGE,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
@@ -238,7 +238,11 @@ def _turn(T, W, B, EV, actor, blasts):
     CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     G[G_TURNSEQ] += 1
     _emit(EV, G, E_TURN, (actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
-    if CH[actor, C_FULLDEF] != 0:
+    if P[P_FD_EXCHANGE] != 0:
+        if CH[actor, C_FULLDEF] != 0:  # declared when first attacked, before this turn: the turn goes (001:80)
+            _emit(EV, G, E_FORFEIT, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            return
+    elif CH[actor, C_FULLDEF] != 0:
         if P[P_FD_CONDENSED] != 0 and CH[actor, C_DEFONFULL] == 0:
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_PREPARED])
         CH[actor, C_FULLDEF] = 0
