@@ -574,6 +574,20 @@ def test_attacks_at_mediocre_are_left_or_taken_as_the_reference(mediocre, monkey
     assert (shots > 0) == mediocre, shots
 
 
+#: the seat mixes the newly covered answers are compared under: random draws every answer, basic
+#: and the tactician decline or take it by their own rules
+MIXES = (("random", "basic"), ("basic", "random"), ("random", "random"), ("tactician", "random"))
+
+
+def compare_mixes(scene, seeds=range(40)) -> list[dict]:
+    """``compare`` under each of MIXES (one policy per side); the random seats' logs, to look for the rule."""
+    for mix in MIXES:
+        by_side = dict(zip(scene.sides, mix))
+        assert compare(scene, seeds, {c.id: by_side[c.side] for c in scene.characters}) >= 0.9 * len(seeds)
+    who = {c.id: "random" for c in scene.characters}
+    return [e for seed in seeds for e in FastCore(scene, who).episode(seed).log()]
+
+
 @pytest.mark.parametrize("rules", ["condensed", "core"])
 @pytest.mark.parametrize("name", ["warehouse", "duel", "horde"])
 def test_forgoing_the_defense_is_played_identically(name, rules):
@@ -583,12 +597,7 @@ def test_forgoing_the_defense_is_played_identically(name, rules):
     never forgoes. Compared event for event, and the forgoing is seen to happen."""
     scene = load_scene(name, rules=rules, dials={"forgo_defense": True})
     assert not covered(scene)
-    for mix in (("random", "basic"), ("basic", "random"), ("random", "random")):
-        by_side = dict(zip(scene.sides, mix))
-        who = {c.id: by_side[c.side] for c in scene.characters}
-        assert compare(scene, range(40), who) >= 36
-    who = {c.id: "random" for c in scene.characters}
-    log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
+    log = compare_mixes(scene)
     forgone = [e for e in log if e["type"] == "PassiveOpposition" and e["why"].endswith("forgoes the defense")]
     assert forgone, "no target forwent its defense in 40 random fights"
 
@@ -602,12 +611,7 @@ def test_standing_in_for_an_ally_is_played_identically(name, rules):
     Random seats draw the answer, basic stands aside; with forgo_defense too, a stand-in may forgo."""
     scene = load_scene(name, rules=rules, dials={"stand_in": True, "forgo_defense": True})
     assert not covered(scene)
-    for mix in (("random", "basic"), ("basic", "random"), ("random", "random"), ("tactician", "random")):
-        by_side = dict(zip(scene.sides, mix))
-        who = {c.id: by_side[c.side] for c in scene.characters}
-        assert compare(scene, range(40), who) >= 36
-    who = {c.id: "random" for c in scene.characters}
-    log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
+    log = compare_mixes(scene)
     assert any(e["type"] == "StoodIn" for e in log), "no ally stood in in 40 random fights"
 
 
@@ -623,8 +627,7 @@ def test_the_roll_up_stress_track_is_played_identically(name):
     scene = load_scene(name, dials=ROLL_UP)
     assert not covered(scene)
     assert compare(scene, SEEDS[:60]) >= 54
-    who = {c.id: "random" for c in scene.characters}
-    assert compare(scene, range(40), who) >= 36
+    compare_mixes(scene)
 
 
 @pytest.mark.parametrize("name", ["warehouse", "warehouse_mobs", "duel", "ghoul"])
@@ -635,10 +638,5 @@ def test_full_defense_for_the_exchange_is_played_identically(name):
     the tactician declares it on its turn when one hit from out."""
     scene = load_scene(name, dials={"full_defense": "exchange", "forgo_defense": True})
     assert not covered(scene)
-    for mix in (("random", "basic"), ("basic", "random"), ("random", "random"), ("tactician", "random")):
-        by_side = dict(zip(scene.sides, mix))
-        who = {c.id: by_side[c.side] for c in scene.characters}
-        assert compare(scene, range(40), who) >= 36
-    who = {c.id: "random" for c in scene.characters}
-    log = [e for seed in range(40) for e in FastCore(scene, who).episode(seed).log()]
+    log = compare_mixes(scene)
     assert any(e["type"] == "TurnForfeited" for e in log), "no turn given up for a full defense in 40 random fights"

@@ -97,11 +97,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
                         fit = b
                 if fit != NEG:
                     v = SC[target, NSF + fit]
-                    minimal = True
-                    for j in range(nu):
-                        if mask & (1 << j) and v + total - SLOTS[target, usable[j], L_VALUE] >= shifts:
-                            minimal = False
-                    if minimal:
+                    if _minimal(SLOTS, target, usable, nu, mask, v + total, shifts):
                         np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, fit, 1)
                 continue
             # Core: one box of exactly rem, else one of each higher value (stress.Core.box_options),
@@ -122,11 +118,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
                 elif v <= rem or (seen >> v) & 1:
                     continue
                 seen |= 1 << v
-                minimal = True
-                for j in range(nu):
-                    if mask & (1 << j) and v + total - SLOTS[target, usable[j], L_VALUE] >= shifts:
-                        minimal = False
-                if minimal:
+                if _minimal(SLOTS, target, usable, nu, mask, v + total, shifts):
                     np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, b, 1)
     # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
     _sort_plans(plans, np_)
@@ -260,6 +252,17 @@ def _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source):
     _emit(EV, G, E_MOBHIT, (target, total, lost, CH[target, C_MEMBERS], 0, 0, 0, 0, 0, 0, 0))
     if CH[target, C_MEMBERS] == 0:
         _taken_out(CH, EV, G, target, source)
+
+
+@mirrors("fate_env.rules.stress.Core.minimal")
+@njit(cache=True, _nrt=False)
+def _minimal(SLOTS, target, usable, nu, mask, worth, shifts):
+    """A plan of boxes and the consequences in ``mask`` worth ``worth`` in all is minimal: none of its
+    consequences could be left out and the rest still take the ``shifts`` (Core's and roll-up's)."""
+    for j in range(nu):
+        if mask & (1 << j) and worth - SLOTS[target, usable[j], L_VALUE] >= shifts:
+            return False
+    return True
 
 
 @mirrors("fate_env.rules.stress.absorb_plans")
