@@ -13,7 +13,7 @@ from .layout import (
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
     RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
-    P_FD_CONDENSED, P_STANDIN, R_C_ONLY, S_SIDE, C_ACTED, C_DEFONFULL, C_FULLDEF, E_FULLDEF, O_FULLDEF, P_FD_EXCHANGE,
+    P_FD_FOCUS, P_STANDIN, R_C_ONLY, S_SIDE, C_ACTED, C_DEFONFULL, C_FULLDEF, E_FULLDEF, O_FULLDEF, P_FD_EXCHANGE,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -113,7 +113,7 @@ def _attack(T, W, B, EV, actor, target, skill):
         B.R[R_OPP] = NEG
     else:
         dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill), skill)
-        G[G_STOODIN] = 1 if ward != target and P[P_FD_CONDENSED] != 0 else 0
+        G[G_STOODIN] = 1 if ward != target and P[P_FD_FOCUS] != 0 else 0
         _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
         G[G_STOODIN] = 0
     if G[G_BAIL] != BAIL_NONE:

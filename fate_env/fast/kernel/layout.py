@@ -58,8 +58,10 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE) = range(50)
-NP = 50
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS) = range(51)
+NP = 51
+# P_FD_FOCUS: a full defense's +2 is for its own focus only, so not on a defense made for an ally stood in
+# for (facts.full_defense_for_its_focus, 003:2240-2244; Core's is on every defense, 000:274)
 # P_FD_EXCHANGE: FATE 2.0's full defense for the exchange (facts.exchange_defense, 001:78-80): +2 on every
 # defense until the exchange ends, declared on one's turn or, by one yet to act, when first attacked
 # (giving up that exchange's turn)
