@@ -90,6 +90,24 @@ def _none(what: str) -> Check:
     return lambda value, scene: [what] if value else []
 
 
+def _countdowns(countdowns, scene: Scene) -> list[str]:
+    """The kernel keeps up to MAX_CD countdowns of up to MAX_TRIG triggers each (kernel/countdowns.py)."""
+    why = []
+    if len(countdowns) > k.MAX_CD:
+        why.append(f"{len(countdowns)} countdowns (the kernel keeps up to {k.MAX_CD})")
+    ids, sides = {c.id for c in scene.characters}, set(scene.sides)
+    for cd in countdowns:
+        if len(cd.triggers) > k.MAX_TRIG:
+            why.append(f"countdown {cd.name!r} with {len(cd.triggers)} triggers (the kernel keeps up to {k.MAX_TRIG})")
+        if any(w.tag not in k.TRIGGERS for w in cd.triggers):
+            why.append(f"countdown {cd.name!r}: a trigger other than {', '.join(k.TRIGGERS)}")
+        if cd.winner is not None and cd.winner not in sides:
+            why.append(f"countdown {cd.name!r}: winner {cd.winner!r} is no side of the scene")
+        if cd.aspect is not None and (set(cd.aspect.free_invokes) - ids or cd.aspect.hidden):
+            why.append(f"countdown {cd.name!r}: an aspect held by no character of the scene, or hidden")
+    return why
+
+
 def _characters(chars, scene: Scene) -> list[str]:
     why = [w for c in chars for w in character_reasons(c, scene)]
     for name, what in CHARACTER_FEATURES.items():
@@ -112,7 +130,7 @@ SCENE_FIELDS: dict[str, Any] = {
     "borders": lambda v, s: ["blocks"] if any(b.block is not None for b in v) else [],
     "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,
     "reserves": ANY,            # off the table until live play's /add brings one in
-    "countdowns": _none("countdowns"), "hazards": _none("hazards"), "distractions": _none("distractions"),
+    "countdowns": _countdowns, "hazards": _none("hazards"), "distractions": _none("distractions"),
     "consequence_names": ANY,   # names only: kernel/aspects._cons_name picks them as aspects.consequence_name does
 }
 

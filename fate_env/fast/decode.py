@@ -156,6 +156,13 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
                                   who(a[4]), (a[7], a[8], a[9], a[10]) if reroll else None))
         elif code == k.E_RESOLVED:
             out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
+        elif code == k.E_CDMARKED:
+            out.append(ev.CountdownMarked(scene.countdowns[a[0]].name, a[1], a[2]))
+        elif code == k.E_CDENDED:
+            cd = scene.countdowns[a[0]]
+            out.append(ev.CountdownEnded(cd.name, cd.text, cd.winner, cd.aspect.name if cd.aspect else None))
+        elif code == k.E_CDSTOPPED:
+            out.append(ev.CountdownStopped(scene.countdowns[a[0]].name, ids[a[1]]))
         elif code == k.E_FORFEIT:
             out.append(ev.TurnForfeited(ids[a[0]], "full defense"))
         elif code == k.E_STOODIN:

@@ -136,6 +136,9 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
             for h in range(n):
                 if AF[aid, h] != 0:
                     buf[tail + _rel(SC, ego, h) - 1] += AF[aid, h] / 3
+    for i in range(P[k.P_NCD]):  # countdowns.marks: the share of its boxes marked, whether it still runs
+        buf[tail + 3 + 2 * i] = G[k.G_CD + 2 * i] / P[P[k.P_CD] + k.CDW * i + k.CD_BOXES]
+        buf[tail + 4 + 2 * i] = 1.0 if G[k.G_CD + 2 * i + 1] != 0 else 0.0
     for i in range(buf.shape[0]):
         out[i] = buf[i]
 

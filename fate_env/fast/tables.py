@@ -441,6 +441,36 @@ def _params(scene: Scene, ix: _Index, made: dict[str, Any], zmap: Any, policies:
     return P
 
 
+def _countdown_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
+    """P with the countdowns' rows after it (kernel/countdowns.py; layout.CD_*): boxes, who stops it, the
+    side it makes the winner, its aspect's name, zone and free invokes (one count per character, then the
+    first holder the scene names), its triggers."""
+    if not scene.countdowns:
+        return P
+    n, ci, zi, si = len(ix.ids), ix.ci, ix.zi, {s: i for i, s in enumerate(ix.sides)}
+    rows = np.full(k.CDW * len(scene.countdowns), k.NEG, np.int64)
+    free: list[int] = []
+    at = len(P) + len(rows)
+    for i, cd in enumerate(scene.countdowns):
+        row = rows[k.CDW * i:k.CDW * (i + 1)]
+        row[k.CD_BOXES] = cd.boxes
+        row[k.CD_STOP] = ci[cd.stops_when_out] if cd.stops_when_out else k.NEG
+        row[k.CD_WINNER] = si[cd.winner] if cd.winner is not None else k.NEG
+        if cd.aspect is not None:
+            row[k.CD_ANAME] = names.id(cd.aspect.name)
+            row[k.CD_AZONE] = zi[cd.aspect.zone] if cd.aspect.zone is not None else k.NEG
+            row[k.CD_FREE] = at + len(free)
+            free += [cd.aspect.free_invokes.get(c, 0) for c in ix.ids]
+            free.append(ci[next(iter(cd.aspect.free_invokes))] if cd.aspect.free_invokes else k.NEG)
+        row[k.CD_NTRIG] = len(cd.triggers)
+        for j, w in enumerate(cd.triggers):  # a trigger's character: NEG for none, -2 for one not in the scene
+            row[k.CD_TRIG + 2 * j] = k.TRIGGERS.index(w.tag)
+            row[k.CD_TRIG + 2 * j + 1] = ci.get(w.arg, -2) if w.arg else k.NEG
+    P = np.concatenate([P, rows, np.array(free, np.int64)])
+    P[k.P_NCD], P[k.P_CD] = len(scene.countdowns), len(P) - len(rows) - len(free)
+    return P
+
+
 def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None = None) -> Tables:
     """The kernel's arrays for ``scene``, one table at a time; ``policies`` maps each character to the
     controller that plays it and that controller's parameters; ``asks`` the decision kinds (a
@@ -460,7 +490,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
         sum(c.fate_points for c in scene.characters if c.is_npc)
     made = _made_names(scene, names)
     TPL = _templates(scene, ix, names)
-    P = _params(scene, ix, made, zmap, policies, asks, int(pool), len(A0))
+    P = _countdown_params(_params(scene, ix, made, zmap, policies, asks, int(pool), len(A0)), scene, ix, names)
     return Tables(scene, ix.ids, ix.sides, tuple(ix.skills), ix.zones, tuple(names.texts), SC, SK, ST, SLOTS, A0,
                   AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),

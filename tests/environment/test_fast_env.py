@@ -71,6 +71,12 @@ def test_zone_attacks_and_an_immobile_character_step_the_same_on_both_cores():
     assert aec_side_by_side(range(3), scene="leviathan") > 100
 
 
+def test_countdowns_step_the_same_on_both_cores():
+    """summoning's countdown (003:2171-2195) in every observation (its share marked, whether it runs)
+    and its outcome in the rewards and endings."""
+    assert aec_side_by_side(range(6), scene="summoning") > 200
+
+
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""

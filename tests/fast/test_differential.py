@@ -111,9 +111,11 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 
 
 def test_the_shipped_scenes_it_covers():
-    """The scenes the docs list as played by the fast core."""
+    """The scenes docs/fast_core.md names as played by the fast core (leviathan's immobile parts,
+    summoning's countdowns, the rest from the start)."""
     assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "horde", "interrogation",
-                                                                      "leviathan", "warehouse", "warehouse_mobs"]
+                                                                      "leviathan", "summoning", "warehouse",
+                                                                      "warehouse_mobs"]
 
 
 APART = {  # melee fighters a zone apart: the free move into reach, then the attack
@@ -640,3 +642,37 @@ def test_full_defense_for_the_exchange_is_played_identically(name):
     assert not covered(scene)
     log = compare_mixes(scene)
     assert any(e["type"] == "TurnForfeited" for e in log), "no turn given up for a full defense in 40 random fights"
+
+
+def _countdown_variant():
+    """summoning with three countdowns between them using every trigger and outcome: a side made the
+    winner, an aspect put into play (in a zone, with free invokes; on the scene), one stopped when its
+    character leaves."""
+    import copy
+    from fate_env.content.scenes import read_scene_data
+    _, data = read_scene_data("summoning")
+    data = copy.deepcopy(data)
+    data["countdowns"] = [
+        {"name": "Gate", "boxes": 3, "triggers": ["exchange", "turn: brother_amos", "consequence: ilse"],
+         "winner": "cult", "stops_when_out": "cantor"},
+        {"name": "Bells", "boxes": 2, "triggers": ["taken_out: acolytes", "consequence: cantor", "turn: cantor"],
+         "aspect": {"name": "The Bells Toll", "zone": "nave", "free_invokes": {"ilse": 2}}},
+        {"name": "Tide", "boxes": 4, "triggers": ["turn: ilse", "exchange"], "aspect": {"name": "Rising Tide"}},
+    ]
+    return scene_from_dict(data, "summoning_countdowns")
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_countdowns_are_played_identically(variant):
+    """Countdowns (003:2171-2195): each trigger (an exchange ending, a character's turn ending, a
+    consequence it takes, its being taken out) marks a box; the last brings the outcome, a side won
+    (ending the fight at once) or an aspect put into play with its free invokes; one tied to a
+    character stops when it leaves. Compared event for event, and every outcome is seen to happen."""
+    scene = _countdown_variant() if variant else load_scene("summoning")
+    assert not covered(scene)
+    log = compare_mixes(scene, range(60))
+    ended = [e for e in log if e["type"] == "CountdownEnded"]
+    assert any(e["winner"] for e in ended), "no countdown decided a fight"
+    assert any(e["type"] == "CountdownStopped" for e in log), "no countdown stopped"
+    if variant:
+        assert {e["aspect"] for e in ended} >= {"The Bells Toll", "Rising Tide"}

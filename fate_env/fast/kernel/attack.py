@@ -51,7 +51,7 @@ def _respond(T, W, EV, target, B, attack):
         reason = R_R_CONCEDE if j == 1 else R_R_DEFEND
     if j == 1:
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
-        _concede(CH, EV, G, target)
+        _concede(P, CH, EV, G, target)
         return RESP_NONE
     if j == at_fd:  # a full defense for the rest of the exchange, this exchange's turn given up (001:80)
         _decision(EV, G, D_RESPOND, target, j, reason, O_FULLDEF, 0, 0, 0, 0, 0)

@@ -13,6 +13,8 @@ from .layout import (
     G_UNRESOLVED, G_WINNER, NEG, O_NEXT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
     S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE,
 )
+from .countdowns import _cd_trigger
+from .layout import G_DECIDED, P_NCD, TR_EXCHANGE, TR_TURN
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
 from .table import _allies, _first_active, _over
@@ -24,7 +26,9 @@ from .turn import _turn
 @njit(cache=True, _nrt=False)
 def _finish(SC, CH, MARK, G, EV, unresolved):
     winner = NEG
-    if not unresolved:
+    if not unresolved and G[G_DECIDED] != NEG:
+        winner = G[G_DECIDED]  # a countdown's outcome (003:2190-2191)
+    elif not unresolved:
         for c in range(SC.shape[0]):
             if CH[c, C_STATUS] == ACTIVE:
                 if winner == NEG:
@@ -46,7 +50,16 @@ def _finish(SC, CH, MARK, G, EV, unresolved):
 
 @mirrors("fate_env.rules.flows.conflict.begin_exchange")
 @njit(cache=True, _nrt=False)
-def _begin_exchange(SC, CH, MARK, G, EV, P):
+def _begin_exchange(T, W, EV):
+    """A new exchange, unless a countdown the last one's end marked has decided the scene, or the
+    scene has run out of exchanges (then it ends unresolved)."""
+    SC, P = T.SC, T.P
+    CH, MARK, G = W.CH, W.MARK, W.G
+    if P[P_NCD] != 0 and G[G_EXCHANGE] != 0:
+        _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_EXCHANGE, NEG)  # the exchange that just ended (003:2186-2187)
+        if G[G_DECIDED] != NEG:
+            _finish(SC, CH, MARK, G, EV, False)
+            return False
     G[G_EXCHANGE] += 1
     if G[G_EXCHANGE] > P[P_MAXEX]:
         G[G_EXCHANGE] -= 1
@@ -129,7 +142,7 @@ def _popcorn_next(T, W, B, EV, actor):
         pick = pool[pick]
     _emit(EV, G, E_NEXT, (chooser, pick, 1 if nrem == 0 else 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if nrem == 0:
-        if not _begin_exchange(SC, CH, MARK, G, EV, P):
+        if not _begin_exchange(T, W, EV):
             return NEG
         actor = pick if CH[pick, C_STATUS] == ACTIVE else _first_active(CH)
     else:
@@ -151,7 +164,7 @@ def _run(T, W, B, EV, K):
     MARK, CH, G = W.MARK, W.CH, W.G
     resume = G[G_RESUME] != 0
     G[G_RESUME] = 0
-    if not resume and not _begin_exchange(SC, CH, MARK, G, EV, P):
+    if not resume and not _begin_exchange(T, W, EV):
         return
     popcorn = P[P_POPCORN] != 0
     cursor = 0
@@ -175,7 +188,9 @@ def _run(T, W, B, EV, K):
         if G[G_BAIL] != BAIL_NONE:
             return
         CH[actor, C_ACTED] = 1
-        if _over(SC, CH):
+        if P[P_NCD] != 0:
+            _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, actor)
+        if _over(SC, CH, G):
             _finish(SC, CH, MARK, G, EV, False)
             return
         if popcorn:
@@ -185,7 +200,7 @@ def _run(T, W, B, EV, K):
         else:
             i = _next_in_order(CH, P, cursor)
             if i == NEG:
-                if not _begin_exchange(SC, CH, MARK, G, EV, P):
+                if not _begin_exchange(T, W, EV):
                     return
                 i = _next_in_order(CH, P, NEG)
             cursor = i

@@ -18,6 +18,7 @@ from .layout import (
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
     MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
 )
+from .countdowns import _cd_setup
 from .mirror import kernel_only, mirrors
 
 
@@ -42,6 +43,7 @@ def _reset(T, W):
     G[G_NANS], G[G_PLAYOUT], G[G_HORIZON] = nans, playout, horizon
     G[G_GMPOOL] = P[P_GMPOOL]
     G[G_WINNER] = NEG
+    _cd_setup(P, G)
     for a in range(A0.shape[0]):
         aid = a + 1
         for k in range(NAF):

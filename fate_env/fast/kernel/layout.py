@@ -58,8 +58,18 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS) = range(51)
-NP = 51
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD) = range(53)
+NP = 53
+# P_NCD: how many countdowns the scene has (0: no countdown code runs, 003:2171-2195); P[P[P_CD] + CDW * i:]
+# countdown i's row: boxes, the character whose leaving stops it (NEG), the side it makes the winner (NEG),
+# the name id of the aspect it puts into play (NEG), that aspect's zone (NEG: the scene's), where in P that
+# aspect's free invokes start (one count per character), how many triggers, then (tag, character) each
+CD_BOXES, CD_STOP, CD_WINNER, CD_ANAME, CD_AZONE, CD_FREE, CD_NTRIG, CD_TRIG = range(8)
+MAX_CD, MAX_TRIG = 4, 8  # more are refused (fast/coverage.py)
+CDW = CD_TRIG + 2 * MAX_TRIG
+#: what marks a box (scene.COUNTDOWN_TRIGGERS, in that order); a trigger's character is NEG for none
+TRIGGERS = ("exchange", "turn", "consequence", "taken_out")
+TR_EXCHANGE, TR_TURN, TR_CONSEQUENCE, TR_TAKEN_OUT = range(len(TRIGGERS))
 # P_FD_FOCUS: a full defense's +2 is for its own focus only, so not on a defense made for an ally stood in
 # for (facts.full_defense_for_its_focus, 003:2240-2244; Core's is on every defense, 000:274)
 # P_FD_EXCHANGE: FATE 2.0's full defense for the exchange (facts.exchange_defense, 001:78-80): +2 on every
@@ -100,8 +110,12 @@ ATK_W = 9
 # globals (G)
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
-    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV, G_STOODIN = range(31)
-NG = 31  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
+    G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV, G_STOODIN, \
+    G_DECIDED, G_CD = range(33)
+NG = G_CD + 2 * MAX_CD
+# G_DECIDED: the side a countdown's outcome made the winner (Table.decided; NEG while none has);
+# G[G_CD + 2 * i], G[G_CD + 2 * i + 1]: countdown i's boxes marked and whether it still runs (Table.countdowns,
+# Table.running), kept in G so checkpoints and a look-ahead's copies carry them  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
 # an agent's answers (G_NANS of them, from G[NG]) are taken in turn (G_ANSPOS); at the first
 # decision past them the episode pauses, with the decision's kind, actor and option count.
 # G_CKMODE: keep a checkpoint of the state at each turn's start (``advance``), G_RESUME: start
@@ -122,7 +136,10 @@ NR = 12
 EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
-    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT = range(1, 27)
+    E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
+    E_CDSTOPPED = range(1, 30)
+# E_CDMARKED (countdown, boxes marked, its boxes), E_CDENDED (countdown, the aspect's id or NEG), E_CDSTOPPED
+# (countdown, the character who left)
 # E_BLAST: a zone attack (actor, zone, skill, then its targets as bits: character c is bit c % BLAST_BITS of field
 # 3 + c // BLAST_BITS, so a scene of up to 8 * BLAST_BITS characters: fast/coverage.py)
 BLAST_BITS = 60

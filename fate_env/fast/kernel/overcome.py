@@ -12,6 +12,8 @@ from .layout import (
     OUT_FAIL, OUT_STYLE, OUT_SUCCESS, P_MAJOR, P_NAME_HARD_WON, P_NAME_SECOND_WIND, P_NAME_SMALL_WIN,
     P_TIE_CHOICE, P_TRACK, R_C_HURT, R_C_MAJOR, R_C_MINOR, R_OPP, S_NSLOT, TGT_ZONE,
 )
+from .countdowns import _cd_trigger
+from .layout import P_NCD, TR_CONSEQUENCE
 from .mirror import mirrors
 from .seats import _draw, _draws, _why
 
@@ -68,6 +70,8 @@ def _cost_consequence(SC, SLOTS, SLOTA, CH, A, AF, AL, G, P, EV, c, enemy):
         AF[aid, enemy] = 1
     SLOTA[c, slot] = aid
     CH[c, C_SLOTNAME + slot] = name
+    if P[P_NCD] != 0:
+        _cd_trigger(P, G, A, AF, AL, EV, TR_CONSEQUENCE, c)
     CH[c, C_CTAKEN] += 1
     _emit(EV, G, E_MAJOR, (c, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0))
     _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, c, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))

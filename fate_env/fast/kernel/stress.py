@@ -13,6 +13,8 @@ from .layout import (
     C_DEALT, C_SLOTNAME, C_TAKEN, O_ABSORB, O_TAKENOUT, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
     STYLE_CONDENSED, STYLE_ROLLUP, TAKEN_OUT, WHY_REPLACED,
 )
+from .countdowns import _cd_left, _cd_trigger
+from .layout import P_NCD, TR_CONSEQUENCE, TR_TAKEN_OUT
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
 
@@ -52,7 +54,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     if source >= 0:
         CH[source, C_DEALT] += shifts
     if SC[target, S_MOB] != 0:
-        _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source)
+        _mob_hit(SC, P, W, EV, target, shifts, source)
         return
     # usable slots, in slot order
     nu = 0
@@ -123,7 +125,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
     _sort_plans(plans, np_)
     if np_ == 0:  # only "taken out": taken without asking
-        _taken_out(CH, EV, G, target, source)
+        _taken_out(P, W, EV, target, source)
         return
     reason = R_A_LEAST
     if _draws(P, target, D_ABSORB):  # any plan, or taken out (the last option)
@@ -139,7 +141,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
         reason = _why(P, target, D_ABSORB)
         if best == np_:
             _decision(EV, G, D_ABSORB, target, best, reason, O_TAKENOUT, 0, 0, 0, 0, 0)
-            _taken_out(CH, EV, G, target, source)
+            _taken_out(P, W, EV, target, source)
             return
     else:
         best = 0  # basic._absorb: the least consequence value, then the fewest slots, then boxes
@@ -186,6 +188,9 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     if extreme and lost != NEG and A[lost, A_ALIVE] != 0:  # harm.replace_for_extreme
         _drop_aspect(A, AL, G, lost)
         _emit(EV, G, E_REMOVED, (lost, A[lost, A_NAME], WHY_REPLACED, 0, 0, 0, 0, 0, 0, 0, 0))
+    if P[P_NCD] != 0:
+        for _ in range(j):  # one box per consequence taken (a hit may take two)
+            _cd_trigger(P, G, A, AF, AL, EV, TR_CONSEQUENCE, target)
 
 
 @mirrors("fate_env.rules.stress.absorb_plans")
@@ -214,9 +219,10 @@ def _plan_masks(SC, MARK, target, plans, i, usable, nu):
 
 @mirrors("fate_env.rules.stress.Mob.absorb")
 @njit(cache=True, _nrt=False)
-def _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source):
+def _mob_hit(SC, P, W, EV, target, shifts, source):
     """stress.Mob.absorb: the member in front takes what its boxes can; a hit past them takes it
     out (its capacity and one shift more) and the rest carries to the next, fresh member."""
+    MARK, CH, G = W.MARK, W.CH, W.G
     total = shifts
     lost = 0
     core = P[P_STYLE] != STYLE_CONDENSED  # roll_up's absorb_whole is Core's
@@ -251,7 +257,7 @@ def _mob_hit(SC, MARK, CH, G, P, EV, target, shifts, source):
             MARK[target, b] = 0
     _emit(EV, G, E_MOBHIT, (target, total, lost, CH[target, C_MEMBERS], 0, 0, 0, 0, 0, 0, 0))
     if CH[target, C_MEMBERS] == 0:
-        _taken_out(CH, EV, G, target, source)
+        _taken_out(P, W, EV, target, source)
 
 
 @mirrors("fate_env.rules.stress.Core.minimal")
@@ -315,14 +321,20 @@ def _sort_plans(plans, n):
 
 @mirrors("fate_env.rules.steps.taken_out")
 @njit(cache=True, _nrt=False)
-def _taken_out(CH, EV, G, target, source):
+def _taken_out(P, W, EV, target, source):
+    CH, G = W.CH, W.G
     CH[target, C_STATUS] = TAKEN_OUT
     CH[target, C_TOOKBY] = source
     _emit(EV, G, E_TAKENOUT, (target, source, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    if P[P_NCD] != 0:
+        _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TAKEN_OUT, target)
+        _cd_left(P, G, EV, target)
 
 
 @mirrors("fate_env.rules.steps.concede_fighter")
 @njit(cache=True, _nrt=False)
-def _concede(CH, EV, G, c):
+def _concede(P, CH, EV, G, c):
     CH[c, C_STATUS] = CONCEDED
     _emit(EV, G, E_CONCEDED, (c, 1 + CH[c, C_CTAKEN], 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    if P[P_NCD] != 0:
+        _cd_left(P, G, EV, c)

@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 from ..jit import njit
-from .layout import ACTIVE, C_STATUS, NEG, S_SIDE
+from .layout import ACTIVE, C_STATUS, G_DECIDED, NEG, S_SIDE
 from .mirror import mirrors
 
 
 @mirrors("fate_env.rules.table.Table.is_over")
 @njit(cache=True, _nrt=False)
-def _over(SC, CH):
+def _over(SC, CH, G):
+    """One side (or none) is left, or a countdown has decided the scene (003:2190-2191)."""
+    if G[G_DECIDED] != NEG:
+        return True
     side = NEG
     for c in range(SC.shape[0]):
         if CH[c, C_STATUS] == ACTIVE:

@@ -176,7 +176,7 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
     i -= n[N_AL]
     if i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_CONCEDE, 0, x2, x3, x4, x5)
-        _concede(CH, EV, G, actor)
+        _concede(P, CH, EV, G, actor)
         return DONE
     if blasts == 0 or i == 1:
         _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, x2, x3, x4, x5)
@@ -267,7 +267,7 @@ def _turn(T, W, B, EV, actor, blasts):
     if G[G_BAIL] != BAIL_NONE:
         return
     CH[actor, C_NSUP] = 0  # the pledges were for this action
-    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH):
+    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH, G):
         if not _move_after(T, W, B, EV, actor):
             return
     _expire_boosts(A, AF, AL, G, EV, actor)

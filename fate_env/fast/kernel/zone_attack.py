@@ -135,7 +135,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
     ns = 0
     for i in range(nt):
         t = standing[i]
-        if CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
+        if CH[actor, C_STATUS] != ACTIVE or _over(SC, CH, G):
             continue  # steps.respond: the fight ended (a concession) before this target was asked
         answer = _respond(T, W, EV, t, B, True)
         if answer != RESP_NONE:  # ns <= i: the targets still to ask are past it; one who forgoes the
@@ -152,7 +152,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
         undefended = t < 0
         if undefended:
             t = -1 - t
-        if CH[t, C_STATUS] != ACTIVE or CH[actor, C_STATUS] != ACTIVE or _over(SC, CH):
+        if CH[t, C_STATUS] != ACTIVE or CH[actor, C_STATUS] != ACTIVE or _over(SC, CH, G):
             continue
         if undefended:  # against Mediocre, no one to invoke for the opposition (000:292-294)
             _emit(EV, G, E_PASSIVE, (actor, ACT_ATTACK, 0, t, WHY_PASSIVE_FORGO, 0, 0, 0, 0, 0, 0))
