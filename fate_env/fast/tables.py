@@ -383,6 +383,7 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_FD_CONDENSED] = int(facts.full_defense_boost)
     P[k.P_FD_EXCHANGE] = int(facts.exchange_defense)
     P[k.P_FD_FOCUS] = int(facts.full_defense_for_its_focus)
+    P[k.P_ORDERED] = int(facts.ordered)
     P[k.P_MAXEX] = rules.max_exchanges
     P[k.P_WEAPONS] = (k.WEAPONS_SHIFTS if facts.weapon_shifts else k.WEAPONS_ROLL if facts.weapon_rolls else
                       k.WEAPONS_OFF)

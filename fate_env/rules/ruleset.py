@@ -166,7 +166,7 @@ class RuleSet:
     faster_contests: bool = _flag(fast=EVERY)  # fast: a contest's rule; it plays conflicts only
     conditions: str = _pick(CONDITIONS, "off")
     split_effort: bool = _flag()
-    consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts")
+    consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts", fast=EVERY)
     concession: str = _pick(CONCESSIONS, "anytime")
     weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts", fast=EVERY)  # fast: kernel/attack.py, rolls.py
     hold_action: bool = _flag()

@@ -676,3 +676,18 @@ def test_countdowns_are_played_identically(variant):
     assert any(e["type"] == "CountdownStopped" for e in log), "no countdown stopped"
     if variant:
         assert {e["aspect"] for e in ended} >= {"The Bells Toll", "Rising Tide"}
+
+
+@pytest.mark.parametrize("name, rules, dials", [
+    ("warehouse", "condensed", {}), ("warehouse_mobs", "core", {}), ("ghoul", "condensed", {"major_cost": "consequence"}),
+    ("warehouse", "core", {"stress": {"style": "roll_up", "one_box_per_hit": True}}),
+])
+def test_ordered_consequences_are_played_identically(name, rules, dials):
+    """FATE 2.0's ordered consequences (consequence_rule: ordered, 001:117-123): a hit takes boxes as the
+    stress style has them, or the next consequence (mild, then moderate, then severe) whole; each is a
+    -1/-2/-3 on its holder's every roll (the Rolled note), and a capacity counts a consequence left as a
+    whole hit. Compared event for event, and the penalty is seen on the dice."""
+    scene = load_scene(name, rules=rules, dials={"consequence_rule": "ordered", **dials})
+    assert not covered(scene)
+    log = compare_mixes(scene)
+    assert any(any(n.startswith("consequences -") for n in e["notes"]) for e in log if e["type"] == "Rolled")

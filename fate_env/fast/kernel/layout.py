@@ -5,6 +5,8 @@ reads its names from here; ``decode.py`` and the environment's bridge read them 
 
 from __future__ import annotations
 
+from fate_env.rules.stress import WHOLE_HIT  # noqa: F401  (a consequence's worth in a capacity, ordered rule)
+
 # static, per character (SC)
 S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL, S_WEAPON, S_ARMOR, \
     S_IMMOBILE, S_TROUBLE = range(15)
@@ -16,13 +18,15 @@ NSF = 15  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_SLOTNAME = range(22)
+    C_PEN, C_SLOTNAME = range(23)
+#: C_PEN: what c's consequences take off its every roll under the ordered rule (facts.consequence_penalty,
+#: 001:119): -1 a mild, -2 a moderate, -3 a severe; 0 under the shifts rule
 #: C_DEALT, C_TAKEN: the shifts of the hits c dealt and took; C_ADV: its advantage rolls that succeeded
 #: (bench's per-character figures, bench.summarise)
 #: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
 #: with more slots than this is refused (fast/coverage.py)
 MAX_SLOTS = 8
-NCF = 22 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+NCF = 23 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 # CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
@@ -58,8 +62,10 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD) = range(53)
-NP = 53
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED) = range(54)
+NP = 54
+# P_ORDERED: FATE 2.0's ordered consequences (consequence_rule: ordered, facts.ordered, 001:117-123): a hit
+# takes a box, or the next consequence (mild, moderate, severe) whole, each a penalty on its holder's rolls
 # P_NCD: how many countdowns the scene has (0: no countdown code runs, 003:2171-2195); P[P[P_CD] + CDW * i:]
 # countdown i's row: boxes, the character whose leaving stops it (NEG), the side it makes the winner (NEG),
 # the name id of the aspect it puts into play (NEG), that aspect's zone (NEG: the scene's), where in P that

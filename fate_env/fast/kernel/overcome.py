@@ -13,7 +13,8 @@ from .layout import (
     P_TIE_CHOICE, P_TRACK, R_C_HURT, R_C_MAJOR, R_C_MINOR, R_OPP, S_NSLOT, TGT_ZONE,
 )
 from .countdowns import _cd_trigger
-from .layout import P_NCD, TR_CONSEQUENCE
+from .layout import C_PEN, P_NCD, P_ORDERED, TR_CONSEQUENCE
+from .stress import _penalty
 from .mirror import mirrors
 from .seats import _draw, _draws, _why
 
@@ -73,6 +74,8 @@ def _cost_consequence(SC, SLOTS, SLOTA, CH, A, AF, AL, G, P, EV, c, enemy):
     if P[P_NCD] != 0:
         _cd_trigger(P, G, A, AF, AL, EV, TR_CONSEQUENCE, c)
     CH[c, C_CTAKEN] += 1
+    if P[P_ORDERED] != 0:
+        CH[c, C_PEN] += _penalty(SLOTS[c, slot, L_SEV])
     _emit(EV, G, E_MAJOR, (c, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0))
     _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, c, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))
     return True

@@ -10,7 +10,7 @@ from .events import _emit
 from .layout import (
     A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     G_STOODIN, R_TARGET,
-    C_NSUP, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
+    C_NSUP, C_PEN, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
     W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL,
@@ -77,7 +77,7 @@ def _aspect_here(CH, A, c, name, target):
 @njit(cache=True, _nrt=False)
 def _base(SK, ST, CH, A, c, skill, action, target):
     """(rating, stunt bonus, teamwork bonus, full defense bonus, 1 + the teamwork's leader or 0
-    when c leads) — rolls.base: the best-rated supporter still in the fight leads when it
+    when c leads, the ordered consequences' penalty) — rolls.base: the best-rated supporter still in the fight leads when it
     outranks c (003:1449-1455); a mob's other members and every other helper with Average or
     better add +1 each, capped at the leader's rating under Condensed. No help on defense."""
     own = SK[c, skill]
@@ -109,7 +109,7 @@ def _base(SK, ST, CH, A, c, skill, action, target):
     if CH[c, C_TWCAP] != 0 and tw > rating:
         tw = rating if rating > 0 else 0
     fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
-    return rating, stunt, tw, fd, (leader + 1 if leader != c else 0)
+    return rating, stunt, tw, fd, (leader + 1 if leader != c else 0), CH[c, C_PEN]
 
 
 @mirrors("fate_env.rules.rolls.best_skill")
@@ -167,16 +167,16 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
 @mirrors("fate_env.rules.rolls.effective")
 @njit(cache=True, _nrt=False)
 def _attack_rating(SK, ST, CH, A, c, skill, target):
-    r, s, tw, fd, _ = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
-    return r + s + tw + fd
+    r, s, tw, fd, _, pen = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
+    return r + s + tw + fd - pen
 
 
 @mirrors("fate_env.rules.rolls.effective")
 @njit(cache=True, _nrt=False)
 def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill), skill)
-    r, s, tw, fd, _ = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
-    return r + s + tw + fd
+    r, s, tw, fd, _, pen = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
+    return r + s + tw + fd - pen
 
 
 @mirrors("fate_env.rules.dice.Dice.roll")
@@ -200,15 +200,15 @@ def _rolled(SK, ST, W, EV, faces, c, action, skill, target, gear):
     ``weapon_effect: roll``, else 0), the four dice and the Rolled event; a defence on full defense
     uses it up. (total, the dice's sum)."""
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
-    rating, stunt, tw, fd, lead = _base(SK, ST, CH, A, c, skill, action, target)
+    rating, stunt, tw, fd, lead, pen = _base(SK, ST, CH, A, c, skill, action, target)
     if fd and G[G_STOODIN] != 0:
         fd = 0  # a defense made for an ally: Condensed's full defense is for its own focus (003:2240-2244)
     if fd:
         CH[c, C_DEFONFULL] = 1
     dice = _roll(RNG, G, faces)
-    total = rating + stunt + tw + fd + gear
+    total = rating + stunt + tw + fd + gear - pen
     _emit(EV, G, E_ROLLED, (c, action, skill, rating, total, faces[0], faces[1], faces[2], faces[3], stunt,
-                            fd | (tw << 8) | (lead << 16) | (gear << 40)))
+                            fd | (tw << 8) | (lead << 16) | (gear << 40) | (pen << 48)))
     return total, dice
 
 

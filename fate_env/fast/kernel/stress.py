@@ -14,7 +14,7 @@ from .layout import (
     STYLE_CONDENSED, STYLE_ROLLUP, TAKEN_OUT, WHY_REPLACED,
 )
 from .countdowns import _cd_left, _cd_trigger
-from .layout import P_NCD, TR_CONSEQUENCE, TR_TAKEN_OUT
+from .layout import C_PEN, P_NCD, P_ORDERED, TR_CONSEQUENCE, TR_TAKEN_OUT, WHOLE_HIT
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
 
@@ -32,6 +32,8 @@ def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
                 n += 1
             elif SC[c, NSF + b] > n:
                 n = SC[c, NSF + b]
+    if P[P_ORDERED] != 0 and SC[c, S_MOB] == 0:  # the next consequence takes any hit whole (001:117): WHOLE_HIT while one is left
+        return WHOLE_HIT if _next_ordered(SLOTS, SLOTA, SC, c) != NEG else n
     for k in range(SC[c, S_NSLOT]):
         if SLOTA[c, k] == NEG:
             tr = SLOTS[c, k, L_TRACK]
@@ -68,9 +70,11 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     for b in range(SC[target, S_NBOX]):
         if MARK[target, b] == 0:
             nfree += 1
-    # every combination of usable slots, in itertools.combinations order (by size, then lexicographic)
+    # every combination of usable slots, in itertools.combinations order (by size, then lexicographic);
+    # under the ordered rule the boxes alone (size 0), then the next consequence instead (001:117)
+    ordered = P[P_ORDERED] != 0
     np_ = 0
-    for size in range(nu + 1):
+    for size in range(1 if ordered else nu + 1):
         for mask in range(1 << nu):
             if _popcount(mask) != size:
                 continue
@@ -122,8 +126,13 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
                 seen |= 1 << v
                 if _minimal(SLOTS, target, usable, nu, mask, v + total, shifts):
                     np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, b, 1)
-    # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
-    _sort_plans(plans, np_)
+    if ordered:  # the boxes' ways in the style's order, then the next consequence (stress.absorb_plans)
+        nxt = _next_ordered(SLOTS, SLOTA, SC, target)
+        for j in range(nu):
+            if usable[j] == nxt:
+                np_ = _plan(plans, np_, 1, SLOTS[target, nxt, L_VALUE], 0, 0, 1 << j, NEG, 0)
+    else:  # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
+        _sort_plans(plans, np_)
     if np_ == 0:  # only "taken out": taken without asking
         _taken_out(P, W, EV, target, source)
         return
@@ -168,6 +177,8 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
             SLOTA[target, k] = aid
             CH[target, C_SLOTNAME + k] = name
             CH[target, C_CTAKEN] += 1
+            if ordered:
+                CH[target, C_PEN] += _penalty(sev)
             if sev == SEV_EXTREME:
                 extreme = True
             if j == 0:
@@ -269,6 +280,25 @@ def _minimal(SLOTS, target, usable, nu, mask, worth, shifts):
         if mask & (1 << j) and worth - SLOTS[target, usable[j], L_VALUE] >= shifts:
             return False
     return True
+
+
+@mirrors("fate_env.rules.stress.next_ordered")
+@njit(cache=True, _nrt=False)
+def _next_ordered(SLOTS, SLOTA, SC, c):
+    """The slot the next consequence fills under the ordered rule: mild, then moderate, then severe
+    (001:119); NEG once all three are taken (001:123)."""
+    for sev in range(SEV_EXTREME):
+        for k in range(SC[c, S_NSLOT]):
+            if SLOTS[c, k, L_SEV] == sev and SLOTA[c, k] == NEG:
+                return k
+    return NEG
+
+
+@mirrors("fate_env.rules.facts.Facts.consequence_penalty")
+@njit(cache=True, _nrt=False)
+def _penalty(sev):
+    """What a consequence of severity ``sev`` takes off its holder's rolls under the ordered rule (001:119)."""
+    return sev + 1 if sev < SEV_EXTREME else 3
 
 
 @mirrors("fate_env.rules.stress.absorb_plans")
