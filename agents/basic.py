@@ -296,13 +296,13 @@ class BasicController:
         if OfferConcession() in d.options and self.concede_margin > -99:
             o = d.options[best]
             if o.slots and (f.slots[o.slots[0]].severity == "severe" or self._should_concede(c, d.actor)):
-                return d.options.index(OfferConcession()), "offers to concede rather than fight on with " \
-                    f"a {f.slots[o.slots[0]].severity} consequence"
+                return d.options.index(OfferConcession()), reason("offer_concession",
+                                                                  severity=f.slots[o.slots[0]].severity)
         return best, reason("least_cost")
 
     def _concession(self, c: Conflict, d: Decision) -> tuple[int, str]:
         offerer = d.context.get("offerer")
-        return d.options.index(Choose("accept")), f"accepts {offerer}'s concession: one foe fewer, no fate point lost"
+        return d.options.index(Choose("accept")), reason("accept_concession", offerer=offerer)
 
     def _hold(self, c: Conflict, d: Decision) -> tuple[int, str]:
         return d.options.index(Choose("act_now")), "takes its held turn"

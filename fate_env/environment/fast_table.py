@@ -101,7 +101,10 @@ class FastTable:
         fighters = [build_fighter(c, scene.rules) for c in scene.characters]
         self.boxes = np.array([[len(f.tracks["physical"].values), len(f.tracks["mental"].values)] for f in fighters],
                               np.int64)
-        self.dk2obs = np.array([DECISION_KINDS.index(str(x)) for x in KINDS], np.int64)
+        # where a pending decision's kind is flagged: its head slot, or (-1 - i) for FATE 2.0's later kinds
+        self.dk2obs = np.array([DECISION_KINDS.index(str(x)) if str(x) in DECISION_KINDS else
+                                -1 - encoder.later_kinds.index(str(x)) if str(x) in encoder.later_kinds else 0
+                                for x in KINDS], np.int64)
         self.skmap = np.array([layout.skills.index(s) if s in layout.skills else -1 for s in tb.skills], np.int64)
         self.size = encoder.size
         self._buf = np.zeros(self.size, np.float64)

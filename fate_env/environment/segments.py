@@ -285,9 +285,10 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       "force a foe into a block: target (C) x skill x block", (ShoveInto,), _shove),
     # FATE 2.0's concessions offered and answered, and held actions (empty under other rules)
     S("offer_concession", _if("offered", _one), "1, or 0", ("absorb",), "offer to concede (FATE 2.0)",
-      (OfferConcession,)),
-    S("accept", _if("offered", _one), "1, or 0", ("concession",), "accept the concession offered", choice="accept"),
-    S("refuse", _if("offered", _one), "1, or 0", ("concession",), "refuse it", choice="refuse"),
+      (OfferConcession,), kernel="L_OFFER"),
+    S("accept", _if("offered", _one), "1, or 0", ("concession",), "accept the concession offered", choice="accept",
+      kernel="L_ACCEPT"),
+    S("refuse", _if("offered", _one), "1, or 0", ("concession",), "refuse it", choice="refuse", kernel="L_REFUSE"),
     S("hold", _one, "1, or 0", ("turn",), "hold the action (FATE 2.0)", (Hold,)),
     S("act_now", _if("held", _one), "1, or 0", ("hold",), "take the held turn now", choice="act_now"),
     S("keep_holding", _if("held", _one), "1, or 0", ("hold",), "keep holding", choice="keep_holding"),

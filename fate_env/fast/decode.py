@@ -17,13 +17,13 @@ from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
-    OvercomeMove, Pass, RemoveAspect, Stay, Support, ZoneAttack,
+    OfferConcession, OvercomeMove, Pass, RemoveAspect, Stay, Support, ZoneAttack,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
 
 from .kernel import layout as k
-from .tables import TRACKS, Tables
+from .tables import SEVERITIES, TRACKS, Tables
 
 # the kernel's codes spelled with the words its layout declares them by
 KINDS = tuple(DecisionKind(word) for word in k.DECISIONS)
@@ -32,7 +32,7 @@ ASPECT_KINDS = tuple(AspectKind(word) for word in k.ASPECT_KINDS)
 MAJOR_COSTS = k.MAJOR_COSTS
 CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost",
            k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
-           k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in"}
+           k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in", k.O_ACCEPT: "accept", k.O_REFUSE: "refuse"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -62,6 +62,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
+    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
@@ -115,6 +116,8 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return ZoneAttack(tb.zones[x1], tb.skills[x2])
     if o == k.O_FORGO:
         return ForgoDefense()
+    if o == k.O_OFFER:
+        return OfferConcession()
     raise ValueError(f"unknown option code {o}")
 
 
@@ -165,6 +168,10 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.CountdownEnded(cd.name, cd.text, cd.winner, cd.aspect.name if cd.aspect else None))
         elif code == k.E_CDSTOPPED:
             out.append(ev.CountdownStopped(scene.countdowns[a[0]].name, ids[a[1]]))
+        elif code == k.E_OFFERED:
+            out.append(ev.ConcessionOffered(ids[a[0]], ids[a[1]]))
+        elif code == k.E_ANSWERED:
+            out.append(ev.ConcessionAnswered(ids[a[0]], ids[a[1]], bool(a[2]), a[3]))
         elif code == k.E_FORFEIT:
             out.append(ev.TurnForfeited(ids[a[0]], "full defense"))
         elif code == k.E_STOODIN:
@@ -244,6 +251,10 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
         fields["held"] = a[9]
     if key == "blast":
         fields["foes"] = a[9]
+    if key == "offer_concession":
+        fields["severity"] = SEVERITIES[a[9]]
+    if key == "accept_concession":
+        fields["offerer"] = tb.ids[a[9]]
     if key == "back_up":
         fields["skill"] = tb.skills[a[6]]
     if key == "close_in_better":
@@ -257,7 +268,8 @@ def payouts(tb: Tables, CH) -> dict[str, int]:
     out = {}
     for i, cid in enumerate(tb.ids):
         row = CH[i]
-        pay = row[k.C_OWED] + (1 + row[k.C_CTAKEN] if row[k.C_STATUS] == k.CONCEDED else 0)
+        conceded = row[k.C_STATUS] == k.CONCEDED and not tb.P[k.P_OFFERED]  # no payout where offered (001:150)
+        pay = row[k.C_OWED] + (1 + row[k.C_CTAKEN] if conceded else 0)
         if pay:
             out[cid] = pay
     return out

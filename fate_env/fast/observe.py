@@ -14,14 +14,14 @@ import numpy as np
 
 from .kernel import layout as k
 from .jit import njit
-from .kernel.stress import _cap
+from .kernel.stress import _room
 
 # LP: the layout's numbers
 (L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
- L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN) = range(41)
-NL = 41
+ L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE) = range(44)
+NL = 44
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
 DYN = 7       # where a character row's dynamic columns start (observation.encode: rows[:, 7:])
@@ -61,7 +61,8 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
     side = SC[ego, k.S_SIDE]
     buf[0] = G[k.G_EXCHANGE] / max(1, LP[L_MAXEX])
     if pactor == ego:
-        buf[1 + DK2OBS[pkind]] = 1.0
+        if DK2OBS[pkind] >= 0:
+            buf[1 + DK2OBS[pkind]] = 1.0
         if pkind == k.D_INVOKE:
             buf[13] = G[k.G_PEFFORT] / 10
             buf[14] = G[k.G_POPP] / 10
@@ -95,8 +96,8 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
             if SLOTA[c, s] != k.NEG:
                 used += 1
         cap = 0.0
-        if status == k.ACTIVE:
-            cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
+        if status == k.ACTIVE:  # the encoder's own sum: free boxes and slots (under the ordered rule too)
+            cap = _room(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
         x = d + 3 + Z
         buf[x] = (BOXES[c, 0] - pm) / 10
         buf[x + 1] = (BOXES[c, 1] - mm) / 10
@@ -139,18 +140,21 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
     for i in range(P[k.P_NCD]):  # countdowns.marks: the share of its boxes marked, whether it still runs
         buf[tail + 3 + 2 * i] = G[k.G_CD + 2 * i] / P[P[k.P_CD] + k.CDW * i + k.CD_BOXES]
         buf[tail + 4 + 2 * i] = 1.0 if G[k.G_CD + 2 * i + 1] != 0 else 0.0
+    if pactor == ego and DK2OBS[pkind] < 0:  # FATE 2.0's concession and hold decisions, after the countdowns
+        buf[tail + 3 + 2 * P[k.P_NCD] - 1 - DK2OBS[pkind]] = 1.0
     for i in range(buf.shape[0]):
         out[i] = buf[i]
 
 
 #: the options that are one action each (ActionLayout._fixed): option code -> where LP holds its action
-FIXED = np.full(32, -1, np.int64)
+FIXED = np.full(64, -1, np.int64)
 for _code, _at in ((k.O_CONCEDE, L_CONCEDE), (k.O_FULLDEF, L_FULLDEF), (k.O_PASS, L_PASS), (k.O_DEFEND, L_DEFEND),
                    (k.O_DONE, L_DONE), (k.O_FULLHIT, L_FULLHIT), (k.O_BOOST_HIT, L_BOOSTHIT),
                    (k.O_TAKENOUT, L_TAKENOUT), (k.O_STAY, L_STAY), (k.O_NO_ASPECT, L_NOASPECT),
                    (k.O_FOR_ENEMY, L_FORENEMY), (k.O_MINOR_COST, L_MINOR), (k.O_FAIL_BOOST, L_FAILBOOST),
                    (k.O_FAIL, L_FAIL), (k.O_MAJOR_COST, L_MAJOR), (k.O_FORGO, L_FORGO),
-                   (k.O_STAND_ASIDE, L_STANDASIDE), (k.O_STAND_IN, L_STANDIN)):
+                   (k.O_STAND_ASIDE, L_STANDASIDE), (k.O_STAND_IN, L_STANDIN), (k.O_OFFER, L_OFFER),
+                   (k.O_ACCEPT, L_ACCEPT), (k.O_REFUSE, L_REFUSE)):
     FIXED[_code] = _at
 
 

@@ -384,6 +384,7 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_FD_EXCHANGE] = int(facts.exchange_defense)
     P[k.P_FD_FOCUS] = int(facts.full_defense_for_its_focus)
     P[k.P_ORDERED] = int(facts.ordered)
+    P[k.P_OFFERED] = int(facts.concession_offered)
     P[k.P_MAXEX] = rules.max_exchanges
     P[k.P_WEAPONS] = (k.WEAPONS_SHIFTS if facts.weapon_shifts else k.WEAPONS_ROLL if facts.weapon_rolls else
                       k.WEAPONS_OFF)
@@ -448,7 +449,7 @@ def _countdown_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) ->
     first holder the scene names), its triggers."""
     if not scene.countdowns:
         return P
-    n, ci, zi, si = len(ix.ids), ix.ci, ix.zi, {s: i for i, s in enumerate(ix.sides)}
+    ci, zi, si = ix.ci, ix.zi, {s: i for i, s in enumerate(ix.sides)}
     rows = np.full(k.CDW * len(scene.countdowns), k.NEG, np.int64)
     free: list[int] = []
     at = len(P) + len(rows)

@@ -167,7 +167,7 @@ class RuleSet:
     conditions: str = _pick(CONDITIONS, "off")
     split_effort: bool = _flag()
     consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts", fast=EVERY)
-    concession: str = _pick(CONCESSIONS, "anytime")
+    concession: str = _pick(CONCESSIONS, "anytime", fast=EVERY)
     weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts", fast=EVERY)  # fast: kernel/attack.py, rolls.py
     hold_action: bool = _flag()
     move_cost: str = _pick(MOVE_COSTS, "free")

@@ -77,6 +77,12 @@ def test_countdowns_step_the_same_on_both_cores():
     assert aec_side_by_side(range(6), scene="summoning") > 200
 
 
+def test_ordered_consequences_and_offered_concessions_step_the_same_on_both_cores():
+    """FATE 2.0's consequences (a penalty on the dice) and its offered concessions: the offer among the
+    absorb's actions, the answer a decision of its own kind (concession)."""
+    assert aec_side_by_side(range(6), scene="warehouse", consequence_rule="ordered", concession="offered") > 300
+
+
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""

@@ -691,3 +691,22 @@ def test_ordered_consequences_are_played_identically(name, rules, dials):
     assert not covered(scene)
     log = compare_mixes(scene)
     assert any(any(n.startswith("consequences -") for n in e["notes"]) for e in log if e["type"] == "Rolled")
+
+
+@pytest.mark.parametrize("name, rules, dials", [
+    ("warehouse", "condensed", {}), ("warehouse_mobs", "core", {}), ("horde", "condensed", {}),
+    ("duel", "core", {"stress": {"style": "roll_up", "one_box_per_hit": True}}),
+])
+def test_offered_concessions_are_played_identically(name, rules, dials):
+    """FATE 2.0's offered concessions (concession: offered, 001:150-152): no concession on a turn or before
+    the dice; one about to take a consequence may offer it to whoever hit (basic: rather than a severe
+    one, or when it would concede), who accepts (basic) or refuses; accepted, the offerer leaves for no
+    payout; refused, it takes the consequence, is owed a fate point, and the refuser loses one. Core's
+    rule set adds the forgo answer beside the defense. Compared event for event; offers, acceptances and
+    refusals are all seen."""
+    scene = load_scene(name, rules=rules, dials={"consequence_rule": "ordered", "concession": "offered", **dials})
+    assert not covered(scene)
+    log = compare_mixes(scene)
+    answers = {e["accepted"] for e in log if e["type"] == "ConcessionAnswered"}
+    assert answers == {True, False}, "offers not both accepted and refused in 40 random fights"
+    assert all(e["payout"] == 0 for e in log if e["type"] == "Conceded")

@@ -13,13 +13,14 @@ from .layout import (
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
     RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
-    P_FD_FOCUS, P_STANDIN, R_C_ONLY, S_SIDE, C_ACTED, C_DEFONFULL, C_FULLDEF, E_FULLDEF, O_FULLDEF, P_FD_EXCHANGE,
+    P_FD_FOCUS, P_OFFERED, P_STANDIN, R_C_ONLY, S_SIDE, C_ACTED, C_DEFONFULL, C_FULLDEF, E_FULLDEF, O_FULLDEF, P_FD_EXCHANGE,
 )
 from .mirror import mirrors
 from .reach import _reach_of
 from .rolls import _defend_skill, _roll_action
 from .seats import _draw, _draws, _why
-from .stress import _concede, _harm
+from .harm import _harm
+from .stress import _concede
 
 
 @mirrors("fate_env.rules.steps.respond", "agents.basic.BasicController._respond")
@@ -33,34 +34,39 @@ def _respond(T, W, EV, target, B, attack):
     forgo = attack and P[P_FORGO] != 0
     # FATE 2.0: one yet to act this exchange may declare a full defense when first attacked (001:80)
     declare = P[P_FD_EXCHANGE] != 0 and CH[target, C_FULLDEF] == 0 and CH[target, C_ACTED] == 0
-    at_fd = 3 if forgo else 2  # the full defense's option index, after the forgo's
+    anytime = P[P_OFFERED] == 0  # a concession before the dice (none where it is offered: 001:150)
+    at_forgo = 2 if anytime else 1  # the options: defend, concede, forgo, full defense, those offered
+    at_fd = at_forgo + 1 if forgo else at_forgo
+    if at_fd + (1 if declare else 0) == 1:
+        return RESP_DEFEND  # defend alone (no concession before the dice): nothing to ask (decisions.ask)
     if _draws(P, target, D_RESPOND):
         j = _draw(P, RNG, G, target, D_RESPOND, at_fd + (1 if declare else 0))
         if j < 0:
             if G[G_BAIL] == BAIL_PAUSE:
                 _opt(EV, G, 0, O_DEFEND, 0, 0, 0, 0, 0)
-                _opt(EV, G, 1, O_CONCEDE, 0, 0, 0, 0, 0)
+                if anytime:
+                    _opt(EV, G, 1, O_CONCEDE, 0, 0, 0, 0, 0)
                 if forgo:
-                    _opt(EV, G, 2, O_FORGO, 0, 0, 0, 0, 0)
+                    _opt(EV, G, at_forgo, O_FORGO, 0, 0, 0, 0, 0)
                 if declare:
                     _opt(EV, G, at_fd, O_FULLDEF, 0, 0, 0, 0, 0)
             return RESP_NONE
         reason = _why(P, target, D_RESPOND)
     else:
-        j = 1 if _may_concede(CH, P, target) and _should_concede(T, W, target, B) else 0
+        j = 1 if anytime and _may_concede(CH, P, target) and _should_concede(T, W, target, B) else 0
         reason = R_R_CONCEDE if j == 1 else R_R_DEFEND
-    if j == 1:
+    if j == 1 and anytime:
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
         _concede(P, CH, EV, G, target)
         return RESP_NONE
-    if j == at_fd:  # a full defense for the rest of the exchange, this exchange's turn given up (001:80)
+    if declare and j == at_fd:  # a full defense for the rest of the exchange, this exchange's turn given up (001:80)
         _decision(EV, G, D_RESPOND, target, j, reason, O_FULLDEF, 0, 0, 0, 0, 0)
         CH[target, C_FULLDEF] = 1  # full_defense.run's (support._full_defense: a module this one precedes)
         CH[target, C_DEFONFULL] = 0
         _emit(EV, G, E_FULLDEF, (target, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return RESP_DEFEND
-    if j == 2:
-        _decision(EV, G, D_RESPOND, target, 2, reason, O_FORGO, 0, 0, 0, 0, 0)
+    if forgo and j == at_forgo:
+        _decision(EV, G, D_RESPOND, target, j, reason, O_FORGO, 0, 0, 0, 0, 0)
         return RESP_FORGO
     _decision(EV, G, D_RESPOND, target, 0, reason, O_DEFEND, 0, 0, 0, 0, 0)
     return RESP_DEFEND

@@ -14,7 +14,7 @@ from .layout import (
     S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE,
 )
 from .countdowns import _cd_trigger
-from .layout import G_DECIDED, P_NCD, TR_EXCHANGE, TR_TURN
+from .layout import G_DECIDED, P_NCD, P_OFFERED, TR_EXCHANGE, TR_TURN
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
 from .table import _allies, _first_active, _over
@@ -24,7 +24,7 @@ from .turn import _turn
 
 @mirrors("fate_env.rules.end.finish")
 @njit(cache=True, _nrt=False)
-def _finish(SC, CH, MARK, G, EV, unresolved):
+def _finish(SC, CH, MARK, G, EV, P, unresolved):
     winner = NEG
     if not unresolved and G[G_DECIDED] != NEG:
         winner = G[G_DECIDED]  # a countdown's outcome (003:2190-2191)
@@ -38,7 +38,8 @@ def _finish(SC, CH, MARK, G, EV, unresolved):
         if winner == -2:
             winner = NEG
     for c in range(SC.shape[0]):
-        pay = CH[c, C_OWED] + (1 + CH[c, C_CTAKEN] if CH[c, C_STATUS] == CONCEDED else 0)
+        conceded = CH[c, C_STATUS] == CONCEDED and P[P_OFFERED] == 0  # no payout where it is offered (001:150)
+        pay = CH[c, C_OWED] + (1 + CH[c, C_CTAKEN] if conceded else 0)
         if pay and SC[c, S_NPC] == 0:
             CH[c, C_FP] += pay
         for b in range(SC[c, S_NBOX]):
@@ -58,12 +59,12 @@ def _begin_exchange(T, W, EV):
     if P[P_NCD] != 0 and G[G_EXCHANGE] != 0:
         _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_EXCHANGE, NEG)  # the exchange that just ended (003:2186-2187)
         if G[G_DECIDED] != NEG:
-            _finish(SC, CH, MARK, G, EV, False)
+            _finish(SC, CH, MARK, G, EV, P, False)
             return False
     G[G_EXCHANGE] += 1
     if G[G_EXCHANGE] > P[P_MAXEX]:
         G[G_EXCHANGE] -= 1
-        _finish(SC, CH, MARK, G, EV, True)
+        _finish(SC, CH, MARK, G, EV, P, True)
         return False
     if G[G_HORIZON] > 0 and G[G_EXCHANGE] >= G[G_HORIZON]:  # a look-ahead's copy has seen enough
         G[G_BAIL] = BAIL_HORIZON
@@ -105,7 +106,7 @@ def _popcorn_next(T, W, B, EV, actor):
     Inlined into ``_run``: called once a turn, a call would copy the three bundles each time (5-8%
     of every fight, measured)."""
     SC, P = T.SC, T.P
-    MARK, CH, G, RNG = W.MARK, W.CH, W.G, W.RNG
+    CH, G, RNG = W.CH, W.G, W.RNG
     allies, pool = B.allies, B.pool
     n = SC.shape[0]
     # who goes next: the one who just acted names them (popcorn)
@@ -191,7 +192,7 @@ def _run(T, W, B, EV, K):
         if P[P_NCD] != 0:
             _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, actor)
         if _over(SC, CH, G):
-            _finish(SC, CH, MARK, G, EV, False)
+            _finish(SC, CH, MARK, G, EV, P, False)
             return
         if popcorn:
             actor = _popcorn_next(T, W, B, EV, actor)

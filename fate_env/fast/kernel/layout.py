@@ -62,8 +62,11 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED) = range(54)
-NP = 54
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED) = range(55)
+NP = 55
+# P_OFFERED: FATE 2.0's offered concessions (concession: offered, 001:150-152): no concession on a turn or
+# before the dice; one taking a consequence may offer it to whoever hit, who accepts or refuses, and no
+# payout for conceding
 # P_ORDERED: FATE 2.0's ordered consequences (consequence_rule: ordered, facts.ordered, 001:117-123): a hit
 # takes a box, or the next consequence (mild, moderate, severe) whole, each a penalty on its holder's rolls
 # P_NCD: how many countdowns the scene has (0: no countdown code runs, 003:2171-2195); P[P[P_CD] + CDW * i:]
@@ -143,7 +146,9 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED = range(1, 30)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED = range(1, 32)
+# E_OFFERED (the one taking a consequence, the one it offers its concession to); E_ANSWERED (the same two,
+# 1 accepted or 0 refused, the fate point the refuser lost)
 # E_CDMARKED (countdown, boxes marked, its boxes), E_CDENDED (countdown, the aspect's id or NEG), E_CDSTOPPED
 # (countdown, the character who left)
 # E_BLAST: a zone attack (actor, zone, skill, then its targets as bits: character c is bit c % BLAST_BITS of field
@@ -151,11 +156,12 @@ E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMO
 BLAST_BITS = 60
 # decision kinds, option kinds, reasons (decode.py spells them out)
 #: decision kinds, as the reference names them (rules.kinds.DecisionKind)
-DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost")
-D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST = range(len(DECISIONS))
+DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost", "concession")
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCESSION = range(len(DECISIONS))
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
-    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN = range(29)
+    O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
+    O_ACCEPT, O_REFUSE = range(32)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -169,12 +175,14 @@ R_I_PAID = R_I_FREE + 4
 R_T_BLAST = R_I_PAID + 4  # basic: a zone attack that catches two foes or more and no friend
 R_T_OUTMATCHED = R_T_BLAST + 1  # counter: full defense, every attack rated below its target's defense
 R_C_ONLY = R_T_OUTMATCHED + 1  # basic: a cost question it has no preference in (stand aside: the first option)
+R_A_OFFER = R_C_ONLY + 1  # basic: offers its concession rather than take a severe consequence (or when it would)
+R_CN_ACCEPT = R_A_OFFER + 1  # basic: accepts a concession offered
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
-SEV_EXTREME = 3  # tables.SEVERITIES
+SEV_SEVERE, SEV_EXTREME = 2, 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
 WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO = 0, 1, 2, 3
 # a target's answer before the dice (steps.respond): no roll (it conceded), it defends, or it forgoes the

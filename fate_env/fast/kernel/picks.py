@@ -32,7 +32,8 @@ from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA = 0, 1, 2, 3, 4, 5, 6, 7
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO = 0, 1, 2, 3, 4, 5, 6, 7, 8
+# N_CO: 1 where a turn offers Concede (0 under offered concessions, 001:150)
 
 
 @mirrors("fate_env.rules.actions.turn_options")
@@ -46,8 +47,15 @@ def _full_defense_at(n):
 @mirrors("fate_env.rules.actions.turn_options")
 @njit(cache=True, _nrt=False, inline="always")
 def _concede_at(n):
-    """The index of Concede among a turn's options (after full defense and the supports)."""
+    """The index of Concede among a turn's options (after full defense and the supports), where offered."""
     return _full_defense_at(n) + 1 + n[N_AL]
+
+
+@mirrors("fate_env.rules.actions.turn_options")
+@njit(cache=True, _nrt=False, inline="always")
+def _pass_at(n):
+    """The index of Pass among a turn's options (after Concede, where it is offered); the zone attacks follow."""
+    return _concede_at(n) + n[N_CO]
 
 
 @mirrors("agents.tactics.TacticianController._turn")
@@ -186,7 +194,7 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
     CH, A = W.CH, W.A
     buf, skills, moves, att_t, att_s, adv_g = B.buf, B.skills, B.moves, B.att_t, B.att_s, B.adv_g
     nm, natt, nadv, nexp, nover = n[N_MOVE], n[N_ATT], n[N_ADV], n[N_EXP], n[N_OVER]
-    if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
+    if n[N_CO] != 0 and _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
         return _concede_at(n), R_T_CONCEDE, 0, 0, 0, 0
     why = R_T_ATTACK
     if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
@@ -196,7 +204,7 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
         if blasts != 0 and n[N_ZA] > 0:
             nth, foes = _worth_blasting(T, W, actor, n[N_ZA])
             if nth != NEG:
-                return _concede_at(n) + 2 + nth, R_T_BLAST, 0, 0, 0, foes
+                return _pass_at(n) + 1 + nth, R_T_BLAST, 0, 0, 0, foes
         pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
         if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0:
             # no plinking at Mediocre when a free step brings a better skill to bear
@@ -233,7 +241,7 @@ def _script_pick(T, W, B, actor, n, blasts):
     pol = P[P_POL] + POL_W * actor
     own = P[pol + POL_KIND]
     if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
-        if _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
+        if n[N_CO] != 0 and _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
             return _concede_at(n), R_T_CONCEDE, 0, 0, 0, 0
     if own == PK_TACTICIAN:
         got = _tactician_pick(T, W, B, actor, pol, n)

@@ -1,29 +1,36 @@
-"""Taking a hit (``rules/harm.py`` and ``rules/stress.py``): what a character can absorb, the
-absorb plans in the reference's order, a mob's members, taken out and conceding (``rules/steps.py``).
+"""What a character can take (``rules/stress.py``): its capacity, the absorb plans in the reference's
+order, a mob's members, the ordered rule's next consequence; taken out and conceding (``rules/steps.py``).
+A hit itself is ``harm.py``.
 """
 
 from __future__ import annotations
 
 from ..jit import njit
-from .aspects import _cons_name, _drop_aspect, _new_aspect
-from .events import _decision, _emit, _opt
-from .layout import (
-    A_ALIVE, A_NAME, BAIL_PAUSE, C_CTAKEN, C_MEMBERS, C_STATUS, C_TOOKBY, CONCEDED, D_ABSORB, E_ABSORBED, E_CONCEDED,
-    E_HIT, E_MOBHIT, E_REMOVED, E_TAKENOUT, G_BAIL, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF,
-    C_DEALT, C_SLOTNAME, C_TAKEN, O_ABSORB, O_TAKENOUT, P_STYLE, P_TRACK, R_A_LEAST, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME,
-    STYLE_CONDENSED, STYLE_ROLLUP, TAKEN_OUT, WHY_REPLACED,
-)
 from .countdowns import _cd_left, _cd_trigger
-from .layout import C_PEN, P_NCD, P_ORDERED, TR_CONSEQUENCE, TR_TAKEN_OUT, WHOLE_HIT
+from .events import _emit
+from .layout import (
+    C_CTAKEN, C_MEMBERS, C_STATUS, C_TOOKBY, CONCEDED, E_CONCEDED, E_MOBHIT, E_TAKENOUT, L_SEV, L_TRACK,
+    L_VALUE, NEG, NSF, P_NCD, P_OFFERED, P_ORDERED, P_STYLE, P_TRACK, S_MOB, S_NBOX, S_NSLOT, SEV_EXTREME,
+    STYLE_CONDENSED, TAKEN_OUT, TR_TAKEN_OUT, WHOLE_HIT,
+)
 from .mirror import kernel_only, mirrors
-from .seats import _draw, _draws, _why
 
 
 @mirrors("fate_env.rules.stress.Absorber.capacity")
 @njit(cache=True, _nrt=False)
 def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
-    """What ``c`` can still absorb on the scene's track (Absorber.capacity): Condensed, every
-    free box; Core, the biggest free box; and the free consequence slots for the track."""
+    """What ``c`` can still absorb on the scene's track (Absorber.capacity): under the ordered rule
+    the next consequence takes any hit whole (001:117: WHOLE_HIT while one is left, else the boxes);
+    otherwise the boxes and free consequence slots (``_room``)."""
+    if P[P_ORDERED] != 0 and SC[c, S_MOB] == 0:
+        return WHOLE_HIT if _next_ordered(SLOTS, SLOTA, SC, c) != NEG else _boxes_room(SC, MARK, P, c)
+    return _room(SC, SLOTS, MARK, SLOTA, CH, P, c)
+
+
+@mirrors("fate_env.rules.stress.StressStyle.capacity")
+@njit(cache=True, _nrt=False)
+def _boxes_room(SC, MARK, P, c):
+    """What ``c``'s free boxes alone can take: Condensed, every free box; Core (and roll-up), the biggest."""
     n = 0
     core = P[P_STYLE] != STYLE_CONDENSED  # roll_up's capacity is Core's (stress.RollUp inherits it)
     for b in range(SC[c, S_NBOX]):
@@ -32,8 +39,15 @@ def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
                 n += 1
             elif SC[c, NSF + b] > n:
                 n = SC[c, NSF + b]
-    if P[P_ORDERED] != 0 and SC[c, S_MOB] == 0:  # the next consequence takes any hit whole (001:117): WHOLE_HIT while one is left
-        return WHOLE_HIT if _next_ordered(SLOTS, SLOTA, SC, c) != NEG else n
+    return n
+
+
+@mirrors("fate_env.rules.stress.Absorber.capacity", "fate_env.environment.observation.ObservationEncoder.encode")
+@njit(cache=True, _nrt=False)
+def _room(SC, SLOTS, MARK, SLOTA, CH, P, c):
+    """The free boxes and free consequence slots for the track, and a mob's members behind this one:
+    the capacity under the shifts rule, and what the observation counts under either rule."""
+    n = _boxes_room(SC, MARK, P, c)
     for k in range(SC[c, S_NSLOT]):
         if SLOTA[c, k] == NEG:
             tr = SLOTS[c, k, L_TRACK]
@@ -42,166 +56,6 @@ def _cap(SC, SLOTS, MARK, SLOTA, CH, P, c):
     if SC[c, S_MOB] != 0:  # stress.Mob.capacity: each member still standing behind this one
         n += (CH[c, C_MEMBERS] - 1) * (SC[c, S_NBOX] + 1)
     return n
-
-
-@mirrors("fate_env.rules.harm.harm", "agents.basic.BasicController._absorb")
-@njit(cache=True, _nrt=False)
-def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
-    SC, SLOTS, P = T.SC, T.SLOTS, T.P
-    MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
-    plans, usable = B.plans, B.usable
-    track = P[P_TRACK]
-    _emit(EV, G, E_HIT, (target, source, shifts, track, note, weapon, armor, 0, 0, 0, 0))
-    CH[target, C_TAKEN] += shifts
-    if source >= 0:
-        CH[source, C_DEALT] += shifts
-    if SC[target, S_MOB] != 0:
-        _mob_hit(SC, P, W, EV, target, shifts, source)
-        return
-    # usable slots, in slot order
-    nu = 0
-    for k in range(SC[target, S_NSLOT]):
-        if SLOTA[target, k] == NEG:
-            tr = SLOTS[target, k, L_TRACK]
-            if tr == NEG or tr == track:
-                usable[nu] = k
-                nu += 1
-    nfree = 0
-    for b in range(SC[target, S_NBOX]):
-        if MARK[target, b] == 0:
-            nfree += 1
-    # every combination of usable slots, in itertools.combinations order (by size, then lexicographic);
-    # under the ordered rule the boxes alone (size 0), then the next consequence instead (001:117)
-    ordered = P[P_ORDERED] != 0
-    np_ = 0
-    for size in range(1 if ordered else nu + 1):
-        for mask in range(1 << nu):
-            if _popcount(mask) != size:
-                continue
-            total = 0
-            vmin = 1 << 30
-            for j in range(nu):
-                if mask & (1 << j):
-                    v = SLOTS[target, usable[j], L_VALUE]
-                    total += v
-                    if v < vmin:
-                        vmin = v
-            rem = shifts - total
-            if rem <= 0:
-                if size > 0 and total - vmin < shifts:
-                    np_ = _plan(plans, np_, size, total, 0, _lexkey(mask, nu), mask, NEG, 0)
-                continue
-            if P[P_STYLE] == STYLE_CONDENSED:  # any rem free boxes (stress.Condensed.box_options)
-                if nfree >= rem:
-                    np_ = _plan(plans, np_, size, total, rem, _lexkey(mask, nu), mask, NEG, rem)
-                continue
-            if P[P_STYLE] == STYLE_ROLLUP:  # the smallest free box that holds rem (stress.RollUp.box_options)
-                fit = NEG
-                for b in range(SC[target, S_NBOX]):
-                    v = SC[target, NSF + b]
-                    if MARK[target, b] == 0 and v >= rem and (fit == NEG or v < SC[target, NSF + fit]):
-                        fit = b
-                if fit != NEG:
-                    v = SC[target, NSF + fit]
-                    if _minimal(SLOTS, target, usable, nu, mask, v + total, shifts):
-                        np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, fit, 1)
-                continue
-            # Core: one box of exactly rem, else one of each higher value (stress.Core.box_options),
-            # kept if minimal: no consequence in the plan could be dropped
-            exact = NEG
-            for b in range(SC[target, S_NBOX]):
-                if MARK[target, b] == 0 and SC[target, NSF + b] == rem:
-                    exact = b
-                    break
-            seen = 0
-            for b in range(SC[target, S_NBOX]):
-                if MARK[target, b] != 0:
-                    continue
-                v = SC[target, NSF + b]
-                if exact != NEG:
-                    if b != exact:
-                        continue
-                elif v <= rem or (seen >> v) & 1:
-                    continue
-                seen |= 1 << v
-                if _minimal(SLOTS, target, usable, nu, mask, v + total, shifts):
-                    np_ = _plan(plans, np_, size, total, v, _lexkey(mask, nu), mask, b, 1)
-    if ordered:  # the boxes' ways in the style's order, then the next consequence (stress.absorb_plans)
-        nxt = _next_ordered(SLOTS, SLOTA, SC, target)
-        for j in range(nu):
-            if usable[j] == nxt:
-                np_ = _plan(plans, np_, 1, SLOTS[target, nxt, L_VALUE], 0, 0, 1 << j, NEG, 0)
-    else:  # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
-        _sort_plans(plans, np_)
-    if np_ == 0:  # only "taken out": taken without asking
-        _taken_out(P, W, EV, target, source)
-        return
-    reason = R_A_LEAST
-    if _draws(P, target, D_ABSORB):  # any plan, or taken out (the last option)
-        best = _draw(P, RNG, G, target, D_ABSORB, np_ + 1)
-        if best < 0:
-            if G[G_BAIL] == BAIL_PAUSE:  # the context, then the options: every plan, then taken out
-                G[G_PSHIFTS] = shifts
-                for q in range(np_):
-                    bm, sm = _plan_masks(SC, MARK, target, plans, q, usable, nu)
-                    _opt(EV, G, q, O_ABSORB, bm, sm, 0, 0, 0)
-                _opt(EV, G, np_, O_TAKENOUT, 0, 0, 0, 0, 0)
-            return
-        reason = _why(P, target, D_ABSORB)
-        if best == np_:
-            _decision(EV, G, D_ABSORB, target, best, reason, O_TAKENOUT, 0, 0, 0, 0, 0)
-            _taken_out(P, W, EV, target, source)
-            return
-    else:
-        best = 0  # basic._absorb: the least consequence value, then the fewest slots, then boxes
-        for i in range(1, np_):
-            if (plans[i, 1], plans[i, 0], plans[i, 6]) < (plans[best, 1], plans[best, 0], plans[best, 6]):
-                best = i
-    boxmask, slotmask = _plan_masks(SC, MARK, target, plans, best, usable, nu)
-    _decision(EV, G, D_ABSORB, target, best, reason, O_ABSORB, boxmask, slotmask, 0, 0, 0)
-    for b in range(SC[target, S_NBOX]):
-        if boxmask & (1 << b):
-            MARK[target, b] = 1
-    extreme = False
-    n0 = n1 = n2 = n3 = n4 = n5 = NEG  # the consequences' names, in slot order (the event spells them)
-    j = 0
-    for k in range(SC[target, S_NSLOT]):
-        if slotmask & (1 << k):
-            sev = SLOTS[target, k, L_SEV]
-            name = _cons_name(A, AL, G, P, track, sev, target)
-            aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, target, NEG, source)
-            if aid == NEG:
-                return
-            if source != NEG:
-                AF[aid, source] = 1
-            SLOTA[target, k] = aid
-            CH[target, C_SLOTNAME + k] = name
-            CH[target, C_CTAKEN] += 1
-            if ordered:
-                CH[target, C_PEN] += _penalty(sev)
-            if sev == SEV_EXTREME:
-                extreme = True
-            if j == 0:
-                n0 = name
-            elif j == 1:
-                n1 = name
-            elif j == 2:
-                n2 = name
-            elif j == 3:
-                n3 = name
-            elif j == 4:
-                n4 = name
-            else:
-                n5 = name
-            j += 1
-    _emit(EV, G, E_ABSORBED, (target, shifts, track, boxmask, slotmask, n0, n1, n2, n3, n4, n5))
-    lost = SC[target, S_XREPL]
-    if extreme and lost != NEG and A[lost, A_ALIVE] != 0:  # harm.replace_for_extreme
-        _drop_aspect(A, AL, G, lost)
-        _emit(EV, G, E_REMOVED, (lost, A[lost, A_NAME], WHY_REPLACED, 0, 0, 0, 0, 0, 0, 0, 0))
-    if P[P_NCD] != 0:
-        for _ in range(j):  # one box per consequence taken (a hit may take two)
-            _cd_trigger(P, G, A, AF, AL, EV, TR_CONSEQUENCE, target)
 
 
 @mirrors("fate_env.rules.stress.absorb_plans")
@@ -365,6 +219,7 @@ def _taken_out(P, W, EV, target, source):
 @njit(cache=True, _nrt=False)
 def _concede(P, CH, EV, G, c):
     CH[c, C_STATUS] = CONCEDED
-    _emit(EV, G, E_CONCEDED, (c, 1 + CH[c, C_CTAKEN], 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    pay = 0 if P[P_OFFERED] != 0 else 1 + CH[c, C_CTAKEN]  # facts.concession_payout: none where offered (001:150)
+    _emit(EV, G, E_CONCEDED, (c, pay, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if P[P_NCD] != 0:
         _cd_left(P, G, EV, c)

@@ -17,11 +17,11 @@ from .layout import (
     C_ZONE, D_MOVE, D_TURN, E_MOVED, E_PASSED, E_TURN, G_BAIL, G_EXCHANGE, G_NAL, G_TURNSEQ, K_ADVANTAGE,
     K_SITUATION, NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
     O_REMOVE, O_STAY, O_SUPPORT, P_FD_CONDENSED, P_NAME_PREPARED,
-    S_IMMOBILE, S_SIDE, E_FORFEIT, P_FD_EXCHANGE,
+    S_IMMOBILE, S_SIDE, E_FORFEIT, P_FD_EXCHANGE, P_OFFERED,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
-from .picks import N_ADV, N_AL, N_ATT, N_EXP, N_MOVE, N_OVER, N_REM, N_ZA, _concede_at, _script_move, _script_pick
+from .picks import N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_MOVE, N_OVER, N_REM, N_ZA, _pass_at, _script_move, _script_pick
 from .reach import _attack_skills, _can_reach, _free_moves
 from .remove import _remove
 from .seats import _draw, _draws, _why
@@ -78,7 +78,7 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     nza = 0
     while blasts != 0 and _nth_blast(SC, ST, P, SIGHT, CH, actor, nza)[0] != NEG:
         nza += 1
-    return nm, natt, nadv, nexp, nover, nrem, nal, nza
+    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1
 
 
 @mirrors("fate_env.rules.decisions.Decision.options")
@@ -112,10 +112,12 @@ def _list_options(T, W, B, EV, actor, n, blasts):
     for i in range(n[N_AL]):
         _opt(EV, G, q, O_SUPPORT, B.allies[i], 0, 0, 0, 0)
         q += 1
-    _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
-    _opt(EV, G, q + 1, O_PASS, 0, 0, 0, 0, 0)
+    if n[N_CO] != 0:
+        _opt(EV, G, q, O_CONCEDE, 0, 0, 0, 0, 0)
+        q += 1
+    _opt(EV, G, q, O_PASS, 0, 0, 0, 0, 0)
     if blasts != 0:
-        _blast_options(T, CH, EV, G, actor, q + 2, n[N_ZA])
+        _blast_options(T, CH, EV, G, actor, q + 1, n[N_ZA])
 
 
 @mirrors("fate_env.rules.flows.conflict.turn", "fate_env.rules.actions.move.run")
@@ -174,15 +176,16 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _decision(EV, G, D_TURN, actor, j, why, O_SUPPORT, ally, x2, x3, x4, x5)
         return DONE if _pledge(CH, EV, G, actor, ally) else STOPPED
     i -= n[N_AL]
-    if i == 0:
+    if n[N_CO] != 0 and i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_CONCEDE, 0, x2, x3, x4, x5)
         _concede(P, CH, EV, G, actor)
         return DONE
-    if blasts == 0 or i == 1:
+    i -= n[N_CO]
+    if blasts == 0 or i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, x2, x3, x4, x5)
         _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return DONE
-    _blast(T, W, B, EV, actor, i - 2, j, why, x5)
+    _blast(T, W, B, EV, actor, i - 1, j, why, x5)
     return DONE
 
 
@@ -250,7 +253,7 @@ def _turn(T, W, B, EV, actor, blasts):
     while True:
         n = _turn_options(T, W, B, actor, free_move, blasts)
         if _draws(P, actor, D_TURN):  # RandomController (or an agent): any option of the turn
-            j = _draw(P, RNG, G, actor, D_TURN, _concede_at(n) + 2 + n[N_ZA])
+            j = _draw(P, RNG, G, actor, D_TURN, _pass_at(n) + 1 + n[N_ZA])
             if j < 0:
                 if G[G_BAIL] == BAIL_PAUSE:
                     _list_options(T, W, B, EV, actor, n, blasts)
