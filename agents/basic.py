@@ -305,7 +305,7 @@ class BasicController:
         return d.options.index(Choose("accept")), reason("accept_concession", offerer=offerer)
 
     def _hold(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        return d.options.index(Choose("act_now")), "takes its held turn"
+        return d.options.index(Choose("act_now")), reason("act_now")
 
     def _style(self, c: Conflict, d: Decision) -> tuple[int, str]:
         return d.options.index(Choose("full_hit")), reason("full_hit")

@@ -72,6 +72,7 @@ REASONS: dict[str, str] = {
     "only_way": "the only way",  # a cost question basic has no rule for: the first option
     "offer_concession": "offers to concede rather than fight on with a {severity} consequence",  # FATE 2.0 (001:150)
     "accept_concession": "accepts {offerer}'s concession: one foe fewer, no fate point lost",  # FATE 2.0
+    "act_now": "takes its held turn",  # FATE 2.0 (001:82-84): at the first chance
     "major_cost": "gets there at a major cost while still unhurt",
     "too_hurt": "too hurt to pay a major cost",
     # who goes next (popcorn)

@@ -109,9 +109,9 @@ def _option_columns(tb) -> tuple[np.ndarray, np.ndarray]:
     """Each kernel option code's class among the view's option types, and the word bucket its
     decoded option carries (a ``Choose``'s outcome; -1 for none): read off the decoder itself, so
     a new code needs no entry here."""
-    otype = np.full(32, -1, np.int64)
-    oword = np.full(32, -1, np.int64)
-    for code in range(32):
+    otype = np.full(k.NO, -1, np.int64)
+    oword = np.full(k.NO, -1, np.int64)
+    for code in range(k.NO):
         row = np.zeros(k.EW, np.int64)
         row[5] = code
         try:

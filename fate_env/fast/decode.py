@@ -17,7 +17,7 @@ from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
-    OfferConcession, OvercomeMove, Pass, RemoveAspect, Stay, Support, ZoneAttack,
+    Hold, OfferConcession, OvercomeMove, Pass, RemoveAspect, Stay, Support, ZoneAttack,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -32,7 +32,8 @@ ASPECT_KINDS = tuple(AspectKind(word) for word in k.ASPECT_KINDS)
 MAJOR_COSTS = k.MAJOR_COSTS
 CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost",
            k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
-           k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in", k.O_ACCEPT: "accept", k.O_REFUSE: "refuse"}
+           k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in", k.O_ACCEPT: "accept", k.O_REFUSE: "refuse",
+           k.O_ACT_NOW: "act_now", k.O_KEEP_HOLDING: "keep_holding"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -62,7 +63,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession",
+    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
@@ -118,6 +119,8 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return ForgoDefense()
     if o == k.O_OFFER:
         return OfferConcession()
+    if o == k.O_HOLD:
+        return Hold()
     raise ValueError(f"unknown option code {o}")
 
 
@@ -173,7 +176,10 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_ANSWERED:
             out.append(ev.ConcessionAnswered(ids[a[0]], ids[a[1]], bool(a[2]), a[3]))
         elif code == k.E_FORFEIT:
-            out.append(ev.TurnForfeited(ids[a[0]], "full defense"))
+            out.append(ev.TurnForfeited(ids[a[0]], "full defense" if a[1] == k.FORFEIT_FULLDEF
+                                        else "held to the end of the exchange"))
+        elif code == k.E_HELD:
+            out.append(ev.ActionHeld(ids[a[0]]))
         elif code == k.E_STOODIN:
             out.append(ev.StoodIn(ids[a[0]], ids[a[1]], ids[a[2]]))
         elif code == k.E_PASSIVE:

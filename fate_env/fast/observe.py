@@ -20,8 +20,8 @@ from .kernel.stress import _room
 (L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
- L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE) = range(44)
-NL = 44
+ L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE, L_HOLD, L_ACTNOW, L_KEEPHOLD) = range(47)
+NL = 47
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
 DYN = 7       # where a character row's dynamic columns start (observation.encode: rows[:, 7:])
@@ -147,14 +147,15 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
 
 
 #: the options that are one action each (ActionLayout._fixed): option code -> where LP holds its action
-FIXED = np.full(64, -1, np.int64)
+FIXED = np.full(k.NO, -1, np.int64)
 for _code, _at in ((k.O_CONCEDE, L_CONCEDE), (k.O_FULLDEF, L_FULLDEF), (k.O_PASS, L_PASS), (k.O_DEFEND, L_DEFEND),
                    (k.O_DONE, L_DONE), (k.O_FULLHIT, L_FULLHIT), (k.O_BOOST_HIT, L_BOOSTHIT),
                    (k.O_TAKENOUT, L_TAKENOUT), (k.O_STAY, L_STAY), (k.O_NO_ASPECT, L_NOASPECT),
                    (k.O_FOR_ENEMY, L_FORENEMY), (k.O_MINOR_COST, L_MINOR), (k.O_FAIL_BOOST, L_FAILBOOST),
                    (k.O_FAIL, L_FAIL), (k.O_MAJOR_COST, L_MAJOR), (k.O_FORGO, L_FORGO),
                    (k.O_STAND_ASIDE, L_STANDASIDE), (k.O_STAND_IN, L_STANDIN), (k.O_OFFER, L_OFFER),
-                   (k.O_ACCEPT, L_ACCEPT), (k.O_REFUSE, L_REFUSE)):
+                   (k.O_ACCEPT, L_ACCEPT), (k.O_REFUSE, L_REFUSE), (k.O_HOLD, L_HOLD), (k.O_ACT_NOW, L_ACTNOW),
+                   (k.O_KEEP_HOLDING, L_KEEPHOLD)):
     FIXED[_code] = _at
 
 

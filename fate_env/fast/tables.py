@@ -385,6 +385,7 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_FD_FOCUS] = int(facts.full_defense_for_its_focus)
     P[k.P_ORDERED] = int(facts.ordered)
     P[k.P_OFFERED] = int(facts.concession_offered)
+    P[k.P_HOLD] = int(rules.hold_action)
     P[k.P_MAXEX] = rules.max_exchanges
     P[k.P_WEAPONS] = (k.WEAPONS_SHIFTS if facts.weapon_shifts else k.WEAPONS_ROLL if facts.weapon_rolls else
                       k.WEAPONS_OFF)

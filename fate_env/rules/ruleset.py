@@ -169,7 +169,7 @@ class RuleSet:
     consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts", fast=EVERY)
     concession: str = _pick(CONCESSIONS, "anytime", fast=EVERY)
     weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts", fast=EVERY)  # fast: kernel/attack.py, rolls.py
-    hold_action: bool = _flag()
+    hold_action: bool = _flag(fast=EVERY)
     move_cost: str = _pick(MOVE_COSTS, "free")
     sprint: str = _pick(SPRINTS, "overcome")
     defense_overflow: str = _pick(DEFENSE_OVERFLOW, "boost")

@@ -83,6 +83,12 @@ def test_ordered_consequences_and_offered_concessions_step_the_same_on_both_core
     assert aec_side_by_side(range(6), scene="warehouse", consequence_rule="ordered", concession="offered") > 300
 
 
+def test_fate_2_steps_the_same_on_both_cores():
+    """highwaymen under FATE 2.0: held actions (the hold segment, the act_now/keep_holding decision),
+    full defense for the exchange, roll-up stress, ordered consequences and offered concessions."""
+    assert aec_side_by_side(range(5), scene="highwaymen") > 300
+
+
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""

@@ -112,10 +112,10 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 
 def test_the_shipped_scenes_it_covers():
     """The scenes docs/fast_core.md names as played by the fast core (leviathan's immobile parts,
-    summoning's countdowns, the rest from the start)."""
-    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "horde", "interrogation",
-                                                                      "leviathan", "summoning", "warehouse",
-                                                                      "warehouse_mobs"]
+    summoning's countdowns, highwaymen's FATE 2.0, the rest from the start)."""
+    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "highwaymen", "horde",
+                                                                      "interrogation", "leviathan", "summoning",
+                                                                      "warehouse", "warehouse_mobs"]
 
 
 APART = {  # melee fighters a zone apart: the free move into reach, then the attack
@@ -710,3 +710,21 @@ def test_offered_concessions_are_played_identically(name, rules, dials):
     answers = {e["accepted"] for e in log if e["type"] == "ConcessionAnswered"}
     assert answers == {True, False}, "offers not both accepted and refused in 40 random fights"
     assert all(e["payout"] == 0 for e in log if e["type"] == "Conceded")
+
+
+@pytest.mark.parametrize("name, rules, dials", [
+    ("highwaymen", None, {}), ("warehouse", "fate2", {}), ("horde", "fate2", {}),
+    ("warehouse_mobs", "core", {"hold_action": True}),
+])
+def test_held_actions_are_played_identically(name, rules, dials):
+    """FATE 2.0's held actions (hold_action, 001:82-84, in a fixed order): a turn may be put off whole,
+    once an exchange and before any free move; between later turns each one holding is asked, in the
+    order they held, whether it acts now (basic does; again after each held turn), and a held turn not
+    taken by the exchange's end is lost. With all of FATE 2.0's rules together on its shipped scene and
+    two others. Compared event for event; holds, held turns taken and held turns lost are all seen."""
+    scene = load_scene(name, rules=rules, dials=dials)
+    assert not covered(scene)
+    log = compare_mixes(scene)
+    assert any(e["type"] == "ActionHeld" for e in log)
+    assert any(e["type"] == "DecisionMade" and e["choice"] == "choose:act_now" for e in log)
+    assert any(e["type"] == "TurnForfeited" and e["why"].startswith("held") for e in log)

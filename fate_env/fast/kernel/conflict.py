@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..jit import njit
 from .checkpoint import _save
-from .events import _decision, _emit, _opt
+from .events import _decision, _emit, _opt, _paused_two
 from .layout import (
     ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_CTAKEN, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
@@ -14,7 +14,10 @@ from .layout import (
     S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE,
 )
 from .countdowns import _cd_trigger
-from .layout import G_DECIDED, P_NCD, P_OFFERED, TR_EXCHANGE, TR_TURN
+from .layout import (
+    C_HELD, C_HELDONCE, D_HOLD, E_FORFEIT, FORFEIT_HELD, G_DECIDED, O_ACT_NOW, O_KEEP_HOLDING, P_HOLD, P_NCD,
+    P_OFFERED, R_H_ACT, TR_EXCHANGE, TR_TURN,
+)
 from .mirror import kernel_only, mirrors
 from .seats import _draw, _draws, _why
 from .table import _allies, _first_active, _over
@@ -72,9 +75,83 @@ def _begin_exchange(T, W, EV):
     _emit(EV, G, E_EXCHANGE, (G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     for c in range(SC.shape[0]):
         CH[c, C_ACTED] = 0
+        CH[c, C_HELD] = 0
+        CH[c, C_HELDONCE] = 0
         if P[P_FD_EXCHANGE] != 0:  # a full defense lasts the exchange it is declared in (001:80)
             CH[c, C_FULLDEF] = 0
     return True
+
+
+@kernel_only("whether anyone holds its action (the reference's Table.held is a tuple)")
+@njit(cache=True, _nrt=False)
+def _holding(CH):
+    for c in range(CH.shape[0]):
+        if CH[c, C_HELD] != 0:
+            return True
+    return False
+
+
+@kernel_only("the next character in the order of holding after the place ``last`` (Table.held's order)")
+@njit(cache=True, _nrt=False)
+def _next_held(CH, last):
+    best = NEG
+    for c in range(CH.shape[0]):
+        if CH[c, C_HELD] > last and (best == NEG or CH[c, C_HELD] < CH[best, C_HELD]):
+            best = c
+    return best
+
+
+@mirrors("fate_env.rules.flows.conflict.run")
+@njit(cache=True, _nrt=False)
+def _forfeit_held(CH, EV, G):
+    """The exchange ends: a held turn not taken is lost (001:84), in the order of holding."""
+    c = _next_held(CH, 0)
+    while c != NEG:
+        _emit(EV, G, E_FORFEIT, (c, FORFEIT_HELD, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        last = CH[c, C_HELD]
+        CH[c, C_HELD] = 0
+        c = _next_held(CH, last)
+
+
+@mirrors("fate_env.rules.flows.conflict.held_turns", "agents.basic.BasicController._hold")
+@njit(cache=True, _nrt=False)
+def _held_turns(T, W, B, EV, after):
+    """Between turns, each character holding its action may take its turn now (001:82-84): asked in
+    the order they held (basic always acts now; a random seat draws), again after each held turn taken,
+    until all hold on; then those who left the fight hold no more."""
+    SC, P = T.SC, T.P
+    CH, G, RNG = W.CH, W.G, W.RNG
+    asked = True
+    while asked and not _over(SC, CH, G):
+        asked = False
+        last = 0
+        c = _next_held(CH, last)
+        while c != NEG:
+            last = CH[c, C_HELD]
+            if c != after and CH[c, C_STATUS] == ACTIVE:
+                if _draws(P, c, D_HOLD):
+                    j = _draw(P, RNG, G, c, D_HOLD, 2)
+                    if j < 0:
+                        _paused_two(EV, G, O_ACT_NOW, O_KEEP_HOLDING)
+                        return
+                    why = _why(P, c, D_HOLD)
+                else:
+                    j, why = 0, R_H_ACT
+                _decision(EV, G, D_HOLD, c, j, why, O_ACT_NOW if j == 0 else O_KEEP_HOLDING, 0, 0, 0, 0, 0)
+                if j == 0:
+                    CH[c, C_HELD] = 0
+                    _play_turn(T, W, B, EV, c)
+                    if G[G_BAIL] != BAIL_NONE:
+                        return
+                    CH[c, C_ACTED] = 1
+                    if P[P_NCD] != 0:
+                        _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, c)
+                    after, asked = c, True
+                    break
+            c = _next_held(CH, last)
+    for c in range(SC.shape[0]):
+        if CH[c, C_HELD] != 0 and CH[c, C_STATUS] != ACTIVE:
+            CH[c, C_HELD] = 0
 
 
 @mirrors("fate_env.rules.flows.conflict._next_in_order")
@@ -188,9 +265,14 @@ def _run(T, W, B, EV, K):
         _play_turn(T, W, B, EV, actor)
         if G[G_BAIL] != BAIL_NONE:
             return
-        CH[actor, C_ACTED] = 1
-        if P[P_NCD] != 0:
-            _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, actor)
+        if CH[actor, C_HELD] == 0:  # a held turn is not yet taken
+            CH[actor, C_ACTED] = 1
+            if P[P_NCD] != 0:
+                _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, actor)
+        if P[P_HOLD] != 0 and _holding(CH) and not _over(SC, CH, G):
+            _held_turns(T, W, B, EV, actor)
+            if G[G_BAIL] != BAIL_NONE:
+                return
         if _over(SC, CH, G):
             _finish(SC, CH, MARK, G, EV, P, False)
             return
@@ -201,6 +283,8 @@ def _run(T, W, B, EV, K):
         else:
             i = _next_in_order(CH, P, cursor)
             if i == NEG:
+                if P[P_HOLD] != 0:
+                    _forfeit_held(CH, EV, G)
                 if not _begin_exchange(T, W, EV):
                     return
                 i = _next_in_order(CH, P, NEG)

@@ -18,7 +18,9 @@ NSF = 15  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_SLOTNAME = range(23)
+    C_PEN, C_HELD, C_HELDONCE, C_SLOTNAME = range(25)
+#: C_HELD: c holds its action (001:82-84), its place in the order of holding (G_HELDSEQ's count then), else 0;
+#: C_HELDONCE: c held this exchange (a held turn is not held again)
 #: C_PEN: what c's consequences take off its every roll under the ordered rule (facts.consequence_penalty,
 #: 001:119): -1 a mild, -2 a moderate, -3 a severe; 0 under the shifts rule
 #: C_DEALT, C_TAKEN: the shifts of the hits c dealt and took; C_ADV: its advantage rolls that succeeded
@@ -26,7 +28,7 @@ C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_AC
 #: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
 #: with more slots than this is refused (fast/coverage.py)
 MAX_SLOTS = 8
-NCF = 23 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+NCF = 25 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 # CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
@@ -62,8 +64,10 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED) = range(55)
-NP = 55
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD) = range(56)
+NP = 56
+# P_HOLD: FATE 2.0's held actions (hold_action, 001:82-84; a fixed order only): a turn may be put off whole,
+# to be taken between two later turns of the exchange
 # P_OFFERED: FATE 2.0's offered concessions (concession: offered, 001:150-152): no concession on a turn or
 # before the dice; one taking a consequence may offer it to whoever hit, who accepts or refuses, and no
 # payout for conceding
@@ -120,7 +124,7 @@ ATK_W = 9
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
     G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV, G_STOODIN, \
-    G_DECIDED, G_CD = range(33)
+    G_DECIDED, G_HELDSEQ, G_CD = range(34)
 NG = G_CD + 2 * MAX_CD
 # G_DECIDED: the side a countdown's outcome made the winner (Table.decided; NEG while none has);
 # G[G_CD + 2 * i], G[G_CD + 2 * i + 1]: countdown i's boxes marked and whether it still runs (Table.countdowns,
@@ -146,7 +150,9 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED = range(1, 32)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD = range(1, 33)
+# E_FORFEIT (the character, why: FORFEIT_FULLDEF or FORFEIT_HELD); E_HELD (the character holding its action)
+FORFEIT_FULLDEF, FORFEIT_HELD = 0, 1
 # E_OFFERED (the one taking a consequence, the one it offers its concession to); E_ANSWERED (the same two,
 # 1 accepted or 0 refused, the fate point the refuser lost)
 # E_CDMARKED (countdown, boxes marked, its boxes), E_CDENDED (countdown, the aspect's id or NEG), E_CDSTOPPED
@@ -156,12 +162,13 @@ E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMO
 BLAST_BITS = 60
 # decision kinds, option kinds, reasons (decode.py spells them out)
 #: decision kinds, as the reference names them (rules.kinds.DecisionKind)
-DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost", "concession")
-D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCESSION = range(len(DECISIONS))
+DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost", "concession", "hold")
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCESSION, D_HOLD = range(len(DECISIONS))
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
-    O_ACCEPT, O_REFUSE = range(32)
+    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING = range(35)
+NO = O_KEEP_HOLDING + 1  # how many option codes (a table by option code has NO rows)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -177,6 +184,7 @@ R_T_OUTMATCHED = R_T_BLAST + 1  # counter: full defense, every attack rated belo
 R_C_ONLY = R_T_OUTMATCHED + 1  # basic: a cost question it has no preference in (stand aside: the first option)
 R_A_OFFER = R_C_ONLY + 1  # basic: offers its concession rather than take a severe consequence (or when it would)
 R_CN_ACCEPT = R_A_OFFER + 1  # basic: accepts a concession offered
+R_H_ACT = R_CN_ACCEPT + 1  # basic: takes its held turn at the first chance
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked

@@ -32,8 +32,9 @@ from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO = 0, 1, 2, 3, 4, 5, 6, 7, 8
-# N_CO: 1 where a turn offers Concede (0 under offered concessions, 001:150)
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+# N_CO: 1 where a turn offers Concede (0 under offered concessions, 001:150); N_HOLD: 1 where it offers to
+# hold the action (hold_action, once an exchange, before any free move: 001:82-84), after the zone attacks
 
 
 @mirrors("fate_env.rules.actions.turn_options")

@@ -17,11 +17,12 @@ from .layout import (
     C_ZONE, D_MOVE, D_TURN, E_MOVED, E_PASSED, E_TURN, G_BAIL, G_EXCHANGE, G_NAL, G_TURNSEQ, K_ADVANTAGE,
     K_SITUATION, NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
     O_REMOVE, O_STAY, O_SUPPORT, P_FD_CONDENSED, P_NAME_PREPARED,
-    S_IMMOBILE, S_SIDE, E_FORFEIT, P_FD_EXCHANGE, P_OFFERED,
+    S_IMMOBILE, S_SIDE, E_FORFEIT, P_FD_EXCHANGE, P_OFFERED, C_HELD, C_HELDONCE, E_HELD, FORFEIT_FULLDEF,
+    G_HELDSEQ, O_HOLD, P_HOLD,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
-from .picks import N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_MOVE, N_OVER, N_REM, N_ZA, _pass_at, _script_move, _script_pick
+from .picks import N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_HOLD, N_MOVE, N_OVER, N_REM, N_ZA, _pass_at, _script_move, _script_pick
 from .reach import _attack_skills, _can_reach, _free_moves
 from .remove import _remove
 from .seats import _draw, _draws, _why
@@ -32,7 +33,7 @@ from .zone_attack import _blast, _blast_options, _nth_blast
 
 #: what taking a turn's option leaves: the turn goes on (a free move was taken), the action is
 #: done, or the flow stopped (an answer is awaited)
-GOES_ON, DONE, STOPPED = 0, 1, 2
+GOES_ON, DONE, STOPPED, HELD = 0, 1, 2, 3  # HELD: the whole turn put off (hold.run)
 
 
 @mirrors("fate_env.rules.actions.turn_options")
@@ -78,7 +79,8 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     nza = 0
     while blasts != 0 and _nth_blast(SC, ST, P, SIGHT, CH, actor, nza)[0] != NEG:
         nza += 1
-    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1
+    hold = 1 if P[P_HOLD] != 0 and CH[actor, C_HELDONCE] == 0 and free_move else 0
+    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold
 
 
 @mirrors("fate_env.rules.decisions.Decision.options")
@@ -118,6 +120,8 @@ def _list_options(T, W, B, EV, actor, n, blasts):
     _opt(EV, G, q, O_PASS, 0, 0, 0, 0, 0)
     if blasts != 0:
         _blast_options(T, CH, EV, G, actor, q + 1, n[N_ZA])
+    if n[N_HOLD] != 0:
+        _opt(EV, G, q + 1 + n[N_ZA], O_HOLD, 0, 0, 0, 0, 0)
 
 
 @mirrors("fate_env.rules.flows.conflict.turn", "fate_env.rules.actions.move.run")
@@ -181,6 +185,13 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _concede(P, CH, EV, G, actor)
         return DONE
     i -= n[N_CO]
+    if n[N_HOLD] != 0 and i == 1 + n[N_ZA]:  # the whole turn put off, to be taken later in the exchange
+        _decision(EV, G, D_TURN, actor, j, why, O_HOLD, 0, x2, x3, x4, x5)
+        G[G_HELDSEQ] += 1
+        CH[actor, C_HELD] = G[G_HELDSEQ]
+        CH[actor, C_HELDONCE] = 1
+        _emit(EV, G, E_HELD, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        return HELD
     if blasts == 0 or i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, x2, x3, x4, x5)
         _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -243,7 +254,7 @@ def _turn(T, W, B, EV, actor, blasts):
     _emit(EV, G, E_TURN, (actor, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if P[P_FD_EXCHANGE] != 0:
         if CH[actor, C_FULLDEF] != 0:  # declared when first attacked, before this turn: the turn goes (001:80)
-            _emit(EV, G, E_FORFEIT, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            _emit(EV, G, E_FORFEIT, (actor, FORFEIT_FULLDEF, 0, 0, 0, 0, 0, 0, 0, 0, 0))
             return
     elif CH[actor, C_FULLDEF] != 0:
         if P[P_FD_CONDENSED] != 0 and CH[actor, C_DEFONFULL] == 0:
@@ -253,7 +264,7 @@ def _turn(T, W, B, EV, actor, blasts):
     while True:
         n = _turn_options(T, W, B, actor, free_move, blasts)
         if _draws(P, actor, D_TURN):  # RandomController (or an agent): any option of the turn
-            j = _draw(P, RNG, G, actor, D_TURN, _pass_at(n) + 1 + n[N_ZA])
+            j = _draw(P, RNG, G, actor, D_TURN, _pass_at(n) + 1 + n[N_ZA] + n[N_HOLD])
             if j < 0:
                 if G[G_BAIL] == BAIL_PAUSE:
                     _list_options(T, W, B, EV, actor, n, blasts)
@@ -262,7 +273,7 @@ def _turn(T, W, B, EV, actor, blasts):
         else:
             got = _script_pick(T, W, B, actor, n, blasts)
         done = _take(T, W, B, EV, actor, n, got, blasts)
-        if done == STOPPED:
+        if done == STOPPED or done == HELD:
             return
         if done == DONE:
             break
