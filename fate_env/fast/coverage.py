@@ -136,7 +136,6 @@ SCENE_FIELDS: dict[str, Any] = {
 
 #: character fields the kernel does not play, each refused (once) when any character sets it
 CHARACTER_FEATURES: dict[str, str] = {
-    "leads": "a minion group's leader",
     "protected_by": "a hive's protected heart", "true_form": "a true form", "contest_immunity": "contest immunity",
     "challenge_immunity": "challenge immunity", "minion_armor": "expendable minion armor",
     "solo_bonus": "solo bonuses",
@@ -151,6 +150,7 @@ CHARACTER_FIELDS: dict[str, Any] = {
     "weapon": ANY, "armor": ANY,        # read under the weapons dial (kernel S_WEAPON, S_ARMOR)
     "carry_consequences": ANY,          # read only with a true form (refused below)
     "immobile": ANY,                    # no free move, no overcome move (kernel S_IMMOBILE)
+    "leads": ANY,                       # its group's place in an order by skills (reach.order_by_skills)
     "scale": "scene",                   # _characters: one scale for all
     "kind": lambda c, s: [] if c.kind in CHARACTER_KINDS else [f"{c.id}: kind {c.kind}"],
     "stunts": lambda c, s: _stunt_reasons(c, s),
@@ -225,8 +225,6 @@ def rule_reasons(rules: RuleSet) -> list[str]:
         value = getattr(rules, f.name)
         if allowed is not ANY and value not in allowed:
             why.append(f"{f.name}: {_show(value)}")
-    if rules.facts.npcs_at_best_slot:
-        why.append("turn_order: skills with npcs_at_best_slot")
     return why
 
 

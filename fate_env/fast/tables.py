@@ -17,8 +17,8 @@ from fate_env.content.policies import pool_floor
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
-from fate_env.rules.reach import reach_of, sheet_attack_skills
-from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, ORDER_SKILLS, PHYSICAL, RANGED_SKILLS
+from fate_env.rules.reach import order_by_skills, reach_of, sheet_attack_skills, skills_of_order
+from fate_env.rules.skills import DEFAULT_SKILLS, EXPLOIT_SKILLS, MENTAL, PHYSICAL, RANGED_SKILLS
 from fate_env.rules.stress import build_fighter
 
 from .kernel import layout as k
@@ -502,13 +502,10 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
 
 
 def _order_by_skills(scene: Scene) -> list[str]:
-    """Core's order by skills (reach.skill_order; PCs first on a full tie, then scene order)."""
-    skills = ORDER_SKILLS[scene.conflict]
-    order = [c.id for c in scene.characters]
-
-    def rank(c) -> tuple:
-        return tuple(-c.skills.get(s, 0) for s in skills) + (0 if c.kind == "pc" else 1, order.index(c.id))
-    return [c.id for c in sorted(scene.characters, key=rank)]
+    """The order by skills (Core's, or Fate 3.0's initiative), as the engine works it out (reach.order_by_skills)."""
+    facts = scene.rules.facts
+    return order_by_skills(list(scene.characters), skills_of_order(facts.initiative, scene.conflict),
+                           facts.npcs_at_best_slot)
 
 
 def _first_by_skills(scene: Scene) -> str:

@@ -154,7 +154,7 @@ class RuleSet:
     extreme_consequences: bool = _flag(fast=EVERY)
     extreme_for: str = _pick(EXTREME_FOR, "characters", fast=EVERY)
     scale_benefit: str = _pick(SCALE_BENEFITS, "effort", fast=EVERY)  # fast: read only between scales, which it refuses
-    turn_order: str = _pick(TURN_ORDERS, "popcorn", fast=("popcorn", "skills"))
+    turn_order: str = _pick(TURN_ORDERS, "popcorn", fast=EVERY)
     npcs_at_best_slot: bool = _flag(fast=EVERY)
     full_defense: str = _pick(FULL_DEFENSE, "condensed", fast=EVERY)
     teamwork_cap: str = _pick(TEAMWORK_CAPS, "leader_skill", fast=("leader_skill", "none"))

@@ -728,3 +728,24 @@ def test_held_actions_are_played_identically(name, rules, dials):
     assert any(e["type"] == "ActionHeld" for e in log)
     assert any(e["type"] == "DecisionMade" and e["choice"] == "choose:act_now" for e in log)
     assert any(e["type"] == "TurnForfeited" and e["why"].startswith("held") for e in log)
+
+
+@pytest.mark.parametrize("name, rules, dials", [
+    ("crossing", "core", {}), ("crossing", "condensed", {"turn_order": "skills"}),
+    ("crossing", "core", {"npcs_at_best_slot": True}), ("warehouse_mobs", "core", {"npcs_at_best_slot": True}),
+    ("warehouse", "core", {"turn_order": "initiative"}),
+])
+def test_every_order_by_skills_is_played_identically(name, rules, dials):
+    """The order by skills, one computation for both engines (reach.order_by_skills): Core's skills or Fate
+    3.0's initiative (002:22), a minion group right after the character who leads it (002:23: the crossing's
+    bandit chief), and the NPCs at their best one's place (npcs_at_best_slot). Compared event for event."""
+    scene = load_scene(name, rules=rules, dials=dials)
+    assert not covered(scene)
+    compare_mixes(scene)
+    order = [e["actor"] for e in reference(scene, 0).log() if e["type"] == "TurnStarted"]
+    if name == "crossing":  # each group acts right after its leader
+        leads = {c.leads: c.id for c in scene.characters if c.leads}
+        for group, leader in leads.items():
+            if group in order[:len(scene.characters)]:
+                at = order.index(group)
+                assert at > 0 and order[at - 1] == leader
