@@ -1,18 +1,24 @@
 """Which scenes the fast core plays (issue 38's shares): the shipped scenes under their own rule set,
 under Fate Condensed and under Fate Core; a scene written by `fate-npc new`; and a scene holding
 each character of the importers' real-file fixtures (tests/data/import/), pasted into the warehouse
-in a PC's place. A scene the kernel does not play is listed with its first reason.
+in a PC's place; and generated scenes (``content/generate.py``, as GMs write them), by rule set, on
+the seeds ``--generated`` names (fresh ones: a range no one tuned on). A scene the kernel does not
+play is listed with its first reason; for the generated ones, each reason with how many scenes it
+stops and how many it alone stops.
 
-    python scripts/fast_coverage.py
+    python scripts/fast_coverage.py [--generated 1600:2000]
 
 Nothing is timed: the figures depend only on the code (fate_env/fast/coverage.py).
 """
 
 from __future__ import annotations
 
+import argparse
+import collections
 import tempfile
 from pathlib import Path
 
+from fate_env.content.generate import scene as generated
 from fate_env.content.importers import ImportError_, read, to_character
 from fate_env.content.scene_template import write
 from fate_env.content.scenes import list_scenes, load_scene, read_scene_data, scene_from_dict
@@ -45,7 +51,32 @@ def imported(path: Path) -> dict[str, list[str]]:
     return out
 
 
+def generated_share(first: int, last: int) -> None:
+    """Generated scenes on seeds first..last-1: the share the fast core plays by rule set, and why not."""
+    total, played = collections.Counter(), collections.Counter()
+    stops, alone = collections.Counter(), collections.Counter()
+    for seed in range(first, last):
+        data = generated(seed)
+        rules = data["rules"] if isinstance(data.get("rules"), str) else (data.get("rules") or {}).get("name", "condensed")
+        total[rules] += 1
+        why = covered(scene_from_dict(data, f"generated {seed}"))
+        if not why:
+            played[rules] += 1
+            continue
+        reasons = {f"{rules}: {w.split(':')[0]}" for w in why}
+        stops.update(reasons)
+        if len(reasons) == 1:
+            alone.update(reasons)
+    print(f"generated, seeds {first}-{last - 1}: " + ", ".join(f"{r} {played[r]} of {total[r]}" for r in sorted(total))
+          + f"; all {sum(played.values())} of {sum(total.values())}")
+    for reason, n in sorted(stops.items()):
+        print(f"    {n:4} stopped by {reason} (by it alone: {alone[reason]})")
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--generated", default="1600:2000", help="a range of generator seeds, FIRST:LAST")
+    args = ap.parse_args()
     names = list_scenes()
     share("shipped, own rule set", {n: covered(load_scene(n)) for n in names})
     for rules in ("condensed", "core"):
@@ -63,6 +94,8 @@ def main() -> None:
             except ImportError_:  # a fixture the importer refuses on purpose (a pack of macros): no character
                 continue
         share(f"import, {source} fixtures", results)
+    first, last = (int(x) for x in args.generated.split(":"))
+    generated_share(first, last)
 
 
 if __name__ == "__main__":

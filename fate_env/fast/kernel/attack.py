@@ -18,7 +18,7 @@ from .layout import (
 from .mirror import mirrors
 from .reach import _reach_of
 from .rolls import _defend_skill, _roll_action
-from .seats import _draw, _draws, _why
+from .seats import _ask_two, _draw, _draws, _why
 from .harm import _harm
 from .stress import _concede
 
@@ -84,14 +84,9 @@ def _stand_in(T, W, EV, target, attacker):
         if a == target or a == attacker or CH[a, C_STATUS] != ACTIVE or SC[a, S_SIDE] != SC[target, S_SIDE] \
                 or CH[a, C_ZONE] != CH[target, C_ZONE]:
             continue
-        if _draws(P, a, D_COST):
-            j = _draw(P, RNG, G, a, D_COST, 2)
-            if j < 0:
-                _paused_two(EV, G, O_STAND_ASIDE, O_STAND_IN)
-                return NEG
-            why = _why(P, a, D_COST)
-        else:
-            j, why = 0, R_C_ONLY
+        j, why = _ask_two(P, RNG, G, EV, a, D_COST, O_STAND_ASIDE, O_STAND_IN, 0, R_C_ONLY)  # basic stands aside
+        if j < 0:
+            return NEG
         _decision(EV, G, D_COST, a, j, why, O_STAND_IN if j == 1 else O_STAND_ASIDE, 0, 0, 0, 0, 0)
         if j == 1:
             _emit(EV, G, E_STOODIN, (a, target, attacker, 0, 0, 0, 0, 0, 0, 0, 0))

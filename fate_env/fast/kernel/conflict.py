@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..jit import njit
 from .checkpoint import _save
-from .events import _decision, _emit, _opt, _paused_two
+from .events import _decision, _emit, _opt
 from .layout import (
     ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_CTAKEN, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
@@ -19,7 +19,7 @@ from .layout import (
     P_OFFERED, R_H_ACT, TR_EXCHANGE, TR_TURN,
 )
 from .mirror import kernel_only, mirrors
-from .seats import _draw, _draws, _why
+from .seats import _ask_two, _draw, _draws, _why
 from .table import _allies, _first_active, _over
 from .picks import _script_next
 from .turn import _turn
@@ -129,14 +129,9 @@ def _held_turns(T, W, B, EV, after):
         while c != NEG:
             last = CH[c, C_HELD]
             if c != after and CH[c, C_STATUS] == ACTIVE:
-                if _draws(P, c, D_HOLD):
-                    j = _draw(P, RNG, G, c, D_HOLD, 2)
-                    if j < 0:
-                        _paused_two(EV, G, O_ACT_NOW, O_KEEP_HOLDING)
-                        return
-                    why = _why(P, c, D_HOLD)
-                else:
-                    j, why = 0, R_H_ACT
+                j, why = _ask_two(P, RNG, G, EV, c, D_HOLD, O_ACT_NOW, O_KEEP_HOLDING, 0, R_H_ACT)  # basic acts now
+                if j < 0:
+                    return
                 _decision(EV, G, D_HOLD, c, j, why, O_ACT_NOW if j == 0 else O_KEEP_HOLDING, 0, 0, 0, 0, 0)
                 if j == 0:
                     CH[c, C_HELD] = 0

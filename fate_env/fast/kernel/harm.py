@@ -9,7 +9,7 @@ from ..jit import njit
 from .aspects import _cons_name, _drop_aspect, _new_aspect
 from .basic import _should_concede
 from .countdowns import _cd_trigger
-from .events import _decision, _emit, _opt, _paused_two
+from .events import _decision, _emit, _opt
 from .layout import (
     A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_CTAKEN, C_DEALT, C_FP, C_FPSPENT, C_OWED, C_PEN, C_SLOTNAME, C_STATUS,
     C_TAKEN, D_ABSORB, D_CONCESSION, E_ABSORBED, E_ANSWERED, E_HIT, E_OFFERED, E_REMOVED, G_BAIL, G_GMPOOL,
@@ -19,7 +19,7 @@ from .layout import (
     TR_CONSEQUENCE, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
-from .seats import _draw, _draws, _why
+from .seats import _ask_two, _draw, _draws, _why
 from .stress import (
     _concede, _lexkey, _minimal, _mob_hit, _next_ordered, _penalty, _plan, _plan_masks, _popcount, _sort_plans, _taken_out,
 )
@@ -220,14 +220,9 @@ def _offer(T, W, EV, target, source, j, reason, sev):
     CH, G, RNG = W.CH, W.G, W.RNG
     _decision(EV, G, D_ABSORB, target, j, reason, O_OFFER, 0, 0, 0, 0, sev)
     _emit(EV, G, E_OFFERED, (target, source, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-    if _draws(P, source, D_CONCESSION):
-        a = _draw(P, RNG, G, source, D_CONCESSION, 2)
-        if a < 0:
-            _paused_two(EV, G, O_ACCEPT, O_REFUSE)
-            return False
-        why = _why(P, source, D_CONCESSION)
-    else:
-        a, why = 0, R_CN_ACCEPT
+    a, why = _ask_two(P, RNG, G, EV, source, D_CONCESSION, O_ACCEPT, O_REFUSE, 0, R_CN_ACCEPT)  # basic accepts
+    if a < 0:
+        return False
     _decision(EV, G, D_CONCESSION, source, a, why, O_ACCEPT if a == 0 else O_REFUSE, 0, 0, 0, 0, target)
     if a == 0:
         _emit(EV, G, E_ANSWERED, (target, source, 1, 0, 0, 0, 0, 0, 0, 0, 0))

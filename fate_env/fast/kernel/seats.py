@@ -10,6 +10,7 @@ from .layout import (
     BAIL_ANSWER, BAIL_PAUSE, G_ANSPOS, G_BAIL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, NEG, NG, P_POL,
     PK_RANDOM, POL_ASKS, POL_KIND, POL_W, R_AGENT, R_RANDOM,
 )
+from .events import _paused_two
 from .mirror import kernel_only, mirrors
 
 
@@ -77,3 +78,18 @@ def _draw(P, RNG, G, who, dkind, n):
     G[G_PACTOR] = who
     G[G_PCOUNT] = n
     return NEG
+
+
+@mirrors("fate_env.rules.decisions.ask", "agents.random_policy.RandomController.choose")
+@njit(cache=True, _nrt=False)
+def _ask_two(P, RNG, G, EV, who, dkind, o0, o1, j, why):
+    """A question of two options (``o0``, ``o1``) to ``who``: drawn for a random or outside seat, else
+    the script's answer ``j`` for ``why``. (the option, its reason), or (-1, 0) while an answer is
+    awaited (the two options written past the events)."""
+    if _draws(P, who, dkind):
+        j = _draw(P, RNG, G, who, dkind, 2)
+        if j < 0:
+            _paused_two(EV, G, o0, o1)
+            return -1, 0
+        why = _why(P, who, dkind)
+    return j, why
