@@ -30,8 +30,11 @@ KINDS = tuple(DecisionKind(word) for word in k.DECISIONS)
 ACTIONS = k.ACTIONS
 ASPECT_KINDS = tuple(AspectKind(word) for word in k.ASPECT_KINDS)
 MAJOR_COSTS = k.MAJOR_COSTS
-CHOICES = {k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail", k.O_MAJOR_COST: "major_cost",
-           k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
+#: the options that carry no field, by code
+BARE = {k.O_CONCEDE: Concede, k.O_FULLDEF: FullDefense, k.O_PASS: Pass, k.O_DEFEND: Defend, k.O_DONE: DoneInvoking,
+        k.O_TAKENOUT: TakenOut, k.O_STAY: Stay, k.O_FORGO: ForgoDefense, k.O_OFFER: OfferConcession, k.O_HOLD: Hold}
+CHOICES = {k.O_FULLHIT: "full_hit", k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail",
+           k.O_MAJOR_COST: "major_cost", k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
            k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in", k.O_ACCEPT: "accept", k.O_REFUSE: "refuse",
            k.O_ACT_NOW: "act_now", k.O_KEEP_HOLDING: "keep_holding"}
 
@@ -75,32 +78,18 @@ OPTION_FIELDS = ("target", "skill", "zone", "character", "template", "ally")
 def _option(tb: Tables, row: np.ndarray) -> Any:
     o = int(row[5])
     x1, x2, x3 = int(row[6]), int(row[7]), int(row[8])
+    if o in BARE:
+        return BARE[o]()
     if o == k.O_ATTACK:
         return Attack(tb.ids[x1], tb.skills[x2])
-    if o == k.O_CONCEDE:
-        return Concede()
     if o == k.O_MOVE:
         return Move(tb.zones[x1])
-    if o == k.O_FULLDEF:
-        return FullDefense()
-    if o == k.O_PASS:
-        return Pass()
-    if o == k.O_DEFEND:
-        return Defend()
-    if o == k.O_DONE:
-        return DoneInvoking()
     if o == k.O_INVOKE:
         return Invoke(x1, tb.ids[x2], bool(x3), "reroll" if int(row[10]) else "bonus")
-    if o == k.O_TAKENOUT:
-        return TakenOut()
-    if o == k.O_FULLHIT:
-        return Choose("full_hit")
     if o == k.O_ABSORB:
         return Absorb(_mask(x1), _mask(x2))
     if o == k.O_NEXT:
         return Next(tb.ids[x1])
-    if o == k.O_STAY:
-        return Stay()
     if o == k.O_ADVANTAGE:
         return CreateAdvantage(tb.scene.advantages[x1].name, _target(tb, x2))
     if o in CHOICES:
@@ -115,12 +104,6 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Support(tb.ids[x1])
     if o == k.O_ZONEATTACK:
         return ZoneAttack(tb.zones[x1], tb.skills[x2])
-    if o == k.O_FORGO:
-        return ForgoDefense()
-    if o == k.O_OFFER:
-        return OfferConcession()
-    if o == k.O_HOLD:
-        return Hold()
     raise ValueError(f"unknown option code {o}")
 
 
@@ -271,11 +254,11 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
 def payouts(tb: Tables, CH) -> dict[str, int]:
     """Fate points owed at the end (end.finish): hostile invokes, and concessions."""
     CH = CH.tolist() if isinstance(CH, np.ndarray) else CH
+    facts = tb.scene.rules.facts  # the rule set's payout, as end.finish reads it
     out = {}
     for i, cid in enumerate(tb.ids):
         row = CH[i]
-        conceded = row[k.C_STATUS] == k.CONCEDED and not tb.P[k.P_OFFERED]  # no payout where offered (001:150)
-        pay = row[k.C_OWED] + (1 + row[k.C_CTAKEN] if conceded else 0)
+        pay = row[k.C_OWED] + (facts.concession_payout(row[k.C_CTAKEN]) if row[k.C_STATUS] == k.CONCEDED else 0)
         if pay:
             out[cid] = pay
     return out

@@ -8,18 +8,16 @@ from ..jit import njit
 from .checkpoint import _save
 from .events import _decision, _emit, _opt
 from .layout import (
-    ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_CTAKEN, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
+    ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
     G_UNRESOLVED, G_WINNER, NEG, O_NEXT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
-    S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE,
+    S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE, C_HELD, C_HELDONCE, D_HOLD, E_FORFEIT, FORFEIT_HELD,
+    G_DECIDED, O_ACT_NOW, O_KEEP_HOLDING, P_HOLD, P_NCD, R_H_ACT, TR_EXCHANGE, TR_TURN,
 )
 from .countdowns import _cd_trigger
-from .layout import (
-    C_HELD, C_HELDONCE, D_HOLD, E_FORFEIT, FORFEIT_HELD, G_DECIDED, O_ACT_NOW, O_KEEP_HOLDING, P_HOLD, P_NCD,
-    P_OFFERED, R_H_ACT, TR_EXCHANGE, TR_TURN,
-)
 from .mirror import kernel_only, mirrors
 from .seats import _ask_two, _draw, _draws, _why
+from .stress import _payout
 from .table import _allies, _first_active, _over
 from .picks import _script_next
 from .turn import _turn
@@ -41,8 +39,7 @@ def _finish(SC, CH, MARK, G, EV, P, unresolved):
         if winner == -2:
             winner = NEG
     for c in range(SC.shape[0]):
-        conceded = CH[c, C_STATUS] == CONCEDED and P[P_OFFERED] == 0  # no payout where it is offered (001:150)
-        pay = CH[c, C_OWED] + (1 + CH[c, C_CTAKEN] if conceded else 0)
+        pay = CH[c, C_OWED] + (_payout(P, CH, c) if CH[c, C_STATUS] == CONCEDED else 0)
         if pay and SC[c, S_NPC] == 0:
             CH[c, C_FP] += pay
         for b in range(SC[c, S_NBOX]):
@@ -80,15 +77,6 @@ def _begin_exchange(T, W, EV):
         if P[P_FD_EXCHANGE] != 0:  # a full defense lasts the exchange it is declared in (001:80)
             CH[c, C_FULLDEF] = 0
     return True
-
-
-@kernel_only("whether anyone holds its action (the reference's Table.held is a tuple)")
-@njit(cache=True, _nrt=False)
-def _holding(CH):
-    for c in range(CH.shape[0]):
-        if CH[c, C_HELD] != 0:
-            return True
-    return False
 
 
 @kernel_only("the next character in the order of holding after the place ``last`` (Table.held's order)")
@@ -264,7 +252,7 @@ def _run(T, W, B, EV, K):
             CH[actor, C_ACTED] = 1
             if P[P_NCD] != 0:
                 _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, actor)
-        if P[P_HOLD] != 0 and _holding(CH) and not _over(SC, CH, G):
+        if P[P_HOLD] != 0 and _next_held(CH, 0) != NEG and not _over(SC, CH, G):
             _held_turns(T, W, B, EV, actor)
             if G[G_BAIL] != BAIL_NONE:
                 return

@@ -11,7 +11,7 @@ from .basic import _should_concede
 from .countdowns import _cd_trigger
 from .events import _decision, _emit, _opt
 from .layout import (
-    A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_CTAKEN, C_DEALT, C_FP, C_FPSPENT, C_OWED, C_PEN, C_SLOTNAME, C_STATUS,
+    A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_DEALT, C_FP, C_FPSPENT, C_OWED, C_SLOTNAME, C_STATUS,
     C_TAKEN, D_ABSORB, D_CONCESSION, E_ABSORBED, E_ANSWERED, E_HIT, E_OFFERED, E_REMOVED, G_BAIL, G_GMPOOL,
     G_GMSPENT, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF, O_ABSORB, O_ACCEPT, O_OFFER, O_REFUSE,
     O_TAKENOUT, P_NCD, P_OFFERED, P_ORDERED, P_POL, P_STYLE, P_TRACK, POL_MARGIN, POL_W, R_A_LEAST, R_A_OFFER,
@@ -21,7 +21,8 @@ from .layout import (
 from .mirror import kernel_only, mirrors
 from .seats import _ask_two, _draw, _draws, _why
 from .stress import (
-    _concede, _lexkey, _minimal, _mob_hit, _next_ordered, _penalty, _plan, _plan_masks, _popcount, _sort_plans, _taken_out,
+    _concede, _consequence_taken, _lexkey, _minimal, _mob_hit, _next_ordered, _plan, _plan_masks, _popcount,
+    _sort_plans, _taken_out,
 )
 
 
@@ -125,6 +126,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
             if plans[i, 4] != 0:
                 offer = True
     offered = False
+    sev = 0  # the severity basic's offer names (its reason's)
     if _draws(P, target, D_ABSORB):  # any plan, or taken out, or the offer (the last options)
         best = _draw(P, RNG, G, target, D_ABSORB, np_ + (2 if offer else 1))
         if best < 0:
@@ -150,11 +152,10 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
                 best = i
         pol = P[P_POL] + POL_W * target
         if offer and P[pol + POL_MARGIN] > -99 and plans[best, 4] != 0:  # basic offers rather than take a severe
-            first = usable[_lowest_bit(plans[best, 4])]                       # one, or when it would concede
-            if SLOTS[target, first, L_SEV] == SEV_SEVERE or _should_concede(T, W, target, B):
+            sev = SLOTS[target, usable[_lowest_bit(plans[best, 4])], L_SEV]  # one, or when it would concede
+            if sev == SEV_SEVERE or _should_concede(T, W, target, B):
                 offered, reason = True, R_A_OFFER
     if offered:
-        sev = SLOTS[target, usable[_lowest_bit(plans[best, 4])], L_SEV] if best < np_ else 0
         if not _offer(T, W, EV, target, source, np_ + 1, reason, sev):
             return  # accepted (the offerer concedes), or the answer is awaited
         best = 0  # refused: the consequence stands (the first plan that takes one)
@@ -181,9 +182,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
                 AF[aid, source] = 1
             SLOTA[target, k] = aid
             CH[target, C_SLOTNAME + k] = name
-            CH[target, C_CTAKEN] += 1
-            if ordered:
-                CH[target, C_PEN] += _penalty(sev)
+            _consequence_taken(P, CH, target, sev)
             if sev == SEV_EXTREME:
                 extreme = True
             if j == 0:

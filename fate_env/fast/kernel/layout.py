@@ -5,6 +5,7 @@ reads its names from here; ``decode.py`` and the environment's bridge read them 
 
 from __future__ import annotations
 
+from fate_env.rules.scene import COUNTDOWN_TRIGGERS
 from fate_env.rules.stress import WHOLE_HIT  # noqa: F401  (a consequence's worth in a capacity, ordered rule)
 
 # static, per character (SC)
@@ -80,9 +81,11 @@ NP = 56
 CD_BOXES, CD_STOP, CD_WINNER, CD_ANAME, CD_AZONE, CD_FREE, CD_NTRIG, CD_TRIG = range(8)
 MAX_CD, MAX_TRIG = 4, 8  # more are refused (fast/coverage.py)
 CDW = CD_TRIG + 2 * MAX_TRIG
-#: what marks a box (scene.COUNTDOWN_TRIGGERS, in that order); a trigger's character is NEG for none
-TRIGGERS = ("exchange", "turn", "consequence", "taken_out")
-TR_EXCHANGE, TR_TURN, TR_CONSEQUENCE, TR_TAKEN_OUT = range(len(TRIGGERS))
+#: what marks a box: the scene's own list (scene.COUNTDOWN_TRIGGERS), a code each by its place there; a
+#: trigger's character is NEG for none
+TRIGGERS = COUNTDOWN_TRIGGERS
+TR_EXCHANGE, TR_TURN, TR_CONSEQUENCE, TR_TAKEN_OUT = (TRIGGERS.index(w) for w in ("exchange", "turn", "consequence",
+                                                                                 "taken_out"))
 # P_FD_FOCUS: a full defense's +2 is for its own focus only, so not on a defense made for an ally stood in
 # for (facts.full_defense_for_its_focus, 003:2240-2244; Core's is on every defense, 000:274)
 # P_FD_EXCHANGE: FATE 2.0's full defense for the exchange (facts.exchange_defense, 001:78-80): +2 on every

@@ -10,11 +10,10 @@ from .layout import (
     ACTIVE, C_CTAKEN, C_NSUP, C_SLOTNAME, C_STATUS, D_COST, NCF, P_SHARED, E_CREATED, E_MAJOR, G_PLACED, K_CONSEQUENCE, K_SITUATION, L_SEV, L_TRACK, L_VALUE,
     MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT, MAJOR_OFF, NEG, O_FAIL, O_FAIL_BOOST, O_MAJOR_COST, O_MINOR_COST, OUT_COST,
     OUT_FAIL, OUT_STYLE, OUT_SUCCESS, P_MAJOR, P_NAME_HARD_WON, P_NAME_SECOND_WIND, P_NAME_SMALL_WIN,
-    P_TIE_CHOICE, P_TRACK, R_C_HURT, R_C_MAJOR, R_C_MINOR, R_OPP, S_NSLOT, TGT_ZONE,
+    P_TIE_CHOICE, P_TRACK, R_C_HURT, R_C_MAJOR, R_C_MINOR, R_OPP, S_NSLOT, TGT_ZONE, P_NCD, TR_CONSEQUENCE,
 )
 from .countdowns import _cd_trigger
-from .layout import C_PEN, P_NCD, P_ORDERED, TR_CONSEQUENCE
-from .stress import _penalty
+from .stress import _consequence_taken
 from .mirror import mirrors
 from .seats import _draw, _draws, _why
 
@@ -73,9 +72,7 @@ def _cost_consequence(SC, SLOTS, SLOTA, CH, A, AF, AL, G, P, EV, c, enemy):
     CH[c, C_SLOTNAME + slot] = name
     if P[P_NCD] != 0:
         _cd_trigger(P, G, A, AF, AL, EV, TR_CONSEQUENCE, c)
-    CH[c, C_CTAKEN] += 1
-    if P[P_ORDERED] != 0:
-        CH[c, C_PEN] += _penalty(SLOTS[c, slot, L_SEV])
+    _consequence_taken(P, CH, c, SLOTS[c, slot, L_SEV])
     _emit(EV, G, E_MAJOR, (c, MAJOR_CONSEQUENCE, aid, name, 0, 0, 0, 0, 0, 0, 0))
     _emit(EV, G, E_CREATED, (name, aid, K_CONSEQUENCE, c, 1 if enemy != NEG else 0, enemy, 0, 0, 0, 0, 0))
     return True

@@ -9,7 +9,7 @@ from ..jit import njit
 from .countdowns import _cd_left, _cd_trigger
 from .events import _emit
 from .layout import (
-    C_CTAKEN, C_MEMBERS, C_STATUS, C_TOOKBY, CONCEDED, E_CONCEDED, E_MOBHIT, E_TAKENOUT, L_SEV, L_TRACK,
+    C_CTAKEN, C_MEMBERS, C_PEN, C_STATUS, C_TOOKBY, CONCEDED, E_CONCEDED, E_MOBHIT, E_TAKENOUT, L_SEV, L_TRACK,
     L_VALUE, NEG, NSF, P_NCD, P_OFFERED, P_ORDERED, P_STYLE, P_TRACK, S_MOB, S_NBOX, S_NSLOT, SEV_EXTREME,
     STYLE_CONDENSED, TAKEN_OUT, TR_TAKEN_OUT, WHOLE_HIT,
 )
@@ -215,11 +215,28 @@ def _taken_out(P, W, EV, target, source):
         _cd_left(P, G, EV, target)
 
 
+@mirrors("fate_env.rules.facts.Facts.concession_payout")
+@njit(cache=True, _nrt=False)
+def _payout(P, CH, c):
+    """Fate points a concession pays ``c``: one and one per consequence taken (003:1693-1712), none where
+    the concession is offered (001:150)."""
+    return 0 if P[P_OFFERED] != 0 else 1 + CH[c, C_CTAKEN]
+
+
+@mirrors("fate_env.rules.harm.harm", "fate_env.rules.overcome._cost_consequence")
+@njit(cache=True, _nrt=False)
+def _consequence_taken(P, CH, c, sev):
+    """``c`` took a consequence of severity ``sev``: counted (a concession's payout), and under the ordered
+    rule its penalty on every roll (001:119)."""
+    CH[c, C_CTAKEN] += 1
+    if P[P_ORDERED] != 0:
+        CH[c, C_PEN] += _penalty(sev)
+
+
 @mirrors("fate_env.rules.steps.concede_fighter")
 @njit(cache=True, _nrt=False)
 def _concede(P, CH, EV, G, c):
     CH[c, C_STATUS] = CONCEDED
-    pay = 0 if P[P_OFFERED] != 0 else 1 + CH[c, C_CTAKEN]  # facts.concession_payout: none where offered (001:150)
-    _emit(EV, G, E_CONCEDED, (c, pay, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    _emit(EV, G, E_CONCEDED, (c, _payout(P, CH, c), 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if P[P_NCD] != 0:
         _cd_left(P, G, EV, c)
