@@ -12,7 +12,7 @@ from ..fast.bundles import EntityView, Outcomes, Rows, Scorer
 from ..fast.core import FastCore, Session
 from ..fast.decode import KINDS, _option
 from ..fast.entity_forward import memos
-from ..fast.entity_rows import (C_KIND, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_OF,
+from ..fast.entity_rows import (C_KIND, EP_BLOCK_WORD, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_OF,
                                 EP_POINTS, EP_REROLL_WORD, EP_SCENE_WORD, EP_SKILL, EP_TEMPLATE, EP_TYPE, EP_WORD, EP_ZF,
                                 EP_AF, NEP, PL_ASPECTS, PL_OK, PL_OPTIONS, play_learned, rows)
 from ..fast.jit import bound
@@ -46,6 +46,8 @@ class FastEntities:
             self.EP[key] = at[name]
         self.EP[EP_SCENE_WORD] = view._word("scene")
         self.EP[EP_BONUS_WORD], self.EP[EP_REROLL_WORD] = view._word("bonus"), view._word("reroll")
+        for i, name in enumerate(tb.blocks):
+            self.EP[EP_BLOCK_WORD + i] = view._word(name)
         # the fixed columns of each character's row: its kind and its skills (the rest is play)
         self.CHS = np.zeros((n, view.CHARACTER_FEATURES), np.float64)
         for c, ch in enumerate(scene.characters):

@@ -52,6 +52,9 @@ def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: Fast
         if spec.kernel is not None:
             LP[getattr(ob, spec.kernel)] = seg[spec.name].start
     LP[ob.L_ABSORB_SIZE] = seg["absorb"].size
+    LP[ob.L_NBL] = len(layout.blocks)
+    for i, name in enumerate(tb.blocks):
+        LP[ob.L_BLKMAP + i] = layout.blocks.index(name) if name in layout.blocks else -1
     return LP
 
 

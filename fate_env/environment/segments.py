@@ -282,7 +282,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       "a split's share: target (C) x effort (1..40)", (Assign,), _assign),
     # forcing a foe into a block: target, skill, block (only in scenes with blocks)
     S("shove", lambda L: L.C * L.K * len(L.blocks), "C x K x blocks", ("turn",),
-      "force a foe into a block: target (C) x skill x block", (ShoveInto,), _shove),
+      "force a foe into a block: target (C) x skill x block", (ShoveInto,), _shove, kernel="L_SHOVE"),
     # FATE 2.0's concessions offered and answered, and held actions (empty under other rules)
     S("offer_concession", _if("offered", _one), "1, or 0", ("absorb",), "offer to concede (FATE 2.0)",
       (OfferConcession,), kernel="L_OFFER"),

@@ -90,6 +90,17 @@ def _none(what: str) -> Check:
     return lambda value, scene: [what] if value else []
 
 
+def _blocks(borders, scene: Scene) -> list[str]:
+    """The kernel tables the map for every set of blocks cleared, so up to MAX_BLOCKS blocks; a crossing's
+    harm falls on the scene's track, so a block that harms only in a physical conflict."""
+    blocks = [b.block for b in borders if b.block is not None]
+    why = [f"{len(blocks)} blocks (the kernel keeps up to {k.MAX_BLOCKS})"] if len(blocks) > k.MAX_BLOCKS else []
+    if scene.conflict != "physical" and any(b.weapon > 0 for b in blocks):
+        why.append("a block that harms in a mental conflict")
+    named = {a.name for a in scene.aspects}
+    return why + [f"block {b.name!r} named like a situation aspect" for b in blocks if b.name in named]
+
+
 def _countdowns(countdowns, scene: Scene) -> list[str]:
     """The kernel keeps up to MAX_CD countdowns of up to MAX_TRIG triggers each (kernel/countdowns.py); their
     triggers, winners and aspects' holders are the scene loader's to check."""
@@ -117,7 +128,7 @@ SCENE_FIELDS: dict[str, Any] = {
     else ["a conflict that can turn into a contest or holds a challenge"],
     "challenge": ANY,           # with contest, above: one reason for both
     "characters": _characters, "zones": _zones, "aspects": _aspects, "advantages": _advantages,
-    "borders": lambda v, s: ["blocks"] if any(b.block is not None for b in v) else [],
+    "borders": _blocks,
     "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,
     "reserves": ANY,            # off the table until live play's /add brings one in
     "countdowns": _countdowns, "hazards": _none("hazards"), "distractions": _none("distractions"),

@@ -17,7 +17,7 @@ from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
-    Hold, OfferConcession, OvercomeMove, Pass, RemoveAspect, Stay, Support, ZoneAttack,
+    Hold, OfferConcession, OvercomeMove, Pass, RemoveAspect, ShoveInto, Stay, Support, ZoneAttack,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -104,6 +104,8 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Support(tb.ids[x1])
     if o == k.O_ZONEATTACK:
         return ZoneAttack(tb.zones[x1], tb.skills[x2])
+    if o == k.O_SHOVE:
+        return ShoveInto(tb.ids[x1], tb.skills[x2], tb.blocks[x3])
     raise ValueError(f"unknown option code {o}")
 
 
@@ -161,6 +163,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_FORFEIT:
             out.append(ev.TurnForfeited(ids[a[0]], "full defense" if a[1] == k.FORFEIT_FULLDEF
                                         else "held to the end of the exchange"))
+        elif code == k.E_COVER:
+            out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
         elif code == k.E_HELD:
             out.append(ev.ActionHeld(ids[a[0]]))
         elif code == k.E_STOODIN:
@@ -192,9 +196,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_NEXT:
             out.append(ev.NextActor(ids[a[0]], ids[a[1]], bool(a[2])))
         elif code == k.E_HIT:
-            note = {k.HIT_PLAIN: (), k.HIT_WEAPON_TIE: ("weapon on a tie",),
-                    k.HIT_WEAPON: (f"weapon {a[5]}, armor {a[6]}",)}[a[4]]
-            out.append(ev.Hit(ids[a[0]], who(a[1]), a[2], TRACKS[a[3]], note))
+            out.append(ev.Hit(ids[a[0]], who(a[1]), a[2], TRACKS[a[3]], _hit_note(tb, a)))
         elif code == k.E_ABSORBED:
             c = a[0]
             boxes, slots = _mask(a[3]), _mask(a[4])
@@ -225,6 +227,22 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         else:
             raise ValueError(f"unknown event code {code}")
     return out
+
+
+def _hit_note(tb: Tables, a: list[int]) -> tuple[str, ...]:
+    """A Hit's notes, from E_HIT's note code and its two fields (kernel.HIT_*)."""
+    note = a[4]
+    if note == k.HIT_WEAPON_TIE:
+        return ("weapon on a tie",)
+    if note == k.HIT_WEAPON:
+        return (f"weapon {a[5]}, armor {a[6]}",)
+    if note == k.HIT_FORCED_TIE:
+        return (f"forced into {tb.blocks[a[5]]}",)
+    if note == k.HIT_FORCED:
+        return (f"forced into {tb.blocks[a[5]]}, weapon {a[6]}",)
+    if note == k.HIT_CROSSING:
+        return (tb.blocks[a[5]],)
+    return ()
 
 
 def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:

@@ -26,8 +26,8 @@ from .observe import _rel, _slot
 
 # EP: where each block of the rows starts, and the sizes the compiled code reads
 (EP_NDEC, EP_CF, EP_ZF, EP_AF, EP_OF, EP_TYPE, EP_SKILL, EP_TEMPLATE, EP_FLAG, EP_COUNT, EP_WORD, EP_POINTS,
- EP_HINT, EP_SCENE_WORD, EP_BONUS_WORD, EP_REROLL_WORD) = range(16)
-NEP = 16
+ EP_HINT, EP_SCENE_WORD, EP_BONUS_WORD, EP_REROLL_WORD, EP_BLOCK_WORD) = range(17)
+NEP = EP_BLOCK_WORD + k.MAX_BLOCKS  # EP[EP_BLOCK_WORD + i]: the word bucket of block i's name (a shove's block)
 # a character row's columns (entities.EntityEncoder._character, in its order)
 C_REL, C_KIND, C_STATUS, C_PLACE, C_BOXES, C_SLOTS, C_CAP, C_FP, C_ACTED, C_FULLDEF, C_MEMBERS, C_REACH = \
     0, 3, 7, 10, 13, 17, 19, 20, 21, 22, 23, 24
@@ -43,7 +43,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
     ``OWORD`` an option code's class among entities.OPTION_TYPES and the word bucket it carries (-1:
     none), ``SKW`` a kernel skill's column in the skill block, ``TPLK`` an advantage template's
     target kind."""
-    SC, SK, ST, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.P, T.SIGHT, T.HOPS
+    SC, SK, ST, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.P, T.SIGHT[W.G[k.G_MAP]], T.HOPS
     EP, CHS, ZS, DK, OTYPE, OWORD, SKW, TPLK, BOXES = V.EP, V.CHS, V.ZS, V.DK, V.OTYPE, V.OWORD, V.SKW, V.TPLK, V.BOXES
     glob, chars, char_zone, zones, aspects, owner, azone = R.glob, R.chars, R.czone, R.zones, R.aspects, R.owner, R.azone
     options, o_char, o_zone, o_asp, row_of = R.options, R.o_char, R.o_zone, R.o_asp, R.row_of
@@ -188,6 +188,10 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             if o == k.O_ATTACK and CH[x1, k.C_STATUS] == k.ACTIVE:
                 margin = _attack_rating(SK, ST, CH, A, ego, x2, x1) - _defense_rating(SK, ST, CH, A, P, x1, ego, x2)
                 options[i, EP[EP_HINT] + 1] = margin / 8
+        elif o == k.O_SHOVE:  # a foe, a skill, a block's name (a word)
+            ch = _slot(ego, x1)
+            options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
+            options[i, EP[EP_WORD] + EP[EP_BLOCK_WORD + x3]] = 1.0
         elif o == k.O_MOVE or o == k.O_OVERCOME:
             zn = x1
         elif o == k.O_SUPPORT or o == k.O_NEXT:

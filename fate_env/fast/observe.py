@@ -20,8 +20,8 @@ from .kernel.stress import _room
 (L_C, L_Z, L_A, L_K, L_CHAR, L_MAXEX, L_X, L_B, L_ONEBOX, L_TRACK, L_STAY, L_MOVE, L_ATTACK, L_ADVANTAGE,
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
- L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE, L_HOLD, L_ACTNOW, L_KEEPHOLD) = range(47)
-NL = 47
+ L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE, L_HOLD, L_ACTNOW, L_KEEPHOLD, L_SHOVE, L_NBL, L_BLKMAP) = range(50)
+NL = L_BLKMAP + k.MAX_BLOCKS  # LP[L_NBL]: the layout's blocks; LP[L_BLKMAP + i]: block i's place among them (-1: none)
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
 DYN = 7       # where a character row's dynamic columns start (observation.encode: rows[:, 7:])
@@ -182,6 +182,10 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             sk = SKMAP[x2]
             if sk >= 0:
                 a = LP[L_ZONEATTACK] + x1 * K + sk
+        elif o == k.O_SHOVE:
+            sk = SKMAP[x2]
+            if sk >= 0 and LP[L_BLKMAP + x3] >= 0:
+                a = LP[L_SHOVE] + (_slot(ego, x1) * K + sk) * LP[L_NBL] + LP[L_BLKMAP + x3]
         elif o == k.O_MOVE:
             a = LP[L_MOVE] + x1
         elif o == k.O_OVERCOME:

@@ -94,6 +94,11 @@ class Tables:
     gm_start: int
 
     @property
+    def blocks(self) -> tuple[str, ...]:
+        """The blocks' names by the kernel's index (P_BLK's rows: the scene's border order)."""
+        return tuple(b.block.name for b in _blocks(self.scene))
+
+    @property
     def emax(self) -> int:
         """The rows of an episode's event table (limits())."""
         return int(self.P[k.P_EMAX])
@@ -239,13 +244,16 @@ def _aspects(scene: Scene, ix: _Index, names: _Names, SC: np.ndarray) -> tuple[n
     for i, c in enumerate(chars):
         for j, text in enumerate([c.high_concept, c.trouble] + list(c.aspects)):
             if text:
-                rows.append((k.K_CHARACTER, i, -1, -1, names.id(text), 0, 0, -1))
+                rows.append((k.K_CHARACTER, i, -1, -1, names.id(text), 0, 0, -1, 0))
                 free.append({})
                 if j == 1:
                     SC[i, k.S_TROUBLE] = len(rows)
     for sa in scene.aspects:
-        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, names.id(sa.name), 0, 0, -1))
+        rows.append((k.K_SITUATION, -1, -1 if sa.zone is None else zi[sa.zone], -1, names.id(sa.name), 0, 0, -1, 0))
         free.append({ci[h]: v for h, v in sa.free_invokes.items()})
+    for i, b in enumerate(_blocks(scene)):  # a block's name: an aspect about the block alone (A_BLOCK)
+        rows.append((k.K_SITUATION, -1, -1, -1, names.id(b.block.name), 0, 0, -1, i + 1))
+        free.append({})
     for i, c in enumerate(chars):
         SC[i, k.S_XREPL] = k.NEG
         lost = c.extreme_loses()
@@ -272,30 +280,78 @@ def _stunts(scene: Scene, ix: _Index, names: _Names, fighters: list) -> np.ndarr
     return np.array([st[:6] for st in stunts], np.int64).reshape(-1, 6)
 
 
-def _zone_tables(scene: Scene, ix: _Index) -> tuple[Any, ...]:
-    """The zone map as tables (zones.ZoneMap): sight and hops between every pair of zones, each
-    zone's free moves and the zones an overcome reaches (with their counts); and the map itself."""
+def _blocks(scene: Scene) -> list[Any]:
+    """The borders holding a block, in the scene's order (the order aspects.setup_aspects names them)."""
+    return [b for b in scene.borders if b.block is not None]
+
+
+def _maps(scene: Scene) -> list[Any]:
+    """The zone map for every set of blocks cleared (zones.ZoneMap), by mask: bit i, the scene's i-th block."""
     from fate_env.rules.zones import ZoneMap
-    zmap = ZoneMap(scene)
-    zi, nz = ix.zi, len(ix.zones)
-    SIGHT = np.full((nz, nz), -1, np.int64)
+    keys = [frozenset((b.a, b.b)) for b in _blocks(scene)]
+    return [ZoneMap(scene, frozenset(key for i, key in enumerate(keys) if m >> i & 1)) for m in range(1 << len(keys))]
+
+
+def _zone_tables(scene: Scene, ix: _Index, maps: list[Any]) -> tuple[Any, ...]:
+    """The zone map as tables (zones.ZoneMap): hops between every pair of zones and the zones an
+    overcome reaches (with their counts), which no block changes; and for every set of blocks
+    cleared (G_MAP), sight between every pair and each zone's free moves."""
+    zi, nz, nm = ix.zi, len(ix.zones), len(maps)
+    SIGHT = np.full((nm, nz, nz), -1, np.int64)
     HOPS = np.full((nz, nz), -1, np.int64)
-    ZF = np.zeros((nz, max(nz, 1)), np.int64)
-    ZFN = np.zeros(nz, np.int64)
+    ZF = np.zeros((nm, nz, max(nz, 1)), np.int64)
+    ZFN = np.zeros((nm, nz), np.int64)
     ZR = np.zeros((nz, max(nz, 1)), np.int64)
     ZRN = np.zeros(nz, np.int64)
+    for m, zmap in enumerate(maps):
+        for a in ix.zones:
+            for b, d in zmap.sight[a].items():
+                SIGHT[m, zi[a], zi[b]] = d
+            fm = zmap.free_moves(a)
+            ZFN[m, zi[a]] = len(fm)
+            ZF[m, zi[a], :len(fm)] = [zi[z] for z in fm]
+    zmap = maps[0]
     for a in ix.zones:
-        for b, d in zmap.sight[a].items():
-            SIGHT[zi[a], zi[b]] = d
         for b, d in zmap.hops[a].items():
             HOPS[zi[a], zi[b]] = d
-        fm = zmap.free_moves(a)
-        ZFN[zi[a]] = len(fm)
-        ZF[zi[a], :len(fm)] = [zi[z] for z in fm]
         rz = zmap.reachable(a)
         ZRN[zi[a]] = len(rz)
         ZR[zi[a], :len(rz)] = [zi[z] for z in rz]
-    return SIGHT, HOPS, ZF, ZFN, ZR, ZRN, zmap
+    return SIGHT, HOPS, ZF, ZFN, ZR, ZRN
+
+
+def _map_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, maps: list[Any], naspects: int) -> np.ndarray:
+    """P with the blocks' rows (layout.BK_*) and, for every set of blocks cleared, the move costs
+    (zones.ZoneMap.move_difficulty), the standing blocks a cheapest move crosses and the first that
+    harms (ZoneMap.path_borders, blocks.harmful_crossing) after it."""
+    zi, zones, nz = ix.zi, ix.zones, len(ix.zones)
+    blocks = _blocks(scene)
+    index = {frozenset((b.a, b.b)): i for i, b in enumerate(blocks)}
+    rows = np.zeros(k.BKW * len(blocks), np.int64)
+    first_aspect = naspects - len(blocks) + 1  # the blocks' aspects are the last opening ones (_aspects)
+    for i, b in enumerate(blocks):
+        bl = b.block
+        rows[k.BKW * i:k.BKW * (i + 1)] = (zi[b.a], zi[b.b], bl.rating, bl.weapon, bl.remove_difficulty, bl.armor,
+                                           max(1, bl.weapon // 2), names.id(bl.name), first_aspect + i)
+    cost = np.zeros(len(maps) * nz * nz, np.int64)
+    path = np.zeros(len(maps) * nz * nz, np.int64)
+    harm = np.full(len(maps) * nz * nz, k.NEG, np.int64)
+    for m, zmap in enumerate(maps):
+        for a in zones:
+            for b, c in zmap.cost[a].items():
+                at = (m * nz + zi[a]) * nz + zi[b]
+                cost[at] = c
+                if not blocks or a == b:
+                    continue
+                crossed = [index[frozenset((x.a, x.b))] for x in zmap.path_borders(a, b) if x.block is not None]
+                path[at] = sum(1 << i for i in crossed)
+                harmful = [i for i in crossed if blocks[i].block.weapon > 0]
+                harm[at] = harmful[0] if harmful else k.NEG
+    at = len(P)
+    P = np.concatenate([P, rows, cost, path, harm])
+    P[k.P_NBLK], P[k.P_BLK] = len(blocks), at
+    P[k.P_ZCOST], P[k.P_ZPATH], P[k.P_ZHARM] = (at + len(rows) + j * len(cost) for j in range(3))
+    return P
 
 
 def _templates(scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
@@ -399,13 +455,13 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
                           if st.kind == "use_skill" and st.action != "attack")
 
 
-def _params(scene: Scene, ix: _Index, made: dict[str, Any], zmap: Any, policies: dict[str, tuple[str, dict]],
+def _params(scene: Scene, ix: _Index, made: dict[str, Any], policies: dict[str, tuple[str, dict]],
             asks: dict[str, int] | None, pool: int, naspects: int) -> np.ndarray:
     """P: the scalar parameters (P_*), then the attack table, the order by skills, the policies, the
-    move costs, the skills of exploits and removals, and the consequence names, laid out in that order."""
+    skills of exploits and removals, and the consequence names, laid out in that order."""
     n, zones, si, zi, ci = len(ix.ids), ix.zones, ix.si, ix.zi, ix.ci
     listed, owned = made["listed"], made["owned"]
-    names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(zones) ** 2 + len(EXPLOIT_SKILLS) + 3
+    names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(EXPLOIT_SKILLS) + 3
     P = np.zeros(names_at + 2 * len(SEVERITIES) + sum(map(len, listed)) + len(owned), np.int64)
     P[k.P_CNAMES] = names_at
     at = names_at + 2 * len(SEVERITIES)
@@ -420,10 +476,6 @@ def _params(scene: Scene, ix: _Index, made: dict[str, Any], zmap: Any, policies:
     P[P[k.P_XSK]:P[k.P_XSK] + len(EXPLOIT_SKILLS)] = [si[s] for s in EXPLOIT_SKILLS]
     P[P[k.P_RSK]:P[k.P_RSK] + 3] = [si[s] for s in REMOVE_SKILLS[scene.conflict]]
     P[k.P_XRANGED] = sum(1 << j for j, s in enumerate(EXPLOIT_SKILLS) if s in RANGED_SKILLS)
-    P[k.P_ZCOST] = k.NP + k.ATK_W * n + n + k.POL_W * n
-    for a in zones:  # zones.ZoneMap.move_difficulty
-        for b, cost in zmap.cost[a].items():
-            P[P[k.P_ZCOST] + zi[a] * len(zones) + zi[b]] = cost
     P[k.P_POL] = k.NP + k.ATK_W * n + n
     _policy_params(P, scene, policies, asks, pool)
     P[k.P_ORDER] = k.NP + k.ATK_W * n
@@ -488,12 +540,14 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     SC, SK, SLOTS = _characters(scene, ix, fighters)
     A0, AF0 = _aspects(scene, ix, names, SC)
     ST = _stunts(scene, ix, names, fighters)
-    SIGHT, HOPS, ZF, ZFN, ZR, ZRN, zmap = _zone_tables(scene, ix)
+    maps = _maps(scene)
+    SIGHT, HOPS, ZF, ZFN, ZR, ZRN = _zone_tables(scene, ix, maps)
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in scene.characters if c.is_npc)
     made = _made_names(scene, names)
     TPL = _templates(scene, ix, names)
-    P = _countdown_params(_params(scene, ix, made, zmap, policies, asks, int(pool), len(A0)), scene, ix, names)
+    P = _countdown_params(_params(scene, ix, made, policies, asks, int(pool), len(A0)), scene, ix, names)
+    P = _map_params(P, scene, ix, names, maps, len(A0))
     return Tables(scene, ix.ids, ix.sides, tuple(ix.skills), ix.zones, tuple(names.texts), SC, SK, ST, SLOTS, A0,
                   AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),

@@ -10,7 +10,7 @@ from .attack import _respond
 from .events import _decision, _emit, _paused_two
 from .invokes import _settle
 from .layout import (
-    A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
+    G_MAP, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
     G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
     TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NRG, TP_NSK, TP_TARGET, TP_TRACK,
     WHY_PASSIVE_TEMPLATE,
@@ -52,7 +52,7 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
     """The turn's advantage options in the reference's order (template by template, each
     template's targets from where the actor stands, reach.template_targets), without the ones
     already in play: (template, target code) pairs in ``adv_k``/``adv_g``; their count."""
-    P, SIGHT, TPL = T.P, T.SIGHT, T.TPL
+    P, SIGHT, TPL = T.P, T.SIGHT[W.G[G_MAP]], T.TPL
     CH, A, AL, G = W.CH, W.A, W.AL, W.G
     allies, adv_k, adv_g = B.allies, B.adv_k, B.adv_g
     here = CH[actor, C_ZONE]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..jit import njit
 from .events import _emit
 from .layout import (
-    A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
+    A_BLOCK, BK_A, BK_B, BKW, P_BLK, A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
     E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_CONSEQUENCE, K_SITUATION, NEG,
     P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, P_SHOOT, P_TRACK, S_SIDE, WHY_EXPIRED,
 )
@@ -63,28 +63,35 @@ def _exploitable(SC, CH, A, P, SIGHT, actor, aid):
     return True
 
 
+@mirrors("fate_env.rules.aspects.removable")
+@njit(cache=True, _nrt=False, inline="always")
+def _removable(SC, CH, A, P, actor, aid):
+    """aspects.removable, for one aspect: an advantage or a made situation aspect on a friend still in
+    or here (or nowhere in particular); a block's own, from either of its border's zones (003:2344-2345)."""
+    kind = A[aid, A_KIND]
+    owner = A[aid, A_OWNER]
+    here = CH[actor, C_ZONE]
+    if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
+        if owner != NEG:
+            return CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] == SC[actor, S_SIDE]
+        z = A[aid, A_ZONE]
+        return z == NEG or z == here
+    b = A[aid, A_BLOCK]
+    if b != 0:  # its block stands while it does (an aspect cleared goes with its block)
+        at = P[P_BLK] + BKW * (b - 1)
+        return here == P[at + BK_A] or here == P[at + BK_B]
+    return False
+
+
 @mirrors("fate_env.rules.aspects.exploitable", "fate_env.rules.aspects.removable")
 @njit(cache=True, _nrt=False)
 def _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, n, removable):
     """The n-th aspect ``actor`` could take advantage of (aspects.exploitable) or, with
     ``removable``, clear (aspects.removable), in the table's order."""
-    here = CH[actor, C_ZONE]
     q = 0
     for i in range(G[G_NAL]):
         aid = AL[i]
-        kind = A[aid, A_KIND]
-        owner = A[aid, A_OWNER]
-        z = A[aid, A_ZONE]
-        if removable:
-            ok = False
-            if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
-                if owner != NEG:
-                    ok = CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] == SC[actor, S_SIDE]
-                else:
-                    ok = z == NEG or z == here
-        else:
-            ok = _exploitable(SC, CH, A, P, SIGHT, actor, aid)
-        if ok:
+        if _removable(SC, CH, A, P, actor, aid) if removable else _exploitable(SC, CH, A, P, SIGHT, actor, aid):
             if q == n:
                 return aid
             q += 1
@@ -107,6 +114,7 @@ def _new_aspect(A, AF, AL, G, P, name, kind, owner, zone, creator):
     A[aid, A_BTURN] = 0
     A[aid, A_ALIVE] = 1
     A[aid, A_SKILL] = NEG
+    A[aid, A_BLOCK] = 0
     A[0, 0] = aid
     for h in range(AF.shape[1]):
         AF[aid, h] = 0

@@ -9,7 +9,7 @@ from .basic import _may_concede, _should_concede
 from .events import _decision, _emit, _opt, _paused_two
 from .invokes import _settle
 from .layout import (
-    ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
+    BK_A, BK_ARMOR, BK_B, BK_SHOVE, BKW, E_COVER, G_MAP, HIT_FORCED, HIT_FORCED_TIE, P_BLK, P_NBLK, R_ABOUT, ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
     RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
@@ -94,15 +94,26 @@ def _stand_in(T, W, EV, target, attacker):
     return target
 
 
-@mirrors("fate_env.rules.actions.attack.run", "fate_env.rules.actions.attack.undefended")
+@mirrors("fate_env.rules.actions.attack.undefended")
+@njit(cache=True, _nrt=False, inline="always")
+def _undefended(T, W, B, EV, actor, target, skill):
+    """attack.undefended: an attack on a target who forgoes the defense rolls against Mediocre, with no
+    one to invoke for the opposition (000:292-294)."""
+    _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, NEG, 0, (0, target, WHY_PASSIVE_FORGO))
+    B.R[R_OPP] = NEG
+
+
+@mirrors("fate_env.rules.actions.attack.run", "fate_env.rules.actions.shove.run")
 @njit(cache=True, _nrt=False)
-def _attack(T, W, B, EV, actor, target, skill):
+def _attack(T, W, B, EV, actor, target, skill, block):
     """attack.run: the target answers; it defends with its best defend skill, or forgoes the defense
-    and the attack rolls against Mediocre with no one to invoke for the opposition (000:292-294)."""
+    and the attack rolls against Mediocre with no one to invoke for the opposition (000:292-294).
+    With a ``block`` (NEG: none), shove.run: the target forced into it (003:2324-2326), the roll
+    about it, no one standing in for the target."""
     SK, ST, P = T.SK, T.ST, T.P
     CH, A, G = W.CH, W.A, W.G
     ward = target
-    if P[P_STANDIN] != 0:
+    if P[P_STANDIN] != 0 and block == NEG:
         target = _stand_in(T, W, EV, target, actor)
         if G[G_BAIL] != BAIL_NONE:
             return
@@ -110,8 +121,7 @@ def _attack(T, W, B, EV, actor, target, skill):
     if answer == RESP_NONE:
         return
     if answer == RESP_FORGO:
-        _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, NEG, 0, (0, target, WHY_PASSIVE_FORGO))
-        B.R[R_OPP] = NEG
+        _undefended(T, W, B, EV, actor, target, skill)
     else:
         dskill = _defend_skill(SK, ST, CH, A, P, target, actor, _reach_of(P, actor, skill), skill)
         G[G_STOODIN] = 1 if ward != target and P[P_FD_FOCUS] != 0 else 0
@@ -119,32 +129,61 @@ def _attack(T, W, B, EV, actor, target, skill):
         G[G_STOODIN] = 0
     if G[G_BAIL] != BAIL_NONE:
         return
+    if block != NEG:
+        B.R[R_ABOUT] = 1 << block
     m = _settle(T, W, B, EV, True, answer == RESP_DEFEND, ACT_ATTACK, target)
     if G[G_BAIL] != BAIL_NONE:
         return
-    _land(T, W, B, EV, actor, target, m)
+    _land(T, W, B, EV, actor, target, m, block)
+
+
+@mirrors("fate_env.rules.blocks.cover")
+@njit(cache=True, _nrt=False)
+def _cover(P, CH, G, EV, actor, target):
+    """blocks.cover: the armor a standing block on the border between the attacker's zone and the
+    target's gives the target as cover (003:2333-2337), announced; 0 for none."""
+    za, zt = CH[actor, C_ZONE], CH[target, C_ZONE]
+    if za == zt:
+        return 0
+    for i in range(P[P_NBLK]):
+        at = P[P_BLK] + BKW * i
+        if (P[at + BK_A] == za and P[at + BK_B] == zt or P[at + BK_A] == zt and P[at + BK_B] == za) \
+                and G[G_MAP] >> i & 1 == 0 and P[at + BK_ARMOR] > 0:
+            _emit(EV, G, E_COVER, (target, i, P[at + BK_ARMOR], 0, 0, 0, 0, 0, 0, 0, 0))
+            return P[at + BK_ARMOR]
+    return 0
 
 
 @mirrors("fate_env.rules.actions.attack.land", "fate_env.rules.actions.attack.armored")
 @njit(cache=True, _nrt=False, inline="always")  # inlined: a call handing over the bundles costs more than its work
-def _land(T, W, B, EV, actor, target, m):
+def _land(T, W, B, EV, actor, target, m, block):
     """attack.land: an attack's margin ``m`` (its invokes done) comes to its outcome: a tie's boost,
     or under the weapons dial on a hit's shifts (003:2675-2693, physical attacks only) the weapon's
-    hit on a tie; a hit with its style choice, less armor (a Glancing Blow when armor takes it all)."""
+    hit on a tie; a hit with its style choice, less armor and a block's cover (a Glancing Blow when
+    they take it all). Forced into a ``block`` (NEG: none), its weapon rating adds as a weapon's does."""
     SC, P = T.SC, T.P
-    A, AF, AL, G, RNG = W.A, W.AF, W.AL, W.G, W.RNG
+    CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     if m < 0:
         return
     weapons = P[P_WEAPONS] == WEAPONS_SHIFTS and P[P_TRACK] == 0
     weapon = SC[actor, S_WEAPON] if weapons else 0
     armor = SC[target, S_ARMOR] if weapons else 0
+    into = P[P[P_BLK] + BKW * block + BK_SHOVE] if block != NEG else 0
     # one call to _harm, its note and ratings set on the way: numba compiles a copy of a function for
     # each set of constant arguments, and each call site hands over the bundles
     if m == 0:
-        if weapon == 0 or weapon - armor <= 0:  # no weapon, or armor took its tie hit: the tie's boost
+        if weapon + into == 0:  # no weapon: the tie's boost
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
             return
-        shifts, note, weapon, armor = weapon - armor, HIT_WEAPON_TIE, 0, 0  # the note names no ratings
+        shifts = weapon + into - armor
+        if shifts > 0 and P[P_NBLK] != 0:
+            shifts -= _cover(P, CH, G, EV, actor, target)
+        if shifts <= 0:  # armor took the tie's hit: the tie's boost after all
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_OPENING])
+            return
+        note, weapon, armor = HIT_WEAPON_TIE, 0, 0  # the note names no ratings
+        if block != NEG:
+            note, weapon = HIT_FORCED_TIE, block
     else:
         if m >= 3:
             j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
@@ -159,10 +198,14 @@ def _land(T, W, B, EV, actor, target, m):
             else:
                 _decision(EV, G, D_STYLE, actor, 0, _why(P, actor, D_STYLE) if _draws(P, actor, D_STYLE) else R_S_FULL,
                           O_FULLHIT, 0, 0, 0, 0, 0)
-        shifts, note = m, HIT_PLAIN
+        shifts, note = m + weapon + into - armor, HIT_PLAIN
         if weapons:
-            shifts, note = m + weapon - armor, HIT_WEAPON
-            if shifts <= 0:  # armor took the whole hit: a boost instead (003:2686-2689)
-                _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_GLANCING])
-                return
+            note = HIT_WEAPON
+        elif block != NEG:
+            note, weapon, armor = HIT_FORCED, block, into
+        if shifts > 0 and P[P_NBLK] != 0:
+            shifts -= _cover(P, CH, G, EV, actor, target)
+        if shifts <= 0:  # armor, whatever gives it, took the whole hit: a boost instead (003:2686-2689)
+            _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_GLANCING])
+            return
     _harm(T, W, EV, target, shifts, actor, B, note, weapon, armor)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..jit import njit
 from .layout import (
-    C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, NEG, P_POL, PK_MINION, POL_HURT, POL_KIND,
+    G_MAP, C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, NEG, P_POL, PK_MINION, POL_HURT, POL_KIND,
     POL_LIKELY, POL_MARGIN, POL_MARKED, POL_MEDIOCRE, POL_W, S_NBOX,
 )
 from .mirror import mirrors
@@ -64,7 +64,7 @@ def _should_concede(T, W, me, B):
 def _danger(T, W, me, pol, B):
     """BasicController._danger: (a foe can hurt ``me``, how far the likeliest such hit goes past
     what ``me`` can absorb), with the likely roll of the policy at ``pol``."""
-    SC, SK, ST, SLOTS, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT, T.HOPS
+    SC, SK, ST, SLOTS, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT[W.G[G_MAP]], T.HOPS
     MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
     buf, skills = B.buf, B.skills
     likely = P[pol + POL_LIKELY]
@@ -124,9 +124,9 @@ def _reach_after(SC, SK, CH, P, SIGHT, me, zone, buf, skills):
 
 @mirrors("agents.basic.BasicController._move")
 @njit(cache=True, _nrt=False)
-def _reach_step(T, CH, actor, moves, nm, buf, skills):
+def _reach_step(T, CH, G, actor, moves, nm, buf, skills):
     """The first of the turn's free ``moves`` from which a foe is in reach (its index), or NEG."""
-    SC, SK, P, SIGHT = T.SC, T.SK, T.P, T.SIGHT
+    SC, SK, P, SIGHT = T.SC, T.SK, T.P, T.SIGHT[G[G_MAP]]
     for i in range(nm):
         if _reach_after(SC, SK, CH, P, SIGHT, actor, moves[i], buf, skills):
             return i

@@ -81,7 +81,7 @@ def _scratch(n, ZF, TPL):
     the kernel: the helpers run without reference counting)."""
     return Work(np.zeros(NR, np.int64), np.empty(n, np.int64), np.empty(4, np.int64), np.empty(n, np.int64),
                 np.empty(n, np.int64), np.empty(8, np.int64), np.empty(4, np.int64), np.empty((2048, 7), np.int64),
-                np.empty(4, np.int64), np.empty(ZF.shape[1] + 1, np.int64), np.empty(4 * n, np.int64),
+                np.empty(4, np.int64), np.empty(ZF.shape[2] + 1, np.int64), np.empty(4 * n, np.int64),
                 np.empty(4 * n, np.int64), np.empty(8, np.int64), np.empty(n, np.int64),
                 np.empty(TPL.shape[0] * (n + 1) + 1, np.int64), np.empty(TPL.shape[0] * (n + 1) + 1, np.int64))
 

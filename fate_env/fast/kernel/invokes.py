@@ -13,7 +13,7 @@ from .layout import (
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
-    R_Z1, R_Z2, R_TARGET, S_NPC, S_SIDE, S_TROUBLE, WHY_USED,
+    R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED,
 )
 from .mirror import mirrors
 from .rolls import _roll
@@ -49,7 +49,16 @@ def _visible_here(A, CH, R, aid):
     if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
         return False
     z = A[aid, A_ZONE]
-    return z == NEG or z == R[R_Z1] or z == R[R_Z2]
+    return (z == NEG or z == R[R_Z1] or z == R[R_Z2]) and _about(A, R, aid)
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False, inline="always")
+def _about(A, R, aid):
+    """Not a block's own aspect, or one of the blocks the roll is about: an obstacle bears on the
+    rolls about it alone (003:2306-2313)."""
+    b = A[aid, A_BLOCK]
+    return b == 0 or (R[R_ABOUT] >> (b - 1)) & 1 != 0
 
 
 @mirrors("fate_env.rules.invokes.invoke_options")
@@ -72,7 +81,7 @@ def _holder_here(CH, A, AF, R, aid, who, allies, nal):
     if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
         return NOT_HERE
     z = A[aid, A_ZONE]
-    if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+    if z != NEG and z != R[R_Z1] and z != R[R_Z2] or not _about(A, R, aid):
         return NOT_HERE
     if AF[aid, who] > 0:
         return who
@@ -220,7 +229,7 @@ def _budget(SC, W, R, who, allies, nal, bear, strict):
         if owner != NEG and CH[owner, C_STATUS] != ACTIVE:
             continue
         z = A[aid, A_ZONE]
-        if z != NEG and z != R[R_Z1] and z != R[R_Z2]:
+        if z != NEG and z != R[R_Z1] and z != R[R_Z2] or not _about(A, R, aid):
             continue
         if not _bears(SC, A, aid, owner, who, bear, R[R_ACTOR], strict):
             continue

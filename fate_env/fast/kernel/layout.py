@@ -45,8 +45,10 @@ W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT, W_USE, W_BLAST =
 # slots (SLOTS[c, k]): value, severity, track (-1 any)
 L_VALUE, L_SEV, L_TRACK = range(3)
 # aspects (A): kind, owner, zone, creator, name, boost turn
-A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE, A_SKILL = range(8)
-NAF = 8  # A_SKILL: the skill that created an advantage (its creator defends with it)
+A_KIND, A_OWNER, A_ZONE, A_CREATOR, A_NAME, A_BTURN, A_ALIVE, A_SKILL, A_BLOCK = range(9)
+NAF = 9  # A_SKILL: the skill that created an advantage (its creator defends with it)
+# A_BLOCK: for a block's own aspect (an obstacle, Aspect.obstacle), the block's index + 1, else 0: it bears
+# only on the rolls about that block (R_ABOUT, 003:2306-2313)
 #: aspect kinds, as the reference names them (rules.kinds.AspectKind)
 ASPECT_KINDS = ("character", "situation", "advantage", "consequence", "boost")
 K_CHARACTER, K_SITUATION, K_ADVANTAGE, K_CONSEQUENCE, K_BOOST = range(len(ASPECT_KINDS))
@@ -65,8 +67,19 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_PREPARED, P_NAME_UPPER, P_NAME_OPENING, P_NAME_CONS0, P_STYLE, P_POPCORN, P_ORDER, P_TWCAP, P_POL,
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
- P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD) = range(56)
-NP = 56
+ P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
+ P_NBLK, P_BLK, P_ZPATH, P_ZHARM) = range(60)
+NP = 60
+# P_NBLK: how many blocks the scene's borders hold (Fate Condensed's obstacles, 003:2300-2345; 0: no block
+# code runs); P[P[P_BLK] + BKW * i:] block i's row, in the scene's border order: its border's two zones, its
+# rating, weapon rating (a failed crossing's harm), the difficulty of clearing it, the armor it gives as cover
+# (0: none), a shove's weapon rating (half its own, at least 1), its name id, its aspect's id
+BK_A, BK_B, BK_RATING, BK_WEAPON, BK_REMOVE, BK_ARMOR, BK_SHOVE, BK_NAME, BK_ASPECT = range(9)
+BKW = 9
+MAX_BLOCKS = 6  # more are refused (fast/coverage.py): the map is tabled for every set of blocks cleared
+# G[G_MAP]: the blocks cleared so far (bit i: block i; Table.cleared), which of the map's tables is in force:
+# T.SIGHT[m], T.ZF[m], T.ZFN[m], and in P the move costs P[P[P_ZCOST] + (m * zones + a) * zones + b], the
+# standing blocks a cheapest move crosses (P_ZPATH, a mask) and the first of them that harms (P_ZHARM, NEG: none)
 # P_HOLD: FATE 2.0's held actions (hold_action, 001:82-84; a fixed order only): a turn may be put off whole,
 # to be taken between two later turns of the exchange
 # P_OFFERED: FATE 2.0's offered concessions (concession: offered, 001:150-152): no concession on a turn or
@@ -100,11 +113,13 @@ TR_EXCHANGE, TR_TURN, TR_CONSEQUENCE, TR_TAKEN_OUT = (TRIGGERS.index(w) for w in
 # default name), P[... + 1] where in P their name ids start, in order; P[P[P_COWNED] + (owner * 2 + track) *
 # 4 + sev]: the id of the default name made its taker's own ("Wounded (Og)"), once every listed one is taken
 # P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
-# P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + a * zones + b]: the cost of an overcome move from a to b
+# P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + (m * zones + a) * zones + b]: the cost of an overcome move from a to b (G_MAP)
 #: the weapons dial as the kernel keeps it (P_WEAPONS)
 WEAPONS_OFF, WEAPONS_SHIFTS, WEAPONS_ROLL = range(3)
 #: what a hit's note says (E_HIT's fifth field; the sixth and seventh: weapon and armor ratings)
-HIT_PLAIN, HIT_WEAPON_TIE, HIT_WEAPON = range(3)
+HIT_PLAIN, HIT_WEAPON_TIE, HIT_WEAPON, HIT_FORCED_TIE, HIT_FORCED, HIT_CROSSING = range(6)
+# HIT_FORCED(_TIE): forced into a block (the sixth field: the block; HIT_FORCED's seventh the weapon rating it
+# adds, 003:2324-2326); HIT_CROSSING: a failed crossing of a block that harms (the sixth field: the block)
 #: the major_cost dial's values (rules.ruleset), in code order
 MAJOR_COSTS = ("off", "consequence", "enemy_aspect")
 MAJOR_OFF, MAJOR_CONSEQUENCE, MAJOR_ENEMY_ASPECT = range(len(MAJOR_COSTS))
@@ -127,7 +142,7 @@ ATK_W = 9
 G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROLLNO, G_BAIL, G_WINNER, \
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
     G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV, G_STOODIN, \
-    G_DECIDED, G_HELDSEQ, G_CD = range(34)
+    G_DECIDED, G_HELDSEQ, G_MAP, G_CD = range(35)
 NG = G_CD + 2 * MAX_CD
 # G_DECIDED: the side a countdown's outcome made the winner (Table.decided; NEG while none has);
 # G[G_CD + 2 * i], G[G_CD + 2 * i + 1]: countdown i's boxes marked and whether it still runs (Table.countdowns,
@@ -144,8 +159,9 @@ NG = G_CD + 2 * MAX_CD
 # G_STOPEV: a copy that needs one event only (``script_pick``: the script's decision) stops once its
 # log holds G_STOPEV events (0: never)
 # the roll in progress (R)
-R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION, R_TARGET = range(12)
-NR = 12
+R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION, R_TARGET, R_ABOUT = range(13)
+NR = 13
+# R_ABOUT: the blocks the roll is about (Roll.about, a mask: a move across them, clearing one, a shove into one)
 # R_TARGET: the character a roll is about (Roll.target: an attack's target, defended or not), or NEG
 
 # event rows: EV[i, 0] is the code, the rest its fields
@@ -153,7 +169,8 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD = range(1, 33)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER = range(1, 34)
+# E_COVER (the target, the block, the armor it gives: a block between the zones used as cover, 003:2333-2337)
 # E_FORFEIT (the character, why: FORFEIT_FULLDEF or FORFEIT_HELD); E_HELD (the character holding its action)
 FORFEIT_FULLDEF, FORFEIT_HELD = 0, 1
 # E_OFFERED (the one taking a consequence, the one it offers its concession to); E_ANSWERED (the same two,
@@ -170,8 +187,8 @@ D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCES
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
-    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING = range(35)
-NO = O_KEEP_HOLDING + 1  # how many option codes (a table by option code has NO rows)
+    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE = range(36)
+NO = O_SHOVE + 1  # how many option codes (a table by option code has NO rows)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,

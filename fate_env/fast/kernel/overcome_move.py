@@ -10,7 +10,9 @@ from .invokes import _settle
 from .layout import (
     ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE, E_MOVED, G_BAIL, NEG, OUT_FAIL,
     OUT_STYLE, P_ATHLETICS, P_BLOCK, P_FIGHT, P_NAME_MOMENTUM, P_ZCOST, S_SIDE, TGT_ZONE, WHY_PASSIVE_TEMPLATE,
+    G_MAP, HIT_CROSSING, P_NBLK, P_ZHARM, P_ZPATH, R_ABOUT,
 )
+from .harm import _harm
 from .mirror import mirrors
 from .overcome import _overcome_outcome
 from .rolls import _roll_action, _stunt, _use_skill
@@ -55,15 +57,18 @@ def _blocker(SC, SK, ST, CH, A, P, mover):
     return best
 
 
-@mirrors("fate_env.rules.actions.overcome_move.run")
+@mirrors("fate_env.rules.actions.overcome_move.run", "fate_env.rules.blocks.harmful_crossing")
 @njit(cache=True, _nrt=False)
 def _overcome_move(T, W, B, EV, actor, zone):
     """overcome_move.run with basic's answers: Athletics against the foe who blocks the way
-    (foes_block_movement) or the move's difficulty; a tie takes the minor cost (the voice gets a
-    boost), a failure a major cost while unhurt (the major_cost dial), style a boost."""
-    SC, SK, ST, P, SIGHT = T.SC, T.SK, T.ST, T.P, T.SIGHT
+    (foes_block_movement) or the move's difficulty, the roll about the blocks it crosses; a tie
+    takes the minor cost (the voice gets a boost), a failure a major cost while unhurt (the
+    major_cost dial), style a boost; a failure against the difficulty across a block that harms,
+    a hit of the shifts missed (003:2318-2322)."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
     here = CH[actor, C_ZONE]
+    way = (G[G_MAP] * T.HOPS.shape[0] + here) * T.HOPS.shape[0] + zone  # the map in force, here to zone
     by = _blocker(SC, SK, ST, CH, A, P, actor) if P[P_BLOCK] != 0 else NEG
     dskill = P[P_FIGHT]
     if by != NEG:
@@ -75,14 +80,18 @@ def _overcome_move(T, W, B, EV, actor, zone):
                 dskill = c
         dskill = _use_skill(SK, ST, CH, A, P, by, dskill, ACT_DEFEND, actor, NEG)  # a move, not an attack
     active = _roll_action(T, W, B, EV, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
-                          (P[P[P_ZCOST] + here * SIGHT.shape[0] + zone], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE))
+                          (P[P[P_ZCOST] + way], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:
         return
+    if by == NEG and P[P_NBLK] != 0:
+        B.R[R_ABOUT] = P[P[P_ZPATH] + way]
     m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, TGT_ZONE + zone)
     if G[G_BAIL] != BAIL_NONE:
         return
     outcome = _overcome_outcome(T, W, B, EV, actor, m, zone)
     if outcome == OUT_FAIL:
+        if by == NEG and P[P_NBLK] != 0 and m < 0 and CH[actor, C_STATUS] == ACTIVE and P[P[P_ZHARM] + way] != NEG:
+            _harm(T, W, EV, actor, -m, NEG, B, HIT_CROSSING, P[P[P_ZHARM] + way], 0)
         return
     _emit(EV, G, E_MOVED, (actor, here, zone, 0, 0, 0, 0, 0, 0, 0, 0))
     CH[actor, C_ZONE] = zone

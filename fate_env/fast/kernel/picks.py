@@ -17,7 +17,7 @@ from .basic import (
 )
 from .aspects import _nth_aspect
 from .layout import (
-    A_NAME, A_OWNER, ACT_ATTACK, C_ACTED, C_NSTUNT, C_ZONE, G_NAL, NEG, P_POL, PK_BRUTE, PK_SNIPER, PK_STACKER,
+    G_MAP, A_NAME, A_OWNER, ACT_ATTACK, C_ACTED, C_NSTUNT, C_ZONE, G_NAL, NEG, P_POL, PK_BRUTE, PK_SNIPER, PK_STACKER,
     PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_T_ATTACK, R_T_BACKS,
     R_T_BACKS_UP, R_T_BLAST, R_T_CASHES, R_T_CLOSES, R_T_CONCEDE, R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF,
     R_T_GUARDS, R_T_OUTMATCHED, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS, R_T_SMASH, R_T_STACKS,
@@ -32,7 +32,8 @@ from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+# N_SHOVE: the shoves into a block (shove.offer), after the zone attacks and before the hold
 # N_CO: 1 where a turn offers Concede (0 under offered concessions, 001:150); N_HOLD: 1 where it offers to
 # hold the action (hold_action, once an exchange, before any free move: 001:82-84), after the zone attacks
 
@@ -143,7 +144,7 @@ def _stacker_pick(T, W, B, actor, pol, n):
     """stacker (agents/tactics.py): with ``guard`` (counter), holding nothing and every attack rated
     below its target's defense, full defense; under ``stack`` free invokes held, take advantage of
     the first aspect of its own on offer; else basic."""
-    SC, SK, ST, P, SIGHT = T.SC, T.SK, T.ST, T.P, T.SIGHT
+    SC, SK, ST, P, SIGHT = T.SC, T.SK, T.ST, T.P, T.SIGHT[W.G[G_MAP]]
     CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
     att_t, att_s = B.att_t, B.att_s
     natt = n[N_ATT]
@@ -175,7 +176,7 @@ def _sniper_pick(T, W, B, actor, n):
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A = W.CH, W.A
     if _foe_here(SC, CH, actor):
-        i = _reach_step(T, CH, actor, B.moves, n[N_MOVE], B.buf, B.skills)
+        i = _reach_step(T, CH, W.G, actor, B.moves, n[N_MOVE], B.buf, B.skills)
         if i != NEG:
             return i, R_T_BACKS, 0, 0, 0, 0
     pick = _ranged_pick(SK, ST, CH, A, P, actor, n[N_ATT], B.att_t, B.att_s)
@@ -191,7 +192,7 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
     when it should; the best attack (a zone attack that catches two foes and no friend first;
     a free step first where it brings a better skill than Mediocre to bear); else a step into
     reach, an overcome move that brings a foe into reach, an advantage on itself, full defense."""
-    SC, SK, ST, P, SIGHT, ZR, ZRN = T.SC, T.SK, T.ST, T.P, T.SIGHT, T.ZR, T.ZRN
+    SC, SK, ST, P, SIGHT, ZR, ZRN = T.SC, T.SK, T.ST, T.P, T.SIGHT[W.G[G_MAP]], T.ZR, T.ZRN
     CH, A = W.CH, W.A
     buf, skills, moves, att_t, att_s, adv_g = B.buf, B.skills, B.moves, B.att_t, B.att_s, B.adv_g
     nm, natt, nadv, nexp, nover = n[N_MOVE], n[N_ATT], n[N_ADV], n[N_EXP], n[N_OVER]
@@ -215,7 +216,7 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
                 return j, R_T_CLOSES, better, mediocre, 0, 0
     if pick != NEG:
         return nm + pick, why, 0, 0, 0, 0
-    i = _reach_step(T, CH, actor, moves, nm, buf, skills)
+    i = _reach_step(T, CH, W.G, actor, moves, nm, buf, skills)
     if i != NEG:
         return i, R_T_STEP, 0, 0, 0, 0
     here = CH[actor, C_ZONE]
@@ -265,7 +266,7 @@ def _script_move(T, W, B, actor, nm, in_reach):
     """The script's free move after the action, (0: stay, else 1 + the move's index; reason): the
     sniper with a foe in its zone falls back to a firing position; basic stays with a foe in a
     weapon's reach, else closes in to the first zone from which one is."""
-    SC, SK, P, SIGHT = T.SC, T.SK, T.P, T.SIGHT
+    SC, SK, P, SIGHT = T.SC, T.SK, T.P, T.SIGHT[W.G[G_MAP]]
     CH = W.CH
     buf, skills, moves = B.buf, B.skills, B.moves
     if P[P[P_POL] + POL_W * actor + POL_KIND] == PK_SNIPER and _foe_here(SC, CH, actor):

@@ -8,7 +8,7 @@ from .aspects import _boost, _drop_aspect
 from .events import _emit
 from .invokes import _settle
 from .layout import (
-    A_ALIVE, A_CREATOR, A_NAME, A_SKILL, ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE,
+    A_BLOCK, BK_REMOVE, BKW, G_MAP, P_BLK, R_ABOUT, A_ALIVE, A_CREATOR, A_NAME, A_SKILL, ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE,
     E_REMOVED, G_BAIL, NEG, OUT_FAIL, OUT_STYLE, P_ATHLETICS, P_FIGHT, P_NAME_CLEAR, P_RSK, S_SIDE, WHY_CLEARED,
     WHY_PASSIVE_CLEAR,
 )
@@ -17,11 +17,13 @@ from .overcome import _overcome_outcome
 from .rolls import _roll_action, _stunt, _use_skill
 
 
-@mirrors("fate_env.rules.actions.remove.run")
+@mirrors("fate_env.rules.actions.remove.run", "fate_env.rules.blocks.clear")
 @njit(cache=True, _nrt=False)
 def _remove(T, W, B, EV, actor, aid):
     """remove.run: an overcome against the creator's defense (the skill that made the aspect) if
-    the creator is a foe still in, else a Fair difficulty; the aspect goes on success or at a cost."""
+    the creator is a foe still in, else a Fair difficulty, or a block's own: its rating plus two
+    (003:2344-2345); the aspect goes on success or at a cost, and with a block's the block (the
+    map in force is the one without it: G_MAP)."""
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
     skill = NEG
@@ -44,15 +46,21 @@ def _remove(T, W, B, EV, actor, aid):
                 v = e
                 dskill = x
         dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, ACT_DEFEND, NEG, NEG)  # not an attack: unlimited stunts only
+    block = A[aid, A_BLOCK] - 1  # NEG: not a block's
+    difficulty = P[P[P_BLK] + BKW * block + BK_REMOVE] if block != NEG else 2  # 2: REMOVE_DIFFICULTY
     _roll_action(T, W, B, EV, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG,
-                 dskill, (2, A[aid, A_NAME], WHY_PASSIVE_CLEAR))  # 2: REMOVE_DIFFICULTY
+                 dskill, (difficulty, A[aid, A_NAME], WHY_PASSIVE_CLEAR))
     if G[G_BAIL] != BAIL_NONE:
         return
+    if block != NEG:
+        B.R[R_ABOUT] = 1 << block
     m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, creator if active else NEG)
     if G[G_BAIL] != BAIL_NONE:
         return
     outcome = _overcome_outcome(T, W, B, EV, actor, m, CH[actor, C_ZONE])
     if outcome != OUT_FAIL and A[aid, A_ALIVE] != 0:
+        if block != NEG:
+            G[G_MAP] |= 1 << block
         _drop_aspect(A, AL, G, aid)
         _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_CLEARED, actor, 0, 0, 0, 0, 0, 0, 0))
     if outcome == OUT_STYLE:

@@ -8,7 +8,7 @@ from ..dice import die
 from ..jit import njit
 from .events import _emit
 from .layout import (
-    A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
+    R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     G_STOODIN, R_TARGET,
     C_NSUP, C_PEN, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
@@ -232,6 +232,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     R[R_Z1] = CH[actor, C_ZONE]
     R[R_Z2] = CH[target, C_ZONE] if target != NEG else CH[actor, C_ZONE]
     R[R_TARGET] = target
+    R[R_ABOUT] = 0  # about no block, unless its action says so after the dice (a move, a clearing, a shove)
     R[R_OBONUS] = 0
     if opposer == NEG:
         R[R_OPP] = _voice(SC, CH, actor)

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from ..jit import njit
 from .advantage import _advantage, _advantage_options
-from .aspects import _boost, _expire_boosts, _exploitable, _nth_aspect
+from .aspects import _boost, _expire_boosts, _exploitable, _nth_aspect, _removable
 from .attack import _attack
 from .basic import _weapons
 from .events import _decision, _emit, _opt
 from .exploit import _exploit
 from .layout import (
-    A_CREATOR, A_KIND, A_OWNER, A_ZONE, ACTIVE, BAIL_NONE, BAIL_PAUSE, C_DEFONFULL, C_FULLDEF, C_NSUP, C_STATUS,
+    G_MAP, O_SHOVE, P_NBLK, A_CREATOR, A_KIND, A_OWNER, A_ZONE, ACTIVE, BAIL_NONE, BAIL_PAUSE, C_DEFONFULL, C_FULLDEF, C_NSUP, C_STATUS,
     C_ZONE, D_MOVE, D_TURN, E_MOVED, E_PASSED, E_TURN, G_BAIL, G_EXCHANGE, G_NAL, G_TURNSEQ, K_ADVANTAGE,
     K_SITUATION, NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
     O_REMOVE, O_STAY, O_SUPPORT, P_FD_CONDENSED, P_NAME_PREPARED,
@@ -22,9 +22,10 @@ from .layout import (
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
-from .picks import N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_HOLD, N_MOVE, N_OVER, N_REM, N_ZA, _pass_at, _script_move, _script_pick
+from .picks import N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_HOLD, N_MOVE, N_OVER, N_REM, N_SHOVE, N_ZA, _pass_at, _script_move, _script_pick
 from .reach import _attack_skills, _can_reach, _free_moves
 from .remove import _remove
+from .shove import _nth_shove
 from .seats import _draw, _draws, _why
 from .stress import _concede
 from .support import _full_defense, _pledge
@@ -42,7 +43,7 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     """The turn's options, kind by kind in ``actions.ACTIONS`` order, written into the working
     buffers (moves, attacks, advantages, allies; exploits, overcome moves, removals and zone
     attacks are counted, and found again by their place); their counts, by kind (picks.N_*)."""
-    SC, ST, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.ST, T.P, T.SIGHT, T.ZF, T.ZFN, T.ZR, T.ZRN
+    SC, ST, P, SIGHT, ZF, ZFN, ZR, ZRN = T.SC, T.ST, T.P, T.SIGHT[W.G[G_MAP]], T.ZF[W.G[G_MAP]], T.ZFN[W.G[G_MAP]], T.ZR, T.ZRN
     CH, A, AL, G = W.CH, W.A, W.AL, W.G
     buf, skills, allies, moves, att_t, att_s = B.buf, B.skills, B.allies, B.moves, B.att_t, B.att_s
     here = CH[actor, C_ZONE]
@@ -62,17 +63,10 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     nrem = 0
     for i in range(G[G_NAL]):
         aid = AL[i]
-        kind = A[aid, A_KIND]
-        owner = A[aid, A_OWNER]
-        z = A[aid, A_ZONE]
         if _exploitable(SC, CH, A, P, SIGHT, actor, aid):
             nexp += 1
-        if kind == K_ADVANTAGE or (kind == K_SITUATION and A[aid, A_CREATOR] != NEG):
-            if owner != NEG:
-                if CH[owner, C_STATUS] == ACTIVE and SC[owner, S_SIDE] == SC[actor, S_SIDE]:
-                    nrem += 1
-            elif z == NEG or z == here:
-                nrem += 1
+        if _removable(SC, CH, A, P, actor, aid):
+            nrem += 1
     nover = 0
     while SC[actor, S_IMMOBILE] == 0 and _nth_overcome(ZR, ZRN, here, moves, nm, nover) != NEG:
         nover += 1  # overcome_move.offer: none for an immobile character
@@ -80,14 +74,15 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     while blasts != 0 and _nth_blast(SC, ST, P, SIGHT, CH, actor, nza)[0] != NEG:
         nza += 1
     hold = 1 if P[P_HOLD] != 0 and CH[actor, C_HELDONCE] == 0 and free_move else 0
-    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold
+    nsh = _nth_shove(SC, CH, G, P, actor, NEG)[3] if P[P_NBLK] != 0 else 0
+    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold, nsh
 
 
 @mirrors("fate_env.rules.decisions.Decision.options")
 @njit(cache=True, _nrt=False)
 def _list_options(T, W, B, EV, actor, n, blasts):
     """A paused turn's options, written past the events, in the order of ``_turn_options``."""
-    SC, P, SIGHT, ZR, ZRN = T.SC, T.P, T.SIGHT, T.ZR, T.ZRN
+    SC, P, SIGHT, ZR, ZRN = T.SC, T.P, T.SIGHT[W.G[G_MAP]], T.ZR, T.ZRN
     CH, A, AL, G = W.CH, W.A, W.AL, W.G
     here = CH[actor, C_ZONE]
     q = 0
@@ -120,8 +115,13 @@ def _list_options(T, W, B, EV, actor, n, blasts):
     _opt(EV, G, q, O_PASS, 0, 0, 0, 0, 0)
     if blasts != 0:
         _blast_options(T, CH, EV, G, actor, q + 1, n[N_ZA])
+    q += 1 + n[N_ZA]
+    for i in range(n[N_SHOVE]):
+        c, s, b, _ = _nth_shove(SC, CH, G, P, actor, i)
+        _opt(EV, G, q, O_SHOVE, c, s, b, 0, 0)
+        q += 1
     if n[N_HOLD] != 0:
-        _opt(EV, G, q + 1 + n[N_ZA], O_HOLD, 0, 0, 0, 0, 0)
+        _opt(EV, G, q, O_HOLD, 0, 0, 0, 0, 0)
 
 
 @mirrors("fate_env.rules.flows.conflict.turn", "fate_env.rules.actions.move.run")
@@ -131,7 +131,7 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
     fill itself, picks.py) taken: the decision written, then the action run. GOES_ON after a free
     move, STOPPED when a pledge awaits an answer, else DONE."""
     j, why, x2, x3, x4, x5 = pick
-    SC, P, SIGHT, ZR, ZRN = T.SC, T.P, T.SIGHT, T.ZR, T.ZRN
+    SC, P, SIGHT, ZR, ZRN = T.SC, T.P, T.SIGHT[W.G[G_MAP]], T.ZR, T.ZRN
     CH, A, AL, G = W.CH, W.A, W.AL, W.G
     here = CH[actor, C_ZONE]
     if j < n[N_MOVE]:
@@ -143,7 +143,7 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
     i = j - n[N_MOVE]
     if i < n[N_ATT]:
         _decision(EV, G, D_TURN, actor, j, why, O_ATTACK, B.att_t[i], B.att_s[i], x3, x4, x5)
-        _attack(T, W, B, EV, actor, B.att_t[i], B.att_s[i])
+        _attack(T, W, B, EV, actor, B.att_t[i], B.att_s[i], NEG)
         return DONE
     i -= n[N_ATT]
     if i < n[N_ADV]:
@@ -185,18 +185,23 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _concede(P, CH, EV, G, actor)
         return DONE
     i -= n[N_CO]
-    if n[N_HOLD] != 0 and i == 1 + n[N_ZA]:  # the whole turn put off, to be taken later in the exchange
+    if n[N_HOLD] != 0 and i == 1 + n[N_ZA] + n[N_SHOVE]:  # the whole turn put off, to be taken later in the exchange
         _decision(EV, G, D_TURN, actor, j, why, O_HOLD, 0, x2, x3, x4, x5)
         G[G_HELDSEQ] += 1
         CH[actor, C_HELD] = G[G_HELDSEQ]
         CH[actor, C_HELDONCE] = 1
         _emit(EV, G, E_HELD, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return HELD
-    if blasts == 0 or i == 0:
+    if i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_PASS, 0, x2, x3, x4, x5)
         _emit(EV, G, E_PASSED, (actor, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return DONE
-    _blast(T, W, B, EV, actor, i - 1, j, why, x5)
+    if blasts != 0 and i <= n[N_ZA]:
+        _blast(T, W, B, EV, actor, i - 1, j, why, x5)
+        return DONE
+    c, s, b, _ = _nth_shove(SC, CH, G, P, actor, i - 1 - n[N_ZA])
+    _decision(EV, G, D_TURN, actor, j, why, O_SHOVE, c, s, b, x4, x5)
+    _attack(T, W, B, EV, actor, c, s, b)
     return DONE
 
 
@@ -205,7 +210,7 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
 def _move_after(T, W, B, EV, actor):
     """The free move after the action, drawn or the script's (``picks._script_move``); False when a
     seat's answer is awaited."""
-    SC, SK, P, SIGHT, ZF, ZFN = T.SC, T.SK, T.P, T.SIGHT, T.ZF, T.ZFN
+    SC, SK, P, SIGHT, ZF, ZFN = T.SC, T.SK, T.P, T.SIGHT[W.G[G_MAP]], T.ZF[W.G[G_MAP]], T.ZFN[W.G[G_MAP]]
     CH, G, RNG = W.CH, W.G, W.RNG
     buf, skills, moves = B.buf, B.skills, B.moves
     nm = _free_moves(SC, CH, P, ZF, ZFN, actor, moves)
@@ -264,7 +269,7 @@ def _turn(T, W, B, EV, actor, blasts):
     while True:
         n = _turn_options(T, W, B, actor, free_move, blasts)
         if _draws(P, actor, D_TURN):  # RandomController (or an agent): any option of the turn
-            j = _draw(P, RNG, G, actor, D_TURN, _pass_at(n) + 1 + n[N_ZA] + n[N_HOLD])
+            j = _draw(P, RNG, G, actor, D_TURN, _pass_at(n) + 1 + n[N_ZA] + n[N_SHOVE] + n[N_HOLD])
             if j < 0:
                 if G[G_BAIL] == BAIL_PAUSE:
                     _list_options(T, W, B, EV, actor, n, blasts)

@@ -9,7 +9,7 @@ from .attack import _land, _respond
 from .events import _decision, _emit, _opt
 from .invokes import _settle
 from .layout import (
-    ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
+    G_MAP, R_ABOUT, ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
     P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST, E_PASSIVE, RESP_DEFEND, RESP_NONE, WHY_PASSIVE_FORGO, R_TARGET,
 )
@@ -50,7 +50,7 @@ def _nth_blast(SC, ST, P, SIGHT, CH, actor, nth):
 @njit(cache=True, _nrt=False)
 def _blast_options(T, CH, EV, G, actor, at, count):
     """A paused turn's zone attacks, written as its options from ``at`` (they come last)."""
-    SC, ST, P, SIGHT = T.SC, T.ST, T.P, T.SIGHT
+    SC, ST, P, SIGHT = T.SC, T.ST, T.P, T.SIGHT[G[G_MAP]]
     for i in range(count):
         z, s = _nth_blast(SC, ST, P, SIGHT, CH, actor, i)
         _opt(EV, G, at + i, O_ZONEATTACK, z, s, 0, 0, 0)
@@ -61,7 +61,7 @@ def _blast_options(T, CH, EV, G, actor, at, count):
 def _blast(T, W, B, EV, actor, nth, index, why, foes):
     """The turn's zone attack ``nth`` taken (option ``index``, for ``why``; ``foes``: the reason's
     count, basic's), and made. Out of the turn's own code, which every turn runs: zone attacks are rare."""
-    z, s = _nth_blast(T.SC, T.ST, T.P, T.SIGHT, W.CH, actor, nth)
+    z, s = _nth_blast(T.SC, T.ST, T.P, T.SIGHT[W.G[G_MAP]], W.CH, actor, nth)
     _decision(EV, W.G, D_TURN, actor, index, why, O_ZONEATTACK, z, s, 0, 0, foes)
     _zone_attack(T, W, B, EV, actor, z, s)
 
@@ -71,7 +71,7 @@ def _blast(T, W, B, EV, actor, nth, index, why, foes):
 def _worth_blasting(T, W, actor, count):
     """basic: the first of the turn's ``count`` zone attacks that catches two foes or more and no
     friend, and the foes it catches; (NEG, 0) if none does."""
-    SC, ST, P, SIGHT, CH = T.SC, T.ST, T.P, T.SIGHT, W.CH
+    SC, ST, P, SIGHT, CH = T.SC, T.ST, T.P, T.SIGHT[W.G[G_MAP]], W.CH
     for i in range(count):
         foes = _worth_it(SC, CH, actor, _nth_blast(SC, ST, P, SIGHT, CH, actor, i)[0])
         if foes:
@@ -168,10 +168,11 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
         R[R_Z2] = zone
         R[R_OPP] = NEG if undefended else t
         R[R_TARGET] = t
+        R[R_ABOUT] = 0
         R[R_OBONUS] = 0
         m = _settle(T, W, B, EV, True, not undefended, ACT_ATTACK, t)
         if G[G_BAIL] != BAIL_NONE:
             return
-        _land(T, W, B, EV, actor, t, m)
+        _land(T, W, B, EV, actor, t, m, NEG)
         if G[G_BAIL] != BAIL_NONE:
             return
