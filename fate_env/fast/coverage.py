@@ -97,8 +97,7 @@ def _blocks(borders, scene: Scene) -> list[str]:
     why = [f"{len(blocks)} blocks (the kernel keeps up to {k.MAX_BLOCKS})"] if len(blocks) > k.MAX_BLOCKS else []
     if scene.conflict != "physical" and any(b.weapon > 0 for b in blocks):
         why.append("a block that harms in a mental conflict")
-    named = {a.name for a in scene.aspects}
-    return why + [f"block {b.name!r} named like a situation aspect" for b in blocks if b.name in named]
+    return why  # a block named like a situation aspect: the scene loader refuses it
 
 
 def _countdowns(countdowns, scene: Scene) -> list[str]:

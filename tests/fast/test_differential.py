@@ -820,3 +820,25 @@ def test_generated_scenes_with_blocks_are_played_identically(rules):
     for scene in _generated_with_blocks(rules, 3):
         assert not covered(scene), covered(scene)
         compare_mixes(scene, range(20))
+
+
+@pytest.mark.parametrize("bonuses", [["suppress_invokes"], ["skill", "reduce_stress"], ["reduce_stress_min_1"],
+                                     ["amplified_invokes", "suppress_invokes"]])
+def test_scale_and_solo_bonuses_are_played_identically(bonuses):
+    """Scale (003:2430-2439: +1 a level to a roll against a lesser opponent, on the effort) and a big bad's
+    solo bonuses (003:2574-2602): its skill bonus facing several, a hit's shifts cut, its paid invokes
+    amplified, its opponents' invokes suppressed to +1. The wyrm with each, compared event for event; the
+    scale's note and each bonus at work are seen."""
+    import copy
+    from fate_env.content.scenes import read_scene_data
+    _, data = read_scene_data("wyrm")
+    data = copy.deepcopy(data)
+    data["characters"]["wyrm"]["solo_bonus"] = bonuses
+    scene = scene_from_dict(data, "wyrm_" + "_".join(bonuses))
+    assert not covered(scene)
+    log = compare_mixes(scene, range(40))
+    notes = [n for e in log if e["type"] == "Rolled" for n in e["notes"]]
+    assert any(n.startswith("scale +") for n in notes)
+    seen = {e["bonus"] for e in log if e["type"] == "SoloBonus"} | ({"skill"} if any(
+        n.startswith("solo +") for n in notes) else set())
+    assert seen >= set(bonuses), f"not seen at work: {set(bonuses) - seen}"

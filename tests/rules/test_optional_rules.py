@@ -566,12 +566,17 @@ def test_a_block_used_as_cover_mitigates_or_negates_shots_across_it():
     assert Attack("brute", "Shoot") not in walled.pending.options
 
 
-def test_block_names_are_checked_and_the_fast_core_refuses_blocks():
+def test_block_names_are_checked_and_the_fast_core_plays_blocks():
+    """The fast core plays the text's blocks (tests/fast/test_differential.py compares them); a block that
+    harms in a mental conflict it refuses by name (its crossing's hit would land on the physical track)."""
     from fate_env.fast import covered
     with pytest.raises(SceneError, match=r"borders\.0\.block\.name"):
         make_scene(APART, zones=("room", "hall"), aspects=[{"name": "Vat of Acid"}],
                    borders=[{"between": ["room", "hall"], "block": VAT}])
-    assert "blocks" in covered(_blocked(VAT))
+    assert covered(_blocked(VAT)) == [] and covered(_blocked(FENCE)) == []
+    mental = make_scene(APART, zones=("room", "hall"), conflict="mental",
+                        borders=[{"between": ["room", "hall"], "block": VAT}])
+    assert covered(mental) == ["a block that harms in a mental conflict"]
 
 
 # -- expendable minion armor (003:2534-2549) ------------------------------------------------------
