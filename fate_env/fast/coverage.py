@@ -113,8 +113,9 @@ def _characters(chars, scene: Scene) -> list[str]:
     for name, what in CHARACTER_FEATURES.items():
         if any(getattr(c, name) for c in chars):
             why.append(what)
-    if len({c.scale for c in chars}) > 1:
-        why.append("characters of different scale")
+    if len({c.scale for c in chars}) > 1 and scene.rules.scale_benefit != "effort":
+        why.append(f"scale's benefit {scene.rules.scale_benefit!r} between characters of different scale "
+                   "(the fast core plays it on the effort)")
     return why
 
 
@@ -138,7 +139,6 @@ SCENE_FIELDS: dict[str, Any] = {
 CHARACTER_FEATURES: dict[str, str] = {
     "protected_by": "a hive's protected heart", "true_form": "a true form", "contest_immunity": "contest immunity",
     "challenge_immunity": "challenge immunity", "minion_armor": "expendable minion armor",
-    "solo_bonus": "solo bonuses",
 }
 
 #: every CharacterSheet field: ANY, a check of one sheet (the reasons it is not played), or
@@ -151,7 +151,9 @@ CHARACTER_FIELDS: dict[str, Any] = {
     "carry_consequences": ANY,          # read only with a true form (refused below)
     "immobile": ANY,                    # no free move, no overcome move (kernel S_IMMOBILE)
     "leads": ANY,                       # its group's place in an order by skills (reach.order_by_skills)
-    "scale": "scene",                   # _characters: one scale for all
+    "scale": "scene",                   # _characters: scale's benefit on the effort (kernel S_SCALE, solo._edge)
+    # every solo bonus but no_stacking (kernel/solo.py: S_SOLO)
+    "solo_bonus": lambda c, s: [f"{c.id}: the no_stacking solo bonus"] if "no_stacking" in c.solo_bonus else [],
     "kind": lambda c, s: [] if c.kind in CHARACTER_KINDS else [f"{c.id}: kind {c.kind}"],
     "stunts": lambda c, s: _stunt_reasons(c, s),
     **{name: "scene" for name in CHARACTER_FEATURES},

@@ -135,11 +135,13 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
         elif code == k.E_ROLLED:
             fd, tw, lead, gear, pen = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16 & 0xFFFFFF, a[10] >> 40 & 0xFF, \
-                a[10] >> 48
+                a[10] >> 48 & 7
+            solo, scale = a[10] >> 51 & 31, a[10] >> 56 & 15
             notes = ((f"stunt +{a[9]}",) if a[9] else ()) + \
                 ((f"{ids[lead - 1]} leads the teamwork",) if lead else ()) + \
                 ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ()) + \
-                ((f"consequences -{pen}",) if pen else ()) + \
+                ((f"solo +{solo}",) if solo else ()) + ((f"consequences -{pen}",) if pen else ()) + \
+                ((f"scale +{scale}",) if scale else ()) + \
                 ((f"{'armor' if a[1] == k.ACT_DEFEND else 'weapon'} +{gear}",) if gear else ())
             out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
                                  notes))
@@ -163,6 +165,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_FORFEIT:
             out.append(ev.TurnForfeited(ids[a[0]], "full defense" if a[1] == k.FORFEIT_FULLDEF
                                         else "held to the end of the exchange"))
+        elif code == k.E_SOLO:
+            out.append(ev.SoloBonus(ids[a[0]], k.SOLO_BONUSES[a[1]], a[2]))
         elif code == k.E_COVER:
             out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
         elif code == k.E_HELD:

@@ -228,6 +228,8 @@ def _characters(scene: Scene, ix: _Index, fighters: list) -> tuple[np.ndarray, n
         SC[i, k.S_WEAPON], SC[i, k.S_ARMOR] = c.weapon, c.armor
         SC[i, k.S_IMMOBILE] = 1 if c.immobile else 0
         SC[i, k.S_TROUBLE] = k.NEG
+        SC[i, k.S_SCALE] = c.scale
+        SC[i, k.S_SOLO] = sum(1 << k.SOLO_BONUSES.index(b) for b in c.solo_bonus)
         for s, v in c.skills.items():
             SK[i, si[s]] = v
         for j, sl in enumerate(f.slots):
@@ -450,6 +452,8 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_SHARED] = 1 if rules.shared_costs else 0
     P[k.P_FORGO] = 1 if rules.forgo_defense else 0  # switches: read as they are (facts.py)
     P[k.P_STANDIN] = 1 if rules.stand_in else 0
+    P[k.P_SCALED] = 1 if len({c.scale for c in scene.characters}) > 1 else 0  # Play.scaled
+    P[k.P_SOLO] = 1 if any(c.solo_bonus for c in scene.characters) else 0  # Play.solo
     P[k.P_NBLAST] = sum(1 for c in scene.characters for st in c.stunts if st.kind == "zone_attack")
     P[k.P_USESKILL] = sum(1 for c in scene.characters for st in c.stunts
                           if st.kind == "use_skill" and st.action != "attack")

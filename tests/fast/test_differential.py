@@ -112,10 +112,10 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 
 def test_the_shipped_scenes_it_covers():
     """The scenes docs/fast_core.md names as played by the fast core (leviathan's immobile parts,
-    summoning's countdowns, highwaymen's FATE 2.0, the rest from the start)."""
+    summoning's countdowns, highwaymen's FATE 2.0, wyrm's scale and solo bonus, the rest from the start)."""
     assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "highwaymen", "horde",
                                                                       "interrogation", "leviathan", "summoning",
-                                                                      "warehouse", "warehouse_mobs"]
+                                                                      "warehouse", "warehouse_mobs", "wyrm"]
 
 
 APART = {  # melee fighters a zone apart: the free move into reach, then the attack

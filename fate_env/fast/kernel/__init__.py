@@ -20,7 +20,7 @@ Written in the subset of Python numba compiles; without numba it runs as plain P
 which keeps the logic testable everywhere.
 
 Modules, lowest first (each imports only those above it): ``layout`` (the arrays' columns and the
-codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``rolls``, ``aspects``,
+codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``solo`` (scale and a big bad's solo bonuses), ``rolls``, ``aspects``,
 ``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
 ``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
 ``exploit``, ``remove``, ``shove``, ``support``, ``zone_attack``), ``picks`` (each script's pick of a turn's option),

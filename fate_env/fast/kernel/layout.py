@@ -10,8 +10,10 @@ from fate_env.rules.stress import WHOLE_HIT  # noqa: F401  (a consequence's wort
 
 # static, per character (SC)
 S_SIDE, S_NPC, S_MINOR, S_NBOX, S_NSLOT, S_FP, S_ZONE, S_NSTUNT, S_MOB, S_COUNT, S_XREPL, S_WEAPON, S_ARMOR, \
-    S_IMMOBILE, S_TROUBLE = range(15)
-NSF = 15  # SC[c, NSF + b]: the value of c's box b on the scene's track
+    S_IMMOBILE, S_TROUBLE, S_SCALE, S_SOLO = range(17)
+NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
+# S_SCALE: c's level of scale (003:2400-2439, read where P_SCALED); S_SOLO: its solo bonuses (003:2574-2602),
+# a mask by place in SOLO_BONUSES (read where P_SOLO)
 # S_TROUBLE: the aspect id of c's trouble (NEG for none): invokes.fits lets an actor invoke its target's
 # S_XREPL: the aspect an extreme consequence replaces (harm.replace_for_extreme), NEG for none
 # S_IMMOBILE: 1 for a character that never leaves its zone (no free move, no overcome move)
@@ -68,8 +70,10 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
  P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
- P_NBLK, P_BLK, P_ZPATH, P_ZHARM) = range(60)
-NP = 60
+ P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO) = range(62)
+NP = 62
+# P_SCALED: the characters are of more than one scale (Play.scaled): a roll against a lesser one takes +1 a
+# level (003:2430-2439); P_SOLO: some character has a solo bonus (Play.solo, 003:2574-2602)
 # P_NBLK: how many blocks the scene's borders hold (Fate Condensed's obstacles, 003:2300-2345; 0: no block
 # code runs); P[P[P_BLK] + BKW * i:] block i's row, in the scene's border order: its border's two zones, its
 # rating, weapon rating (a failed crossing's harm), the difficulty of clearing it, the armor it gives as cover
@@ -169,7 +173,8 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER = range(1, 34)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO = range(1, 35)
+# E_SOLO (the big bad, its bonus by place in SOLO_BONUSES, the amount: shifts taken off a hit, an invoke's worth)
 # E_COVER (the target, the block, the armor it gives: a block between the zones used as cover, 003:2333-2337)
 # E_FORFEIT (the character, why: FORFEIT_FULLDEF or FORFEIT_HELD); E_HELD (the character holding its action)
 FORFEIT_FULLDEF, FORFEIT_HELD = 0, 1
@@ -225,6 +230,11 @@ BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of supp
                 "paused for an answer", "an answer outside the options", "stopped at the look-ahead's horizon")
 
 NEG = -1
+#: the solo bonuses, as the reference names them (rules.solo.SOLO_BONUSES), a bit each in S_SOLO
+from fate_env.rules.solo import SOLO_BONUSES  # noqa: E402
+SOLO_SKILL, SOLO_REDUCE, SOLO_REDUCE_MIN_1, SOLO_AMPLIFIED, SOLO_SUPPRESS, SOLO_NO_STACKING = (
+    SOLO_BONUSES.index(w) for w in ("skill", "reduce_stress", "reduce_stress_min_1", "amplified_invokes",
+                                    "suppress_invokes", "no_stacking"))
 #: _use_skill's ``versus`` for a roll on a body in another zone: only a W_USE stunt whose skill
 #: reaches there (T_BONUS 1: skills.RANGED_SKILLS) widens it (rolls.best_skill's ``far``)
 FAR = -2

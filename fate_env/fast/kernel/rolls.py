@@ -8,7 +8,7 @@ from ..dice import die
 from ..jit import njit
 from .events import _emit
 from .layout import (
-    R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
+    P_SCALED, P_SOLO, R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     G_STOODIN, R_TARGET,
     C_NSUP, C_PEN, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
@@ -17,6 +17,7 @@ from .layout import (
 )
 from .mirror import mirrors
 from .reach import _reach_of
+from .solo import _edge, _solo_skill
 
 A2 = "int64[:, ::1]"  # the signature of a helper called with constant arguments (see layout.EV_T)
 
@@ -164,19 +165,31 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
     return _use_skill(SK, ST, CH, A, P, target, base, ACT_DEFEND, attacker, versus)
 
 
-@mirrors("fate_env.rules.rolls.effective")
+@mirrors("fate_env.rules.view.View.attack_rating")
 @njit(cache=True, _nrt=False)
-def _attack_rating(SK, ST, CH, A, c, skill, target):
+def _attack_rating(SC, SK, ST, CH, A, P, c, skill, target):
+    """A look at ``c``'s attack with ``skill`` on ``target`` (NEG: no one in particular): base, solo and scale."""
     r, s, tw, fd, _, pen = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
-    return r + s + tw + fd - pen
+    v = r + s + tw + fd - pen
+    if P[P_SOLO] != 0:
+        v += _solo_skill(SC, CH, c, r)
+    if P[P_SCALED] != 0:
+        v += _edge(SC, c, target)
+    return v
 
 
-@mirrors("fate_env.rules.rolls.effective")
+@mirrors("fate_env.rules.view.View.defense_rating")
 @njit(cache=True, _nrt=False)
-def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
+def _defense_rating(SC, SK, ST, CH, A, P, target, attacker, skill):
+    """A look at ``target``'s defense against ``attacker``'s attack with ``skill``: base, solo and scale."""
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill), skill)
     r, s, tw, fd, _, pen = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
-    return r + s + tw + fd - pen
+    v = r + s + tw + fd - pen
+    if P[P_SOLO] != 0:
+        v += _solo_skill(SC, CH, target, r)
+    if P[P_SCALED] != 0:
+        v += _edge(SC, target, attacker)
+    return v
 
 
 @mirrors("fate_env.rules.dice.Dice.roll")
@@ -194,21 +207,25 @@ def _roll(RNG, G, out):
 
 @mirrors("fate_env.rules.rolls.roll", "fate_env.rules.rolls.base")
 @njit(cache=True, _nrt=False, inline="always")
-def _rolled(SK, ST, W, EV, faces, c, action, skill, target, gear):
+def _rolled(T, W, EV, faces, c, action, skill, target, against, gear):
     """One side of a roll: ``c``'s base for ``action`` with ``skill`` (``target``: whom its stunts
-    look at, or for a defence the attacker), plus ``gear`` (a weapon or armor rating under
+    look at, or for a defence the attacker), its solo skill bonus and its scale over ``against`` (the
+    character opposing the roll, NEG for none), plus ``gear`` (a weapon or armor rating under
     ``weapon_effect: roll``, else 0), the four dice and the Rolled event; a defence on full defense
     uses it up. (total, the dice's sum)."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     rating, stunt, tw, fd, lead, pen = _base(SK, ST, CH, A, c, skill, action, target)
+    solo = _solo_skill(SC, CH, c, rating) if P[P_SOLO] != 0 else 0
+    edge = _edge(SC, c, against) if P[P_SCALED] != 0 else 0
     if fd and G[G_STOODIN] != 0:
         fd = 0  # a defense made for an ally: Condensed's full defense is for its own focus (003:2240-2244)
     if fd:
         CH[c, C_DEFONFULL] = 1
     dice = _roll(RNG, G, faces)
-    total = rating + stunt + tw + fd + gear - pen
+    total = rating + stunt + tw + fd + gear - pen + solo + edge
     _emit(EV, G, E_ROLLED, (c, action, skill, rating, total, faces[0], faces[1], faces[2], faces[3], stunt,
-                            fd | (tw << 8) | (lead << 16) | (gear << 40) | (pen << 48)))
+                            fd | (tw << 8) | (lead << 16) | (gear << 40) | (pen << 48) | (solo << 51) | (edge << 56)))
     return total, dice
 
 
@@ -226,7 +243,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     # weapons as roll modifiers (rolls.roll's ``armed``): an attack a defence opposes, on the physical track
     armed = P[P_WEAPONS] == WEAPONS_ROLL and action == ACT_ATTACK and opposer != NEG and P[P_TRACK] == 0
     R[R_ACTOR] = actor
-    R[R_BASE], R[R_FACES] = _rolled(SK, ST, W, EV, faces, actor, action, skill, target,
+    R[R_BASE], R[R_FACES] = _rolled(T, W, EV, faces, actor, action, skill, target, opposer,
                                     SC[actor, S_WEAPON] if armed else 0)
     R[R_BONUS] = 0
     R[R_Z1] = CH[actor, C_ZONE]
@@ -241,7 +258,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
         _emit(EV, G, E_PASSIVE, (actor, action, difficulty, why_arg, why_kind, 0, 0, 0, 0, 0, 0))
         return False
     R[R_OPP] = opposer
-    R[R_OBASE], R[R_OFACES] = _rolled(SK, ST, W, EV, faces, opposer, ACT_DEFEND, dskill, actor,
+    R[R_OBASE], R[R_OFACES] = _rolled(T, W, EV, faces, opposer, ACT_DEFEND, dskill, actor, actor,
                                       SC[opposer, S_ARMOR] if armed else 0)
     return True
 

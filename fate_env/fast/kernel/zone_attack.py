@@ -145,7 +145,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
             return
     if ns == 0 or CH[actor, C_STATUS] != ACTIVE:
         return
-    dice = _rolled(SK, ST, W, EV, faces, actor, ACT_ATTACK, skill, NEG, 0)[1]
+    dice = _rolled(T, W, EV, faces, actor, ACT_ATTACK, skill, NEG, NEG, 0)[1]
     reach = _blast_reach(ST, actor, skill)
     for i in range(ns):
         t = standing[i]
@@ -159,9 +159,9 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
             R[R_OBASE], R[R_OFACES] = 0, 0
         else:
             dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
-            R[R_OBASE], R[R_OFACES] = _rolled(SK, ST, W, EV, faces, t, ACT_DEFEND, dskill, actor, 0)
+            R[R_OBASE], R[R_OFACES] = _rolled(T, W, EV, faces, t, ACT_DEFEND, dskill, actor, actor, 0)
         R[R_ACTOR] = actor
-        R[R_BASE] = _attack_rating(SK, ST, CH, A, actor, skill, t)  # the effort against t (rolls.base, a look)
+        R[R_BASE] = _attack_rating(SC, SK, ST, CH, A, P, actor, skill, t)  # the effort against t (rolls.base, a look)
         R[R_FACES] = dice
         R[R_BONUS] = 0
         R[R_Z1] = CH[actor, C_ZONE]
