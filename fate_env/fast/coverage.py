@@ -113,7 +113,7 @@ def _characters(chars, scene: Scene) -> list[str]:
     for name, what in CHARACTER_FEATURES.items():
         if any(getattr(c, name) for c in chars):
             why.append(what)
-    if len({c.scale for c in chars}) > 1 and scene.rules.scale_benefit != "effort":
+    if len({c.scale for c in chars}) > 1 and not scene.rules.facts.scale_on_effort:
         why.append(f"scale's benefit {scene.rules.scale_benefit!r} between characters of different scale "
                    "(the fast core plays it on the effort)")
     return why

@@ -162,12 +162,15 @@ def _race_data():
     return yaml.safe_load((config_dir() / "scenes" / "race.yaml").read_text())
 
 
-def test_scale_is_checked_in_scene_files_and_the_fast_core_refuses_it():
+def test_scale_is_checked_in_scene_files_and_the_fast_core_plays_it_on_the_effort():
+    """The fast core plays scale's benefit on the effort (tests/fast/test_differential.py compares it) and
+    refuses by name the benefit taken after the roll between characters of different scale."""
     from fate_env.fast import covered
     with pytest.raises(SceneError, match=r"characters\.hero\.scale"):
         _scaled(hero_scale="titanic")
-    assert "characters of different scale" in covered(_scaled())
-    assert not covered(_scaled(hero_scale=2, brute_scale=2))
+    assert not covered(_scaled())
+    assert [w for w in covered(_scaled({"scale_benefit": "after_roll"})) if "scale" in w]
+    assert not covered(_scaled({"scale_benefit": "after_roll"}, hero_scale=2, brute_scale=2))
 
 
 # -- countdowns (003:2171-2195) ----------------------------------------------------------------
@@ -424,8 +427,9 @@ def test_solo_bonus_typos_and_kinds_are_refused():
     with pytest.raises(SceneError, match="major NPC"):
         make_scene({**TRIO, "boss": {"kind": "minor", "side": "npcs", "zone": "room", "skills": {"Fight": 1},
                                      "solo_bonus": ["skill"]}})
-    from fate_env.fast import covered
-    assert "solo bonuses" in covered(_boss("skill"))
+    from fate_env.fast import covered  # every solo bonus is played on the fast core but no_stacking
+    assert not covered(_boss("skill", "reduce_stress", "amplified_invokes", "suppress_invokes"))
+    assert covered(_boss("no_stacking")) == ["boss: the no_stacking solo bonus"]
 
 
 # -- hazards (003:2270-2297) ---------------------------------------------------------------------
