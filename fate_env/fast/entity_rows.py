@@ -186,7 +186,7 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
                 zn = x1
             options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
             if o == k.O_ATTACK and CH[x1, k.C_STATUS] == k.ACTIVE:
-                margin = _attack_rating(SC, SK, ST, CH, A, P, ego, x2, x1) - _defense_rating(SC, SK, ST, CH, A, P, x1, ego, x2)
+                margin = _attack_rating(SK, ST, CH, A, ego, x2, x1) - _defense_rating(SK, ST, CH, A, P, x1, ego, x2)
                 options[i, EP[EP_HINT] + 1] = margin / 8
         elif o == k.O_SHOVE:  # a foe, a skill, a block's name (a word)
             ch = _slot(ego, x1)

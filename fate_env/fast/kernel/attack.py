@@ -9,7 +9,7 @@ from .basic import _may_concede, _should_concede
 from .events import _decision, _emit, _opt, _paused_two
 from .invokes import _settle
 from .layout import (
-    P_SOLO, BK_A, BK_ARMOR, BK_B, BK_SHOVE, BKW, E_COVER, G_MAP, HIT_FORCED, HIT_FORCED_TIE, P_BLK, P_NBLK, R_ABOUT, ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
+    BK_A, BK_ARMOR, BK_B, BK_SHOVE, BKW, E_COVER, G_MAP, HIT_FORCED, HIT_FORCED_TIE, P_BLK, P_NBLK, R_ABOUT, ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
     RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
@@ -20,7 +20,6 @@ from .reach import _reach_of
 from .rolls import _defend_skill, _roll_action
 from .seats import _ask_two, _draw, _draws, _why
 from .harm import _harm
-from .solo import _reduce_hit
 from .stress import _concede
 
 
@@ -58,7 +57,7 @@ def _respond(T, W, EV, target, B, attack):
         reason = R_R_CONCEDE if j == 1 else R_R_DEFEND
     if j == 1 and anytime:
         _decision(EV, G, D_RESPOND, target, 1, reason, O_CONCEDE, 0, 0, 0, 0, 0)
-        _concede(P, CH, EV, G, target)
+        _concede(T.SC, P, CH, EV, G, target)
         return RESP_NONE
     if declare and j == at_fd:  # a full defense for the rest of the exchange, this exchange's turn given up (001:80)
         _decision(EV, G, D_RESPOND, target, j, reason, O_FULLDEF, 0, 0, 0, 0, 0)
@@ -209,8 +208,4 @@ def _land(T, W, B, EV, actor, target, m, block):
         if shifts <= 0:  # armor, whatever gives it, took the whole hit: a boost instead (003:2686-2689)
             _boost(A, AF, AL, G, P, EV, actor, P[P_NAME_GLANCING])
             return
-        if P[P_SOLO] != 0:
-            shifts = _reduce_hit(SC, CH, G, EV, target, shifts)
-            if shifts <= 0:  # the bonus took it all: no harm, and no boost (harm.harm)
-                return
     _harm(T, W, EV, target, shifts, actor, B, note, weapon, armor)

@@ -84,8 +84,8 @@ def _danger(T, W, me, pol, B):
                     d = 9
                 near = d <= 1
             if near:
-                hit = _attack_rating(SC, SK, ST, CH, A, P, foe, skill, me) + likely - \
-                    _defense_rating(SC, SK, ST, CH, A, P, me, foe, skill)
+                hit = _attack_rating(SK, ST, CH, A, foe, skill, me) + likely - \
+                    _defense_rating(SK, ST, CH, A, P, me, foe, skill)
                 if hit > 0:
                     over = hit - cap
                     if not found or over > worst:
@@ -150,7 +150,7 @@ def _best_odds_pick(T, W, actor, natt, B, likely):
             armed = armed or weapons[j] == att_s[i]
         if not armed:
             continue  # no plinking at Mediocre with a real weapon to close in with
-        odds = _attack_rating(SC, SK, ST, CH, A, P, actor, att_s[i], t) - _defense_rating(SC, SK, ST, CH, A, P, t, actor, att_s[i])
+        odds = _attack_rating(SK, ST, CH, A, actor, att_s[i], t) - _defense_rating(SK, ST, CH, A, P, t, actor, att_s[i])
         if odds * 2 + 3 <= best_score:
             continue
         finish = 1 if odds + likely > _cap(SC, SLOTS, MARK, SLOTA, CH, P, t) else 0

@@ -13,12 +13,13 @@ from ..jit import njit
 from .checkpoint import _restore
 from .conflict import _run
 from .layout import (
-    A_ALIVE, BAIL_NONE, E_DECISION, G_ANSPOS, G_EXCHANGE, G_NEV, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
+    C_SCALE, S_SCALE, A_ALIVE, BAIL_NONE, E_DECISION, G_ANSPOS, G_EXCHANGE, G_NEV, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
     G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_STOPEV, G_WINNER,
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
     MAX_SLOTS, POL_W, S_COUNT, S_FP, S_MOB, S_NBOX, S_NSLOT, S_NSTUNT, S_ZONE,
 )
 from .countdowns import _cd_setup
+from .solo import _count_facing
 from .mirror import kernel_only, mirrors
 
 
@@ -66,12 +67,14 @@ def _reset(T, W):
         CH[c, C_MOB] = SC[c, S_MOB]
         CH[c, C_COUNT] = SC[c, S_COUNT]
         CH[c, C_TWCAP] = P[P_TWCAP]
+        CH[c, C_SCALE] = SC[c, S_SCALE]
         for b in range(MARK.shape[1]):
             MARK[c, b] = 0
         for k in range(SLOTA.shape[1]):
             SLOTA[c, k] = NEG
         for k in range(MAX_SLOTS):
             CH[c, C_SLOTNAME + k] = NEG
+    _count_facing(SC, CH, P)  # the solo skill bonus's counts (C_SOLOSKILL)
 
 
 @kernel_only("the working buffers, allocated once per call into the kernel (the helpers run without reference counting)")

@@ -11,7 +11,7 @@ from .basic import _should_concede
 from .countdowns import _cd_trigger
 from .events import _decision, _emit, _opt
 from .layout import (
-    A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_DEALT, C_FP, C_FPSPENT, C_OWED, C_SLOTNAME, C_STATUS,
+    HIT_FORCED, HIT_PLAIN, HIT_WEAPON, P_SOLO, A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_DEALT, C_FP, C_FPSPENT, C_OWED, C_SLOTNAME, C_STATUS,
     C_TAKEN, D_ABSORB, D_CONCESSION, E_ABSORBED, E_ANSWERED, E_HIT, E_OFFERED, E_REMOVED, G_BAIL, G_GMPOOL,
     G_GMSPENT, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF, O_ABSORB, O_ACCEPT, O_OFFER, O_REFUSE,
     O_TAKENOUT, P_NCD, P_OFFERED, P_ORDERED, P_POL, P_STYLE, P_TRACK, POL_MARGIN, POL_W, R_A_LEAST, R_A_OFFER,
@@ -19,6 +19,7 @@ from .layout import (
     TR_CONSEQUENCE, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
+from .solo import _reduce_hit
 from .seats import _ask_two, _draw, _draws, _why
 from .stress import (
     _concede, _consequence_taken, _lexkey, _minimal, _mob_hit, _next_ordered, _plan, _plan_masks, _popcount,
@@ -33,6 +34,10 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     MARK, SLOTA, CH, A, AF, AL, G, RNG = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     plans, usable = B.plans, B.usable
     track = P[P_TRACK]
+    if P[P_SOLO] != 0 and (note == HIT_PLAIN or note == HIT_WEAPON or note == HIT_FORCED):
+        shifts = _reduce_hit(SC, CH, G, EV, target, shifts)  # an attack's hit on a big bad (003:2588-2591)
+        if shifts <= 0:
+            return  # the bonus took it all: no harm, and no boost (harm.harm)
     _emit(EV, G, E_HIT, (target, source, shifts, track, note, weapon, armor, 0, 0, 0, 0))
     CH[target, C_TAKEN] += shifts
     if source >= 0:
@@ -116,7 +121,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     else:  # the reference's order: combinations order, then a stable sort by (slots, total, boxes)
         _sort_plans(plans, np_)
     if np_ == 0:  # only "taken out": taken without asking
-        _taken_out(P, W, EV, target, source)
+        _taken_out(SC, P, W, EV, target, source)
         return
     reason = R_A_LEAST
     # offered concessions (001:150): one taking a consequence may offer to concede to whoever hit it
@@ -142,7 +147,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
         reason = _why(P, target, D_ABSORB)
         if best == np_:
             _decision(EV, G, D_ABSORB, target, best, reason, O_TAKENOUT, 0, 0, 0, 0, 0)
-            _taken_out(P, W, EV, target, source)
+            _taken_out(SC, P, W, EV, target, source)
             return
         offered = best == np_ + 1
     else:
@@ -225,7 +230,7 @@ def _offer(T, W, EV, target, source, j, reason, sev):
     _decision(EV, G, D_CONCESSION, source, a, why, O_ACCEPT if a == 0 else O_REFUSE, 0, 0, 0, 0, target)
     if a == 0:
         _emit(EV, G, E_ANSWERED, (target, source, 1, 0, 0, 0, 0, 0, 0, 0, 0))
-        _concede(P, CH, EV, G, target)
+        _concede(SC, P, CH, EV, G, target)
         return False
     lost = 0
     if SC[source, S_NPC] != 0:

@@ -8,7 +8,7 @@ from ..jit import njit
 from .aspects import _boost, _drop_aspect
 from .events import _decision, _emit, _opt
 from .layout import (
-    E_SOLO, P_SOLO, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
+    P_SOLO, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
     C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_GMSPENT, G_NAL, G_PEFFORT, G_PMARGIN,
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
@@ -19,7 +19,7 @@ from .mirror import mirrors
 from .rolls import _roll
 from .seats import _draw, _draws, _why
 from .table import _allies
-from .solo import _worth
+from .solo import _solo_invoke, _solo_need
 
 
 @mirrors("fate_env.rules.invokes.invoke_options")
@@ -278,14 +278,13 @@ def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
         _emit(EV, G, E_INVOKED,
               (who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 1, faces[0], faces[1], faces[2], faces[3]))
     else:
-        worth, rule, whose = _worth(SC, CH, R, who, free) if P[P_SOLO] != 0 else (2, NEG, NEG)
         if who == R[R_ACTOR]:
-            R[R_BONUS] += worth
+            R[R_BONUS] += 2
         else:
-            R[R_OBONUS] += worth
+            R[R_OBONUS] += 2
         _emit(EV, G, E_INVOKED, (who, aid, payer, 1 if free else 0, hostile, A[aid, A_NAME], 0, 0, 0, 0, 0))
-        if rule != NEG:
-            _emit(EV, G, E_SOLO, (whose, rule, worth, 0, 0, 0, 0, 0, 0, 0, 0))
+        if P[P_SOLO] != 0:
+            _solo_invoke(SC, CH, R, EV, G, who, free)
     if A[aid, A_KIND] == K_BOOST:
         left = 0
         for h in range(AF.shape[1]):
@@ -309,20 +308,16 @@ def _basic_invoke(T, W, B, who, mine, attack, nal, bear, strict):
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
     opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
     margin = effort - opposition if mine else opposition - effort
-    worth = 2
-    if P[P_SOLO] != 0:  # a solo bonus may say otherwise (basic: the lesser of a free and a paid invoke's worth)
-        w_free = _worth(SC, W.CH, R, who, True)[0]
-        w_paid = _worth(SC, W.CH, R, who, False)[0]
-        worth = w_free if w_free < w_paid else w_paid
     if mine:
         goal = 1 if attack else 0
         if margin >= goal:
             return 0, R_I_ENOUGH, 0, 0, 0, 0
-        need = (goal - margin + worth - 1) // worth
+        short = goal - margin
     else:
         if margin >= 0:
             return 0, R_I_HOLDS, 0, 0, 0, 0
-        need = (-margin + worth - 1) // worth
+        short = -margin
+    need = _solo_need(SC, W.CH, R, who, short) if P[P_SOLO] != 0 else (short + 1) // 2
     free, fp, payable = _budget(SC, W, R, who, allies, nal, bear, strict)
     fp = fp - P[pol + POL_RESERVE]
     if SC[who, S_NPC] != 0 and fp > G[G_GMPOOL] - P[pol + POL_FLOOR]:

@@ -21,7 +21,10 @@ NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_HELD, C_HELDONCE, C_SLOTNAME = range(25)
+    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SLOTNAME = range(27)
+#: C_SOLOSKILL: how many characters c faces alone with the solo skill bonus (solo._facing; 0: none), kept up
+#: as characters leave (solo._count_facing) so a roll reads it rather than count; C_SCALE: a copy of S_SCALE (the
+#: looks at a roll take CH alone: two more arrays handed to them cost 10% of every fight's pace, fast_core.md)
 #: C_HELD: c holds its action (001:82-84), its place in the order of holding (G_HELDSEQ's count then), else 0;
 #: C_HELDONCE: c held this exchange (a held turn is not held again)
 #: C_PEN: what c's consequences take off its every roll under the ordered rule (facts.consequence_penalty,
@@ -31,7 +34,7 @@ C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_AC
 #: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
 #: with more slots than this is refused (fast/coverage.py)
 MAX_SLOTS = 8
-NCF = 25 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+NCF = 27 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 # CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus

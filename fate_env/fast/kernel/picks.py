@@ -99,7 +99,7 @@ def _tactician_pick(T, W, B, actor, pol, n):
     best_r = 0
     for i in range(natt):
         if att_t[i] == focus:
-            r = _attack_rating(SC, SK, ST, CH, A, P, actor, att_s[i], focus)
+            r = _attack_rating(SK, ST, CH, A, actor, att_s[i], focus)
             if pick == NEG or r > best_r:
                 pick = i
                 best_r = r
@@ -154,8 +154,8 @@ def _stacker_pick(T, W, B, actor, pol, n):
     if P[pol + POL_GUARD] != 0 and held == 0 and natt > 0:
         outmatched = True
         for i in range(natt):
-            if _attack_rating(SC, SK, ST, CH, A, P, actor, att_s[i], att_t[i]) >= \
-                    _defense_rating(SC, SK, ST, CH, A, P, att_t[i], actor, att_s[i]):
+            if _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) >= \
+                    _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i]):
                 outmatched = False
                 break
         if outmatched:
@@ -179,7 +179,7 @@ def _sniper_pick(T, W, B, actor, n):
         i = _reach_step(T, CH, W.G, actor, B.moves, n[N_MOVE], B.buf, B.skills)
         if i != NEG:
             return i, R_T_BACKS, 0, 0, 0, 0
-    pick = _ranged_pick(SC, SK, ST, CH, A, P, actor, n[N_ATT], B.att_t, B.att_s)
+    pick = _ranged_pick(SK, ST, CH, A, P, actor, n[N_ATT], B.att_t, B.att_s)
     if pick != NEG:
         return n[N_MOVE] + pick, R_T_SHOOTS, 0, 0, 0, 0
     return NEG, 0, 0, 0, 0, 0
@@ -200,7 +200,7 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
         return _concede_at(n), R_T_CONCEDE, 0, 0, 0, 0
     why = R_T_ATTACK
     if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
-        pick = _closest_pick(SC, SK, ST, CH, A, P, actor, natt, att_t, att_s)
+        pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)
         why = R_T_SMASH
     else:
         if blasts != 0 and n[N_ZA] > 0:
@@ -303,7 +303,7 @@ def _script_next(T, W, B, chooser, npool):
         na = _attack_skills(P, pool[i], skills)
         v = -(1 << 30)
         for j in range(na):
-            r = _attack_rating(SC, SK, ST, CH, A, P, pool[i], skills[j], NEG)
+            r = _attack_rating(SK, ST, CH, A, pool[i], skills[j], NEG)
             if r > v:
                 v = r
         if v < best_v:

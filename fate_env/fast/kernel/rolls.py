@@ -8,7 +8,7 @@ from ..dice import die
 from ..jit import njit
 from .events import _emit
 from .layout import (
-    P_SCALED, P_SOLO, R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
+    R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     G_STOODIN, R_TARGET,
     C_NSUP, C_PEN, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
@@ -167,29 +167,19 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
 
 @mirrors("fate_env.rules.view.View.attack_rating")
 @njit(cache=True, _nrt=False)
-def _attack_rating(SC, SK, ST, CH, A, P, c, skill, target):
+def _attack_rating(SK, ST, CH, A, c, skill, target):
     """A look at ``c``'s attack with ``skill`` on ``target`` (NEG: no one in particular): base, solo and scale."""
     r, s, tw, fd, _, pen = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
-    v = r + s + tw + fd - pen
-    if P[P_SOLO] != 0:
-        v += _solo_skill(SC, CH, c, r)
-    if P[P_SCALED] != 0:
-        v += _edge(SC, c, target)
-    return v
+    return r + s + tw + fd - pen + _solo_skill(CH, c, r) + _edge(CH, c, target)
 
 
 @mirrors("fate_env.rules.view.View.defense_rating")
 @njit(cache=True, _nrt=False)
-def _defense_rating(SC, SK, ST, CH, A, P, target, attacker, skill):
+def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     """A look at ``target``'s defense against ``attacker``'s attack with ``skill``: base, solo and scale."""
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill), skill)
     r, s, tw, fd, _, pen = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
-    v = r + s + tw + fd - pen
-    if P[P_SOLO] != 0:
-        v += _solo_skill(SC, CH, target, r)
-    if P[P_SCALED] != 0:
-        v += _edge(SC, target, attacker)
-    return v
+    return r + s + tw + fd - pen + _solo_skill(CH, target, r) + _edge(CH, target, attacker)
 
 
 @mirrors("fate_env.rules.dice.Dice.roll")
@@ -216,8 +206,8 @@ def _rolled(T, W, EV, faces, c, action, skill, target, against, gear):
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     rating, stunt, tw, fd, lead, pen = _base(SK, ST, CH, A, c, skill, action, target)
-    solo = _solo_skill(SC, CH, c, rating) if P[P_SOLO] != 0 else 0
-    edge = _edge(SC, c, against) if P[P_SCALED] != 0 else 0
+    solo = _solo_skill(CH, c, rating)  # arithmetic on kept counts: a call or a switch here cost 10% (fast_core.md)
+    edge = _edge(CH, c, against)
     if fd and G[G_STOODIN] != 0:
         fd = 0  # a defense made for an ally: Condensed's full defense is for its own focus (003:2240-2244)
     if fd:

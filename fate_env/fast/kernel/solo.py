@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..jit import njit
 from .events import _emit
 from .layout import (
-    ACTIVE, C_STATUS, E_SOLO, NEG, R_ACTOR, R_OPP, R_TARGET, S_SCALE, S_SIDE, S_SOLO, SOLO_AMPLIFIED, SOLO_REDUCE,
+    ACTIVE, C_SCALE, C_SOLOSKILL, C_STATUS, E_SOLO, P_SOLO, NEG, R_ACTOR, R_BONUS, R_OBONUS, R_OPP, R_TARGET, S_SIDE, S_SOLO, SOLO_AMPLIFIED, SOLO_REDUCE,
     SOLO_REDUCE_MIN_1, SOLO_SKILL, SOLO_SUPPRESS,
 )
 from .mirror import mirrors
@@ -31,26 +31,34 @@ def _facing(SC, CH, c, bonus):
     return n
 
 
-@mirrors("fate_env.rules.solo.skill_bonus")
+@mirrors("fate_env.rules.solo._solo")
 @njit(cache=True, _nrt=False)
-def _solo_skill(SC, CH, c, rating):
+def _count_facing(SC, CH, P):
+    """Each character's count of those it faces alone with the solo skill bonus (C_SOLOSKILL), again:
+    at the start and whenever someone leaves the fight."""
+    if P[P_SOLO] == 0:
+        return
+    for c in range(SC.shape[0]):
+        CH[c, C_SOLOSKILL] = _facing(SC, CH, c, SOLO_SKILL)
+
+
+@mirrors("fate_env.rules.solo.skill_bonus")
+@njit(cache=True, _nrt=False, inline="always")
+def _solo_skill(CH, c, rating):
     """The solo skill bonus on a roll at ``rating``: +1 per character faced past the first, at most the
-    rating (003:2581-2587)."""
-    facing = _facing(SC, CH, c, SOLO_SKILL)
-    if facing == 0:
-        return 0
-    bonus = facing - 1 if facing - 1 < rating else rating
-    return bonus if bonus > 0 else 0
+    rating (003:2581-2587); no branch and no call, for it runs on every roll of every scene."""
+    b = CH[c, C_SOLOSKILL] - 1
+    b = b if b < rating else rating
+    return b if b > 0 else 0
 
 
 @mirrors("fate_env.rules.rolls.scale_edge")
-@njit(cache=True, _nrt=False)
-def _edge(SC, c, against):
+@njit(cache=True, _nrt=False, inline="always")
+def _edge(CH, c, against):
     """The levels of scale ``c`` stands above ``against``, the character opposing its roll (003:2430-2439):
-    0 when none opposes it or it is not lesser."""
-    if against == NEG:
-        return 0
-    d = SC[c, S_SCALE] - SC[against, S_SCALE]
+    0 when none opposes it (NEG) or it is not lesser; no branch on the scene, whose scales are all 0
+    without scale."""
+    d = CH[c, C_SCALE] - CH[against if against != NEG else c, C_SCALE]
     return d if d > 0 else 0
 
 
@@ -89,3 +97,28 @@ def _worth(SC, CH, R, who, free):
         if other != NEG and SC[other, S_SIDE] != side and _facing(SC, CH, other, SOLO_SUPPRESS) >= 2:
             return 1, SOLO_SUPPRESS, other
     return INVOKE_BONUS, NEG, NEG
+
+
+@mirrors("fate_env.rules.invokes.apply_invoke")
+@njit(cache=True, _nrt=False)
+def _solo_invoke(SC, CH, R, EV, G, who, free):
+    """An invoke's +2 just added to the roll, made what a solo bonus says it is worth, and announced after
+    the Invoked event (invokes.apply_invoke); its own call, so scenes without solo bonuses pay nothing."""
+    worth, rule, whose = _worth(SC, CH, R, who, free)
+    if rule == NEG:
+        return
+    if who == R[R_ACTOR]:
+        R[R_BONUS] += worth - INVOKE_BONUS
+    else:
+        R[R_OBONUS] += worth - INVOKE_BONUS
+    _emit(EV, G, E_SOLO, (whose, rule, worth, 0, 0, 0, 0, 0, 0, 0, 0))
+
+
+@mirrors("agents.basic.BasicController._invoke")
+@njit(cache=True, _nrt=False)
+def _solo_need(SC, CH, R, who, short):
+    """How many invokes ``short`` shifts need at the lesser of a free and a paid invoke's worth (basic)."""
+    w_free = _worth(SC, CH, R, who, True)[0]
+    w_paid = _worth(SC, CH, R, who, False)[0]
+    worth = w_free if w_free < w_paid else w_paid
+    return (short + worth - 1) // worth

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..jit import njit
 from .countdowns import _cd_left, _cd_trigger
 from .events import _emit
+from .solo import _count_facing
 from .layout import (
     C_CTAKEN, C_MEMBERS, C_PEN, C_STATUS, C_TOOKBY, CONCEDED, E_CONCEDED, E_MOBHIT, E_TAKENOUT, L_SEV, L_TRACK,
     L_VALUE, NEG, NSF, P_NCD, P_OFFERED, P_ORDERED, P_STYLE, P_TRACK, S_MOB, S_NBOX, S_NSLOT, SEV_EXTREME,
@@ -122,7 +123,7 @@ def _mob_hit(SC, P, W, EV, target, shifts, source):
             MARK[target, b] = 0
     _emit(EV, G, E_MOBHIT, (target, total, lost, CH[target, C_MEMBERS], 0, 0, 0, 0, 0, 0, 0))
     if CH[target, C_MEMBERS] == 0:
-        _taken_out(P, W, EV, target, source)
+        _taken_out(SC, P, W, EV, target, source)
 
 
 @mirrors("fate_env.rules.stress.Core.minimal")
@@ -205,10 +206,11 @@ def _sort_plans(plans, n):
 
 @mirrors("fate_env.rules.steps.taken_out")
 @njit(cache=True, _nrt=False)
-def _taken_out(P, W, EV, target, source):
+def _taken_out(SC, P, W, EV, target, source):
     CH, G = W.CH, W.G
     CH[target, C_STATUS] = TAKEN_OUT
     CH[target, C_TOOKBY] = source
+    _count_facing(SC, CH, P)
     _emit(EV, G, E_TAKENOUT, (target, source, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if P[P_NCD] != 0:
         _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TAKEN_OUT, target)
@@ -235,8 +237,9 @@ def _consequence_taken(P, CH, c, sev):
 
 @mirrors("fate_env.rules.steps.concede_fighter")
 @njit(cache=True, _nrt=False)
-def _concede(P, CH, EV, G, c):
+def _concede(SC, P, CH, EV, G, c):
     CH[c, C_STATUS] = CONCEDED
+    _count_facing(SC, CH, P)
     _emit(EV, G, E_CONCEDED, (c, _payout(P, CH, c), 0, 0, 0, 0, 0, 0, 0, 0, 0))
     if P[P_NCD] != 0:
         _cd_left(P, G, EV, c)

@@ -49,15 +49,15 @@ def _foe_here(SC, CH, me):
 
 @mirrors("agents.tactics.SniperController._turn")
 @njit(cache=True, _nrt=False)
-def _ranged_pick(SC, SK, ST, CH, A, P, actor, natt, att_t, att_s):
+def _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s):
     """sniper: the attack not with Fight with the best rating against defense (the first of equals)."""
     best = NEG
     best_v = 0
     for i in range(natt):
         if att_s[i] == P[P_FIGHT]:
             continue
-        v = _attack_rating(SC, SK, ST, CH, A, P, actor, att_s[i], att_t[i]) - \
-            _defense_rating(SC, SK, ST, CH, A, P, att_t[i], actor, att_s[i])
+        v = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) - \
+            _defense_rating(SK, ST, CH, A, P, att_t[i], actor, att_s[i])
         if best == NEG or v > best_v:
             best = i
             best_v = v
@@ -66,7 +66,7 @@ def _ranged_pick(SC, SK, ST, CH, A, P, actor, natt, att_t, att_s):
 
 @mirrors("agents.tactics.BruteController._turn")
 @njit(cache=True, _nrt=False)
-def _closest_pick(SC, SK, ST, CH, A, P, actor, natt, att_t, att_s):
+def _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s):
     """brute: the closest foe (its own zone if any there), the attack with the highest rating."""
     here = CH[actor, C_ZONE]
     same = False
@@ -78,7 +78,7 @@ def _closest_pick(SC, SK, ST, CH, A, P, actor, natt, att_t, att_s):
     for i in range(natt):
         if same and CH[att_t[i], C_ZONE] != here:
             continue
-        r = _attack_rating(SC, SK, ST, CH, A, P, actor, att_s[i], att_t[i])
+        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i])
         if best == NEG or r > best_r:
             best = i
             best_r = r

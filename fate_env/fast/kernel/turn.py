@@ -182,7 +182,7 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
     i -= n[N_AL]
     if n[N_CO] != 0 and i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_CONCEDE, 0, x2, x3, x4, x5)
-        _concede(P, CH, EV, G, actor)
+        _concede(SC, P, CH, EV, G, actor)
         return DONE
     i -= n[N_CO]
     if n[N_HOLD] != 0 and i == 1 + n[N_ZA] + n[N_SHOVE]:  # the whole turn put off, to be taken later in the exchange

@@ -161,7 +161,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
             dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
             R[R_OBASE], R[R_OFACES] = _rolled(T, W, EV, faces, t, ACT_DEFEND, dskill, actor, actor, 0)
         R[R_ACTOR] = actor
-        R[R_BASE] = _attack_rating(SC, SK, ST, CH, A, P, actor, skill, t)  # the effort against t (rolls.base, a look)
+        R[R_BASE] = _attack_rating(SK, ST, CH, A, actor, skill, t)  # the effort against t (rolls.base, a look)
         R[R_FACES] = dice
         R[R_BONUS] = 0
         R[R_Z1] = CH[actor, C_ZONE]
