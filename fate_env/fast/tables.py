@@ -463,7 +463,7 @@ def _params(scene: Scene, ix: _Index, made: dict[str, Any], policies: dict[str, 
             asks: dict[str, int] | None, pool: int, naspects: int) -> np.ndarray:
     """P: the scalar parameters (P_*), then the attack table, the order by skills, the policies, the
     skills of exploits and removals, and the consequence names, laid out in that order."""
-    n, zones, si, zi, ci = len(ix.ids), ix.zones, ix.si, ix.zi, ix.ci
+    n, si, ci = len(ix.ids), ix.si, ix.ci
     listed, owned = made["listed"], made["owned"]
     names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(EXPLOIT_SKILLS) + 3
     P = np.zeros(names_at + 2 * len(SEVERITIES) + sum(map(len, listed)) + len(owned), np.int64)

@@ -203,7 +203,7 @@ def _rolled(T, W, EV, faces, c, action, skill, target, against, gear):
     character opposing the roll, NEG for none), plus ``gear`` (a weapon or armor rating under
     ``weapon_effect: roll``, else 0), the four dice and the Rolled event; a defence on full defense
     uses it up. (total, the dice's sum)."""
-    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    SK, ST = T.SK, T.ST
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     rating, stunt, tw, fd, lead, pen = _base(SK, ST, CH, A, c, skill, action, target)
     solo = _solo_skill(CH, c, rating)  # arithmetic on kept counts: a call or a switch here cost 10% (fast_core.md)
@@ -227,7 +227,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     voice: ``passive`` = (difficulty, why_arg, why_kind), E_PASSIVE saying why. True: the
     opposition rolled."""
     difficulty, why_arg, why_kind = passive
-    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    SC, P = T.SC, T.P
     CH, G = W.CH, W.G
     R, faces = B.R, B.faces
     # weapons as roll modifiers (rolls.roll's ``armed``): an attack a defence opposes, on the physical track
