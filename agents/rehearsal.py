@@ -165,6 +165,9 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
     from fate_env import fast
     if not (fast.available() and fast.compiled()):
         return None
+    from fate_env.fast.entity_rows import play_learned
+    if not fast.compiled(play_learned):  # its own compile: never waited for here (another run may hold it)
+        return None
     from fate_env.environment.fast_entities import FastLearned
     from fate_env.fast.decode import outcome
     from fate_env.fast.kernel import layout as k

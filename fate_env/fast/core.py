@@ -34,16 +34,19 @@ def available() -> bool:
     return HAVE_NUMBA
 
 
-def compiled() -> bool:
-    """Whether the kernel is compiled already (in this process or in numba's disk cache); the
-    first run after an install or an upgrade compiles it, which takes one to two minutes."""
+def compiled(entry: Any = None) -> bool:
+    """Whether the kernel's ``entry`` (by default ``play_batch``, what bench plays) is compiled already
+    (in this process or in numba's disk cache); the first run after an install or an upgrade compiles
+    it, which takes minutes. A caller that would use another entry asks for that one: each compiles
+    on its own (the learned rehearsal's ``play_learned`` is not ready because ``play_batch`` is)."""
     if not HAVE_NUMBA:
         return True
+    fn = play_batch if entry is None else entry
     try:
-        found = bool(play_batch.signatures) or bool(play_batch._cache._cache_file._load_index())
+        found = bool(fn.signatures) or bool(fn._cache._cache_file._load_index())
     except Exception:  # numba's cache layout changed: cannot tell, so say nothing
         return True
-    if found:
+    if found and fn is play_batch:
         stamp.mark()  # the next run can tell without importing numba (stamp.py)
     return found
 
