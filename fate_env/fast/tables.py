@@ -9,6 +9,7 @@ two cores start from the same sheet by construction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -93,9 +94,10 @@ class Tables:
     fp_start: tuple[int, ...]
     gm_start: int
 
-    @property
+    @cached_property
     def blocks(self) -> tuple[str, ...]:
-        """The blocks' names by the kernel's index (P_BLK's rows: the scene's border order)."""
+        """The blocks' names by the kernel's index (P_BLK's rows: the scene's border order); worked out
+        once (the decoder reads it per event)."""
         return tuple(b.block.name for b in _blocks(self.scene))
 
     @property
@@ -334,7 +336,7 @@ def _map_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, maps: li
     for i, b in enumerate(blocks):
         bl = b.block
         rows[k.BKW * i:k.BKW * (i + 1)] = (zi[b.a], zi[b.b], bl.rating, bl.weapon, bl.remove_difficulty, bl.armor,
-                                           max(1, bl.weapon // 2), names.id(bl.name), first_aspect + i)
+                                           bl.shove_weapon, names.id(bl.name), first_aspect + i)
     cost = np.zeros(len(maps) * nz * nz, np.int64)
     path = np.zeros(len(maps) * nz * nz, np.int64)
     harm = np.full(len(maps) * nz * nz, k.NEG, np.int64)

@@ -165,6 +165,11 @@ class Block:
     def armor(self) -> int:
         return max(1, self.rating // 2) if self.cover == "mitigates" else 0
 
+    @property
+    def shove_weapon(self) -> int:
+        """The weapon rating a foe forced into it takes: half its own, rounded down, at least 1 (003:2324-2326)."""
+        return max(1, self.weapon // 2)
+
 
 @dataclass(frozen=True)
 class Border:

@@ -751,10 +751,10 @@ def test_every_order_by_skills_is_played_identically(name, rules, dials):
                 assert at > 0 and order[at - 1] == leader
 
 
-def _blocks_variant():
+def _blocks_variant(rules: str | None = None):
     """The warehouse with three of Fate Condensed's blocks (003:2300-2345): one between the floors that
     harms a failed crossing and gives cover (armor), a railing the gallery's sniper shoots over (cover),
-    one at the dock that stops shots across it."""
+    one at the dock that stops shots across it; under ``rules`` (default: the scene's own)."""
     import copy
     from fate_env.content.scenes import read_scene_data
     _, data = read_scene_data("warehouse")
@@ -766,7 +766,7 @@ def _blocks_variant():
         {"between": ["floor_east", "dock"], "block": {"name": "Stacked Pallets", "rating": 1, "cover": "negates"}},
     ]
     data["aspects"] = [a for a in data["aspects"] if a["name"] not in ("Heavy Crates", "Ladder Access Only")]
-    return scene_from_dict(data, "warehouse_blocks")
+    return scene_from_dict(data, "warehouse_blocks", rules=rules)
 
 
 @pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
@@ -776,8 +776,7 @@ def test_blocks_are_played_identically(rules):
     shifts missed; clearing it (its rating plus two) changes the map; a foe beside it may be forced into
     it (an attack, its weapon rating half the block's); as cover it takes armor off a hit across it or
     stops shots. Compared event for event under three rule sets, and each of these is seen to happen."""
-    scene = _blocks_variant() if rules != "fate2" else scene_from_dict(
-        {**_blocks_variant_data(), "rules": "fate2"}, "warehouse_blocks_fate2")
+    scene = _blocks_variant(rules)
     assert not covered(scene)
     log = compare_mixes(scene, range(60))
     hits = [n for e in log if e["type"] == "Hit" for n in e["notes"]]
@@ -785,20 +784,6 @@ def test_blocks_are_played_identically(rules):
     assert "Burning Crates" in hits, "no failed crossing harmed"
     assert any(e["type"] == "Cover" for e in log), "no block gave cover"
     assert any(e["type"] == "AspectRemoved" and e["aspect"] in ("Burning Crates", "Stacked Pallets", "Iron Railing") for e in log)
-
-
-def _blocks_variant_data():
-    import copy
-    from fate_env.content.scenes import read_scene_data
-    _, data = read_scene_data("warehouse")
-    scene = _blocks_variant()
-    data = copy.deepcopy(data)
-    data["borders"] = [{"between": [b.a, b.b], **({"difficulty": b.difficulty} if b.difficulty else {}),
-                        **({"aspect": b.aspect} if b.aspect else {}),
-                        **({"block": {"name": b.block.name, "rating": b.block.rating, "weapon": b.block.weapon,
-                                      "cover": b.block.cover}} if b.block else {})} for b in scene.borders]
-    data["aspects"] = [a for a in data["aspects"] if a["name"] not in ("Heavy Crates", "Ladder Access Only")]
-    return data
 
 
 def _generated_with_blocks(rules: str, count: int, first: int = 3000) -> list:

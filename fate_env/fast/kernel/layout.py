@@ -234,7 +234,7 @@ BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of supp
 
 NEG = -1
 #: the solo bonuses, as the reference names them (rules.solo.SOLO_BONUSES), a bit each in S_SOLO
-from fate_env.rules.solo import SOLO_BONUSES  # noqa: E402
+from fate_env.rules.solo import INVOKE_BONUS, SOLO_BONUSES  # noqa: E402,F401  (INVOKE_BONUS: kernel/solo.py)
 SOLO_SKILL, SOLO_REDUCE, SOLO_REDUCE_MIN_1, SOLO_AMPLIFIED, SOLO_SUPPRESS, SOLO_NO_STACKING = (
     SOLO_BONUSES.index(w) for w in ("skill", "reduce_stress", "reduce_stress_min_1", "amplified_invokes",
                                     "suppress_invokes", "no_stacking"))

@@ -7,12 +7,11 @@ from __future__ import annotations
 from ..jit import njit
 from .events import _emit
 from .layout import (
-    ACTIVE, C_SCALE, C_SOLOSKILL, C_STATUS, E_SOLO, P_SOLO, NEG, R_ACTOR, R_BONUS, R_OBONUS, R_OPP, R_TARGET, S_SIDE, S_SOLO, SOLO_AMPLIFIED, SOLO_REDUCE,
+    INVOKE_BONUS, ACTIVE, C_SCALE, C_SOLOSKILL, C_STATUS, E_SOLO, P_SOLO, NEG, R_ACTOR, R_BONUS, R_OBONUS, R_OPP, R_TARGET, S_SIDE, S_SOLO, SOLO_AMPLIFIED, SOLO_REDUCE,
     SOLO_REDUCE_MIN_1, SOLO_SKILL, SOLO_SUPPRESS,
 )
 from .mirror import mirrors
 
-INVOKE_BONUS = 2  # 003:583-585
 
 
 @mirrors("fate_env.rules.solo._solo")

@@ -42,7 +42,7 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 def run(e: "Play", f: Fighter, choice: ShoveInto) -> Flow:
     target, skill = choice.target, choice.skill
     block = next(b for b in _blocks_here(e, f.zone) if b.name == choice.block)
-    answer = yield from respond(e, target, f.id, "attack", skill, max(1, block.weapon // 2))
+    answer = yield from respond(e, target, f.id, "attack", skill, block.shove_weapon)
     if not answer:
         return
     if type(answer) is ForgoDefense:
@@ -51,7 +51,7 @@ def run(e: "Play", f: Fighter, choice: ShoveInto) -> Flow:
         defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
         r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend, about=(block.name,))
     yield from invoke_rounds(e, r)
-    yield from land(e, f, target, r, attack_track(e, skill), into=(block.name, max(1, block.weapon // 2)))
+    yield from land(e, f, target, r, attack_track(e, skill), into=(block.name, block.shove_weapon))
 
 
 ACTION = Action(ShoveInto, offer, run, gate=lambda scene: any(b.block is not None for b in scene.borders))
