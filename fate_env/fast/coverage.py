@@ -108,6 +108,22 @@ def _countdowns(countdowns, scene: Scene) -> list[str]:
                   for cd in countdowns if len(cd.triggers) > k.MAX_TRIG]
 
 
+def _hazards(hazards, scene: Scene) -> list[str]:
+    """The kernel keeps up to MAX_HAZARDS hazards that attack on the scene's own track, each acting while
+    the one aspect of its name stands (kernel/hazards.py); one that creates an advantage is not played."""
+    why = [f"{len(hazards)} hazards (the kernel keeps up to {k.MAX_HAZARDS})"] if len(hazards) > k.MAX_HAZARDS else []
+    named = [b.block.name for b in scene.borders if b.block is not None] + \
+        [cd.aspect.name for cd in scene.countdowns if cd.aspect is not None] + [hz.name for hz in hazards]
+    for hz in hazards:
+        if hz.creates is not None:
+            why.append(f"hazard {hz.name!r}, which creates an advantage")
+        if hz.track != scene.conflict:
+            why.append(f"hazard {hz.name!r} on the {hz.track} track in a {scene.conflict} conflict")
+        if named.count(hz.name) > 1:
+            why.append(f"hazard {hz.name!r} named like a block, a countdown's aspect or another hazard")
+    return why
+
+
 def _characters(chars, scene: Scene) -> list[str]:
     why = [w for c in chars for w in character_reasons(c, scene)]
     for name, what in CHARACTER_FEATURES.items():
@@ -131,7 +147,7 @@ SCENE_FIELDS: dict[str, Any] = {
     "borders": _blocks,
     "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,
     "reserves": ANY,            # off the table until live play's /add brings one in
-    "countdowns": _countdowns, "hazards": _none("hazards"), "distractions": _none("distractions"),
+    "countdowns": _countdowns, "hazards": _hazards, "distractions": _none("distractions"),
     "consequence_names": ANY,   # names only: kernel/aspects._cons_name picks them as aspects.consequence_name does
 }
 

@@ -123,6 +123,10 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
     def who(x: int) -> str | None:
         return None if x < 0 else ids[x]
 
+    def roller(x: int) -> str:
+        """A roll's roller: a character, or a hazard (its code below HZ_ROLLER: layout)."""
+        return scene.hazards[k.HZ_ROLLER - x].name if x <= k.HZ_ROLLER else ids[x]
+
     for row in EV[:n]:
         code = int(row[0])
         a = [int(x) for x in row[1:]]
@@ -133,6 +137,9 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_DECISION:
             option = _option(tb, row)
             out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
+        elif code == k.E_ROLLED and a[0] <= k.HZ_ROLLER:  # a hazard rolls its rating, named as its skill
+            name = roller(a[0])
+            out.append(ev.Rolled(name, ACTIONS[a[1]], name, a[3], a[4], (a[5], a[6], a[7], a[8]), ()))
         elif code == k.E_ROLLED:
             fd, tw, lead, gear, pen = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16 & 0xFFFFFF, a[10] >> 40 & 0xFF, \
                 a[10] >> 48 & 7
@@ -150,7 +157,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Invoked(ids[a[0]], names[a[5]], a[1], ids[a[2]], bool(a[3]), "reroll" if reroll else "bonus",
                                   who(a[4]), (a[7], a[8], a[9], a[10]) if reroll else None))
         elif code == k.E_RESOLVED:
-            out.append(ev.Resolved(ids[a[0]], ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
+            out.append(ev.Resolved(roller(a[0]), ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
         elif code == k.E_CDMARKED:
             out.append(ev.CountdownMarked(scene.countdowns[a[0]].name, a[1], a[2]))
         elif code == k.E_CDENDED:
@@ -169,6 +176,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.SoloBonus(ids[a[0]], k.SOLO_BONUSES[a[1]], a[2]))
         elif code == k.E_COVER:
             out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
+        elif code == k.E_HAZARD:
+            out.append(ev.HazardActs(scene.hazards[a[0]].name, ids[a[1]]))
         elif code == k.E_HELD:
             out.append(ev.ActionHeld(ids[a[0]]))
         elif code == k.E_STOODIN:
@@ -178,13 +187,15 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
                 why = f"take advantage of {names[a[3]]}"
             elif a[4] == k.WHY_PASSIVE_CLEAR:
                 why = f"clear {names[a[3]]}"
+            elif a[4] == k.WHY_PASSIVE_HAZARD:
+                why = f"take advantage of {names[a[3]]}, a hazard"
             elif a[4] == k.WHY_PASSIVE_FORGO:
                 why = f"{ids[a[3]]} forgoes the defense"
             elif a[1] == k.ACT_ADVANTAGE:
                 why = f"create {scene.advantages[a[3]].name}"
             else:
                 why = f"move to {_target(tb, a[3])}"
-            out.append(ev.PassiveOpposition(ids[a[0]], ACTIONS[a[1]], a[2], why))
+            out.append(ev.PassiveOpposition(roller(a[0]), ACTIONS[a[1]], a[2], why))
         elif code == k.E_MAJOR:
             out.append(ev.MajorCost(ids[a[0]], MAJOR_COSTS[a[1]], names[a[3]], a[2]))
         elif code == k.E_CREATED:
@@ -246,6 +257,9 @@ def _hit_note(tb: Tables, a: list[int]) -> tuple[str, ...]:
         return (f"forced into {tb.blocks[a[5]]}, weapon {a[6]}",)
     if note == k.HIT_CROSSING:
         return (tb.blocks[a[5]],)
+    if note == k.HIT_HAZARD:
+        hz = tb.scene.hazards[a[5]]
+        return (f"{hz.name}: weapon {hz.weapon}" + (f", armor {a[6]}" if a[6] else ""),)
     return ()
 
 

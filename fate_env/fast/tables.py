@@ -16,6 +16,7 @@ import numpy as np
 
 from fate_env.content.policies import pool_floor
 from fate_env.rules.aspects import CONSEQUENCE_NAMES
+from fate_env.rules.hazards import slot as hazard_slot
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
 from fate_env.rules.reach import order_by_skills, reach_of, sheet_attack_skills, skills_of_order
@@ -258,6 +259,9 @@ def _aspects(scene: Scene, ix: _Index, names: _Names, SC: np.ndarray) -> tuple[n
     for i, b in enumerate(_blocks(scene)):  # a block's name: an aspect about the block alone (A_BLOCK)
         rows.append((k.K_SITUATION, -1, -1, -1, names.id(b.block.name), 0, 0, -1, i + 1))
         free.append({})
+    for hz in scene.hazards:  # a hazard's name: an aspect of its zone, or of the scene for one with none
+        rows.append((k.K_SITUATION, -1, -1 if hz.zone is None else zi[hz.zone], -1, names.id(hz.name), 0, 0, -1, 0))
+        free.append({})
     for i, c in enumerate(chars):
         SC[i, k.S_XREPL] = k.NEG
         lost = c.extreme_loses()
@@ -332,7 +336,7 @@ def _map_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, maps: li
     blocks = _blocks(scene)
     index = {frozenset((b.a, b.b)): i for i, b in enumerate(blocks)}
     rows = np.zeros(k.BKW * len(blocks), np.int64)
-    first_aspect = naspects - len(blocks) + 1  # the blocks' aspects are the last opening ones (_aspects)
+    first_aspect = naspects - len(blocks) - len(scene.hazards) + 1  # the blocks' aspects, then the hazards' (_aspects)
     for i, b in enumerate(blocks):
         bl = b.block
         rows[k.BKW * i:k.BKW * (i + 1)] = (zi[b.a], zi[b.b], bl.rating, bl.weapon, bl.remove_difficulty, bl.armor,
@@ -532,6 +536,26 @@ def _countdown_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) ->
     return P
 
 
+def _hazard_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, naspects: int) -> np.ndarray:
+    """P with the hazards' rows after it (kernel/hazards.py; layout.HZ_*): name, aspect (the last opening
+    ones, _aspects), rating, weapon, zone, the sides it attacks (every side for none named), its slot in
+    the order by skills (rules/hazards.slot)."""
+    if not scene.hazards:
+        return P
+    zi, sides = ix.zi, {s: i for i, s in enumerate(ix.sides)}
+    order = [scene.character(c) for c in _order_by_skills(scene)]
+    first = skills_of_order(scene.rules.facts.initiative, scene.conflict)[0]
+    rows = np.zeros(k.HZW * len(scene.hazards), np.int64)
+    first_aspect = naspects - len(scene.hazards) + 1
+    for h, hz in enumerate(scene.hazards):
+        rows[k.HZW * h:k.HZW * (h + 1)] = (
+            names.id(hz.name), first_aspect + h, hz.rating, hz.weapon, zi[hz.zone] if hz.zone is not None else k.NEG,
+            sum(1 << sides[s] for s in (hz.attacks or ix.sides)), hazard_slot(hz, order, first))
+    P = np.concatenate([P, rows])
+    P[k.P_NHZ], P[k.P_HZ] = len(scene.hazards), len(P) - len(rows)
+    return P
+
+
 def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None = None) -> Tables:
     """The kernel's arrays for ``scene``, one table at a time; ``policies`` maps each character to the
     controller that plays it and that controller's parameters; ``asks`` the decision kinds (a
@@ -553,7 +577,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     made = _made_names(scene, names)
     TPL = _templates(scene, ix, names)
     P = _countdown_params(_params(scene, ix, made, policies, asks, int(pool), len(A0)), scene, ix, names)
-    P = _map_params(P, scene, ix, names, maps, len(A0))
+    P = _hazard_params(_map_params(P, scene, ix, names, maps, len(A0)), scene, ix, names, len(A0))
     return Tables(scene, ix.ids, ix.sides, tuple(ix.skills), ix.zones, tuple(names.texts), SC, SK, ST, SLOTS, A0,
                   AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),

@@ -51,7 +51,7 @@ from .table import Roll
 from .play import Play
 
 if TYPE_CHECKING:
-    from .scene import Hazard
+    from .scene import CharacterSheet, Hazard
 
 #: what defends against a hazard's attack on each track (a ranged attack's defence; Will, mentally)
 DEFENCE = {PHYSICAL: DEFEND_SKILLS["ranged"], "mental": DEFEND_SKILLS["any"]}
@@ -73,14 +73,16 @@ def slots(e: "Play") -> list[tuple["Hazard", int]]:
     first order skill (Notice, or Empathy in a mental conflict; Alertness under Fate 3.0) is below
     the hazard's rating. It rolls initiative with its rating (003:2288-2290); a character of equal
     skill goes first (a ruling: the tie-breaking skills are a character's, a hazard has none)."""
-    first = order_skills(e)[0]
-    order = skill_order(e)
     F = e.t.f
-    out = []
-    for hz in e.scene.hazards:
-        slot = next((j for j, c in enumerate(order) if F[c].sheet.skill(first) < hz.rating), len(order))
-        out.append((hz, slot))
-    return out
+    sheets = [F[c].sheet for c in skill_order(e)]
+    return [(hz, slot(hz, sheets, order_skills(e)[0])) for hz in e.scene.hazards]
+
+
+def slot(hz: "Hazard", sheets: "list[CharacterSheet]", first: str) -> int:
+    """The place in an order by skills (``sheets``, first to last) before which ``hz`` acts: that of
+    the first sheet whose ``first`` order skill is below its rating, else the end. The one computation
+    the engine and the fast core's tables both read."""
+    return next((j for j, s in enumerate(sheets) if s.skill(first) < hz.rating), len(sheets))
 
 
 def _defence(e: "Play", cid: str, hz: "Hazard") -> tuple[str, int]:

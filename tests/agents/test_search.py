@@ -245,15 +245,16 @@ def test_every_turn_option_of_the_shipped_scenes_is_described_in_words(rules):
 
 
 def test_the_python_engines_forks_are_counted_so_search_plays_every_scene():
-    """burning_mill's hazards keep it off the fast core: each decision plays at most ``forks`` copies
-    (options times simulations, at least two simulations), the same choices on every machine."""
+    """On the Python engine (``core: reference``, as on any scene the fast core does not play) each
+    decision plays at most ``forks`` copies (options times simulations, at least two simulations), the
+    same choices on every machine."""
     c = start(load_scene("burning_mill"), seed=1)
     while c.pending.kind != "turn" or c.side_of(c.pending.actor) != "kesslers" or len(c.pending.options) < 8:
         c.step(make_controller("basic").choose(c, c.pending)[0])
     m = len(c.pending.options)
 
     def simulations(**params):
-        look = SearchController(0, simulations=16, depth=1, **params)
+        look = SearchController(0, simulations=16, depth=1, core="reference", **params)
         assert look._lookahead(c, c.pending) is None  # the Python engine's forks
         forks = []
         real = look._fork

@@ -112,8 +112,9 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 
 def test_the_shipped_scenes_it_covers():
     """The scenes docs/fast_core.md names as played by the fast core (leviathan's immobile parts,
-    summoning's countdowns, highwaymen's FATE 2.0, wyrm's scale and solo bonus, the rest from the start)."""
-    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["duel", "ghoul", "highwaymen", "horde",
+    summoning's countdowns, highwaymen's FATE 2.0, wyrm's scale and solo bonus, burning_mill's hazards,
+    the rest from the start)."""
+    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["burning_mill", "duel", "ghoul", "highwaymen", "horde",
                                                                       "interrogation", "leviathan", "summoning",
                                                                       "warehouse", "warehouse_mobs", "wyrm"]
 
@@ -827,3 +828,51 @@ def test_scale_and_solo_bonuses_are_played_identically(bonuses):
     seen = {e["bonus"] for e in log if e["type"] == "SoloBonus"} | ({"skill"} if any(
         n.startswith("solo +") for n in notes) else set())
     assert seen >= set(bonuses), f"not seen at work: {set(bonuses) - seen}"
+
+
+def _hazards_variant(rules: str, dials: dict):
+    """burning_mill (003:2270-2297) with a third hazard that strikes only the Kesslers, in the loft, and
+    weapons and armor on every sheet (ARMS), under ``rules`` with ``dials``."""
+    import copy
+    from fate_env.content.scenes import read_scene_data
+    _, data = read_scene_data("burning_mill")
+    data = copy.deepcopy(data)
+    data["hazards"].append({"name": "Sagging Beams", "rating": 2, "weapon": 1, "zone": "loft", "attacks": ["kesslers"]})
+    data["characters"] = {cid: {**c, "weapon": ARMS[i % len(ARMS)][0], "armor": ARMS[i % len(ARMS)][1]}
+                          for i, (cid, c) in enumerate(data["characters"].items())}
+    return scene_from_dict({**data, "rules": {"name": rules, "dials": dials}}, "burning_mill_variant")
+
+
+@pytest.mark.parametrize("rules, dials", [
+    ("condensed", {"forgo_defense": True, "weapons": True}),
+    ("core", {"weapons": True, "weapon_effect": "roll"}),
+    ("fate2", {"forgo_defense": True}),
+])
+def test_hazards_are_played_identically(rules, dials):
+    """Hazards (003:2270-2297): each strikes the one it has the best odds against among those it may
+    reach, its target answering (defend, concede, or forgo the defense) and alone invoking; a tie or better
+    hits for the shifts plus its weapon, less armor. Under popcorn order they close the exchange; in an
+    order by skills (Core's, FATE 2.0's) each acts at its rating's place. Clearing one (against its
+    rating, from its zone) ends it; taking advantage of one is against its rating. Compared event for
+    event, and each of these is seen to happen."""
+    scene = _hazards_variant(rules, dials)
+    assert not covered(scene), covered(scene)
+    log = compare_mixes(scene, range(60))
+    acts = {e["hazard"] for e in log if e["type"] == "HazardActs"}
+    assert acts == {"Roaring Flames", "Choking Smoke", "Sagging Beams"}, acts
+    assert any(e["type"] == "Hit" and e["source"] is None and e["notes"] for e in log), "no hazard hit"
+    assert any(e["type"] == "AspectRemoved" and e["aspect"] in acts for e in log), "no hazard cleared"
+    assert any(e["type"] == "PassiveOpposition" and e["why"].endswith(", a hazard") for e in log)
+    if dials.get("forgo_defense"):
+        assert any(e["type"] == "PassiveOpposition" and e["actor"] in acts and "forgoes" in e["why"] for e in log)
+
+
+def test_hazards_that_create_advantages_or_harm_another_track_are_refused_by_name():
+    """What the fast core does not play of hazards stays on the reference, named."""
+    from fate_env.content.scenes import read_scene_data
+    _, data = read_scene_data("burning_mill")
+    data = {**data, "hazards": [{"name": "Choking Smoke", "rating": 1, "weapon": 1, "creates": "Coughing"},
+                                {"name": "Dread", "rating": 1, "weapon": 1, "track": "mental"}]}
+    why = covered(scene_from_dict(data, "burning_mill_refused"))
+    assert why == ["hazard 'Choking Smoke', which creates an advantage",
+                   "hazard 'Dread' on the mental track in a physical conflict"], why

@@ -502,9 +502,12 @@ def test_under_cores_order_the_hazard_acts_at_its_ratings_place():
     assert _names(c, "TurnStarted") == []
 
 
-def test_the_fast_core_refuses_hazards():
+def test_the_fast_core_plays_hazards_that_attack_and_refuses_those_that_create_advantages():
+    """A turret that attacks runs on the fast core (tests/fast/test_differential.py compares it); one that
+    creates an advantage instead stays on this engine, named."""
     from fate_env.fast import covered
-    assert "hazards" in covered(_hazard_scene())
+    assert covered(_hazard_scene()) == []
+    assert covered(_hazard_scene(creates="Pinned Down")) == ["hazard 'Machine-Gun Turret', which creates an advantage"]
 
 
 # -- blocks (003:2300-2345) ---------------------------------------------------------------------

@@ -3,7 +3,7 @@
 This mirrors, step for step, the reference engine's conflict flow (``fate_env/rules/flows/
 conflict.py``), every action a turn offers (``rules/actions/``: moves, attack, create an advantage,
 exploit, the overcome move, remove, full defense, support, concede, pass, a zone attack, a shove
-into a block), invoke rounds
+into a block), hazards' turns, invoke rounds
 (``rules/invokes.py``), overcome outcomes (``rules/overcome.py``), Condensed and Core stress
 (``rules/stress.py``), boosts (``rules/aspects.py``), the scene's end (``rules/end.py``) and the
 policies of ``agents/`` (``basic``, the tactics, ``random``) — over flat integer arrays, so numba
@@ -23,7 +23,8 @@ Modules, lowest first (each imports only those above it): ``layout`` (the arrays
 codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``solo`` (scale and a big bad's solo bonuses), ``rolls``, ``aspects``,
 ``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
 ``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
-``exploit``, ``remove``, ``shove``, ``support``, ``zone_attack``), ``picks`` (each script's pick of a turn's option),
+``exploit``, ``remove``, ``shove``, ``support``, ``zone_attack``), ``hazards`` (obstacles that attack, at
+their place in the order of turns), ``picks`` (each script's pick of a turn's option),
 ``turn`` (a turn: its options built, one picked, taken), ``conflict`` (the flow), and ``entry`` (what
 Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
 flows in the bundles of ``../bundles.py``.

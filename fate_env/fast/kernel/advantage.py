@@ -105,7 +105,7 @@ def _advantage(T, W, B, EV, actor, k, target):
                        ACT_ADVANTAGE, NEG, FAR if far else NEG)
     dskill = NEG
     if active:
-        if not _respond(T, W, EV, target, B, False):
+        if not _respond(T, W, EV, target, B, False, True):
             return
         dskill = _use_skill(SK, ST, CH, A, P, target, _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor),
                             ACT_DEFEND, actor, NEG)  # not an attack: a stunt limited to one skill's attacks does not apply

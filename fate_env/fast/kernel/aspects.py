@@ -9,7 +9,8 @@ from .events import _emit
 from .layout import (
     A_BLOCK, BK_A, BK_B, BKW, P_BLK, A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
     E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_CONSEQUENCE, K_SITUATION, NEG,
-    P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, P_SHOOT, P_TRACK, S_SIDE, WHY_EXPIRED,
+    P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, P_SHOOT, P_TRACK, S_SIDE, WHY_EXPIRED, HZ_ASPECT, HZ_ZONE, HZW, P_HZ,
+    P_NHZ,
 )
 from .mirror import mirrors
 
@@ -80,7 +81,21 @@ def _removable(SC, CH, A, P, actor, aid):
     if b != 0:  # its block stands while it does (an aspect cleared goes with its block)
         at = P[P_BLK] + BKW * (b - 1)
         return here == P[at + BK_A] or here == P[at + BK_B]
+    h = _hazard_of(P, aid)
+    if h != NEG:  # a hazard is overcome from where it strikes (003:2295-2297)
+        z = P[P[P_HZ] + HZW * h + HZ_ZONE]
+        return z == NEG or z == here
     return False
+
+
+@mirrors("fate_env.rules.aspects.hazard_of")
+@njit(cache=True, _nrt=False, inline="always")
+def _hazard_of(P, aid):
+    """The hazard whose aspect ``aid`` is (NEG: none); a scene without hazards looks at nothing."""
+    for h in range(P[P_NHZ]):
+        if P[P[P_HZ] + HZW * h + HZ_ASPECT] == aid:
+            return h
+    return NEG
 
 
 @mirrors("fate_env.rules.aspects.exploitable", "fate_env.rules.aspects.removable")

@@ -25,15 +25,16 @@ from .stress import _concede
 
 @mirrors("fate_env.rules.steps.respond", "agents.basic.BasicController._respond")
 @njit(cache=True, _nrt=False)
-def _respond(T, W, EV, target, B, attack):
+def _respond(T, W, EV, target, B, attack, declarable):
     """steps.respond: the target defends (RESP_DEFEND), concedes before the dice (RESP_NONE), or, on
     an ``attack`` under the forgo_defense dial, takes it undefended (RESP_FORGO): basic's test, or
-    the random policy's draw among the options (defend, concede, forgo)."""
+    the random policy's draw among the options (defend, concede, forgo). ``declarable``: a character's
+    roll, against which FATE 2.0's full defense may be declared (a hazard's is not: hazards.attack)."""
     P = T.P
     CH, RNG, G = W.CH, W.RNG, W.G
     forgo = attack and P[P_FORGO] != 0
     # FATE 2.0: one yet to act this exchange may declare a full defense when first attacked (001:80)
-    declare = P[P_FD_EXCHANGE] != 0 and CH[target, C_FULLDEF] == 0 and CH[target, C_ACTED] == 0
+    declare = declarable and P[P_FD_EXCHANGE] != 0 and CH[target, C_FULLDEF] == 0 and CH[target, C_ACTED] == 0
     anytime = P[P_OFFERED] == 0  # a concession before the dice (none where it is offered: 001:150)
     at_forgo = 2 if anytime else 1  # the options: defend, concede, forgo, full defense, those offered
     at_fd = at_forgo + 1 if forgo else at_forgo
@@ -117,7 +118,7 @@ def _attack(T, W, B, EV, actor, target, skill, block):
         target = _stand_in(T, W, EV, target, actor)
         if G[G_BAIL] != BAIL_NONE:
             return
-    answer = _respond(T, W, EV, target, B, True)
+    answer = _respond(T, W, EV, target, B, True, True)
     if answer == RESP_NONE:
         return
     if answer == RESP_FORGO:

@@ -12,9 +12,10 @@ from .layout import (
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
     G_UNRESOLVED, G_WINNER, NEG, O_NEXT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
     S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE, C_HELD, C_HELDONCE, D_HOLD, E_FORFEIT, FORFEIT_HELD,
-    G_DECIDED, O_ACT_NOW, O_KEEP_HOLDING, P_HOLD, P_NCD, R_H_ACT, TR_EXCHANGE, TR_TURN,
+    G_DECIDED, O_ACT_NOW, O_KEEP_HOLDING, P_HOLD, P_NCD, R_H_ACT, TR_EXCHANGE, TR_TURN, P_NHZ,
 )
 from .countdowns import _cd_trigger
+from .hazards import _hazards_act
 from .mirror import kernel_only, mirrors
 from .seats import _ask_two, _draw, _draws, _why
 from .stress import _payout
@@ -148,6 +149,27 @@ def _next_in_order(CH, P, after):
     return NEG
 
 
+@mirrors("fate_env.rules.flows.conflict._advance")
+@njit(cache=True, _nrt=False)
+def _advance_order(T, W, B, EV, after):
+    """By skills: the position of the next character still in the fight after ``after`` (NEG at the
+    exchange's end, or when the scene is over or a seat's answer is awaited: the caller looks), once the
+    hazards placed between the two have taken their turns."""
+    SC, P = T.SC, T.P
+    CH, G = W.CH, W.G
+    while True:
+        i = _next_in_order(CH, P, after)
+        if P[P_NHZ] == 0:
+            return i
+        _hazards_act(T, W, B, EV, after, SC.shape[0] if i == NEG else i)
+        if G[G_BAIL] != BAIL_NONE or _over(SC, CH, G):
+            return NEG
+        if i != NEG and CH[P[P[P_ORDER] + i], C_STATUS] != ACTIVE:
+            after = i  # the hazard took the next one out: on to the one after
+            continue
+        return i
+
+
 @kernel_only("which of the two compiled turns a scene plays (_turn's ``blasts``)")
 @njit(cache=True, _nrt=False, inline="always")
 def _play_turn(T, W, B, EV, actor):
@@ -169,6 +191,18 @@ def _popcorn_next(T, W, B, EV, actor):
     CH, G, RNG = W.CH, W.G, W.RNG
     allies, pool = B.allies, B.pool
     n = SC.shape[0]
+    if P[P_NHZ] != 0:  # the hazards' turns close the exchange, once everyone still in has acted (rules/hazards.py)
+        done = True
+        for c in range(n):
+            if CH[c, C_STATUS] == ACTIVE and CH[c, C_ACTED] == 0:
+                done = False
+        if done:
+            _hazards_act(T, W, B, EV, NEG - 1, n)
+            if G[G_BAIL] != BAIL_NONE:
+                return NEG
+            if _over(SC, CH, G):
+                _finish(SC, CH, W.MARK, G, EV, P, False)
+                return NEG
     # who goes next: the one who just acted names them (popcorn)
     nrem = 0
     for c in range(n):
@@ -236,7 +270,17 @@ def _run(T, W, B, EV, K):
         else:
             actor = opener if CH[opener, C_STATUS] == ACTIVE else _first_active(CH)
     else:
-        cursor = G[G_CKCURSOR] if resume else _next_in_order(CH, P, NEG)
+        if not resume and P[P_NHZ] != 0 and G[G_CKMODE] != 0:
+            G[G_CKCURSOR] = NEG  # a pause among the hazards before the first turn resumes from here
+            _save(W, K)
+        cursor = G[G_CKCURSOR] if resume else NEG
+        if cursor == NEG:
+            cursor = _advance_order(T, W, B, EV, NEG)
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            if cursor == NEG:  # the hazards ended it before anyone's turn
+                _finish(SC, CH, MARK, G, EV, P, False)
+                return
         actor = P[P[P_ORDER] + cursor]
     while True:
         if G[G_CKMODE] != 0:
@@ -264,12 +308,19 @@ def _run(T, W, B, EV, K):
             if actor == NEG:
                 return
         else:
-            i = _next_in_order(CH, P, cursor)
-            if i == NEG:
+            i = _advance_order(T, W, B, EV, cursor)
+            if G[G_BAIL] != BAIL_NONE:
+                return
+            if i == NEG and not _over(SC, CH, G):
                 if P[P_HOLD] != 0:
                     _forfeit_held(CH, EV, G)
                 if not _begin_exchange(T, W, EV):
                     return
-                i = _next_in_order(CH, P, NEG)
+                i = _advance_order(T, W, B, EV, NEG)
+                if G[G_BAIL] != BAIL_NONE:
+                    return
+            if _over(SC, CH, G):
+                _finish(SC, CH, MARK, G, EV, P, False)
+                return
             cursor = i
             actor = P[P[P_ORDER] + cursor]

@@ -13,7 +13,7 @@ from .layout import (
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
-    R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED,
+    R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED, HZ_ROLLER,
 )
 from .mirror import mirrors
 from .rolls import _roll
@@ -382,6 +382,11 @@ def _invoke_rounds(T, W, B, EV, attack, active):
     G[G_ROLLNO] += 1
     seats0 = R[R_ACTOR]
     seats1 = R[R_OPP]
+    if seats0 <= HZ_ROLLER:  # a hazard's roll: its target alone invokes (hazards.attack), none when undefended
+        seats0 = seats1
+        seats1 = NEG
+        if seats0 == NEG:
+            return
     nseats = 2 if seats1 != NEG else 1
     passes = 0
     i = 0

@@ -73,8 +73,18 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
  P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
- P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO) = range(62)
-NP = 62
+ P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ) = range(64)
+NP = 64
+# P_NHZ: how many hazards the scene has (Fate Condensed's obstacles that attack, 003:2270-2297; 0: no hazard
+# code runs); P[P[P_HZ] + HZW * h:] hazard h's row, in the scene's order: its name id, its aspect's id (it acts
+# while that aspect stands), its rating, its weapon rating, its zone (NEG: anywhere), the sides it attacks (a
+# mask by side index), its slot in an order by skills (hazards.slot: it acts before the character there)
+HZ_NAME, HZ_ASPECT, HZ_RATING, HZ_WEAPON, HZ_ZONE, HZ_SIDES, HZ_SLOT = range(7)
+HZW = 7
+MAX_HAZARDS = 8  # more are refused (fast/coverage.py)
+#: a hazard as a roll's roller (R_ACTOR) and in the events that name one (E_ROLLED, E_RESOLVED, E_PASSIVE):
+#: hazard h is HZ_ROLLER - h, below every other code a character's place may hold
+HZ_ROLLER = -16
 # P_SCALED: the characters are of more than one scale (Play.scaled): a roll against a lesser one takes +1 a
 # level (003:2430-2439); P_SOLO: some character has a solo bonus (Play.solo, 003:2574-2602)
 # P_NBLK: how many blocks the scene's borders hold (Fate Condensed's obstacles, 003:2300-2345; 0: no block
@@ -124,7 +134,8 @@ TR_EXCHANGE, TR_TURN, TR_CONSEQUENCE, TR_TAKEN_OUT = (TRIGGERS.index(w) for w in
 #: the weapons dial as the kernel keeps it (P_WEAPONS)
 WEAPONS_OFF, WEAPONS_SHIFTS, WEAPONS_ROLL = range(3)
 #: what a hit's note says (E_HIT's fifth field; the sixth and seventh: weapon and armor ratings)
-HIT_PLAIN, HIT_WEAPON_TIE, HIT_WEAPON, HIT_FORCED_TIE, HIT_FORCED, HIT_CROSSING = range(6)
+HIT_PLAIN, HIT_WEAPON_TIE, HIT_WEAPON, HIT_FORCED_TIE, HIT_FORCED, HIT_CROSSING, HIT_HAZARD = range(7)
+# HIT_HAZARD: a hazard's hit (the sixth field: the hazard; the seventh: the armor taken off it, 0 for none)
 # HIT_FORCED(_TIE): forced into a block (the sixth field: the block; HIT_FORCED's seventh the weapon rating it
 # adds, 003:2324-2326); HIT_CROSSING: a failed crossing of a block that harms (the sixth field: the block)
 #: the major_cost dial's values (rules.ruleset), in code order
@@ -176,7 +187,8 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO = range(1, 35)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD = range(1, 36)
+# E_HAZARD (the hazard, its target: a hazard's turn, 003:2288-2293)
 # E_SOLO (the big bad, its bonus by place in SOLO_BONUSES, the amount: shifts taken off a hit, an invoke's worth)
 # E_COVER (the target, the block, the armor it gives: a block between the zones used as cover, 003:2333-2337)
 # E_FORFEIT (the character, why: FORFEIT_FULLDEF or FORFEIT_HELD); E_HELD (the character holding its action)
@@ -220,7 +232,7 @@ ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in pla
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
 SEV_SEVERE, SEV_EXTREME = 2, 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
-WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO = 0, 1, 2, 3
+WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD = 0, 1, 2, 3, 4
 # a target's answer before the dice (steps.respond): no roll (it conceded), it defends, or it forgoes the
 # defense (the forgo_defense dial, P_FORGO: the attack rolls against Mediocre, 000:292-294)
 RESP_NONE, RESP_DEFEND, RESP_FORGO = 0, 1, 2

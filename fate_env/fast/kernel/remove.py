@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from ..jit import njit
-from .aspects import _boost, _drop_aspect
+from .aspects import _boost, _drop_aspect, _hazard_of
 from .events import _emit
 from .invokes import _settle
 from .layout import (
     A_BLOCK, BK_REMOVE, BKW, G_MAP, P_BLK, R_ABOUT, A_ALIVE, A_CREATOR, A_NAME, A_SKILL, ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE,
     E_REMOVED, G_BAIL, NEG, OUT_FAIL, OUT_STYLE, P_ATHLETICS, P_FIGHT, P_NAME_CLEAR, P_RSK, S_SIDE, WHY_CLEARED,
-    WHY_PASSIVE_CLEAR,
+    WHY_PASSIVE_CLEAR, HZ_RATING, HZW, P_HZ,
 )
 from .mirror import mirrors
 from .overcome import _overcome_outcome
@@ -22,8 +22,9 @@ from .rolls import _roll_action, _stunt, _use_skill
 def _remove(T, W, B, EV, actor, aid):
     """remove.run: an overcome against the creator's defense (the skill that made the aspect) if
     the creator is a foe still in, else a Fair difficulty, or a block's own: its rating plus two
-    (003:2344-2345); the aspect goes on success or at a cost, and with a block's the block (the
-    map in force is the one without it: G_MAP)."""
+    (003:2344-2345), or a hazard's: its rating (003:2295-2297); the aspect goes on success or at a
+    cost, and with a block's the block (the map in force is the one without it: G_MAP), with a
+    hazard's the hazard (it acts while its aspect stands)."""
     SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
     CH, A, AF, AL, G = W.CH, W.A, W.AF, W.AL, W.G
     skill = NEG
@@ -47,7 +48,9 @@ def _remove(T, W, B, EV, actor, aid):
                 dskill = x
         dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, ACT_DEFEND, NEG, NEG)  # not an attack: unlimited stunts only
     block = A[aid, A_BLOCK] - 1  # NEG: not a block's
-    difficulty = P[P[P_BLK] + BKW * block + BK_REMOVE] if block != NEG else 2  # 2: REMOVE_DIFFICULTY
+    h = _hazard_of(P, aid)  # a hazard's rating (003:2295-2297)
+    difficulty = P[P[P_BLK] + BKW * block + BK_REMOVE] if block != NEG else \
+        P[P[P_HZ] + HZW * h + HZ_RATING] if h != NEG else 2  # 2: REMOVE_DIFFICULTY
     _roll_action(T, W, B, EV, actor, ACT_OVERCOME, skill, creator if active else NEG, creator if active else NEG,
                  dskill, (difficulty, A[aid, A_NAME], WHY_PASSIVE_CLEAR))
     if G[G_BAIL] != BAIL_NONE:

@@ -93,7 +93,7 @@ def _worth(SC, CH, R, who, free):
             return facing, SOLO_AMPLIFIED, who
     side = SC[who, S_SIDE]
     for other in (R[R_ACTOR], R[R_OPP], R[R_TARGET]):
-        if other != NEG and SC[other, S_SIDE] != side and _facing(SC, CH, other, SOLO_SUPPRESS) >= 2:
+        if other >= 0 and SC[other, S_SIDE] != side and _facing(SC, CH, other, SOLO_SUPPRESS) >= 2:
             return 1, SOLO_SUPPRESS, other
     return INVOKE_BONUS, NEG, NEG
 

@@ -137,7 +137,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
         t = standing[i]
         if CH[actor, C_STATUS] != ACTIVE or _over(SC, CH, G):
             continue  # steps.respond: the fight ended (a concession) before this target was asked
-        answer = _respond(T, W, EV, t, B, True)
+        answer = _respond(T, W, EV, t, B, True, True)
         if answer != RESP_NONE:  # ns <= i: the targets still to ask are past it; one who forgoes the
             standing[ns] = t if answer == RESP_DEFEND else -1 - t  # defense is kept as -1 - t
             ns += 1
