@@ -326,7 +326,7 @@ class BasicController:
                 return d.options.index(Choose("major_cost")), reason("major_cost")
             return d.options.index(Choose("fail")), reason("too_hurt")
         if d.context.get("action") == "maneuver":
-            return d.options.index(Choose("take_aspect")), "takes the aspect and keeps its fate points"
+            return d.options.index(Choose("take_aspect")), reason("take_aspect")
         reasons = {"reveal": "shows what was hidden, for a free invoke on it",
                    "no_aspect": reason("give_nothing"), "minor_cost": reason("minor_cost"),
                    "pay": "keeps the roll; the other side gets a free invoke",

@@ -73,6 +73,7 @@ REASONS: dict[str, str] = {
     "offer_concession": "offers to concede rather than fight on with a {severity} consequence",  # FATE 2.0 (001:150)
     "accept_concession": "accepts {offerer}'s concession: one foe fewer, no fate point lost",  # FATE 2.0
     "act_now": "takes its held turn",  # FATE 2.0 (001:82-84): at the first chance
+    "take_aspect": "takes the aspect and keeps its fate points",  # Fate 3.0's maneuver (002:79): never pays to avoid it
     "major_cost": "gets there at a major cost while still unhurt",
     "too_hurt": "too hurt to pay a major cost",
     # who goes next (popcorn)

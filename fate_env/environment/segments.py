@@ -299,8 +299,10 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       _character("protect", "ally")),
     S("spin", _if("spin", lambda L: L.C), "C, or 0", ("invoke",), "spend a spin token of this character (C)",
       (SpendSpin,), _character("spin", "holder")),
-    S("take_aspect", _if("avoid", _one), "1, or 0", ("cost",), "take the maneuver's aspect", choice="take_aspect"),
-    S("avoid_aspect", _if("avoid", _one), "1, or 0", ("cost",), "pay a fate point to avoid it", choice="avoid_aspect"),
+    S("take_aspect", _if("avoid", _one), "1, or 0", ("cost",), "take the maneuver's aspect", choice="take_aspect",
+      kernel="L_TAKEASPECT"),
+    S("avoid_aspect", _if("avoid", _one), "1, or 0", ("cost",), "pay a fate point to avoid it", choice="avoid_aspect",
+      kernel="L_AVOIDASPECT"),
     S("block_action", lambda L: L.C * 3, "C x 3, or 0", ("turn",),
       "block a foe (C) x its attack/advantage/move", (BlockAction,), _block_action),
     # a split advantage (the split_effort dial): template and zone; its shares are `assign`

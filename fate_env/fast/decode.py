@@ -36,7 +36,8 @@ BARE = {k.O_CONCEDE: Concede, k.O_FULLDEF: FullDefense, k.O_PASS: Pass, k.O_DEFE
 CHOICES = {k.O_FULLHIT: "full_hit", k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail",
            k.O_MAJOR_COST: "major_cost", k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
            k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in", k.O_ACCEPT: "accept", k.O_REFUSE: "refuse",
-           k.O_ACT_NOW: "act_now", k.O_KEEP_HOLDING: "keep_holding"}
+           k.O_ACT_NOW: "act_now", k.O_KEEP_HOLDING: "keep_holding", k.O_TAKE_ASPECT: "take_aspect",
+           k.O_AVOID_ASPECT: "avoid_aspect"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -66,7 +67,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now",
+    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
@@ -178,6 +179,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
         elif code == k.E_HAZARD:
             out.append(ev.HazardActs(scene.hazards[a[0]].name, ids[a[1]]))
+        elif code == k.E_AVOIDED:
+            out.append(ev.ManeuverAvoided(ids[a[0]], names[a[1]]))
         elif code == k.E_HELD:
             out.append(ev.ActionHeld(ids[a[0]]))
         elif code == k.E_STOODIN:
@@ -205,7 +208,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             aspect_names[a[1]] = names[a[0]]
             out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))
         elif code == k.E_REMOVED:
-            why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired",
+            why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired", k.WHY_FRAGILE: "fragile: tagged once",
                    k.WHY_REPLACED: "replaced by an extreme consequence"}.get(a[2]) or f"cleared by {ids[a[3]]}"
             out.append(ev.AspectRemoved(names[a[1]], a[0], why))
         elif code == k.E_NEXT:

@@ -458,6 +458,9 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_SHARED] = 1 if rules.shared_costs else 0
     P[k.P_FORGO] = 1 if rules.forgo_defense else 0  # switches: read as they are (facts.py)
     P[k.P_STANDIN] = 1 if rules.stand_in else 0
+    P[k.P_MANEUVER] = int(facts.maneuvers)
+    P[k.P_MAVOID] = 1 if rules.maneuver_avoid else 0
+    P[k.P_FRAGILE] = 1 if rules.fragile_aspects else 0
     P[k.P_SCALED] = 1 if len({c.scale for c in scene.characters}) > 1 else 0  # Play.scaled
     P[k.P_SOLO] = 1 if any(c.solo_bonus for c in scene.characters) else 0  # Play.solo
     P[k.P_NBLAST] = sum(1 for c in scene.characters for st in c.stunts if st.kind == "zone_attack")

@@ -175,9 +175,9 @@ class RuleSet:
     defense_overflow: str = _pick(DEFENSE_OVERFLOW, "boost")
     protect: bool = _flag()            # Fate 3.0's block protecting an ally (002:46)
     block_actions: bool = _flag()      # Fate 3.0's block against a foe's kind of action (002:47)
-    maneuver_avoid: bool = _flag()     # a maneuver's target may pay a fate point not to take it (002:79)
-    fragile_aspects: bool = _flag()    # a maneuver's aspect on a character goes at its first tag (002:83)
-    advantage_rule: str = _pick(ADVANTAGE_RULES, "create")   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
+    maneuver_avoid: bool = _flag(fast=EVERY)     # a maneuver's target may pay a fate point not to take it (002:79)
+    fragile_aspects: bool = _flag(fast=EVERY)    # a maneuver's aspect on a character goes at its first tag (002:83)
+    advantage_rule: str = _pick(ADVANTAGE_RULES, "create", fast=EVERY)   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES
     full_defense_focus: bool = _flag()  # full defense guarding an ally: defend for them at +2 (003:2236-2240; 000:270)
     stand_in: bool = _flag(fast=EVERY)  # an ally beside the target may step in and take the attack (000:270)
     shared_costs: bool = _flag(True, fast=EVERY)  # supporters pay a major cost of the roll they helped (003:1453-1454)

@@ -876,3 +876,37 @@ def test_hazards_that_create_advantages_or_harm_another_track_are_refused_by_nam
     why = covered(scene_from_dict(data, "burning_mill_refused"))
     assert why == ["hazard 'Choking Smoke', which creates an advantage",
                    "hazard 'Dread' on the mental track in a physical conflict"], why
+
+
+def _with_fate_points(name: str, rules: str, dials: dict):
+    """A shipped scene whose PCs hold 8 fate points and the GM 8, under ``rules`` with ``dials``: points to
+    spare, so that random seats still hold some when a maneuver lands on them."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data(name)
+    data = {**data, "gm_fate_points": 8, "characters": {cid: {**c, "fate_points": 8} if c["kind"] == "pc" else c
+                                                        for cid, c in data["characters"].items()}}
+    return scene_from_dict({**data, "rules": {"name": rules, "dials": dials}}, file)
+
+
+MANEUVERS = {"advantage_rule": "maneuver", "maneuver_avoid": True, "fragile_aspects": True}
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
+def test_maneuvers_avoided_and_fragile_aspects_are_played_identically(rules):
+    """Fate 3.0's maneuvers (advantage_rule: maneuver, 002:79): an advantage needs a shift and merits one
+    free tag, a tie or a failure giving nothing; its target may pay a fate point not to take it
+    (maneuver_avoid: a cost question to the target, which basic answers by taking it); an advantage on a
+    character goes at its first tag (fragile_aspects, 002:83). Each dial on its own and all three, on three
+    scenes (a mental conflict among them), compared event for event; then 150 random fights on the ghoul,
+    compared too, where the avoidance and the fragile removal are seen to happen."""
+    for name in ("warehouse", "ghoul", "interrogation"):
+        for dials in ({"advantage_rule": "maneuver"}, {"maneuver_avoid": True}, {"fragile_aspects": True}, MANEUVERS):
+            scene = _with_fate_points(name, rules, dials)
+            assert not covered(scene), covered(scene)
+            compare_mixes(scene, range(20))
+    scene = _with_fate_points("ghoul", rules, MANEUVERS)
+    who = {c.id: "random" for c in scene.characters}
+    assert compare(scene, range(150), who) >= 135
+    log = [e for seed in range(150) for e in FastCore(scene, who).episode(seed).log()]
+    assert any(e["type"] == "ManeuverAvoided" for e in log), "no maneuver avoided in 150 random fights"
+    assert any(e["type"] == "AspectRemoved" and e["why"] == "fragile: tagged once" for e in log)

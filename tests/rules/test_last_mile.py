@@ -221,9 +221,10 @@ def test_a_tie_on_an_aspect_in_play_gives_no_free_invoke_under_the_maneuver_rule
         assert c.aspects[hulk].free == free, rules
 
 
-def test_the_fast_core_refuses_the_maneuver_rule_by_name():
+def test_the_fast_core_plays_the_maneuver_rule():
+    """Fate 3.0's maneuvers run on the fast core (tests/fast/test_differential.py compares them event for event)."""
     from fate_env.fast import covered
-    assert "advantage_rule: maneuver" in covered(under("condensed", dials={"advantage_rule": "maneuver"}))
+    assert covered(under("condensed", dials={"advantage_rule": "maneuver"})) == []
 
 
 # -- hazards in an order by skills take their place by their rating (003:2288-2290) ---------------

@@ -13,11 +13,12 @@ from .layout import (
     G_MAP, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
     G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
     TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NRG, TP_NSK, TP_TARGET, TP_TRACK,
-    WHY_PASSIVE_TEMPLATE,
+    WHY_PASSIVE_TEMPLATE, C_FP, C_FPSPENT, E_AVOIDED, G_GMPOOL, G_GMSPENT, O_AVOID_ASPECT, O_TAKE_ASPECT,
+    P_MANEUVER, P_MAVOID, R_C_TAKES, S_NPC,
 )
 from .mirror import mirrors
 from .rolls import _best_of, _roll_action, _use_skill
-from .seats import _draw, _draws, _why
+from .seats import _ask_two, _draw, _draws, _why
 
 
 @mirrors("fate_env.rules.actions.advantage.offer")
@@ -93,7 +94,9 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
 def _advantage(T, W, B, EV, actor, k, target):
     """advantage.create_advantage with basic's answers: against a foe's defense, else the
     template's difficulty; a tie gives a boost named for the template, a success the aspect with
-    one free invoke (two with style); a failure asks the cost question, and basic gives nothing."""
+    one free invoke (two with style); a failure asks the cost question, and basic gives nothing.
+    Under Fate 3.0's maneuvers (P_MANEUVER, 002:79) a tie or a failure gives nothing and a success
+    one free tag, which its target may pay to avoid (P_MAVOID)."""
     SK, ST, P, TPL = T.SK, T.ST, T.P, T.TPL
     CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     R = B.R
@@ -117,8 +120,9 @@ def _advantage(T, W, B, EV, actor, k, target):
     if G[G_BAIL] != BAIL_NONE:
         return
     name = TPL[k, TP_NAME]
+    maneuver = P[P_MANEUVER] != 0
     if m < 0:
-        if R[R_OPP] != NEG:  # success at a cost hands the enemy the aspect: basic never takes it
+        if R[R_OPP] != NEG and not maneuver:  # success at a cost hands the enemy the aspect: basic never takes it
             j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor, D_COST) else 0
             if j < 0:
                 _paused_two(EV, G, O_NO_ASPECT, O_FOR_ENEMY)
@@ -131,9 +135,35 @@ def _advantage(T, W, B, EV, actor, k, target):
                           O_NO_ASPECT, 0, 0, 0, 0, 0)
         return
     if m == 0:
-        _boost(A, AF, AL, G, P, EV, actor, name)
+        if not maneuver:
+            _boost(A, AF, AL, G, P, EV, actor, name)
         return
-    _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 else 1)
+    if P[P_MAVOID] != 0 and active and (G[G_GMPOOL] if T.SC[target, S_NPC] != 0 else CH[target, C_FP]) > 0:
+        if _avoided(T, W, EV, target, name) or G[G_BAIL] != BAIL_NONE:
+            return
+    _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 and not maneuver else 1)
+
+
+@mirrors("fate_env.rules.actions.advantage.avoided", "agents.basic.BasicController._cost")
+@njit(cache=True, _nrt=False)
+def _avoided(T, W, EV, target, name):
+    """Fate 3.0 (002:79): a maneuver's target takes its aspect (basic always does) or pays a fate point,
+    its own or, for an NPC, the GM pool's, not to. Whether it paid (False too while an answer is awaited)."""
+    CH, G = W.CH, W.G
+    j, why = _ask_two(T.P, W.RNG, G, EV, target, D_COST, O_TAKE_ASPECT, O_AVOID_ASPECT, 0, R_C_TAKES)
+    if j < 0:
+        return False
+    _decision(EV, G, D_COST, target, j, why, O_AVOID_ASPECT if j == 1 else O_TAKE_ASPECT, 0, 0, 0, 0, 0)
+    if j == 0:
+        return False
+    if T.SC[target, S_NPC] != 0:
+        G[G_GMPOOL] -= 1
+        G[G_GMSPENT] += 1
+    else:
+        CH[target, C_FP] -= 1
+        CH[target, C_FPSPENT] += 1
+    _emit(EV, G, E_AVOIDED, (target, name, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    return True
 
 
 @mirrors("fate_env.rules.actions.advantage.place")

@@ -13,7 +13,8 @@ from .layout import (
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
-    R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED, HZ_ROLLER,
+    R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED, HZ_ROLLER, A_ALIVE, P_FRAGILE,
+    WHY_FRAGILE,
 )
 from .mirror import mirrors
 from .rolls import _roll
@@ -292,6 +293,9 @@ def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
         if left == 0:
             _drop_aspect(A, AL, G, aid)
             _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_USED, 0, 0, 0, 0, 0, 0, 0, 0))
+    elif P[P_FRAGILE] != 0 and A[aid, A_KIND] == K_ADVANTAGE and A[aid, A_OWNER] != NEG and A[aid, A_ALIVE] != 0:
+        _drop_aspect(A, AL, G, aid)  # a maneuver's aspect on a character goes at its first tag (002:83)
+        _emit(EV, G, E_REMOVED, (aid, A[aid, A_NAME], WHY_FRAGILE, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @mirrors("agents.basic.BasicController._invoke")

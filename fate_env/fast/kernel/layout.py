@@ -73,8 +73,12 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
  P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
- P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ) = range(64)
-NP = 64
+ P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ, P_MANEUVER, P_MAVOID, P_FRAGILE) = range(67)
+NP = 67
+# P_MANEUVER: Fate 3.0's maneuvers (advantage_rule: maneuver, facts.maneuvers, 002:79): an advantage needs a
+# shift and merits one free tag; a tie or a failure gives nothing. P_MAVOID: a maneuver's target may pay a fate
+# point not to take it (maneuver_avoid, 002:79). P_FRAGILE: an advantage on a character goes at its first
+# invoke (fragile_aspects, 002:83)
 # P_NHZ: how many hazards the scene has (Fate Condensed's obstacles that attack, 003:2270-2297; 0: no hazard
 # code runs); P[P[P_HZ] + HZW * h:] hazard h's row, in the scene's order: its name id, its aspect's id (it acts
 # while that aspect stands), its rating, its weapon rating, its zone (NEG: anywhere), the sides it attacks (a
@@ -187,7 +191,8 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD = range(1, 36)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD, E_AVOIDED = range(1, 37)
+# E_AVOIDED (the target, the maneuver's name: it paid a fate point not to take it, 002:79)
 # E_HAZARD (the hazard, its target: a hazard's turn, 003:2288-2293)
 # E_SOLO (the big bad, its bonus by place in SOLO_BONUSES, the amount: shifts taken off a hit, an invoke's worth)
 # E_COVER (the target, the block, the armor it gives: a block between the zones used as cover, 003:2333-2337)
@@ -207,8 +212,8 @@ D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCES
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
-    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE = range(36)
-NO = O_SHOVE + 1  # how many option codes (a table by option code has NO rows)
+    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE, O_TAKE_ASPECT, O_AVOID_ASPECT = range(38)
+NO = O_AVOID_ASPECT + 1  # how many option codes (a table by option code has NO rows)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -225,11 +230,12 @@ R_C_ONLY = R_T_OUTMATCHED + 1  # basic: a cost question it has no preference in 
 R_A_OFFER = R_C_ONLY + 1  # basic: offers its concession rather than take a severe consequence (or when it would)
 R_CN_ACCEPT = R_A_OFFER + 1  # basic: accepts a concession offered
 R_H_ACT = R_CN_ACCEPT + 1  # basic: takes its held turn at the first chance
+R_C_TAKES = R_H_ACT + 1  # basic: takes a maneuver's aspect and keeps its fate points
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
 # removal reasons
-WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED = 0, 1, 2, 3
+WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED, WHY_FRAGILE = 0, 1, 2, 3, 4
 SEV_SEVERE, SEV_EXTREME = 2, 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
 WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD = 0, 1, 2, 3, 4
