@@ -129,7 +129,7 @@ class BasicController:
         if c.facts.minor_moves and Move in kinds:  # Fate 3.0: a step first costs -1 (more across a border), 002:28
             i, score = self._minor_step(c, me, opts, kinds[Move])
             if i is not None and score > best_score + 1:
-                return i, f"steps into {opts[i].zone} first: better odds there even at the minor action's cost"
+                return i, reason("minor_step", zone=opts[i].zone)
         protect = kinds.get(Protect)
         if protect and (best is None or best_score < 0):  # Fate 3.0's block, when attacking is poor
             endangered = [(self._danger(c, opts[i].ally), i) for i in protect]
@@ -242,7 +242,7 @@ class BasicController:
         if c.facts.spin and not ctx["as_roller"] and c.t.spin:  # Fate 3.0: an ally's spin tokens (002:95)
             spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
             if spins and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
-                return spins[0], f"spends {d.options[spins[0]].holder}'s spin token: +1 to hold the defense"
+                return spins[0], reason("spend_spin", holder=d.options[spins[0]].holder)
         bearing = not self.invoke_any  # only aspects a GM would let bear on this roll
         fitting = bearing and self.fitting  # ... and, of the other party's, those whose kind fits the action
         free_count, fp, payable = c.invoke_budget(me, bearing, fitting)

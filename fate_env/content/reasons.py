@@ -73,7 +73,9 @@ REASONS: dict[str, str] = {
     "offer_concession": "offers to concede rather than fight on with a {severity} consequence",  # FATE 2.0 (001:150)
     "accept_concession": "accepts {offerer}'s concession: one foe fewer, no fate point lost",  # FATE 2.0
     "act_now": "takes its held turn",  # FATE 2.0 (001:82-84): at the first chance
-    "take_aspect": "takes the aspect and keeps its fate points",  # Fate 3.0's maneuver (002:79): never pays to avoid it
+    "take_aspect": "takes the aspect and keeps its fate points",
+    "spend_spin": "spends {holder}'s spin token: +1 to hold the defense",
+    "minor_step": "steps into {zone} first: better odds there even at the minor action's cost",  # Fate 3.0 (002:28)  # Fate 3.0 (002:95): enough tokens to hold it  # Fate 3.0's maneuver (002:79): never pays to avoid it
     "major_cost": "gets there at a major cost while still unhurt",
     "too_hurt": "too hurt to pay a major cost",
     # who goes next (popcorn)

@@ -52,6 +52,8 @@ def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: Fast
         if spec.kernel is not None:
             LP[getattr(ob, spec.kernel)] = seg[spec.name].start
     LP[ob.L_ABSORB_SIZE] = seg["absorb"].size
+    # the spin tokens sit after the boosts, the countdowns and the later decision kinds (ObservationEncoder.encode)
+    LP[ob.L_SPINOBS] = 3 + 2 * encoder.countdowns + len(encoder.later_kinds) if encoder.spin else -1
     LP[ob.L_NBL] = len(layout.blocks)
     for i, name in enumerate(tb.blocks):
         LP[ob.L_BLKMAP + i] = layout.blocks.index(name) if name in layout.blocks else -1

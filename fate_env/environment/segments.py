@@ -298,7 +298,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     S("protect", lambda L: L.C, "C, or 0", ("turn",), "block for an ally (C) (Fate 3.0)", (Protect,),
       _character("protect", "ally")),
     S("spin", _if("spin", lambda L: L.C), "C, or 0", ("invoke",), "spend a spin token of this character (C)",
-      (SpendSpin,), _character("spin", "holder")),
+      (SpendSpin,), _character("spin", "holder"), kernel="L_SPIN"),
     S("take_aspect", _if("avoid", _one), "1, or 0", ("cost",), "take the maneuver's aspect", choice="take_aspect",
       kernel="L_TAKEASPECT"),
     S("avoid_aspect", _if("avoid", _one), "1, or 0", ("cost",), "pay a fate point to avoid it", choice="avoid_aspect",

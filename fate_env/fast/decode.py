@@ -17,7 +17,7 @@ from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
-    Hold, OfferConcession, OvercomeMove, Pass, RemoveAspect, ShoveInto, Stay, Support, ZoneAttack,
+    Hold, OfferConcession, OvercomeMove, Pass, RemoveAspect, ShoveInto, SpendSpin, Stay, Support, ZoneAttack,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -67,13 +67,13 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect",
+    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect", k.R_I_SPIN: "spend_spin", k.R_T_MINOR_STEP: "minor_step",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
 }
 #: the option fields a reason may name
-OPTION_FIELDS = ("target", "skill", "zone", "character", "template", "ally")
+OPTION_FIELDS = ("target", "skill", "zone", "character", "template", "ally", "holder")
 
 
 def _option(tb: Tables, row: np.ndarray) -> Any:
@@ -105,6 +105,8 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return Support(tb.ids[x1])
     if o == k.O_ZONEATTACK:
         return ZoneAttack(tb.zones[x1], tb.skills[x2])
+    if o == k.O_SPIN:
+        return SpendSpin(tb.ids[x1])
     if o == k.O_SHOVE:
         return ShoveInto(tb.ids[x1], tb.skills[x2], tb.blocks[x3])
     raise ValueError(f"unknown option code {o}")
@@ -144,11 +146,12 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_ROLLED:
             fd, tw, lead, gear, pen = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16 & 0xFFFFFF, a[10] >> 40 & 0xFF, \
                 a[10] >> 48 & 7
-            solo, scale = a[10] >> 51 & 31, a[10] >> 56 & 15
+            solo, scale, minor = a[10] >> 51 & 31, a[10] >> 56 & 15, a[10] >> 60 & 7
             notes = ((f"stunt +{a[9]}",) if a[9] else ()) + \
                 ((f"{ids[lead - 1]} leads the teamwork",) if lead else ()) + \
                 ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ()) + \
-                ((f"solo +{solo}",) if solo else ()) + ((f"consequences -{pen}",) if pen else ()) + \
+                ((f"solo +{solo}",) if solo else ()) + ((f"minor actions -{minor}",) if minor else ()) + \
+                ((f"consequences -{pen}",) if pen else ()) + \
                 ((f"scale +{scale}",) if scale else ()) + \
                 ((f"{'armor' if a[1] == k.ACT_DEFEND else 'weapon'} +{gear}",) if gear else ())
             out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
@@ -179,6 +182,12 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
         elif code == k.E_HAZARD:
             out.append(ev.HazardActs(scene.hazards[a[0]].name, ids[a[1]]))
+        elif code == k.E_SPRINTED:
+            out.append(ev.Sprinted(ids[a[0]], a[1], tb.zones[a[2]], a[3]))
+        elif code == k.E_MINOR:
+            out.append(ev.MinorAction(ids[a[0]], "move", a[1]))
+        elif code == k.E_SPIN:
+            out.append(ev.Spin(ids[a[0]], a[1], who(a[2])))
         elif code == k.E_AVOIDED:
             out.append(ev.ManeuverAvoided(ids[a[0]], names[a[1]]))
         elif code == k.E_HELD:
@@ -190,6 +199,8 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
                 why = f"take advantage of {names[a[3]]}"
             elif a[4] == k.WHY_PASSIVE_CLEAR:
                 why = f"clear {names[a[3]]}"
+            elif a[4] == k.WHY_PASSIVE_SPRINT:
+                why = f"sprint to {_target(tb, a[3])}"
             elif a[4] == k.WHY_PASSIVE_HAZARD:
                 why = f"take advantage of {names[a[3]]}, a hazard"
             elif a[4] == k.WHY_PASSIVE_FORGO:

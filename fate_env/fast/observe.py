@@ -21,7 +21,9 @@ from .kernel.stress import _room
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
  L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE, L_HOLD, L_ACTNOW, L_KEEPHOLD, L_SHOVE,
- L_TAKEASPECT, L_AVOIDASPECT, L_NBL, L_BLKMAP) = range(52)
+ L_TAKEASPECT, L_AVOIDASPECT, L_SPIN, L_SPINOBS, L_NBL, L_BLKMAP) = range(54)
+# L_SPIN: the spin segment's start (a holder each, SpendSpin); L_SPINOBS: where the spin tokens per character
+# sit in the observation after its boosts (ObservationEncoder.spin), -1 for a layout without them
 NL = L_BLKMAP + k.MAX_BLOCKS  # LP[L_NBL]: the layout's blocks; LP[L_BLKMAP + i]: block i's place among them (-1: none)
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
@@ -143,6 +145,9 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
         buf[tail + 4 + 2 * i] = 1.0 if G[k.G_CD + 2 * i + 1] != 0 else 0.0
     if pactor == ego and DK2OBS[pkind] < 0:  # FATE 2.0's concession and hold decisions, after the countdowns
         buf[tail + 3 + 2 * P[k.P_NCD] - 1 - DK2OBS[pkind]] = 1.0
+    if LP[L_SPINOBS] >= 0:  # Fate 3.0's spin tokens held, per character in the ego's order (/3)
+        for c in range(n):
+            buf[tail + LP[L_SPINOBS] + _slot(ego, c)] = CH[c, k.C_SPIN] / 3
     for i in range(buf.shape[0]):
         out[i] = buf[i]
 
@@ -193,6 +198,8 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             a = LP[L_OVERCOME] + x1
         elif o == k.O_SUPPORT:
             a = LP[L_SUPPORT] + _slot(ego, x1)
+        elif o == k.O_SPIN:
+            a = LP[L_SPIN] + _slot(ego, x1)
         elif o == k.O_NEXT:
             a = LP[L_NEXT] + _slot(ego, x1)
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:

@@ -315,7 +315,7 @@ def _zone_tables(scene: Scene, ix: _Index, maps: list[Any]) -> tuple[Any, ...]:
         for a in ix.zones:
             for b, d in zmap.sight[a].items():
                 SIGHT[m, zi[a], zi[b]] = d
-            fm = zmap.free_moves(a)
+            fm = zmap.minor_moves(a) if scene.rules.facts.minor_moves else zmap.free_moves(a)
             ZFN[m, zi[a]] = len(fm)
             ZF[m, zi[a], :len(fm)] = [zi[z] for z in fm]
     zmap = maps[0]
@@ -355,10 +355,24 @@ def _map_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, maps: li
                 path[at] = sum(1 << i for i in crossed)
                 harmful = [i for i in crossed if blocks[i].block.weapon > 0]
                 harm[at] = harmful[0] if harmful else k.NEG
+    diff = np.zeros(len(maps) * nz * nz, np.int64)  # a border's value, for a minor move's penalty (002:50-51)
+    prev = np.full(len(maps) * nz * nz if scene.rules.facts.sprint_by_shifts else 0, k.NEG, np.int64)
+    for m, zmap in enumerate(maps):
+        for b in zmap.borders.values():
+            diff[(m * nz + zi[b.a]) * nz + zi[b.b]] = diff[(m * nz + zi[b.b]) * nz + zi[b.a]] = b.difficulty
+        for a in zones if len(prev) else ():  # a sprint's way: the zone before each on the cheapest from a
+            for b in zmap.reachable(a):
+                way = zmap.path_borders(a, b)
+                z = a
+                for border in way:
+                    nxt = border.b if border.a == z else border.a
+                    prev[(m * nz + zi[a]) * nz + zi[nxt]] = zi[z]
+                    z = nxt
     at = len(P)
-    P = np.concatenate([P, rows, cost, path, harm])
+    P = np.concatenate([P, rows, cost, path, harm, diff, prev])
     P[k.P_NBLK], P[k.P_BLK] = len(blocks), at
-    P[k.P_ZCOST], P[k.P_ZPATH], P[k.P_ZHARM] = (at + len(rows) + j * len(cost) for j in range(3))
+    P[k.P_ZCOST], P[k.P_ZPATH], P[k.P_ZHARM], P[k.P_BDIFF], P[k.P_PREV] = (at + len(rows) + j * len(cost) for j in range(5))
+    P[k.P_SPRINT] = int(scene.rules.facts.sprint_by_shifts)
     return P
 
 
@@ -459,6 +473,8 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_FORGO] = 1 if rules.forgo_defense else 0  # switches: read as they are (facts.py)
     P[k.P_STANDIN] = 1 if rules.stand_in else 0
     P[k.P_MANEUVER] = int(facts.maneuvers)
+    P[k.P_SPIN] = int(facts.spin)
+    P[k.P_MINOR] = int(facts.minor_moves)
     P[k.P_MAVOID] = 1 if rules.maneuver_avoid else 0
     P[k.P_FRAGILE] = 1 if rules.fragile_aspects else 0
     P[k.P_SCALED] = 1 if len({c.scale for c in scene.characters}) > 1 else 0  # Play.scaled

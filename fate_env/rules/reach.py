@@ -136,8 +136,7 @@ def free_moves(e: "Play", f: Fighter) -> list[str]:
         if any(F[c].zone == zone for c in e.t.foes_of(f.id)):  # someone would block (see blocker)
             return []
     if e.facts.minor_moves:
-        return [n for n in e.map.neighbours[f.zone] if e.map.border(f.zone, n).block is None
-                and (f.zone, n) not in e.map.sealed]
+        return e.map.minor_moves(f.zone)
     return e.map.free_moves(f.zone)
 
 

@@ -170,9 +170,9 @@ class RuleSet:
     concession: str = _pick(CONCESSIONS, "anytime", fast=EVERY)
     weapon_effect: str = _pick(WEAPON_EFFECTS, "shifts", fast=EVERY)  # fast: kernel/attack.py, rolls.py
     hold_action: bool = _flag(fast=EVERY)
-    move_cost: str = _pick(MOVE_COSTS, "free")
-    sprint: str = _pick(SPRINTS, "overcome")
-    defense_overflow: str = _pick(DEFENSE_OVERFLOW, "boost")
+    move_cost: str = _pick(MOVE_COSTS, "free", fast=EVERY)
+    sprint: str = _pick(SPRINTS, "overcome", fast=EVERY)
+    defense_overflow: str = _pick(DEFENSE_OVERFLOW, "boost", fast=EVERY)
     protect: bool = _flag()            # Fate 3.0's block protecting an ally (002:46)
     block_actions: bool = _flag()      # Fate 3.0's block against a foe's kind of action (002:47)
     maneuver_avoid: bool = _flag(fast=EVERY)     # a maneuver's target may pay a fate point not to take it (002:79)

@@ -59,6 +59,13 @@ class ZoneMap:
     def border(self, a: str, b: str) -> Border | None:
         return self.borders.get(frozenset((a, b)))
 
+    def minor_moves(self, zone: str) -> list[str]:
+        """Fate 3.0's one-zone move as a minor action (002:50-51): a border's value does not stop it, it
+        adds to the penalty; a standing block and a sealed way still do. The one list the engine's free
+        move (reach.free_moves) and the fast core's tables both read."""
+        return [n for n in self.neighbours[zone] if self.borders[frozenset((zone, n))].block is None
+                and (zone, n) not in self.sealed]
+
     def free_moves(self, zone: str) -> list[str]:
         """Adjacent zones across an open border (and not sealed by a zone's challenge)."""
         return [n for n in self.neighbours[zone] if not self.borders[frozenset((zone, n))].impeded

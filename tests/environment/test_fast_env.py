@@ -89,6 +89,21 @@ def test_fate_2_steps_the_same_on_both_cores():
     assert aec_side_by_side(range(5), scene="highwaymen") > 300
 
 
+def test_burning_mill_s_hazards_step_the_same_on_both_cores():
+    """burning_mill's hazards (003:2270-2297): their attacks answered by the agents, their turns at the
+    exchange's close, under popcorn and in Core's order by skills."""
+    assert aec_side_by_side(range(5), scene="burning_mill") > 100
+    assert aec_side_by_side(range(4), scene="burning_mill", rules="core") > 80
+
+
+def test_fate_3_maneuvers_and_spin_step_the_same_on_both_cores():
+    """Fate 3.0's maneuvers, their avoidance for a fate point (the take_aspect and avoid_aspect answers),
+    fragile aspects, and spin tokens (002:79-95): the tokens per character in every observation, and
+    spending one among a defender's invoke actions (the spin segment, encoded by the kernel: L_SPIN)."""
+    assert aec_side_by_side(range(6), scene="warehouse", advantage_rule="maneuver", maneuver_avoid=True,
+                            fragile_aspects=True, defense_overflow="spin") > 300
+
+
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""

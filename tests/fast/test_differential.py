@@ -910,3 +910,56 @@ def test_maneuvers_avoided_and_fragile_aspects_are_played_identically(rules):
     log = [e for seed in range(150) for e in FastCore(scene, who).episode(seed).log()]
     assert any(e["type"] == "ManeuverAvoided" for e in log), "no maneuver avoided in 150 random fights"
     assert any(e["type"] == "AspectRemoved" and e["why"] == "fragile: tagged once" for e in log)
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
+def test_spin_tokens_are_won_and_spent_identically(rules):
+    """Fate 3.0's spin (defense_overflow: spin, 002:94-95): a defense won by three or more gives a spin token
+    instead of a boost; on a defense, an ally of the holder may spend one for +1 (an option after the
+    invokes; basic spends one when the tokens on offer cover the shortfall). Compared event for event on
+    three scenes, and tokens are seen won and spent."""
+    log = []
+    for name in ("warehouse", "warehouse_mobs", "interrogation"):
+        scene = load_scene(name, rules=rules, dials={"defense_overflow": "spin"})
+        assert not covered(scene), covered(scene)
+        log += compare_mixes(scene, range(30))
+    spins = [e for e in log if e["type"] == "Spin"]
+    assert any(e["spent_for"] is None for e in spins) and any(e["spent_for"] is not None for e in spins), spins[:3]
+    assert not any(e["type"] == "AspectCreated" and e["aspect"] == "Upper Hand" for e in log)
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
+def test_minor_moves_are_played_identically(rules):
+    """Fate 3.0's minor moves (move_cost: minor, 002:28, 002:50-51): the one-zone move comes before the action
+    only, crosses a border whatever its value, and takes 1 and the border's value off the turn's rolls but a
+    defense (the Rolled note "minor actions -N"); after it no full defense (002:41), and no move after the
+    action. basic steps first where the odds there beat its best attack here even at that cost. Compared
+    event for event, and each of these is seen to happen."""
+    log = []
+    for name in ("warehouse", "highwaymen", "burning_mill"):
+        scene = load_scene(name, rules=rules, dials={"move_cost": "minor"})
+        assert not covered(scene), covered(scene)
+        log += compare_mixes(scene, range(30))
+        log += [e for seed in range(30) for e in FastCore(scene).episode(seed).log()]  # basic's own, compared in
+    assert any(e["type"] == "MinorAction" and e["penalty"] > 1 for e in log), "no minor move across a border"
+    assert any(n.startswith("minor actions -") for e in log if e["type"] == "Rolled" for n in e["notes"])
+    assert any(e["type"] == "DecisionMade" and e["reason"].endswith("at the minor action's cost") for e in log)
+    assert not any(e["type"] == "DecisionMade" and e["kind"] == "move" for e in log), "a move after the action"
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
+def test_sprints_are_played_identically(rules):
+    """Fate 3.0's sprint (sprint: shifts, 002:50-51): an overcome move is Athletics against Mediocre (or the
+    foe in the way), and the sprinter goes along the cheapest way as far as its shifts pay, a shift a zone and
+    each border's value more; alone and with minor moves. Compared event for event; sprints are seen to go
+    all the way, part of it, and nowhere."""
+    log = []
+    for name in ("warehouse", "highwaymen", "burning_mill"):
+        for dials in ({"sprint": "shifts"}, {"sprint": "shifts", "move_cost": "minor"}):
+            scene = load_scene(name, rules=rules, dials=dials)
+            assert not covered(scene), covered(scene)
+            log += compare_mixes(scene, range(30))
+    sprints = [e for e in log if e["type"] == "Sprinted"]
+    moved = {e["zones"] for e in sprints}
+    assert 0 in moved and max(moved) >= 2, moved
+    assert any(e["type"] == "PassiveOpposition" and e["why"].startswith("sprint to ") for e in log)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..jit import njit
 from .layout import (
     G_MAP, C_COUNT, C_CTAKEN, C_MEMBERS, C_MOB, C_ZONE, NEG, P_POL, PK_MINION, POL_HURT, POL_KIND,
-    POL_LIKELY, POL_MARGIN, POL_MARKED, POL_MEDIOCRE, POL_W, S_NBOX,
+    POL_LIKELY, POL_MARGIN, POL_MARKED, POL_MEDIOCRE, POL_W, S_NBOX, P_BDIFF,
 )
 from .mirror import mirrors
 from .reach import _attack_skills, _can_reach
@@ -158,7 +158,38 @@ def _best_odds_pick(T, W, actor, natt, B, likely):
         if score > best_score:
             best = i
             best_score = score
-    return best
+    return best, best_score
+
+
+@mirrors("agents.basic.BasicController._minor_step")
+@njit(cache=True, _nrt=False)
+def _minor_step(T, W, actor, B, likely, nm):
+    """basic under Fate 3.0's minor moves (002:28): the one-zone step (of the turn's ``nm`` in ``B.moves``)
+    after which the best attack scores highest, its penalty (1, the border's value more) counted, scored as
+    the turn's attacks are: (the step's index, its score), (NEG, -99) for none."""
+    SC, SK, ST, SLOTS, P, SIGHT = T.SC, T.SK, T.ST, T.SLOTS, T.P, T.SIGHT[W.G[G_MAP]]
+    MARK, SLOTA, CH, A = W.MARK, W.SLOTA, W.CH, W.A
+    buf, weapons, moves = B.buf, B.skills, B.moves
+    here = CH[actor, C_ZONE]
+    nf = _foes(SC, CH, actor, buf)
+    nw = _weapons(SK, P, actor, weapons)
+    best = NEG
+    best_score = -99
+    for i in range(nm):
+        zone = moves[i]
+        penalty = 1 + P[P[P_BDIFF] + (W.G[G_MAP] * SIGHT.shape[0] + here) * SIGHT.shape[0] + zone]
+        for f in range(nf):
+            foe = buf[f]
+            for j in range(nw):
+                if not _can_reach(P, SIGHT, CH, actor, weapons[j], zone, foe):
+                    continue
+                odds = _attack_rating(SK, ST, CH, A, actor, weapons[j], foe) - penalty - \
+                    _defense_rating(SK, ST, CH, A, P, foe, actor, weapons[j])
+                finish = 1 if odds + likely > _cap(SC, SLOTS, MARK, SLOTA, CH, P, foe) else 0
+                if odds * 2 + finish * 3 > best_score:
+                    best = i
+                    best_score = odds * 2 + finish * 3
+    return best, best_score
 
 
 @mirrors("agents.basic.BasicController._close_in")

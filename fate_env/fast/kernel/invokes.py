@@ -14,7 +14,7 @@ from .layout import (
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
     R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED, HZ_ROLLER, A_ALIVE, P_FRAGILE,
-    WHY_FRAGILE,
+    WHY_FRAGILE, C_SPIN, E_SPIN, O_SPIN, P_SPIN, R_I_SPIN,
 )
 from .mirror import mirrors
 from .rolls import _roll
@@ -357,9 +357,9 @@ def _script_invoke(T, W, B, who, mine, attack, nal, bear, strict):
 
 @mirrors("fate_env.rules.invokes.invoke_turns")
 @njit(cache=True, _nrt=False)
-def _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n):
+def _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n, nspin):
     """A paused invoke round: the roll's context (invokes.roll_context), then its options, done and
-    every invoke, written past the events."""
+    every invoke, then the allies' spin tokens it may spend (``nspin``), written past the events."""
     A, G = W.A, W.G
     R, pick_paid = B.R, B.pick_paid
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
@@ -372,6 +372,30 @@ def _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n):
     for q in range(1, n + 1):
         _invoke_at(T, W, B, who, neffects, nal, npay, q, pick_paid)
         _opt(EV, G, q, O_INVOKE, pick_paid[0], pick_paid[1], pick_paid[2], A[pick_paid[0], A_NAME], pick_paid[3])
+    for j in range(nspin):
+        _opt(EV, G, n + 1 + j, O_SPIN, _nth_spin(W.CH, B.allies, nal, j), 0, 0, 0, 0)
+
+
+@mirrors("fate_env.rules.invokes.invoke_options")
+@njit(cache=True, _nrt=False, inline="always")
+def _nth_spin(CH, allies, nal, j):
+    """The j-th of ``allies`` (its first ``nal``) holding a spin token (002:95), NEG past the last."""
+    q = 0
+    for i in range(nal):
+        if CH[allies[i], C_SPIN] > 0:
+            if q == j:
+                return allies[i]
+            q += 1
+    return NEG
+
+
+@mirrors("fate_env.rules.invokes.spend_spin")
+@njit(cache=True, _nrt=False)
+def _spend_spin(CH, R, EV, G, who, holder):
+    """A spin token of ``holder`` spent for +1 on ``who``'s defense (002:95)."""
+    CH[holder, C_SPIN] -= 1
+    R[R_OBONUS] += 1
+    _emit(EV, G, E_SPIN, (holder, CH[holder, C_SPIN], who, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
 @mirrors("fate_env.rules.invokes.invoke_turns")
@@ -406,24 +430,41 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         bear = ANY_ASPECT if P[pol + POL_ANY] != 0 else (R[R_OPP] if mine else R[R_ACTOR])
         strict = P[pol + POL_FIT]
         n = _invoke_scan(T, W, B, who, neffects, nal, npay, R[R_TARGET] if tactician else NEG, bear, strict)
-        if n == 0:
+        nspin = 0  # the allies' spin tokens, on a defense rolled (invokes.invoke_options, 002:95)
+        if P[P_SPIN] != 0 and not mine and active:
+            while _nth_spin(CH, allies, nal, nspin) != NEG:
+                nspin += 1
+        if n + nspin == 0:
             passes += 1
             continue
         if _draws(P, who, D_INVOKE):  # RandomController (or an agent): "done" or any invoke
-            idx = _draw(P, RNG, G, who, D_INVOKE, n + 1)
+            idx = _draw(P, RNG, G, who, D_INVOKE, n + nspin + 1)
             if idx < 0:
                 if G[G_BAIL] == BAIL_PAUSE:
-                    _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n)
+                    _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n, nspin)
                 return
-            if idx > 0:
+            if 0 < idx <= n:
                 _invoke_at(T, W, B, who, neffects, nal, npay, idx, pick_paid)
             pick = (idx, _why(P, who, D_INVOKE), pick_paid[0], pick_paid[1], pick_paid[2], pick_paid[3])
         else:
             pick = _script_invoke(T, W, B, who, mine, attack, nal, bear, strict)
+            if nspin != 0:  # basic: after "it holds", before the budget, enough tokens to hold the defense
+                short = R[R_BASE] + R[R_FACES] + R[R_BONUS] - R[R_OBASE] - R[R_OFACES] - R[R_OBONUS]
+                tokens = 0
+                for j in range(nspin):
+                    tokens += CH[_nth_spin(CH, allies, nal, j), C_SPIN]
+                if 0 < short <= tokens:
+                    pick = (n + 1, R_I_SPIN, 0, 0, 0, 0)
         idx, why, aid, target, free, reroll = pick
         if idx == 0:
             _decision(EV, G, D_INVOKE, who, 0, why, O_DONE, 0, 0, 0, 0, 0)
             passes += 1
+            continue
+        if idx > n:
+            holder = _nth_spin(CH, allies, nal, idx - n - 1)
+            _decision(EV, G, D_INVOKE, who, idx, why, O_SPIN, holder, 0, 0, 0, 0)
+            _spend_spin(CH, R, EV, G, who, holder)
+            passes = 0
             continue
         _decision(EV, G, D_INVOKE, who, idx, why, O_INVOKE, aid, target, free, A[aid, A_NAME], reroll)
         _apply_invoke(T, W, B, EV, who, aid, target, free == 1, reroll == 1)
@@ -451,5 +492,9 @@ def _settle(T, W, B, EV, attack, active, action, target):
     if action == ACT_ADVANTAGE and m > 0:  # a success, styled or not (bench's advantages)
         CH[R[R_ACTOR], C_ADV] += 1
     if active and m <= -3 and CH[R[R_OPP], C_STATUS] == ACTIVE:
-        _boost(A, AF, AL, G, P, EV, R[R_OPP], P[P_NAME_UPPER])
+        if P[P_SPIN] != 0:  # a spin token instead (002:94-95)
+            CH[R[R_OPP], C_SPIN] += 1
+            _emit(EV, G, E_SPIN, (R[R_OPP], CH[R[R_OPP], C_SPIN], NEG, 0, 0, 0, 0, 0, 0, 0, 0))
+        else:
+            _boost(A, AF, AL, G, P, EV, R[R_OPP], P[P_NAME_UPPER])
     return m

@@ -21,7 +21,10 @@ NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SLOTNAME = range(27)
+    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_SLOTNAME = range(29)
+#: C_MINOR: what c's minor actions this turn take off its every roll but a defense (Fate 3.0's move_cost: minor,
+#: 002:28, 002:50-51: 1 for the step, the border's value more; read where P_MINOR, 0 outside c's turn)
+#: C_SPIN: the spin tokens c holds (Fate 3.0's defense_overflow: spin, 002:94-95; read where P_SPIN)
 #: C_SOLOSKILL: how many characters c faces alone with the solo skill bonus (solo._facing; 0: none), kept up
 #: as characters leave (solo._count_facing) so a roll reads it rather than count; C_SCALE: a copy of S_SCALE (the
 #: looks at a roll take CH alone: two more arrays handed to them cost 10% of every fight's pace, fast_core.md)
@@ -34,7 +37,7 @@ C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_AC
 #: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
 #: with more slots than this is refused (fast/coverage.py)
 MAX_SLOTS = 8
-NCF = 27 + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
+NCF = C_SLOTNAME + MAX_SLOTS  # C_NSTUNT, C_MOB, C_COUNT, C_TWCAP are copies of the sheet and the dial, kept here for the helpers
 # CH[c, NCF:NCF + CH[c, C_NSUP]]: who pledged support to c's next action, in pledge order (CH is n wider)
 ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
@@ -73,8 +76,18 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_SMALL_WIN, P_NAME_SECOND_WIND, P_NAME_MOMENTUM, P_NAME_HARD_WON, P_MAJOR, P_TIE_CHOICE, P_ZCOST,
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
  P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
- P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ, P_MANEUVER, P_MAVOID, P_FRAGILE) = range(67)
-NP = 67
+ P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ, P_MANEUVER, P_MAVOID, P_FRAGILE, P_SPIN, P_MINOR,
+ P_BDIFF, P_SPRINT, P_PREV) = range(72)
+NP = 72
+# P_SPRINT: Fate 3.0's sprint (sprint: shifts, facts.sprint_by_shifts, 002:50-51): an overcome move is Athletics
+# against Mediocre, each zone of the cheapest way taking a shift and its border's value more. P[P[P_PREV] + (m *
+# zones + a) * zones + b]: the zone before b on the cheapest way from a in the map of the cleared set m (NEG: none)
+# P_MINOR: Fate 3.0's minor moves (move_cost: minor, facts.minor_moves): the one-zone move, before the action only,
+# crosses any border but a block's and costs 1 and the border's value on the turn's rolls (C_MINOR); after it no
+# full defense (002:41). P[P[P_BDIFF] + (m * zones + a) * zones + b]: the difficulty of the border between zones a
+# and b in the map of the cleared set m (G_MAP), 0 where there is none
+# P_SPIN: Fate 3.0's spin (defense_overflow: spin, facts.spin, 002:94-95): a defense won by three or more gives
+# a spin token (C_SPIN) instead of a boost, which its holder's allies may spend for +1 on a defense
 # P_MANEUVER: Fate 3.0's maneuvers (advantage_rule: maneuver, facts.maneuvers, 002:79): an advantage needs a
 # shift and merits one free tag; a tie or a failure gives nothing. P_MAVOID: a maneuver's target may pay a fate
 # point not to take it (maneuver_avoid, 002:79). P_FRAGILE: an advantage on a character goes at its first
@@ -191,7 +204,10 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD, E_AVOIDED = range(1, 37)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD, E_AVOIDED, E_SPIN, E_MINOR, E_SPRINTED = range(1, 40)
+# E_SPRINTED (the sprinter, the shifts it had, the zone it made for, the zones it went: 002:50-51)
+# E_MINOR (the character, the penalty its minor actions now take off the turn's rolls: a move, 002:28)
+# E_SPIN (the holder, the tokens it holds now, the ally it spent one for or NEG: a token won)
 # E_AVOIDED (the target, the maneuver's name: it paid a fate point not to take it, 002:79)
 # E_HAZARD (the hazard, its target: a hazard's turn, 003:2288-2293)
 # E_SOLO (the big bad, its bonus by place in SOLO_BONUSES, the amount: shifts taken off a hit, an invoke's worth)
@@ -212,8 +228,8 @@ D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCES
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
-    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE, O_TAKE_ASPECT, O_AVOID_ASPECT = range(38)
-NO = O_AVOID_ASPECT + 1  # how many option codes (a table by option code has NO rows)
+    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE, O_TAKE_ASPECT, O_AVOID_ASPECT, O_SPIN = range(39)
+NO = O_SPIN + 1  # how many option codes (a table by option code has NO rows)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -231,6 +247,8 @@ R_A_OFFER = R_C_ONLY + 1  # basic: offers its concession rather than take a seve
 R_CN_ACCEPT = R_A_OFFER + 1  # basic: accepts a concession offered
 R_H_ACT = R_CN_ACCEPT + 1  # basic: takes its held turn at the first chance
 R_C_TAKES = R_H_ACT + 1  # basic: takes a maneuver's aspect and keeps its fate points
+R_I_SPIN = R_C_TAKES + 1  # basic: spends an ally's spin token to hold a defense
+R_T_MINOR_STEP = R_I_SPIN + 1  # basic: a minor step first, for better odds even at its cost (Fate 3.0)
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
@@ -238,7 +256,7 @@ ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in pla
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED, WHY_FRAGILE = 0, 1, 2, 3, 4
 SEV_SEVERE, SEV_EXTREME = 2, 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
-WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD = 0, 1, 2, 3, 4
+WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD, WHY_PASSIVE_SPRINT = range(6)
 # a target's answer before the dice (steps.respond): no roll (it conceded), it defends, or it forgoes the
 # defense (the forgo_defense dial, P_FORGO: the attack rolls against Mediocre, 000:292-294)
 RESP_NONE, RESP_DEFEND, RESP_FORGO = 0, 1, 2

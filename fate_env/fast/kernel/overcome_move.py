@@ -10,7 +10,7 @@ from .invokes import _settle
 from .layout import (
     ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE, E_MOVED, G_BAIL, NEG, OUT_FAIL,
     OUT_STYLE, P_ATHLETICS, P_BLOCK, P_FIGHT, P_NAME_MOMENTUM, P_ZCOST, S_SIDE, TGT_ZONE, WHY_PASSIVE_TEMPLATE,
-    G_MAP, HIT_CROSSING, P_NBLK, P_ZHARM, P_ZPATH, R_ABOUT,
+    G_MAP, HIT_CROSSING, P_NBLK, P_ZHARM, P_ZPATH, R_ABOUT, E_SPRINTED, P_BDIFF, P_PREV, P_SPRINT, WHY_PASSIVE_SPRINT,
 )
 from .harm import _harm
 from .mirror import mirrors
@@ -57,6 +57,67 @@ def _blocker(SC, SK, ST, CH, A, P, mover):
     return best
 
 
+@mirrors("fate_env.rules.rolls.best_skill")
+@njit(cache=True, _nrt=False)
+def _block_skill(T, W, by, actor):
+    """The skill ``by`` stands in the way of ``actor``'s move with: best_skill(by, BLOCK_SKILLS, "defend",
+    attacker=actor), widened by its use_skill stunts for a roll that is not an attack."""
+    SK, ST, P = T.SK, T.ST, T.P
+    CH, A = W.CH, W.A
+    dskill = P[P_FIGHT]
+    v = NEG
+    for c in (P[P_FIGHT], P[P_ATHLETICS]):
+        e = SK[by, c] + (_stunt(ST, CH, A, by, c, ACT_DEFEND, actor) if CH[by, C_NSTUNT] else 0)
+        if v == NEG or e > v:
+            v = e
+            dskill = c
+    return _use_skill(SK, ST, CH, A, P, by, dskill, ACT_DEFEND, actor, NEG)
+
+
+@mirrors("fate_env.rules.actions.overcome_move.sprint")
+@njit(cache=True, _nrt=False)
+def _sprint(T, W, B, EV, actor, zone, by, dskill):
+    """Fate 3.0's sprint (002:50-51): Athletics against Mediocre (or the foe in the way); each zone of the
+    cheapest way to ``zone`` takes a shift and its border's value more, and the sprinter goes as far as its
+    shifts pay for (no tie's cost, no style's boost)."""
+    P = T.P
+    CH, G = W.CH, W.G
+    here = CH[actor, C_ZONE]
+    nz = T.HOPS.shape[0]
+    active = _roll_action(T, W, B, EV, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
+                          (0, TGT_ZONE + zone, WHY_PASSIVE_SPRINT))
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, TGT_ZONE + zone)
+    if G[G_BAIL] != BAIL_NONE:
+        return
+    way = B.moves  # the cheapest way, here to zone, read back from its predecessors (zones.path_borders)
+    prev = P[P_PREV] + G[G_MAP] * nz * nz + here * nz
+    steps = 0
+    z = zone
+    while z != here and P[prev + z] != NEG:
+        steps += 1
+        z = P[prev + z]
+    z = zone
+    for i in range(steps):
+        way[steps - 1 - i] = z
+        z = P[prev + z]
+    left = m
+    at = here
+    moved = 0
+    for i in range(steps):
+        cost = 1 + P[P[P_BDIFF] + (G[G_MAP] * nz + at) * nz + way[i]]
+        if left < cost:
+            break
+        left -= cost
+        at = way[i]
+        moved += 1
+    _emit(EV, G, E_SPRINTED, (actor, m if m > 0 else 0, zone, moved, 0, 0, 0, 0, 0, 0, 0))
+    if at != here:
+        _emit(EV, G, E_MOVED, (actor, here, at, 0, 0, 0, 0, 0, 0, 0, 0))
+        CH[actor, C_ZONE] = at
+
+
 @mirrors("fate_env.rules.actions.overcome_move.run", "fate_env.rules.blocks.harmful_crossing")
 @njit(cache=True, _nrt=False)
 def _overcome_move(T, W, B, EV, actor, zone):
@@ -70,15 +131,10 @@ def _overcome_move(T, W, B, EV, actor, zone):
     here = CH[actor, C_ZONE]
     way = (G[G_MAP] * T.HOPS.shape[0] + here) * T.HOPS.shape[0] + zone  # the map in force, here to zone
     by = _blocker(SC, SK, ST, CH, A, P, actor) if P[P_BLOCK] != 0 else NEG
-    dskill = P[P_FIGHT]
-    if by != NEG:
-        v = NEG
-        for c in (P[P_FIGHT], P[P_ATHLETICS]):  # best_skill(by, BLOCK_SKILLS, "defend", attacker=actor)
-            e = SK[by, c] + (_stunt(ST, CH, A, by, c, ACT_DEFEND, actor) if CH[by, C_NSTUNT] else 0)
-            if v == NEG or e > v:
-                v = e
-                dskill = c
-        dskill = _use_skill(SK, ST, CH, A, P, by, dskill, ACT_DEFEND, actor, NEG)  # a move, not an attack
+    dskill = _block_skill(T, W, by, actor) if by != NEG else P[P_FIGHT]
+    if P[P_SPRINT] != 0:
+        _sprint(T, W, B, EV, actor, zone, by, dskill)
+        return
     active = _roll_action(T, W, B, EV, actor, ACT_OVERCOME, P[P_ATHLETICS], NEG, by, dskill,
                           (P[P[P_ZCOST] + way], TGT_ZONE + zone, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..jit import njit
 from .basic import (
-    _best_odds_pick, _close_in, _danger, _may_concede, _reach_after, _reach_step, _should_concede,
+    _best_odds_pick, _close_in, _danger, _may_concede, _minor_step, _reach_after, _reach_step, _should_concede,
 )
 from .aspects import _nth_aspect
 from .layout import (
@@ -21,7 +21,7 @@ from .layout import (
     PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_T_ATTACK, R_T_BACKS,
     R_T_BACKS_UP, R_T_BLAST, R_T_CASHES, R_T_CLOSES, R_T_CONCEDE, R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF,
     R_T_GUARDS, R_T_OUTMATCHED, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS, R_T_SMASH, R_T_STACKS,
-    R_T_STEP, S_SIDE, TGT_SCENE, R_M_CLOSES, R_M_FALLS, R_M_HOLDS, R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST,
+    R_T_STEP, S_SIDE, TGT_SCENE, P_MINOR, R_T_MINOR_STEP, R_T_NOTHING, R_M_CLOSES, R_M_FALLS, R_M_HOLDS, R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome
@@ -32,7 +32,8 @@ from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+# N_FD: 1 where a turn offers full defense (0 once Fate 3.0's minor move is taken, 002:41)
 # N_SHOVE: the shoves into a block (shove.offer), after the zone attacks and before the hold
 # N_CO: 1 where a turn offers Concede (0 under offered concessions, 001:150); N_HOLD: 1 where it offers to
 # hold the action (hold_action, once an exchange, before any free move: 001:82-84), after the zone attacks
@@ -50,7 +51,7 @@ def _full_defense_at(n):
 @njit(cache=True, _nrt=False, inline="always")
 def _concede_at(n):
     """The index of Concede among a turn's options (after full defense and the supports), where offered."""
-    return _full_defense_at(n) + 1 + n[N_AL]
+    return _full_defense_at(n) + n[N_FD] + n[N_AL]
 
 
 @mirrors("fate_env.rules.actions.turn_options")
@@ -70,9 +71,10 @@ def _tactician_pick(T, W, B, actor, pol, n):
     MARK, SLOTA, CH, A, AF, AL, G = W.MARK, W.SLOTA, W.CH, W.A, W.AF, W.AL, W.G
     att_t, att_s, adv_g = B.att_t, B.att_s, B.adv_g
     nm, natt, nadv = n[N_MOVE], n[N_ATT], n[N_ADV]
-    found, worst = _danger(T, W, actor, pol, B)
-    if found and worst > 0:
-        return _full_defense_at(n), R_T_GUARDS, 0, 0, 0, 0
+    if n[N_FD] != 0:
+        found, worst = _danger(T, W, actor, pol, B)
+        if found and worst > 0:
+            return _full_defense_at(n), R_T_GUARDS, 0, 0, 0, 0
     if natt == 0:
         return NEG, 0, 0, 0, 0, 0
     focus = NEG
@@ -129,7 +131,7 @@ def _support_pick(T, W, B, actor, n):
                 best = v
                 best_s = skills[q]
         if best > 0 and SK[actor, best_s] >= 1:
-            return _full_defense_at(n) + 1 + j, R_T_BACKS_UP, best_s, 0, 0, 0
+            return _full_defense_at(n) + n[N_FD] + j, R_T_BACKS_UP, best_s, 0, 0, 0
     if nal > 0:
         for i in range(n[N_ADV]):
             t = adv_g[i]
@@ -151,7 +153,7 @@ def _stacker_pick(T, W, B, actor, pol, n):
     held = 0
     for i in range(G[G_NAL]):
         held += AF[AL[i], actor]
-    if P[pol + POL_GUARD] != 0 and held == 0 and natt > 0:
+    if P[pol + POL_GUARD] != 0 and held == 0 and natt > 0 and n[N_FD] != 0:
         outmatched = True
         for i in range(natt):
             if _attack_rating(SK, ST, CH, A, actor, att_s[i], att_t[i]) >= \
@@ -207,8 +209,12 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
             nth, foes = _worth_blasting(T, W, actor, n[N_ZA])
             if nth != NEG:
                 return _pass_at(n) + 1 + nth, R_T_BLAST, 0, 0, 0, foes
-        pick = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
-        if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0:
+        pick, best_score = _best_odds_pick(T, W, actor, natt, B, P[pol + POL_LIKELY])
+        if P[P_MINOR] != 0 and nm > 0:  # Fate 3.0: a step first costs its minor action (002:28)
+            j, score = _minor_step(T, W, actor, B, P[pol + POL_LIKELY], nm)
+            if j != NEG and score > best_score + 1:
+                return j, R_T_MINOR_STEP, 0, 0, 0, 0
+        if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0 and P[P_MINOR] == 0:
             # no plinking at Mediocre when a free step brings a better skill to bear
             mediocre = att_s[pick]
             j, better = _close_in(SC, SK, CH, P, SIGHT, actor, moves, nm, buf, skills, mediocre)
@@ -229,6 +235,8 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
     for i in range(nadv):
         if adv_g[i] == actor:
             return nm + natt + i, R_T_SETS_UP, 0, 0, 0, 0
+    if n[N_FD] == 0:
+        return _pass_at(n), R_T_NOTHING, 0, 0, 0, 0
     return _full_defense_at(n), R_T_FULLDEF, 0, 0, 0, 0
 
 

@@ -10,7 +10,7 @@ from .events import _emit
 from .layout import (
     R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     G_STOODIN, R_TARGET,
-    C_NSUP, C_PEN, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
+    C_NSUP, C_PEN, C_MINOR, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
     W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL,
@@ -110,7 +110,8 @@ def _base(SK, ST, CH, A, c, skill, action, target):
     if CH[c, C_TWCAP] != 0 and tw > rating:
         tw = rating if rating > 0 else 0
     fd = 2 if action == ACT_DEFEND and CH[c, C_FULLDEF] != 0 else 0
-    return rating, stunt, tw, fd, (leader + 1 if leader != c else 0), CH[c, C_PEN]
+    pen = CH[c, C_PEN] + (CH[c, C_MINOR] if action != ACT_DEFEND else 0)  # consequences, the turn's minor actions
+    return rating, stunt, tw, fd, (leader + 1 if leader != c else 0), pen
 
 
 @mirrors("fate_env.rules.rolls.best_skill")
@@ -214,8 +215,10 @@ def _rolled(T, W, EV, faces, c, action, skill, target, against, gear):
         CH[c, C_DEFONFULL] = 1
     dice = _roll(RNG, G, faces)
     total = rating + stunt + tw + fd + gear - pen + solo + edge
+    minor = CH[c, C_MINOR] if action != ACT_DEFEND else 0
     _emit(EV, G, E_ROLLED, (c, action, skill, rating, total, faces[0], faces[1], faces[2], faces[3], stunt,
-                            fd | (tw << 8) | (lead << 16) | (gear << 40) | (pen << 48) | (solo << 51) | (edge << 56)))
+                            fd | (tw << 8) | (lead << 16) | (gear << 40) | ((pen - minor) << 48) | (solo << 51)
+                            | (edge << 56) | (minor << 60)))
     return total, dice
 
 

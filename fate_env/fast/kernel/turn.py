@@ -18,11 +18,13 @@ from .layout import (
     NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
     O_REMOVE, O_STAY, O_SUPPORT, P_FD_CONDENSED, P_NAME_PREPARED,
     S_IMMOBILE, E_FORFEIT, P_FD_EXCHANGE, P_OFFERED, C_HELD, C_HELDONCE, E_HELD, FORFEIT_FULLDEF,
-    G_HELDSEQ, O_HOLD, P_HOLD,
+    G_HELDSEQ, O_HOLD, P_HOLD, C_MINOR, E_MINOR, P_BDIFF, P_MINOR,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
-from .picks import N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_HOLD, N_MOVE, N_OVER, N_REM, N_SHOVE, N_ZA, _pass_at, _script_move, _script_pick
+from .picks import (
+    N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_REM, N_SHOVE, N_ZA, _pass_at, _script_move, _script_pick,
+)
 from .reach import _attack_skills, _can_reach, _free_moves
 from .remove import _remove
 from .shove import _nth_shove
@@ -75,7 +77,8 @@ def _turn_options(T, W, B, actor, free_move, blasts):
         nza += 1
     hold = 1 if P[P_HOLD] != 0 and CH[actor, C_HELDONCE] == 0 and free_move else 0
     nsh = _nth_shove(SC, CH, G, P, actor, NEG)[3] if P[P_NBLK] != 0 else 0
-    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold, nsh
+    fd = 0 if P[P_MINOR] != 0 and not free_move else 1  # a full defense forgoes the minor actions too (002:41)
+    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold, nsh, fd
 
 
 @mirrors("fate_env.rules.decisions.Decision.options")
@@ -104,8 +107,9 @@ def _list_options(T, W, B, EV, actor, n, blasts):
     for i in range(n[N_REM]):
         _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, True), 0, 0, 0, 0)
         q += 1
-    _opt(EV, G, q, O_FULLDEF, 0, 0, 0, 0, 0)
-    q += 1
+    if n[N_FD] != 0:
+        _opt(EV, G, q, O_FULLDEF, 0, 0, 0, 0, 0)
+        q += 1
     for i in range(n[N_AL]):
         _opt(EV, G, q, O_SUPPORT, B.allies[i], 0, 0, 0, 0)
         q += 1
@@ -139,6 +143,9 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _decision(EV, G, D_TURN, actor, j, why, O_MOVE, z, x2, x3, x4, x5)
         _emit(EV, G, E_MOVED, (actor, here, z, 1, 0, 0, 0, 0, 0, 0, 0))
         CH[actor, C_ZONE] = z
+        if P[P_MINOR] != 0:  # a minor action: -1 on the main action, the border's value more (002:28, 002:50-51)
+            CH[actor, C_MINOR] = 1 + P[P[P_BDIFF] + (G[G_MAP] * SIGHT.shape[0] + here) * SIGHT.shape[0] + z]
+            _emit(EV, G, E_MINOR, (actor, CH[actor, C_MINOR], 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return GOES_ON
     i = j - n[N_MOVE]
     if i < n[N_ATT]:
@@ -170,11 +177,11 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _remove(T, W, B, EV, actor, aid)
         return DONE
     i -= n[N_REM]
-    if i == 0:
+    if n[N_FD] != 0 and i == 0:
         _decision(EV, G, D_TURN, actor, j, why, O_FULLDEF, 0, x2, x3, x4, x5)
         _full_defense(CH, EV, G, actor)
         return DONE
-    i -= 1
+    i -= n[N_FD]
     if i < n[N_AL]:
         ally = B.allies[i]
         _decision(EV, G, D_TURN, actor, j, why, O_SUPPORT, ally, x2, x3, x4, x5)
@@ -278,6 +285,8 @@ def _turn(T, W, B, EV, actor, blasts):
         else:
             got = _script_pick(T, W, B, actor, n, blasts)
         done = _take(T, W, B, EV, actor, n, got, blasts)
+        if done != GOES_ON:
+            CH[actor, C_MINOR] = 0  # the minor actions were for this turn's action
         if done == STOPPED or done == HELD:
             return
         if done == DONE:
@@ -286,7 +295,7 @@ def _turn(T, W, B, EV, actor, blasts):
     if G[G_BAIL] != BAIL_NONE:
         return
     CH[actor, C_NSUP] = 0  # the pledges were for this action
-    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH, G):
+    if CH[actor, C_STATUS] == ACTIVE and free_move and not _over(SC, CH, G) and P[P_MINOR] == 0:
         if not _move_after(T, W, B, EV, actor):
             return
     _expire_boosts(A, AF, AL, G, EV, actor)
