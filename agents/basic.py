@@ -136,12 +136,12 @@ class BasicController:
             endangered = [(dg, i) for dg, i in endangered if dg is not None and dg >= 0]
             if endangered:
                 _, i = max(endangered)
-                return i, f"blocks for {opts[i].ally}: the next likely hit would take them out"
+                return i, reason("protect", ally=opts[i].ally)
         blocks = [i for i in kinds.get(BlockAction, ()) if opts[i].action == "attack"]
         if blocks and (best is None or best_score < 0) and any(
                 (self._danger(c, a) or -1) >= 0 for a in c.allies_of(me)):  # Fate 3.0: block the worst hitter
             i = max(blocks, key=lambda i: max(c.attack_rating(opts[i].target, s) for s in c.attack_skills(opts[i].target)))
-            return i, f"blocks {opts[i].target}'s attacks: an ally could not take its next hit"
+            return i, reason("block_attacks", target=opts[i].target)
         if best is not None:
             o = opts[best]
             if Move in kinds and not c.facts.minor_moves and c.f[me].skill(o.skill) <= 0:

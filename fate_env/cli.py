@@ -927,7 +927,7 @@ def _add_design(sub: Any) -> None:
     ln.add_argument("--fights", type=_count, default=760,
                     help="generated fights the fast core plays (default 760); with --distill, the fights the file plays")
     ln.add_argument("--slow-fights", type=int, default=60,
-                    help="generated fights only the Python engine plays (default 60)")
+                    help="generated fights only the Python engine plays, where the generator makes any (default 60)")
     ln.add_argument("--most", type=_count, default=20, help="turns recorded per slow fight (default 20)")
     ln.add_argument("--first-seed", type=_seed, default=10000, help="the first generated scene (default 10000)")
     ln.add_argument("--epochs", type=_count, default=15, help="passes over the recorded turns per cloning (default 15)")

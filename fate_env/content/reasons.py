@@ -75,7 +75,9 @@ REASONS: dict[str, str] = {
     "act_now": "takes its held turn",  # FATE 2.0 (001:82-84): at the first chance
     "take_aspect": "takes the aspect and keeps its fate points",
     "spend_spin": "spends {holder}'s spin token: +1 to hold the defense",
-    "minor_step": "steps into {zone} first: better odds there even at the minor action's cost",  # Fate 3.0 (002:28)  # Fate 3.0 (002:95): enough tokens to hold it  # Fate 3.0's maneuver (002:79): never pays to avoid it
+    "minor_step": "steps into {zone} first: better odds there even at the minor action's cost",  # Fate 3.0 (002:28)
+    "protect": "blocks for {ally}: the next likely hit would take them out",  # Fate 3.0 (002:44-46)
+    "block_attacks": "blocks {target}'s attacks: an ally could not take its next hit",  # Fate 3.0 (002:47)  # Fate 3.0 (002:95): enough tokens to hold it  # Fate 3.0's maneuver (002:79): never pays to avoid it
     "major_cost": "gets there at a major cost while still unhurt",
     "too_hurt": "too hurt to pay a major cost",
     # who goes next (popcorn)

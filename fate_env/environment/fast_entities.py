@@ -13,7 +13,7 @@ from ..fast.core import FastCore, Session
 from ..fast.decode import KINDS, _option
 from ..fast.entity_forward import memos
 from ..fast.entity_rows import (C_KIND, EP_BLOCK_WORD, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_OF,
-                                EP_POINTS, EP_REROLL_WORD, EP_SCENE_WORD, EP_SKILL, EP_TEMPLATE, EP_TYPE, EP_WORD, EP_ZF,
+                                EP_KIND_WORD, EP_POINTS, EP_REROLL_WORD, EP_SCENE_WORD, EP_SKILL, EP_TEMPLATE, EP_TYPE, EP_WORD, EP_ZF,
                                 EP_AF, NEP, PL_ASPECTS, PL_OK, PL_OPTIONS, play_learned, rows)
 from ..fast.jit import bound
 from ..fast.kernel import layout as k
@@ -46,6 +46,8 @@ class FastEntities:
             self.EP[key] = at[name]
         self.EP[EP_SCENE_WORD] = view._word("scene")
         self.EP[EP_BONUS_WORD], self.EP[EP_REROLL_WORD] = view._word("bonus"), view._word("reroll")
+        for j, kind in enumerate(k.BLOCK_KINDS):  # a Fate 3.0 block's kind of action, a word (BlockAction.action)
+            self.EP[EP_KIND_WORD + j] = view._word(kind)
         for i, name in enumerate(tb.blocks):
             self.EP[EP_BLOCK_WORD + i] = view._word(name)
         # the fixed columns of each character's row: its kind and its skills (the rest is play)

@@ -296,7 +296,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       kernel="L_KEEPHOLD"),
     # Fate 3.0's block for an ally, spin tokens spent, a maneuver's aspect taken or avoided
     S("protect", lambda L: L.C, "C, or 0", ("turn",), "block for an ally (C) (Fate 3.0)", (Protect,),
-      _character("protect", "ally")),
+      _character("protect", "ally"), kernel="L_PROTECT"),
     S("spin", _if("spin", lambda L: L.C), "C, or 0", ("invoke",), "spend a spin token of this character (C)",
       (SpendSpin,), _character("spin", "holder"), kernel="L_SPIN"),
     S("take_aspect", _if("avoid", _one), "1, or 0", ("cost",), "take the maneuver's aspect", choice="take_aspect",
@@ -304,7 +304,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
     S("avoid_aspect", _if("avoid", _one), "1, or 0", ("cost",), "pay a fate point to avoid it", choice="avoid_aspect",
       kernel="L_AVOIDASPECT"),
     S("block_action", lambda L: L.C * 3, "C x 3, or 0", ("turn",),
-      "block a foe (C) x its attack/advantage/move", (BlockAction,), _block_action),
+      "block a foe (C) x its attack/advantage/move", (BlockAction,), _block_action, kernel="L_BLOCKACT"),
     # a split advantage (the split_effort dial): template and zone; its shares are `assign`
     S("split_advantage", lambda L: L.T * L.Z, "T x Z, or 0", ("turn",),
       "split an advantage: template (T) x zone", (SplitAdvantage,), _split_advantage),

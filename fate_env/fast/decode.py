@@ -17,7 +17,8 @@ from fate_env.rules.end import Outcome
 from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
-    Hold, OfferConcession, OvercomeMove, Pass, RemoveAspect, ShoveInto, SpendSpin, Stay, Support, ZoneAttack,
+    Hold, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, ShoveInto, SpendSpin, Stay, Support, ZoneAttack,
+    BlockAction,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -67,7 +68,7 @@ REASON_KEYS = {
     k.R_T_FOCUSES: "focus", k.R_T_SETS_UP_FOR: "set_up_for", k.R_RANDOM: "random", k.R_AGENT: "agent",
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
-    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect", k.R_I_SPIN: "spend_spin", k.R_T_MINOR_STEP: "minor_step",
+    k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect", k.R_I_SPIN: "spend_spin", k.R_T_MINOR_STEP: "minor_step", k.R_T_PROTECT: "protect", k.R_T_BLOCKS: "block_attacks",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
@@ -107,6 +108,10 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return ZoneAttack(tb.zones[x1], tb.skills[x2])
     if o == k.O_SPIN:
         return SpendSpin(tb.ids[x1])
+    if o == k.O_PROTECT:
+        return Protect(tb.ids[x1])
+    if o == k.O_BLOCKACT:
+        return BlockAction(tb.ids[x1], k.BLOCK_KINDS[x2])
     if o == k.O_SHOVE:
         return ShoveInto(tb.ids[x1], tb.skills[x2], tb.blocks[x3])
     raise ValueError(f"unknown option code {o}")
@@ -182,6 +187,14 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
         elif code == k.E_HAZARD:
             out.append(ev.HazardActs(scene.hazards[a[0]].name, ids[a[1]]))
+        elif code == k.E_PROTECTING:
+            out.append(ev.Protecting(ids[a[0]], ids[a[1]], a[2]))
+        elif code == k.E_BLOCKING:
+            out.append(ev.Blocking(ids[a[0]], ids[a[1]], k.BLOCK_KINDS[a[2]], a[3]))
+        elif code == k.E_BLOCKTESTED:
+            out.append(ev.BlockTested(ids[a[0]], ids[a[1]], k.BLOCK_KINDS[a[2]], bool(a[3])))
+        elif code == k.E_BLOCKHELD:
+            out.append(ev.BlockHeld(ids[a[0]], ids[a[1]], a[2]))
         elif code == k.E_SPRINTED:
             out.append(ev.Sprinted(ids[a[0]], a[1], tb.zones[a[2]], a[3]))
         elif code == k.E_MINOR:
@@ -199,6 +212,12 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
                 why = f"take advantage of {names[a[3]]}"
             elif a[4] == k.WHY_PASSIVE_CLEAR:
                 why = f"clear {names[a[3]]}"
+            elif a[4] == k.WHY_PASSIVE_PROTECT:
+                why = f"block for {ids[a[3]]}"
+            elif a[4] == k.WHY_PASSIVE_BLOCK:
+                why = f"block {ids[a[3] // 3]}'s {k.BLOCK_KINDS[a[3] % 3]}"
+            elif a[4] == k.WHY_PASSIVE_PAST:
+                why = f"past {ids[a[3]]}'s block"
             elif a[4] == k.WHY_PASSIVE_SPRINT:
                 why = f"sprint to {_target(tb, a[3])}"
             elif a[4] == k.WHY_PASSIVE_HAZARD:

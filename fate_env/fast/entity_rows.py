@@ -27,7 +27,8 @@ from .observe import _rel, _slot
 # EP: where each block of the rows starts, and the sizes the compiled code reads
 (EP_NDEC, EP_CF, EP_ZF, EP_AF, EP_OF, EP_TYPE, EP_SKILL, EP_TEMPLATE, EP_FLAG, EP_COUNT, EP_WORD, EP_POINTS,
  EP_HINT, EP_SCENE_WORD, EP_BONUS_WORD, EP_REROLL_WORD, EP_BLOCK_WORD) = range(17)
-NEP = EP_BLOCK_WORD + k.MAX_BLOCKS  # EP[EP_BLOCK_WORD + i]: the word bucket of block i's name (a shove's block)
+EP_KIND_WORD = EP_BLOCK_WORD + k.MAX_BLOCKS  # EP[EP_BLOCK_WORD + i]: the word bucket of block i's name (a shove's block)
+NEP = EP_KIND_WORD + len(k.BLOCK_KINDS)  # EP[EP_KIND_WORD + j]: the word of a Fate 3.0 block's kind of action j
 # a character row's columns (entities.EntityEncoder._character, in its order)
 C_REL, C_KIND, C_STATUS, C_PLACE, C_BOXES, C_SLOTS, C_CAP, C_FP, C_ACTED, C_FULLDEF, C_MEMBERS, C_REACH = \
     0, 3, 7, 10, 13, 17, 19, 20, 21, 22, 23, 24
@@ -194,8 +195,11 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             options[i, EP[EP_WORD] + EP[EP_BLOCK_WORD + x3]] = 1.0
         elif o == k.O_MOVE or o == k.O_OVERCOME:
             zn = x1
-        elif o == k.O_SUPPORT or o == k.O_NEXT:
+        elif o == k.O_SUPPORT or o == k.O_NEXT or o == k.O_SPIN or o == k.O_PROTECT:
             ch = _slot(ego, x1)
+        elif o == k.O_BLOCKACT:  # a foe, and the kind of action blocked (a word)
+            ch = _slot(ego, x1)
+            options[i, EP[EP_WORD] + EP[EP_KIND_WORD + x2]] = 1.0
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:
             asp = _row(row_of, na, AL, x1)
         elif o == k.O_INVOKE:

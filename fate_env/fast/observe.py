@@ -21,7 +21,7 @@ from .kernel.stress import _room
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
  L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE, L_HOLD, L_ACTNOW, L_KEEPHOLD, L_SHOVE,
- L_TAKEASPECT, L_AVOIDASPECT, L_SPIN, L_SPINOBS, L_NBL, L_BLKMAP) = range(54)
+ L_TAKEASPECT, L_AVOIDASPECT, L_SPIN, L_SPINOBS, L_PROTECT, L_BLOCKACT, L_NBL, L_BLKMAP) = range(56)
 # L_SPIN: the spin segment's start (a holder each, SpendSpin); L_SPINOBS: where the spin tokens per character
 # sit in the observation after its boosts (ObservationEncoder.spin), -1 for a layout without them
 NL = L_BLKMAP + k.MAX_BLOCKS  # LP[L_NBL]: the layout's blocks; LP[L_BLKMAP + i]: block i's place among them (-1: none)
@@ -200,6 +200,10 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             a = LP[L_SUPPORT] + _slot(ego, x1)
         elif o == k.O_SPIN:
             a = LP[L_SPIN] + _slot(ego, x1)
+        elif o == k.O_PROTECT:
+            a = LP[L_PROTECT] + _slot(ego, x1)
+        elif o == k.O_BLOCKACT:
+            a = LP[L_BLOCKACT] + _slot(ego, x1) * 3 + x2
         elif o == k.O_NEXT:
             a = LP[L_NEXT] + _slot(ego, x1)
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:

@@ -475,6 +475,8 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_MANEUVER] = int(facts.maneuvers)
     P[k.P_SPIN] = int(facts.spin)
     P[k.P_MINOR] = int(facts.minor_moves)
+    P[k.P_PROTECT] = 1 if rules.protect else 0
+    P[k.P_BLOCKACT] = 1 if rules.block_actions else 0
     P[k.P_MAVOID] = 1 if rules.maneuver_avoid else 0
     P[k.P_FRAGILE] = 1 if rules.fragile_aspects else 0
     P[k.P_SCALED] = 1 if len({c.scale for c in scene.characters}) > 1 else 0  # Play.scaled

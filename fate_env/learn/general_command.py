@@ -21,15 +21,21 @@ class Refused(OneLineError):
     """A learn run refused before it starts."""
 
 
+#: how many seeds past the fights asked for the search for ones the fast core does not play looks at
+SLOW_WINDOW = 100
+
+
 def training_seeds(first: int, fights: int, slow_fights: int) -> tuple[list[int], list[int]]:
     """The generated scenes to record, from seed ``first`` on: ``fights`` the fast core plays (the
-    teacher's copies are cheap there) and ``slow_fights`` it does not (played on the Python engine,
-    the rule features only it has: the fate2 and fate3 scenes among them)."""
+    teacher's copies are cheap there) and up to ``slow_fights`` it does not (played on the Python engine,
+    for the rule features only it has), looked for among the next ``fights + slow_fights + SLOW_WINDOW``
+    seeds: since the fast core plays every rule set's conflicts (issue 74) the generator's scenes are all
+    its own, and none may be found."""
     from ..content.scenes import scene_from_dict
     from ..fast.tables import covered
     fast, slow = [], []
     s = first
-    while len(fast) < fights or len(slow) < slow_fights:
+    while len(fast) < fights or len(slow) < slow_fights and s < first + fights + slow_fights + SLOW_WINDOW:
         (slow if covered(scene_from_dict(generated(s), f"generated {s}")) else fast).append(s)
         s += 1
     return fast[:fights], slow[:slow_fights]

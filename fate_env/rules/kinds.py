@@ -73,3 +73,7 @@ class StressStyleName(StrEnum):
 
 #: decisions taken before any die is rolled for the action at hand: a character may concede then
 PRE_DICE = frozenset({DecisionKind.TURN, DecisionKind.MOVE, DecisionKind.RESPOND, DecisionKind.NEXT})
+
+
+#: what a Fate 3.0 block may be against (002:47; rules/actions/block.py), in the order its options list them
+BLOCK_KINDS = ("attack", "advantage", "move")

@@ -173,8 +173,8 @@ class RuleSet:
     move_cost: str = _pick(MOVE_COSTS, "free", fast=EVERY)
     sprint: str = _pick(SPRINTS, "overcome", fast=EVERY)
     defense_overflow: str = _pick(DEFENSE_OVERFLOW, "boost", fast=EVERY)
-    protect: bool = _flag()            # Fate 3.0's block protecting an ally (002:46)
-    block_actions: bool = _flag()      # Fate 3.0's block against a foe's kind of action (002:47)
+    protect: bool = _flag(fast=EVERY)            # Fate 3.0's block protecting an ally (002:46)
+    block_actions: bool = _flag(fast=EVERY)      # Fate 3.0's block against a foe's kind of action (002:47)
     maneuver_avoid: bool = _flag(fast=EVERY)     # a maneuver's target may pay a fate point not to take it (002:79)
     fragile_aspects: bool = _flag(fast=EVERY)    # a maneuver's aspect on a character goes at its first tag (002:83)
     advantage_rule: str = _pick(ADVANTAGE_RULES, "create", fast=EVERY)   # Fate 3.0's maneuver needs a shift (002:79): ADVANTAGE_RULES

@@ -96,6 +96,12 @@ def test_burning_mill_s_hazards_step_the_same_on_both_cores():
     assert aec_side_by_side(range(4), scene="burning_mill", rules="core") > 80
 
 
+def test_the_crossing_under_fate_3_steps_the_same_on_both_cores():
+    """Every Fate 3.0 dial (the crossing's rule set): minor moves, sprints, blocks for an ally and against an
+    action (the protect and block_action segments, encoded by the kernel), spin tokens, maneuvers."""
+    assert aec_side_by_side(range(6), scene="crossing") > 150
+
+
 def test_fate_3_maneuvers_and_spin_step_the_same_on_both_cores():
     """Fate 3.0's maneuvers, their avoidance for a fate point (the take_aspect and avoid_aspect answers),
     fragile aspects, and spin tokens (002:79-95): the tokens per character in every observation, and

@@ -113,8 +113,9 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 def test_the_shipped_scenes_it_covers():
     """The scenes docs/fast_core.md names as played by the fast core (leviathan's immobile parts,
     summoning's countdowns, highwaymen's FATE 2.0, wyrm's scale and solo bonus, burning_mill's hazards,
-    the rest from the start)."""
-    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["burning_mill", "duel", "ghoul", "highwaymen", "horde",
+    the crossing's Fate 3.0, the rest from the start)."""
+    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["burning_mill", "crossing", "duel", "ghoul", "highwaymen",
+                                                                      "horde",
                                                                       "interrogation", "leviathan", "summoning",
                                                                       "warehouse", "warehouse_mobs", "wyrm"]
 
@@ -963,3 +964,45 @@ def test_sprints_are_played_identically(rules):
     moved = {e["zones"] for e in sprints}
     assert 0 in moved and max(moved) >= 2, moved
     assert any(e["type"] == "PassiveOpposition" and e["why"].startswith("sprint to ") for e in log)
+
+
+@pytest.mark.parametrize("rules", ["condensed", "core", "fate2"])
+def test_fate_3_blocks_are_played_identically(rules):
+    """Fate 3.0's blocks (002:44-47): on its turn a character rolls a block strength, its own invokes alone
+    raising it, either for an ally (an attack on it this exchange meets the better of its defense roll and
+    the strength: BlockHeld where the roll fell short) or against a foe's kind of action (each time that foe
+    tries it this exchange it must beat the strength by a shift first, or the action is spent: BlockTested).
+    basic blocks for an ally the next likely hit would take out, or the worst hitter's attacks, when its own
+    attacks are poor. On three scenes (a mental conflict among them), compared event for event, and each of
+    these is seen to happen."""
+    log = []
+    for name in ("warehouse", "highwaymen", "interrogation"):
+        scene = load_scene(name, rules=rules, dials={"protect": True, "block_actions": True})
+        assert not covered(scene), covered(scene)
+        log += compare_mixes(scene, range(30))
+        for mix in (("basic", "random"), ("random", "basic")):  # basic's own picks, compared in compare_mixes
+            by_side = dict(zip(scene.sides, mix))
+            who = {c.id: by_side[c.side] for c in scene.characters}
+            log += [e for seed in range(30) for e in FastCore(scene, who).episode(seed).log()]
+    kinds = {e["type"] for e in log}
+    assert {"Protecting", "Blocking", "BlockHeld", "BlockTested"} <= kinds, kinds
+    tested = {e["past"] for e in log if e["type"] == "BlockTested"}
+    assert tested == {True, False}, tested
+    reasons = {e["reason"].split(":")[0].split(" ")[0] for e in log if e["type"] == "DecisionMade" and e["kind"] == "turn"}
+    assert "blocks" in reasons, "basic never blocked"
+
+
+def test_fate_3_scenes_are_played_identically():
+    """Every Fate 3.0 dial at once (configs/rules/fate3.yaml: initiative, minion groups led, roll-up stress,
+    full defense for the exchange, held actions, minor moves and sprint, spin, protect, blocks against actions,
+    maneuvers avoided and fragile): the shipped crossing, and generated Fate 3.0 scenes as GMs write them,
+    compared event for event."""
+    from fate_env.content.generate import scene as generated
+    scene = load_scene("crossing")
+    assert scene.rules.name == "fate3" and not covered(scene)
+    assert compare(scene, SCENE_SEEDS) >= 0.9 * len(SCENE_SEEDS)
+    compare_mixes(scene, range(30))
+    for seed in range(3100, 3104):
+        scene = scene_from_dict(generated(seed, rules="fate3"), f"generated {seed}")
+        assert not covered(scene), covered(scene)
+        compare_mixes(scene, range(15))

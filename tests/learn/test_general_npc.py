@@ -214,3 +214,16 @@ def test_the_policy_files_read_are_kept_a_few_at_a_time_and_reread_when_changed(
     import os
     os.utime(paths[-1], (1, 1))  # another time stamp: the file changed, read again
     assert L._load_policy(paths[-1]).meta["keep_within"] == 1.0
+
+
+def test_the_training_seeds_end_where_no_generated_scene_is_off_the_fast_core():
+    """The fast core plays every generated conflict now (issue 74): asked for fights it does not play, the
+    search looks through a bounded window of seeds and returns what it found, never running on forever."""
+    from fate_env.content.generate import scene as generated
+    from fate_env.content.scenes import scene_from_dict
+    from fate_env.fast.tables import covered
+    from fate_env.learn.general_command import SLOW_WINDOW, training_seeds
+    fast, slow = training_seeds(20000, 2, 1)
+    assert fast == [20000, 20001]
+    window = range(20000, 20000 + 2 + 1 + SLOW_WINDOW)
+    assert slow == [s for s in window if covered(scene_from_dict(generated(s), f"generated {s}"))][:1]

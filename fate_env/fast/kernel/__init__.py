@@ -22,7 +22,7 @@ which keeps the logic testable everywhere.
 Modules, lowest first (each imports only those above it): ``layout`` (the arrays' columns and the
 codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``solo`` (scale and a big bad's solo bonuses), ``rolls``, ``aspects``,
 ``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
-``invokes``, the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
+``invokes``, Fate 3.0's blocks (``protect``, ``block``), the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
 ``exploit``, ``remove``, ``shove``, ``support``, ``zone_attack``), ``hazards`` (obstacles that attack, at
 their place in the order of turns), ``picks`` (each script's pick of a turn's option),
 ``turn`` (a turn: its options built, one picked, taken), ``conflict`` (the flow), and ``entry`` (what

@@ -89,6 +89,19 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
     return n
 
 
+@mirrors("fate_env.rules.reach.advantage_skill")
+@njit(cache=True, _nrt=False)
+def _advantage_skill(T, W, actor, k, target):
+    """The skill ``actor`` creates template ``k``'s advantage on ``target`` with: the template's best, those
+    that reach a body in another zone when it acts on one (reach.far_advantage), widened by its stunts."""
+    SK, ST, P, TPL = T.SK, T.ST, T.P, T.TPL
+    CH, A = W.CH, W.A
+    far = TPL[k, TP_TARGET] == TG_FOE and TPL[k, TP_TRACK] == 0 and CH[target, C_ZONE] != CH[actor, C_ZONE]
+    return _use_skill(SK, ST, CH, A, P, actor,
+                      _best_of(SK, ST, CH, A, actor, TPL, k, TP_NRG if far else TP_NSK, ACT_ADVANTAGE, NEG),
+                      ACT_ADVANTAGE, NEG, FAR if far else NEG)
+
+
 @mirrors("fate_env.rules.actions.advantage.run", "fate_env.rules.actions.advantage.create_advantage")
 @njit(cache=True, _nrt=False)
 def _advantage(T, W, B, EV, actor, k, target):
@@ -102,10 +115,7 @@ def _advantage(T, W, B, EV, actor, k, target):
     R = B.R
     on_char = target < TGT_SCENE
     active = TPL[k, TP_TARGET] == TG_FOE
-    far = active and TPL[k, TP_TRACK] == 0 and CH[target, C_ZONE] != CH[actor, C_ZONE]  # reach.far_advantage
-    skill = _use_skill(SK, ST, CH, A, P, actor,
-                       _best_of(SK, ST, CH, A, actor, TPL, k, TP_NRG if far else TP_NSK, ACT_ADVANTAGE, NEG),
-                       ACT_ADVANTAGE, NEG, FAR if far else NEG)
+    skill = _advantage_skill(T, W, actor, k, target)
     dskill = NEG
     if active:
         if not _respond(T, W, EV, target, B, False, True):

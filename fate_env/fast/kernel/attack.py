@@ -14,12 +14,14 @@ from .layout import (
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
     RESP_NONE, WHY_PASSIVE_FORGO, ACTIVE, C_STATUS, C_ZONE, D_COST, E_STOODIN, G_STOODIN, O_STAND_ASIDE, O_STAND_IN,
     P_FD_FOCUS, P_OFFERED, P_STANDIN, R_C_ONLY, S_SIDE, C_ACTED, C_DEFONFULL, C_FULLDEF, E_FULLDEF, O_FULLDEF, P_FD_EXCHANGE,
+    P_PROTECT,
 )
 from .mirror import mirrors
 from .reach import _reach_of
 from .rolls import _defend_skill, _roll_action
 from .seats import _ask_two, _draw, _draws, _why
 from .harm import _harm
+from .protect import _floor
 from .stress import _concede
 
 
@@ -128,6 +130,8 @@ def _attack(T, W, B, EV, actor, target, skill, block):
         G[G_STOODIN] = 1 if ward != target and P[P_FD_FOCUS] != 0 else 0
         _roll_action(T, W, B, EV, actor, ACT_ATTACK, skill, target, target, dskill, (0, 0, 0))
         G[G_STOODIN] = 0
+        if P[P_PROTECT] != 0 and block == NEG and G[G_BAIL] == BAIL_NONE:
+            _floor(CH, B.R, EV, G, target)  # a blocker's strength under the defense (002:46)
     if G[G_BAIL] != BAIL_NONE:
         return
     if block != NEG:

@@ -10,7 +10,7 @@ from .events import _decision, _emit, _opt
 from .layout import (
     ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
-    G_UNRESOLVED, G_WINNER, NEG, O_NEXT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
+    G_UNRESOLVED, G_WINNER, NEG, O_NEXT, C_BLKBY, C_PROTBY, P_BLOCKACT, P_PROTECT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
     S_NBOX, S_NPC, S_SIDE, C_FULLDEF, P_FD_EXCHANGE, C_HELD, C_HELDONCE, D_HOLD, E_FORFEIT, FORFEIT_HELD,
     G_DECIDED, O_ACT_NOW, O_KEEP_HOLDING, P_HOLD, P_NCD, R_H_ACT, TR_EXCHANGE, TR_TURN, P_NHZ,
 )
@@ -77,6 +77,10 @@ def _begin_exchange(T, W, EV):
         CH[c, C_HELDONCE] = 0
         if P[P_FD_EXCHANGE] != 0:  # a full defense lasts the exchange it is declared in (001:80)
             CH[c, C_FULLDEF] = 0
+        if P[P_PROTECT] != 0 or P[P_BLOCKACT] != 0:  # a block lasts the exchange it is rolled in (002:46-47)
+            CH[c, C_PROTBY] = 0
+            for kind in range(3):
+                CH[c, C_BLKBY + kind] = 0
     return True
 
 

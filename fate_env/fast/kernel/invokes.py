@@ -14,13 +14,24 @@ from .layout import (
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
     R_Z1, R_Z2, R_TARGET, A_BLOCK, R_ABOUT, S_NPC, S_SIDE, S_TROUBLE, WHY_USED, HZ_ROLLER, A_ALIVE, P_FRAGILE,
-    WHY_FRAGILE, C_SPIN, E_SPIN, O_SPIN, P_SPIN, R_I_SPIN,
+    WHY_FRAGILE, C_SPIN, E_SPIN, O_SPIN, P_SPIN, R_I_SPIN, R_ALONE, R_HASFLOOR, R_OFLOOR,
 )
 from .mirror import mirrors
 from .rolls import _roll
 from .seats import _draw, _draws, _why
 from .table import _allies
 from .solo import _solo_invoke, _solo_need
+
+
+@mirrors("fate_env.rules.table.Roll.opposition")
+@njit(cache=True, _nrt=False, inline="always")
+def _opposition(R):
+    """The roll's opposition: the defense or difficulty, at least a protecting block's strength where one
+    stands under it (Roll.opp_floor, 002:46), plus the invokes on its side."""
+    o = R[R_OBASE] + R[R_OFACES]
+    if R[R_HASFLOOR] != 0 and R[R_OFLOOR] > o:
+        o = R[R_OFLOOR]
+    return o + R[R_OBONUS]
 
 
 @mirrors("fate_env.rules.invokes.invoke_options")
@@ -310,7 +321,7 @@ def _basic_invoke(T, W, B, who, mine, attack, nal, bear, strict):
     pol = P[P_POL] + POL_W * who
     other = R[R_OPP] if mine else R[R_ACTOR]
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    opposition = _opposition(R)
     margin = effort - opposition if mine else opposition - effort
     if mine:
         goal = 1 if attack else 0
@@ -363,7 +374,7 @@ def _invoke_options(T, W, B, EV, who, mine, neffects, nal, npay, n, nspin):
     A, G = W.A, W.G
     R, pick_paid = B.R, B.pick_paid
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    opposition = _opposition(R)
     G[G_PEFFORT] = effort
     G[G_POPP] = opposition
     G[G_PMARGIN] = effort - opposition if mine else opposition - effort
@@ -415,6 +426,8 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         seats1 = NEG
         if seats0 == NEG:
             return
+    if R[R_ALONE] != 0:  # a Fate 3.0 block's roll: the blocker alone (protect.run, block.run)
+        seats1 = NEG
     nseats = 2 if seats1 != NEG else 1
     passes = 0
     i = 0
@@ -449,7 +462,7 @@ def _invoke_rounds(T, W, B, EV, attack, active):
         else:
             pick = _script_invoke(T, W, B, who, mine, attack, nal, bear, strict)
             if nspin != 0:  # basic: after "it holds", before the budget, enough tokens to hold the defense
-                short = R[R_BASE] + R[R_FACES] + R[R_BONUS] - R[R_OBASE] - R[R_OFACES] - R[R_OBONUS]
+                short = R[R_BASE] + R[R_FACES] + R[R_BONUS] - _opposition(R)
                 tokens = 0
                 for j in range(nspin):
                     tokens += CH[_nth_spin(CH, allies, nal, j), C_SPIN]
@@ -486,8 +499,9 @@ def _settle(T, W, B, EV, attack, active, action, target):
     if G[G_BAIL] != BAIL_NONE:
         return 0
     effort = R[R_BASE] + R[R_FACES] + R[R_BONUS]
-    opposition = R[R_OBASE] + R[R_OFACES] + R[R_OBONUS]
+    opposition = _opposition(R)
     m = effort - opposition
+    R[R_HASFLOOR] = 0  # a protecting block's floor was for this roll
     _emit(EV, G, E_RESOLVED, (R[R_ACTOR], action, effort, opposition, m, target, 0, 0, 0, 0, 0))
     if action == ACT_ADVANTAGE and m > 0:  # a success, styled or not (bench's advantages)
         CH[R[R_ACTOR], C_ADV] += 1

@@ -21,7 +21,12 @@ NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_SLOTNAME = range(29)
+    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PROTBY, C_PROTSTR, C_BLKBY = range(31)
+C_BLKSTR = C_BLKBY + 3
+C_SLOTNAME = C_BLKSTR + 3
+#: C_PROTBY: 1 + who blocks for c this exchange (Fate 3.0's protect, 002:44-46; 0: no one), C_PROTSTR the
+#: block's strength; C_BLKBY + kind: 1 + who blocks c's kind of action (BLOCK_KINDS) this exchange (002:47;
+#: 0: no one), C_BLKSTR + kind its strength
 #: C_MINOR: what c's minor actions this turn take off its every roll but a defense (Fate 3.0's move_cost: minor,
 #: 002:28, 002:50-51: 1 for the step, the border's value more; read where P_MINOR, 0 outside c's turn)
 #: C_SPIN: the spin tokens c holds (Fate 3.0's defense_overflow: spin, 002:94-95; read where P_SPIN)
@@ -43,8 +48,11 @@ ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
 T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
 #: the actions a roll is for, as the reference names them (decode spells a code with its word)
-ACTIONS = ("attack", "defend", "create_advantage", "overcome")
-ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME = range(len(ACTIONS))
+ACTIONS = ("attack", "defend", "create_advantage", "overcome", "block")
+ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME, ACT_BLOCK = range(len(ACTIONS))
+#: what a Fate 3.0 block may be against (rules/actions/block.KINDS), a code each by its place
+from fate_env.rules.kinds import BLOCK_KINDS  # noqa: E402
+BK_ATTACK, BK_ADVANTAGE, BK_MOVE = (BLOCK_KINDS.index(w) for w in ("attack", "advantage", "move"))
 W_NONE, W_ZONE, W_SAME, W_OTHER, W_FULLDEF, W_TARGET, W_ASPECT, W_USE, W_BLAST = range(9)
 # W_USE: not a bonus but a use_skill stunt to defend, create an advantage or overcome (ST row: skill, action, arg:
 # the skill a defence is limited to defending against, or NEG for any); _stunt never counts it, _use_skill widens
@@ -77,8 +85,10 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
  P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
  P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ, P_MANEUVER, P_MAVOID, P_FRAGILE, P_SPIN, P_MINOR,
- P_BDIFF, P_SPRINT, P_PREV) = range(72)
-NP = 72
+ P_BDIFF, P_SPRINT, P_PREV, P_PROTECT, P_BLOCKACT) = range(74)
+NP = 74
+# P_PROTECT: Fate 3.0's block protecting an ally (protect, 002:44-46); P_BLOCKACT: its block against a foe's kind
+# of action (block_actions, 002:47)
 # P_SPRINT: Fate 3.0's sprint (sprint: shifts, facts.sprint_by_shifts, 002:50-51): an overcome move is Athletics
 # against Mediocre, each zone of the cheapest way taking a shift and its border's value more. P[P[P_PREV] + (m *
 # zones + a) * zones + b]: the zone before b on the cheapest way from a in the map of the cleared set m (NEG: none)
@@ -194,8 +204,11 @@ NG = G_CD + 2 * MAX_CD
 # G_STOPEV: a copy that needs one event only (``script_pick``: the script's decision) stops once its
 # log holds G_STOPEV events (0: never)
 # the roll in progress (R)
-R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION, R_TARGET, R_ABOUT = range(13)
-NR = 13
+R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION, R_TARGET, R_ABOUT, \
+    R_HASFLOOR, R_OFLOOR, R_ALONE = range(16)
+NR = 16
+# R_HASFLOOR, R_OFLOOR: a protected defender's floor (Roll.opp_floor, 002:46): its defense roll counts as at least
+# R_OFLOOR; R_ALONE: only the roller invokes (invokes.invoke_turns with one seat: a Fate 3.0 block's roll)
 # R_ABOUT: the blocks the roll is about (Roll.about, a mask: a move across them, clearing one, a shove into one)
 # R_TARGET: the character a roll is about (Roll.target: an attack's target, defended or not), or NEG
 
@@ -204,7 +217,11 @@ EW = 12
 E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMOVED, E_NEXT, E_HIT, \
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
-    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD, E_AVOIDED, E_SPIN, E_MINOR, E_SPRINTED = range(1, 40)
+    E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD, E_AVOIDED, E_SPIN, E_MINOR, E_SPRINTED, \
+    E_PROTECTING, E_BLOCKING, E_BLOCKTESTED, E_BLOCKHELD = range(1, 44)
+# E_PROTECTING (the blocker, the ally, the strength), E_BLOCKING (the blocker, the foe, the kind, the strength),
+# E_BLOCKTESTED (the one blocked, the blocker, the kind, 1 if it got past), E_BLOCKHELD (the one protected, the
+# blocker, the strength its defense roll fell short of)
 # E_SPRINTED (the sprinter, the shifts it had, the zone it made for, the zones it went: 002:50-51)
 # E_MINOR (the character, the penalty its minor actions now take off the turn's rolls: a move, 002:28)
 # E_SPIN (the holder, the tokens it holds now, the ally it spent one for or NEG: a token won)
@@ -228,8 +245,9 @@ D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCES
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
-    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE, O_TAKE_ASPECT, O_AVOID_ASPECT, O_SPIN = range(39)
-NO = O_SPIN + 1  # how many option codes (a table by option code has NO rows)
+    O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE, O_TAKE_ASPECT, O_AVOID_ASPECT, O_SPIN, \
+    O_PROTECT, O_BLOCKACT = range(41)
+NO = O_BLOCKACT + 1  # how many option codes (a table by option code has NO rows)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -249,6 +267,8 @@ R_H_ACT = R_CN_ACCEPT + 1  # basic: takes its held turn at the first chance
 R_C_TAKES = R_H_ACT + 1  # basic: takes a maneuver's aspect and keeps its fate points
 R_I_SPIN = R_C_TAKES + 1  # basic: spends an ally's spin token to hold a defense
 R_T_MINOR_STEP = R_I_SPIN + 1  # basic: a minor step first, for better odds even at its cost (Fate 3.0)
+R_T_PROTECT = R_T_MINOR_STEP + 1  # basic: blocks for the ally the next likely hit would take out (Fate 3.0)
+R_T_BLOCKS = R_T_PROTECT + 1  # basic: blocks the worst hitter's attacks, an ally being in danger (Fate 3.0)
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
@@ -256,7 +276,9 @@ ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in pla
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED, WHY_FRAGILE = 0, 1, 2, 3, 4
 SEV_SEVERE, SEV_EXTREME = 2, 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
-WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD, WHY_PASSIVE_SPRINT = range(6)
+WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD, WHY_PASSIVE_SPRINT, \
+    WHY_PASSIVE_PROTECT, WHY_PASSIVE_BLOCK, WHY_PASSIVE_PAST = range(9)
+# WHY_PASSIVE_BLOCK's argument: the foe * 3 + the kind of action
 # a target's answer before the dice (steps.respond): no roll (it conceded), it defends, or it forgoes the
 # defense (the forgo_defense dial, P_FORGO: the attack rolls against Mediocre, 000:292-294)
 RESP_NONE, RESP_DEFEND, RESP_FORGO = 0, 1, 2

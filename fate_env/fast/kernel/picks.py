@@ -21,9 +21,12 @@ from .layout import (
     PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_T_ATTACK, R_T_BACKS,
     R_T_BACKS_UP, R_T_BLAST, R_T_CASHES, R_T_CLOSES, R_T_CONCEDE, R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF,
     R_T_GUARDS, R_T_OUTMATCHED, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS, R_T_SMASH, R_T_STACKS,
-    R_T_STEP, S_SIDE, TGT_SCENE, P_MINOR, R_T_MINOR_STEP, R_T_NOTHING, R_M_CLOSES, R_M_FALLS, R_M_HOLDS, R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST,
+    R_T_STEP, S_SIDE, TGT_SCENE, P_MINOR, R_T_MINOR_STEP, R_T_NOTHING, ACTIVE, BK_ATTACK, C_STATUS, R_T_BLOCKS,
+    R_T_PROTECT, R_M_CLOSES, R_M_FALLS, R_M_HOLDS, R_M_STAYS, R_N_ALLY, R_N_HOLDER, R_N_WEAKEST,
 )
+from .block import _nth_block
 from .mirror import mirrors
+from .protect import _nth_protect
 from .overcome_move import _nth_overcome
 from .reach import _attack_skills
 from .rolls import _attack_rating, _defense_rating, _stunt
@@ -32,7 +35,8 @@ from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD, N_PROT, N_BLK = range(14)
+# N_PROT, N_BLK: Fate 3.0's blocks for an ally and against a foe's kind of action, after the hold
 # N_FD: 1 where a turn offers full defense (0 once Fate 3.0's minor move is taken, 002:41)
 # N_SHOVE: the shoves into a block (shove.offer), after the zone attacks and before the hold
 # N_CO: 1 where a turn offers Concede (0 under offered concessions, 001:150); N_HOLD: 1 where it offers to
@@ -52,6 +56,13 @@ def _full_defense_at(n):
 def _concede_at(n):
     """The index of Concede among a turn's options (after full defense and the supports), where offered."""
     return _full_defense_at(n) + n[N_FD] + n[N_AL]
+
+
+@mirrors("fate_env.rules.actions.turn_options")
+@njit(cache=True, _nrt=False, inline="always")
+def _protect_at(n):
+    """The index of the first block for an ally (after pass, the zone attacks, the shoves and the hold)."""
+    return _pass_at(n) + 1 + n[N_ZA] + n[N_SHOVE] + n[N_HOLD]
 
 
 @mirrors("fate_env.rules.actions.turn_options")
@@ -214,6 +225,10 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
             j, score = _minor_step(T, W, actor, B, P[pol + POL_LIKELY], nm)
             if j != NEG and score > best_score + 1:
                 return j, R_T_MINOR_STEP, 0, 0, 0, 0
+        if (n[N_PROT] != 0 or n[N_BLK] != 0) and (pick == NEG or best_score < 0):  # Fate 3.0's blocks, attacking being poor
+            got = _block_pick(T, W, B, actor, pol, n)
+            if got[0] != NEG:
+                return got
         if pick != NEG and nm > 0 and SK[actor, att_s[pick]] <= 0 and P[P_MINOR] == 0:
             # no plinking at Mediocre when a free step brings a better skill to bear
             mediocre = att_s[pick]
@@ -238,6 +253,53 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
     if n[N_FD] == 0:
         return _pass_at(n), R_T_NOTHING, 0, 0, 0, 0
     return _full_defense_at(n), R_T_FULLDEF, 0, 0, 0, 0
+
+
+@mirrors("agents.basic.BasicController._turn")
+@njit(cache=True, _nrt=False)
+def _block_pick(T, W, B, actor, pol, n):
+    """basic's Fate 3.0 blocks, when attacking is poor: block for the ally in the most danger that the next
+    likely hit would take out (the last of the most endangered); else, an ally being in danger, block the
+    attacks of the foe with the best attack (the first of them). NO_PICK for neither."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    CH, A = W.CH, W.A
+    best = NEG
+    worst_best = 0
+    for q in range(n[N_PROT]):
+        found, worst = _danger(T, W, _nth_protect(SC, CH, P, actor, q), pol, B)
+        if found and worst >= 0 and (best == NEG or worst >= worst_best):
+            best = q
+            worst_best = worst
+    if best != NEG:
+        return _protect_at(n) + best, R_T_PROTECT, 0, 0, 0, 0
+    if n[N_BLK] == 0:
+        return NEG, 0, 0, 0, 0, 0
+    endangered = False
+    for a in range(SC.shape[0]):
+        if a != actor and CH[a, C_STATUS] == ACTIVE and SC[a, S_SIDE] == SC[actor, S_SIDE]:
+            found, worst = _danger(T, W, a, pol, B)
+            if found and worst > 0:  # basic's `(danger or -1) >= 0`: a danger of 0 counts as none
+                endangered = True
+                break
+    if not endangered:
+        return NEG, 0, 0, 0, 0, 0
+    skills = B.skills
+    best_v = 0
+    for q in range(n[N_BLK]):
+        t, kind = _nth_block(SC, CH, P, actor, q)
+        if kind != BK_ATTACK:
+            continue
+        v = NEG - (1 << 30)
+        for j in range(_attack_skills(P, t, skills)):
+            r = _attack_rating(SK, ST, CH, A, t, skills[j], NEG)
+            if r > v:
+                v = r
+        if best == NEG or v > best_v:
+            best = q
+            best_v = v
+    if best == NEG:
+        return NEG, 0, 0, 0, 0, 0
+    return _protect_at(n) + n[N_PROT] + best, R_T_BLOCKS, 0, 0, 0, 0
 
 
 @mirrors("agents.basic.BasicController._turn",

@@ -6,26 +6,30 @@
 from __future__ import annotations
 
 from ..jit import njit
-from .advantage import _advantage, _advantage_options
+from .advantage import _advantage, _advantage_options, _advantage_skill
+from .block import _block, _get_past, _nth_block
 from .aspects import _boost, _expire_boosts, _exploitable, _nth_aspect, _removable
 from .attack import _attack
 from .basic import _weapons
 from .events import _decision, _emit, _opt
-from .exploit import _exploit
+from .exploit import _exploit, _exploit_skill
 from .layout import (
     G_MAP, O_SHOVE, P_NBLK, ACTIVE, BAIL_NONE, BAIL_PAUSE, C_DEFONFULL, C_FULLDEF, C_NSUP, C_STATUS,
     C_ZONE, D_MOVE, D_TURN, E_MOVED, E_PASSED, E_TURN, G_BAIL, G_EXCHANGE, G_NAL, G_TURNSEQ,
     NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
     O_REMOVE, O_STAY, O_SUPPORT, P_FD_CONDENSED, P_NAME_PREPARED,
     S_IMMOBILE, E_FORFEIT, P_FD_EXCHANGE, P_OFFERED, C_HELD, C_HELDONCE, E_HELD, FORFEIT_FULLDEF,
-    G_HELDSEQ, O_HOLD, P_HOLD, C_MINOR, E_MINOR, P_BDIFF, P_MINOR,
+    G_HELDSEQ, O_HOLD, P_HOLD, C_MINOR, E_MINOR, P_BDIFF, P_MINOR, BK_ADVANTAGE, BK_ATTACK, BK_MOVE, O_BLOCKACT,
+    O_PROTECT, P_ATHLETICS, P_BLOCKACT, P_PROTECT,
 )
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
 from .picks import (
-    N_ADV, N_AL, N_ATT, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_REM, N_SHOVE, N_ZA, _pass_at, _script_move, _script_pick,
+    N_ADV, N_AL, N_ATT, N_BLK, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_PROT, N_REM, N_SHOVE, N_ZA, _pass_at,
+    _protect_at, _script_move, _script_pick,
 )
 from .reach import _attack_skills, _can_reach, _free_moves
+from .protect import _nth_protect, _protect
 from .remove import _remove
 from .shove import _nth_shove
 from .seats import _draw, _draws, _why
@@ -78,7 +82,9 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     hold = 1 if P[P_HOLD] != 0 and CH[actor, C_HELDONCE] == 0 and free_move else 0
     nsh = _nth_shove(SC, CH, G, P, actor, NEG)[3] if P[P_NBLK] != 0 else 0
     fd = 0 if P[P_MINOR] != 0 and not free_move else 1  # a full defense forgoes the minor actions too (002:41)
-    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold, nsh, fd
+    nprot = _nth_protect(SC, CH, P, actor, NEG) if P[P_PROTECT] != 0 else 0
+    nblk = _nth_block(SC, CH, P, actor, NEG)[0] if P[P_BLOCKACT] != 0 else 0
+    return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold, nsh, fd, nprot, nblk
 
 
 @mirrors("fate_env.rules.decisions.Decision.options")
@@ -126,6 +132,14 @@ def _list_options(T, W, B, EV, actor, n, blasts):
         q += 1
     if n[N_HOLD] != 0:
         _opt(EV, G, q, O_HOLD, 0, 0, 0, 0, 0)
+        q += 1
+    for i in range(n[N_PROT]):
+        _opt(EV, G, q, O_PROTECT, _nth_protect(SC, CH, P, actor, i), 0, 0, 0, 0)
+        q += 1
+    for i in range(n[N_BLK]):
+        t, kind = _nth_block(SC, CH, P, actor, i)
+        _opt(EV, G, q, O_BLOCKACT, t, kind, 0, 0, 0)
+        q += 1
 
 
 @mirrors("fate_env.rules.flows.conflict.turn", "fate_env.rules.actions.move.run")
@@ -141,6 +155,8 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
     if j < n[N_MOVE]:
         z = B.moves[j]
         _decision(EV, G, D_TURN, actor, j, why, O_MOVE, z, x2, x3, x4, x5)
+        if P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_MOVE, P[P_ATHLETICS]):
+            return GOES_ON  # blocked (002:47): the move is spent
         _emit(EV, G, E_MOVED, (actor, here, z, 1, 0, 0, 0, 0, 0, 0, 0))
         CH[actor, C_ZONE] = z
         if P[P_MINOR] != 0:  # a minor action: -1 on the main action, the border's value more (002:28, 002:50-51)
@@ -150,24 +166,32 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
     i = j - n[N_MOVE]
     if i < n[N_ATT]:
         _decision(EV, G, D_TURN, actor, j, why, O_ATTACK, B.att_t[i], B.att_s[i], x3, x4, x5)
+        if P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_ATTACK, B.att_s[i]):
+            return DONE  # blocked (002:47): the action is spent
         _attack(T, W, B, EV, actor, B.att_t[i], B.att_s[i], NEG)
         return DONE
     i -= n[N_ATT]
     if i < n[N_ADV]:
         k, g = B.adv_k[i], B.adv_g[i]
         _decision(EV, G, D_TURN, actor, j, why, O_ADVANTAGE, k, g, x3, x4, x5)
+        if P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_ADVANTAGE, _advantage_skill(T, W, actor, k, g)):
+            return DONE
         _advantage(T, W, B, EV, actor, k, g)
         return DONE
     i -= n[N_ADV]
     if i < n[N_EXP]:
         aid = _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, False)
         _decision(EV, G, D_TURN, actor, j, why, O_EXPLOIT, aid, x2, x3, x4, x5)
+        if P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_ADVANTAGE, _exploit_skill(T, W, actor, False)):
+            return DONE
         _exploit(T, W, B, EV, actor, aid)
         return DONE
     i -= n[N_EXP]
     if i < n[N_OVER]:
         z = _nth_overcome(ZR, ZRN, here, B.moves, n[N_MOVE], i)
         _decision(EV, G, D_TURN, actor, j, why, O_OVERCOME, z, x2, x3, x4, x5)
+        if P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_MOVE, P[P_ATHLETICS]):
+            return DONE
         _overcome_move(T, W, B, EV, actor, z)
         return DONE
     i -= n[N_OVER]
@@ -192,6 +216,17 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _concede(SC, P, CH, EV, G, actor)
         return DONE
     i -= n[N_CO]
+    rest = j - _protect_at(n)  # Fate 3.0's blocks, after the hold
+    if rest >= 0 and rest < n[N_PROT]:
+        ally = _nth_protect(SC, CH, P, actor, rest)
+        _decision(EV, G, D_TURN, actor, j, why, O_PROTECT, ally, x2, x3, x4, x5)
+        _protect(T, W, B, EV, actor, ally)
+        return DONE
+    if rest >= n[N_PROT] and rest < n[N_PROT] + n[N_BLK]:
+        t, kind = _nth_block(SC, CH, P, actor, rest - n[N_PROT])
+        _decision(EV, G, D_TURN, actor, j, why, O_BLOCKACT, t, kind, x3, x4, x5)
+        _block(T, W, B, EV, actor, t, kind)
+        return DONE
     if n[N_HOLD] != 0 and i == 1 + n[N_ZA] + n[N_SHOVE]:  # the whole turn put off, to be taken later in the exchange
         _decision(EV, G, D_TURN, actor, j, why, O_HOLD, 0, x2, x3, x4, x5)
         G[G_HELDSEQ] += 1
@@ -208,6 +243,8 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         return DONE
     c, s, b, _ = _nth_shove(SC, CH, G, P, actor, i - 1 - n[N_ZA])
     _decision(EV, G, D_TURN, actor, j, why, O_SHOVE, c, s, b, x4, x5)
+    if P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_ATTACK, s):
+        return DONE
     _attack(T, W, B, EV, actor, c, s, b)
     return DONE
 
@@ -276,7 +313,7 @@ def _turn(T, W, B, EV, actor, blasts):
     while True:
         n = _turn_options(T, W, B, actor, free_move, blasts)
         if _draws(P, actor, D_TURN):  # RandomController (or an agent): any option of the turn
-            j = _draw(P, RNG, G, actor, D_TURN, _pass_at(n) + 1 + n[N_ZA] + n[N_SHOVE] + n[N_HOLD])
+            j = _draw(P, RNG, G, actor, D_TURN, _protect_at(n) + n[N_PROT] + n[N_BLK])
             if j < 0:
                 if G[G_BAIL] == BAIL_PAUSE:
                     _list_options(T, W, B, EV, actor, n, blasts)
@@ -287,7 +324,7 @@ def _turn(T, W, B, EV, actor, blasts):
         done = _take(T, W, B, EV, actor, n, got, blasts)
         if done != GOES_ON:
             CH[actor, C_MINOR] = 0  # the minor actions were for this turn's action
-        if done == STOPPED or done == HELD:
+        if done == STOPPED or done == HELD or G[G_BAIL] != BAIL_NONE and done == GOES_ON:
             return
         if done == DONE:
             break

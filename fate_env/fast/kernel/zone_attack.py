@@ -9,10 +9,12 @@ from .attack import _land, _respond
 from .events import _decision, _emit, _opt
 from .invokes import _settle
 from .layout import (
+    BK_ATTACK, P_BLOCKACT,
     G_MAP, R_ABOUT, ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
     P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST, E_PASSIVE, RESP_DEFEND, RESP_NONE, WHY_PASSIVE_FORGO, R_TARGET,
 )
+from .block import _get_past
 from .mirror import kernel_only, mirrors
 from .rolls import _attack_rating, _defend_skill, _rolled
 from .table import _over
@@ -63,6 +65,8 @@ def _blast(T, W, B, EV, actor, nth, index, why, foes):
     count, basic's), and made. Out of the turn's own code, which every turn runs: zone attacks are rare."""
     z, s = _nth_blast(T.SC, T.ST, T.P, T.SIGHT[W.G[G_MAP]], W.CH, actor, nth)
     _decision(EV, W.G, D_TURN, actor, index, why, O_ZONEATTACK, z, s, 0, 0, foes)
+    if T.P[P_BLOCKACT] != 0 and not _get_past(T, W, B, EV, actor, BK_ATTACK, s):
+        return  # blocked: the action is spent (002:47)
     _zone_attack(T, W, B, EV, actor, z, s)
 
 

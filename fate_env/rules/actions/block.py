@@ -19,6 +19,7 @@ from typing import Any
 from .. import events as ev
 from ..decisions import Flow
 from ..invokes import invoke_rounds, invoke_turns, roll_context
+from ..kinds import BLOCK_KINDS
 from ..options import (
     Attack, BlockAction, CreateAdvantage, Exploit, Move, OvercomeMove, ShoveInto, SplitAttack, ZoneAttack,
 )
@@ -30,7 +31,7 @@ from .base import Action, TurnContext
 from ..play import Play
 
 
-KINDS = ("attack", "advantage", "move")
+KINDS = BLOCK_KINDS
 #: the kind of action each turn option is, for a block against it
 KIND_OF: dict[type, str] = {Attack: "attack", ZoneAttack: "attack", SplitAttack: "attack", ShoveInto: "attack",
                             CreateAdvantage: "advantage", Exploit: "advantage", Move: "move", OvercomeMove: "move"}
