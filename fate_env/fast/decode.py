@@ -208,27 +208,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         elif code == k.E_STOODIN:
             out.append(ev.StoodIn(ids[a[0]], ids[a[1]], ids[a[2]]))
         elif code == k.E_PASSIVE:
-            if a[4] == k.WHY_PASSIVE_EXPLOIT:
-                why = f"take advantage of {names[a[3]]}"
-            elif a[4] == k.WHY_PASSIVE_CLEAR:
-                why = f"clear {names[a[3]]}"
-            elif a[4] == k.WHY_PASSIVE_PROTECT:
-                why = f"block for {ids[a[3]]}"
-            elif a[4] == k.WHY_PASSIVE_BLOCK:
-                why = f"block {ids[a[3] // 3]}'s {k.BLOCK_KINDS[a[3] % 3]}"
-            elif a[4] == k.WHY_PASSIVE_PAST:
-                why = f"past {ids[a[3]]}'s block"
-            elif a[4] == k.WHY_PASSIVE_SPRINT:
-                why = f"sprint to {_target(tb, a[3])}"
-            elif a[4] == k.WHY_PASSIVE_HAZARD:
-                why = f"take advantage of {names[a[3]]}, a hazard"
-            elif a[4] == k.WHY_PASSIVE_FORGO:
-                why = f"{ids[a[3]]} forgoes the defense"
-            elif a[1] == k.ACT_ADVANTAGE:
-                why = f"create {scene.advantages[a[3]].name}"
-            else:
-                why = f"move to {_target(tb, a[3])}"
-            out.append(ev.PassiveOpposition(roller(a[0]), ACTIONS[a[1]], a[2], why))
+            out.append(ev.PassiveOpposition(roller(a[0]), ACTIONS[a[1]], a[2], _passive_why(tb, a)))
         elif code == k.E_MAJOR:
             out.append(ev.MajorCost(ids[a[0]], MAJOR_COSTS[a[1]], names[a[3]], a[2]))
         elif code == k.E_CREATED:
@@ -275,6 +255,21 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         else:
             raise ValueError(f"unknown event code {code}")
     return out
+
+
+def _passive_why(tb: Tables, a: list[int]) -> str:
+    """A passive opposition's reason, from E_PASSIVE's why code (kernel.WHY_PASSIVE_*) and its argument."""
+    why, arg, ids, names = a[4], a[3], tb.ids, tb.names
+    if why == k.WHY_PASSIVE_TEMPLATE:
+        return f"create {tb.scene.advantages[arg].name}" if a[1] == k.ACT_ADVANTAGE else f"move to {_target(tb, arg)}"
+    return {k.WHY_PASSIVE_EXPLOIT: lambda: f"take advantage of {names[arg]}",
+            k.WHY_PASSIVE_CLEAR: lambda: f"clear {names[arg]}",
+            k.WHY_PASSIVE_FORGO: lambda: f"{ids[arg]} forgoes the defense",
+            k.WHY_PASSIVE_HAZARD: lambda: f"take advantage of {names[arg]}, a hazard",
+            k.WHY_PASSIVE_SPRINT: lambda: f"sprint to {_target(tb, arg)}",
+            k.WHY_PASSIVE_PROTECT: lambda: f"block for {ids[arg]}",
+            k.WHY_PASSIVE_BLOCK: lambda: f"block {ids[arg // 3]}'s {k.BLOCK_KINDS[arg % 3]}",
+            k.WHY_PASSIVE_PAST: lambda: f"past {ids[arg]}'s block"}[why]()
 
 
 def _hit_note(tb: Tables, a: list[int]) -> tuple[str, ...]:

@@ -60,8 +60,9 @@ def _blocker(SC, SK, ST, CH, A, P, mover):
 @mirrors("fate_env.rules.rolls.best_skill")
 @njit(cache=True, _nrt=False)
 def _block_skill(T, W, by, actor):
-    """The skill ``by`` stands in the way of ``actor``'s move with: best_skill(by, BLOCK_SKILLS, "defend",
-    attacker=actor), widened by its use_skill stunts for a roll that is not an attack."""
+    """The skill ``by`` opposes ``actor`` with, standing in the way of its move or defending an aspect it
+    made from being cleared (NEG: no one's attack): best_skill(by, BLOCK_SKILLS, "defend", attacker=actor),
+    widened by its use_skill stunts for a roll that is not an attack."""
     SK, ST, P = T.SK, T.ST, T.P
     CH, A = W.CH, W.A
     dskill = P[P_FIGHT]

@@ -11,7 +11,7 @@ from .invokes import _invoke_rounds
 from .layout import (
     ACT_BLOCK, ACTIVE, BAIL_NONE, C_PROTBY, C_PROTSTR, C_STATUS, C_ZONE, E_BLOCKHELD, E_PROTECTING, G_BAIL, NEG,
     P_ATHLETICS, P_FIGHT, P_TRACK, P_WILL, R_ALONE, R_BASE, R_BONUS, R_FACES, R_HASFLOOR, R_OBASE, R_OFACES, R_OFLOOR,
-    R_OPP, S_SIDE, WHY_PASSIVE_PROTECT,
+    S_SIDE, WHY_PASSIVE_PROTECT,
 )
 from .mirror import mirrors
 from .rolls import _roll_action

@@ -8,12 +8,13 @@ from .aspects import _boost, _drop_aspect, _hazard_of
 from .events import _emit
 from .invokes import _settle
 from .layout import (
-    A_BLOCK, BK_REMOVE, BKW, G_MAP, P_BLK, R_ABOUT, A_ALIVE, A_CREATOR, A_NAME, A_SKILL, ACT_DEFEND, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE,
-    E_REMOVED, G_BAIL, NEG, OUT_FAIL, OUT_STYLE, P_ATHLETICS, P_FIGHT, P_NAME_CLEAR, P_RSK, S_SIDE, WHY_CLEARED,
+    A_BLOCK, BK_REMOVE, BKW, G_MAP, P_BLK, R_ABOUT, A_ALIVE, A_CREATOR, A_NAME, A_SKILL, ACT_OVERCOME, ACTIVE, BAIL_NONE, C_NSTUNT, C_STATUS, C_ZONE,
+    E_REMOVED, G_BAIL, NEG, OUT_FAIL, OUT_STYLE, P_NAME_CLEAR, P_RSK, S_SIDE, WHY_CLEARED,
     WHY_PASSIVE_CLEAR, HZ_RATING, HZW, P_HZ,
 )
 from .mirror import mirrors
 from .overcome import _overcome_outcome
+from .overcome_move import _block_skill
 from .rolls import _roll_action, _stunt, _use_skill
 
 
@@ -39,14 +40,8 @@ def _remove(T, W, B, EV, actor, aid):
     creator = A[aid, A_CREATOR]
     active = creator != NEG and CH[creator, C_STATUS] == ACTIVE and SC[creator, S_SIDE] != SC[actor, S_SIDE]
     dskill = A[aid, A_SKILL]
-    if active and dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend")
-        v = NEG
-        for x in (P[P_FIGHT], P[P_ATHLETICS]):
-            e = SK[creator, x] + (_stunt(ST, CH, A, creator, x, ACT_DEFEND, NEG) if CH[creator, C_NSTUNT] else 0)
-            if v == NEG or e > v:
-                v = e
-                dskill = x
-        dskill = _use_skill(SK, ST, CH, A, P, creator, dskill, ACT_DEFEND, NEG, NEG)  # not an attack: unlimited stunts only
+    if active and dskill == NEG:  # best_skill(creator, BLOCK_SKILLS, "defend"): not an attack, unlimited stunts only
+        dskill = _block_skill(T, W, creator, NEG)
     block = A[aid, A_BLOCK] - 1  # NEG: not a block's
     h = _hazard_of(P, aid)  # a hazard's rating (003:2295-2297)
     difficulty = P[P[P_BLK] + BKW * block + BK_REMOVE] if block != NEG else \

@@ -25,7 +25,7 @@ from .layout import (
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
 from .picks import (
-    N_ADV, N_AL, N_ATT, N_BLK, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_PROT, N_REM, N_SHOVE, N_ZA, _pass_at,
+    N_ADV, N_AL, N_ATT, N_BLK, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_PROT, N_REM, N_SHOVE, N_ZA,
     _protect_at, _script_move, _script_pick,
 )
 from .reach import _attack_skills, _can_reach, _free_moves
