@@ -372,7 +372,6 @@ def _map_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, maps: li
     P = np.concatenate([P, rows, cost, path, harm, diff, prev])
     P[k.P_NBLK], P[k.P_BLK] = len(blocks), at
     P[k.P_ZCOST], P[k.P_ZPATH], P[k.P_ZHARM], P[k.P_BDIFF], P[k.P_PREV] = (at + len(rows) + j * len(cost) for j in range(5))
-    P[k.P_SPRINT] = int(scene.rules.facts.sprint_by_shifts)
     return P
 
 
@@ -475,6 +474,7 @@ def _rule_params(P: np.ndarray, scene: Scene) -> None:
     P[k.P_MANEUVER] = int(facts.maneuvers)
     P[k.P_SPIN] = int(facts.spin)
     P[k.P_MINOR] = int(facts.minor_moves)
+    P[k.P_SPRINT] = int(facts.sprint_by_shifts)
     P[k.P_PROTECT] = 1 if rules.protect else 0
     P[k.P_BLOCKACT] = 1 if rules.block_actions else 0
     P[k.P_MAVOID] = 1 if rules.maneuver_avoid else 0

@@ -13,12 +13,12 @@ from .layout import (
     G_MAP, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
     G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
     TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NRG, TP_NSK, TP_TARGET, TP_TRACK,
-    WHY_PASSIVE_TEMPLATE, C_FP, C_FPSPENT, E_AVOIDED, G_GMPOOL, G_GMSPENT, O_AVOID_ASPECT, O_TAKE_ASPECT,
-    P_MANEUVER, P_MAVOID, R_C_TAKES, S_NPC,
+    WHY_PASSIVE_TEMPLATE, E_AVOIDED, O_AVOID_ASPECT, O_TAKE_ASPECT, P_MANEUVER, P_MAVOID, R_C_TAKES,
 )
 from .mirror import mirrors
 from .rolls import _best_of, _roll_action, _use_skill
 from .seats import _ask_two, _draw, _draws, _why
+from .table import _pay_point, _points_of
 
 
 @mirrors("fate_env.rules.actions.advantage.offer")
@@ -148,7 +148,7 @@ def _advantage(T, W, B, EV, actor, k, target):
         if not maneuver:
             _boost(A, AF, AL, G, P, EV, actor, name)
         return
-    if P[P_MAVOID] != 0 and active and (G[G_GMPOOL] if T.SC[target, S_NPC] != 0 else CH[target, C_FP]) > 0:
+    if P[P_MAVOID] != 0 and active and _points_of(T.SC, CH, G, target) > 0:
         if _avoided(T, W, EV, target, name) or G[G_BAIL] != BAIL_NONE:
             return
     _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 and not maneuver else 1)
@@ -166,12 +166,7 @@ def _avoided(T, W, EV, target, name):
     _decision(EV, G, D_COST, target, j, why, O_AVOID_ASPECT if j == 1 else O_TAKE_ASPECT, 0, 0, 0, 0, 0)
     if j == 0:
         return False
-    if T.SC[target, S_NPC] != 0:
-        G[G_GMPOOL] -= 1
-        G[G_GMSPENT] += 1
-    else:
-        CH[target, C_FP] -= 1
-        CH[target, C_FPSPENT] += 1
+    _pay_point(T.SC, CH, G, target)
     _emit(EV, G, E_AVOIDED, (target, name, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     return True
 

@@ -9,10 +9,10 @@ from .events import _emit
 from .invokes import _settle
 from .layout import (
     ACT_OVERCOME, ACTIVE, BAIL_NONE, BK_MOVE, C_BLKBY, C_BLKSTR, C_STATUS, C_ZONE, E_BLOCKING, E_BLOCKTESTED, G_BAIL,
-    NEG, P_ATHLETICS, P_FIGHT, P_TRACK, P_WILL, S_SIDE, WHY_PASSIVE_BLOCK, WHY_PASSIVE_PAST,
+    NEG, P_TRACK, S_SIDE, WHY_PASSIVE_BLOCK, WHY_PASSIVE_PAST,
 )
 from .mirror import mirrors
-from .protect import _block_roll
+from .protect import _block_roll, _blocking_skill
 from .rolls import _roll_action
 
 
@@ -42,16 +42,9 @@ def _block(T, W, B, EV, actor, target, kind):
     """block.run: the blocking skill (Will in a mental conflict; against moving, the better of Fight and
     Athletics, else of Athletics and Fight) rolled as the block strength that ``target``'s ``kind`` of action
     must beat this exchange (E_BLOCKING)."""
-    SK, P = T.SK, T.P
     CH, G = W.CH, W.G
-    a, f = P[P_ATHLETICS], P[P_FIGHT]
-    if P[P_TRACK] != 0:
-        skill = P[P_WILL]
-    elif kind == BK_MOVE:  # skills.BLOCK_SKILLS: Fight first
-        skill = f if SK[actor, f] >= SK[actor, a] else a
-    else:  # DEFEND_SKILLS["melee"]: Athletics first
-        skill = a if SK[actor, a] >= SK[actor, f] else f
-    strength = _block_roll(T, W, B, EV, actor, skill, target, target * 3 + kind, WHY_PASSIVE_BLOCK)
+    strength = _block_roll(T, W, B, EV, actor, _blocking_skill(T.SK, T.P, actor, kind == BK_MOVE), target,
+                           target * 3 + kind, WHY_PASSIVE_BLOCK)
     if G[G_BAIL] != BAIL_NONE:
         return
     CH[target, C_BLKBY + kind] = actor + 1

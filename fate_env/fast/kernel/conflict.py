@@ -195,18 +195,6 @@ def _popcorn_next(T, W, B, EV, actor):
     CH, G, RNG = W.CH, W.G, W.RNG
     allies, pool = B.allies, B.pool
     n = SC.shape[0]
-    if P[P_NHZ] != 0:  # the hazards' turns close the exchange, once everyone still in has acted (rules/hazards.py)
-        done = True
-        for c in range(n):
-            if CH[c, C_STATUS] == ACTIVE and CH[c, C_ACTED] == 0:
-                done = False
-        if done:
-            _hazards_act(T, W, B, EV, NEG - 1, n)
-            if G[G_BAIL] != BAIL_NONE:
-                return NEG
-            if _over(SC, CH, G):
-                _finish(SC, CH, W.MARK, G, EV, P, False)
-                return NEG
     # who goes next: the one who just acted names them (popcorn)
     nrem = 0
     for c in range(n):
@@ -214,6 +202,13 @@ def _popcorn_next(T, W, B, EV, actor):
             pool[nrem] = c
             nrem += 1
     npool = nrem
+    if nrem == 0 and P[P_NHZ] != 0:  # the hazards' turns close the exchange, everyone still in having acted
+        _hazards_act(T, W, B, EV, NEG - 1, n)
+        if G[G_BAIL] != BAIL_NONE:
+            return NEG
+        if _over(SC, CH, G):
+            _finish(SC, CH, W.MARK, G, EV, P, False)
+            return NEG
     if nrem == 0:
         for c in range(n):
             if CH[c, C_STATUS] == ACTIVE:

@@ -11,16 +11,17 @@ from .basic import _should_concede
 from .countdowns import _cd_trigger
 from .events import _decision, _emit, _opt
 from .layout import (
-    HIT_FORCED, HIT_PLAIN, HIT_WEAPON, P_SOLO, A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_DEALT, C_FP, C_FPSPENT, C_OWED, C_SLOTNAME, C_STATUS,
-    C_TAKEN, D_ABSORB, D_CONCESSION, E_ABSORBED, E_ANSWERED, E_HIT, E_OFFERED, E_REMOVED, G_BAIL, G_GMPOOL,
-    G_GMSPENT, G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF, O_ABSORB, O_ACCEPT, O_OFFER, O_REFUSE,
+    HIT_FORCED, HIT_PLAIN, HIT_WEAPON, P_SOLO, A_ALIVE, A_NAME, ACTIVE, BAIL_PAUSE, C_DEALT, C_OWED, C_SLOTNAME, C_STATUS,
+    C_TAKEN, D_ABSORB, D_CONCESSION, E_ABSORBED, E_ANSWERED, E_HIT, E_OFFERED, E_REMOVED, G_BAIL,
+    G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF, O_ABSORB, O_ACCEPT, O_OFFER, O_REFUSE,
     O_TAKENOUT, P_NCD, P_OFFERED, P_ORDERED, P_POL, P_STYLE, P_TRACK, POL_MARGIN, POL_W, R_A_LEAST, R_A_OFFER,
-    R_CN_ACCEPT, S_MOB, S_NBOX, S_NPC, S_NSLOT, S_XREPL, SEV_EXTREME, SEV_SEVERE, STYLE_CONDENSED, STYLE_ROLLUP,
+    R_CN_ACCEPT, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME, SEV_SEVERE, STYLE_CONDENSED, STYLE_ROLLUP,
     TR_CONSEQUENCE, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
 from .solo import _reduce_hit
 from .seats import _ask_two, _draw, _draws, _why
+from .table import _pay_point, _points_of
 from .stress import (
     _concede, _consequence_taken, _lexkey, _minimal, _mob_hit, _next_ordered, _plan, _plan_masks, _popcount,
     _sort_plans, _taken_out,
@@ -233,14 +234,8 @@ def _offer(T, W, EV, target, source, j, reason, sev):
         _concede(SC, P, CH, EV, G, target)
         return False
     lost = 0
-    if SC[source, S_NPC] != 0:
-        if G[G_GMPOOL] > 0:
-            G[G_GMPOOL] -= 1
-            G[G_GMSPENT] += 1
-            lost = 1
-    elif CH[source, C_FP] > 0:
-        CH[source, C_FP] -= 1
-        CH[source, C_FPSPENT] += 1
+    if _points_of(SC, CH, G, source) > 0:
+        _pay_point(SC, CH, G, source)
         lost = 1
     CH[target, C_OWED] += 1
     _emit(EV, G, E_ANSWERED, (target, source, 0, lost, 0, 0, 0, 0, 0, 0, 0))

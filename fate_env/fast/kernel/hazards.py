@@ -18,8 +18,7 @@ from .layout import (
     R_Z1, R_Z2, RESP_DEFEND, RESP_FORGO, RESP_NONE, S_ARMOR, S_SIDE, WEAPONS_ROLL, WEAPONS_SHIFTS, WHY_PASSIVE_FORGO,
 )
 from .mirror import mirrors
-from .rolls import _base, _defend_skill, _roll, _rolled
-from .solo import _solo_skill
+from .rolls import _defend_skill, _look, _roll, _rolled
 from .table import _over
 
 
@@ -30,9 +29,8 @@ def _hz_defence(T, W, c):
     (Athletics; Will in a mental conflict) with its stunts, full defense, consequences and solo bonus."""
     SK, ST, P = T.SK, T.ST, T.P
     CH, A = W.CH, W.A
-    d = _defend_skill(SK, ST, CH, A, P, c, NEG, 1 if P[P_TRACK] == 0 else 2, NEG)
-    r, s, tw, fd, _, pen = _base(SK, ST, CH, A, c, d, ACT_DEFEND, NEG)
-    return r + s + tw + fd - pen + _solo_skill(CH, c, r)
+    return _look(SK, ST, CH, A, c, _defend_skill(SK, ST, CH, A, P, c, NEG, 1 if P[P_TRACK] == 0 else 2, NEG),
+                 ACT_DEFEND, NEG)
 
 
 @mirrors("fate_env.rules.hazards.targets", "fate_env.rules.hazards.attack")

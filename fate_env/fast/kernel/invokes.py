@@ -8,8 +8,8 @@ from ..jit import njit
 from .aspects import _boost, _drop_aspect
 from .events import _decision, _emit, _opt
 from .layout import (
-    P_SOLO, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_FPSPENT, C_INVOKES, C_OWED, C_PAID,
-    C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_GMSPENT, G_NAL, G_PEFFORT, G_PMARGIN,
+    P_SOLO, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_INVOKES, C_OWED, C_PAID,
+    C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_NAL, G_PEFFORT, G_PMARGIN,
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
     R_I_CASHES, R_I_ENOUGH, R_I_FREE, R_I_HOLDS, R_I_NOOWN, R_I_PAID, R_I_STACKS, R_OBASE, R_OBONUS, R_OFACES, R_OPP,
@@ -19,7 +19,7 @@ from .layout import (
 from .mirror import mirrors
 from .rolls import _roll
 from .seats import _draw, _draws, _why
-from .table import _allies
+from .table import _allies, _pay_point, _points_of
 from .solo import _solo_invoke, _solo_need
 
 
@@ -233,7 +233,7 @@ def _budget(SC, W, R, who, allies, nal, bear, strict):
     CH, A, AF, AL, G, INV = W.CH, W.A, W.AF, W.AL, W.G, W.INV
     side = SC[who, S_SIDE]
     stamp = G[G_ROLLNO]
-    fp = G[G_GMPOOL] if SC[who, S_NPC] != 0 else CH[who, C_FP]
+    fp = _points_of(SC, CH, G, who)
     free = 0
     payable = 0
     for i in range(G[G_NAL]):
@@ -267,12 +267,7 @@ def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
     if free:
         AF[aid, payer] -= 1
     else:
-        if SC[payer, S_NPC] != 0:
-            G[G_GMPOOL] -= 1
-            G[G_GMSPENT] += 1
-        else:
-            CH[payer, C_FP] -= 1
-            CH[payer, C_FPSPENT] += 1
+        _pay_point(SC, CH, G, payer)
         kind = A[aid, A_KIND]
         owner = A[aid, A_OWNER]
         if (kind == K_CHARACTER or kind == K_CONSEQUENCE) and owner != NEG and SC[owner, S_SIDE] != SC[who, S_SIDE]:

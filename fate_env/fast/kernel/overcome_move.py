@@ -92,21 +92,18 @@ def _sprint(T, W, B, EV, actor, zone, by, dskill):
     m = _settle(T, W, B, EV, False, active, ACT_OVERCOME, TGT_ZONE + zone)
     if G[G_BAIL] != BAIL_NONE:
         return
-    way = B.moves  # the cheapest way, here to zone, read back from its predecessors (zones.path_borders)
+    way = B.moves  # the cheapest way, zone back to here, read from its predecessors (zones.path_borders)
     prev = P[P_PREV] + G[G_MAP] * nz * nz + here * nz
     steps = 0
     z = zone
     while z != here and P[prev + z] != NEG:
+        way[steps] = z
         steps += 1
-        z = P[prev + z]
-    z = zone
-    for i in range(steps):
-        way[steps - 1 - i] = z
         z = P[prev + z]
     left = m
     at = here
     moved = 0
-    for i in range(steps):
+    for i in range(steps - 1, -1, -1):  # walked from here on
         cost = 1 + P[P[P_BDIFF] + (G[G_MAP] * nz + at) * nz + way[i]]
         if left < cost:
             break

@@ -35,6 +35,20 @@ def _nth_protect(SC, CH, P, actor, n):
 
 
 @mirrors("fate_env.rules.actions.protect.run", "fate_env.rules.actions.block.run")
+@njit(cache=True, _nrt=False, inline="always")
+def _blocking_skill(SK, P, actor, moving):
+    """The skill a Fate 3.0 block is rolled with (best_skill with no stunt for "block", so the first of the
+    best ratings): Will in a mental conflict; against moving, skills.BLOCK_SKILLS (Fight, Athletics); else
+    DEFEND_SKILLS["melee"] (Athletics, Fight)."""
+    a, f = P[P_ATHLETICS], P[P_FIGHT]
+    if P[P_TRACK] != 0:
+        return P[P_WILL]
+    if moving:
+        return f if SK[actor, f] >= SK[actor, a] else a
+    return a if SK[actor, a] >= SK[actor, f] else f
+
+
+@mirrors("fate_env.rules.actions.protect.run", "fate_env.rules.actions.block.run")
 @njit(cache=True, _nrt=False)
 def _block_roll(T, W, B, EV, actor, skill, target, why_arg, why):
     """A Fate 3.0 block's roll: ``skill`` against nothing (its effort is the block strength), the blocker
@@ -57,13 +71,9 @@ def _block_roll(T, W, B, EV, actor, skill, target, why_arg, why):
 def _protect(T, W, B, EV, actor, ally):
     """protect.run: the better of the defend skills (Athletics, Fight; Will in a mental conflict) rolled as the
     block strength, which the ally's defense cannot fall below this exchange (E_PROTECTING)."""
-    SK, P = T.SK, T.P
     CH, G = W.CH, W.G
-    if P[P_TRACK] != 0:
-        skill = P[P_WILL]
-    else:
-        skill = P[P_ATHLETICS] if SK[actor, P[P_ATHLETICS]] >= SK[actor, P[P_FIGHT]] else P[P_FIGHT]
-    strength = _block_roll(T, W, B, EV, actor, skill, ally, ally, WHY_PASSIVE_PROTECT)
+    strength = _block_roll(T, W, B, EV, actor, _blocking_skill(T.SK, T.P, actor, False), ally, ally,
+                           WHY_PASSIVE_PROTECT)
     if G[G_BAIL] != BAIL_NONE:
         return
     CH[ally, C_PROTBY] = actor + 1

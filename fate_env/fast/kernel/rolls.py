@@ -170,8 +170,7 @@ def _defend_skill(SK, ST, CH, A, P, target, attacker, reach, versus):
 @njit(cache=True, _nrt=False)
 def _attack_rating(SK, ST, CH, A, c, skill, target):
     """A look at ``c``'s attack with ``skill`` on ``target`` (NEG: no one in particular): base, solo and scale."""
-    r, s, tw, fd, _, pen = _base(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
-    return r + s + tw + fd - pen + _solo_skill(CH, c, r) + _edge(CH, c, target)
+    return _look(SK, ST, CH, A, c, skill, ACT_ATTACK, target)
 
 
 @mirrors("fate_env.rules.view.View.defense_rating")
@@ -179,8 +178,16 @@ def _attack_rating(SK, ST, CH, A, c, skill, target):
 def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     """A look at ``target``'s defense against ``attacker``'s attack with ``skill``: base, solo and scale."""
     d = _defend_skill(SK, ST, CH, A, P, target, attacker, _reach_of(P, attacker, skill), skill)
-    r, s, tw, fd, _, pen = _base(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
-    return r + s + tw + fd - pen + _solo_skill(CH, target, r) + _edge(CH, target, attacker)
+    return _look(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
+
+
+@mirrors("fate_env.rules.rolls.base")
+@njit(cache=True, _nrt=False, inline="always")
+def _look(SK, ST, CH, A, c, skill, action, other):
+    """``c``'s total for ``action`` with ``skill`` without the dice (rolls.base with ``peek``): its base, its
+    solo skill bonus, and its scale over ``other``, the character on the other side of the roll (NEG: none)."""
+    r, s, tw, fd, _, pen = _base(SK, ST, CH, A, c, skill, action, other)
+    return r + s + tw + fd - pen + _solo_skill(CH, c, r) + _edge(CH, c, other)
 
 
 @mirrors("fate_env.rules.dice.Dice.roll")

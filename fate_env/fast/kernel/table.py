@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..jit import njit
-from .layout import ACTIVE, C_STATUS, G_DECIDED, NEG, S_SIDE
+from .layout import ACTIVE, C_FP, C_FPSPENT, C_STATUS, G_DECIDED, G_GMPOOL, G_GMSPENT, NEG, S_NPC, S_SIDE
 from .mirror import mirrors
 
 
@@ -55,3 +55,22 @@ def _first_active(CH):
         if CH[x, C_STATUS] == ACTIVE:
             return x
     return NEG
+
+
+@mirrors("fate_env.rules.table.Table.fate_points_of")
+@njit(cache=True, _nrt=False, inline="always")
+def _points_of(SC, CH, G, c):
+    """The fate points ``c`` may spend now: its own, or the GM pool for an NPC (003:2009-2028)."""
+    return G[G_GMPOOL] if SC[c, S_NPC] != 0 else CH[c, C_FP]
+
+
+@mirrors("fate_env.rules.table.Table.adjust_fp")
+@njit(cache=True, _nrt=False, inline="always")
+def _pay_point(SC, CH, G, c):
+    """``c`` spends a fate point: its own, or for an NPC the GM pool's (counted as spent either way)."""
+    if SC[c, S_NPC] != 0:
+        G[G_GMPOOL] -= 1
+        G[G_GMSPENT] += 1
+    else:
+        CH[c, C_FP] -= 1
+        CH[c, C_FPSPENT] += 1
