@@ -329,8 +329,7 @@ class BasicController:
             return d.options.index(Choose("take_aspect")), reason("take_aspect")
         reasons = {"reveal": "shows what was hidden, for a free invoke on it",
                    "no_aspect": reason("give_nothing"), "minor_cost": reason("minor_cost"),
-                   "pay": "keeps the roll; the other side gets a free invoke",
-                   "major_cost": "gets it done, whatever it costs"}
+                   "pay": reason("contest_keep"), "major_cost": reason("task_done")}
         for pref in reasons:
             if Choose(pref) in d.options:
                 return d.options.index(Choose(pref)), reasons[pref]
@@ -341,15 +340,15 @@ class BasicController:
         best = max(range(len(d.options)),
                    key=lambda i: c.effective(d.options[i].character, d.options[i].skill, "overcome"))
         o = d.options[best]
-        return best, f"{o.character} rolls {o.skill}, the side's best"
+        return best, reason("contest_roll", character=o.character, skill=o.skill)
 
     def _support(self, c: Conflict, d: Decision) -> tuple[int, str]:
         if c.f[d.actor].skill(d.context["skill"]) >= 1:
-            return d.options.index(Support(d.context["roller"])), "adds a teamwork bonus"
-        return d.options.index(NoSupport()), "has no rank in the skill to help with"
+            return d.options.index(Support(d.context["roller"])), reason("contest_help")
+        return d.options.index(NoSupport()), reason("contest_no_rank")
 
     def _contest_advantage(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        return d.options.index(NoAdvantage()), "puts everything into the roll"
+        return d.options.index(NoAdvantage()), reason("contest_all_in")
 
     def _task(self, c: Conflict, d: Decision) -> tuple[int, str]:
         def odds(i: int) -> int:
@@ -358,7 +357,7 @@ class BasicController:
             return c.effective(o.character, task.skill, "overcome") - task.difficulty
         best = max(range(len(d.options)), key=odds)
         o = d.options[best]
-        return best, f"{o.character} takes on {c.scene.challenge.tasks[o.task].name}: the best odds"
+        return best, reason("task_odds", character=o.character, task=c.scene.challenge.tasks[o.task].name)
 
     def _next(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor

@@ -80,6 +80,14 @@ REASONS: dict[str, str] = {
     "block_attacks": "blocks {target}'s attacks: an ally could not take its next hit",  # Fate 3.0 (002:47)  # Fate 3.0 (002:95): enough tokens to hold it  # Fate 3.0's maneuver (002:79): never pays to avoid it
     "major_cost": "gets there at a major cost while still unhurt",
     "too_hurt": "too hurt to pay a major cost",
+    # contests and challenges (basic)
+    "contest_roll": "{character} rolls {skill}, the side's best",
+    "contest_help": "adds a teamwork bonus",
+    "contest_no_rank": "has no rank in the skill to help with",
+    "contest_all_in": "puts everything into the roll",
+    "contest_keep": "keeps the roll; the other side gets a free invoke",  # a failed advantage, under Condensed
+    "task_odds": "{character} takes on {task}: the best odds",
+    "task_done": "gets it done, whatever it costs",  # a failed task taken at a major cost
     # who goes next (popcorn)
     "hand_over": "hands the turn to {character}",
     "let_weakest": "lets the least dangerous foe, {character}, go",

@@ -94,6 +94,10 @@ class FastTable:
 
     def __init__(self, scene: Scene, layout: ActionLayout, encoder: ObservationEncoder,
                  controllers: dict[str, str] | None = None, asks: dict[str, Any] | None = None):
+        from ..fast.core import Unsupported
+        if scene.kind != "conflict":  # its observation and action layout are a conflict's (observe.py)
+            raise Unsupported(f"scene {scene.name!r}: the environment's fast path encodes a conflict's decisions; "
+                              f"a {scene.kind}'s are encoded on the reference engine")
         self.scene = scene
         self.layout = layout
         self.encoder = encoder

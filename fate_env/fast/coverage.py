@@ -124,6 +124,39 @@ def _hazards(hazards, scene: Scene) -> list[str]:
     return why
 
 
+def _challenge(spec, scene: Scene) -> list[str]:
+    """What the kernel's challenge (kernel/challenge.py) does not play: more tasks than it keeps (their
+    results live in its state)."""
+    return [f"a challenge of {len(spec.tasks)} tasks (the kernel keeps up to {k.MAX_TASKS})"] \
+        if len(spec.tasks) > k.MAX_TASKS else []
+
+
+def _contest(spec, scene: Scene) -> list[str]:
+    """What the kernel's contest (kernel/contest.py) does not play: a threat, more sides than it keeps, a side
+    with more skills to roll than it keeps, contestants in different zones (a contest is no place on the
+    map: the kernel reads where they stand as a conflict does), solo bonuses on a contest's invokes, names
+    an advantage template shares with a twist or a character's aspect (the kernel tells them apart by name)."""
+    why = ["a contest's threat"] if spec.threat is not None else []
+    if len(scene.sides) > k.MAX_CSIDES:
+        why.append(f"a contest of {len(scene.sides)} sides (the kernel keeps up to {k.MAX_CSIDES})")
+    if len(scene.characters) > k.BLAST_BITS:
+        why.append(f"a contest of over {k.BLAST_BITS} characters")
+    if any(len(v) > k.CSK_MAX for v in spec.skills.values()):
+        why.append(f"a contest side with over {k.CSK_MAX} skills to roll")
+    if len({c.zone for c in scene.characters}) > 1:
+        why.append("a contest whose contestants stand in different zones")
+    if any(c.solo_bonus for c in scene.characters):
+        why.append("solo bonuses in a contest")
+    if scene.rules.hold_action:
+        why.append("held actions in a scene with a contest")
+    twists = set(spec.twists) | {f"Unexpected Twist {i + 1}" for i in range(scene.rules.max_exchanges + 1)}
+    own = {a for c in scene.characters for a in (c.high_concept, c.trouble, *c.aspects) if a}
+    clash = sorted({t.name for t in scene.advantages} & (twists | own))
+    if clash:
+        why.append(f"advantage template {clash[0]!r} named like a contest twist or a character's aspect")
+    return why
+
+
 def _characters(chars, scene: Scene) -> list[str]:
     why = [w for c in chars for w in character_reasons(c, scene)]
     for name, what in CHARACTER_FEATURES.items():
@@ -139,10 +172,11 @@ def _characters(chars, scene: Scene) -> list[str]:
 SCENE_FIELDS: dict[str, Any] = {
     "name": ANY, "title": ANY, "description": ANY, "source": ANY, "rewards": ANY,
     "rules": "RULE_DIALS",      # its dials, each listed there
-    "kind": lambda v, s: [] if v == SceneKind.CONFLICT else [f"a {v} (contests and challenges run on the reference engine)"],
-    "contest": lambda v, s: [] if v is None and s.challenge is None or s.kind != SceneKind.CONFLICT
+    "kind": ANY,                # a conflict, a contest or a challenge (kernel/flow.py)
+    "challenge": lambda v, s: _challenge(v, s) if s.kind == SceneKind.CHALLENGE else [],
+    "contest": lambda v, s: _contest(v, s) if s.kind == SceneKind.CONTEST else []
+    if s.kind != SceneKind.CONFLICT or v is None and s.challenge is None
     else ["a conflict that can turn into a contest or holds a challenge"],
-    "challenge": ANY,           # with contest, above: one reason for both
     "characters": _characters, "zones": _zones, "aspects": _aspects, "advantages": _advantages,
     "borders": _blocks,
     "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,

@@ -18,7 +18,7 @@ from fate_env.rules.kinds import AspectKind, DecisionKind
 from fate_env.rules.options import (
     Attack, Choose, Concede, CreateAdvantage, Defend, DoneInvoking, ForgoDefense, FullDefense, Exploit, Invoke, Move, Next,
     Hold, OfferConcession, OvercomeMove, Pass, Protect, RemoveAspect, ShoveInto, SpendSpin, Stay, Support, ZoneAttack,
-    BlockAction,
+    BlockAction, NoAdvantage, NoSupport, RollFor, TakeTask, TurnToConflict, TurnToContest,
 )
 from fate_env.rules.rolls import band
 from fate_env.rules.stress import Absorb, TakenOut
@@ -33,12 +33,14 @@ ASPECT_KINDS = tuple(AspectKind(word) for word in k.ASPECT_KINDS)
 MAJOR_COSTS = k.MAJOR_COSTS
 #: the options that carry no field, by code
 BARE = {k.O_CONCEDE: Concede, k.O_FULLDEF: FullDefense, k.O_PASS: Pass, k.O_DEFEND: Defend, k.O_DONE: DoneInvoking,
-        k.O_TAKENOUT: TakenOut, k.O_STAY: Stay, k.O_FORGO: ForgoDefense, k.O_OFFER: OfferConcession, k.O_HOLD: Hold}
+        k.O_TAKENOUT: TakenOut, k.O_STAY: Stay, k.O_FORGO: ForgoDefense, k.O_OFFER: OfferConcession, k.O_HOLD: Hold,
+        k.O_NO_SUPPORT: NoSupport, k.O_NO_ADVANTAGE: NoAdvantage, k.O_TO_CONFLICT: TurnToConflict,
+        k.O_TO_CONTEST: TurnToContest}
 CHOICES = {k.O_FULLHIT: "full_hit", k.O_NO_ASPECT: "no_aspect", k.O_MINOR_COST: "minor_cost", k.O_FAIL: "fail",
            k.O_MAJOR_COST: "major_cost", k.O_BOOST_HIT: "boost", k.O_FOR_ENEMY: "aspect_for_enemy", k.O_FAIL_BOOST: "fail_with_boost",
            k.O_STAND_ASIDE: "stand_aside", k.O_STAND_IN: "stand_in", k.O_ACCEPT: "accept", k.O_REFUSE: "refuse",
            k.O_ACT_NOW: "act_now", k.O_KEEP_HOLDING: "keep_holding", k.O_TAKE_ASPECT: "take_aspect",
-           k.O_AVOID_ASPECT: "avoid_aspect"}
+           k.O_AVOID_ASPECT: "avoid_aspect", k.O_FORFEIT: "forfeit", k.O_PAY: "pay"}
 
 
 def _target(tb: Tables, code: int) -> str | None:
@@ -69,6 +71,8 @@ REASON_KEYS = {
     k.R_T_FORCES: "force_way", k.R_C_MINOR: "minor_cost", k.R_C_MAJOR: "major_cost", k.R_C_HURT: "too_hurt",
     k.R_N_HOLDER: "hand_to_holder", k.R_I_CASHES: "cash_invoke", k.R_I_STACKS: "stacked_invoke",
     k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect", k.R_I_SPIN: "spend_spin", k.R_T_MINOR_STEP: "minor_step", k.R_T_PROTECT: "protect", k.R_T_BLOCKS: "block_attacks",
+    k.R_CT_ROLL: "contest_roll", k.R_CT_HELPS: "contest_help", k.R_CT_NORANK: "contest_no_rank",
+    k.R_CT_ALLIN: "contest_all_in", k.R_CT_KEEP: "contest_keep", k.R_CT_TASK: "task_odds", k.R_CT_DONE: "task_done",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
@@ -114,6 +118,10 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
         return BlockAction(tb.ids[x1], k.BLOCK_KINDS[x2])
     if o == k.O_SHOVE:
         return ShoveInto(tb.ids[x1], tb.skills[x2], tb.blocks[x3])
+    if o == k.O_ROLLFOR:
+        return RollFor(tb.ids[x1], tb.skills[x2])
+    if o == k.O_TASK:
+        return TakeTask(x1, tb.ids[x2])
     raise ValueError(f"unknown option code {o}")
 
 
@@ -124,9 +132,10 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
     sides: dict[str, list[str]] = {}
     for c in scene.characters:
         sides.setdefault(c.side, []).append(c.id)
-    out: list[ev.Event] = [ev.ConflictStarted(scene.name, scene.rules.name, scene.conflict, sides,
-                                              int(tb.P[k.P_GMPOOL]))]
+    out: list[ev.Event] = [_started(tb, sides)]
     aspect_names: dict[int, str] = {}
+    victories = {s: 0 for s in sides}
+    scores: dict[str, int] = {}
 
     def who(x: int) -> str | None:
         return None if x < 0 else ids[x]
@@ -249,12 +258,58 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
             out.append(ev.SupportPledged(ids[a[0]], ids[a[1]]))
         elif code == k.E_PASSED:
             out.append(ev.Passed(ids[a[0]]))
+        elif code == k.E_CPLAN:
+            out.append(ev.ContestPlan(tb.sides[a[0]], ids[a[1]], tb.skills[a[2]], _members(tb, a[3])))
+        elif code == k.E_CSCORE:
+            scores[tb.sides[a[0]]] = a[1]
+        elif code == k.E_CRESULT:
+            winner = None if a[1] < 0 else tb.sides[a[1]]
+            if winner is not None:
+                victories[winner] += a[2]
+            out.append(ev.ExchangeResult(a[0], scores, winner, a[2], None if a[3] < 0 else names[a[3]],
+                                         dict(victories)))
+            scores = {}
+        elif code == k.E_FORFEITED:
+            out.append(ev.Forfeited(tb.sides[a[0]], ids[a[1]], "support" if a[2] else "roll"))
+        elif code == k.E_BECAME:
+            out.append(ev.BecameConflict(ids[a[0]], a[1]))
+        elif code == k.E_TASKRES:
+            out.append(ev.TaskResult(**_task(tb, a)))
+        elif code == k.E_BECAMECON:
+            out.append(ev.BecameContest(ids[a[0]], a[1]))
+        elif code == k.E_CONSTARTED:
+            out.append(ev.ContestStarted(scene.name, scene.rules.name, sides, scene.contest.victories, scene.contest.mode))
+            victories = {s: 0 for s in sides}
+        elif code == k.E_CSTARTED:
+            out.append(ev.ConflictStarted(scene.name, scene.rules.name, scene.conflict, sides, a[0]))
         elif code == k.E_BLAST:
             caught = tuple(ids[w * k.BLAST_BITS + b] for w in range(8) for b in range(k.BLAST_BITS) if a[3 + w] >> b & 1)
             out.append(ev.ZoneAttacked(ids[a[0]], tb.zones[a[1]], tb.skills[a[2]], caught))
         else:
             raise ValueError(f"unknown event code {code}")
     return out
+
+
+def _started(tb: Tables, sides: dict[str, list[str]]) -> ev.Event:
+    """The scene's first event: its flow starts (rules/flows: a conflict's, a contest's or a challenge's)."""
+    scene = tb.scene
+    if scene.kind == "contest":
+        return ev.ContestStarted(scene.name, scene.rules.name, sides, scene.contest.victories, scene.contest.mode)
+    if scene.kind == "challenge":
+        return ev.ChallengeStarted(scene.name, scene.rules.name, scene.challenge.side,
+                                   [task.name for task in scene.challenge.tasks])
+    return ev.ConflictStarted(scene.name, scene.rules.name, scene.conflict, sides, int(tb.P[k.P_GMPOOL]))
+
+
+def _task(tb: Tables, row: list[int]) -> dict[str, Any]:
+    """A task's result (G_TASKRES's or E_TASKRES's row), as the reference records it (task.attempt_task)."""
+    return {"task": tb.scene.challenge.tasks[row[0]].name, "character": tb.ids[row[1]], "effort": row[2],
+            "difficulty": row[3], "outcome": band(row[4]), "result": k.TASK_RESULTS[row[5]]}
+
+
+def _members(tb: Tables, mask: int) -> tuple[str, ...]:
+    """The characters a bit mask names, in the scene's order (a contest plan's supporters)."""
+    return tuple(cid for i, cid in enumerate(tb.ids) if mask >> i & 1)
 
 
 def _passive_why(tb: Tables, a: list[int]) -> str:
@@ -269,7 +324,8 @@ def _passive_why(tb: Tables, a: list[int]) -> str:
             k.WHY_PASSIVE_SPRINT: lambda: f"sprint to {_target(tb, arg)}",
             k.WHY_PASSIVE_PROTECT: lambda: f"block for {ids[arg]}",
             k.WHY_PASSIVE_BLOCK: lambda: f"block {ids[arg // 3]}'s {k.BLOCK_KINDS[arg % 3]}",
-            k.WHY_PASSIVE_PAST: lambda: f"past {ids[arg]}'s block"}[why]()
+            k.WHY_PASSIVE_PAST: lambda: f"past {ids[arg]}'s block",
+            k.WHY_PASSIVE_TASK: lambda: tb.scene.challenge.tasks[arg].name}[why]()
 
 
 def _hit_note(tb: Tables, a: list[int]) -> tuple[str, ...]:
@@ -298,6 +354,8 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
     if key is None:
         raise ValueError(f"unknown reason code {a[3]}")
     fields = {f: getattr(option, f) for f in OPTION_FIELDS if hasattr(option, f)}
+    if key == "task_odds":
+        fields["task"] = tb.scene.challenge.tasks[option.task].name
     if "{aspect}" in REASONS[key]:
         fields["aspect"] = tb.names[a[8]]
     if key == "stack":
@@ -357,4 +415,16 @@ def outcome(tb: Tables, CH, SLOTA, G) -> Outcome:
         gm_pool={"start": tb.gm_start, "spent": G[k.G_GMSPENT], "end": G[k.G_GMPOOL]},
         payouts=pays,
         kind=tb.scene.kind,
+        **_contest_extra(tb, G),
     )
+
+
+def _contest_extra(tb: Tables, G) -> dict[str, Any]:
+    """A contest's victories, while the scene ended as one (not the conflict it turned into); a challenge's
+    tasks."""
+    if tb.scene.kind == "challenge":
+        return {"tasks": [_task(tb, G[k.G_TASKRES + k.TRW * j:k.G_TASKRES + k.TRW * (j + 1)])
+                          for j in range(G[k.G_NTASKRES])]}
+    if tb.scene.kind != "contest" or not G[k.G_CONTEST]:
+        return {}
+    return {"victories": {side: G[k.G_VICT + i] for i, side in enumerate(tb.sides)}}

@@ -29,8 +29,10 @@ def installed() -> bool:
 
 
 def kernel_files(folder: Path = SOURCES) -> list[Path]:
-    """The modules compiled code depends on: those with numba functions, here and below."""
-    return [p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts and b"@njit" in p.read_bytes()]
+    """The modules compiled code depends on: those with numba functions, here and below, and the kernel's
+    layout (its codes and columns are compiled in as constants: a change there must drop the cache too)."""
+    return [p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts
+            and (b"@njit" in p.read_bytes() or p.name == "layout.py")]
 
 
 def sources_digest(folder: Path = SOURCES) -> str:

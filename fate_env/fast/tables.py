@@ -176,6 +176,10 @@ def _index(scene: Scene) -> _Index:
         skills.extend(st.against for st in c.stunts if st.against and st.against not in skills)
     for tpl in scene.advantages:
         skills.extend(s for s in tuple(tpl.skills) + tuple(tpl.defend) if s not in skills)
+    if scene.contest is not None:
+        skills.extend(s for side in scene.contest.skills.values() for s in side if s not in skills)
+    if scene.challenge is not None:
+        skills.extend(t.skill for t in scene.challenge.tasks if t.skill not in skills)
     return _Index(tuple(c.id for c in scene.characters), tuple(scene.sides), tuple(z.id for z in scene.zones), skills)
 
 
@@ -577,6 +581,50 @@ def _hazard_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names, naspe
     return P
 
 
+def _challenge_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
+    """P with the challenge's tasks after it (kernel/challenge.py; layout.TK_*): name, skill, difficulty, who
+    must take it on (NEG: anyone), and the challengers' side."""
+    spec = scene.challenge
+    if spec is None:
+        return P
+    ci, si = ix.ci, ix.si
+    rows = np.array([x for t in spec.tasks for x in (names.id(t.name), si[t.skill], t.difficulty,
+                                                     ci[t.by] if t.by else k.NEG)], np.int64)
+    P = np.concatenate([P, rows])
+    P[k.P_NTASK], P[k.P_TASK] = len(spec.tasks), len(P) - len(rows)
+    P[k.P_CSIDE] = ix.sides.index(spec.side) if spec.side in ix.sides else k.NEG
+    return P
+
+
+def _contest_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
+    """P with what kind of scene it is (P_KIND) and, for a contest, its rows after it (kernel/contest.py;
+    layout.P_CSK, P_CDIFF, P_TWIST): each side's skills and difficulty, and a twist's name for every exchange
+    the scene may last (the scene's twists, then "Unexpected Twist N": flows.contest._twist)."""
+    kinds = {"conflict": k.KIND_CONFLICT, "contest": k.KIND_CONTEST, "challenge": k.KIND_CHALLENGE}
+    P[k.P_KIND] = kinds[scene.kind]
+    P[k.P_FASTER] = 1 if scene.rules.faster_contests else 0
+    P[k.P_NAME_FLYING] = names.id("Flying Start")  # a task done with style (task.attempt_task)
+    P = _challenge_params(P, scene, ix, names)
+    spec = scene.contest
+    if spec is None:
+        return P
+    si = ix.si
+    sk = np.zeros(k.CSKW * len(ix.sides), np.int64)
+    for i, side in enumerate(ix.sides):
+        own = spec.skills.get(side, ())
+        sk[k.CSKW * i] = len(own)
+        sk[k.CSKW * i + 1:k.CSKW * i + 1 + len(own)] = [si[x] for x in own]
+    diff = np.array([spec.difficulty.get(side, 0) for side in ix.sides], np.int64)
+    twists = np.array([names.id(spec.twists[i] if i < len(spec.twists) else f"Unexpected Twist {i + 1}")
+                       for i in range(scene.rules.max_exchanges + 1)], np.int64)
+    at = len(P)
+    P = np.concatenate([P, sk, diff, twists])
+    P[k.P_CVICT] = spec.victories
+    P[k.P_CPASSIVE] = 1 if spec.mode == "passive" else 0
+    P[k.P_CSK], P[k.P_CDIFF], P[k.P_TWIST] = at, at + len(sk), at + len(sk) + len(diff)
+    return P
+
+
 def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, int] | None = None) -> Tables:
     """The kernel's arrays for ``scene``, one table at a time; ``policies`` maps each character to the
     controller that plays it and that controller's parameters; ``asks`` the decision kinds (a
@@ -599,6 +647,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     TPL = _templates(scene, ix, names)
     P = _countdown_params(_params(scene, ix, made, policies, asks, int(pool), len(A0)), scene, ix, names)
     P = _hazard_params(_map_params(P, scene, ix, names, maps, len(A0)), scene, ix, names, len(A0))
+    P = _contest_params(P, scene, ix, names)
     return Tables(scene, ix.ids, ix.sides, tuple(ix.skills), ix.zones, tuple(names.texts), SC, SK, ST, SLOTS, A0,
                   AF0, P, SIGHT, HOPS, ZF, ZFN, ZR, ZRN, TPL,
                   tuple(tuple(f.tracks[scene.conflict].values) for f in fighters),

@@ -128,7 +128,7 @@ def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
 
 
 def test_uncovered_scenes_and_bad_cores():
-    with pytest.raises(Unsupported, match="contests and challenges run on the reference"):
+    with pytest.raises(Unsupported, match="the environment.s fast path encodes a conflict.s decisions; a contest.s"):
         raw_env(scene="race", core="fast")
     assert raw_env(scene="race").core == "reference"
     assert raw_env(scene="duel", core="reference").core == "reference"

@@ -1007,3 +1007,74 @@ def test_fate_3_scenes_are_played_identically():
         scene = scene_from_dict(generated(seed, rules="fate3"), f"generated {seed}")
         assert not covered(scene), covered(scene)
         compare_mixes(scene, range(15))
+
+
+@pytest.mark.parametrize("rules", [None, "condensed", "core"])
+@pytest.mark.parametrize("name", ["race", "chase", "debate"])
+def test_contests_are_played_identically(name, rules):
+    """Contests (003:1489-1535; 000:79-149): each side's roller and skill, its members' teamwork, the
+    advantages tried first (a failure forfeits the side's roll, or under Condensed keeps it for the other
+    side's free invoke), the rolls invoked on in turns, victories, two with style, a twist on a tie; an
+    attack turns the contest into a conflict, which a turn may turn back into the contest. Under each
+    scene's own rule set, Condensed and Core, with basic, tactician and random seats, compared event for
+    event; each of these is seen to happen in the random seats' fights."""
+    scene = load_scene(name, rules=rules)
+    assert not covered(scene), covered(scene)
+    assert compare(scene, SCENE_SEEDS) >= 0.9 * len(SCENE_SEEDS)
+    log = compare_mixes(scene, range(60))
+    kinds = {e["type"] for e in log}
+    assert {"ContestPlan", "ExchangeResult", "BecameConflict", "BecameContest"} <= kinds, kinds
+    assert any(e["type"] == "ExchangeResult" and e["twist"] for e in log), "no twist"
+    assert any(e["type"] == "ExchangeResult" and e["victories_won"] == 2 for e in log), "no victory with style"
+    assert any(e["type"] == "Resolved" and e["action"] == "create_advantage" for e in log), "no advantage tried"
+    if rules == "condensed" or rules is None and scene.rules.name == "condensed":
+        assert any(e["type"] == "DecisionMade" and e["choice"] == "choose:pay" for e in log), "no failure kept"
+    assert any(e["type"] == "Forfeited" for e in log), "nothing forfeited"
+
+
+def _contest_variant(mode: str, dials: dict):
+    """The chase as a passive contest (each side against its own difficulty) or under faster contests."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data("chase")
+    contest = {**data["contest"], "mode": mode}
+    if mode == "passive":
+        contest["difficulty"] = {"pcs": 3, "temple": 1}
+    return scene_from_dict({**data, "contest": contest, "rules": {"name": "core", "dials": dials}}, file)
+
+
+@pytest.mark.parametrize("mode, dials", [("passive", {}), ("opposed", {"faster_contests": True}),
+                                         ("passive", {"faster_contests": True})])
+def test_passive_and_faster_contests_are_played_identically(mode, dials):
+    """A passive contest scores each side's shifts over its own difficulty, style being three shifts no
+    other side reaches (003:1510-1518); faster contests (003:2219-2230) let each contestant roll, help or try
+    an advantage, one of the three. Compared event for event."""
+    scene = _contest_variant(mode, dials)
+    assert not covered(scene), covered(scene)
+    assert compare(scene, SEEDS[:60]) >= 54
+    log = compare_mixes(scene, range(40))
+    assert any(e["type"] == "ExchangeResult" and e["winner"] for e in log)
+
+
+def test_what_the_fast_core_does_not_play_of_contests_is_refused_by_name():
+    """A contest's threat, and contestants in different zones, stay on the reference, named."""
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data("chase")
+    data = {**data, "contest": {**data["contest"], "threat": {"name": "Rolling Boulder", "rating": 2}},
+            "zones": [*data["zones"], {"id": "gate", "name": "The gate"}],
+            "characters": {**data["characters"], "zird": {**data["characters"]["zird"], "zone": "gate"}}}
+    why = covered(scene_from_dict(data, file))
+    assert why == ["a contest's threat", "a contest whose contestants stand in different zones"], why
+
+
+@pytest.mark.parametrize("rules", [None, "condensed"])
+def test_challenges_are_played_identically(rules):
+    """A challenge (003:1462-1488; 000:16-76): the next task and who takes it on, each an overcome against
+    its difficulty with its invoke rounds; a failure taken as success at a major cost (basic) or not, a tie
+    at a minor cost or (Condensed) a failure with a boost, style a boost; the results in the outcome.
+    Compared event for event with basic and random seats."""
+    scene = load_scene("ritual", rules=rules)
+    assert not covered(scene), covered(scene)
+    assert compare(scene, SCENE_SEEDS) == len(SCENE_SEEDS)
+    log = compare_mixes(scene, range(60))
+    results = {e["result"] for e in log if e["type"] == "TaskResult"}
+    assert {"success", "major_cost", "fail"} <= results, results

@@ -43,4 +43,4 @@ def test_every_shared_reason_is_one_a_controller_gives():
 
 def test_the_fields_a_reason_names_are_ones_the_decoder_fills():
     fields = {f for text in REASONS.values() for _, f, _, _ in string.Formatter().parse(text) if f}
-    assert fields <= set(OPTION_FIELDS) | {"aspect", "held", "mediocre", "foes", "severity", "offerer"}
+    assert fields <= set(OPTION_FIELDS) | {"aspect", "held", "mediocre", "foes", "severity", "offerer", "task"}

@@ -1,7 +1,7 @@
-"""The fast core's kernel: one conflict played to its end by scripted or random controllers.
+"""The fast core's kernel: one scene played to its end by scripted or random controllers.
 
-This mirrors, step for step, the reference engine's conflict flow (``fate_env/rules/flows/
-conflict.py``), every action a turn offers (``rules/actions/``: moves, attack, create an advantage,
+This mirrors, step for step, the reference engine's flows (``fate_env/rules/flows/``: a conflict, a contest,
+a challenge), every action a turn offers (``rules/actions/``: moves, attack, create an advantage,
 exploit, the overcome move, remove, full defense, support, concede, pass, a zone attack, a shove
 into a block), hazards' turns, invoke rounds
 (``rules/invokes.py``), overcome outcomes (``rules/overcome.py``), Condensed and Core stress
@@ -25,8 +25,9 @@ codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``solo`` (sca
 ``invokes``, Fate 3.0's blocks (``protect``, ``block``), the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
 ``exploit``, ``remove``, ``shove``, ``support``, ``zone_attack``), ``hazards`` (obstacles that attack, at
 their place in the order of turns), ``picks`` (each script's pick of a turn's option),
-``turn`` (a turn: its options built, one picked, taken), ``conflict`` (the flow), and ``entry`` (what
-Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
+``turn`` (a turn: its options built, one picked, taken), ``conflict`` (its flow), ``contest`` and ``challenge``
+(theirs), ``flow`` (the scene's flow: the one it is now, and the other when one hands it over), and ``entry``
+(what Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger
 flows in the bundles of ``../bundles.py``.
 """
 

@@ -10,6 +10,7 @@ from .attack import _respond
 from .events import _decision, _emit, _paused_two
 from .invokes import _settle
 from .layout import (
+    NO_ROLL,
     G_MAP, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
     G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
     TG_FOE, TG_SELF, TG_ZONE, TGT_SCENE, TGT_ZONE, TP_DIFF, TP_NAME, TP_NDEF, TP_NRG, TP_NSK, TP_TARGET, TP_TRACK,
@@ -104,12 +105,14 @@ def _advantage_skill(T, W, actor, k, target):
 
 @mirrors("fate_env.rules.actions.advantage.run", "fate_env.rules.actions.advantage.create_advantage")
 @njit(cache=True, _nrt=False)
-def _advantage(T, W, B, EV, actor, k, target):
+def _advantage(T, W, B, EV, actor, k, target, ask_cost):
     """advantage.create_advantage with basic's answers: against a foe's defense, else the
     template's difficulty; a tie gives a boost named for the template, a success the aspect with
     one free invoke (two with style); a failure asks the cost question, and basic gives nothing.
     Under Fate 3.0's maneuvers (P_MANEUVER, 002:79) a tie or a failure gives nothing and a success
-    one free tag, which its target may pay to avoid (P_MAVOID)."""
+    one free tag, which its target may pay to avoid (P_MAVOID). ``ask_cost``: a turn's attempt asks the cost
+    question; a contest's does not (it asks its own: contest._advantages). Returns (the margin, or NO_ROLL when
+    no roll was made; whether the opposition rolled)."""
     SK, ST, P, TPL = T.SK, T.ST, T.P, T.TPL
     CH, A, AF, AL, G, RNG = W.CH, W.A, W.AF, W.AL, W.G, W.RNG
     R = B.R
@@ -119,39 +122,40 @@ def _advantage(T, W, B, EV, actor, k, target):
     dskill = NEG
     if active:
         if not _respond(T, W, EV, target, B, False, True):
-            return
+            return NO_ROLL, active
         dskill = _use_skill(SK, ST, CH, A, P, target, _best_of(SK, ST, CH, A, target, TPL, k, TP_NDEF, ACT_DEFEND, actor),
                             ACT_DEFEND, actor, NEG)  # not an attack: a stunt limited to one skill's attacks does not apply
     _roll_action(T, W, B, EV, actor, ACT_ADVANTAGE, skill, target if on_char else NEG, target if active else NEG,
                  dskill, (TPL[k, TP_DIFF], k, WHY_PASSIVE_TEMPLATE))
     if G[G_BAIL] != BAIL_NONE:
-        return
+        return NO_ROLL, active
     m = _settle(T, W, B, EV, False, active, ACT_ADVANTAGE, target)
     if G[G_BAIL] != BAIL_NONE:
-        return
+        return NO_ROLL, active
     name = TPL[k, TP_NAME]
     maneuver = P[P_MANEUVER] != 0
     if m < 0:
-        if R[R_OPP] != NEG and not maneuver:  # success at a cost hands the enemy the aspect: basic never takes it
+        if ask_cost and R[R_OPP] != NEG and not maneuver:  # success at a cost hands the enemy the aspect: basic never takes it
             j = _draw(P, RNG, G, actor, D_COST, 2) if _draws(P, actor, D_COST) else 0
             if j < 0:
                 _paused_two(EV, G, O_NO_ASPECT, O_FOR_ENEMY)
-                return
+                return NO_ROLL, active
             if j == 1:
                 _decision(EV, G, D_COST, actor, 1, _why(P, actor, D_COST), O_FOR_ENEMY, 0, 0, 0, 0, 0)
                 _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
             else:
                 _decision(EV, G, D_COST, actor, 0, _why(P, actor, D_COST) if _draws(P, actor, D_COST) else R_C_NOTHING,
                           O_NO_ASPECT, 0, 0, 0, 0, 0)
-        return
+        return m, active
     if m == 0:
         if not maneuver:
             _boost(A, AF, AL, G, P, EV, actor, name)
-        return
+        return m, active
     if P[P_MAVOID] != 0 and active and _points_of(T.SC, CH, G, target) > 0:
         if _avoided(T, W, EV, target, name) or G[G_BAIL] != BAIL_NONE:
-            return
+            return m, active
     _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 and not maneuver else 1)
+    return m, active
 
 
 @mirrors("fate_env.rules.actions.advantage.avoided", "agents.basic.BasicController._cost")

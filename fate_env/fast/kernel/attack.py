@@ -9,6 +9,7 @@ from .basic import _may_concede, _should_concede
 from .events import _decision, _emit, _opt, _paused_two
 from .invokes import _settle
 from .layout import (
+    G_CONTEST,
     BK_A, BK_ARMOR, BK_B, BK_SHOVE, BKW, E_COVER, G_MAP, HIT_FORCED, HIT_FORCED_TIE, P_BLK, P_NBLK, R_ABOUT, ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
@@ -36,8 +37,11 @@ def _respond(T, W, EV, target, B, attack, declarable):
     CH, RNG, G = W.CH, W.RNG, W.G
     forgo = attack and P[P_FORGO] != 0
     # FATE 2.0: one yet to act this exchange may declare a full defense when first attacked (001:80)
-    declare = declarable and P[P_FD_EXCHANGE] != 0 and CH[target, C_FULLDEF] == 0 and CH[target, C_ACTED] == 0
-    anytime = P[P_OFFERED] == 0  # a concession before the dice (none where it is offered: 001:150)
+    # (in a contest neither: no concession, no full defense, 003:1288-1289; contest.py)
+    contest = G[G_CONTEST] != 0
+    declare = declarable and P[P_FD_EXCHANGE] != 0 and CH[target, C_FULLDEF] == 0 and CH[target, C_ACTED] == 0 \
+        and not contest
+    anytime = P[P_OFFERED] == 0 and not contest  # a concession before the dice (none where it is offered: 001:150)
     at_forgo = 2 if anytime else 1  # the options: defend, concede, forgo, full defense, those offered
     at_fd = at_forgo + 1 if forgo else at_forgo
     if at_fd + (1 if declare else 0) == 1:

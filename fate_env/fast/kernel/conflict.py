@@ -8,6 +8,9 @@ from ..jit import njit
 from .checkpoint import _save
 from .events import _decision, _emit, _opt
 from .layout import (
+    KIND_CHALLENGE, P_KIND,
+    E_BECAMECON, E_CONSTARTED, G_CONTEST, G_HANDOVER, G_TOCONTEST, G_TWISTS, G_VICT, MAX_CSIDES,
+    G_OPENER,
     ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
     E_ENDED, E_EXCHANGE, E_NEXT, G_BAIL, G_CKACTOR, G_CKCURSOR, G_CKMODE, G_EXCHANGE, G_HORIZON, G_RESUME,
     G_UNRESOLVED, G_WINNER, NEG, O_NEXT, C_BLKBY, C_PROTBY, P_BLOCKACT, P_PROTECT, P_FIRST, P_MAXEX, P_NBLAST, P_ORDER, P_POPCORN,
@@ -30,7 +33,7 @@ def _finish(SC, CH, MARK, G, EV, P, unresolved):
     winner = NEG
     if not unresolved and G[G_DECIDED] != NEG:
         winner = G[G_DECIDED]  # a countdown's outcome (003:2190-2191)
-    elif not unresolved:
+    elif not unresolved and P[P_KIND] != KIND_CHALLENGE:  # a challenge has no winner, only its tasks' results
         for c in range(SC.shape[0]):
             if CH[c, C_STATUS] == ACTIVE:
                 if winner == NEG:
@@ -246,6 +249,22 @@ def _popcorn_next(T, W, B, EV, actor):
     return actor
 
 
+@mirrors("fate_env.rules.flows.conflict.become_contest", "fate_env.rules.flows.contest.run")
+@njit(cache=True, _nrt=False)
+def _become_contest(SC, G, EV):
+    """The sides stop trying to harm each other: the scene's contest starts anew from here (000:539-547),
+    its victories and twists at none; the conflict's payouts wait for its end (contest._flow runs it)."""
+    _emit(EV, G, E_BECAMECON, (G[G_TOCONTEST] - 1, G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    G[G_TOCONTEST] = 0
+    G[G_EXCHANGE] = 0
+    G[G_CONTEST] = 1
+    G[G_HANDOVER] = 1
+    G[G_TWISTS] = 0
+    for s in range(MAX_CSIDES):
+        G[G_VICT + s] = 0
+    _emit(EV, G, E_CONSTARTED, (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+
 @mirrors("fate_env.rules.flows.conflict.run")
 @njit(cache=True, _nrt=False)
 def _run(T, W, B, EV, K):
@@ -263,7 +282,7 @@ def _run(T, W, B, EV, K):
     popcorn = P[P_POPCORN] != 0
     cursor = 0
     if popcorn:
-        opener = P[P_FIRST]
+        opener = G[G_OPENER] - 1 if G[G_OPENER] > 0 else P[P_FIRST]  # who attacked in the contest it was
         if resume:
             actor = G[G_CKACTOR]
         else:
@@ -295,6 +314,9 @@ def _run(T, W, B, EV, K):
             CH[actor, C_ACTED] = 1
             if P[P_NCD] != 0:
                 _cd_trigger(P, G, W.A, W.AF, W.AL, EV, TR_TURN, actor)
+        if G[G_TOCONTEST] != 0:
+            _become_contest(SC, G, EV)
+            return
         if P[P_HOLD] != 0 and _next_held(CH, 0) != NEG and not _over(SC, CH, G):
             _held_turns(T, W, B, EV, actor)
             if G[G_BAIL] != BAIL_NONE:

@@ -11,8 +11,9 @@ from ..bundles import Fight, Scene, Work
 from ..dice import RNG_SIZE, seed_rng
 from ..jit import njit
 from .checkpoint import _restore
-from .conflict import _run
+from .flow import _flow
 from .layout import (
+    G_CONTEST, G_TASKS, KIND_CONTEST, P_KIND, P_NTASK,
     C_SCALE, S_SCALE, A_ALIVE, BAIL_NONE, E_DECISION, G_ANSPOS, G_EXCHANGE, G_NEV, BAIL_PAUSE, C_COUNT, C_SLOTNAME, C_FP, C_MEMBERS, C_MOB, C_NSTUNT, C_TOOKBY, C_TWCAP, C_ZONE, G_ASEQ,
     G_BAIL, G_CKMODE, G_GMPOOL, G_HORIZON, G_NAL, G_NANS, G_PACTOR, G_PCOUNT, G_PKIND, G_PLAYOUT, G_RESUME, G_STOPEV, G_WINNER,
     L_TRACK, L_VALUE, NAF, NCF, NEG, NG, NR, NSF, P_AMAX, P_GMPOOL, P_NSIDES, P_POL, P_TRACK, P_TWCAP, POL_ASKS,
@@ -45,6 +46,8 @@ def _reset(T, W):
     G[G_GMPOOL] = P[P_GMPOOL]
     G[G_WINNER] = NEG
     _cd_setup(P, G)
+    G[G_CONTEST] = 1 if P[P_KIND] == KIND_CONTEST else 0
+    G[G_TASKS] = (1 << P[P_NTASK]) - 1  # every task of the scene's challenge left
     for a in range(A0.shape[0]):
         aid = a + 1
         for k in range(NAF):
@@ -116,7 +119,7 @@ def play_batch(T, SEEDS, POLICY_RNG0, EV, CH_out, MARK, SLOTA_out, G_out):
             RNG[RNG_SIZE + j] = POLICY_RNG0[i, j]
         W = Fight(CH_out[i], MARK, SLOTA_out[i], G_out[i], A, AF, AL, INV, RNG)
         _reset(T, W)
-        _run(T, W, B, EV, W)  # no checkpoints in a batch: the state stands in for them, unused
+        _flow(T, W, B, EV, W)  # no checkpoints in a batch: the state stands in for them, unused
 
 
 @mirrors("fate_env.rules.engine.Engine.step")
@@ -147,7 +150,7 @@ def _advance(T, SEED, POLICY_RNG0, EV, W, K, fresh, B):
     G[G_CKMODE] = 1
     G[G_BAIL] = BAIL_NONE
     B.R[:] = 0
-    _run(T, W, B, EV, K)
+    _flow(T, W, B, EV, K)
 
 
 @mirrors("fate_env.rules.engine.Engine.fork", "agents.search.SearchController._lookahead")
@@ -191,7 +194,7 @@ def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
     seed_rng(RNG, SEED[0])
     _reset(T, W)
     G[G_CKMODE] = 1
-    _run(T, W, B, EV, K)
+    _flow(T, W, B, EV, K)
     last = OUT.shape[0] - 1
     OUT[last, 0] = G[G_PKIND]
     OUT[last, 1] = G[G_PACTOR] if G[G_BAIL] == BAIL_PAUSE else NEG
@@ -210,7 +213,7 @@ def playouts(T0, SEED, ANSWERS, TRIES, RSEEDS, horizon, EV, CH_out, OUT, H_out):
         G[G_BAIL] = BAIL_NONE
         G[G_PLAYOUT] = n
         G[G_HORIZON] = horizon
-        _run(T, W, B, EV, K)
+        _flow(T, W, B, EV, K)
         OUT[i, 0] = G[G_WINNER]
         OUT[i, 1] = G[G_BAIL]
         for c in range(n):
@@ -272,7 +275,7 @@ def _script_pick(T, W, K, EV, W2, B):
     at = G[G_NEV]
     G2[G_STOPEV] = at + 1  # the copy's first event past the pause is all it is for
     B.R[:] = 0
-    _run(T2, W2, B, EV, K)
+    _flow(T2, W2, B, EV, K)
     if G2[G_NEV] <= at or EV[at, 0] != E_DECISION or EV[at, 1] != G[G_PKIND] or EV[at, 2] != G[G_PACTOR]:
         return NEG
     return EV[at, 3]

@@ -21,12 +21,13 @@ NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PROTBY, C_PROTSTR, C_BLKBY = range(31)
+    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PLEDGE, C_PROTBY, C_PROTSTR, C_BLKBY = range(32)
 C_BLKSTR = C_BLKBY + 3
 C_SLOTNAME = C_BLKSTR + 3
 #: C_PROTBY: 1 + who blocks for c this exchange (Fate 3.0's protect, 002:44-46; 0: no one), C_PROTSTR the
 #: block's strength; C_BLKBY + kind: 1 + who blocks c's kind of action (BLOCK_KINDS) this exchange (002:47;
 #: 0: no one), C_BLKSTR + kind its strength
+#: C_PLEDGE: in a contest, 1 + the side's roller c pledged its teamwork to this exchange (0: none; contest._plans)
 #: C_MINOR: what c's minor actions this turn take off its every roll but a defense (Fate 3.0's move_cost: minor,
 #: 002:28, 002:50-51: 1 for the step, the border's value more; read where P_MINOR, 0 outside c's turn)
 #: C_SPIN: the spin tokens c holds (Fate 3.0's defense_overflow: spin, 002:94-95; read where P_SPIN)
@@ -48,8 +49,9 @@ ACTIVE, CONCEDED, TAKEN_OUT = 0, 1, 2
 # stunts (ST): owner, skill, action, tag, arg, bonus
 T_OWNER, T_SKILL, T_ACTION, T_TAG, T_ARG, T_BONUS = range(6)
 #: the actions a roll is for, as the reference names them (decode spells a code with its word)
-ACTIONS = ("attack", "defend", "create_advantage", "overcome", "block")
-ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME, ACT_BLOCK = range(len(ACTIONS))
+ACTIONS = ("attack", "defend", "create_advantage", "overcome", "block", "contest")
+ACT_ATTACK, ACT_DEFEND, ACT_ADVANTAGE, ACT_OVERCOME, ACT_BLOCK, ACT_CONTEST = range(len(ACTIONS))
+# ACT_CONTEST: a contest's roll, an overcome in all but its name (rolls._rolled: contest._contest_roll)
 #: what a Fate 3.0 block may be against (rules/actions/block.KINDS), a code each by its place
 from fate_env.rules.kinds import BLOCK_KINDS  # noqa: E402
 BK_ATTACK, BK_ADVANTAGE, BK_MOVE = (BLOCK_KINDS.index(w) for w in ("attack", "advantage", "move"))
@@ -85,8 +87,23 @@ TGT_ZONE = 1000  # + the zone's index
  P_NAME_CLEAR, P_EXPLOIT_FOE, P_XSK, P_RSK, P_CNAMES, P_COWNED, P_USESKILL, P_WEAPONS, P_NAME_GLANCING,
  P_NBLAST, P_SHARED, P_XRANGED, P_FORGO, P_STANDIN, P_FD_EXCHANGE, P_FD_FOCUS, P_NCD, P_CD, P_ORDERED, P_OFFERED, P_HOLD,
  P_NBLK, P_BLK, P_ZPATH, P_ZHARM, P_SCALED, P_SOLO, P_NHZ, P_HZ, P_MANEUVER, P_MAVOID, P_FRAGILE, P_SPIN, P_MINOR,
- P_BDIFF, P_SPRINT, P_PREV, P_PROTECT, P_BLOCKACT) = range(74)
-NP = 74
+ P_BDIFF, P_SPRINT, P_PREV, P_PROTECT, P_BLOCKACT, P_KIND, P_CVICT, P_CPASSIVE, P_CSK, P_CDIFF, P_TWIST,
+ P_NTASK, P_TASK, P_CSIDE, P_FASTER, P_NAME_FLYING) = range(85)
+NP = 85
+# P_FASTER: faster contests (003:2219-2230): a contestant rolls, helps or tries an advantage, one of the three
+# P_KIND: what the scene is (KIND_*: rules/kinds.SceneKind). A contest (rules/flows/contest.py): P_CVICT victories win
+# it, P_CPASSIVE 1 for a passive one (each side against its difficulty); P[P[P_CSK] + CSKW * side:] the side's
+# skills to roll (a count, then up to CSK_MAX), P[P[P_CDIFF] + side] its difficulty; P[P[P_TWIST] + i] the name of
+# the i-th unexpected twist (the scene's list, then "Unexpected Twist i+1"), for every exchange the scene may last.
+# A challenge (rules/flows/challenge.py): P_NTASK tasks, P[P[P_TASK] + TKW * i:] task i's row (TK_*); P_CSIDE the
+# challengers' side
+KIND_CONFLICT, KIND_CONTEST, KIND_CHALLENGE = range(3)
+CSK_MAX = 4
+CSKW = CSK_MAX + 1
+MAX_CSIDES = 8  # a contest of more sides is refused (fast/coverage.py)
+TK_NAME, TK_SKILL, TK_DIFF, TK_BY = range(4)  # TK_BY: who must take it on, NEG for anyone
+TKW = 4
+MAX_TASKS = 8  # more are refused (fast/coverage.py)
 # P_PROTECT: Fate 3.0's block protecting an ally (protect, 002:44-46); P_BLOCKACT: its block against a foe's kind
 # of action (block_actions, 002:47)
 # P_SPRINT: Fate 3.0's sprint (sprint: shifts, facts.sprint_by_shifts, 002:50-51): an overcome move is Athletics
@@ -188,7 +205,24 @@ G_GMPOOL, G_GMSPENT, G_EXCHANGE, G_TURNSEQ, G_ASEQ, G_NAL, G_NEV, G_NDICE, G_ROL
     G_UNRESOLVED, G_PLACED, G_ANSPOS, G_NANS, G_PKIND, G_PACTOR, G_PCOUNT, G_CKMODE, G_RESUME, G_CKACTOR, \
     G_CKCURSOR, G_PEFFORT, G_POPP, G_PMARGIN, G_PROLLER, G_PSHIFTS, G_PLAYOUT, G_HORIZON, G_STOPEV, G_STOODIN, \
     G_DECIDED, G_HELDSEQ, G_MAP, G_CD = range(35)
-NG = G_CD + 2 * MAX_CD
+# a contest's and a challenge's state (contest.py, challenge.py): G_CONTEST 1 while the scene is a contest (0 once
+# it became a conflict), G_TWISTS the twists so far, G_OPENER 1 + who opens the conflict a contest turned into
+# (0: the scene's first), G_NLIVE and G[G_SIDES + i] the sides still in, in order (live_sides), G[G_VICT + side]
+# the victories, G[G_PLAN + 3 * i:] side i's plan this exchange (roller, skill, 1 if forfeited), G[G_CROLL +
+# CRW * i:] its roll (roller, base, dice, invokes' bonus, difficulty). G_TASKS: the tasks left (a mask), G_NTASKRES
+# and G[G_TASKRES + TRW * j:] the j-th task's result (task, character, effort, difficulty, margin, result: TR_*)
+G_CONTEST = G_CD + 2 * MAX_CD
+G_TWISTS, G_OPENER, G_NLIVE, G_TASKS, G_NTASKRES, G_TOCONTEST, G_HANDOVER = range(G_CONTEST + 1, G_CONTEST + 8)
+# G_TOCONTEST: 1 + who turned the conflict into the scene's contest this turn (0: no one); G_HANDOVER: the flow
+# that just returned handed the scene to the other (contest._flow starts it afresh)
+G_SIDES = G_HANDOVER + 1
+G_VICT = G_SIDES + MAX_CSIDES
+G_PLAN = G_VICT + MAX_CSIDES
+CRW = 5
+G_CROLL = G_PLAN + 3 * MAX_CSIDES
+TRW = 6
+G_TASKRES = G_CROLL + CRW * MAX_CSIDES
+NG = G_TASKRES + TRW * MAX_TASKS
 # G_DECIDED: the side a countdown's outcome made the winner (Table.decided; NEG while none has);
 # G[G_CD + 2 * i], G[G_CD + 2 * i + 1]: countdown i's boxes marked and whether it still runs (Table.countdowns,
 # Table.running), kept in G so checkpoints and a look-ahead's copies carry them  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
@@ -218,7 +252,15 @@ E_EXCHANGE, E_TURN, E_DECISION, E_ROLLED, E_INVOKED, E_RESOLVED, E_BOOST, E_REMO
     E_ABSORBED, E_TAKENOUT, E_CONCEDED, E_ENDED, E_MOVED, E_FULLDEF, E_PASSED, E_MOBHIT, E_PASSIVE, \
     E_CREATED, E_SUPPORT, E_MAJOR, E_GAINED, E_BLAST, E_STOODIN, E_FORFEIT, E_CDMARKED, E_CDENDED, \
     E_CDSTOPPED, E_OFFERED, E_ANSWERED, E_HELD, E_COVER, E_SOLO, E_HAZARD, E_AVOIDED, E_SPIN, E_MINOR, E_SPRINTED, \
-    E_PROTECTING, E_BLOCKING, E_BLOCKTESTED, E_BLOCKHELD = range(1, 44)
+    E_PROTECTING, E_BLOCKING, E_BLOCKTESTED, E_BLOCKHELD, E_CPLAN, E_CSCORE, E_CRESULT, E_FORFEITED, E_BECAME, \
+    E_CSTARTED, E_TASKRES, E_BECAMECON, E_CONSTARTED = range(1, 53)
+# E_BECAMECON (who turned it, the exchange: the conflict is the scene's contest now), E_CONSTARTED (the contest
+# starts anew: ContestStarted)
+# a contest's: E_CPLAN (the side, its roller, the skill, its supporters as bits by place: a contest of up to
+# BLAST_BITS characters), E_CSCORE (a side, its score: one per side that rolled, before E_CRESULT), E_CRESULT (the
+# exchange, the winning side or NEG, the victories won, the twist's name or NEG), E_FORFEITED (the side, who, 0 its
+# roll or 1 its support), E_BECAME (who attacked, the exchange: it is a conflict now), E_CSTARTED (the GM's pool:
+# the conflict starts); a challenge's E_TASKRES (as G_TASKRES's row)
 # E_PROTECTING (the blocker, the ally, the strength), E_BLOCKING (the blocker, the foe, the kind, the strength),
 # E_BLOCKTESTED (the one blocked, the blocker, the kind, 1 if it got past), E_BLOCKHELD (the one protected, the
 # blocker, the strength its defense roll fell short of)
@@ -240,14 +282,17 @@ FORFEIT_FULLDEF, FORFEIT_HELD = 0, 1
 BLAST_BITS = 60
 # decision kinds, option kinds, reasons (decode.py spells them out)
 #: decision kinds, as the reference names them (rules.kinds.DecisionKind)
-DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost", "concession", "hold")
-D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCESSION, D_HOLD = range(len(DECISIONS))
+DECISIONS = ("turn", "respond", "invoke", "style", "absorb", "next", "move", "cost", "concession", "hold",
+             "contest_roll", "support", "contest_advantage", "task")
+D_TURN, D_RESPOND, D_INVOKE, D_STYLE, D_ABSORB, D_NEXT, D_MOVE, D_COST, D_CONCESSION, D_HOLD, D_CROLL, D_SUPPORT, \
+    D_CADV, D_TASK = range(len(DECISIONS))
 O_ATTACK, O_CONCEDE, O_MOVE, O_FULLDEF, O_PASS, O_DEFEND, O_DONE, O_INVOKE, O_FULLHIT, O_ABSORB, O_TAKENOUT, \
     O_NEXT, O_STAY, O_ADVANTAGE, O_NO_ASPECT, O_SUPPORT, O_OVERCOME, O_MINOR_COST, O_FAIL, O_MAJOR_COST, O_EXPLOIT, \
     O_REMOVE, O_BOOST_HIT, O_FOR_ENEMY, O_FAIL_BOOST, O_ZONEATTACK, O_FORGO, O_STAND_ASIDE, O_STAND_IN, O_OFFER, \
     O_ACCEPT, O_REFUSE, O_HOLD, O_ACT_NOW, O_KEEP_HOLDING, O_SHOVE, O_TAKE_ASPECT, O_AVOID_ASPECT, O_SPIN, \
-    O_PROTECT, O_BLOCKACT = range(41)
-NO = O_BLOCKACT + 1  # how many option codes (a table by option code has NO rows)
+    O_PROTECT, O_BLOCKACT, O_ROLLFOR, O_NO_SUPPORT, O_NO_ADVANTAGE, O_TO_CONFLICT, O_FORFEIT, O_PAY, O_TASK, \
+    O_TO_CONTEST = range(49)
+NO = O_TO_CONTEST + 1  # how many option codes (a table by option code has NO rows)
 (R_T_CONCEDE, R_T_ATTACK, R_T_STEP, R_T_FULLDEF, R_T_NOTHING, R_R_CONCEDE, R_R_DEFEND, R_I_ENOUGH, R_I_HOLDS,
  R_I_CANNOT, R_I_NOOWN, R_S_FULL, R_A_LEAST, R_A_NOTHING, R_N_ALLY, R_N_WEAKEST, R_M_STAYS,
  R_M_CLOSES, R_M_HOLDS, R_T_SMASH, R_T_BACKS, R_T_SHOOTS, R_M_FALLS, R_T_SETS_UP, R_C_NOTHING, R_T_GUARDS,
@@ -269,19 +314,30 @@ R_I_SPIN = R_C_TAKES + 1  # basic: spends an ally's spin token to hold a defense
 R_T_MINOR_STEP = R_I_SPIN + 1  # basic: a minor step first, for better odds even at its cost (Fate 3.0)
 R_T_PROTECT = R_T_MINOR_STEP + 1  # basic: blocks for the ally the next likely hit would take out (Fate 3.0)
 R_T_BLOCKS = R_T_PROTECT + 1  # basic: blocks the worst hitter's attacks, an ally being in danger (Fate 3.0)
+R_CT_ROLL = R_T_BLOCKS + 1  # basic, in a contest: the member with the best skill rolls for the side
+R_CT_HELPS = R_CT_ROLL + 1  # ... every other member with a rank in the skill adds teamwork
+R_CT_NORANK = R_CT_HELPS + 1  # ... one with none does not
+R_CT_ALLIN = R_CT_NORANK + 1  # ... and no one tries an advantage
+R_CT_KEEP = R_CT_ALLIN + 1  # ... a failed one is kept at a cost (the other side's free invoke)
+R_CT_TASK = R_CT_KEEP + 1  # basic, in a challenge: the task with the best odds next
+R_CT_DONE = R_CT_TASK + 1  # ... and a failed one taken at a major cost
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
+# a task's result (TaskResult.result), a code each by its place
+TASK_RESULTS = ("success", "success_with_style", "minor_cost", "major_cost", "fail", "fail_with_boost")
+TR_SUCCESS, TR_STYLE, TR_MINOR, TR_MAJOR, TR_FAIL, TR_FAIL_BOOST = range(len(TASK_RESULTS))
 # removal reasons
 WHY_USED, WHY_EXPIRED, WHY_CLEARED, WHY_REPLACED, WHY_FRAGILE = 0, 1, 2, 3, 4
 SEV_SEVERE, SEV_EXTREME = 2, 3  # tables.SEVERITIES
 # why a passive opposition (E_PASSIVE's fifth field)
 WHY_PASSIVE_TEMPLATE, WHY_PASSIVE_EXPLOIT, WHY_PASSIVE_CLEAR, WHY_PASSIVE_FORGO, WHY_PASSIVE_HAZARD, WHY_PASSIVE_SPRINT, \
-    WHY_PASSIVE_PROTECT, WHY_PASSIVE_BLOCK, WHY_PASSIVE_PAST = range(9)
+    WHY_PASSIVE_PROTECT, WHY_PASSIVE_BLOCK, WHY_PASSIVE_PAST, WHY_PASSIVE_TASK = range(10)
 # WHY_PASSIVE_BLOCK's argument: the foe * 3 + the kind of action
 # a target's answer before the dice (steps.respond): no roll (it conceded), it defends, or it forgoes the
 # defense (the forgo_defense dial, P_FORGO: the attack rolls against Mediocre, 000:292-294)
 RESP_NONE, RESP_DEFEND, RESP_FORGO = 0, 1, 2
+NO_ROLL = 1 << 20  # an advantage attempt that made no roll (its target conceded first): never a failure
 # overcome outcomes (overcome.overcome_outcome)
 OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
 

@@ -35,7 +35,9 @@ from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD, N_PROT, N_BLK = range(14)
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD, N_PROT, N_BLK, N_TOCON = range(15)
+# N_TOCON: 1 where a turn offers to turn the conflict into the scene's contest (turn_to_contest.offer), after the
+# removals
 # N_PROT, N_BLK: Fate 3.0's blocks for an ally and against a foe's kind of action, after the hold
 # N_FD: 1 where a turn offers full defense (0 once Fate 3.0's minor move is taken, 002:41)
 # N_SHOVE: the shoves into a block (shove.offer), after the zone attacks and before the hold
@@ -47,8 +49,8 @@ N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N
 @njit(cache=True, _nrt=False, inline="always")
 def _full_defense_at(n):
     """The index of full defense among a turn's options (after the moves, attacks, advantages,
-    exploits, overcome moves and removals)."""
-    return n[N_MOVE] + n[N_ATT] + n[N_ADV] + n[N_EXP] + n[N_OVER] + n[N_REM]
+    exploits, overcome moves, removals and the turn to the contest)."""
+    return n[N_MOVE] + n[N_ATT] + n[N_ADV] + n[N_EXP] + n[N_OVER] + n[N_REM] + n[N_TOCON]
 
 
 @mirrors("fate_env.rules.actions.turn_options")

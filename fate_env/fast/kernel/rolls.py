@@ -13,7 +13,7 @@ from .layout import (
     C_NSUP, C_PEN, C_MINOR, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
     P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
     S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
-    W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL,
+    W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL, ACT_CONTEST, ACT_OVERCOME,
 )
 from .mirror import mirrors
 from .reach import _reach_of
@@ -213,7 +213,9 @@ def _rolled(T, W, EV, faces, c, action, skill, target, against, gear):
     uses it up. (total, the dice's sum)."""
     SK, ST = T.SK, T.ST
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
-    rating, stunt, tw, fd, lead, pen = _base(SK, ST, CH, A, c, skill, action, target)
+    # a contest's roll is an overcome but in its name (contest.py)
+    rating, stunt, tw, fd, lead, pen = _base(SK, ST, CH, A, c, skill, ACT_OVERCOME if action == ACT_CONTEST else action,
+                                             target)
     solo = _solo_skill(CH, c, rating)  # arithmetic on kept counts: a call or a switch here cost 10% (fast_core.md)
     edge = _edge(CH, c, against)
     if fd and G[G_STOODIN] != 0:

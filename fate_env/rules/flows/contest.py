@@ -40,6 +40,7 @@ def run(e: "Play") -> Flow:
     spec = e.scene.contest
     if t.cursor is None:
         t.can_concede = False
+        t.to_conflict = None  # an attack in an earlier contest of the scene opened its conflict, not this one's
         sides: dict[str, list[str]] = {}
         for c in e.scene.characters:
             sides.setdefault(c.side, []).append(c.id)
