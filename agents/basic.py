@@ -103,11 +103,11 @@ class BasicController:
         if self._should_concede(c, me) and Concede in kinds:
             return kinds[Concede][0], reason("concede")
         if TurnToContest in kinds and c.scene.challenge and c.side_of(me) == c.scene.challenge.side:
-            return kinds[TurnToContest][0], "calls the retreat now that the way is open"
+            return kinds[TurnToContest][0], reason("retreat")
         tasks = kinds.get(TakeTask)
         if tasks:  # the scene's goal comes first when it is safe to work on it
             i = max(tasks, key=lambda i: c.effective(me, c.scene.challenge.tasks[opts[i].task].skill, "overcome"))
-            return i, f"works on {c.scene.challenge.tasks[opts[i].task].name}"
+            return i, reason("work_on_task", task=c.scene.challenge.tasks[opts[i].task].name)
         for i in kinds.get(ZoneAttack, ()):  # a blast that catches two foes or more and no friend
             caught = [x for x in c.active_ids() if x != me and c.f[x].zone == opts[i].zone]
             foes = [x for x in caught if c.side_of(x) != c.side_of(me)]

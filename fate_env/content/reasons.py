@@ -88,6 +88,8 @@ REASONS: dict[str, str] = {
     "contest_keep": "keeps the roll; the other side gets a free invoke",  # a failed advantage, under Condensed
     "task_odds": "{character} takes on {task}: the best odds",
     "task_done": "gets it done, whatever it costs",  # a failed task taken at a major cost
+    "work_on_task": "works on {task}",  # a conflict holding the scene's challenge
+    "retreat": "calls the retreat now that the way is open",  # ... its challenge done: the scene's contest
     # who goes next (popcorn)
     "hand_over": "hands the turn to {character}",
     "let_weakest": "lets the least dangerous foe, {character}, go",

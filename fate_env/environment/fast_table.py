@@ -86,6 +86,19 @@ def fast_table_for(scene: Scene, layout: ActionLayout, encoder: ObservationEncod
         return None
 
 
+def env_reasons(scene: Scene) -> list[str]:
+    """Why the environment's fast path does not step ``scene`` beyond what the fast core does not play: its
+    observation and action layout are a conflict's (``fast/observe.py``), so a contest's or a challenge's
+    decisions are encoded on the reference engine."""
+    if scene.kind != "conflict":
+        return [f"the environment's fast path encodes a conflict's decisions; a {scene.kind}'s are encoded on the "
+                "reference engine"]
+    if scene.contest is not None or scene.challenge is not None:
+        return ["the environment's fast path encodes a conflict's decisions; a conflict that holds a challenge or "
+                "turns into a contest is encoded on the reference engine"]
+    return []
+
+
 class FastTable:
     """The fast core behind an environment: one compiled scene, one session per episode.
 
@@ -95,9 +108,8 @@ class FastTable:
     def __init__(self, scene: Scene, layout: ActionLayout, encoder: ObservationEncoder,
                  controllers: dict[str, str] | None = None, asks: dict[str, Any] | None = None):
         from ..fast.core import Unsupported
-        if scene.kind != "conflict":  # its observation and action layout are a conflict's (observe.py)
-            raise Unsupported(f"scene {scene.name!r}: the environment's fast path encodes a conflict's decisions; "
-                              f"a {scene.kind}'s are encoded on the reference engine")
+        if env_reasons(scene):
+            raise Unsupported(f"scene {scene.name!r}: {env_reasons(scene)[0]}")
         self.scene = scene
         self.layout = layout
         self.encoder = encoder

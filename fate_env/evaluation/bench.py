@@ -159,7 +159,7 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     cover to the end (it says why) is played again on the reference engine."""
     from fate_env.fast import FastCore
     from fate_env.fast.kernel import layout as k
-    from fate_env.fast.decode import outcome
+    from fate_env.fast.decode import outcome, outcome_width
     from .learned_fast import LearnedFights, learned_seats
     base, file, params, rules, controls, seed, variant, _ = jobs[0]
     scene = _scene_cache(base, file, params, rules)
@@ -170,7 +170,10 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     if core is None:
         core = _CORES[key] = LearnedFights(scene, controllers) if learned_seats(controllers) else FastCore(scene, controllers)
     seeds = [episode_seed(j[5], j[7]) for j in jobs]
-    CH, SLOTA, G = (a.tolist() for a in core.run(seeds))  # Python lists: one conversion per batch
+    CH, SLOTA, G = core.run(seeds)
+    # Python lists, one conversion per batch; of G only what the outcome reads (a conflict's globals, and past
+    # them a contest's and a challenge's state only where the scene has one: decode.outcome)
+    CH, SLOTA, G = CH.tolist(), SLOTA.tolist(), G[:, :outcome_width(scene)].tolist()
     if isinstance(core, LearnedFights):  # learned seats: the network answers them inside the kernel
         core = core.core
     out = []

@@ -173,10 +173,8 @@ SCENE_FIELDS: dict[str, Any] = {
     "name": ANY, "title": ANY, "description": ANY, "source": ANY, "rewards": ANY,
     "rules": "RULE_DIALS",      # its dials, each listed there
     "kind": ANY,                # a conflict, a contest or a challenge (kernel/flow.py)
-    "challenge": lambda v, s: _challenge(v, s) if s.kind == SceneKind.CHALLENGE else [],
-    "contest": lambda v, s: _contest(v, s) if s.kind == SceneKind.CONTEST else []
-    if s.kind != SceneKind.CONFLICT or v is None and s.challenge is None
-    else ["a conflict that can turn into a contest or holds a challenge"],
+    "challenge": lambda v, s: _challenge(v, s) if v is not None else [],
+    "contest": lambda v, s: _contest(v, s) if v is not None and s.kind != SceneKind.CHALLENGE else [],
     "characters": _characters, "zones": _zones, "aspects": _aspects, "advantages": _advantages,
     "borders": _blocks,
     "conflict": ANY, "shoot_range": ANY, "first": ANY, "gm_fate_points": ANY, "foes_block_movement": ANY,

@@ -73,6 +73,7 @@ REASON_KEYS = {
     k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect", k.R_I_SPIN: "spend_spin", k.R_T_MINOR_STEP: "minor_step", k.R_T_PROTECT: "protect", k.R_T_BLOCKS: "block_attacks",
     k.R_CT_ROLL: "contest_roll", k.R_CT_HELPS: "contest_help", k.R_CT_NORANK: "contest_no_rank",
     k.R_CT_ALLIN: "contest_all_in", k.R_CT_KEEP: "contest_keep", k.R_CT_TASK: "task_odds", k.R_CT_DONE: "task_done",
+    k.R_T_TASK: "work_on_task", k.R_T_RETREAT: "retreat",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},
@@ -354,7 +355,7 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
     if key is None:
         raise ValueError(f"unknown reason code {a[3]}")
     fields = {f: getattr(option, f) for f in OPTION_FIELDS if hasattr(option, f)}
-    if key == "task_odds":
+    if "{task}" in REASONS[key]:
         fields["task"] = tb.scene.challenge.tasks[option.task].name
     if "{aspect}" in REASONS[key]:
         fields["aspect"] = tb.names[a[8]]
@@ -419,12 +420,21 @@ def outcome(tb: Tables, CH, SLOTA, G) -> Outcome:
     )
 
 
+def outcome_width(scene) -> int:
+    """How much of a fight's G ``outcome`` reads: a conflict's globals, and a contest's and a challenge's state
+    past them only where the scene holds one (a batch converts no more than that to lists)."""
+    return k.NG if scene.contest is not None or scene.challenge is not None else k.G_CONTEST
+
+
 def _contest_extra(tb: Tables, G) -> dict[str, Any]:
     """A contest's victories, while the scene ended as one (not the conflict it turned into); a challenge's
     tasks."""
-    if tb.scene.kind == "challenge":
-        return {"tasks": [_task(tb, G[k.G_TASKRES + k.TRW * j:k.G_TASKRES + k.TRW * (j + 1)])
-                          for j in range(G[k.G_NTASKRES])]}
-    if tb.scene.kind != "contest" or not G[k.G_CONTEST]:
-        return {}
-    return {"victories": {side: G[k.G_VICT + i] for i, side in enumerate(tb.sides)}}
+    out: dict[str, Any] = {}
+    if tb.scene.contest is None and tb.scene.challenge is None:
+        return out
+    if tb.scene.kind == "challenge" or G[k.G_NTASKRES]:  # the results, when a challenge ran (end.finish)
+        out["tasks"] = [_task(tb, G[k.G_TASKRES + k.TRW * j:k.G_TASKRES + k.TRW * (j + 1)])
+                        for j in range(G[k.G_NTASKRES])]
+    if G[k.G_CONTEST]:
+        out["victories"] = {side: G[k.G_VICT + i] for i, side in enumerate(tb.sides)}
+    return out

@@ -113,11 +113,11 @@ def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
 def test_the_shipped_scenes_it_covers():
     """The scenes docs/fast_core.md names as played by the fast core (leviathan's immobile parts,
     summoning's countdowns, highwaymen's FATE 2.0, wyrm's scale and solo bonus, burning_mill's hazards,
-    the crossing's Fate 3.0, the rest from the start)."""
-    assert [n for n in SHIPPED if not covered(load_scene(n))] == ["burning_mill", "crossing", "duel", "ghoul", "highwaymen",
-                                                                      "horde",
-                                                                      "interrogation", "leviathan", "summoning",
-                                                                      "warehouse", "warehouse_mobs", "wyrm"]
+    the crossing's Fate 3.0, the contests and challenges of chase, debate, race, ritual and vault, the rest from
+    the start): every one."""
+    assert [n for n in SHIPPED if not covered(load_scene(n))] == [
+        "burning_mill", "chase", "crossing", "debate", "duel", "ghoul", "highwaymen", "horde", "interrogation",
+        "leviathan", "race", "ritual", "summoning", "vault", "warehouse", "warehouse_mobs", "wyrm"]
 
 
 APART = {  # melee fighters a zone apart: the free move into reach, then the attack
@@ -298,10 +298,12 @@ def test_the_batch_gives_each_episode_its_own_outcome():
 
 
 def test_refusals_name_the_scene_and_each_reason():
-    scene = load_scene("vault")
+    from fate_env.content.scenes import read_scene_data
+    file, data = read_scene_data("chase")
+    scene = scene_from_dict({**data, "contest": {**data["contest"], "threat": {"name": "Boulder", "rating": 2}}}, file)
     with pytest.raises(Unsupported) as err:
         FastCore(scene)
-    assert "'vault'" in str(err.value) and "a conflict that can turn into a contest" in str(err.value)
+    assert "'chase'" in str(err.value) and "a contest's threat" in str(err.value)
     assert covered(load_scene("warehouse"), {"cynere": "ppo:models/x.zip", "zird": "ppo:models/x.zip"}) == [
         "cynere, zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, "
         "tactician, support, random, stacker, spender, counter)"]
@@ -1078,3 +1080,22 @@ def test_challenges_are_played_identically(rules):
     log = compare_mixes(scene, range(60))
     results = {e["result"] for e in log if e["type"] == "TaskResult"}
     assert {"success", "major_cost", "fail"} <= results, results
+
+
+@pytest.mark.parametrize("rules", [None, "condensed"])
+def test_a_conflict_holding_a_challenge_and_a_contest_is_played_identically(rules):
+    """The vault (000:501-505, 000:539-560): a conflict in which a challenger not set back this exchange (hit,
+    or an advantage stuck on it) may work on a task as its action, a failed task staying to be tried again;
+    once the challenge is done a turn may turn the conflict into the scene's contest (basic's challengers
+    call the retreat), which an attack may turn back. The results and the victories in the outcome. Compared
+    event for event with basic, tactician and random seats, and each of these is seen to happen."""
+    scene = load_scene("vault", rules=rules)
+    assert not covered(scene), covered(scene)
+    assert compare(scene, SCENE_SEEDS) >= 0.9 * len(SCENE_SEEDS)
+    log = compare_mixes(scene, range(60))
+    basic = [e for seed in range(20) for e in FastCore(scene).episode(seed).log()]
+    assert any(e["type"] == "DecisionMade" and e["reason"] == reason("retreat") for e in basic)
+    assert any(e["type"] == "TaskResult" and e["result"] == "fail" for e in log + basic)
+    assert any(e["type"] == "TaskResult" for e in log), "no random seat worked on a task"
+    kinds = {e["type"] for e in basic}
+    assert {"TaskResult", "BecameContest", "ContestPlan", "ExchangeResult"} <= kinds, kinds

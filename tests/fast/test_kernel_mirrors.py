@@ -57,7 +57,7 @@ def test_kernel_modules_import_only_lower_ones():
     """The order of kernel/__init__.py's docstring: no module imports one named after it."""
     order = ["layout", "mirror", "events", "table", "seats", "reach", "solo", "rolls", "aspects", "countdowns", "checkpoint", "stress",
              "basic", "harm", "tactics", "invokes", "protect", "block", "attack", "advantage", "overcome", "overcome_move", "exploit", "remove", "shove",
-             "support", "zone_attack", "hazards", "picks", "turn", "conflict", "contest", "challenge", "flow", "entry"]
+             "support", "zone_attack", "hazards", "task", "picks", "turn", "conflict", "contest", "challenge", "flow", "entry"]
     assert sorted(order) == sorted(m.__name__.rsplit(".", 1)[1] for m in MODULES)
     bad = []
     for module in MODULES:

@@ -24,7 +24,7 @@ codes), ``events``, ``table``, ``seats`` (who decides), ``reach``, ``solo`` (sca
 ``checkpoint``, ``stress`` (harm and absorbing), ``basic`` and ``tactics`` (the policies' tests),
 ``invokes``, Fate 3.0's blocks (``protect``, ``block``), the actions (``attack``, ``advantage``, ``overcome`` and ``overcome_move``,
 ``exploit``, ``remove``, ``shove``, ``support``, ``zone_attack``), ``hazards`` (obstacles that attack, at
-their place in the order of turns), ``picks`` (each script's pick of a turn's option),
+their place in the order of turns), ``task`` (a challenge's task, alone or in a conflict), ``picks`` (each script's pick of a turn's option),
 ``turn`` (a turn: its options built, one picked, taken), ``conflict`` (its flow), ``contest`` and ``challenge``
 (theirs), ``flow`` (the scene's flow: the one it is now, and the other when one hands it over), and ``entry``
 (what Python calls: ``play_batch``, ``advance``, ``playouts``). The arrays travel between the larger

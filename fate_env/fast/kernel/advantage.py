@@ -10,6 +10,7 @@ from .attack import _respond
 from .events import _decision, _emit, _paused_two
 from .invokes import _settle
 from .layout import (
+    C_SETBACK, S_SIDE,
     NO_ROLL,
     G_MAP, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACT_ADVANTAGE, ACT_DEFEND, BAIL_NONE, C_ZONE, D_COST, E_CREATED, FAR, G_BAIL,
     G_NAL, G_PLACED, K_ADVANTAGE, K_SITUATION, NEG, O_FOR_ENEMY, O_NO_ASPECT, P_SHOOT, R_C_NOTHING, R_OPP, TG_ALLY,
@@ -142,6 +143,7 @@ def _advantage(T, W, B, EV, actor, k, target, ask_cost):
                 return NO_ROLL, active
             if j == 1:
                 _decision(EV, G, D_COST, actor, 1, _why(P, actor, D_COST), O_FOR_ENEMY, 0, 0, 0, 0, 0)
+                _stuck(T.SC, CH, actor, target)
                 _place(A, AF, AL, G, P, EV, actor, name, target, skill, R[R_OPP], 1)
             else:
                 _decision(EV, G, D_COST, actor, 0, _why(P, actor, D_COST) if _draws(P, actor, D_COST) else R_C_NOTHING,
@@ -154,6 +156,7 @@ def _advantage(T, W, B, EV, actor, k, target, ask_cost):
     if P[P_MAVOID] != 0 and active and _points_of(T.SC, CH, G, target) > 0:
         if _avoided(T, W, EV, target, name) or G[G_BAIL] != BAIL_NONE:
             return m, active
+    _stuck(T.SC, CH, actor, target)
     _place(A, AF, AL, G, P, EV, actor, name, target, skill, actor, 2 if m >= 3 and not maneuver else 1)
     return m, active
 
@@ -176,9 +179,18 @@ def _avoided(T, W, EV, target, name):
 
 
 @mirrors("fate_env.rules.actions.advantage.place")
+@njit(cache=True, _nrt=False, inline="always")
+def _stuck(SC, CH, actor, target):
+    """An advantage stuck on a foe of ``actor`` sets it back: no challenge task for it this exchange (000:505)."""
+    if target < TGT_SCENE and SC[target, S_SIDE] != SC[actor, S_SIDE]:
+        CH[target, C_SETBACK] = 1
+
+
+@mirrors("fate_env.rules.actions.advantage.place")
 @njit(cache=True, _nrt=False)
 def _place(A, AF, AL, G, P, EV, actor, name, target, skill, holder, count):
-    """advantage.place: the new aspect on ``target`` with ``count`` free invokes for ``holder``."""
+    """advantage.place: the new aspect on ``target`` with ``count`` free invokes for ``holder`` (its caller
+    sets a foe it is stuck on back first: ``_stuck``)."""
     on_char = target < TGT_SCENE
     owner = target if on_char else NEG
     zone = target - TGT_ZONE if target >= TGT_ZONE else NEG

@@ -9,7 +9,7 @@ from .basic import _may_concede, _should_concede
 from .events import _decision, _emit, _opt, _paused_two
 from .invokes import _settle
 from .layout import (
-    G_CONTEST,
+    G_CONTEST, C_SETBACK,
     BK_A, BK_ARMOR, BK_B, BK_SHOVE, BKW, E_COVER, G_MAP, HIT_FORCED, HIT_FORCED_TIE, P_BLK, P_NBLK, R_ABOUT, ACT_ATTACK, BAIL_NONE, BAIL_PAUSE, D_RESPOND, D_STYLE, G_BAIL, G_PSHIFTS, HIT_PLAIN, HIT_WEAPON, HIT_WEAPON_TIE, O_BOOST_HIT,
     O_CONCEDE, O_DEFEND, O_FULLHIT, P_NAME_GLANCING, P_NAME_MOMENTUM, P_NAME_OPENING, P_TRACK, P_WEAPONS, R_R_CONCEDE,
     R_R_DEFEND, R_S_FULL, S_ARMOR, S_WEAPON, WEAPONS_SHIFTS, NEG, O_FORGO, P_FORGO, R_OPP, RESP_DEFEND, RESP_FORGO,
@@ -194,6 +194,7 @@ def _land(T, W, B, EV, actor, target, m, block):
         if block != NEG:
             note, weapon = HIT_FORCED_TIE, block
     else:
+        CH[target, C_SETBACK] = 1  # successfully attacked: no challenge task this exchange (attack.land)
         if m >= 3:
             j = _draw(P, RNG, G, actor, D_STYLE, 2) if _draws(P, actor, D_STYLE) else 0
             if j < 0:

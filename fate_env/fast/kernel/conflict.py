@@ -8,7 +8,7 @@ from ..jit import njit
 from .checkpoint import _save
 from .events import _decision, _emit, _opt
 from .layout import (
-    KIND_CHALLENGE, P_KIND,
+    KIND_CHALLENGE, P_KIND, C_SETBACK,
     E_BECAMECON, E_CONSTARTED, G_CONTEST, G_HANDOVER, G_TOCONTEST, G_TWISTS, G_VICT, MAX_CSIDES,
     G_OPENER,
     ACTIVE, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_ACTED, C_FP, C_OWED, C_STATUS, CONCEDED, D_NEXT,
@@ -76,6 +76,7 @@ def _begin_exchange(T, W, EV):
     _emit(EV, G, E_EXCHANGE, (G[G_EXCHANGE], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     for c in range(SC.shape[0]):
         CH[c, C_ACTED] = 0
+        CH[c, C_SETBACK] = 0
         CH[c, C_HELD] = 0
         CH[c, C_HELDONCE] = 0
         if P[P_FD_EXCHANGE] != 0:  # a full defense lasts the exchange it is declared in (001:80)

@@ -13,7 +13,7 @@ the scene over to the conflict (G_HANDOVER: ``flow._flow`` starts it).
 from __future__ import annotations
 
 from ..jit import njit
-from .advantage import _advantage, _advantage_skill, _named, _place
+from .advantage import _advantage, _advantage_skill, _named, _place, _stuck
 from .aspects import _exploitable, _new_aspect
 from .checkpoint import _save
 from .conflict import _finish
@@ -250,6 +250,7 @@ def _kept(T, W, B, EV, m, side, k, target, aid, active):
             AF[aid, enemy] += 1
             _emit(EV, G, E_GAINED, (enemy, aid, A[aid, A_NAME], 1, 0, 0, 0, 0, 0, 0, 0))
     else:
+        _stuck(SC, CH, m, target)
         _place(A, AF, AL, G, P, EV, m, T.TPL[k, TP_NAME], target, _advantage_skill(T, W, m, k, target), enemy, 1)
 
 

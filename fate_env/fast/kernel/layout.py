@@ -21,12 +21,13 @@ NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PLEDGE, C_PROTBY, C_PROTSTR, C_BLKBY = range(32)
+    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PLEDGE, C_SETBACK, C_PROTBY, C_PROTSTR, C_BLKBY = range(33)
 C_BLKSTR = C_BLKBY + 3
 C_SLOTNAME = C_BLKSTR + 3
 #: C_PROTBY: 1 + who blocks for c this exchange (Fate 3.0's protect, 002:44-46; 0: no one), C_PROTSTR the
 #: block's strength; C_BLKBY + kind: 1 + who blocks c's kind of action (BLOCK_KINDS) this exchange (002:47;
 #: 0: no one), C_BLKSTR + kind its strength
+#: C_SETBACK: c was hit, or had an advantage stuck on it, this exchange: no challenge task for it now (000:505)
 #: C_PLEDGE: in a contest, 1 + the side's roller c pledged its teamwork to this exchange (0: none; contest._plans)
 #: C_MINOR: what c's minor actions this turn take off its every roll but a defense (Fate 3.0's move_cost: minor,
 #: 002:28, 002:50-51: 1 for the step, the border's value more; read where P_MINOR, 0 outside c's turn)
@@ -222,7 +223,8 @@ CRW = 5
 G_CROLL = G_PLAN + 3 * MAX_CSIDES
 TRW = 6
 G_TASKRES = G_CROLL + CRW * MAX_CSIDES
-NG = G_TASKRES + TRW * MAX_TASKS
+MAX_TASKRES = 2 * MAX_TASKS  # tasks tried in a conflict (a failure may be tried again); more: BAIL_TASKS
+NG = G_TASKRES + TRW * MAX_TASKRES
 # G_DECIDED: the side a countdown's outcome made the winner (Table.decided; NEG while none has);
 # G[G_CD + 2 * i], G[G_CD + 2 * i + 1]: countdown i's boxes marked and whether it still runs (Table.countdowns,
 # Table.running), kept in G so checkpoints and a look-ahead's copies carry them  # G_PLACED: advantages placed so far (none: no template's option can be already in play)
@@ -321,6 +323,8 @@ R_CT_ALLIN = R_CT_NORANK + 1  # ... and no one tries an advantage
 R_CT_KEEP = R_CT_ALLIN + 1  # ... a failed one is kept at a cost (the other side's free invoke)
 R_CT_TASK = R_CT_KEEP + 1  # basic, in a challenge: the task with the best odds next
 R_CT_DONE = R_CT_TASK + 1  # ... and a failed one taken at a major cost
+R_T_TASK = R_CT_DONE + 1  # basic, in a conflict holding a challenge: works on a task when not set back
+R_T_RETREAT = R_T_TASK + 1  # ... and, the challenge done, turns the conflict into the scene's contest
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked
@@ -342,9 +346,10 @@ NO_ROLL = 1 << 20  # an advantage attempt that made no roll (its target conceded
 OUT_FAIL, OUT_COST, OUT_SUCCESS, OUT_STYLE = range(4)
 
 # why an episode was handed to the reference engine
-BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT, BAIL_PAUSE, BAIL_ANSWER, BAIL_HORIZON = range(7)
+BAIL_NONE, BAIL_ASPECTS, BAIL_EVENTS, BAIL_SUPPORT, BAIL_PAUSE, BAIL_ANSWER, BAIL_HORIZON, BAIL_TASKS = range(8)
 BAIL_REASONS = ("", "too many aspects", "too many events", "more pledges of support than characters",
-                "paused for an answer", "an answer outside the options", "stopped at the look-ahead's horizon")
+                "paused for an answer", "an answer outside the options", "stopped at the look-ahead's horizon",
+                "more tasks tried than the kernel records")
 
 NEG = -1
 #: the solo bonuses, as the reference names them (rules.solo.SOLO_BONUSES), a bit each in S_SOLO

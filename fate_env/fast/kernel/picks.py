@@ -17,6 +17,7 @@ from .basic import (
 )
 from .aspects import _nth_aspect
 from .layout import (
+    ACT_OVERCOME, C_NSTUNT, P_CSIDE, P_NTASK, P_TASK, R_T_RETREAT, R_T_TASK, S_SIDE, TK_SKILL, TKW,
     G_MAP, A_NAME, A_OWNER, ACT_ATTACK, C_ACTED, C_NSTUNT, C_ZONE, G_NAL, NEG, P_POL, PK_BRUTE, PK_SNIPER, PK_STACKER,
     PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_T_ATTACK, R_T_BACKS,
     R_T_BACKS_UP, R_T_BLAST, R_T_CASHES, R_T_CLOSES, R_T_CONCEDE, R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF,
@@ -31,11 +32,14 @@ from .overcome_move import _nth_overcome
 from .reach import _attack_skills
 from .rolls import _attack_rating, _defense_rating, _stunt
 from .stress import _cap
+from .task import _nth_own_task
 from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
-N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD, N_PROT, N_BLK, N_TOCON = range(15)
+N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N_FD, N_PROT, N_BLK, N_TOCON, \
+    N_TASK = range(16)
+# N_TASK: the challenge's tasks a turn offers (task.offer), after the removals and before the turn to the contest
 # N_TOCON: 1 where a turn offers to turn the conflict into the scene's contest (turn_to_contest.offer), after the
 # removals
 # N_PROT, N_BLK: Fate 3.0's blocks for an ally and against a foe's kind of action, after the hold
@@ -49,8 +53,8 @@ N_MOVE, N_ATT, N_ADV, N_EXP, N_OVER, N_REM, N_AL, N_ZA, N_CO, N_HOLD, N_SHOVE, N
 @njit(cache=True, _nrt=False, inline="always")
 def _full_defense_at(n):
     """The index of full defense among a turn's options (after the moves, attacks, advantages,
-    exploits, overcome moves, removals and the turn to the contest)."""
-    return n[N_MOVE] + n[N_ATT] + n[N_ADV] + n[N_EXP] + n[N_OVER] + n[N_REM] + n[N_TOCON]
+    exploits, overcome moves, removals, the challenge's tasks and the turn to the contest)."""
+    return n[N_MOVE] + n[N_ATT] + n[N_ADV] + n[N_EXP] + n[N_OVER] + n[N_REM] + n[N_TASK] + n[N_TOCON]
 
 
 @mirrors("fate_env.rules.actions.turn_options")
@@ -200,6 +204,28 @@ def _sniper_pick(T, W, B, actor, n):
     return NEG, 0, 0, 0, 0, 0
 
 
+@mirrors("agents.basic.BasicController._turn")
+@njit(cache=True, _nrt=False)
+def _goal_pick(T, W, actor, n):
+    """basic, in a conflict holding the scene's challenge: the challengers turn the conflict into the scene's
+    contest once the challenge is done (the way is open), and work on a task while they may, the one whose
+    skill they rate best (the first of equals). (NEG, ...) for neither."""
+    SC, SK, ST, P = T.SC, T.SK, T.ST, T.P
+    CH, A = W.CH, W.A
+    first = n[N_MOVE] + n[N_ATT] + n[N_ADV] + n[N_EXP] + n[N_OVER] + n[N_REM]  # the tasks' place
+    if n[N_TOCON] != 0 and P[P_NTASK] != 0 and SC[actor, S_SIDE] == P[P_CSIDE]:
+        return first + n[N_TASK], R_T_RETREAT, 0, 0, 0, 0
+    best, best_v = NEG, 0
+    for q in range(n[N_TASK]):
+        s = P[P[P_TASK] + TKW * _nth_own_task(SC, CH, P, W.G, actor, q) + TK_SKILL]
+        v = SK[actor, s] + (_stunt(ST, CH, A, actor, s, ACT_OVERCOME, NEG) if CH[actor, C_NSTUNT] else 0)
+        if best == NEG or v > best_v:
+            best, best_v = q, v
+    if best != NEG:
+        return first + best, R_T_TASK, 0, 0, 0, 0
+    return NEG, 0, 0, 0, 0, 0
+
+
 @mirrors("agents.basic.BasicController._turn", "agents.tactics.BruteController._turn")
 @njit(cache=True, _nrt=False, inline="always")
 def _basic_pick(T, W, B, actor, pol, n, blasts):
@@ -213,6 +239,10 @@ def _basic_pick(T, W, B, actor, pol, n, blasts):
     nm, natt, nadv, nexp, nover = n[N_MOVE], n[N_ATT], n[N_ADV], n[N_EXP], n[N_OVER]
     if n[N_CO] != 0 and _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
         return _concede_at(n), R_T_CONCEDE, 0, 0, 0, 0
+    if not (P[pol + POL_KIND] == PK_BRUTE and natt > 0):  # brute smashes first
+        got = _goal_pick(T, W, actor, n)
+        if got[0] != NEG:
+            return got
     why = R_T_ATTACK
     if P[pol + POL_KIND] == PK_BRUTE and natt > 0:
         pick = _closest_pick(SK, ST, CH, A, actor, natt, att_t, att_s)

@@ -14,7 +14,7 @@ from .basic import _weapons
 from .events import _decision, _emit, _opt
 from .exploit import _exploit, _exploit_skill
 from .layout import (
-    G_TASKS, G_TOCONTEST, O_TO_CONTEST, P_CVICT,
+    G_TASKS, G_TOCONTEST, O_TASK, O_TO_CONTEST, P_CVICT,
     G_MAP, O_SHOVE, P_NBLK, ACTIVE, BAIL_NONE, BAIL_PAUSE, C_DEFONFULL, C_FULLDEF, C_NSUP, C_STATUS,
     C_ZONE, D_MOVE, D_TURN, E_MOVED, E_PASSED, E_TURN, G_BAIL, G_EXCHANGE, G_NAL, G_TURNSEQ,
     NEG, O_ADVANTAGE, O_ATTACK, O_CONCEDE, O_EXPLOIT, O_FULLDEF, O_MOVE, O_OVERCOME, O_PASS,
@@ -26,12 +26,13 @@ from .layout import (
 from .mirror import mirrors
 from .overcome_move import _nth_overcome, _overcome_move
 from .picks import (
-    N_ADV, N_AL, N_ATT, N_BLK, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_PROT, N_REM, N_SHOVE, N_ZA, N_TOCON,
+    N_ADV, N_AL, N_ATT, N_BLK, N_CO, N_EXP, N_FD, N_HOLD, N_MOVE, N_OVER, N_PROT, N_REM, N_SHOVE, N_ZA, N_TOCON, N_TASK,
     _protect_at, _script_move, _script_pick,
 )
 from .reach import _attack_skills, _can_reach, _free_moves
 from .protect import _nth_protect, _protect
 from .remove import _remove
+from .task import _attempt, _nth_own_task
 from .shove import _nth_shove
 from .seats import _draw, _draws, _why
 from .stress import _concede
@@ -86,8 +87,11 @@ def _turn_options(T, W, B, actor, free_move, blasts):
     nprot = _nth_protect(SC, CH, P, actor, NEG) if P[P_PROTECT] != 0 else 0
     nblk = _nth_block(SC, CH, P, actor, NEG)[0] if P[P_BLOCKACT] != 0 else 0
     tocon = 1 if P[P_CVICT] != 0 and G[G_TASKS] == 0 else 0  # the scene's contest, its challenge done
+    ntask = 0
+    while _nth_own_task(SC, CH, P, G, actor, ntask) != NEG:
+        ntask += 1
     return nm, natt, nadv, nexp, nover, nrem, nal, nza, 0 if P[P_OFFERED] != 0 else 1, hold, nsh, fd, nprot, nblk, \
-        tocon
+        tocon, ntask
 
 
 @mirrors("fate_env.rules.decisions.Decision.options")
@@ -115,6 +119,9 @@ def _list_options(T, W, B, EV, actor, n, blasts):
         q += 1
     for i in range(n[N_REM]):
         _opt(EV, G, q, O_REMOVE, _nth_aspect(SC, CH, A, AL, G, P, SIGHT, actor, i, True), 0, 0, 0, 0)
+        q += 1
+    for i in range(n[N_TASK]):
+        _opt(EV, G, q, O_TASK, _nth_own_task(SC, CH, P, G, actor, i), actor, 0, 0, 0)
         q += 1
     if n[N_TOCON] != 0:
         _opt(EV, G, q, O_TO_CONTEST, 0, 0, 0, 0, 0)
@@ -207,6 +214,12 @@ def _take(T, W, B, EV, actor, n, pick, blasts):
         _remove(T, W, B, EV, actor, aid)
         return DONE
     i -= n[N_REM]
+    if i < n[N_TASK]:
+        task = _nth_own_task(SC, CH, P, G, actor, i)
+        _decision(EV, G, D_TURN, actor, j, why, O_TASK, task, actor, x3, x4, x5)
+        _attempt(T, W, B, EV, actor, task)
+        return DONE
+    i -= n[N_TASK]
     if n[N_TOCON] != 0 and i == 0:  # the conflict's flow hands over after this turn (turn_to_contest.run)
         _decision(EV, G, D_TURN, actor, j, why, O_TO_CONTEST, 0, x2, x3, x4, x5)
         G[G_TOCONTEST] = actor + 1
