@@ -163,7 +163,7 @@ class RuleSet:
     major_cost: str = _pick(MAJOR_COSTS, "consequence", fast=EVERY)
     mixed_conflicts: bool = _flag()
     weapons: bool = _flag(fast=EVERY)
-    faster_contests: bool = _flag(fast=EVERY)  # fast: a contest's rule; it plays conflicts only
+    faster_contests: bool = _flag(fast=EVERY)  # fast: kernel/contest.py (P_FASTER)
     conditions: str = _pick(CONDITIONS, "off")
     split_effort: bool = _flag()
     consequence_rule: str = _pick(CONSEQUENCE_RULES, "shifts", fast=EVERY)

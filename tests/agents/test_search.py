@@ -216,11 +216,11 @@ def test_a_fight_that_outgrew_the_kernels_tables_is_looked_at_with_forks(monkeyp
 
 
 def test_core_fast_refuses_a_scene_the_kernel_does_not_cover_and_auto_looks_on_the_reference():
-    sc = load_scene("vault")  # a conflict that holds a challenge: the kernel refuses it by name
+    sc = load_scene("warehouse", dials={"conditions": "together"})  # conditions: the kernel refuses them by name
     c = start(sc, 1)
     while c.pending.kind != "turn":
         c.step(make_controller("basic").choose(c, c.pending)[0])
-    with pytest.raises(fast.Unsupported, match="'vault'"):
+    with pytest.raises(fast.Unsupported, match="'warehouse': conditions: together"):
         SearchController(0, simulations=1, depth=1, core="fast")._lookahead(c, c.pending)
     auto = SearchController(0, simulations=1, depth=1)
     assert auto._lookahead(c, c.pending) is None
