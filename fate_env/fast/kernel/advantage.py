@@ -49,6 +49,24 @@ def _named(A, AL, G, name, target):
     return False
 
 
+@mirrors("fate_env.rules.reach.template_targets")
+@njit(cache=True, _nrt=False, inline="always")
+def _target_of(CH, actor, tg):
+    """The one target of a template that names no character: the actor itself, its zone, or the scene."""
+    return actor if tg == TG_SELF else TGT_ZONE + CH[actor, C_ZONE] if tg == TG_ZONE else TGT_SCENE
+
+
+@mirrors("fate_env.rules.actions.advantage.offer")
+@njit(cache=True, _nrt=False, inline="always")
+def _own_target(A, AL, G, adv_k, adv_g, n, k, name, t):
+    """Template ``k`` on ``t`` as the n-th option, unless an aspect of its name is there already: the count."""
+    if _named(A, AL, G, name, t):
+        return n
+    adv_k[n] = k
+    adv_g[n] = t
+    return n + 1
+
+
 @mirrors("fate_env.rules.actions.advantage.offer")
 @njit(cache=True, _nrt=False)
 def _advantage_options(W, T, actor, foes, nf, B, nal):
@@ -83,11 +101,7 @@ def _advantage_options(W, T, actor, foes, nf, B, nal):
                     adv_g[n] = allies[i]
                     n += 1
         else:
-            t = actor if tg == TG_SELF else TGT_ZONE + here if tg == TG_ZONE else TGT_SCENE
-            if not _named(A, AL, G, name, t):
-                adv_k[n] = k
-                adv_g[n] = t
-                n += 1
+            n = _own_target(A, AL, G, adv_k, adv_g, n, k, name, _target_of(CH, actor, tg))
     return n
 
 

@@ -13,8 +13,8 @@ the scene over to the conflict (G_HANDOVER: ``flow._flow`` starts it).
 from __future__ import annotations
 
 from ..jit import njit
-from .advantage import _advantage, _advantage_skill, _named, _place, _stuck
-from .aspects import _exploitable, _new_aspect
+from .advantage import _advantage, _advantage_skill, _named, _own_target, _place, _stuck, _target_of
+from .aspects import _new_aspect, _nth_aspect
 from .checkpoint import _save
 from .conflict import _finish
 from .events import _decision, _emit, _opt
@@ -24,13 +24,12 @@ from .layout import (
     A_ALIVE, A_NAME, ACT_CONTEST, ACTIVE, ANY_ASPECT, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_NSTUNT, C_NSUP, C_PLEDGE,
     C_STATUS, C_ZONE, CRW, CSKW, D_CADV, D_COST, D_CROLL, D_INVOKE, D_SUPPORT, E_BECAME, E_CPLAN, E_CREATED,
     E_CRESULT, E_CSCORE, E_CSTARTED, E_EXCHANGE, E_FORFEITED, E_GAINED, G_BAIL, G_CKMODE, G_CONTEST, G_CROLL,
-    G_DECIDED, G_EXCHANGE, G_GMPOOL, G_HANDOVER, G_MAP, P_FASTER, P_NSIDES, G_HORIZON, G_NAL, G_NLIVE, G_OPENER, G_PEFFORT, G_PLAN, G_POPP, G_RESUME,
-    G_ROLLNO, G_SIDES, G_TWISTS, G_VICT, K_SITUATION, NCF, NEG, NO_ROLL, O_ADVANTAGE, O_DONE, O_EXPLOIT, O_FORFEIT,
+    G_DECIDED, G_EXCHANGE, G_GMPOOL, G_HANDOVER, G_MAP, P_FASTER, P_NSIDES, G_HORIZON, G_NLIVE, G_OPENER, G_PEFFORT, G_PLAN, G_POPP, G_RESUME,
+    G_ROLLNO, G_SIDES, G_TWISTS, G_VICT, K_SITUATION, NCF, NEG, O_ADVANTAGE, O_DONE, O_EXPLOIT, O_FORFEIT,
     O_INVOKE, O_NO_ADVANTAGE, O_NO_SUPPORT, O_PAY, O_ROLLFOR, O_SUPPORT, O_TO_CONFLICT, P_CDIFF, P_CPASSIVE, P_CSK,
-    P_CVICT, P_MAXEX, P_POL, P_SHOOT, P_TIE_CHOICE, P_TRACK, P_TWIST, POL_ANY, POL_FIT, POL_W, R_ABOUT, R_ACTION,
+    P_CVICT, P_MAXEX, P_POL, P_TIE_CHOICE, P_TRACK, P_TWIST, POL_ANY, POL_FIT, POL_W, R_ABOUT, R_ACTION,
     R_ACTOR, R_ALONE, R_BASE, R_BONUS, R_CT_ALLIN, R_CT_HELPS, R_CT_KEEP, R_CT_NORANK, R_CT_ROLL, R_FACES,
-    R_HASFLOOR, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_TARGET, R_Z1, R_Z2, S_SIDE, TG_ALLY, TG_FOE, TG_SELF, TG_ZONE,
-    TGT_SCENE, TGT_ZONE, TP_NAME, TP_TARGET, TP_TRACK,
+    R_HASFLOOR, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_TARGET, R_Z1, R_Z2, S_SIDE, TG_ALLY, TG_FOE, TGT_SCENE, TP_NAME, TP_TARGET, TP_TRACK,
 )
 from .mirror import kernel_only, mirrors
 from .reach import _attack_skills, _can_reach
@@ -184,27 +183,15 @@ def _adv_targets(T, W, B, m):
                     adv_g[n] = x
                     n += 1
         else:
-            t = m if tg == TG_SELF else TGT_ZONE + CH[m, C_ZONE] if tg == TG_ZONE else TGT_SCENE
-            if not _named(A, AL, G, name, t):
-                adv_k[n] = k
-                adv_g[n] = t
-                n += 1
+            n = _own_target(A, AL, G, adv_k, adv_g, n, k, name, _target_of(CH, m, tg))
     return n
 
 
-@mirrors("fate_env.rules.aspects.exploitable")
-@njit(cache=True, _nrt=False)
+@kernel_only("the j-th aspect a contestant may take advantage of: aspects._nth_aspect on the scene's map")
+@njit(cache=True, _nrt=False, inline="always")
 def _nth_exploit(T, W, m, j):
     """The j-th aspect ``m`` may take advantage of (NEG past the last), in the order they came into play."""
-    CH, A, AL, G = W.CH, W.A, W.AL, W.G
-    q = 0
-    for i in range(G[G_NAL]):
-        aid = AL[i]
-        if _exploitable(T.SC, CH, A, T.P, T.SIGHT[G[G_MAP]], m, aid):
-            if q == j:
-                return aid
-            q += 1
-    return NEG
+    return _nth_aspect(T.SC, W.CH, W.A, W.AL, W.G, T.P, T.SIGHT[W.G[G_MAP]], m, j, False)
 
 
 @mirrors("fate_env.rules.flows.contest.attackers")
