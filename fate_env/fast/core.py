@@ -21,7 +21,7 @@ from .bundles import Fight
 from . import stamp
 from .jit import BROKEN, HAVE_NUMBA, bound, first_call
 from .stamp import NOTICE
-from .decode import events, outcome
+from .decode import events, outcome, outcome_width
 from .dice import RNG_SIZE
 from .tables import AGENT, CONTROLLERS, Tables, Unsupported, asks_mask, build, covered
 
@@ -333,5 +333,6 @@ class FastCore:
     def outcomes(self, seeds: list[int]) -> list[Any]:
         """Each seed's ``Outcome`` (None where the kernel bailed: play that one on the reference)."""
         CH, SLOTA, G = self.run(seeds)
-        return [None if G[i, k.G_BAIL] else outcome(self.tables, CH[i], SLOTA[i], G[i]) for i in range(len(G))]
+        width = outcome_width(self.tables.scene)  # the part of G an outcome reads
+        return [None if G[i, k.G_BAIL] else outcome(self.tables, CH[i], SLOTA[i], G[i, :width]) for i in range(len(G))]
 
