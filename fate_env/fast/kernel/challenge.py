@@ -9,13 +9,13 @@ from __future__ import annotations
 from ..jit import njit
 from .checkpoint import _save
 from .conflict import _finish
-from .contest import _effective
 from .events import _decision, _opt
 from .layout import (
     ACTIVE, BAIL_PAUSE, C_STATUS, D_TASK, G_BAIL, G_CKMODE, G_EXCHANGE, G_RESUME, G_TASKS, NEG, O_TASK, P_CSIDE,
     P_NTASK, P_TASK, R_CT_TASK, S_SIDE, TK_BY, TK_DIFF, TK_SKILL, TKW,
 )
 from .mirror import mirrors
+from .rolls import _effective
 from .seats import _draw, _draws, _why
 from .task import _attempt
 

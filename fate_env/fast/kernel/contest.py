@@ -21,7 +21,7 @@ from .events import _decision, _emit, _opt
 from .exploit import _exploit
 from .invokes import _apply_invoke, _basic_invoke, _invoke_at, _invoke_options, _invoke_scan, _payers
 from .layout import (
-    A_ALIVE, A_NAME, ACT_CONTEST, ACTIVE, ANY_ASPECT, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_NSTUNT, C_NSUP, C_PLEDGE,
+    A_ALIVE, A_NAME, ACT_CONTEST, ACTIVE, ANY_ASPECT, BAIL_HORIZON, BAIL_NONE, BAIL_PAUSE, C_NSUP, C_PLEDGE,
     C_STATUS, C_ZONE, CRW, CSKW, D_CADV, D_COST, D_CROLL, D_INVOKE, D_SUPPORT, E_BECAME, E_CPLAN, E_CREATED,
     E_CRESULT, E_CSCORE, E_CSTARTED, E_EXCHANGE, E_FORFEITED, E_GAINED, G_BAIL, G_CKMODE, G_CONTEST, G_CROLL,
     G_DECIDED, G_EXCHANGE, G_GMPOOL, G_HANDOVER, G_MAP, P_FASTER, P_NSIDES, G_HORIZON, G_NLIVE, G_OPENER, G_PEFFORT, G_PLAN, G_POPP, G_RESUME,
@@ -33,7 +33,7 @@ from .layout import (
 )
 from .mirror import kernel_only, mirrors
 from .reach import _attack_skills, _can_reach
-from .rolls import _rolled, _stunt
+from .rolls import _effective, _rolled
 from .seats import _ask_two, _draw, _draws, _why
 from .table import _allies
 
@@ -69,13 +69,6 @@ def _nth_member(SC, CH, side, j):
                 return c
             q += 1
     return NEG
-
-
-@mirrors("fate_env.rules.rolls.effective")
-@njit(cache=True, _nrt=False, inline="always")
-def _effective(SK, ST, CH, A, c, skill):
-    """``c``'s rating in ``skill`` for an overcome with the stunts that apply (rolls.effective)."""
-    return SK[c, skill] + (_stunt(ST, CH, A, c, skill, 3, NEG) if CH[c, C_NSTUNT] else 0)  # 3: ACT_OVERCOME
 
 
 @mirrors("fate_env.rules.flows.contest._plans", "agents.basic.BasicController._contest_roll")

@@ -17,7 +17,7 @@ from .basic import (
 )
 from .aspects import _nth_aspect
 from .layout import (
-    ACT_OVERCOME, P_CSIDE, P_NTASK, P_TASK, R_T_RETREAT, R_T_TASK, TK_SKILL, TKW,
+    P_CSIDE, P_NTASK, P_TASK, R_T_RETREAT, R_T_TASK, TK_SKILL, TKW,
     G_MAP, A_NAME, A_OWNER, ACT_ATTACK, C_ACTED, C_NSTUNT, C_ZONE, G_NAL, NEG, P_POL, PK_BRUTE, PK_SNIPER, PK_STACKER,
     PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_T_ATTACK, R_T_BACKS,
     R_T_BACKS_UP, R_T_BLAST, R_T_CASHES, R_T_CLOSES, R_T_CONCEDE, R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF,
@@ -30,7 +30,7 @@ from .mirror import mirrors
 from .protect import _nth_protect
 from .overcome_move import _nth_overcome
 from .reach import _attack_skills
-from .rolls import _attack_rating, _defense_rating, _stunt
+from .rolls import _attack_rating, _defense_rating, _effective, _stunt
 from .stress import _cap
 from .task import _nth_own_task
 from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
@@ -217,8 +217,7 @@ def _goal_pick(T, W, actor, n):
         return first + n[N_TASK], R_T_RETREAT, 0, 0, 0, 0
     best, best_v = NEG, 0
     for q in range(n[N_TASK]):
-        s = P[P[P_TASK] + TKW * _nth_own_task(SC, CH, P, W.G, actor, q) + TK_SKILL]
-        v = SK[actor, s] + (_stunt(ST, CH, A, actor, s, ACT_OVERCOME, NEG) if CH[actor, C_NSTUNT] else 0)
+        v = _effective(SK, ST, CH, A, actor, P[P[P_TASK] + TKW * _nth_own_task(SC, CH, P, W.G, actor, q) + TK_SKILL])
         if best == NEG or v > best_v:
             best, best_v = q, v
     if best != NEG:

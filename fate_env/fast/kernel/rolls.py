@@ -181,6 +181,14 @@ def _defense_rating(SK, ST, CH, A, P, target, attacker, skill):
     return _look(SK, ST, CH, A, target, d, ACT_DEFEND, attacker)
 
 
+@mirrors("fate_env.rules.rolls.effective")
+@njit(cache=True, _nrt=False, inline="always")
+def _effective(SK, ST, CH, A, c, skill):
+    """``c``'s rating in ``skill`` for an overcome with the stunts that apply (rolls.effective): what basic weighs
+    a contest's roller and a task by."""
+    return SK[c, skill] + (_stunt(ST, CH, A, c, skill, ACT_OVERCOME, NEG) if CH[c, C_NSTUNT] else 0)
+
+
 @mirrors("fate_env.rules.rolls.base")
 @njit(cache=True, _nrt=False, inline="always")
 def _look(SK, ST, CH, A, c, skill, action, other):
