@@ -13,10 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from ..evaluation.bench_report import HARM, TAKEN_OUT_HARM
 from ..evaluation.stats import wilson
 
-#: a consequence's weight in "worst-off" (bench.summarise's: taken out counts 10)
-SEVERITY_WEIGHT = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
 
 
 @dataclass
@@ -65,7 +64,7 @@ class Figures:
 
 def harm_weights(tables: Any) -> list[list[int]]:
     """Per character, each consequence slot's weight in "worst-off"."""
-    return [[SEVERITY_WEIGHT[sev] for sev, _ in slots] for slots in tables.slot_info]
+    return [[HARM[sev] for sev, _ in slots] for slots in tables.slot_info]
 
 
 def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> None:
@@ -85,7 +84,7 @@ def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: 
     harms = []
     for p, i in zip(fig.pcs, pcs_at):
         fig.dealt[p] = fig.dealt.get(p, 0) + int(CH[:, i, k.C_DEALT].sum())
-        h = 10 * (CH[:, i, k.C_STATUS] == k.TAKEN_OUT).astype(np.int64)
+        h = TAKEN_OUT_HARM * (CH[:, i, k.C_STATUS] == k.TAKEN_OUT).astype(np.int64)
         for s, w in enumerate(weights[i]):
             h += w * (SLOTA[:, i, s] >= 0)
         harms.append(h)

@@ -13,11 +13,13 @@ rare disasters rather than hiding them in a rate.
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
 import time
 from collections import Counter
+from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,11 +29,12 @@ import numpy as np
 from fate_env.rules import events as ev
 from fate_env.rules.engine import start
 from fate_env.content.safe_text import OneLineError
+from fate_env.evaluation.seeds import episode_seed, episode_seeds
 
 from agents.base import controllers_for, play
 from fate_env.evaluation.bench_report import (  # noqa: F401  (the report's names, where callers found them)
-    SEVERITIES, coverage, histogram, paired_difference, plot, report_lines, side_summary, summary_table, tune_lines,
-    variant_summaries,
+    HARM, SEVERITIES, TAKEN_OUT_HARM, coverage, histogram, paired_difference, plot, report_lines, side_summary,
+    summary_table, tune_lines, variant_summaries,
 )
 from fate_env.evaluation.variants import (  # noqa: F401  (the grammar's names, where callers found them)
     baseline_index, build_variant, get_path, parse_values, parse_vary, set_path, variants,
@@ -44,67 +47,101 @@ class BenchError(OneLineError):
     """A run that cannot start (a Ray cluster that is not there, ...): one line, nothing written."""
 
 
-def episode_seed(seed: int, index: int) -> int:
-    """The seed of episode ``index``: the same for every variant (common random numbers)."""
-    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
-
-
 def record(scene, seed_value: int, variant: int, index: int, controls: dict[str, str]) -> dict[str, Any]:
     """One episode on the reference engine, reduced to what the report needs (plain JSON)."""
     c = play(start(scene, seed_value), controllers_for(scene, controls, seed=seed_value))
-    counts = {ch.id: dict.fromkeys(COUNTED, 0) for ch in scene.characters}
+    shape = RecordShape.of(scene)
+    at = {cid: i for i, cid in enumerate(shape.ids)}
+    counts = [[0] * len(COUNTED) for _ in shape.ids]
     for e in c.events:
         if isinstance(e, ev.Invoked):
-            counts[e.invoker]["invokes"] += 1
+            counts[at[e.invoker]][_INVOKES] += 1
             if not e.free:
-                counts[e.paid_by]["fate_points"] += 1
+                counts[at[e.paid_by]][_FATE_POINTS] += 1
         elif isinstance(e, ev.Resolved) and e.action == "create_advantage" and e.outcome in ("success", "success_with_style"):
-            counts[e.actor]["advantages"] += 1
+            counts[at[e.actor]][_ADVANTAGES] += 1
         elif isinstance(e, ev.Hit):
-            counts[e.target]["shifts_taken"] += e.shifts
+            counts[at[e.target]][_TAKEN] += e.shifts
             if e.source is not None:
-                counts[e.source]["shifts_dealt"] += e.shifts
-    return summarise(scene, c.outcome, counts, seed_value, variant, index)
+                counts[at[e.source]][_DEALT] += e.shifts
+    return summarise(shape, End.of(shape, c.outcome), counts, seed_value, variant, index)
 
 
 #: what each character's record counts from the fight's events (the fast core keeps them in CH)
 COUNTED = ("fate_points", "invokes", "advantages", "shifts_dealt", "shifts_taken")
+_FATE_POINTS, _INVOKES, _ADVANTAGES, _DEALT, _TAKEN = range(len(COUNTED))
 
 
-def summarise(scene, out, counts: dict[str, dict[str, int]], seed_value: int, variant: int,
+@dataclass(frozen=True)
+class RecordShape:
+    """What a scene's records are built on, worked out once a scene (a fast batch's records are
+    built in a few microseconds each): its characters in order, each one's side, its sides, its PCs."""
+
+    ids: tuple[str, ...]
+    side_of: tuple[str, ...]
+    sides: tuple[str, ...]
+    pcs: tuple[int, ...]
+
+    @classmethod
+    def of(cls, scene) -> "RecordShape":
+        chars = scene.characters
+        return cls(tuple(c.id for c in chars), tuple(c.side for c in chars), tuple(scene.sides),
+                   tuple(i for i, c in enumerate(chars) if c.kind == "pc"))
+
+
+@dataclass(frozen=True)
+class End:
+    """How a fight ended, as a record reads it, from either engine: by character position (the
+    shape's order), whether it was taken out or conceded and its consequences' severities."""
+
+    winner: str | None
+    unresolved: bool
+    exchanges: int
+    taken_out: Sequence[bool]
+    conceded: Sequence[bool]
+    consequences: Sequence[list[str]]
+
+    @classmethod
+    def of(cls, shape: RecordShape, out) -> "End":
+        """From the reference engine's ``Outcome``."""
+        return cls(out.winner, out.unresolved, out.exchanges, [cid in out.taken_out for cid in shape.ids],
+                   [cid in out.conceded for cid in shape.ids],
+                   [[x["severity"] for x in out.consequences.get(cid, [])] for cid in shape.ids])
+
+
+def summarise(shape: RecordShape, end: End, counts: Sequence[Sequence[int]], seed_value: int, variant: int,
               index: int) -> dict[str, Any]:
-    """An episode's record from its outcome and each character's invokes, fate points paid,
-    advantages, shifts dealt and taken (the same record whichever engine played it): each
-    character's figures, and each side's, their sums."""
-    side_of = {ch.id: ch.side for ch in scene.characters}
-    characters: dict[str, dict[str, Any]] = {
-        cid: {**counts[cid], "consequences": [x["severity"] for x in out.consequences.get(cid, [])],
-              "taken_out": cid in out.taken_out, "conceded": cid in out.conceded}
-        for cid in side_of}
-    sides: dict[str, dict[str, Any]] = {
-        s: {"consequences": {k: 0 for k in SEVERITIES}, "taken_out": 0, "conceded": 0, **dict.fromkeys(COUNTED, 0)}
-        for s in scene.sides}
-    for cid, ch in characters.items():
-        side = sides[side_of[cid]]
-        for sev in ch["consequences"]:
-            side["consequences"][sev] += 1
-        side["taken_out"] += ch["taken_out"]
-        side["conceded"] += ch["conceded"]
-        for key in COUNTED:
-            side[key] += ch[key]
-    pcs = [ch.id for ch in scene.characters if ch.kind == "pc"]
-    weight = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
-
-    def harm(cid: str) -> int:
-        return 10 * (cid in out.taken_out) + sum(weight[x["severity"]] for x in out.consequences.get(cid, []))
-    worst = max(pcs, key=harm) if pcs else None
+    """An episode's record from how it ended and each character's ``COUNTED`` figures (invokes, fate
+    points paid, advantages, shifts dealt and taken; by position): the same record whichever engine
+    played it. Each character's figures, and each side's, their sums; the PC worst off."""
+    # each side's sums, as lists first (COUNTED's figures, then taken out and conceded): a record is built in
+    # microseconds, and the fast core makes tens of thousands a second
+    sums = {s: [0] * (len(COUNTED) + 2) for s in shape.sides}
+    severities = {s: dict.fromkeys(SEVERITIES, 0) for s in shape.sides}
+    characters: dict[str, dict[str, Any]] = {}
+    for i, cid in enumerate(shape.ids):
+        fig, cons, out, conc = counts[i], end.consequences[i], bool(end.taken_out[i]), bool(end.conceded[i])
+        characters[cid] = {**dict(zip(COUNTED, fig)), "consequences": cons, "taken_out": out, "conceded": conc}
+        side = shape.side_of[i]
+        total = sums[side]
+        for j, n in enumerate(fig):
+            total[j] += n
+        total[-2] += out
+        total[-1] += conc
+        if cons:
+            for sev in cons:
+                severities[side][sev] += 1
+    sides = {s: {"consequences": severities[s], "taken_out": t[-2], "conceded": t[-1], **dict(zip(COUNTED, t))}
+             for s, t in sums.items()}
+    worst = max(shape.pcs, default=None,
+                key=lambda i: TAKEN_OUT_HARM * bool(end.taken_out[i]) + sum(HARM[x] for x in end.consequences[i]))
     return {
-        "variant": variant, "index": index, "seed": seed_value, "winner": out.winner, "unresolved": out.unresolved,
-        "exchanges": out.exchanges, "sides": sides, "characters": characters,
-        "worst_pc": None if worst is None else {"id": worst, "taken_out": worst in out.taken_out,
-                                                "consequences": [x["severity"] for x in out.consequences.get(worst, [])]},
-        "pc_taken_out": sum(1 for p in pcs if p in out.taken_out),
-        "pc_severe": sum(1 for p in pcs for x in out.consequences.get(p, []) if x["severity"] in ("severe", "extreme")),
+        "variant": variant, "index": index, "seed": seed_value, "winner": end.winner, "unresolved": end.unresolved,
+        "exchanges": end.exchanges, "sides": sides, "characters": characters,
+        "worst_pc": None if worst is None else {"id": shape.ids[worst], "taken_out": bool(end.taken_out[worst]),
+                                                "consequences": list(end.consequences[worst])},
+        "pc_taken_out": sum(1 for p in shape.pcs if end.taken_out[p]),
+        "pc_severe": sum(1 for p in shape.pcs for x in end.consequences[p] if x in ("severe", "extreme")),
     }
 
 
@@ -158,10 +195,8 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     """A batch of one variant's episodes in one call into the fast core; an episode it does not
     cover to the end (it says why) is played again on the reference engine."""
     from fate_env.fast import FastCore
-    from fate_env.fast.kernel import layout as k
-    from fate_env.fast.decode import outcome, outcome_width
     from .learned_fast import LearnedFights, learned_seats
-    base, file, params, rules, controls, seed, variant, _ = jobs[0]
+    base, file, params, rules, controls = jobs[0][:5]
     scene = _scene_cache(base, file, params, rules)
     key = repr((file, sorted(params.items()), rules))
     controllers = effective_controls(scene, controls)
@@ -169,26 +204,74 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     core = _CORES.get(key)
     if core is None:
         core = _CORES[key] = LearnedFights(scene, controllers) if learned_seats(controllers) else FastCore(scene, controllers)
-    seeds = [episode_seed(j[5], j[7]) for j in jobs]
+    seeds = _seeds_of(jobs)
     CH, SLOTA, G = core.run(seeds)
-    # Python lists, one conversion per batch; of G only what the outcome reads (a conflict's globals, and past
-    # them a contest's and a challenge's state only where the scene has one: decode.outcome)
-    CH, SLOTA, G = CH.tolist(), SLOTA.tolist(), G[:, :outcome_width(scene)].tolist()
     if isinstance(core, LearnedFights):  # learned seats: the network answers them inside the kernel
         core = core.core
+    with _collector_paused():
+        return _records(scene, core.tables, jobs, seeds, CH, SLOTA, G)
+
+
+def _records(scene, tables, jobs: list[tuple], seeds: list[int], CH: np.ndarray, SLOTA: np.ndarray,
+             G: np.ndarray) -> list[dict[str, Any]]:
+    """A fast batch's records from the kernel's final arrays; a fight it handed back, from the reference."""
+    from fate_env.fast.kernel import layout as k
+    controls, variant, shape = jobs[0][4], jobs[0][6], RecordShape.of(scene)
     out = []
-    for i, j in enumerate(jobs):
-        if G[i][k.G_BAIL]:
+    for i, (j, end, counts) in enumerate(zip(jobs, _ends(tables, shape, CH, SLOTA, G), _counts(CH))):
+        if end is None:
             r = record(scene, seeds[i], variant, j[7], controls)
-            r["engine"] = "reference: " + k.BAIL_REASONS[G[i][k.G_BAIL]]
+            r["engine"] = "reference: " + k.BAIL_REASONS[int(G[i, k.G_BAIL])]
         else:
-            counts = {cid: {"fate_points": row[k.C_PAID], "invokes": row[k.C_INVOKES], "advantages": row[k.C_ADV],
-                            "shifts_dealt": row[k.C_DEALT], "shifts_taken": row[k.C_TAKEN]}
-                      for cid, row in zip(core.tables.ids, CH[i])}
-            r = summarise(scene, outcome(core.tables, CH[i], SLOTA[i], G[i]), counts, seeds[i], variant, j[7])
+            r = summarise(shape, end, counts, seeds[i], variant, j[7])
             r["engine"] = "fast"
         out.append(r)
     return out
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a batch's records are built: they are plain dicts and lists, no
+    cycle among them, yet every few hundred of them set off a collection that walks the whole heap (on
+    the chase it more than doubled a record's cost)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _seeds_of(jobs: list[tuple]) -> list[int]:
+    """The jobs' episode seeds, a run of one seed at once (a bench's batch is one)."""
+    if all(j[5] == jobs[0][5] for j in jobs):
+        return episode_seeds(jobs[0][5], [j[7] for j in jobs])
+    return [episode_seed(j[5], j[7]) for j in jobs]
+
+
+def _counts(CH: np.ndarray) -> list[list[list[int]]]:
+    """Each episode's ``COUNTED`` figures by character, from the kernel's columns for them."""
+    from fate_env.fast.kernel import layout as k
+    column = {"fate_points": k.C_PAID, "invokes": k.C_INVOKES, "advantages": k.C_ADV, "shifts_dealt": k.C_DEALT,
+              "shifts_taken": k.C_TAKEN}
+    return CH[:, :, [column[name] for name in COUNTED]].tolist()
+
+
+def _ends(tb, shape: RecordShape, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> list[End | None]:
+    """How each of a batch's fights ended (None: the kernel handed it back), read from the kernel's final
+    arrays a column at a time (a batch's lists made at once, not a fight's whole state each)."""
+    from fate_env.fast.kernel import layout as k
+    status = CH[:, :, k.C_STATUS]
+    taken_out, conceded = (status == k.TAKEN_OUT).tolist(), (status == k.CONCEDED).tolist()
+    consequences: list[list[list[str]]] = [[[] for _ in shape.ids] for _ in range(len(G))]
+    sev = [[s for s, _ in row] for row in tb.slot_info]
+    for n, c, s in zip(*np.nonzero(SLOTA >= 0)):  # in order: fight, character, slot (the Outcome's order)
+        if s < len(sev[c]):
+            consequences[n][c].append(sev[c][s])
+    winners = [None, *shape.sides]  # G_WINNER is -1 for none
+    return [None if bail else End(winners[w + 1], bool(u), x, taken_out[n], conceded[n], consequences[n])
+            for n, (w, x, u, bail) in enumerate(G[:, [k.G_WINNER, k.G_EXCHANGE, k.G_UNRESOLVED, k.G_BAIL]].tolist())]
 
 
 #: the most episodes one bench runs (every record is kept for the report: about 1 KB each)

@@ -13,6 +13,10 @@ from typing import Any
 from fate_env.evaluation.stats import Z95, wilson
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
+#: how badly a fight left a PC, for "worst-off" (bench's worst_pc, the designer's spread): each consequence by its
+#: severity, being taken out ``TAKEN_OUT_HARM``
+HARM = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
+TAKEN_OUT_HARM = 10
 
 
 def _mean(xs: Iterable[float]) -> float | None:

@@ -149,7 +149,7 @@ def _contest(spec, scene: Scene) -> list[str]:
         why.append("solo bonuses in a contest")
     if scene.rules.hold_action:
         why.append("held actions in a scene with a contest")
-    twists = set(spec.twists) | {f"Unexpected Twist {i + 1}" for i in range(scene.rules.max_exchanges + 1)}
+    twists = {spec.twist(i) for i in range(scene.rules.max_exchanges + 1)}
     own = {a for c in scene.characters for a in (c.high_concept, c.trouble, *c.aspects) if a}
     clash = sorted({t.name for t in scene.advantages} & (twists | own))
     if clash:

@@ -599,7 +599,7 @@ def _challenge_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) ->
 def _contest_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
     """P with what kind of scene it is (P_KIND) and, for a contest, its rows after it (kernel/contest.py;
     layout.P_CSK, P_CDIFF, P_TWIST): each side's skills and difficulty, and a twist's name for every exchange
-    the scene may last (the scene's twists, then "Unexpected Twist N": flows.contest._twist)."""
+    the scene may last (ContestSpec.twist)."""
     kinds = {"conflict": k.KIND_CONFLICT, "contest": k.KIND_CONTEST, "challenge": k.KIND_CHALLENGE}
     P[k.P_KIND] = kinds[scene.kind]
     P[k.P_FASTER] = 1 if scene.rules.faster_contests else 0
@@ -615,8 +615,7 @@ def _contest_params(P: np.ndarray, scene: Scene, ix: _Index, names: _Names) -> n
         sk[k.CSKW * i] = len(own)
         sk[k.CSKW * i + 1:k.CSKW * i + 1 + len(own)] = [si[x] for x in own]
     diff = np.array([spec.difficulty.get(side, 0) for side in ix.sides], np.int64)
-    twists = np.array([names.id(spec.twists[i] if i < len(spec.twists) else f"Unexpected Twist {i + 1}")
-                       for i in range(scene.rules.max_exchanges + 1)], np.int64)
+    twists = np.array([names.id(spec.twist(i)) for i in range(scene.rules.max_exchanges + 1)], np.int64)
     at = len(P)
     P = np.concatenate([P, sk, diff, twists])
     P[k.P_CVICT] = spec.victories

@@ -257,6 +257,11 @@ class ContestSpec:
     twists: tuple[str, ...] = ()
     threat: Threat | None = None
 
+    def twist(self, n: int) -> str:
+        """The name of the ``n``-th tie's situation aspect (from 0): the scene's own twists in order, then
+        "Unexpected Twist N" (the one place both engines and the fast core's coverage read it)."""
+        return self.twists[n] if n < len(self.twists) else f"Unexpected Twist {n + 1}"
+
 
 @dataclass(frozen=True)
 class Task:

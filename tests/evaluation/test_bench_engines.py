@@ -44,6 +44,18 @@ def test_the_fast_core_gives_the_reference_records_across_a_sweep(tmp_path, caps
     assert json.loads(fast_json.read_text())["summary"] == json.loads(ref_json.read_text())["summary"]
 
 
+@pytest.mark.parametrize("scene, rules", [("race", None), ("ritual", "core"), ("vault", None), ("debate", None)])
+def test_contests_and_challenges_give_the_reference_records(scene, rules, tmp_path, capsys):
+    """A contest's, a challenge's and the vault's records (a conflict that holds a challenge and turns into a
+    contest) are the reference's: the fast path reads how a fight ended from the kernel's columns."""
+    fast_json, ref_json = tmp_path / "fast.json", tmp_path / "ref.json"
+    args = ["bench", scene, "-n", "60", "--seed", "11"] + (["--rules", rules] if rules else [])
+    assert main(args + ["--json", str(fast_json)]) == 0
+    assert "engine: fast core (numba): 60 episodes; none on the reference" in capsys.readouterr().out
+    assert main(args + ["--engine", "reference", "--json", str(ref_json)]) == 0
+    assert records(fast_json) == records(ref_json)
+
+
 def test_tactics_it_plays_give_the_reference_records(tmp_path, capsys):
     fast_json, ref_json = tmp_path / "fast.json", tmp_path / "ref.json"
     args = ["bench", "warehouse_mobs", "-n", "40", "--control", "pcs=brute", "--control", "smugglers=minion"]

@@ -304,8 +304,7 @@ def _score(e: "Play", rolls: dict[str, Roll]) -> None:
 
 def _twist(e: "Play") -> str:
     t = e.t
-    names = e.scene.contest.twists
-    name = names[t.twists] if t.twists < len(names) else f"Unexpected Twist {t.twists + 1}"
+    name = e.scene.contest.twist(t.twists)
     t.twists += 1
     a = new_aspect(e, name, SITUATION)
     e.emit(ev.AspectCreated(a.name, a.id, a.kind, None, 0, None))
