@@ -46,6 +46,7 @@ def layout_numbers(layout: ActionLayout, encoder: ObservationEncoder, core: Fast
     LP[ob.L_CHAR] = encoder.char_size
     LP[ob.L_MAXEX] = layout.scene.rules.max_exchanges
     LP[ob.L_X], LP[ob.L_B] = layout.X, layout.B
+    LP[ob.L_KC] = layout.Kc
     LP[ob.L_ONEBOX] = 1 if layout.scene.rules.one_box_per_hit else 0
     LP[ob.L_TRACK] = 0 if layout.scene.conflict == "physical" else 1
     for spec in SEGMENTS:  # the segments the kernel encodes options of itself
@@ -86,19 +87,6 @@ def fast_table_for(scene: Scene, layout: ActionLayout, encoder: ObservationEncod
         return None
 
 
-def env_reasons(scene: Scene) -> list[str]:
-    """Why the environment's fast path does not step ``scene`` beyond what the fast core does not play: its
-    observation and action layout are a conflict's (``fast/observe.py``), so a contest's or a challenge's
-    decisions are encoded on the reference engine."""
-    if scene.kind != "conflict":
-        return [f"the environment's fast path encodes a conflict's decisions; a {scene.kind}'s are encoded on the "
-                "reference engine"]
-    if scene.contest is not None or scene.challenge is not None:
-        return ["the environment's fast path encodes a conflict's decisions; a conflict that holds a challenge or "
-                "turns into a contest is encoded on the reference engine"]
-    return []
-
-
 class FastTable:
     """The fast core behind an environment: one compiled scene, one session per episode.
 
@@ -107,9 +95,6 @@ class FastTable:
 
     def __init__(self, scene: Scene, layout: ActionLayout, encoder: ObservationEncoder,
                  controllers: dict[str, str] | None = None, asks: dict[str, Any] | None = None):
-        from ..fast.core import Unsupported
-        if env_reasons(scene):
-            raise Unsupported(f"scene {scene.name!r}: {env_reasons(scene)[0]}")
         self.scene = scene
         self.layout = layout
         self.encoder = encoder
@@ -126,7 +111,9 @@ class FastTable:
         self.dk2obs = np.array([DECISION_KINDS.index(str(x)) if str(x) in DECISION_KINDS else
                                 -1 - encoder.later_kinds.index(str(x)) if str(x) in encoder.later_kinds else 0
                                 for x in KINDS], np.int64)
-        self.skmap = np.array([layout.skills.index(s) if s in layout.skills else -1 for s in tb.skills], np.int64)
+        # each kernel skill's place among the layout's attack skills, and among its contest skills (observe.actions)
+        self.skmap = np.array([[ks.index(s) if s in ks else -1 for s in tb.skills]
+                               for ks in (layout.skills, layout.contest_skills)], np.int64)
         self.size = encoder.size
         self._buf = np.zeros(self.size, np.float64)
         self._boosts = np.zeros(int(tb.P[k.P_AMAX]), np.int64)

@@ -257,16 +257,17 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       kernel="L_NEXT"),
     # contests and challenges
     S("roll_for", lambda L: L.C * L.Kc, "C x Kc", ("contest_roll",), "contests: who rolls (C) x contest skill",
-      (RollFor,), _roll_for),
-    S("no_support", _one, "1", ("support",), "contests: no teamwork", (NoSupport,)),
-    S("no_advantage", _one, "1", ("contest_advantage",), "contests: no advantage attempt", (NoAdvantage,)),
-    S("forfeit", _one, "1", ("cost",), "contests: forfeit", choice="forfeit"),
-    S("pay", _one, "1", ("cost",), "contests: pay the cost", choice="pay"),
+      (RollFor,), _roll_for, kernel="L_ROLLFOR"),
+    S("no_support", _one, "1", ("support",), "contests: no teamwork", (NoSupport,), kernel="L_NOSUPPORT"),
+    S("no_advantage", _one, "1", ("contest_advantage",), "contests: no advantage attempt", (NoAdvantage,),
+      kernel="L_NOADVANTAGE"),
+    S("forfeit", _one, "1", ("cost",), "contests: forfeit", choice="forfeit", kernel="L_FORFEIT"),
+    S("pay", _one, "1", ("cost",), "contests: pay the cost", choice="pay", kernel="L_PAY"),
     S("task", lambda L: L.tasks * L.C, "tasks x C", ("turn", "task"), "challenges: task x character (C)", (TakeTask,),
-      _task),
+      _task, kernel="L_TASK"),
     S("fail", _one, "1", ("cost",), "challenges: fail", choice="fail", kernel="L_FAIL"),
     S("major_cost", _one, "1", ("cost",), "succeed at a major cost", choice="major_cost", kernel="L_MAJOR"),
-    S("to_contest", _one, "1", ("turn",), "turn the conflict into its contest", (TurnToContest,)),
+    S("to_contest", _one, "1", ("turn",), "turn the conflict into its contest", (TurnToContest,), kernel="L_TOCONTEST"),
     # a big bad's expendable minion armor: empty in scenes without it, so their layouts stay
     S("take_hit", _if("armored", _one), "1, or 0", ("cost",), "minion armor: take the blow yourself",
       choice="take_hit"),
@@ -321,7 +322,7 @@ SEGMENTS: tuple[SegmentSpec, ...] = (
       "a split overcome's share: aspect slot (A) x effort (1..40)", (Share,), _share),
     # an attack in a contest: the contest becomes a conflict (000:147-149)
     S("to_conflict", _if("contest", _one), "1, or 0", ("contest_advantage",),
-      "attack: the contest becomes a conflict", (TurnToConflict,)),
+      "attack: the contest becomes a conflict", (TurnToConflict,), kernel="L_TOCONFLICT"),
     # a zone's own challenge (zones[].challenge): a task of the zone one stands in
     S("zone_task", lambda L: max((len(z.own_challenge.tasks) for z in L.scene.zones if z.own_challenge), default=0),
       "the most tasks of a zone's challenge, or 0", ("turn",), "a task of the zone's own challenge", (ZoneTask,),

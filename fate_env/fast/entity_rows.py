@@ -71,6 +71,13 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
     glob[nd + 5] = G[k.G_EXCHANGE] / max(1, P[k.P_MAXEX])
     glob[nd + 6] = G[k.G_GMPOOL] / 10
     glob[nd + 7] = (G[k.G_GMPOOL] if SC[ego, k.S_NPC] != 0 else CH[ego, k.C_FP]) / 10
+    if G[k.G_CONTEST] != 0:  # a contest's victories while it runs and at its end: mine, the best foe's
+        best = 0
+        for s in range(P[k.P_NSIDES]):
+            if s != side and G[k.G_VICT + s] > best:
+                best = G[k.G_VICT + s]
+        glob[nd + 8] = G[k.G_VICT + side] / P[k.P_CVICT]
+        glob[nd + 9] = best / P[k.P_CVICT]
     glob[nd + 10] = n / 16
     glob[nd + 11] = nz / 6
     # the characters, the ego first (EntityEncoder._character)
@@ -195,6 +202,12 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
             options[i, EP[EP_WORD] + EP[EP_BLOCK_WORD + x3]] = 1.0
         elif o == k.O_MOVE or o == k.O_OVERCOME:
             zn = x1
+        elif o == k.O_ROLLFOR:  # a contest's roller and its skill
+            ch = _slot(ego, x1)
+            options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
+        elif o == k.O_TASK:  # a challenge's task (its number, /10) and who takes it on
+            options[i, EP[EP_COUNT] + 2] = x1 / 10
+            ch = _slot(ego, x2)
         elif o == k.O_SUPPORT or o == k.O_NEXT or o == k.O_SPIN or o == k.O_PROTECT:
             ch = _slot(ego, x1)
         elif o == k.O_BLOCKACT:  # a foe, and the kind of action blocked (a word)

@@ -21,9 +21,11 @@ from .kernel.stress import _room
  L_EXPLOIT, L_OVERCOME, L_REMOVE, L_FULLDEF, L_SUPPORT, L_CONCEDE, L_PASS, L_DEFEND, L_DONE, L_INVOKE, L_BOOST,
  L_FULLHIT, L_BOOSTHIT, L_NOASPECT, L_FORENEMY, L_MINOR, L_FAILBOOST, L_ABSORB, L_TAKENOUT, L_NEXT, L_FAIL,
  L_MAJOR, L_ABSORB_SIZE, L_ZONEATTACK, L_FORGO, L_STANDASIDE, L_STANDIN, L_OFFER, L_ACCEPT, L_REFUSE, L_HOLD, L_ACTNOW, L_KEEPHOLD, L_SHOVE,
- L_TAKEASPECT, L_AVOIDASPECT, L_SPIN, L_SPINOBS, L_PROTECT, L_BLOCKACT, L_NBL, L_BLKMAP) = range(56)
+ L_TAKEASPECT, L_AVOIDASPECT, L_SPIN, L_SPINOBS, L_PROTECT, L_BLOCKACT, L_ROLLFOR, L_NOSUPPORT, L_NOADVANTAGE,
+ L_FORFEIT, L_PAY, L_TASK, L_TOCONTEST, L_TOCONFLICT, L_KC, L_NBL, L_BLKMAP) = range(65)
 # L_SPIN: the spin segment's start (a holder each, SpendSpin); L_SPINOBS: where the spin tokens per character
-# sit in the observation after its boosts (ObservationEncoder.spin), -1 for a layout without them
+# sit in the observation after its boosts (ObservationEncoder.spin), -1 for a layout without them; L_KC: the
+# layout's contest skills (roll_for's width)
 NL = L_BLKMAP + k.MAX_BLOCKS  # LP[L_NBL]: the layout's blocks; LP[L_BLKMAP + i]: block i's place among them (-1: none)
 GLOBAL = 23   # observation.GLOBAL
 ASPECT = 14   # observation.ASPECT
@@ -76,6 +78,14 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
         buf[20] = 1.0
     buf[18] = G[k.G_GMPOOL] / 10
     buf[19] = (G[k.G_GMPOOL] if SC[ego, k.S_NPC] != 0 else CH[ego, k.C_FP]) / 10
+    if G[k.G_CONTEST] != 0:  # a contest's victories while it runs and at its end: mine, the best foe's
+        need = P[k.P_CVICT]
+        best = 0
+        for s in range(P[k.P_NSIDES]):
+            if s != side and G[k.G_VICT + s] > best:
+                best = G[k.G_VICT + s]
+        buf[21] = G[k.G_VICT + side] / need
+        buf[22] = best / need
     # characters: the static columns (who is who, skills), then status, zone and the numbers
     track = LP[L_TRACK]
     for r in range(C):
@@ -161,7 +171,9 @@ for _code, _at in ((k.O_CONCEDE, L_CONCEDE), (k.O_FULLDEF, L_FULLDEF), (k.O_PASS
                    (k.O_FAIL, L_FAIL), (k.O_MAJOR_COST, L_MAJOR), (k.O_FORGO, L_FORGO),
                    (k.O_STAND_ASIDE, L_STANDASIDE), (k.O_STAND_IN, L_STANDIN), (k.O_OFFER, L_OFFER),
                    (k.O_ACCEPT, L_ACCEPT), (k.O_REFUSE, L_REFUSE), (k.O_HOLD, L_HOLD), (k.O_ACT_NOW, L_ACTNOW),
-                   (k.O_KEEP_HOLDING, L_KEEPHOLD), (k.O_TAKE_ASPECT, L_TAKEASPECT), (k.O_AVOID_ASPECT, L_AVOIDASPECT)):
+                   (k.O_KEEP_HOLDING, L_KEEPHOLD), (k.O_TAKE_ASPECT, L_TAKEASPECT), (k.O_AVOID_ASPECT, L_AVOIDASPECT),
+                   (k.O_NO_SUPPORT, L_NOSUPPORT), (k.O_NO_ADVANTAGE, L_NOADVANTAGE), (k.O_FORFEIT, L_FORFEIT),
+                   (k.O_PAY, L_PAY), (k.O_TO_CONTEST, L_TOCONTEST), (k.O_TO_CONFLICT, L_TOCONFLICT)):
     FIXED[_code] = _at
 
 
@@ -169,7 +181,8 @@ for _code, _at in ((k.O_CONCEDE, L_CONCEDE), (k.O_FULLDEF, L_FULLDEF), (k.O_PASS
 def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
     """ActionLayout.encode for each option row of a paused decision (``count`` rows from
     ``start``), marking each in ``mask`` (zeros on entry); ``boosts`` a scratch for the boost
-    segment's order (usable_boosts). Returns -1, or the first option the layout cannot name, or
+    segment's order (usable_boosts); ``SKMAP[0, s]`` and ``SKMAP[1, s]`` kernel skill s's place among the layout's
+    attack skills and its contest skills (-1: none). Returns -1, or the first option the layout cannot name, or
     -2 - i when option i shares its action with an earlier one."""
     C, Z, K = LP[L_C], LP[L_Z], LP[L_K]
     X1 = LP[L_X] + 1
@@ -181,15 +194,15 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
         if FIXED[o] >= 0:
             a = LP[FIXED[o]]
         elif o == k.O_ATTACK:
-            sk = SKMAP[x2]
+            sk = SKMAP[0, x2]
             if sk >= 0:
                 a = LP[L_ATTACK] + _slot(ego, x1) * K + sk
         elif o == k.O_ZONEATTACK:
-            sk = SKMAP[x2]
+            sk = SKMAP[0, x2]
             if sk >= 0:
                 a = LP[L_ZONEATTACK] + x1 * K + sk
         elif o == k.O_SHOVE:
-            sk = SKMAP[x2]
+            sk = SKMAP[0, x2]
             if sk >= 0 and LP[L_BLKMAP + x3] >= 0:
                 a = LP[L_SHOVE] + (_slot(ego, x1) * K + sk) * LP[L_NBL] + LP[L_BLKMAP + x3]
         elif o == k.O_MOVE:
@@ -206,6 +219,12 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             a = LP[L_BLOCKACT] + _slot(ego, x1) * 3 + x2
         elif o == k.O_NEXT:
             a = LP[L_NEXT] + _slot(ego, x1)
+        elif o == k.O_ROLLFOR:
+            sk = SKMAP[1, x2]
+            if sk >= 0:
+                a = LP[L_ROLLFOR] + _slot(ego, x1) * LP[L_KC] + sk
+        elif o == k.O_TASK:
+            a = LP[L_TASK] + x1 * C + _slot(ego, x2)
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:
             if SLOT_OF[x1] >= 0:
                 a = LP[L_EXPLOIT if o == k.O_EXPLOIT else L_REMOVE] + SLOT_OF[x1]

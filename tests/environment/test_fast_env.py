@@ -110,6 +110,25 @@ def test_fate_3_maneuvers_and_spin_step_the_same_on_both_cores():
                             fragile_aspects=True, defense_overflow="spin") > 300
 
 
+def test_contests_and_challenges_step_the_same_on_both_cores():
+    """A contest's decisions (who rolls with which skill, teamwork, an advantage first, an attack that turns it
+    into a conflict: the roll_for, no_support, no_advantage and to_conflict segments, encoded by the kernel),
+    its victories in every observation and what each side invoked on its own roll; a challenge's tasks; the
+    vault's conflict that holds a challenge and turns into its contest (to_contest)."""
+    assert aec_side_by_side(range(6), scene="chase") > 150
+    assert aec_side_by_side(range(6), scene="debate", rules="core") > 60
+    assert aec_side_by_side(range(6), scene="race") > 60
+    assert aec_side_by_side(range(6), scene="ritual") > 20
+    assert aec_side_by_side(range(4), scene="vault") > 40
+    # a learner of the contest's decisions beside scripted foes; in the vault, the PCs' basic works the challenge
+    # and calls the retreat, so the temple's learner plays the conflict and then the contest
+    contest = ("contest_roll", "support", "contest_advantage", "invoke")
+    assert single_side_by_side(range(6), scene="chase", side="temple", opponents="basic,random", learn=contest,
+                               opponent_seed=1) > 30
+    assert single_side_by_side(range(4), scene="vault", side="temple", opponents="basic",
+                               learn=("turn",) + contest) > 30
+
+
 def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     """With room for 120 events the kernel stops mid-fight; the environment rebuilds the reference
     engine at that point (the seed and the decisions so far), keeps the aspect slots, and goes on."""
@@ -127,10 +146,15 @@ def test_an_episode_outgrowing_the_kernel_goes_on_on_the_reference(monkeypatch):
     assert aec_side_by_side(range(3), scene="warehouse") > 100  # the side-by-side check under the same patch
 
 
-def test_uncovered_scenes_and_bad_cores():
-    with pytest.raises(Unsupported, match="the environment.s fast path encodes a conflict.s decisions; a contest.s"):
-        raw_env(scene="race", core="fast")
-    assert raw_env(scene="race").core == "reference"
+def test_uncovered_scenes_and_bad_cores(tmp_path):
+    import yaml
+    from fate_env.content.scenes import read_scene_data
+    _, data = read_scene_data("chase")  # a contest with a threat: the kernel refuses it by name
+    data["contest"]["threat"] = {"name": "Rolling Boulder", "rating": 2}
+    (tmp_path / "boulder.yaml").write_text(yaml.safe_dump(data))
+    with pytest.raises(Unsupported, match="a contest's threat"):
+        raw_env(scene=str(tmp_path / "boulder.yaml"), core="fast")
+    assert raw_env(scene=str(tmp_path / "boulder.yaml")).core == "reference"
     assert raw_env(scene="duel", core="reference").core == "reference"
     with pytest.raises(ValueError, match="core 'numba': expected one of auto, fast, reference"):
         raw_env(scene="duel", core="numba")

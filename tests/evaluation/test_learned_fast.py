@@ -21,7 +21,8 @@ def _jobs(name: str, controls: dict, n: int, seed: int = 0) -> list[tuple]:
 
 
 @pytest.mark.parametrize("name, controls", [("duel", {"rival": "learned"}), ("ghoul", {"monsters": "learned"}),
-                                            ("warehouse", {"smugglers": "learned"})])
+                                            ("warehouse", {"smugglers": "learned"}),
+                                            ("debate", {"crown": "learned"}), ("vault", {"temple": "learned"})])
 def test_learned_npcs_play_on_the_fast_core_and_end_as_on_the_reference(name, controls):
     sc = load_scene(name)
     assert B.choose_engine([sc], controls) == ("fast", "")

@@ -38,6 +38,10 @@ def _covered_generated(count: int) -> list:
 
 
 SCENES = [load_scene(n) for n in ("duel", "warehouse", "ghoul", "horde", "leviathan")] + _covered_generated(4)
+#: contests (opposed and passive), a challenge, and the vault (a conflict holding a challenge that turns into its
+#: contest): their decisions, their victories and what each side invoked on its own roll
+CONTESTS = [load_scene("race"), load_scene("debate", rules="core"), load_scene("ritual"), load_scene("vault"),
+            load_scene("chase")]
 
 
 def _walk(sc, seed: int, asks: dict, check) -> int:
@@ -80,6 +84,35 @@ def test_the_kernel_writes_the_references_rows_at_every_decision(sc):
     everyone = {ch.id: tuple(DECISION_BITS) for ch in sc.characters}
     n = sum(_walk(sc, seed, everyone, check) for seed in range(5))
     assert n > 25 and {"turn", "respond", "invoke"} <= kinds
+
+
+@pytest.mark.parametrize("sc", CONTESTS, ids=lambda sc: sc.name)
+def test_the_kernel_writes_the_references_rows_in_contests_and_challenges(sc):
+    encoder = EntityEncoder(sc)
+    entities: dict = {}
+    kinds: set = set()
+    victories: list = []
+
+    def check(core, s, c):
+        fast = entities.setdefault(id(core), FastEntities(core))
+        d = c.pending
+        kinds.add(d.kind)
+        want = encoder.encode(c, d.actor, 0)
+        got = fast.encode(s, core.tables.ids.index(d.actor), 0)
+        for name in FIELDS:
+            a, b = getattr(want, name), getattr(got, name)
+            assert a.shape == b.shape and np.array_equal(a, b), (d.kind, name, np.argwhere(a != b)[:4].tolist())
+        victories.append(bool(c.victories and any(c.victories.values())))
+    # the vault: its PCs' basic works the challenge and calls the retreat, so that the contest comes
+    asked = {ch.id: tuple(DECISION_BITS) for ch in sc.characters if sc.name != "vault" or ch.kind != "pc"}
+    n = sum(_walk(sc, seed, asked, check) for seed in range(6))
+    assert n > 25
+    if sc.kind == "challenge":
+        assert "task" in kinds
+    elif sc.kind == "contest":
+        assert {"contest_advantage", "invoke"} <= kinds and any(victories)
+    else:  # the vault: its conflict's turns, then the contest it turns into
+        assert {"turn", "contest_advantage"} <= kinds
 
 
 def test_the_kernels_copy_gives_the_helpers_move():

@@ -416,7 +416,9 @@ def _invokes(T, W, B, EV):
     SC, P = T.SC, T.P
     CH, A, G, RNG = W.CH, W.A, W.G, W.RNG
     R, allies, payers, pick_paid = B.R, B.allies, B.payers, B.pick_paid
-    G[G_ROLLNO] += 1
+    # each side's roll its own number (the reference's Roll each keeps what was invoked on it): what a side
+    # invoked is on its roll alone, as the observation's "invoked by my side on this roll" reads it
+    first = G[G_ROLLNO] + 1
     nseats = 0
     for i in range(G[G_NLIVE]):
         if G[G_PLAN + 3 * i + 2] == 0:
@@ -434,6 +436,7 @@ def _invokes(T, W, B, EV):
                 q -= 1
         turn += 1
         _load(CH, G, R, i)
+        G[G_ROLLNO] = first + i
         who = R[R_ACTOR]
         nal = _allies(SC, CH, who, allies)
         npay = _payers(SC, CH, G, who, allies, nal, payers)
@@ -470,6 +473,7 @@ def _invokes(T, W, B, EV):
         passes = 0
         if G[G_BAIL] != BAIL_NONE:
             return
+    G[G_ROLLNO] = first + G[G_NLIVE] - 1  # the rolls after these take new numbers
 
 
 @mirrors("fate_env.rules.flows.contest._score", "fate_env.rules.flows.contest._twist")
