@@ -79,7 +79,7 @@ def test_a_warehouse_fight_on_autopilot_asks_only_the_pcs_real_decisions_and_a_f
         if prompt.strip().startswith("Enter to accept"):
             assert "GM gate:" in lines[-2], f"an NPC decision stopped the table outside a gate: {out[-600:]}"
             asked["gate"] += 1
-        elif prompt.startswith(">"):
+        elif prompt.startswith(">") or prompt.startswith("  [Enter: "):  # a player's decision
             who, kind = re.findall(r"\n(.+) decides \((\w+)\):", "\n" + out)[-1]
             assert who in PCS, f"the table was asked {who}'s {kind}"
             if kind == "respond":  # asked only where the hit could take the PC out: conceding is theirs

@@ -76,7 +76,8 @@ def test_a_gm_at_a_terminal_sees_menus_with_odds_a_panel_named_consequences_and_
         board += term.read_until_prompt()
     assert "\x1b[" in term.raw.decode(errors="replace"), "on a terminal the panel is drawn in colour"
     assert "Aspects in play (#handle)" in board and "#10" in board
-    assert re.search(r"  Attack:\n +\d+\. attack .+ with Fight +\[Good \(\+3\) vs Fair \(\+2\): 58% success", first)
+    assert re.search(r"  Attack:\n +\d+\. (\(proposed\) )?attack .+ with Fight +\[Good \(\+3\) vs Fair \(\+2\): 58% success",
+                     first)
     assert "type 'more' to see all" in first and "type 'more' to see all" in board  # the question again below
     term.send("/add Dock Thug x2: mob, Fight 2 @floor_east")
     out = term.read_until_prompt()
@@ -139,3 +140,50 @@ def test_play_fits_an_80_by_24_terminal_and_keeps_the_question_on_screen(tmp_pat
     assert "Winner:" in text and asked >= 3 and paged >= 2, (asked, paged)
     wide = [line for line in text.split("\n") if len(line) > 80]
     assert not wide, wide[:5]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize("cols", [80, 100])
+def test_the_proposal_mark_stays_whole_enter_takes_it_and_help_gives_the_question_back(tmp_path, cols):
+    """Issue 75's terminal points: the proposal's mark is never split over two lines at 80 or 100 columns;
+    at a player's decision Enter takes the proposal; after /help (read to its end or left with q) the
+    question is shown again."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "COLUMNS": str(cols), "LINES": "24", "TERM": "xterm"}
+    term = Terminal([sys.executable, "-m", "fate_env.cli", "play", "warehouse", "--seed", "5",
+                     "--control", "smugglers=tactician"], env)
+    _window(term.master, 24, cols)
+    out = term.read_until_prompt()
+    taken = helped = 0
+    steps = 0
+    while term.proc.poll() is None and steps < 400 and taken < 3:
+        prompt = out.rstrip("\n").split("\n")[-1]
+        if "Enter for more, q to stop" in prompt:
+            term.send("q")
+            out = term.read_until_prompt()
+            assert "decides (" in out and "(proposed)" in out, out  # the question again, after the list
+            helped += 1
+            continue
+        elif prompt.startswith("  [Enter: ") and prompt.endswith("]> "):  # a player's decision
+            number = prompt.split("[Enter: ")[1].split("]")[0]
+            proposed = [line for line in out.split("\n") if "(proposed)" in line]
+            assert proposed and proposed[-1].lstrip().startswith(f"{number}. (proposed) "), out
+            if helped == 0 and taken == 1:
+                term.send("/help")
+                out = term.read_until_prompt()
+                continue
+            term.send("")  # Enter: the proposal
+            out = term.read_until_prompt()
+            assert "! type the number" not in out
+            taken += 1
+            continue
+        else:
+            term.send("auto")
+        out = term.read_until_prompt()
+        steps += 1
+    term.send("/quit")
+    text = term.close()
+    assert taken == 3 and helped == 1, (taken, helped)
+    lines = text.split("\n")
+    assert not [line for line in lines if len(line) > cols]
+    split = [line for line in lines if ("(proposed" in line) != ("(proposed)" in line) or line.lstrip().startswith("proposed)")]
+    assert not split, split

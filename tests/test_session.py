@@ -45,11 +45,20 @@ def test_a_scripted_warehouse_session_through_a_pipe_reaches_the_end_and_replays
 
 
 def test_bad_input_re_prompts_with_the_reason_and_changes_nothing():
-    s, out = session("99\nattack:nobody\n\n1\n" + "auto\n" * 300, controls={"rival": "human"})
+    s, out = session("99\nattack:nobody\n1\n" + "auto\n" * 300, controls={"rival": "human"})
     assert "99 is not an option; choose 1 to" in out
     assert "'attack:nobody' is not an option" in out
-    assert "type the number of an option" in out
     assert s.log.entries[0] == {"decision": 0}  # the first valid answer is the one recorded
+
+
+def test_enter_takes_the_proposal_at_a_players_decision():
+    """Enter alone answers a player's question with the option marked (proposed): the helper's choice, the
+    same as 'auto' (issue 75)."""
+    entered, out = session("\n" + "auto\n" * 300, controls={"rival": "human"})
+    auto, _ = session("auto\n" * 300, controls={"rival": "human"})
+    assert "[Enter: " in out and "(proposed)" in out
+    assert "type the number of an option" not in out
+    assert entered.log.entries[0]["decision"] == auto.log.entries[0]["decision"]
 
 
 def test_physical_dice_are_asked_for_pc_rolls_and_replayed():

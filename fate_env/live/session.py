@@ -28,6 +28,7 @@ from .table import GM, Accept, Auto, Choose, Dice, Name, Override, Question, Ref
 #: what /help shows: the answers a question takes, then every GM command (from commands.POWERS)
 HELP = "\n".join([
     "  number or short form (e.g. 1, attack:og:Fight)  choose an option;  more  all the options",
+    "  Enter                 take the option marked (proposed)",
     "  auto                  let the scripted policy choose for this PC",
     "  (NPC decisions)       play themselves; at a GM gate (or paused) Enter accepts, 'o' or a number overrides",
     "  /state                show the whole scene (handles: #7 for an aspect; a character's id or name)",
@@ -160,7 +161,9 @@ class Session:
 
     def _prompt(self, q: Question) -> str:
         if q.kind == "decision":
-            return "  GM's choice> " if q.for_npc else "> "
+            if q.for_npc:
+                return "  GM's choice> "
+            return f"  [Enter: {q.proposal + 1}]> " if q.proposal is not None else "> "
         if q.kind == "gate":
             return "  Enter to accept, o to override: "
         if q.kind == "name":
@@ -221,6 +224,8 @@ class Session:
             return Override()
         if not npc and text == "auto":
             return Auto()
+        if not npc and text == "" and q.proposal is not None:  # Enter takes the proposal, as a gate's Enter does
+            return Choose(q.proposal + 1)
         if not npc and text == "":
             raise Refused("type the number of an option, its short form, more, auto, or /help")
         return Choose(self._choice(text))
@@ -243,6 +248,7 @@ class Session:
         name, args = line.command, list(line.args)
         if name == "help":
             self._page(HELP.split("\n"))
+            self._drawn = 0  # the question again, below the list (whether it was read to its end or left with q)
             return
         if name == "state":
             self.show_state()

@@ -58,8 +58,10 @@ class Item:
         return (self.odds or {}).get("success", 0.0) + (self.odds or {}).get("success_with_style", 0.0)
 
     def line(self) -> str:
-        mark = " <- proposed" if self.proposed else ""
-        return f"{self.number:>3}. {self.text}{odds_text(self.odds, self.rating)}{mark}"
+        """The option's menu line; the proposal's mark comes right after its number, so that a line wrapped
+        to the window's width never splits it off (or in two)."""
+        mark = "(proposed) " if self.proposed else ""
+        return f"{self.number:>3}. {mark}{self.text}{odds_text(self.odds, self.rating)}"
 
 
 def odds_text(odds: dict[str, float] | None, rating: tuple[int, int] | None) -> str:
