@@ -33,6 +33,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from markdown_it import MarkdownIt
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -216,6 +217,15 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
         return Response(printable(text, keep="\n"), media_type="text/markdown; charset=utf-8",
                         headers={**_NO_STORE, "Content-Disposition": 'attachment; filename="fight-report.md"'})
 
+    async def report_page(request: Request) -> Response:
+        """The same report as a page's part, in HTML: what the page shows at the end, the Markdown staying a
+        download. Rendered with raw HTML off (a name typed at the table is text, never markup)."""
+        text = host.report(seat_of(request))
+        if text is None:
+            return _refuse("the fight is not over yet; its report comes at the end", 409)
+        return Response(report_html(printable(text, keep="\n")), media_type="text/html; charset=utf-8",
+                        headers=_NO_STORE)
+
     async def events(request: Request) -> Response:
         seat = seat_of(request)
         token = request.path_params["token"]
@@ -246,11 +256,17 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
     routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
               Route("/api/{token}/answer", answer, methods=["POST"]),
               Route("/api/{token}/command", command, methods=["POST"]), Route("/api/{token}/events", events),
-              Route("/api/{token}/report", report),
+              Route("/api/{token}/report", report), Route("/api/{token}/report.html", report_page),
               Route("/static/{name}", static)]
     inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
                                                          405: _no_method, _GmElsewhere: _gm_elsewhere})
     return Gate(inner, hosts or Hosts("127.0.0.1"))
+
+
+def report_html(markdown: str) -> str:
+    """The fight report's Markdown as HTML (CommonMark with tables; raw HTML in the text is escaped, links
+    to ``javascript:`` and the like are not made)."""
+    return MarkdownIt("js-default").render(markdown)
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:

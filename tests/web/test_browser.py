@@ -163,6 +163,16 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
         assert seen_boost and seen_free, (seen_boost, seen_free)
         gm.wait_for_selector("#status:has-text('the fight is over')")
         assert "Winner:" in gm.inner_text("#narration")
+        # the report is a page to read (issue 75): headings, the table of who fought, lists; no Markdown marks
+        for page in (gm, player):
+            page.wait_for_selector("#reporttext h1")
+            shown = page.inner_text("#reporttext")
+            assert page.locator("#reporttext table th").count() >= 5 and page.locator("#reporttext h2").count() >= 3
+            assert "**" not in shown and "| ---" not in shown and "\n# " not in "\n" + shown, shown[:300]
+            sizes = page.evaluate("""() => [...document.querySelectorAll('#reporttext td, #reporttext li')]
+                .map((e) => parseFloat(getComputedStyle(e).fontSize))""")
+            assert sizes and min(sizes) >= 12, min(sizes)
+            assert page.get_attribute("#download", "href").endswith("/report")  # the Markdown, to keep
     with table(resume=str(tmp_path / "mid.json")) as (c2, host2):
         assert host2.session.log.entries == saved_entries
         page = browser.new_page(viewport=PHONE)

@@ -245,6 +245,27 @@ def test_the_fight_report_shows_a_scene_s_control_characters_instead_of_obeying_
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
 
 
+def test_the_report_page_shows_markup_in_a_scene_s_words_as_text(tmp_path):
+    """The report as a page (``report.html``): a title carrying HTML and a Markdown link to ``javascript:`` is
+    shown as the words typed, never as an element or a link (raw HTML is escaped, such links not made)."""
+    import re
+    from conftest import ROOT
+    text = (ROOT / "configs" / "scenes" / "duel.yaml").read_text(encoding="utf-8")
+    hostile = '<img src=x onerror=alert(1)> [click](javascript:alert(2)) <script>alert(3)</script>'
+    scene = tmp_path / "markup.yaml"
+    scene.write_text(re.sub(r"^title: .*$", lambda _: "title: '" + hostile + "'", text, count=1, flags=re.M),
+                     encoding="utf-8")
+    with table(str(scene)) as (c, host):
+        gm = c.token("gm")
+        status, body = c.command(gm, "end")
+        assert status == 200 and c.settled(gm, body["version"])["over"]
+        status, headers, page = raw(c.base, "GET", f"/api/{c.token('spectator')}/report.html")
+    html = page.decode()
+    assert status == 200 and "<h1>" in html and "<table>" in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html and "&lt;script&gt;" in html
+    assert "<img" not in html and "<script" not in html and "href=" not in html
+
+
 def _asgi_get(app, path: str, client: str, server: str) -> int:
     """The status the app answers a GET of ``path`` with, from ``client`` to ``server`` (addresses as a
     connection on a network would carry them), through its real ASGI entry."""

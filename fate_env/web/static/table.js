@@ -504,9 +504,17 @@ let reportDrawn = false;
 async function drawReport() {
   if (reportDrawn) return;
   reportDrawn = true;
-  const r = await fetch(api("report"), { cache: "no-store" });
+  const r = await fetch(api("report.html"), { cache: "no-store" });
   if (!r.ok) return;
-  $("reporttext").textContent = await r.text();
+  // the server's rendering of the Markdown, raw HTML escaped (server.report_html): headings, tables, lists
+  $("reporttext").innerHTML = await r.text();
+  // each cell carries its column's heading: on a phone a row reads as a small card ("Side: rival")
+  for (const table of $("reporttext").querySelectorAll("table")) {
+    const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.children].forEach((td, i) => td.setAttribute("data-label", heads[i] || ""));
+    }
+  }
   $("download").href = api("report");
   $("report").hidden = false;
 }
