@@ -197,6 +197,7 @@ class TableHost:
                   "table_feed": [[line.kind, line.for_table] for line in tail if line.for_table is not None],
                   "table_question": {} if question is None else _public(question, t.redacted),
                   "feed_count": len(t.feed), "title": t.scene.title, "gm_pool": t.play.t.gm_pool,
+                  "paused": t.autopilot.paused,
                   "scene": state_panel.data(t.play, t.narrator),
                   "table_scene": (state_panel.data(t.play, t.narrator, gm=False)
                                   if any(a.hidden for a in t.play.t.aspects.values()) else None),

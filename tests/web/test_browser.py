@@ -341,3 +341,54 @@ def test_a_hidden_aspect_is_marked_on_the_gm_s_map_and_absent_from_a_player_s(br
         player.goto(f"{c.base}/t/{c.token('player', pc)}")
         player.wait_for_selector("#map .zone")
         assert "Trapdoor" not in player.content()
+
+
+def test_whose_turn_it_is_shows_in_the_tab_a_buzz_and_a_pause_everyone_sees(browser):
+    """Issue 75's "is it my turn?": the player's tab title says so (the GM's does not, for the player's
+    question), an optional buzz (a checkbox kept on the device) vibrates the phone once per new question;
+    the GM's page marks the player's question as theirs and answers it only after a deliberate click; a
+    pause by the GM is shown on every page."""
+    with table() as (c, host):
+        gm_token, player_token = c.token("gm"), c.token("player", "cynere")
+        gm = browser.new_page(viewport=DESKTOP)
+        player = browser.new_page(viewport=PHONE)
+        player.add_init_script("window.buzzes = 0; navigator.vibrate = () => { window.buzzes += 1; return true; };")
+        gm.goto(f"{c.base}/t/{gm_token}")
+        player.goto(f"{c.base}/t/{player_token}")
+        player.wait_for_selector("#cards .card")
+        player.check("#buzz")
+        state = c.settled(gm_token)
+        seen_player_q = 0  # the player's questions: the first answered on the phone, the next by the GM for them
+        answered_for = 0
+        for _ in range(40):
+            if state["over"]:
+                break
+            q = state["question"]
+            shown = f"#ask[data-seq='{q['seq']}']"
+            gm.wait_for_selector(shown)
+            player.wait_for_selector(shown)
+            if q["kind"] == "gate":
+                assert not player.title().startswith("● Your move")
+                assert gm.title().startswith("● Your move")
+                click_the_proposal(gm, q["seq"])
+            else:
+                assert player.title().startswith("● Your move"), player.title()
+                assert not gm.title().startswith("● Your move"), gm.title()
+                assert "Waiting for Cynere's player" in gm.inner_text("#question")
+                assert gm.locator("#choices button.choice").count() == 1  # only "Answer for ...": nothing live
+                seen_player_q += 1
+                if seen_player_q == 2:  # the GM answers for the player, deliberately
+                    gm.click("#choices button:has-text(\"Answer for Cynere's player\")")
+                    gm.wait_for_selector("#choices button.choice.proposed")
+                    click_the_proposal(gm, q["seq"])
+                    answered_for += 1
+                else:
+                    click_the_proposal(player, q["seq"])
+            state = _wait_for_change(c, gm_token, q["seq"])
+            if seen_player_q and answered_for:
+                break
+        assert seen_player_q and answered_for
+        assert player.evaluate("window.buzzes") >= 1  # the player's second question buzzed (the box checked by then)
+        gm.click("#powerbuttons button:has-text('Pause')")
+        for page in (gm, player):
+            page.wait_for_selector("#status:has-text('paused by the GM')")

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 let current = null;
 let drawnSeq = null;      // the question whose choices are drawn (a redraw keeps the player's place)
 let invokeAspect = null;  // the stepped invoke: the aspect chosen in step one
+let answeringFor = null;  // the GM's page: the seq of a player's question the GM chose to answer for them
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -27,7 +28,11 @@ function draw(s) {
   $("title").textContent = s.title;
   $("seat").textContent = s.role === "player" ? `player of ${cardOf(s.pc)?.name || s.pc}` : s.role;
   $("pool").textContent = `GM pool ${s.gm_pool}`;
-  $("status").textContent = s.error ? `stopped: ${s.error}` : s.over ? "the fight is over" : s.busy ? "the NPCs are playing…" : "";
+  $("status").textContent = s.error ? `stopped: ${s.error}` : s.over ? "the fight is over"
+    : s.paused ? "paused by the GM: each NPC move waits for the GM" : s.busy ? "the NPCs are playing…" : "";
+  // the tab says whose move it is, so a phone in a pocket or a tab behind others knows when to look
+  document.title = (myTurn(s) ? "● Your move · " : s.over ? "Over · " : "") + s.title;
+  $("buzzbox").hidden = s.role !== "player";
   drawFeed(s.feed);
   if (s.scene) drawScene(s.scene);
   if (s.links) drawLinks(s.links);
@@ -36,6 +41,9 @@ function draw(s) {
   if (s.role === "gm") drawPowers();
   drawQuestion(s.question);
 }
+
+// a question this page is to answer: a player's own, or the GM's (a player's question on the GM's page is the player's)
+const myTurn = (s) => !!(s.question && s.question.yours && !(s.role === "gm" && s.question.owner));
 
 const cardOf = (id) => current && current.scene && current.scene.cards.find((c) => c.id === id);
 const pct = (p) => (p >= 0.005 || p === 0 ? `${Math.round(100 * p)}%` : "<1%");
@@ -49,6 +57,7 @@ function drawQuestion(q) {
   const ask = $("ask");
   const fresh = !q || q.seq !== drawnSeq;
   ask.classList.toggle("waiting", !(q && q.yours));
+  ask.classList.toggle("theirs", !!(q && q.yours && current.role === "gm" && q.owner && answeringFor !== q.seq));
   ask.dataset.seq = q ? q.seq : "";
   if (!q) {
     $("question").textContent = current.over ? "The fight is over" : "The NPCs are playing…";
@@ -64,6 +73,19 @@ function drawQuestion(q) {
   const ctx = $("context");
   ctx.replaceChildren();
   const who = q.actor_name;
+  if (q.yours && current.role === "gm" && q.owner && answeringFor !== q.seq) {
+    // a player's question on the GM's page: theirs to answer; answering for them is a deliberate step
+    const player = `${cardOf(q.owner)?.name || who}'s player`;
+    $("question").textContent = `Waiting for ${player}: ${who}'s ${DECIDES[q.decision] || q.kind}`;
+    ctx.append(el("p", "why", `This question is ${player}'s. Answering it here answers for them.`));
+    $("choices").replaceChildren(button(`Answer for ${player}`, () => {
+      answeringFor = q.seq;
+      drawnSeq = null;
+      drawQuestion(q);
+    }));
+    return;
+  }
+  if (myTurn(current) && current.role === "player") buzz();
   if (!q.yours) {
     const answerer = q.owner ? `${who}'s player` : "the GM";
     $("question").textContent = q.kind === "gate" ? `The GM looks at ${who}'s move`
@@ -116,6 +138,14 @@ function drawQuestion(q) {
     const first = ask.querySelector("button, input, select");
     if (first && !document.activeElement.closest("#powers")) first.focus({ preventScroll: true });
   }
+}
+
+// the optional buzz on a player's turn (the header's checkbox, kept on this device)
+const buzzBox = $("buzz");
+buzzBox.checked = localStorage.getItem("fate-npc-buzz") === "1";
+buzzBox.onchange = () => localStorage.setItem("fate-npc-buzz", buzzBox.checked ? "1" : "0");
+function buzz() {
+  if (buzzBox.checked && navigator.vibrate) navigator.vibrate(200);
 }
 
 function button(text, onclick, cls, oddsText) {
