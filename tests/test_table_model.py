@@ -192,6 +192,24 @@ def test_undo_asks_the_last_answer_again_and_the_feed_says_so():
     assert any("the last answer is undone" in line.text for line in t.feed)
 
 
+def test_undo_of_a_gate_asks_the_gate_again_and_override_asks_the_menu():
+    """Issue 75: an undone answer at a GM gate comes back as that gate (Accept / Override), not as the
+    NPC's whole menu; /override still hands the GM the menu."""
+    t = new(autopilot=ap.Autopilot(confirm_all=True))
+    q = t.advance()
+    assert q.kind == "gate"
+    t.answer(GM, q.seq, Accept())
+    assert t.log.entries[-1]["by"] == "gm"  # the gate's answer is the table's last
+    t.command(GM, Command("undo"))
+    again = t.advance()
+    assert again.kind == "gate" and not again.for_npc and again.actor == q.actor and again.proposal == q.proposal
+    t.answer(GM, again.seq, Accept())
+    t.advance()
+    t.command(GM, Command("override"))
+    chosen = t.advance()
+    assert chosen.kind == "decision" and chosen.for_npc and chosen.items
+
+
 def test_the_invoke_skip_agrees_with_the_menu_allies_invokes_included():
     """Wherever the autopilot passes on a player's invoke round, no +2 on the menu changes the band; wherever
     a +2 on the menu would change it (an ally's fate point included, 003:1458-1461), the player is asked."""

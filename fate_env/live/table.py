@@ -264,7 +264,10 @@ class Table:
         self.finished = False  # the fight is over and its summary said
         self.stopped = False   # /quit
         #: the next decision is asked of the table even if it would play itself (after /undo, /override)
-        self._ask_next = False
+        #: how the decision pending after an /undo or /override is asked: "again" (an undo: as it was asked,
+        #: a gate as a gate, a player's decision even if it would answer itself), "override" (the GM
+        #: chooses the NPC's move from its menu), "" (as the autopilot decides)
+        self._ask_next = ""
         #: set by the web table: /save writes only to ``fixed_save``, never a path sent by a page
         self.saves_fixed = False
         self.fixed_save: Path | None = None
@@ -429,7 +432,7 @@ class Table:
         offer = self._compel_offer(d)
         if offer is not None:
             return offer
-        asked, self._ask_next = self._ask_next, False
+        asked, self._ask_next = self._ask_next, ""
         if d.actor in self.humans:
             if not asked and self._answer_obvious(d):
                 return None
@@ -447,7 +450,7 @@ class Table:
             return None
         q = Question(0, "gate", d.actor, None, str(d.kind), proposal=index, move=text, reason=reason,
                      gate=gate or "", paused=self.autopilot.paused)
-        if asked:  # /override: the GM chooses this one
+        if asked == "override":  # the GM chooses this one (an undo asks a gate as the gate it was)
             q.kind, q.for_npc = "decision", True
             q.items = table_menu.build(c, d, self.narrator, self.helper, index)
         return q
@@ -890,7 +893,7 @@ class Table:
         if last is None:
             raise ValueError("nothing to undo: the table has answered nothing yet (/override takes back an NPC's move)")
         seen = _rolls(self.play.events)
-        self._drop_from(last)
+        self._drop_from(last, "again")
         if _rolls(self.play.events) < seen:  # the table saw dice the undone answers led to
             self._power("dice", [str(self.fresh_seed())])
             self._autosave()
@@ -904,7 +907,7 @@ class Table:
         last = max((i for i, e in enumerate(self.log.entries) if e.get("by") in ("autopilot", "gm")), default=None)
         if last is None:
             raise ValueError("no NPC move to override yet")
-        self._drop_from(last)
+        self._drop_from(last, "override")
         self.say(f"  (taken back: {self.narrator.name(self.play.pending.actor)}'s move; choose it below)")
 
     def step_npc(self) -> None:
@@ -936,8 +939,9 @@ class Table:
         self.question = None
         self._autosave()
 
-    def _drop_from(self, last: int) -> None:
-        """Drop entries ``last`` on and replay; the decision then pending is asked of the table."""
+    def _drop_from(self, last: int, ask: str) -> None:
+        """Drop entries ``last`` on and replay; the decision then pending is asked of the table (``ask``: how,
+        as ``_ask_next`` says)."""
         kept = self.log.entries[last:]
         del self.log.entries[last:]
         try:
@@ -947,7 +951,7 @@ class Table:
             self.rebuild()
             raise
         self._autosave()
-        self._ask_next = True
+        self._ask_next = ask
 
     # -- files ------------------------------------------------------------------------------
     def hold(self, path: str | os.PathLike, what: str) -> None:
