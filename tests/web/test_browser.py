@@ -392,3 +392,56 @@ def test_whose_turn_it_is_shows_in_the_tab_a_buzz_and_a_pause_everyone_sees(brow
         gm.click("#powerbuttons button:has-text('Pause')")
         for page in (gm, player):
             page.wait_for_selector("#status:has-text('paused by the GM')")
+
+
+#: what a page's text and tap targets must measure (issue 75): text of 12 px or more, targets 44 px tall or more
+SIZES = """() => {
+  const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+                        getComputedStyle(e).visibility !== 'hidden'; };
+  const small = [...document.querySelectorAll('body *')].filter((e) => seen(e) &&
+      [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) &&
+      parseFloat(getComputedStyle(e).fontSize) < 12)
+    .map((e) => `${e.tagName}.${e.className} ${getComputedStyle(e).fontSize} ${e.textContent.trim().slice(0, 30)}`);
+  const short = [...document.querySelectorAll('button, select, input:not([type=checkbox]), summary, #buzzbox')]
+    .filter((e) => seen(e) && e.getBoundingClientRect().height < 43.5)
+    .map((e) => `${e.tagName}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().height)}px ${e.textContent.trim().slice(0, 30)}`);
+  return {small: small.slice(0, 6), short: short.slice(0, 6)};
+}"""
+
+
+def test_text_and_tap_targets_are_big_enough_and_the_invoke_s_steps_keep_the_focus(browser):
+    """Every visible text of both pages at 12 px or more and every button, field and "more" 44 px tall or more,
+    on a phone and a desktop, through a fight's questions; choosing an invoke's aspect moves the focus to the
+    next step's first button, never to the page's body."""
+    with table() as (c, host):
+        gm_token, player_token = c.token("gm"), c.token("player", "cynere")
+        pages = {}
+        for name, size in (("gm", DESKTOP), ("gm phone", PHONE), ("player", PHONE), ("player desktop", DESKTOP)):
+            pages[name] = browser.new_page(viewport=size)
+            pages[name].goto(f"{c.base}/t/{gm_token if name.startswith('gm') else player_token}")
+        player = pages["player"]
+        state = c.settled(gm_token)
+        stepped = 0
+        for _ in range(60):
+            if state["over"]:
+                break
+            q = state["question"]
+            for name, page in pages.items():
+                page.wait_for_selector(f"#ask[data-seq='{q['seq']}']")
+                got = page.evaluate(SIZES)
+                assert not got["small"] and not got["short"], (name, q["kind"], got)
+            if q["kind"] == "gate":
+                click_the_proposal(pages["gm"], q["seq"])
+            elif q["decision"] == "invoke" and player.locator("#choices button.choice.proposed").count():
+                player.locator("#choices button.choice.proposed").first.click()
+                if player.get_attribute("#ask", "data-seq") == str(q["seq"]) and player.locator(
+                        "#choices button:has-text('Back to the aspects')").count():
+                    assert player.evaluate("document.activeElement.closest('#choices') !== null"), "focus lost"
+                    stepped += 1
+                    got = player.evaluate(SIZES)
+                    assert not got["small"] and not got["short"], got
+                    click_the_proposal(player, q["seq"])
+            else:
+                click_the_proposal(player, q["seq"])
+            state = _wait_for_change(c, gm_token, q["seq"])
+        assert stepped, "an invoke was answered in steps"

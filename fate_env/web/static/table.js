@@ -204,7 +204,7 @@ function drawInvoke(q) {
       const bonus = a.ways.find((o) => o.invoke.effect === "bonus");
       const free = a.ways.some((o) => o.invoke.free);
       const whose = a.owner ? ` (${a.owner}'s)` : "";
-      return button(`${a.name}${whose}${free ? " · free invoke" : ""}`, () => { invokeAspect = id; drawInvoke(q); },
+      return button(`${a.name}${whose}${free ? " · free invoke" : ""}`, () => { invokeAspect = id; drawInvoke(q); stepFocus(); },
         a.ways.some((o) => o.proposed) ? "proposed" : "", bonus ? bonus.invoke.change : "");
     };
     // the aspects that plainly bear on this roll (the situation, your own, the other party's) and any
@@ -230,9 +230,17 @@ function drawInvoke(q) {
     }
     const back = el("button", "plain", "Back to the aspects");
     back.type = "button";
-    back.onclick = () => { invokeAspect = null; drawInvoke(q); };
+    back.onclick = () => { invokeAspect = null; drawInvoke(q); stepFocus(); };
     box.append(back);
   }
+}
+
+// a step of the invoke redraws the buttons: the focus goes to the step's first (the proposed one where
+// there is one), never to the page's body, so a keyboard or a screen reader keeps its place
+function stepFocus() {
+  const box = $("choices");
+  const first = box.querySelector("button.choice.proposed") || box.querySelector("button");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function drawNaming(q) {
