@@ -145,6 +145,8 @@ class Session:
         if q.kind == "offer":
             self._say(f"  [the NPCs propose compelling {name}'s {q.names[0]} — {q.reason}]")
         if q.kind == "decision":
+            if q.about:
+                self._say(f"  ({q.about})")
             if q.standing:
                 self._say(f"  ({q.standing})")
             if q.hit:

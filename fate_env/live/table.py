@@ -184,6 +184,7 @@ class Question:
     blow: str = ""                   # name: who dealt it
     roll: str = ""                   # dice: what is rolled
     standing: str | None = None      # an invoke decision: where the roll stands
+    about: str | None = None         # a defense or an invoke: the roll it is about (table_menu.roll_about)
     hit: dict[str, Any] | None = None  # an absorb decision: the hit's shifts, its track, who dealt it
 
 
@@ -440,7 +441,8 @@ class Table:
             items = table_menu.build(c, d, self.narrator, self.helper, proposal)
             standing = table_menu.standing(c, d) if d.kind == DecisionKind.INVOKE else ap.at_risk(c, d)
             return Question(0, "decision", d.actor, self.pc_of(d.actor), str(d.kind), items, proposal,
-                            standing=standing, hit=self._hit(d))
+                            standing=standing, hit=self._hit(d),
+                            about=table_menu.roll_about(c, d, self.narrator.name))
         self._say_rehearsal(d.actor)
         index, reason = self.controllers[d.actor].choose(c, d)
         _, text = table_menu.words(c, d, self.narrator, d.options[index])

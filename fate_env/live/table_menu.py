@@ -19,7 +19,8 @@ import numpy as np
 from ..rules import options as op
 from ..rules.actions import BY_OPTION
 from ..rules.kinds import DecisionKind
-from ..rules.ladder import describe
+from ..rules.dice import show_faces
+from ..rules.ladder import describe, signed
 from ..rules.odds import band_odds
 from ..rules.stress import Absorb, TakenOut
 from ..content.narrate import exploit_words
@@ -274,6 +275,39 @@ def standing(engine, decision) -> str | None:
         us, them = (r.effort, r.opposition) if m == r.margin else (r.opposition, r.effort)
     by = f" by {abs(m)}" if m else ""
     return f"you are at {describe(us)} against {describe(them)}: {band_word(m)}{by}"
+
+
+#: an action's roll in a sentence ("Sethra the Blade's attack on Cynere")
+ROLL_WORDS = {"attack": "attack", "create_advantage": "advantage", "overcome": "overcome", "contest": "contest roll",
+              "overcome_move": "move past an obstacle", "remove": "clearing of an aspect", "task": "task"}
+
+
+def roll_about(engine, decision, name) -> str | None:
+    """The roll a defense or an invoke question is about, in table words (``name``: a character's name): who
+    attacks whom with what, and on an invoke round both sides' ratings, dice and totals so far. None for
+    other questions (a hit to take says its own shifts and source)."""
+    ctx = decision.context or {}
+    if decision.kind == DecisionKind.RESPOND and "attacker" in ctx:
+        weapon = f" (Weapon:{ctx['weapon']})" if ctx.get("weapon") else ""
+        skill = f" with {ctx['skill']}" if ctx.get("skill") else ""
+        return f"{name(ctx['attacker'])} attacks {name(decision.actor)}{skill}{weapon}; the dice come next"
+    r = engine.t.roll
+    if decision.kind != DecisionKind.INVOKE or r is None:
+        return None
+    what = ROLL_WORDS.get(r.action, r.action.replace("_", " "))
+    on = f" on {name(r.target)}" if r.target and r.target in engine.f else ""
+    bonus = f" {signed(r.bonus)} invoked" if r.bonus else ""
+    mine = (f"{name(r.actor)}'s {what}{on} with {r.skill}: {describe(r.base)}, dice {show_faces(r.faces)}{bonus} = "
+            f"{describe(r.effort)}")
+    if r.opposer is None:
+        return mine
+    if r.active:
+        obonus = f" {signed(r.opp_bonus)} invoked" if r.opp_bonus else ""
+        theirs = (f"{name(r.opposer)} opposes with {r.opp_skill}: {describe(r.opp_base)}, dice "
+                  f"{show_faces(r.opp_faces)}{obonus} = {describe(r.opposition)}")
+    else:
+        theirs = f"against a difficulty of {describe(r.opposition)}"
+    return f"{mine}; {theirs}"
 
 
 def short(items: list[Item], kind: str) -> list[Item]:

@@ -209,7 +209,7 @@ class TableHost:
         name = t.narrator.name
         out: dict[str, Any] = {
             "seq": q.seq, "kind": q.kind, "actor": q.actor, "actor_name": name(q.actor), "owner": q.owner,
-            "decision": q.decision, "for_npc": q.for_npc, "standing": q.standing,
+            "decision": q.decision, "for_npc": q.for_npc, "standing": q.standing, "about": q.about,
             "proposal": None if q.proposal is None else q.proposal + 1, "count": len(q.items)}
         if q.kind == "gate" or q.for_npc:
             out.update(move=q.move, reason=q.reason, gate=q.gate, paused=q.paused)

@@ -95,7 +95,7 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
         gm.click("#powerapply")
         gm.wait_for_selector("#narration:has-text('(GM) Cynere gains 1 fate point')")
         assert "spectator" not in player.inner_text("#seat")
-        clicks = undone = gates = invokes = keyboard = stepped = 0
+        clicks = undone = gates = invokes = keyboard = stepped = answers = player_clicks = rolls_shown = 0
         seen_boost = seen_free = False
         state = c.settled(gm_token)
         while not state["over"] and clicks < 300:
@@ -122,9 +122,16 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                 clicks += click_the_proposal(gm, q["seq"])
             else:
                 assert c.get(player_token)["question"]["yours"], q
+                if q["kind"] == "decision":  # at most eight buttons before "more" (a step, never the cross product)
+                    assert player.locator("#choices > button").count() <= 8, player.inner_text("#choices")
                 if q["decision"] == "invoke":
                     invokes += 1
-                    assert player.locator("#choices button.choice").count() <= 12  # a step, never the cross product
+                if q["decision"] in ("invoke", "respond"):  # the roll it is about, beside the question
+                    about = player.inner_text("#context .roll")
+                    assert (" dice " in about and " = " in about) if q["decision"] == "invoke" else " attacks " in about
+                    rolls_shown += 1
+                if q["decision"] == "absorb":
+                    assert "-shift hit" in player.inner_text("#context")
                 # the player's question is in view on the phone (never scrolled off the top)
                 assert player.evaluate("document.getElementById('ask').getBoundingClientRect().top") >= -1
                 focused = player.evaluate("document.activeElement.closest('#ask') !== null")
@@ -132,10 +139,13 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                     player.keyboard.press("Enter")  # the first choice has the focus: the proposal, by keyboard
                     keyboard += 1
                     clicks += 1
+                    player_clicks += 1
                 else:
                     took = click_the_proposal(player, q["seq"])
-                    stepped += q["decision"] == "invoke" and took >= 2  # an invoke in steps: the aspect, then the way
+                    stepped += q["decision"] == "invoke" and took == 1  # the proposed invoke in one tap
                     clicks += took
+                    player_clicks += took
+                answers += 1
             state = _wait_for_change(c, gm_token, q["seq"])
             if clicks in (3, 4) and not player.is_closed():  # the player reloads mid-fight: the question pending now
                 player.reload()
@@ -160,6 +170,8 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
             assert not sideways(player) and not sideways(gm), (sideways(player), sideways(gm))
         assert state["over"], f"not over after {clicks} clicks"
         assert gates and invokes and stepped and undone and keyboard, (gates, invokes, stepped, undone, keyboard)
+        assert player_clicks / answers <= 1.2, (player_clicks, answers)
+        assert rolls_shown >= invokes  # the player's taps per answer
         assert seen_boost and seen_free, (seen_boost, seen_free)
         gm.wait_for_selector("#status:has-text('the fight is over')")
         assert "Winner:" in gm.inner_text("#narration")
@@ -432,8 +444,8 @@ def test_text_and_tap_targets_are_big_enough_and_the_invoke_s_steps_keep_the_foc
                 assert not got["small"] and not got["short"], (name, q["kind"], got)
             if q["kind"] == "gate":
                 click_the_proposal(pages["gm"], q["seq"])
-            elif q["decision"] == "invoke" and player.locator("#choices button.choice.proposed").count():
-                player.locator("#choices button.choice.proposed").first.click()
+            elif q["decision"] == "invoke" and player.locator("#choices button.choice.aspect").count():
+                player.locator("#choices button.choice.aspect").first.click()
                 if player.get_attribute("#ask", "data-seq") == str(q["seq"]) and player.locator(
                         "#choices button:has-text('Back to the aspects')").count():
                     assert player.evaluate("document.activeElement.closest('#choices') !== null"), "focus lost"

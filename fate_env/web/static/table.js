@@ -100,6 +100,7 @@ function drawQuestion(q) {
     else if (q.paused) ctx.append(el("p", "why", "Stopped: the NPCs are paused."));
   }
   if (q.hit) ctx.append(el("p", null, `A ${q.hit.shifts}-shift hit${q.hit.by ? ` from ${q.hit.by}` : ""}${q.hit.track ? ` (${q.hit.track} stress)` : ""}.`));
+  if (q.about) ctx.append(el("p", "roll", q.about + "."));  // the roll the question is about: who, what, the dice
   if (q.standing) ctx.append(el("p", null, q.standing[0].toUpperCase() + q.standing.slice(1) + "."));
   if (q.kind === "gate") {
     $("question").textContent = `GM gate: ${who}'s move`;
@@ -163,10 +164,14 @@ const optionButton = (o) => button(o.text, () => answer({ answer: "choose", numb
 function drawList(q) {
   const box = $("choices");
   box.replaceChildren();
-  const short = new Set(q.short || q.items.map((o) => o.number));
   const proposed = q.items.find((o) => o.proposed);
+  // the server's short list after the proposal, cut to the buttons a glance takes ("let the tool choose" among them)
+  const room = MAX_BUTTONS - (proposed ? 1 : 0) - (q.for_npc ? 0 : 1);
+  const picked = (q.short ? q.items.filter((o) => q.short.includes(o.number)) : q.items)
+    .filter((o) => o !== proposed).slice(0, room);
+  const short = new Set(picked.map((o) => o.number));
   if (proposed) box.append(el("div", "group", "Proposed"), optionButton(proposed));
-  grouped(box, q.items.filter((o) => short.has(o.number) && o !== proposed));
+  grouped(box, picked);
   const rest = q.items.filter((o) => !short.has(o.number) && o !== proposed);
   if (rest.length) {
     const more = el("details", "more");
@@ -185,6 +190,9 @@ function grouped(box, items) {
   }
 }
 
+// the buttons a question shows before "more" (issue 75: a phone's screen, read at a glance)
+const MAX_BUTTONS = 8;
+
 // an invoke in steps: which aspect (what it would change), then how and who pays; never the cross product
 function drawInvoke(q) {
   const box = $("choices");
@@ -192,6 +200,15 @@ function drawInvoke(q) {
   const invokes = q.items.filter((o) => o.invoke);
   const others = q.items.filter((o) => !o.invoke);
   if (invokeAspect === null) {
+    // the proposal in one tap, its aspect and its payer together; then "no more invokes" and the aspects
+    const proposed = invokes.find((o) => o.proposed);
+    if (proposed) {
+      const i = proposed.invoke;
+      const pay = i.free ? `a free invoke (${i.payer_name}'s)` : `a fate point from ${i.payer_name}`;
+      const what = i.effect === "reroll" ? "reroll the dice" : "+2";
+      box.append(el("div", "group", "Proposed"), button(`${i.aspect_name}: ${what}, paid with ${pay}`,
+        () => answer({ answer: "choose", number: proposed.number }), "proposed", i.effect === "bonus" ? i.change : ""));
+    }
     for (const o of others) box.append(optionButton(o));
     const aspects = new Map();
     for (const o of invokes) {
@@ -205,17 +222,21 @@ function drawInvoke(q) {
       const free = a.ways.some((o) => o.invoke.free);
       const whose = a.owner ? ` (${a.owner}'s)` : "";
       return button(`${a.name}${whose}${free ? " · free invoke" : ""}`, () => { invokeAspect = id; drawInvoke(q); stepFocus(); },
-        a.ways.some((o) => o.proposed) ? "proposed" : "", bonus ? bonus.invoke.change : "");
+        "aspect", bonus ? bonus.invoke.change : "");
     };
     // the aspects that plainly bear on this roll (the situation, your own, the other party's) and any
-    // free invoke first; a bystander's behind "more" (it needs a story the table tells)
+    // free invoke first, free invokes before paid ones; at most eight buttons before "more" (a bystander's
+    // aspect is always there: it needs a story the table tells)
     const all = [...aspects];
-    const plain = all.filter(([, a]) => a.bears || a.ways.some((o) => o.invoke.free));
+    const bearing = all.filter(([, a]) => a.bears || a.ways.some((o) => o.invoke.free))
+      .sort(([, a], [, b]) => b.ways.some((o) => o.invoke.free) - a.ways.some((o) => o.invoke.free));
+    const room = Math.max(0, MAX_BUTTONS - box.querySelectorAll("button").length);
+    const plain = bearing.slice(0, room);
     const rest = all.filter((entry) => !plain.includes(entry));
-    if (plain.length) box.append(el("div", "group", "Invoke which aspect?"), ...plain.map(aspectButton));
+    if (plain.length) box.append(el("div", "group", "Or invoke which aspect?"), ...plain.map(aspectButton));
     if (rest.length) {
       const more = el("details", "more");
-      more.append(el("summary", null, `${rest.length} more aspects (a bystander's: say how it bears on this roll)`));
+      more.append(el("summary", null, `${rest.length} more aspects`));
       more.append(...rest.map(aspectButton));
       box.append(more);
     }
