@@ -341,3 +341,33 @@ def summary(scene: Scene, outcome: Outcome) -> list[str]:
     if npc_pay:
         out.append("Owed to NPCs for their next scene: " + ", ".join(f"{names[c]} {p}" for c, p in npc_pay.items()))
     return out
+
+
+#: a bonus stunt's circumstance in words (the scene format's ``when``, rules/rolls.holds)
+WHEN_WORDS = {"same_zone": "against someone in the same zone", "other_zone": "against someone in another zone",
+              "full_defense": "while on full defense"}
+
+
+def stunt_words(st, name=lambda cid: cid) -> str:
+    """What a stunt does, in a sheet's words ("+2 to Fight when you attack, against someone in the same zone"),
+    from its mechanics: a player reads their stunts' effects, not only their names. ``name``: a character id's
+    name (a ``target:`` circumstance)."""
+    action = (st.action or "").replace("_", " ")
+    if st.kind == "bonus":
+        text = f"+{st.bonus} to {st.skill} when you {action}"
+        if st.cond is not None:
+            tag, arg = st.cond.tag, st.cond.arg
+            text += {"aspect": f", while {arg} is in play", "zone": f", in {arg}", "target": f", against {name(arg)}"
+                     }.get(tag, f", {WHEN_WORDS.get(tag, tag)}")
+        return text
+    if st.kind == "use_skill":
+        against = f" (against {st.against} attacks)" if st.against else ""
+        reach = " at range" if st.reach != "melee" and action == "attack" else ""
+        return f"use {st.skill} to {action}{reach}{against}"
+    if st.kind == "extra_stress":
+        return f"{st.count} more {st.track} stress box{'es' if st.count != 1 else ''}"
+    if st.kind == "extra_mild":
+        return "one more mild consequence" + (f" ({st.track} harm only)" if st.track else "")
+    if st.kind == "zone_attack":
+        return f"attack everyone in a zone at once with {st.skill}"
+    return st.kind

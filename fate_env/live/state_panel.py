@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..content.narrate import stunt_words
 from ..content.safe_text import printable
 from ..rules.kinds import Status
 
@@ -172,7 +173,9 @@ def data(engine, narrator, gm: bool = True) -> dict:
                                        if sl.aspect is not None else {})} for sl in f.slots],
             "fate_points": None if s.is_npc else f.fate_points, "aspects": aspects,
             "skills": sorted(([k, v] for k, v in s.skills.items()), key=lambda kv: (-kv[1], kv[0])),
-            "stunts": [st.name for st in s.stunts], "weapon": s.weapon, "armor": s.armor,
+            "stunts": [{"name": st.name, "text": stunt_words(st, narrator.name)} for st in s.stunts],
+            "high_concept": s.high_concept, "trouble": s.trouble, "refresh": None if s.is_npc else s.refresh,
+            "weapon": s.weapon, "armor": s.armor,
             "pending": cid == getattr(engine.pending, "actor", None)})
     situation = [{"handle": a.id, "name": a.name, "kind": str(a.kind), "zone": a.zone,
                   "free": {narrator.name(h): n for h, n in a.free.items() if n}, **({"hidden": True} if a.hidden else {})}

@@ -85,9 +85,12 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
         player.goto(f"{c.base}/t/{player_token}")
         gm.wait_for_selector("#cards .card")
         # the cards read like a Fate sheet: aspects, skills, stunts, stress, fate points
-        card = player.locator("#cards .card[data-id='cynere']")
-        for words in ("aspects", "skills", "fight", "stunts", "stress", "consequences", "fate points"):
+        card = player.locator("#mine .card[data-id='cynere']")  # the player's own sheet, under the question
+        for words in ("aspects", "high concept: ", "trouble: ", "skills", "fight", "stunts", "flawless parry — +2 to fight",
+                      "stress", "consequences", "fate points", "refresh 3"):
             assert words in card.inner_text().lower(), words
+        # within the first screen and a half of the phone's page (issue 75): not below the log and the map
+        assert player.evaluate("document.querySelector('#mine .card').getBoundingClientRect().top + scrollY") < 1.5 * 844
         # a GM power from the GM's page, a form of typed fields: a fate point for Cynere, said at once
         gm.select_option("#powerkind", "fp")
         gm.select_option("#powerfields [name='who']", "cynere")
@@ -113,7 +116,7 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
             for card in state["scene"]["cards"]:
                 for a in card["aspects"]:
                     if a["free"]:
-                        assert "free:" in player.inner_text(f"#cards .card[data-id='{card['id']}']")
+                        assert "free:" in player.inner_text(f".card[data-id='{card['id']}']")
                         seen_free = True
             if q["kind"] == "gate":
                 context = gm.inner_text("#context")
@@ -215,7 +218,7 @@ def test_the_gm_s_short_forms_apply_powers_and_the_map_follows(browser):
         apply("fp", who="cynere", n="2")
         gm.wait_for_selector("#narration:has-text('(GM) Cynere gains 2 fate points')")
         gm.wait_for_selector("#aspects .sit, #cards .card")
-        gm.wait_for_selector("#cards .card:has-text('Cynere') >> text=fate points 5")
+        gm.wait_for_selector("#cards .card[data-id='cynere'] .fp:has-text('5 fate points')")
         apply("move", who="og", zone="dock")
         gm.wait_for_selector("#map .zone[data-zone='dock'] .who:has-text('Og')")
         assert host.session.play.f["og"].zone == "dock"

@@ -392,8 +392,11 @@ function drawScene(sc) {
     if (free) card.append(el("span", "free", ` · free: ${free}`));
     return card;
   }));
-  const cards = $("cards");
-  cards.replaceChildren(...sc.cards.map(drawCard));
+  // a player's own sheet comes first, right under the question; the others' cards below the map
+  const own = current && current.role === "player" ? sc.cards.find((c) => c.id === current.pc) : null;
+  $("mine").hidden = !own;
+  $("mine").replaceChildren(...(own ? [drawCard(own)] : []));
+  $("cards").replaceChildren(...sc.cards.filter((c) => c !== own).map(drawCard));
 }
 
 function drawWays(sc) {
@@ -425,7 +428,13 @@ function drawCard(c) {
   const card = el("article", "card" + (c.pending ? " pending" : "") + (c.status === "to act" || c.status === "acted" ? "" : " out"));
   card.dataset.id = c.id;
   card.append(el("div", "card-name", `${c.name}${c.members ? ` (${c.members})` : ""}`));
-  card.append(el("div", "card-sub", `${c.kind} · ${c.side} · ${c.status}` + (c.fate_points !== null ? ` · fate points ${c.fate_points}` : "")));
+  card.append(el("div", "card-sub", `${c.kind} · ${c.side} · ${c.status}`));
+  if (c.fate_points !== null) {  // a PC's fate points, where a player looks first, and the refresh they come back to
+    const fp = el("div", "fp");
+    fp.append(el("span", "fp-count", `${c.fate_points}`), el("span", null, ` fate point${c.fate_points === 1 ? "" : "s"}`));
+    if (c.refresh !== null && c.refresh !== undefined) fp.append(el("span", "card-sub", ` · refresh ${c.refresh}`));
+    card.append(fp);
+  }
   const list = (title, rows) => {
     if (!rows.length) return;
     card.append(el("h3", null, title));
@@ -433,8 +442,12 @@ function drawCard(c) {
     for (const r of rows) ul.append(r instanceof Node ? r : el("li", null, r));
     card.append(ul);
   };
+  const label = (a) => (a.name === c.high_concept ? "High concept: " : a.name === c.trouble ? "Trouble: " : "");
   const aspectRow = (a) => {
-    const li = el("li", null, `#${a.handle} ${a.name}`);
+    const li = el("li", null, "");
+    const which = label(a);
+    if (which) li.append(el("span", "label", which));
+    li.append(`#${a.handle} ${a.name}`);
     const free = freeText(a.free);
     if (free) li.append(el("span", "free", ` — free: ${free}`));
     return li;
@@ -442,7 +455,11 @@ function drawCard(c) {
   list("Aspects", c.aspects.filter((a) => a.kind === "character" || a.kind === "advantage" || a.kind === "situation").map(aspectRow));
   list("Boosts", c.aspects.filter((a) => a.kind === "boost").map(aspectRow));
   list("Skills", [c.skills.map(([k, v]) => `${k} ${v >= 0 ? "+" : ""}${v}`).join(", ")].filter(Boolean));
-  list("Stunts", c.stunts);
+  list("Stunts", c.stunts.map((st) => {
+    const li = el("li");
+    li.append(el("span", "label", st.name), ` — ${st.text}`);
+    return li;
+  }));
   if (c.weapon || c.armor) list("Gear", [[c.weapon ? `weapon ${c.weapon}` : "", c.armor ? `armor ${c.armor}` : ""].filter(Boolean).join(", ")]);
   list("Stress", Object.entries(c.stress).map(([k, boxes]) => {
     const li = el("li", null, `${k} `);
