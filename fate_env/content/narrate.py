@@ -304,13 +304,18 @@ class Narrator:
                 return f"   ({e.old} is now named {e.new})"
             case ev.ConflictEnded():
                 if e.unresolved and self._gm_ended:
-                    return f"\n== The GM ended the scene after {e.exchanges} exchange(s) =="
+                    return f"\n== The GM ended the scene after {exchanges_words(e.exchanges)} =="
                 if e.unresolved:
                     return f"\n== Unresolved after {e.exchanges} exchanges (the exchange cap) =="
                 if self.scene.kind == "challenge":
                     return "\n== The challenge is over: the GM reads the results =="
-                return f"\n== Over after {e.exchanges} exchange(s): {e.winner or 'no side'} wins =="
+                return f"\n== Over after {exchanges_words(e.exchanges)}: {e.winner or 'no side'} wins =="
         return None
+
+
+def exchanges_words(n: int) -> str:
+    """'1 exchange', '3 exchanges': a count as a table says it (not 'exchange(s)')."""
+    return f"{n} exchange{'' if n == 1 else 's'}"
 
 
 def summary(scene: Scene, outcome: Outcome) -> list[str]:
@@ -322,7 +327,7 @@ def summary(scene: Scene, outcome: Outcome) -> list[str]:
                                            for t in outcome.tasks or []))
     else:
         out.append(f"Winner: {outcome.winner or ('none (unresolved)' if outcome.unresolved else 'none')}"
-                   f" after {outcome.exchanges} exchange(s)")
+                   f" after {exchanges_words(outcome.exchanges)}")
     if outcome.victories is not None:
         out.append("Victories: " + ", ".join(f"{s} {v}" for s, v in outcome.victories.items()))
     if outcome.taken_out:
