@@ -182,11 +182,9 @@ class EntityEncoder:
         g[k + 5] = c.exchange / max(1, c.rules.max_exchanges)
         g[k + 6] = c.gm_pool / 10
         g[k + 7] = c.fate_points_of(ego) / 10
-        victories = c.victories
-        if victories:
-            need = c.scene.contest.victories
-            g[k + 8] = victories.get(side, 0) / need
-            g[k + 9] = max((v for s, v in victories.items() if s != side), default=0) / need
+        standing = c.contest_standing(side)
+        if standing is not None:
+            g[k + 8], g[k + 9] = standing
         g[k + 10] = len(self.ids) / 16
         g[k + 11] = len(self.zone_ids) / 6
         return g

@@ -182,11 +182,9 @@ class ObservationEncoder:
             head[20] = 1.0
         head[18] = c.gm_pool / 10
         head[19] = c.fate_points_of(ego) / 10
-        victories = getattr(c, "victories", None)
-        if victories:
-            need = c.scene.contest.victories
-            head[21] = victories.get(side, 0) / need
-            head[22] = max((v for s, v in victories.items() if s != side), default=0) / need
+        standing = c.contest_standing(side)
+        if standing is not None:
+            head[21], head[22] = standing
         obs[:GLOBAL] = head
         # characters: static rows for this ego, dynamic rows in this ego's order
         rows = self._static[ego].copy()

@@ -22,7 +22,7 @@ from .kernel.mirror import mirrors
 from .kernel.reach import _attack_skills, _can_reach
 from .kernel.rolls import _attack_rating, _defense_rating
 from .kernel.stress import _cap
-from .observe import _rel, _slot
+from .observe import _rel, _slot, contest_standing
 
 # EP: where each block of the rows starts, and the sizes the compiled code reads
 (EP_NDEC, EP_CF, EP_ZF, EP_AF, EP_OF, EP_TYPE, EP_SKILL, EP_TEMPLATE, EP_FLAG, EP_COUNT, EP_WORD, EP_POINTS,
@@ -71,13 +71,8 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
     glob[nd + 5] = G[k.G_EXCHANGE] / max(1, P[k.P_MAXEX])
     glob[nd + 6] = G[k.G_GMPOOL] / 10
     glob[nd + 7] = (G[k.G_GMPOOL] if SC[ego, k.S_NPC] != 0 else CH[ego, k.C_FP]) / 10
-    if G[k.G_CONTEST] != 0:  # a contest's victories while it runs and at its end: mine, the best foe's
-        best = 0
-        for s in range(P[k.P_NSIDES]):
-            if s != side and G[k.G_VICT + s] > best:
-                best = G[k.G_VICT + s]
-        glob[nd + 8] = G[k.G_VICT + side] / P[k.P_CVICT]
-        glob[nd + 9] = best / P[k.P_CVICT]
+    if G[k.G_CONTEST] != 0:
+        glob[nd + 8], glob[nd + 9] = contest_standing(G, P, side)
     glob[nd + 10] = n / 16
     glob[nd + 11] = nz / 6
     # the characters, the ego first (EntityEncoder._character)

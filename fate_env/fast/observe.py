@@ -52,6 +52,17 @@ def _rel(SC, ego, who):
 
 
 @njit(cache=True, _nrt=False)
+def contest_standing(G, P, side):
+    """View.contest_standing while G_CONTEST: ``side``'s victories and the best other side's, as shares of the
+    victories that win (both observations read it: this one and entity_rows)."""
+    best = 0
+    for s in range(P[k.P_NSIDES]):
+        if s != side and G[k.G_VICT + s] > best:
+            best = G[k.G_VICT + s]
+    return G[k.G_VICT + side] / P[k.P_CVICT], best / P[k.P_CVICT]
+
+
+@njit(cache=True, _nrt=False)
 def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
     """ObservationEncoder.encode for ``ego``, the decision (``pactor``, ``pkind``; -1 for none)
     pending, from the fight ``W`` (``bundles.Fight``) through the layout ``V`` (``bundles.View``).
@@ -78,14 +89,8 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
         buf[20] = 1.0
     buf[18] = G[k.G_GMPOOL] / 10
     buf[19] = (G[k.G_GMPOOL] if SC[ego, k.S_NPC] != 0 else CH[ego, k.C_FP]) / 10
-    if G[k.G_CONTEST] != 0:  # a contest's victories while it runs and at its end: mine, the best foe's
-        need = P[k.P_CVICT]
-        best = 0
-        for s in range(P[k.P_NSIDES]):
-            if s != side and G[k.G_VICT + s] > best:
-                best = G[k.G_VICT + s]
-        buf[21] = G[k.G_VICT + side] / need
-        buf[22] = best / need
+    if G[k.G_CONTEST] != 0:
+        buf[21], buf[22] = contest_standing(G, P, side)
     # characters: the static columns (who is who, skills), then status, zone and the numbers
     track = LP[L_TRACK]
     for r in range(C):

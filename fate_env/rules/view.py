@@ -82,6 +82,16 @@ class View:
     def victories(self) -> dict[str, int] | None:
         return self.t.victories
 
+    def contest_standing(self, side: str) -> tuple[float, float] | None:
+        """While the scene is a contest (and at its end): ``side``'s victories and the best other side's, each
+        as a share of the victories that win it (None outside a contest). What both observations show."""
+        victories = self.t.victories
+        if not victories:
+            return None
+        need = self.scene.contest.victories
+        return (victories.get(side, 0) / need,
+                max((v for s, v in victories.items() if s != side), default=0) / need)
+
     @property
     def can_concede(self) -> bool:
         return self.t.can_concede
