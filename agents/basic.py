@@ -112,7 +112,7 @@ class BasicController:
             caught = [x for x in c.active_ids() if x != me and c.f[x].zone == opts[i].zone]
             foes = [x for x in caught if c.side_of(x) != c.side_of(me)]
             if len(foes) >= 2 and len(foes) == len(caught):
-                return i, reason("blast", foes=len(foes), skill=opts[i].skill, zone=opts[i].zone)
+                return i, reason("blast", c.scene.display_names, foes=len(foes), skill=opts[i].skill, zone=opts[i].zone)
         best, best_score = None, -99
         weapons = self._weapons(c, me)
         for i in kinds.get(Attack, ()):
@@ -129,34 +129,34 @@ class BasicController:
         if c.facts.minor_moves and Move in kinds:  # Fate 3.0: a step first costs -1 (more across a border), 002:28
             i, score = self._minor_step(c, me, opts, kinds[Move])
             if i is not None and score > best_score + 1:
-                return i, reason("minor_step", zone=opts[i].zone)
+                return i, reason("minor_step", c.scene.display_names, zone=opts[i].zone)
         protect = kinds.get(Protect)
         if protect and (best is None or best_score < 0):  # Fate 3.0's block, when attacking is poor
             endangered = [(self._danger(c, opts[i].ally), i) for i in protect]
             endangered = [(dg, i) for dg, i in endangered if dg is not None and dg >= 0]
             if endangered:
                 _, i = max(endangered)
-                return i, reason("protect", ally=opts[i].ally)
+                return i, reason("protect", c.scene.display_names, ally=opts[i].ally)
         blocks = [i for i in kinds.get(BlockAction, ()) if opts[i].action == "attack"]
         if blocks and (best is None or best_score < 0) and any(
                 (self._danger(c, a) or -1) >= 0 for a in c.allies_of(me)):  # Fate 3.0: block the worst hitter
             i = max(blocks, key=lambda i: max(c.attack_rating(opts[i].target, s) for s in c.attack_skills(opts[i].target)))
-            return i, reason("block_attacks", target=opts[i].target)
+            return i, reason("block_attacks", c.scene.display_names, target=opts[i].target)
         if best is not None:
             o = opts[best]
             if Move in kinds and not c.facts.minor_moves and c.f[me].skill(o.skill) <= 0:
                 closer = self._close_in(c, me, opts, kinds[Move], o.skill)
                 if closer is not None:
                     i, skill = closer
-                    return i, reason("close_in_better", zone=opts[i].zone, skill=skill, mediocre=o.skill)
-            return best, reason("attack", target=o.target, skill=o.skill)
+                    return i, reason("close_in_better", c.scene.display_names, zone=opts[i].zone, skill=skill, mediocre=o.skill)
+            return best, reason("attack", c.scene.display_names, target=o.target, skill=o.skill)
         # not in reach: a free move that brings a foe into reach, else an overcome move
         for i in kinds.get(Move, ()):
             if self._reach_after(c, me, opts[i].zone):
-                return i, reason("step", zone=opts[i].zone)
+                return i, reason("step", c.scene.display_names, zone=opts[i].zone)
         for i in kinds.get(OvercomeMove, ()):
             if self._reach_after(c, me, opts[i].zone):
-                return i, reason("force_way", zone=opts[i].zone)
+                return i, reason("force_way", c.scene.display_names, zone=opts[i].zone)
         for i in kinds.get(CreateAdvantage, ()):
             if opts[i].target == me:
                 return i, reason("set_up", template=opts[i].template)
@@ -217,7 +217,7 @@ class BasicController:
             return d.options.index(Stay()), reason("stay")
         for i, o in enumerate(d.options):
             if type(o) is Move and self._reach_after(c, me, o.zone):
-                return i, reason("close_in", zone=o.zone)
+                return i, reason("close_in", c.scene.display_names, zone=o.zone)
         return d.options.index(Stay()), reason("hold_position")
 
     def _respond(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -242,7 +242,7 @@ class BasicController:
         if c.facts.spin and not ctx["as_roller"] and c.t.spin:  # Fate 3.0: an ally's spin tokens (002:95)
             spins = [i for i, o in enumerate(d.options) if type(o) is SpendSpin]
             if spins and -margin <= sum(c.t.spin[d.options[i].holder] for i in spins):
-                return spins[0], reason("spend_spin", holder=d.options[spins[0]].holder)
+                return spins[0], reason("spend_spin", c.scene.display_names, holder=d.options[spins[0]].holder)
         bearing = not self.invoke_any  # only aspects a GM would let bear on this roll
         fitting = bearing and self.fitting  # ... and, of the other party's, those whose kind fits the action
         free_count, fp, payable = c.invoke_budget(me, bearing, fitting)
@@ -302,7 +302,7 @@ class BasicController:
 
     def _concession(self, c: Conflict, d: Decision) -> tuple[int, str]:
         offerer = d.context.get("offerer")
-        return d.options.index(Choose("accept")), reason("accept_concession", offerer=offerer)
+        return d.options.index(Choose("accept")), reason("accept_concession", c.scene.display_names, offerer=offerer)
 
     def _hold(self, c: Conflict, d: Decision) -> tuple[int, str]:
         return d.options.index(Choose("act_now")), reason("act_now")
@@ -314,7 +314,7 @@ class BasicController:
         if d.context.get("action") == "split":  # the whole effort on the weakest defence among the foes
             whole = [i for i, o in enumerate(d.options) if o.effort == d.context["left"]]
             i = min(whole, key=lambda i: (c.defense_rating(d.options[i].target, d.actor, d.context["skill"]), i))
-            return i, f"puts everything on {d.options[i].target}"
+            return i, f"puts everything on {c.scene.display_names.get(d.options[i].target, d.options[i].target)}"
         if d.context.get("action") == "split_overcome":  # the whole effort on the first aspect, the surest clear
             i = next(i for i, o in enumerate(d.options) if o.effort == d.context["left"])
             return i, f"puts everything into clearing {c.aspect(d.options[i].aspect).name}"
@@ -340,7 +340,7 @@ class BasicController:
         best = max(range(len(d.options)),
                    key=lambda i: c.effective(d.options[i].character, d.options[i].skill, "overcome"))
         o = d.options[best]
-        return best, reason("contest_roll", character=o.character, skill=o.skill)
+        return best, reason("contest_roll", c.scene.display_names, character=o.character, skill=o.skill)
 
     def _support(self, c: Conflict, d: Decision) -> tuple[int, str]:
         if c.f[d.actor].skill(d.context["skill"]) >= 1:
@@ -357,7 +357,7 @@ class BasicController:
             return c.effective(o.character, task.skill, "overcome") - task.difficulty
         best = max(range(len(d.options)), key=odds)
         o = d.options[best]
-        return best, reason("task_odds", character=o.character, task=c.scene.challenge.tasks[o.task].name)
+        return best, reason("task_odds", c.scene.display_names, character=o.character, task=c.scene.challenge.tasks[o.task].name)
 
     def _next(self, c: Conflict, d: Decision) -> tuple[int, str]:
         me = d.actor
@@ -365,8 +365,8 @@ class BasicController:
         allies = [i for i, o in enumerate(d.options) if c.side_of(o.character) == side]
         if allies:
             i = allies[0]
-            return i, reason("hand_over", character=d.options[i].character)
+            return i, reason("hand_over", c.scene.display_names, character=d.options[i].character)
         weakest = min(range(len(d.options)),
                       key=lambda i: max(c.attack_rating(d.options[i].character, s)
                                         for s in c.attack_skills(d.options[i].character)))
-        return weakest, reason("let_weakest", character=d.options[weakest].character)
+        return weakest, reason("let_weakest", c.scene.display_names, character=d.options[weakest].character)

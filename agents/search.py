@@ -136,11 +136,11 @@ def outlook(c: Conflict, side: str, draw: float = 0.0) -> float:
 
 #: each kind of turn option in words (``describe``)
 _WORDS = {
-    Attack: lambda c, me, o: f"attacks {o.target} with {o.skill}",
-    CreateAdvantage: lambda c, me, o: f"creates {o.template} on {'itself' if o.target == me else o.target}",
-    Move: lambda c, me, o: f"moves to {o.zone}",
-    OvercomeMove: lambda c, me, o: f"forces its way to {o.zone}",
-    Support: lambda c, me, o: f"backs {o.ally} up",
+    Attack: lambda c, me, o: f"attacks {_n(c, o.target)} with {o.skill}",
+    CreateAdvantage: lambda c, me, o: f"creates {o.template} on {'itself' if o.target == me else _n(c, o.target)}",
+    Move: lambda c, me, o: f"moves to {_n(c, o.zone)}",
+    OvercomeMove: lambda c, me, o: f"forces its way to {_n(c, o.zone)}",
+    Support: lambda c, me, o: f"backs {_n(c, o.ally)} up",
     FullDefense: lambda c, me, o: "goes on full defense",
     Concede: lambda c, me, o: "concedes",
     Pass: lambda c, me, o: "waits",
@@ -149,16 +149,16 @@ _WORDS = {
     RemoveAspect: lambda c, me, o: f"clears {_aspect_name(c, o.aspect)}",
     TakeTask: lambda c, me, o: f"takes on {c.scene.challenge.tasks[o.task].name}",
     TurnToContest: lambda c, me, o: "turns the fight into the scene's contest",
-    ZoneAttack: lambda c, me, o: f"attacks everyone in {o.zone} with {o.skill}",
-    SplitAttack: lambda c, me, o: f"splits a {o.skill} attack among the foes in {o.zone}",
-    ShoveInto: lambda c, me, o: f"forces {o.target} into {o.block}",
+    ZoneAttack: lambda c, me, o: f"attacks everyone in {_n(c, o.zone)} with {o.skill}",
+    SplitAttack: lambda c, me, o: f"splits a {o.skill} attack among the foes in {_n(c, o.zone)}",
+    ShoveInto: lambda c, me, o: f"forces {_n(c, o.target)} into {_n(c, o.block)}",
     Hold: lambda c, me, o: "holds its action for later in the exchange",
-    Protect: lambda c, me, o: f"blocks for {o.ally}",
-    Guard: lambda c, me, o: f"guards {o.ally}",
+    Protect: lambda c, me, o: f"blocks for {_n(c, o.ally)}",
+    Guard: lambda c, me, o: f"guards {_n(c, o.ally)}",
     SplitRemove: lambda c, me, o: "clears the aspects here with one split overcome",
-    ZoneTask: lambda c, me, o: f"takes on task {o.task} of {o.zone}'s challenge",
-    BlockAction: lambda c, me, o: f"blocks {o.target}'s {o.action}",
-    SplitAdvantage: lambda c, me, o: f"creates {o.template} on each foe in {o.zone}, its effort split",
+    ZoneTask: lambda c, me, o: f"takes on task {o.task} of {_n(c, o.zone)}'s challenge",
+    BlockAction: lambda c, me, o: f"blocks {_n(c, o.target)}'s {o.action}",
+    SplitAdvantage: lambda c, me, o: f"creates {o.template} on each foe in {_n(c, o.zone)}, its effort split",
 }
 
 
@@ -166,6 +166,11 @@ def describe(c: Conflict, me: str, option: Any) -> str:
     """An option in a few words, as the narration reads."""
     words = _WORDS.get(type(option))
     return words(c, me, option) if words is not None else type(option).__name__.lower()
+
+
+def _n(c: Conflict, cid: str) -> str:
+    """A character's or a zone's name, for the words a table reads (ids stay in the options)."""
+    return c.scene.display_names.get(cid, cid)
 
 
 def _aspect_name(c: Conflict, aid: int) -> str:
@@ -349,7 +354,7 @@ class SearchController(BasicController):
         what = describe(c, me, option)
         sims = f"{n} simulation{'s' if n != 1 else ''} each"
         if type(option) is Attack:
-            return f"{what}: {taken:.0%} to take {option.target} out {horizon} " \
+            return f"{what}: {taken:.0%} to take {_n(c, option.target)} out {horizon} " \
                    f"(outlook {value:.0%}, best of {count} options, {sims})"
         return f"{what}: outlook {value:.0%} {horizon} (best of {count} options, {sims})"
 

@@ -55,7 +55,7 @@ class BruteController(BasicController):
         if attacks:
             same = [i for i in attacks if c.distance(me, opts[i].target) == 0] or attacks
             i = max(same, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target))
-            return i, reason("smash", target=opts[i].target)
+            return i, reason("smash", c.scene.display_names, target=opts[i].target)
         return super()._turn(c, d)
 
 
@@ -71,12 +71,12 @@ class SniperController(BasicController):
         if self._foe_here(c, me):
             for i, o in enumerate(opts):  # step away first, if a free move can still shoot from there
                 if type(o) is Move and self._reach_after(c, me, o.zone):
-                    return i, reason("back_off", zone=o.zone)
+                    return i, reason("back_off", c.scene.display_names, zone=o.zone)
         ranged = [i for i in _attacks(c, d) if opts[i].skill != "Fight"]
         if ranged:
             i = max(ranged, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target)
                     - c.defense_rating(opts[i].target, me, opts[i].skill))
-            return i, reason("shoot", target=opts[i].target)
+            return i, reason("shoot", c.scene.display_names, target=opts[i].target)
         return super()._turn(c, d)
 
     def _move(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -117,13 +117,13 @@ class TacticianController(BasicController):
             if self._held(c, me, focus) >= int(self.params.get("stack", 2)):
                 i = max((i for i in attacks if opts[i].target == focus),
                         key=lambda i: c.attack_rating(me, opts[i].skill, focus))
-                return i, reason("cash_in", target=focus)
+                return i, reason("cash_in", c.scene.display_names, target=focus)
             setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target == focus]
             if setups:
-                return setups[0], reason("set_up_on", template=opts[setups[0]].template, target=focus)
+                return setups[0], reason("set_up_on", c.scene.display_names, template=opts[setups[0]].template, target=focus)
             i = max((i for i in attacks if opts[i].target == focus),
                     key=lambda i: c.attack_rating(me, opts[i].skill, focus))
-            return i, reason("focus", target=focus)
+            return i, reason("focus", c.scene.display_names, target=focus)
         return super()._turn(c, d)
 
     def _invoke(self, c: Conflict, d: Decision) -> tuple[int, str]:
@@ -141,7 +141,7 @@ class TacticianController(BasicController):
         mine = [i for i, o in enumerate(d.options) if c.side_of(o.character) == side]
         holders = [i for i in mine if any(d.options[i].character in a.free for a in c.aspects.values())]
         if holders:
-            return holders[0], reason("hand_to_holder", character=d.options[holders[0]].character)
+            return holders[0], reason("hand_to_holder", c.scene.display_names, character=d.options[holders[0]].character)
         return super()._next(c, d)
 
 
@@ -178,10 +178,10 @@ class SupportController(BasicController):
             best = max((c.effective(ally, s, "attack") for s in c.attack_skills(ally)), default=0)
             skill = max(c.attack_skills(ally), key=lambda s: c.effective(ally, s, "attack"))
             if best > 0 and c.f[me].skill(skill) >= 1:
-                return i, reason("back_up", ally=ally, skill=skill)
+                return i, reason("back_up", c.scene.display_names, ally=ally, skill=skill)
         setups = [i for i, o in enumerate(opts) if type(o) is CreateAdvantage and o.target in c.foes_of(me)]
         if setups and c.allies_of(me):
-            return setups[0], reason("set_up_for", template=opts[setups[0]].template, target=opts[setups[0]].target)
+            return setups[0], reason("set_up_for", c.scene.display_names, template=opts[setups[0]].template, target=opts[setups[0]].target)
         return super()._turn(c, d)
 
 

@@ -11,24 +11,25 @@ The fields are the option's (``target``, ``skill``, ``zone``, ``character``, ``t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 REASONS: dict[str, str] = {
     # a turn (basic, and the tactics built on it)
-    "concede": "the next hit would take it out; concedes while it can",
+    "concede": "concedes while it can: the next hit would take it out",
     "attack": "attacks {target} with {skill}: the best odds in reach",
     "blast": "catches {foes} foes in one {skill} attack on {zone}",  # a zone attack
     "step": "steps into {zone} to reach a foe",
     "close_in_better": "closes in to {zone} to use {skill} rather than {mediocre} at Mediocre",
     "force_way": "forces a way to {zone} to reach a foe",
-    "set_up": "no foe in reach: sets up {template}",
-    "full_defense": "no foe in reach: full defense",
-    "nothing": "nothing useful to do",
+    "set_up": "sets up {template}: no foe in reach",
+    "full_defense": "goes on full defense: no foe in reach",
+    "nothing": "has nothing useful to do",
     "smash": "smashes the closest foe, {target}",  # brute
     "back_off": "backs off to {zone} to keep its distance",  # sniper
     "shoot": "shoots {target} from range",  # sniper
-    "guard": "one hit from out: full defense",  # tactician
-    "outmatched": "outmatched (every attack rated below the defense): full defense",  # counter
+    "guard": "goes on full defense: one hit from out",  # tactician
+    "outmatched": "goes on full defense: outmatched (every attack rated below the defense)",  # counter
     "cash_in": "cashes its stacked invokes on {target}, the most wounded",  # tactician
     "set_up_on": "sets up {template} on {target} before striking",  # tactician
     "focus": "focuses fire on {target}, the most wounded",  # tactician
@@ -66,7 +67,7 @@ REASONS: dict[str, str] = {
     # a hit, a style, a cost
     "full_hit": "takes the full hit",
     "least_cost": "absorbs at the least cost",
-    "nothing_left": "nothing left to absorb the hit",
+    "nothing_left": "has nothing left to absorb the hit",
     "give_nothing": "gives the enemy nothing",
     "minor_cost": "gets there at a minor cost",
     "only_way": "the only way",  # a cost question basic has no rule for: the first option
@@ -100,6 +101,17 @@ REASONS: dict[str, str] = {
 }
 
 
-def reason(key: str, **fields: Any) -> str:
-    """The reason ``key`` with its fields filled in."""
+#: the fields that hold a character's or a zone's id: the reason names them as the table does
+#: ("attacks Zird with Fight", not "attacks zird")
+NAMED = frozenset({"target", "character", "ally", "holder", "offerer", "zone"})
+
+
+def reason(key: str, names: Mapping[str, str] | None = None, **fields: Any) -> str:
+    """The reason ``key`` with its fields filled in, characters and zones by their names
+    (``names``: id -> name, the scene's ``display_names``; required when a field names one)."""
+    named = NAMED.intersection(fields)
+    if named and names is None:
+        raise TypeError(f"reason {key!r} names {', '.join(sorted(named))}: pass the scene's display_names")
+    if named:
+        fields = {f: names.get(v, v) if f in NAMED else v for f, v in fields.items()}
     return REASONS[key].format(**fields)

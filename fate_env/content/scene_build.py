@@ -248,13 +248,12 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
 def _check_stunt_circumstances(scene: Scene, fail) -> None:
     """A bonus stunt whose ``when`` can never hold in this scene is refused, not silently dead."""
     from ..rules.stress import CONDITION_ROWS
-    from ..rules.conflict import CONSEQUENCE_NAMES, ENGINE_ASPECTS
+    from ..rules.aspects import ENGINE_ASPECTS, possible_consequence_names
     ids = [c.id for c in scene.characters]
     zones = [z.id for z in scene.zones]
     names = ({a.name for a in scene.aspects} | {t.name for t in scene.advantages} | set(ENGINE_ASPECTS)
              | {n for c in scene.characters for n in (c.high_concept, c.trouble, *c.aspects) if n}
-             | {n for track in CONSEQUENCE_NAMES.values() for n in track.values()}
-             | {n for names in scene.consequence_names.values() for n in names}
+             | possible_consequence_names(scene)
              | ({row[0] for row in CONDITION_ROWS} if scene.rules.facts.conditions else set())
              | set((scene.contest.twists or ()) if scene.contest else ()))
     for c in scene.characters:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Callable
 
-from fate_env.rules.aspects import CONSEQUENCE_NAMES
+from fate_env.rules.aspects import possible_consequence_names
 from fate_env.rules.kinds import SceneKind
 from fate_env.rules.reach import track_attack_skills
 from fate_env.rules.skills import ATTACK_SKILLS
@@ -35,7 +35,6 @@ WHEN_TAGS = {None: k.W_NONE, "zone": k.W_ZONE, "same_zone": k.W_SAME, "other_zon
              "full_defense": k.W_FULLDEF, "target": k.W_TARGET, "aspect": k.W_ASPECT}
 REACHES = {"melee": 0, "ranged": 1, "any": 2}
 TARGET_KINDS = {"foe": k.TG_FOE, "self": k.TG_SELF, "ally": k.TG_ALLY, "zone": k.TG_ZONE, "scene": k.TG_SCENE}
-CONSEQUENCE_LIST = {n for names in CONSEQUENCE_NAMES.values() for n in names.values()}
 CHARACTER_KINDS = ("pc", "major", "minor", "mob")
 
 Check = Callable[[Any, Scene], list[str]]
@@ -208,20 +207,13 @@ CHARACTER_FIELDS: dict[str, Any] = {
 }
 
 
-def _consequence_names(scene: Scene) -> set[str]:
-    """Every name a consequence can take in this scene: a stunt conditioned on one is not played."""
-    listed = {n for names in scene.consequence_names.values() for n in names}
-    owned = {f"{n} ({c.name})" for n in CONSEQUENCE_LIST for c in scene.characters} if listed else set()
-    return CONSEQUENCE_LIST | listed | owned
-
-
 def _stunt_reasons(c: CharacterSheet, scene: Scene) -> list[str]:
     why = []
     attack_skills = {skill for skill, _ in track_attack_skills(scene.rules.tracks_in_play(scene.conflict))}
     for st in c.stunts:
         if st.kind == "bonus":
             tag = st.cond.tag if st.cond is not None else None
-            if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in _consequence_names(scene) \
+            if tag not in WHEN_TAGS or tag == "aspect" and st.cond.arg in possible_consequence_names(scene) \
                     or tag == "target" and st.cond.arg not in {x.id for x in scene.characters}:
                 why.append(f"{c.id}'s stunt {st.name!r} (when: {st.when})")
         elif st.kind == "use_skill" and st.action != "attack":

@@ -371,7 +371,7 @@ def _reason_with_names(tb: Tables, a: list[int], option: Any) -> str:
         fields["skill"] = tb.skills[a[6]]
     if key == "close_in_better":
         fields["skill"], fields["mediocre"] = tb.skills[a[6]], tb.skills[a[7]]
-    return reason(key, **fields)
+    return reason(key, tb.scene.display_names, **fields)
 
 
 def payouts(tb: Tables, CH) -> dict[str, int]:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from fate_env.content.policies import pool_floor
-from fate_env.rules.aspects import CONSEQUENCE_NAMES
+from fate_env.rules.aspects import CONSEQUENCE_NAMES, consequence_candidates, own_consequence_name
 from fate_env.rules.hazards import slot as hazard_slot
 from fate_env.rules.scene import Scene
 from fate_env.rules.actions.remove import REMOVE_SKILLS
@@ -397,11 +397,12 @@ def _templates(scene: Scene, ix: _Index, names: _Names) -> np.ndarray:
     return TPL
 
 
-def _made_names(scene: Scene, names: _Names) -> dict[str, Any]:
+def _made_names(scene: Scene, names: _Names, skills: list[str]) -> dict[str, Any]:
     """The names of the aspects the kernel makes in play, numbered after the opening aspects' and the
-    stunts' (and before the templates'): the boosts, the grounds, the glancing blow, and
-    aspects.consequence_name's names (the first default name's id, the names the scene lists per
-    severity, each taker's own default when the scene lists any)."""
+    stunts' (and before the templates'): the boosts, the grounds, the glancing blow, and the
+    consequences' names: the defaults first (their ids in order), then aspects.consequence_candidates
+    for each skill that can strike (row 0: none, a hazard's or a crossing's hit) on each track and
+    severity, then each taker's own default."""
     made: dict[str, Any] = {"boosts": [names.id(b) for b in BOOSTS], "hard_won": names.id("Hard-Won Ground"),
                             "clear": names.id("Clear Ground"),
                             "glancing": names.id("Glancing Blow")}  # armor took a whole hit (attack.land)
@@ -409,9 +410,10 @@ def _made_names(scene: Scene, names: _Names) -> dict[str, Any]:
     for t in TRACKS:
         for sev in SEVERITIES:
             names.texts.append(CONSEQUENCE_NAMES[t][sev])
-    made["listed"] = [[names.id(x) for x in scene.consequence_names.get(sev, ())] for sev in SEVERITIES]
-    made["owned"] = [names.id(f"{CONSEQUENCE_NAMES[t][sev]} ({c.name})") if any(made["listed"]) else 0
-                     for c in scene.characters for t in TRACKS for sev in SEVERITIES]
+    made["rows"] = [[names.id(x) for x in consequence_candidates(scene, t, sev, skill)]
+                    for skill in (None, *skills) for t in TRACKS for sev in SEVERITIES]
+    made["owned"] = [names.id(own_consequence_name(t, sev, c.name)) for c in scene.characters for t in TRACKS
+                     for sev in SEVERITIES]
     return made
 
 
@@ -495,13 +497,13 @@ def _params(scene: Scene, ix: _Index, made: dict[str, Any], policies: dict[str, 
     """P: the scalar parameters (P_*), then the attack table, the order by skills, the policies, the
     skills of exploits and removals, and the consequence names, laid out in that order."""
     n, si, ci = len(ix.ids), ix.si, ix.ci
-    listed, owned = made["listed"], made["owned"]
+    rows, owned = made["rows"], made["owned"]
     names_at = k.NP + k.ATK_W * n + n + k.POL_W * n + len(EXPLOIT_SKILLS) + 3
-    P = np.zeros(names_at + 2 * len(SEVERITIES) + sum(map(len, listed)) + len(owned), np.int64)
+    P = np.zeros(names_at + 2 * len(rows) + sum(map(len, rows)) + len(owned), np.int64)
     P[k.P_CNAMES] = names_at
-    at = names_at + 2 * len(SEVERITIES)
-    for s_, ids_ in enumerate(listed):
-        P[names_at + 2 * s_], P[names_at + 2 * s_ + 1] = len(ids_), at
+    at = names_at + 2 * len(rows)
+    for r, ids_ in enumerate(rows):
+        P[names_at + 2 * r], P[names_at + 2 * r + 1] = len(ids_), at
         P[at:at + len(ids_)] = ids_
         at += len(ids_)
     P[k.P_COWNED] = at
@@ -642,7 +644,7 @@ def build(scene: Scene, policies: dict[str, tuple[str, dict]], asks: dict[str, i
     SIGHT, HOPS, ZF, ZFN, ZR, ZRN = _zone_tables(scene, ix, maps)
     pool = (scene.gm_fate_points if scene.gm_fate_points is not None else len(scene.pcs)) + \
         sum(c.fate_points for c in scene.characters if c.is_npc)
-    made = _made_names(scene, names)
+    made = _made_names(scene, names, ix.skills)
     TPL = _templates(scene, ix, names)
     P = _countdown_params(_params(scene, ix, made, policies, asks, int(pool), len(A0)), scene, ix, names)
     P = _hazard_params(_map_params(P, scene, ix, names, maps, len(A0)), scene, ix, names, len(A0))

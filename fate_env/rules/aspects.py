@@ -16,12 +16,36 @@ from .state import ACTIVE, ADVANTAGE, BOOST, CHARACTER, CONSEQUENCE, SITUATION, 
 from .play import Play
 
 if TYPE_CHECKING:
-    from .scene import Hazard
+    from .scene import Hazard, Scene
 
 CONSEQUENCE_NAMES = {
     PHYSICAL: {"mild": "Bruised and Battered", "moderate": "Deep Cut", "severe": "Broken Bones", "extreme": "Maimed"},
     MENTAL: {"mild": "Flustered", "moderate": "Shaken to the Core", "severe": "Crippling Doubt",
              "extreme": "Broken Spirit"},
+}
+#: skill -> severity -> names for the consequences a blow with that skill leaves (the default
+#: skills that attack; any other skill's blows take the track's names)
+HIT_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
+    "Fight": {"mild": ("Bruised Ribs", "Split Lip", "Black Eye"), "moderate": ("Deep Gash", "Cracked Ribs", "Twisted Knee"),
+              "severe": ("Broken Arm", "Run Through", "Shattered Jaw"), "extreme": ("Lost an Eye", "Maimed Hand")},
+    "Shoot": {"mild": ("Grazed", "Nicked Ear", "Shrapnel Scratches"),
+              "moderate": ("Arrow in the Shoulder", "Shot in the Leg", "Bleeding Side"),
+              "severe": ("Shot Through the Gut", "Bolt in the Lung"), "extreme": ("Crippled Leg", "Half-Blind")},
+    "Physique": {"mild": ("Winded", "Bruised All Over"), "moderate": ("Wrenched Back", "Crushed Fingers"),
+                 "severe": ("Broken Ribs", "Cracked Skull"), "extreme": ("Crushed Spine",)},
+    "Provoke": {"mild": ("Unnerved", "Lost My Nerve"), "moderate": ("Haunted by the Threat", "Jumping at Shadows"),
+                "severe": ("Terrified", "Can't Stop Shaking"), "extreme": ("Nerve Gone for Good",)},
+    "Deceive": {"mild": ("Second-Guessing", "Off My Game"), "moderate": ("Played for a Fool", "Doubting My Friends"),
+                "severe": ("Can't Trust Anyone",), "extreme": ("Lost My Grip on the Truth",)},
+    "Rapport": {"mild": ("Charmed",), "moderate": ("Divided Loyalties",), "severe": ("Turned",),
+                "extreme": ("Wholly Won Over",)},
+}
+#: a track's plainer names, after its default
+FALLBACK_NAMES = {
+    PHYSICAL: {"mild": ("Scraped and Sore",), "moderate": ("Nasty Wound",), "severe": ("Grievous Injury",),
+               "extreme": ("Scarred for Life",)},
+    MENTAL: {"mild": ("Unsettled",), "moderate": ("Badly Shaken",), "severe": ("Deeply Scarred",),
+             "extreme": ("Changed Forever",)},
 }
 #: the names of the boosts and other aspects the engine itself puts into play (a bonus stunt's
 #: ``when: aspect: NAME`` may name one of these, see fate_env.content.scenes)
@@ -129,19 +153,40 @@ def removable(e: "Play", f: Fighter) -> list[Aspect]:
     return out
 
 
-def consequence_name(e: "Play", track: str, severity: str, owner: str) -> str:
-    """A new consequence's name: the next of the scene's ``consequence_names`` for the severity
-    not already in play (once they are all taken, the default name made the taker's own, so no
-    two carry the same one); without such a list, the severity's default name on the track."""
-    listed = e.scene.consequence_names.get(severity)
-    default = CONSEQUENCE_NAMES[track][severity]
-    if not listed:
-        return default
+def consequence_candidates(scene: "Scene", track: str, severity: str, skill: str | None) -> tuple[str, ...]:
+    """The names a new consequence may take, best first: the scene's own list for the severity,
+    then words for the skill that dealt the hit (a blade leaves a gash, a taunt leaves doubt), the
+    track's default, then its plainer fallback. Fate leaves the name to the table (003:1631-1634);
+    these are the engine's proposal, and live play still asks. Both engines read this list (the
+    fast core lays it out per skill in its tables)."""
+    out = (*scene.consequence_names.get(severity, ()), *HIT_NAMES.get(skill or "", {}).get(severity, ()),
+           CONSEQUENCE_NAMES[track][severity], *FALLBACK_NAMES[track][severity])
+    return tuple(dict.fromkeys(out))
+
+
+def own_consequence_name(track: str, severity: str, name: str) -> str:
+    """The default name made its taker's own, once every candidate is on someone in the scene."""
+    return f"{CONSEQUENCE_NAMES[track][severity]} ({name})"
+
+
+def possible_consequence_names(scene: "Scene") -> set[str]:
+    """Every name a consequence can take in ``scene``: the candidates for any skill (or none) on
+    either track, and each character's own defaults (what a stunt's ``when: aspect`` may name)."""
+    return {n for t in CONSEQUENCE_NAMES for sev in CONSEQUENCE_NAMES[t] for skill in (None, *HIT_NAMES)
+            for n in consequence_candidates(scene, t, sev, skill)} \
+        | {own_consequence_name(t, sev, c.name) for t in CONSEQUENCE_NAMES for sev in CONSEQUENCE_NAMES[t]
+           for c in scene.characters}
+
+
+def consequence_name(e: "Play", track: str, severity: str, owner: str, skill: str | None = None) -> str:
+    """A new consequence's name: the first of :func:`consequence_candidates` (for the hit's
+    ``skill``; none for a hazard, a crossing or a cost) that no consequence in play carries, so no
+    two characters carry the same one; once all are, the default made the taker's own."""
     taken = {a.name for a in e.t.aspects.values() if a.kind == CONSEQUENCE}
-    for name in (*listed, default):
+    for name in consequence_candidates(e.scene, track, severity, skill):
         if name not in taken:
             return name
-    return f"{default} ({e.t.f[owner].sheet.name})"
+    return own_consequence_name(track, severity, e.t.f[owner].sheet.name)
 
 
 def boost(e: "Play", holder: str, name: str) -> None:

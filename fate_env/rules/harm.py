@@ -23,9 +23,11 @@ from .play import Play
 __all__ = ["Absorb", "TakenOut", "absorb_plans", "plan_value", "harm"]
 
 
-def harm(e: "Play", t: Fighter, shifts: int, track: str, source: str | None, note: str | None = None) -> Flow:
+def harm(e: "Play", t: Fighter, shifts: int, track: str, source: str | None, note: str | None = None,
+         skill: str | None = None) -> Flow:
     """A hit of ``shifts`` on ``track``: the target absorbs it as its kind of character does, or
-    is taken out (003:1562-1634). Consequences give the attacker a free invoke (003:1631-1634)."""
+    is taken out (003:1562-1634). Consequences give the attacker a free invoke (003:1631-1634) and
+    are named for the ``skill`` that struck (none: a hazard's, a crossing's)."""
     if shifts <= 0:
         return
     e.emit(ev.Hit(t.id, source, shifts, track, (note,) if note else ()))
@@ -57,7 +59,7 @@ def harm(e: "Play", t: Fighter, shifts: int, track: str, source: str | None, not
         tr.marked[b] = True
     for s in choice.slots:
         slot = t.slots[s]
-        name = slot.name or consequence_name(e, track, slot.severity, t.id)
+        name = slot.name or consequence_name(e, track, slot.severity, t.id, skill)
         a = condition_marked(e, t, slot) if slot.name else None
         if a is None:
             a = new_aspect(e, name, CONSEQUENCE, owner=t.id, creator=source, role=slot.severity)

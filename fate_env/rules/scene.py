@@ -8,6 +8,7 @@ any number of conflicts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .ruleset import RuleSet
 from .skills import DEFAULT_ADVANTAGES, AdvantageTemplate
@@ -358,8 +359,14 @@ class Scene:
     #: characters not in play at the start, for the GM to bring in (live play's /add)
     reserves: tuple[CharacterSheet, ...] = ()
     #: names for the consequences taken in this scene, by severity, used in order (a name already
-    #: in play is skipped; see rules.aspects.consequence_name); without one, the default names
+    #: in play is skipped), before the struck skill's (rules.aspects.consequence_candidates)
     consequence_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @cached_property
+    def display_names(self) -> dict[str, str]:
+        """Id -> the name a table reads, for every character (reserves too) and zone: what the
+        reasons, the narration and the pages say instead of an id."""
+        return {**{z.id: z.name for z in self.zones}, **{c.id: c.name for c in (*self.reserves, *self.characters)}}
 
     def character(self, cid: str) -> CharacterSheet:
         for c in self.characters:

@@ -86,7 +86,7 @@ def test_scripted_npcs_spend_invoke_and_attack_as_a_gm_would_allow(name, rules):
         if type(o) is Attack and d.kind == "turn":
             assert f"with {o.skill}" in label and narrator.name(o.target) in label
             if reason.startswith("attacks"):
-                assert reason.startswith(f"attacks {o.target} with {o.skill}")
+                assert reason.startswith(f"attacks {narrator.name(o.target)} with {o.skill}")
             moves = [i for i, x in enumerate(d.options) if type(x) is Move]
             if c.f[d.actor].skill(o.skill) <= 0 and moves and not c.facts.minor_moves and type(ctl).__name__ in (
                     "BasicController", "MinionController", "CowardController"):

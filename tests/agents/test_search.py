@@ -72,7 +72,7 @@ def test_it_finishes_a_foe_who_is_one_hit_from_out():
     assert d.kind == "turn" and d.actor == "npc"
     index, reason = SearchController(0, simulations=8, depth=1).choose(c, d)
     assert type(d.options[index]) is Attack and d.options[index].target == "hero", reason
-    assert reason.startswith("attacks hero with Fight: ") and "to take hero out within 1 exchange" in reason
+    assert reason.startswith("attacks Hero with Fight: ") and "to take Hero out within 1 exchange" in reason
 
 
 def test_outlook_scores_an_ended_scene_by_its_winner_and_a_running_one_by_harm():

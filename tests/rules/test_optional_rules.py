@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import DUO, Driver, aspect_id, make_scene, under
 
+from fate_env.rules.aspects import HIT_NAMES
 from fate_env.rules.conflict import Conflict
 from fate_env.rules.engine import start
 from fate_env.rules.harm import Absorb
@@ -54,7 +55,7 @@ def test_the_extreme_consequence_replaces_an_aspect_never_the_high_concept():
     assert plan in c.pending.options
     c.step(plan)
     names = {a.name for a in c.aspects.values() if a.owner == "brute"}
-    assert names == {"Hulking Brute", "Loyal to the Boss", "Maimed"}
+    assert names == {"Hulking Brute", "Loyal to the Boss", HIT_NAMES["Fight"]["extreme"][0]}  # named for the blow
     removed = [e for e in c.events if type(e).__name__ == "AspectRemoved"]
     assert [(e.aspect, e.why) for e in removed] == [("Slow Witted", "replaced by an extreme consequence")]
 
@@ -676,9 +677,10 @@ def test_the_gentler_true_form_carries_consequences_one_step_down():
     d.do("style", "hero", Choose("full_hit"))
     d.skip_invokes()  # 8 shifts more than the brute has left: taken out, the only option
     e = _names(c, "TrueFormRevealed")[-1]
-    assert sorted(e.carried) == ["mild: Deep Cut", "moderate: Broken Bones"]
+    cut, broken = HIT_NAMES["Fight"]["moderate"][0], HIT_NAMES["Fight"]["severe"][0]  # the hero's Fight blow's names
+    assert sorted(e.carried) == [f"mild: {cut}", f"moderate: {broken}"]
     assert sorted((s.severity, c.aspects[s.aspect].name) for s in c.f["horror"].slots if s.aspect is not None) == [
-        ("mild", "Deep Cut"), ("moderate", "Broken Bones")]
+        ("mild", cut), ("moderate", broken)]
 
 
 @pytest.mark.parametrize("extra,expected", [
@@ -891,7 +893,7 @@ def test_basic_puts_a_whole_split_on_the_weakest_defence():
         Driver(c).do("respond", goon, Defend())
     Driver(c).skip_invokes()
     i, why = BasicController()._cost(c, c.pending)
-    assert c.pending.options[i] == Assign("goon2", 5) and "goon2" in why
+    assert c.pending.options[i] == Assign("goon2", 5) and c.scene.display_names["goon2"] in why
 
 
 # -- distractions (003:2346-2375) ----------------------------------------------------------------

@@ -9,7 +9,7 @@ from .events import _emit
 from .layout import (
     A_BLOCK, BK_A, BK_B, BKW, P_BLK, A_ALIVE, A_BTURN, A_CREATOR, A_KIND, A_NAME, A_OWNER, A_SKILL, A_ZONE, ACTIVE, BAIL_ASPECTS, C_STATUS, C_ZONE,
     E_BOOST, E_REMOVED, G_ASEQ, G_BAIL, G_NAL, G_TURNSEQ, K_ADVANTAGE, K_BOOST, K_CONSEQUENCE, K_SITUATION, NEG,
-    P_AMAX, P_CNAMES, P_COWNED, P_NAME_CONS0, P_SHOOT, P_TRACK, S_SIDE, WHY_EXPIRED, HZ_ASPECT, HZ_ZONE, HZW, P_HZ,
+    P_AMAX, P_CNAMES, P_COWNED, P_SHOOT, P_TRACK, S_SIDE, WHY_EXPIRED, HZ_ASPECT, HZ_ZONE, HZW, P_HZ,
     P_NHZ,
 )
 from .mirror import mirrors
@@ -17,17 +17,13 @@ from .mirror import mirrors
 
 @mirrors("fate_env.rules.aspects.consequence_name")
 @njit(cache=True, _nrt=False)
-def _cons_name(A, AL, G, P, track, sev, owner):
-    """A new consequence's name id: without names listed for its severity, the default on the track;
-    else the first listed one (then the default) that no consequence in play carries; once all are,
-    the default made the taker's own. Name ids are one per text, so equal ids are equal names."""
-    default = P[P_NAME_CONS0] + 4 * track + sev
-    at = P[P_CNAMES] + 2 * sev
-    listed = P[at]
-    if listed == 0:
-        return default
-    for j in range(listed + 1):
-        name = P[P[at + 1] + j] if j < listed else default
+def _cons_name(A, AL, G, P, track, sev, owner, skill):
+    """A new consequence's name id: the first of its candidates (aspects.consequence_candidates, laid
+    out per skill that struck, NEG: none) that no consequence in play carries; once all are, the
+    default made the taker's own. Name ids are one per text, so equal ids are equal names."""
+    at = P[P_CNAMES] + 2 * (((skill + 1) * 2 + track) * 4 + sev)
+    for j in range(P[at]):
+        name = P[P[at + 1] + j]
         taken = False
         for i in range(G[G_NAL]):
             aid = AL[i]

@@ -15,7 +15,7 @@ from .layout import (
     C_TAKEN, D_ABSORB, D_CONCESSION, E_ABSORBED, E_ANSWERED, E_HIT, E_OFFERED, E_REMOVED, G_BAIL,
     G_PSHIFTS, K_CONSEQUENCE, L_SEV, L_TRACK, L_VALUE, NEG, NSF, O_ABSORB, O_ACCEPT, O_OFFER, O_REFUSE,
     O_TAKENOUT, P_NCD, P_OFFERED, P_ORDERED, P_POL, P_STYLE, P_TRACK, POL_MARGIN, POL_W, R_A_LEAST, R_A_OFFER,
-    R_CN_ACCEPT, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME, SEV_SEVERE, STYLE_CONDENSED, STYLE_ROLLUP,
+    R_CN_ACCEPT, R_SKILL, S_MOB, S_NBOX, S_NSLOT, S_XREPL, SEV_EXTREME, SEV_SEVERE, STYLE_CONDENSED, STYLE_ROLLUP,
     TR_CONSEQUENCE, WHY_REPLACED,
 )
 from .mirror import kernel_only, mirrors
@@ -180,7 +180,7 @@ def _harm(T, W, EV, target, shifts, source, B, note, weapon, armor):
     for k in range(SC[target, S_NSLOT]):
         if slotmask & (1 << k):
             sev = SLOTS[target, k, L_SEV]
-            name = _cons_name(A, AL, G, P, track, sev, target)
+            name = _cons_name(A, AL, G, P, track, sev, target, B.R[R_SKILL] if source != NEG else NEG)
             aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, target, NEG, source)
             if aid == NEG:
                 return

@@ -171,9 +171,10 @@ TR_EXCHANGE, TR_TURN, TR_CONSEQUENCE, TR_TAKEN_OUT = (TRIGGERS.index(w) for w in
 # P_NBLAST: how many zone_attack stunts the scene's sheets hold (0: a turn offers no zone attack)
 # P_WEAPONS: the weapons dial (ruleset.weapons, weapon_effect): WEAPONS_OFF, on a hit's shifts, or as roll modifiers
 # P_USESKILL: how many use_skill stunts other than to attack the scene's sheets hold (0: a roll's skills are never widened)
-# P[P[P_CNAMES] + 2 * sev]: how many consequence names the scene lists for severity sev (0: none, the
-# default name), P[... + 1] where in P their name ids start, in order; P[P[P_COWNED] + (owner * 2 + track) *
-# 4 + sev]: the id of the default name made its taker's own ("Wounded (Og)"), once every listed one is taken
+# P[P[P_CNAMES] + 2 * (((skill + 1) * 2 + track) * 4 + sev)]: how many names a consequence of severity sev on
+# the track may take when ``skill`` struck (skill NEG: a hazard's or a crossing's hit, a cost), P[... + 1] where
+# in P their name ids start, best first (aspects.consequence_candidates); P[P[P_COWNED] + (owner * 2 + track) *
+# 4 + sev]: the id of the default name made its taker's own ("Deep Cut (Og)"), once every candidate is taken
 # P[P[P_XSK]:+9]: the skills to take advantage of an aspect with (skills.EXPLOIT_SKILLS); P[P[P_RSK]:+3]: to clear one
 # P[P_MAJOR]: the major_cost dial; P[P[P_ZCOST] + (m * zones + a) * zones + b]: the cost of an overcome move from a to b (G_MAP)
 #: the weapons dial as the kernel keeps it (P_WEAPONS)
@@ -241,11 +242,12 @@ NG = G_TASKRES + TRW * MAX_TASKRES
 # log holds G_STOPEV events (0: never)
 # the roll in progress (R)
 R_ACTOR, R_OPP, R_BASE, R_FACES, R_BONUS, R_OBASE, R_OFACES, R_OBONUS, R_Z1, R_Z2, R_ACTION, R_TARGET, R_ABOUT, \
-    R_HASFLOOR, R_OFLOOR, R_ALONE = range(16)
-NR = 16
+    R_HASFLOOR, R_OFLOOR, R_ALONE, R_SKILL = range(17)
+NR = 17
 # R_HASFLOOR, R_OFLOOR: a protected defender's floor (Roll.opp_floor, 002:46): its defense roll counts as at least
 # R_OFLOOR; R_ALONE: only the roller invokes (invokes.invoke_turns with one seat: a Fate 3.0 block's roll)
 # R_ABOUT: the blocks the roll is about (Roll.about, a mask: a move across them, clearing one, a shove into one)
+# R_SKILL: the roller's skill (an attack's names the consequences it leaves, aspects._cons_name)
 # R_TARGET: the character a roll is about (Roll.target: an attack's target, defended or not), or NEG
 
 # event rows: EV[i, 0] is the code, the rest its fields

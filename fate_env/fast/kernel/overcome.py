@@ -62,7 +62,7 @@ def _cost_consequence(SC, SLOTS, SLOTA, CH, A, AF, AL, G, P, EV, c, enemy):
     """overcome._cost_consequence: a mild or moderate consequence on ``c`` as a major cost (False:
     the aspect table is full)."""
     slot = _major_slot(SC, SLOTS, SLOTA, P, c)
-    name = _cons_name(A, AL, G, P, P[P_TRACK], SLOTS[c, slot, L_SEV], c)
+    name = _cons_name(A, AL, G, P, P[P_TRACK], SLOTS[c, slot, L_SEV], c, NEG)
     aid = _new_aspect(A, AF, AL, G, P, name, K_CONSEQUENCE, c, NEG, enemy)
     if aid == NEG:
         return False

@@ -11,7 +11,7 @@ from .layout import (
     R_ABOUT, A_ALIVE, A_NAME, A_OWNER, A_ZONE, ACT_ATTACK, ACT_DEFEND, ACTIVE, C_DEFONFULL, C_FULLDEF, C_MEMBERS, C_NSTUNT,
     G_STOODIN, R_TARGET,
     C_NSUP, C_PEN, C_MINOR, C_STATUS, C_TWCAP, C_ZONE, E_PASSIVE, FAR, E_ROLLED, G_NDICE, NCF, NEG, P_ATHLETICS, P_FIGHT, P_TRACK,
-    P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
+    P_USESKILL, P_WEAPONS, P_WILL, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_SKILL, R_Z1, R_Z2,
     S_ARMOR, S_SIDE, S_WEAPON, T_ACTION, T_ARG, T_BONUS, T_OWNER, T_SKILL, T_TAG, W_ASPECT, W_FULLDEF, W_NONE, W_OTHER,
     W_SAME, W_TARGET, W_USE, W_ZONE, WEAPONS_ROLL, ACT_CONTEST, ACT_OVERCOME,
 )
@@ -253,6 +253,7 @@ def _roll_action(T, W, B, EV, actor, action, skill, target, opposer, dskill, pas
     # weapons as roll modifiers (rolls.roll's ``armed``): an attack a defence opposes, on the physical track
     armed = P[P_WEAPONS] == WEAPONS_ROLL and action == ACT_ATTACK and opposer != NEG and P[P_TRACK] == 0
     R[R_ACTOR] = actor
+    R[R_SKILL] = skill
     R[R_BASE], R[R_FACES] = _rolled(T, W, EV, faces, actor, action, skill, target, opposer,
                                     SC[actor, S_WEAPON] if armed else 0)
     R[R_BONUS] = 0

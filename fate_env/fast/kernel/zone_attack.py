@@ -11,7 +11,7 @@ from .invokes import _settle
 from .layout import (
     BK_ATTACK, P_BLOCKACT,
     G_MAP, R_ABOUT, ACT_ATTACK, ACT_DEFEND, ACTIVE, BAIL_NONE, BLAST_BITS, C_STATUS, C_ZONE, D_TURN, E_BLAST, G_BAIL, NEG, O_ZONEATTACK,
-    P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_Z1, R_Z2,
+    P_SHOOT, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_OBASE, R_OBONUS, R_OFACES, R_OPP, R_SKILL, R_Z1, R_Z2,
     S_SIDE, T_ARG, T_OWNER, T_SKILL, T_TAG, W_BLAST, E_PASSIVE, RESP_DEFEND, RESP_NONE, WHY_PASSIVE_FORGO, R_TARGET,
 )
 from .block import _get_past
@@ -165,6 +165,7 @@ def _zone_attack(T, W, B, EV, actor, zone, skill):
             dskill = _defend_skill(SK, ST, CH, A, P, t, actor, reach, skill)
             R[R_OBASE], R[R_OFACES] = _rolled(T, W, EV, faces, t, ACT_DEFEND, dskill, actor, actor, 0)
         R[R_ACTOR] = actor
+        R[R_SKILL] = skill
         R[R_BASE] = _attack_rating(SK, ST, CH, A, actor, skill, t)  # the effort against t (rolls.base, a look)
         R[R_FACES] = dice
         R[R_BONUS] = 0

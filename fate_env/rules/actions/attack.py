@@ -103,7 +103,7 @@ def land(e: "Play", f: Fighter, target: str, r: Roll, track: str, into: tuple[st
         if hit <= 0:  # armor took it all: the tie's boost after all (003:2686-2689)
             boost(e, f.id, "Opening")
             return
-        yield from harm(e, t, hit, track, f.id, note=note)
+        yield from harm(e, t, hit, track, f.id, note=note, skill=r.skill)
         return
     if t.sheet.minion_armor:
         shield = yield from minion_armor(e, f, t, m)
@@ -127,7 +127,7 @@ def land(e: "Play", f: Fighter, target: str, r: Roll, track: str, into: tuple[st
         return
     if e.solo:
         hit = reduce_hit(e, target, hit)
-    yield from harm(e, t, hit, track, f.id, note=note)
+    yield from harm(e, t, hit, track, f.id, note=note, skill=r.skill)
 
 
 def armored(e: "Play", f: Fighter, t: Fighter, shifts: int, weapons: bool) -> int:
