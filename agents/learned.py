@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from fate_env.content.narrate import plural, side_words
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.options import Concede
 
@@ -276,8 +277,9 @@ class LearnedController:
         if self.rehearsal is None or self.pinned is not None or self._line_key(scene, side) in _LINES:
             return None
         plan = self.rehearsal
-        return (f"the general learned NPC rehearses this scene for {side} before it plays: each of its "
-                f"{len(plan.candidates)} lines in up to {len(plan.seeds())} fights against the PC scripts")
+        return (f"the learned NPC tries this scene out for {side_words(scene, side)} before it plays: "
+                f"{plural(len(plan.candidates), 'way')} of playing, each in up to {plural(len(plan.seeds()), 'practice fight')} "
+                f"against scripted PCs")
 
     def rehearsal_note(self, scene, side: str) -> str | None:
         """What a live table says before this file's first decision for ``side`` in ``scene``: the line
@@ -288,11 +290,12 @@ class LearnedController:
         choice = self.line_for(scene, side)
 
         def named(line: str) -> str:
-            return f"{line} outright" if line in self.outright else f"the network beside {line}"
+            return f"the {line} script alone" if line in self.outright else f"its own judgement guided by the {line} script"
         ranked = sorted(choice.wins.items(), key=lambda x: -x[1])
-        wins = ", ".join(f"{named(line)} {won}" for line, won in ranked)
-        return (f"the general learned NPC rehearsed this scene for {side} ({choice.fights} fights against the "
-                f"PC scripts, fixed dice), wins: {wins}; it plays {named(choice.line)}")
+        wins = "; ".join(f"{named(line)} won {won}" for line, won in ranked)
+        return (f"the learned NPC rehearsed this scene for {side_words(scene, side)} in "
+                f"{plural(choice.fights, 'practice fight')} against scripted PCs, the same dice for each way of "
+                f"playing: {wins}. It plays {named(choice.line)}")
 
     def helper_in(self, c: Conflict, actor: str):
         """The helper script ``actor`` plays beside in ``c`` (its side's line) and the line's
@@ -339,14 +342,14 @@ class LearnedController:
             return helper.choose(c, d)
         if choice.line in self.outright:
             index, why = helper.choose(c, d)
-            return index, f"{why} (the general learned NPC plays {choice.line} outright here: its rehearsal's pick)"
+            return index, f"{why} (the learned NPC plays the {choice.line} script alone here: its rehearsal's pick)"
         scores, suggested, _ = self.scores(c, d)
         index = int(np.argmax(scores))
         if scores[index] - scores[suggested] < self.keep_within:  # not sure enough to depart from the script
             index = suggested
-        why = f"{describe(c, d.actor, d.options[index])}: the general learned NPC's choice"
+        why = f"{describe(c, d.actor, d.options[index])}: the learned NPC's choice"
         if choice.wins:  # a line a rehearsal chose
-            why += f", on its {choice.line} line"
+            why += f", guided by the {choice.line} script"
         if index != suggested:
-            why += f" ({helper.name} would have: {describe(c, d.actor, d.options[suggested])})"
+            why += f" (the {helper.name} script would have: {describe(c, d.actor, d.options[suggested])})"
         return index, why

@@ -2,11 +2,12 @@
 (seed 5) at a player's turn (a decision of many options), taken by Debian's chromium through Playwright
 (nothing downloaded).
 
-    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke|respond|absorb|offer] [--phone]
+    python scripts/web_screenshots.py [--out docs] [--answers 0] [--at turn|invoke|respond|absorb|offer|report] [--phone]
 
 ``--answers N`` answers N questions first (each by its proposal), then goes on to the next player's
 question of the kind ``--at`` names (a turn, an invoke, a defense, a hit to take; ``offer``: the first compel the
-NPCs' side proposes, the table playing with ``--compels``, shown on the GM's page and that PC's player's). Each page's file name says which; the
+NPCs' side proposes, the table playing with ``--compels``, shown on the GM's page and that PC's player's; ``report``:
+the fight played to its end, each page scrolled to its report). Each page's file name says which; the
 script prints how many buttons the question shows on each page (the rest are behind "more").
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
@@ -42,7 +43,7 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--answers", type=int, default=0)
     p.add_argument("--phone", action="store_true", help="also each page at 390x844, as its screen shows it (*_phone.png)")
-    p.add_argument("--at", choices=("turn", "invoke", "respond", "absorb", "offer"), default="turn",
+    p.add_argument("--at", choices=("turn", "invoke", "respond", "absorb", "offer", "report"), default="turn",
                    help="the player's question to show")
     args = p.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -63,7 +64,12 @@ def main() -> None:
     while True:  # N answers in, then on to a player's turn
         with urllib.request.urlopen(f"{base}/api/{gm}/state") as r:
             q = json.loads(r.read())["question"]
-        if q is None or (answered >= args.answers and q["kind"] == "decision" and q["decision"] == args.at
+        if args.at == "report" and q is None and host.session.table.finished:
+            break
+        if args.at == "report" and q is None:
+            time.sleep(0.05)
+            continue
+        if (args.at != "report" and q is None) or (answered >= args.answers and q["kind"] == "decision" and q["decision"] == args.at
                          and not q["for_npc"]) or (args.at == "offer" and q["kind"] == "offer"):
             break
         answer = ({"answer": "choose", "number": q["proposal"]} if q["kind"] == "decision" and q["proposal"]
@@ -87,6 +93,9 @@ def main() -> None:
                 page.goto(f"{base}/t/{token}")
                 page.wait_for_selector("#map .zone")
                 page.wait_for_selector("#ask[data-seq]")
+                if args.at == "report":
+                    page.wait_for_selector("#reporttext h1")
+                    page.evaluate("document.getElementById('reporttext').scrollIntoView()")
                 time.sleep(0.3)
                 name = args.out / f"web_{seat}{'' if args.at == 'turn' else '_' + args.at}{suffix}.png"
                 page.screenshot(path=str(name), full_page=whole)

@@ -12,6 +12,7 @@ from conftest import ROOT, SHIPPED
 from agents.base import controllers_for, make_controller, play
 from fate_env.cli import main
 from fate_env.rules.conflict import Conflict, replay
+from fate_env.content.narrate import side_words
 from fate_env.content.scenes import load_scene
 
 
@@ -23,12 +24,12 @@ def test_resolve_narrates_to_an_end(name, rules, capsys):
     assert "dice [" in out
     kind = load_scene(name).kind
     if kind == "conflict":
-        assert "-- Exchange 1 --" in out and "rolls attack with" in out
-        assert "Winner:" in out and ("wins ==" in out or "Unresolved" in out)
+        assert "\nExchange 1\n" in out and "rolls attack with" in out
+        assert "Winner:" in out and (" win." in out or " wins." in out or "No side wins." in out or "Unresolved" in out)
     elif kind == "contest":
-        assert "-- Exchange 1 --" in out and "(victories:" in out
+        assert "\nExchange 1\n" in out and "Victories: " in out
         winner = json_outcome(name, rules)["winner"]
-        assert f"Winner: {winner}" in out and "== Over" in out
+        assert f"Winner: {side_words(load_scene(name), winner)}" in out and "\nOver after " in out
     else:
         assert "Results:" in out and "The challenge is over" in out
 

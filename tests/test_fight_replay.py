@@ -10,6 +10,7 @@ import pytest
 from conftest import SHIPPED
 
 from fate_env.cli import main
+from fate_env.content.narrate import side_verb, side_words
 from fate_env.content.scenes import load_scene
 
 
@@ -33,8 +34,8 @@ def test_every_shipped_scene_replays_as_a_markdown_report(tmp_path, scene, capsy
     for c in s.characters:
         assert f"| {c.name.replace('_', chr(92) + '_')}" in report
     winner = outcome["winner"]
-    assert (f"{winner} win" if winner else "unresolved" if outcome["unresolved"] else "no side wins") in \
-        report.split("\n")[2].replace("\\_", "_")
+    said = f"{side_words(s, winner)} {side_verb(s, winner, 'win', 'wins')}" if winner else None
+    assert (said or ("unresolved" if outcome["unresolved"] else "no side wins")) in report.split("\n")[2].replace("\\_", "_")
 
 
 def test_replay_tells_the_same_story_as_resolve(tmp_path, capsys):

@@ -76,7 +76,7 @@ def test_a_gm_at_a_terminal_sees_menus_with_odds_a_panel_named_consequences_and_
         board += term.read_until_prompt()
     assert "\x1b[" in term.raw.decode(errors="replace"), "on a terminal the panel is drawn in colour"
     assert "Aspects in play (#handle)" in board and "#10" in board
-    assert re.search(r"  Attack:\n +\d+\. (\(proposed\) )?attack .+ with Fight +\[Good \(\+3\) vs Fair \(\+2\): 58% success",
+    assert re.search(r"  Attack:\n +\d+\. (\(proposed\) )?attack .+ with Fight +\(\+3 against \+2: 58% success",
                      first)
     assert "type 'more' to see all" in first and "type 'more' to see all" in board  # the question again below
     term.send("/add Dock Thug x2: mob, Fight 2 @floor_east")

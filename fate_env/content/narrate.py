@@ -15,7 +15,65 @@ from ..rules.dice import show_faces
 from ..rules.ladder import describe, signed
 from ..rules.scene import Scene
 
-OUTCOME_WORDS = {"fail": "fails", "tie": "ties", "success": "succeeds", "success_with_style": "succeeds with style"}
+#: a roll's outcome as a table says it, and how far it cleared or missed the opposition
+OUTCOME_WORDS = {"fail": "a failure", "tie": "a tie", "success": "a success", "success_with_style": "a success with style"}
+
+#: the kind of each narrated line, for views that set them apart (the report's headings): an exchange's
+#: start, a scene's start or end, a turn, an NPC's reason; any other line is "detail"
+LINE_KINDS = {ev.ExchangeStarted: "exchange", ev.ConflictStarted: "headline", ev.ContestStarted: "headline",
+              ev.ChallengeStarted: "headline", ev.ConflictEnded: "headline", ev.TurnStarted: "turn",
+              ev.DecisionMade: "reason"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 shift', '3 shifts': a count as a table says it (never 'shift(s)')."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+#: a character's kind as a table says it
+KIND_WORDS = {"pc": "PC", "major": "major NPC", "minor": "minor NPC", "mob": "mob"}
+
+
+def side_words(scene: Scene, side: str | None) -> str:
+    """A side as a table names it: its one character's name ("Teran the Swift"), "the PCs" for the one
+    side of player characters, else its name with spaces ("the smugglers"); None: no side."""
+    if side is None:
+        return "no side"
+    members = [c for c in scene.characters if c.side == side]
+    if len(members) == 1 and members[0].kind != "mob":
+        return members[0].name
+    if {c.side for c in scene.characters if c.kind == "pc"} == {side} and all(c.kind == "pc" for c in members):
+        return "the PCs"
+    return "the " + side.replace("_", " ")
+
+
+def side_verb(scene: Scene, side: str, many: str, one: str) -> str:
+    """The verb a side takes: ``one`` after a lone character's name ("Cynere wins"), else ``many``
+    ("the PCs win")."""
+    members = [c for c in scene.characters if c.side == side]
+    return one if len(members) == 1 and members[0].kind != "mob" else many
+
+
+def _first_up(text: str) -> str:
+    """``text`` opening a sentence ("The PCs"): its first letter up, the rest as it is."""
+    return text[:1].upper() + text[1:]
+
+
+def boxes_words(values: Iterable[int]) -> str:
+    """Stress boxes by what they are worth: "2 stress boxes" where every box is worth 1 (Condensed),
+    else "the 2-point stress box", "the 1- and 3-point stress boxes" (Core's boxes by value)."""
+    values = list(values)
+    if all(v == 1 for v in values):
+        return plural(len(values), "stress box", "stress boxes")
+    worth = [f"{v}-" for v in values[:-1]] + [f"{values[-1]}-point"]
+    joined = worth[0] if len(worth) == 1 else ", ".join(worth[:-1]) + " and " + worth[-1]
+    return f"the {joined} stress box" + ("es" if len(values) > 1 else "")
+
+
+def result_words(effort: int, opposition: int, outcome: str, shifts: int) -> str:
+    """"Good (+3) against Mediocre (0): a success by 3": a roll's result in words (no arrows)."""
+    by = "" if outcome == "tie" else f" by {abs(shifts)}"
+    return f"{describe(effort)} against {describe(opposition)}: {OUTCOME_WORDS[outcome]}{by}"
 
 
 def exploit_words(a) -> str:
@@ -56,15 +114,31 @@ class Narrator:
     def name(self, cid: str | None) -> str:
         return self.names.get(cid, cid or "the opposition")
 
+    def _sides(self, sides: dict[str, list[str]]) -> str:
+        """"the PCs (Cynere, Landon) against the smugglers (Og, ...)"; a lone character by name."""
+        def one(side: str, members: list[str]) -> str:
+            names = ", ".join(self.name(c) for c in members)
+            words = side_words(self.scene, side)
+            return names if words == names else f"{words} ({names})"
+        return " against ".join(one(side, members) for side, members in sides.items())
+
+    def _rules(self) -> str:
+        """The rule set as its text calls it ("Fate Condensed"), not its id."""
+        return self.scene.rules.title or self.scene.rules.name
+
     def lines(self, events: Iterable[ev.Event]) -> list[str]:
         """The events' lines. A consequence named later in the same batch (the GM's or its
         taker's words, ConsequenceNamed) is shown under that name where it was taken."""
+        return [text for _, text in self.kinded(events)]
+
+    def kinded(self, events: Iterable[ev.Event]) -> list[tuple[str, str]]:
+        """The events' lines, each with its kind (LINE_KINDS; "detail" for the rest)."""
         events = list(events)
         named = [e for e in events if type(e) is ev.ConsequenceNamed]
         # an aspect named by its creator in the same batch is told under that name where it was created
         created = {e.aspect_id for e in events if type(e) is ev.AspectCreated}
         words = {e.aspect_id: e.new for e in events if type(e) is ev.AspectNamed and e.aspect_id in created}
-        out: list[str] = []
+        out: list[tuple[str, str]] = []
         for e in events:
             if named and type(e) is ev.Absorbed:
                 e = self._renamed(e, named)
@@ -74,7 +148,7 @@ class Narrator:
                 continue
             line = self.line(e)
             if line:
-                out.append(line)
+                out.append((LINE_KINDS.get(type(e), "detail"), line))
         return out
 
     @staticmethod
@@ -110,11 +184,11 @@ class Narrator:
         n = self.name
         match e:
             case ev.ConflictStarted():
-                sides = "; ".join(f"{side}: {', '.join(n(c) for c in members)}" for side, members in e.sides.items())
-                return (f"== {self.scene.title} ({e.kind} conflict, {e.rules} rules) ==\n"
-                        f"   Sides: {sides}. GM fate point pool: {e.gm_fate_points}.")
+                sides = self._sides(e.sides)
+                return (f"{self.scene.title}: a {e.kind} conflict, {self._rules()} rules\n"
+                        f"   Sides: {sides}. The GM's fate point pool: {e.gm_fate_points}.")
             case ev.ExchangeStarted():
-                return f"\n-- Exchange {e.exchange} --"
+                return f"\nExchange {e.exchange}"
             case ev.TurnStarted():
                 return f"{n(e.actor)}'s turn."
             case ev.DecisionMade():
@@ -125,7 +199,7 @@ class Narrator:
                 how = "moves" if e.free else "makes it"
                 return f"   {n(e.actor)} {how} from {self.zones[e.from_zone]} to {self.zones[e.to_zone]}."
             case ev.Rolled():
-                extra = f" [{', '.join(e.notes)}]" if e.notes else ""
+                extra = f" ({', '.join(e.notes)})" if e.notes else ""
                 total = e.base + sum(e.faces)
                 verb = ("defends with" if e.action == "defend" else "rolls" if e.action == "contest"
                         else f"rolls {e.action.replace('_', ' ')} with")
@@ -135,7 +209,8 @@ class Narrator:
                 return f"   ⏳ {e.countdown}: {e.marked} of {e.boxes} boxes marked"
             case ev.CountdownEnded():
                 then = f" {e.text}" if e.text else ""
-                won = f" {e.winner} win(s) the scene." if e.winner else ""
+                won = (f" {_first_up(side_words(self.scene, e.winner))} "
+                       f"{side_verb(self.scene, e.winner, 'win', 'wins')} the scene.") if e.winner else ""
                 return f"   ⌛ {e.countdown} runs out!{then}{won}"
             case ev.CountdownStopped():
                 return f"   {e.countdown} stops: {n(e.by)} is out of the fight"
@@ -160,14 +235,15 @@ class Narrator:
             case ev.HazardActs():
                 return f"{e.hazard} strikes at {n(e.target)}!"
             case ev.SoloBonus():
-                what = {"reduce_stress": f"shrugs off {e.amount} shift(s)",
-                        "reduce_stress_min_1": f"shrugs off {e.amount} shift(s)",
+                what = {"reduce_stress": f"shrugs off {plural(e.amount, 'shift')}",
+                        "reduce_stress_min_1": f"shrugs off {plural(e.amount, 'shift')}",
                         "amplified_invokes": f"invokes for +{e.amount}",
                         "suppress_invokes": f"holds the invoke to +{e.amount}"}[e.bonus]
                 return f"   {n(e.character)} fights alone and {what} (solo bonus)"
             case ev.ScaleBenefit():
-                gain = f"+{e.shifts} shifts" if e.shifts else f"+{e.free_invokes} free invoke(s)"
-                return f"   {n(e.actor)}'s scale tells against {n(e.against)}: {gain} ({e.levels} level(s) above)"
+                gain = f"+{plural(e.shifts, 'shift')}" if e.shifts else f"+{plural(e.free_invokes, 'free invoke')}"
+                return (f"   {n(e.actor)}'s scale tells against {n(e.against)}: {gain} "
+                        f"({plural(e.levels, 'level')} above)")
             case ev.PassiveOpposition():
                 return f"   against a passive {describe(e.difficulty)} ({e.why})"
             case ev.Invoked():
@@ -179,40 +255,37 @@ class Narrator:
                 hostile = f" (hostile: {n(e.hostile_to)} gets the point after the scene)" if e.hostile_to else ""
                 return f"   {n(e.invoker)} invokes {e.aspect} with {pay}{who}: {what}{hostile}"
             case ev.Resolved():
-                return (f"   => {describe(e.effort)} vs {describe(e.opposition)}: {n(e.actor)} "
-                        f"{OUTCOME_WORDS[e.outcome]} ({signed(e.shifts)} shifts)")
+                return f"   {n(e.actor)}: {result_words(e.effort, e.opposition, e.outcome, e.shifts)}"
             case ev.AspectCreated():
                 if e.kind == "boost":
                     return f"   {n(e.holder)} gains a boost: {e.aspect}"
                 on = f" on {n(e.on) if e.on in self.names else self.zones.get(e.on, 'the scene')}" if e.on else " on the scene"
-                held = f", {e.free_invokes} free invoke(s) for {n(e.holder)}" if e.free_invokes else ""
+                held = f", {plural(e.free_invokes, 'free invoke')} for {n(e.holder)}" if e.free_invokes else ""
                 return f"   New aspect {e.aspect}{on}{held}"
             case ev.FreeInvokeGained():
-                return f"   {n(e.holder)} gains {e.count} free invoke(s) on {e.aspect}"
+                return f"   {n(e.holder)} gains {plural(e.count, 'free invoke')} on {e.aspect}"
             case ev.AspectRemoved():
                 return None if e.why == "boost used" else f"   {e.aspect} is gone ({e.why})"
             case ev.Hit():
                 extra = f" ({', '.join(e.notes)})" if e.notes else ""
                 return f"   {n(e.target)} takes a {e.shifts}-shift {e.track} hit{extra}"
             case ev.Absorbed():
-                parts = []
-                if e.boxes:
-                    parts.append(f"stress box{'es' if len(e.boxes) > 1 else ''} "
-                                 f"{', '.join(str(v) for v in e.box_values)}")
-                parts.extend(e.consequences)
-                return f"   {n(e.target)} absorbs it: {'; '.join(parts) or 'nothing needed'}"
+                parts = [f"marks {boxes_words(e.box_values)}"] if e.boxes else []
+                parts.extend(f"takes a {sev} consequence, {name}" for sev, _, name in
+                             (c.partition(": ") for c in e.consequences))
+                return f"   {n(e.target)} {' and '.join(parts) or 'needs nothing to absorb it'}"
             case ev.MobHit():
                 return f"   {e.members_lost} of {n(e.target)} go down; {e.members_left} left"
             case ev.TakenOutEvent():
-                return f"   {n(e.target)} is TAKEN OUT" + (f" by {n(e.by)}" if e.by else "")
+                return f"   {n(e.target)} is taken out" + (f" by {n(e.by)}" if e.by else "")
             case ev.Conceded():
                 points = f"{e.payout} fate point{'s' if e.payout != 1 else ''}"
                 kind = self.kinds.get(e.actor)
                 if not e.payout or kind in ("minor", "mob"):  # a nameless NPC has no fate points to be paid
-                    return f"   {n(e.actor)} CONCEDES, on its own terms"
+                    return f"   {n(e.actor)} concedes, on its own terms"
                 if kind == "major":  # its payout joins the GM's pool in a later scene (003:2009-2012)
-                    return f"   {n(e.actor)} CONCEDES ({points} for the GM's pool in a later scene)"
-                return f"   {n(e.actor)} CONCEDES (owed {points} at the end)"
+                    return f"   {n(e.actor)} concedes ({points} for the GM's pool in a later scene)"
+                return f"   {n(e.actor)} concedes (owed {points} at the end)"
             case ev.ConcessionOffered():
                 return f"   {n(e.actor)} offers {n(e.to)} a concession rather than take the consequence"
             case ev.ConcessionAnswered():
@@ -239,7 +312,8 @@ class Narrator:
                     return f"   {n(e.actor)} spends a spin token: +1 to {n(e.spent_for)}'s defense ({e.tokens} left)"
                 return f"   {n(e.actor)} earns a spin token ({e.tokens} held)"
             case ev.Sprinted():
-                return f"   {n(e.actor)} sprints toward {e.to}: {e.shifts} shift(s), {e.zones} zone(s) covered"
+                return (f"   {n(e.actor)} sprints toward {self.zones.get(e.to, e.to)}: {plural(e.shifts, 'shift')}, "
+                        f"{plural(e.zones, 'zone')} covered")
             case ev.ManeuverAvoided():
                 return f"   {n(e.actor)} pays a fate point not to take {e.aspect}"
             case ev.ActionHeld():
@@ -264,37 +338,42 @@ class Narrator:
             case ev.Passed():
                 return f"   {n(e.actor)} holds"
             case ev.NextActor():
+                if e.opens_exchange and e.chooser == e.actor:
+                    return f"   {n(e.chooser)} opens the next exchange itself"
                 if e.opens_exchange:
                     return f"   {n(e.chooser)} picks {n(e.actor)} to open the next exchange"
                 return f"   {n(e.chooser)} hands the turn to {n(e.actor)}"
             case ev.ContestStarted():
-                sides = "; ".join(f"{side}: {', '.join(n(c) for c in members)}" for side, members in e.sides.items())
+                sides = self._sides(e.sides)
                 how = "most shifts over each side's difficulty" if e.mode == "passive" else "highest effort"
-                return (f"== {self.scene.title} (contest, {e.rules} rules: first to {e.victories_needed} victories, "
-                        f"{how} wins an exchange) ==\n   Sides: {sides}.")
+                return (f"{self.scene.title}: a contest, {self._rules()} rules, first to "
+                        f"{plural(e.victories_needed, 'victory', 'victories')}; {how} wins an exchange\n"
+                        f"   Sides: {sides}.")
             case ev.ContestPlan():
                 helpers = f", helped by {', '.join(n(x) for x in e.supporters)}" if e.supporters else ""
-                return f"   {e.side}: {n(e.roller)} rolls {e.skill}{helpers}"
+                return f"   For {side_words(self.scene, e.side)}, {n(e.roller)} rolls {e.skill}{helpers}"
             case ev.Forfeited():
                 return f"   {n(e.who)}'s failed advantage forfeits {'the side' + chr(39) + 's roll' if e.what == 'roll' else 'the help'}"
             case ev.ExchangeResult():
-                scores = ", ".join(f"{s} {describe(v)}" for s, v in e.scores.items()) or "no rolls"
-                tally = ", ".join(f"{s} {v}" for s, v in e.victories.items())
+                sw = lambda side: side_words(self.scene, side)  # noqa: E731
+                scores = ", ".join(f"{sw(s)} {describe(v)}" for s, v in e.scores.items()) or "no rolls"
+                tally = ", ".join(f"{sw(s)} {v}" for s, v in e.victories.items())
                 if e.twist:
-                    return f"   => {scores}: a tie for the top: unexpected twist, {e.twist}!  (victories: {tally})"
+                    return f"   {scores}: a tie for the top, so an unexpected twist: {e.twist}! Victories: {tally}."
                 if e.winner:
                     won = "two victories (with style)" if e.victories_won == 2 else "a victory"
-                    return f"   => {scores}: {e.winner} takes {won}  (victories: {tally})"
-                return f"   => {scores}: nobody scores  (victories: {tally})"
+                    return (f"   {scores}: {sw(e.winner)} {side_verb(self.scene, e.winner, 'take', 'takes')} {won}. "
+                            f"Victories: {tally}.")
+                return f"   {scores}: nobody scores. Victories: {tally}."
             case ev.ThreatRolled():
                 return f"   {e.threat} strikes at {describe(e.effort)}"
             case ev.ChallengeStarted():
-                return (f"== {self.scene.title} (challenge, {e.rules} rules) ==\n"
+                return (f"{self.scene.title}: a challenge, {self._rules()} rules\n"
                         f"   Tasks: {'; '.join(e.tasks)}")
             case ev.TaskResult():
                 words = {"success": "done", "success_with_style": "done with style", "minor_cost": "done at a minor cost",
                          "major_cost": "done at a major cost", "fail": "failed", "fail_with_boost": "failed (with a boost)"}
-                return f"   => {e.task}: {words[e.result]} ({describe(e.effort)} vs {describe(e.difficulty)})"
+                return f"   {e.task}: {words[e.result]} ({describe(e.effort)} against {describe(e.difficulty)})"
             case ev.GmAction():
                 self._gm_ended = self._gm_ended or e.power == "end"
                 return self._gm_line(e)
@@ -304,12 +383,14 @@ class Narrator:
                 return f"   ({e.old} is now named {e.new})"
             case ev.ConflictEnded():
                 if e.unresolved and self._gm_ended:
-                    return f"\n== The GM ended the scene after {exchanges_words(e.exchanges)} =="
+                    return f"\nThe GM ended the scene after {exchanges_words(e.exchanges)}."
                 if e.unresolved:
-                    return f"\n== Unresolved after {e.exchanges} exchanges (the exchange cap) =="
+                    return f"\nUnresolved after {exchanges_words(e.exchanges)} (the exchange cap)."
                 if self.scene.kind == "challenge":
-                    return "\n== The challenge is over: the GM reads the results =="
-                return f"\n== Over after {exchanges_words(e.exchanges)}: {e.winner or 'no side'} wins =="
+                    return "\nThe challenge is over: the GM reads the results."
+                won = (f"{_first_up(side_words(self.scene, e.winner))} {side_verb(self.scene, e.winner, 'win', 'wins')}"
+                       if e.winner else "No side wins")
+                return f"\nOver after {exchanges_words(e.exchanges)}: {won}."
         return None
 
 
@@ -326,10 +407,10 @@ def summary(scene: Scene, outcome: Outcome) -> list[str]:
         out.append("Results: " + "; ".join(f"{t['task']} ({names[t['character']]}): {t['result'].replace('_', ' ')}"
                                            for t in outcome.tasks or []))
     else:
-        out.append(f"Winner: {outcome.winner or ('none (unresolved)' if outcome.unresolved else 'none')}"
-                   f" after {exchanges_words(outcome.exchanges)}")
+        won = side_words(scene, outcome.winner) if outcome.winner else "none" + (" (unresolved)" if outcome.unresolved else "")
+        out.append(f"Winner: {won}, after {exchanges_words(outcome.exchanges)}")
     if outcome.victories is not None:
-        out.append("Victories: " + ", ".join(f"{s} {v}" for s, v in outcome.victories.items()))
+        out.append("Victories: " + ", ".join(f"{side_words(scene, s)} {v}" for s, v in outcome.victories.items()))
     if outcome.taken_out:
         out.append("Taken out: " + ", ".join(
             f"{names[c]}" + (f" (by {names.get(b, b)})" if b else "") for c, b in outcome.taken_out.items()))
@@ -337,11 +418,11 @@ def summary(scene: Scene, outcome: Outcome) -> list[str]:
         out.append("Conceded: " + ", ".join(names[c] for c in outcome.conceded))
     for c, cons in outcome.consequences.items():
         out.append(f"{names[c]} carries: " + "; ".join(f"{x['severity']} {x['aspect']}" for x in cons))
-    fp = [f"{names[c]} {v['start']}->{v['end']}" for c, v in outcome.fate_points.items()
+    fp = [f"{names[c]} from {v['start']} to {v['end']}" for c, v in outcome.fate_points.items()
           if v["start"] or v["end"] or v["spent"]]
     if fp:
         out.append("Fate points: " + ", ".join(fp))
-    out.append(f"GM pool: {outcome.gm_pool['start']} -> {outcome.gm_pool['end']}")
+    out.append(f"The GM's pool: from {outcome.gm_pool['start']} to {outcome.gm_pool['end']}")
     npc_pay = {c: p for c, p in outcome.payouts.items() if scene.character(c).is_npc}
     if npc_pay:
         out.append("Owed to NPCs for their next scene: " + ", ".join(f"{names[c]} {p}" for c, p in npc_pay.items()))

@@ -13,9 +13,8 @@ import io
 import json
 from typing import Any
 
-from ..content.narrate import Narrator, summary
+from ..content.narrate import Narrator, exchanges_words, side_verb, side_words, summary
 from ..content.safe_text import OneLineError
-from ..rules import events as ev
 from ..rules.ladder import describe
 
 
@@ -80,7 +79,7 @@ def markdown(engine) -> str:
     """The fight as a Markdown report: what a campaign log or a VTT chat takes."""
     scene, t = engine.scene, engine.t
     narrator = Narrator(scene, show_reasons=True)
-    story = narrator.lines(engine.events)  # also learns the names of characters the GM added
+    story = narrator.kinded(engine.events)  # also learns the names of characters the GM added
     out = _header(engine, narrator)
     out += ["", "## Who fought", "", "| Character | Side | Top skills | How it ended | Consequences |",
             "| --- | --- | --- | --- | --- |"]
@@ -95,22 +94,21 @@ def markdown(engine) -> str:
         cons = "; ".join(f"{sl.severity} *{_cell(t.aspects[sl.aspect].name)}*" for sl in f.slots
                          if sl.aspect is not None)
         count = f" ×{s.count}" if s.kind == "mob" else ""
-        out.append(f"| {_cell(narrator.name(cid))}{count} | {_cell(s.side)} | {_cell(top) or '-'} | {ended} | "
+        out.append(f"| {_cell(narrator.name(cid))}{count} | {_cell(side_words(scene, s.side))} | {_cell(top) or '-'} | {ended} | "
                    f"{cons or '-'} |")
     out += ["", "## What happened"]
-    for line in story[1:] if story and type(engine.events[0]) in (ev.ConflictStarted, ev.ContestStarted,
-                                                                ev.ChallengeStarted) else story:
+    for kind, line in story[1:] if story and story[0][0] == "headline" else story:
         text = line.strip()
         if not text:
             continue
-        if text.startswith("-- Exchange"):
-            out += ["", f"### {text.strip('- ').strip()}", ""]
-        elif text.startswith("=="):
-            out += ["", f"**{text.strip('= ').strip()}**"]
-        elif text.endswith("'s turn."):
+        if kind == "exchange":
+            out += ["", f"### {_cell(text)}", ""]
+        elif kind == "headline":
+            out += ["", f"**{_cell(text)}**"]
+        elif kind == "turn":
             out.append(f"- **{_cell(text)}**")
-        elif text.startswith("(") and text.endswith(")"):
-            out.append(f"  - *{_cell(text[1:-1])}*")
+        elif kind == "reason":
+            out.append(f"  - *{_cell(text.removeprefix('(').removesuffix(')'))}*")
         else:
             out.append(f"  - {_cell(text)}")
     if engine.outcome is not None:
@@ -122,8 +120,9 @@ def _header(engine, narrator) -> list[str]:
     scene = engine.scene
     o = engine.outcome
     result = ("unfinished" if o is None else "unresolved" if o.unresolved
-              else f"{o.winner} win" if o.winner else "no side wins")
-    exchanges = f"{engine.t.exchange} exchange{'s' if engine.t.exchange != 1 else ''}"
+              else f"{side_words(scene, o.winner)} {side_verb(scene, o.winner, 'win', 'wins')}" if o.winner
+              else "no side wins")
+    exchanges = exchanges_words(engine.t.exchange)
     lines = [f"# {scene.title}: fight report", "",
              f"*{scene.rules.title or scene.rules.name} rules · {scene.kind} · seed {engine.seed} · {exchanges} · "
              f"{result}*"]

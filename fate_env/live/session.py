@@ -139,7 +139,7 @@ class Session:
         if q.kind == "decision" and not q.for_npc:
             self._say(f"\n{name} decides ({q.decision}):")
         if q.kind == "gate" or (q.for_npc and not q.overriding):
-            self._say(f"  [{name}: {q.move} — {q.reason}]")
+            self._say(f"  ({name}: {q.move}; {q.reason})")
             if q.gate or q.paused:  # on a line of its own: what stopped the table
                 self._say(f"  GM gate: {q.gate}." if q.gate else "  (paused)")
         if q.kind == "offer":

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..content.narrate import stunt_words
+from ..content.narrate import KIND_WORDS, side_words, stunt_words
 from ..content.safe_text import printable
 from ..rules.kinds import Status
 
@@ -163,6 +163,7 @@ def data(engine, narrator, gm: bool = True) -> dict:
                    for a in t.aspects.values() if a.owner == cid]
         cards.append({
             "id": cid, "name": narrator.name(cid), "side": s.side, "kind": s.kind, "zone": f.zone,
+            "side_name": side_words(engine.scene, s.side), "kind_name": KIND_WORDS.get(s.kind, s.kind),
             "status": STATUS_WORDS.get(f.status) or ("acted" if cid in t.acted else "to act"),
             "members": f"{f.members}/{s.count}" if s.kind == "mob" else None,
             "stress": {k: list(map(bool, f.tracks[k].marked)) for k in shown},

@@ -543,7 +543,7 @@ class Table:
         """An NPC's decision applied by the autopilot; a line of its own only where the narration
         does not already tell it (an invoke made, a style or cost chosen, a concession answered)."""
         if d.kind not in ap.NARRATED and type(d.options[index]) is not DoneInvoking:
-            self.say(f"  [{self.narrator.name(d.actor)}: {text} — {reason}]")
+            self.say(f"  ({self.narrator.name(d.actor)}: {text}; {reason})")
         self._apply(index, reason, by="autopilot")
 
     def _name_question(self) -> Question | None:

@@ -23,7 +23,7 @@ from ..rules.dice import show_faces
 from ..rules.ladder import describe, signed
 from ..rules.odds import band_odds
 from ..rules.stress import Absorb, TakenOut
-from ..content.narrate import exploit_words
+from ..content.narrate import boxes_words, exploit_words
 
 #: the option types whose odds come from their roll
 ROLLED = (op.Attack, op.CreateAdvantage, op.Exploit, op.OvercomeMove, op.RemoveAspect, op.ZoneAttack,
@@ -66,11 +66,12 @@ class Item:
 
 
 def odds_text(odds: dict[str, float] | None, rating: tuple[int, int] | None) -> str:
+    """A menu line's odds: the ratings by number (a line that fits a terminal's row), then the chances."""
     if odds is None:
         return ""
     win = odds["success"] + odds["success_with_style"]
-    at = f"{describe(rating[0])} vs {describe(rating[1])}: " if rating else ""
-    return f"   [{at}{_pct(win)} success, {_pct(odds['success_with_style'])} style, {_pct(odds['tie'])} tie]"
+    at = f"{signed(rating[0])} against {signed(rating[1])}: " if rating else ""
+    return f"   ({at}{_pct(win)} success, {_pct(odds['success_with_style'])} style, {_pct(odds['tie'])} tie)"
 
 
 def _pct(p: float) -> str:
@@ -134,7 +135,7 @@ FIXED_WORDS: dict[type, tuple[str, str]] = {
     op.Defend: ("Defend", "defend"),
     op.ForgoDefense: ("Defend", "take the hit undefended (the attack is against Mediocre)"),
     op.DoneInvoking: ("Invoke", "no (more) invokes: let the roll stand"),
-    TakenOut: ("Take the hit", "be taken out"),
+    TakenOut: ("Take the hit", "absorb none of it: be taken out"),  # legal at any hit (003:1568)
     op.OfferConcession: ("Take the hit", "offer to concede instead"),
     op.Concede: ("Other", "concede (leave the fight on your own terms)"),
     op.Pass: ("Other", "pass"),
@@ -218,11 +219,18 @@ def _invoke_words(engine, decision, narrator, o) -> str:
         pay += f" from {narrator.name(o.payer)}"
     if o.effect == "reroll":
         return f"invoke {a.name} with {pay}: reroll the dice"
-    text = f"invoke {a.name} with {pay}: +2"
+    change = invoke_change(engine, decision, o)
+    return f"invoke {a.name} with {pay}: +2" + (f", {change}" if change else "")
+
+
+def invoke_change(engine, decision, o) -> str:
+    """What a +2 invoke does to the roll it is about ("a tie becomes a success"); "" when there is
+    no roll to measure (or the invoke rerolls)."""
     margin = _margin_for(engine, decision)
-    if margin is not None:
-        text += f" ({band_word(margin)} -> {band_word(margin + engine.invoke_bonus(decision.actor, o.free))})"
-    return text
+    if margin is None or o.effect != "bonus":
+        return ""
+    before, after = band_word(margin), band_word(margin + engine.invoke_bonus(decision.actor, o.free))
+    return f"still {before}" if before == after else f"{before} becomes {after}"
 
 
 def _absorb_words(engine, decision, o: Absorb) -> str:
@@ -230,8 +238,9 @@ def _absorb_words(engine, decision, o: Absorb) -> str:
     track = decision.context.get("track", engine.kind)
     parts = []
     if o.boxes:
-        values = [f.tracks[track].values[b] for b in o.boxes]
-        parts.append(f"mark stress box{'es' if len(values) > 1 else ''} {', '.join(map(str, values))}")
+        tr = f.tracks[track]
+        clear = len(tr.free())
+        parts.append(f"mark {boxes_words(tr.values[b] for b in o.boxes)} ({clear} of {len(tr.values)} still clear)")
     for s in o.slots:
         slot = f.slots[s]
         parts.append(f"take a {slot.severity} consequence ({slot.value})" if slot.name is None
@@ -313,6 +322,9 @@ def roll_about(engine, decision, name) -> str | None:
 def short(items: list[Item], kind: str) -> list[Item]:
     """The sensible few: the proposal, then per group the best by chance of success (or the
     first listed where there are no odds). A small decision is shown whole."""
+    if any(it.group == "Take the hit" and it.text != FIXED_WORDS[TakenOut][1] for it in items):
+        # absorbing is on offer: being taken out all the same stays a tap away ("more"), not beside it
+        items = [it for it in items if it.proposed or it.text != FIXED_WORDS[TakenOut][1]]
     if len(items) <= SMALL:
         return items
     keep: dict[int, Item] = {it.number: it for it in items if it.proposed}

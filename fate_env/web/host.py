@@ -239,7 +239,7 @@ class TableHost:
             out["invoke"] = {"aspect": o.aspect, "aspect_name": a.name, "owner": name(a.owner) if a.owner else None,
                              "bears": play.bears_on(q.actor, o.aspect),  # the plain ones first (003:587-592)
                              "payer": o.payer, "payer_name": name(o.payer), "free": o.free, "effect": o.effect,
-                             "change": it.text.split(": ", 1)[1] if ": " in it.text else ""}
+                             "change": table_menu.invoke_change(play, play.pending, o)}
         return out
 
     def _gm_lists(self) -> dict[str, Any]:

@@ -107,7 +107,7 @@ def test_a_learned_seat_plays_beside_its_sides_line(tmp_path):
         if c.side_of(d.actor) == "rival" and ctrl.decides(d):
             _, suggested, _ = ctrl.scores(c, d)
             assert suggested == make_controller(kept, 0).choose(c, d)[0]
-            assert f"on its {kept} line" in ctrl.choose(c, d)[1]
+            assert f"guided by the {kept} script" in ctrl.choose(c, d)[1]
             checked += 1
         c.step(make_controller("basic", 0).choose(c, d)[0])
     assert checked
@@ -150,7 +150,7 @@ def test_an_outright_line_plays_the_script_and_never_asks_the_network(tmp_path, 
         if c.side_of(d.actor) == "monsters":
             index, why = ctrl.choose(c, d)
             assert index == counter.choose(c, d)[0]
-            seen += ctrl.decides(d) and "plays counter outright" in why
+            seen += ctrl.decides(d) and "plays the counter script alone" in why
         else:
             index, _ = make_controller("basic", 0).choose(c, d)
         c.step(index)
@@ -253,7 +253,7 @@ def test_one_controller_playing_both_sides_keeps_each_sides_line(tmp_path, monke
         if ctrl.decides(d):
             line = "stacker" if c.side_of(d.actor) == "rival" else "spender"
             assert ctrl.scores(c, d)[1] == make_controller(line, 0).choose(c, d)[0]
-            assert f"on its {line} line" in ctrl.choose(c, d)[1]
+            assert f"guided by the {line} script" in ctrl.choose(c, d)[1]
             seen.add(line)
         c.step(ctrl.choose(c, d)[0])
     assert seen == {"stacker", "spender"}

@@ -87,7 +87,7 @@ def test_learned_plays_every_shipped_scene_the_same_way_for_a_seed():
             runs.append(play(Conflict(sc, seed=1), ctl))
         assert runs[0].choices == runs[1].choices and runs[0].pending is None, name
         if sc.kind == "conflict":  # it chose turns itself (a contest's or challenge's turns are its helper's too)
-            assert any("general learned NPC" in r for r in runs[0].reasons), name
+            assert any("the learned NPC" in r for r in runs[0].reasons), name
 
 
 def test_learned_plays_generated_scenes_of_every_rule_set_and_size():

@@ -49,6 +49,37 @@ def _wait_for_change(c, gm, seq, timeout=20):
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
+#: what a page's text must never hold (issue 75): a terminal's marks and a count's "(s)"; a bracket other
+#: than the dice's own ("dice [+ - 0 +]"); stress boxes listed by value ("boxes 1, 1" reads as box 1 twice);
+#: an aspect's terminal handle (#12); shouting
+TERMINAL_TOKENS = {"an arrow": r"=>|->|<-", "a rule of dashes": r"(^|\s)--(\s|$)", "a rule of equals": r"==",
+                   "'vs'": r"\bvs\b", "a count's (s)": r"\w\(s\)", "a bracket": r"\[(?![-+0 ]+\])",
+                   "boxes by value": r"stress box(es)? \d+(, \d+)+", "a handle": r"#\d+",
+                   "shouting": r"\b(TAKEN OUT|CONCEDES)\b",
+                   "one of many": r"(?<![\d.+-])1 (more )?(options|aspects|exchanges|shifts|fights|stress boxes|victories|fate points)\b"}
+
+
+def ids_and_tokens(text: str, scene) -> list[str]:
+    """What in a page's ``text`` is an id or a terminal token: each character's, zone's and side's id that
+    is not also its name (as a whole word, case kept: "cynere" is an id, "Cynere" the name), and the
+    TERMINAL_TOKENS."""
+    import re
+    from fate_env.content.narrate import side_words
+    bad = []
+    said = " ".join([scene.title, scene.description, *(c.name for c in scene.characters), *(z.name for z in scene.zones),
+                     *(a for c in scene.characters for a in c.aspects), *(a.name for a in scene.aspects)])
+    named = {**{c.id: c.name for c in scene.characters}, **{z.id: z.name for z in scene.zones},
+             **{sd: side_words(scene, sd).removeprefix("the ") for sd in scene.sides}}
+    for key, name in named.items():
+        word = rf"(?<![\w/]){re.escape(key)}(?![\w/])"
+        if key != name and not re.search(word, said) and re.search(word, text):  # "dock" in "Loading dock" is a word
+            bad.append(f"the id {key!r}")
+    for what, pattern in TERMINAL_TOKENS.items():
+        found = re.search(pattern, text, re.M)
+        if found:
+            bad.append(f"{what}: ...{text[max(0, found.start() - 40):found.end() + 40]!r}...")
+    return bad
+
 
 def sideways(page) -> list[str]:
     """The elements that stick out past the window's right edge (a page that scrolls sideways): none."""
@@ -79,6 +110,7 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
     save = tmp_path / "saved.json"
     with table(save=str(save)) as (c, host):
         gm_token, player_token = c.token("gm"), c.token("player", "cynere")
+        scene = host.table.scene
         gm = browser.new_page(viewport=DESKTOP)
         player = browser.new_page(viewport=PHONE)
         gm.goto(f"{c.base}/t/{gm_token}")
@@ -118,6 +150,8 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                     if a["free"]:
                         assert "free:" in player.inner_text(f".card[data-id='{card['id']}']")
                         seen_free = True
+            for page in (gm, player):  # table words, names not ids, in every line either page shows
+                assert not ids_and_tokens(page.inner_text("body"), scene), ids_and_tokens(page.inner_text("body"), scene)
             if q["kind"] == "gate":
                 context = gm.inner_text("#context")
                 assert "wants to" in context and "Why:" in context  # the gate shows the move and its reason
@@ -188,6 +222,7 @@ def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_sav
                 .map((e) => parseFloat(getComputedStyle(e).fontSize))""")
             assert sizes and min(sizes) >= 12, min(sizes)
             assert page.get_attribute("#download", "href").endswith("/report")  # the Markdown, to keep
+            assert not ids_and_tokens(page.inner_text("body"), scene), ids_and_tokens(page.inner_text("body"), scene)
     with table(resume=str(tmp_path / "mid.json")) as (c2, host2):
         assert host2.session.log.entries == saved_entries
         page = browser.new_page(viewport=PHONE)
@@ -460,3 +495,42 @@ def test_text_and_tap_targets_are_big_enough_and_the_invoke_s_steps_keep_the_foc
                 click_the_proposal(player, q["seq"])
             state = _wait_for_change(c, gm_token, q["seq"])
         assert stepped, "an invoke was answered in steps"
+
+
+def test_every_page_of_a_warehouse_fight_reads_in_table_words_with_names_not_ids(browser):
+    """Issue 75: a whole `serve warehouse --seed 5` fight (three PCs, five NPCs, stress boxes, consequences,
+    concessions, takings-out), answered as a table would; at every question the GM's page, each player's
+    phone and a spectator's page hold no id and no terminal token (TERMINAL_TOKENS), and each character's
+    consequences are named for them and the hit (no two share a name)."""
+    from test_server import as_a_table_would
+    with table(scene="warehouse", seed=5) as (c, host):
+        scene = host.table.scene
+        gm = c.token("gm")
+        pcs = [cs.id for cs in scene.characters if cs.kind == "pc"]
+        pages = {"gm": browser.new_page(viewport=DESKTOP), "spectator": browser.new_page(viewport=PHONE)}
+        pages["gm"].goto(f"{c.base}/t/{gm}")
+        pages["spectator"].goto(f"{c.base}/t/{c.token('spectator')}")
+        for pc in pcs:
+            pages[pc] = browser.new_page(viewport=PHONE)
+            pages[pc].goto(f"{c.base}/t/{c.token('player', pc)}")
+        checked = 0
+        for _ in range(300):
+            state = c.settled(gm)
+            if state["over"]:
+                break
+            q = state["question"]
+            for name, page in pages.items():
+                page.wait_for_selector(f"#ask[data-seq='{q['seq']}']")
+                bad = ids_and_tokens(page.inner_text("body"), scene)
+                assert not bad, (name, q["kind"], q.get("decision"), bad)
+            checked += 1
+            owner = next((pc for pc in pcs if (c.get(c.token("player", pc))["question"] or {}).get("yours")), pcs[0])
+            who, answer, _ = as_a_table_would(c, gm, c.token("player", owner), q)
+            c.answer(who, q["seq"], **answer)
+        assert state["over"] and checked > 40, checked
+        pages["gm"].wait_for_selector("#reporttext h1")
+        for name, page in pages.items():
+            page.wait_for_selector("#reporttext h1")
+            assert not ids_and_tokens(page.inner_text("body"), scene), (name, ids_and_tokens(page.inner_text("body"), scene))
+        carried = [a.name for a in host.table.play.t.aspects.values() if a.kind == "consequence"]
+        assert len(carried) >= 4 and len(set(carried)) == len(carried), carried

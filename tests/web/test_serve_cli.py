@@ -149,9 +149,9 @@ def test_serve_says_in_the_terminal_why_it_waits_before_its_links(tmp_path):
                             text=True, env=_env(tmp_path))
     try:
         lines = _until_links(proc)
-        told = [i for i, line in enumerate(lines) if "rehearses this scene for monsters before it plays" in line]
+        told = [i for i, line in enumerate(lines) if "tries this scene out for The Ghoul before it plays" in line]
         gm = next(i for i, line in enumerate(lines) if line.startswith("GM:"))
         assert len(told) == 1 and told[0] < gm, lines
-        assert lines[told[0]].startswith("(the general learned NPC")
+        assert lines[told[0]].startswith("(the learned NPC")
     finally:
         _stop(proc)

@@ -390,8 +390,8 @@ def test_a_rehearsal_s_wait_is_shown_on_the_pages_while_it_runs(monkeypatch):
         assert len(seen) == 1
         mid = seen[0]
         assert mid["busy"] and mid["question"] is None and before < mid["version"] < after["version"]
-        assert "rehearses this scene for smugglers before it plays" in mid["feed"][-1][1]
+        assert "tries this scene out for the smugglers before it plays" in mid["feed"][-1][1]
         assert events == [before, mid["version"], after["version"]]
         texts = [t for _, t in after["feed"]]
-        ahead = next(i for i, t in enumerate(texts) if "rehearses this scene" in t)
+        ahead = next(i for i, t in enumerate(texts) if "tries this scene out" in t)
         assert ahead < next(i for i, t in enumerate(texts) if "rehearsed this scene" in t)

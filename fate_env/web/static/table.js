@@ -26,7 +26,7 @@ async function refresh() {
 function draw(s) {
   current = s;
   $("title").textContent = s.title;
-  $("seat").textContent = s.role === "player" ? `player of ${cardOf(s.pc)?.name || s.pc}` : s.role;
+  $("seat").textContent = s.role === "player" ? `player of ${cardOf(s.pc)?.name || "a PC"}` : s.role === "gm" ? "GM" : "spectator";
   $("pool").textContent = `GM pool ${s.gm_pool}`;
   $("status").textContent = s.error ? `stopped: ${s.error}` : s.over ? "the fight is over"
     : s.paused ? "paused by the GM: each NPC move waits for the GM" : s.busy ? "the NPCs are playing…" : "";
@@ -48,9 +48,14 @@ const myTurn = (s) => !!(s.question && s.question.yours && !(s.role === "gm" && 
 const cardOf = (id) => current && current.scene && current.scene.cards.find((c) => c.id === id);
 const pct = (p) => (p >= 0.005 || p === 0 ? `${Math.round(100 * p)}%` : "<1%");
 const odds = (o) => (o ? `${pct(o.success + o.success_with_style)} success` + (o.success_with_style >= 0.005 ? `, ${pct(o.success_with_style)} style` : "") : "");
-const DECIDES = { turn: "turn", respond: "defense", absorb: "taking the hit", invoke: "invoke?", move: "move",
-  style: "a hit with style",
-  next: "who goes next", concession: "a concession", choice: "a choice" };
+// a question in words: asked of its player ("Cynere: how do you defend?"), and waited on by the others
+const ASKS = { turn: "what do you do?", respond: "how do you defend?", absorb: "how do you take the hit?",
+  invoke: "invoke an aspect?", move: "where do you move?", style: "a hit with style: how do you use it?",
+  next: "who goes next?", concession: "a concession is offered", choice: "your choice" };
+const WAITS = { turn: "takes a turn", respond: "defends", absorb: "takes the hit", invoke: "may invoke an aspect",
+  move: "moves", style: "uses a hit with style", next: "picks who goes next", concession: "answers a concession",
+  choice: "chooses", name: "names a consequence", dice: "rolls the dice", compel: "answers a compel" };
+const waits = (q) => WAITS[q.decision] || WAITS[q.kind] || "answers";
 
 // -- the question -------------------------------------------------------------------------------
 function drawQuestion(q) {
@@ -76,7 +81,7 @@ function drawQuestion(q) {
   if (q.yours && current.role === "gm" && q.owner && answeringFor !== q.seq) {
     // a player's question on the GM's page: theirs to answer; answering for them is a deliberate step
     const player = `${cardOf(q.owner)?.name || who}'s player`;
-    $("question").textContent = `Waiting for ${player}: ${who}'s ${DECIDES[q.decision] || q.kind}`;
+    $("question").textContent = `Waiting for ${player}: ${who} ${waits(q)}`;
     ctx.append(el("p", "why", `This question is ${player}'s. Answering it here answers for them.`));
     $("choices").replaceChildren(button(`Answer for ${player}`, () => {
       answeringFor = q.seq;
@@ -89,7 +94,7 @@ function drawQuestion(q) {
   if (!q.yours) {
     const answerer = q.owner ? `${who}'s player` : "the GM";
     $("question").textContent = q.kind === "gate" ? `The GM looks at ${who}'s move`
-      : q.kind === "offer" ? `The GM considers a compel on ${who}` : `Waiting for ${answerer}: ${who}'s ${DECIDES[q.decision] || q.kind}`;
+      : q.kind === "offer" ? `The GM considers a compel on ${who}` : `Waiting for ${answerer}: ${who} ${waits(q)}`;
     $("choices").replaceChildren();
     return;
   }
@@ -131,7 +136,7 @@ function drawQuestion(q) {
     $("question").textContent = `${who}: invoke an aspect?`;
     drawInvoke(q);
   } else {
-    $("question").textContent = q.for_npc ? `Choose ${who}'s move` : `${who}: ${DECIDES[q.decision] || q.decision}`;
+    $("question").textContent = q.for_npc ? `Choose ${who}'s move` : `${who}: ${ASKS[q.decision] || q.decision}`;
     drawList(q);
   }
   if (q.yours) {
@@ -175,7 +180,7 @@ function drawList(q) {
   const rest = q.items.filter((o) => !short.has(o.number) && o !== proposed);
   if (rest.length) {
     const more = el("details", "more");
-    more.append(el("summary", null, `${rest.length} more options`));
+    more.append(el("summary", null, `${rest.length} more option${rest.length === 1 ? "" : "s"}`));
     grouped(more, rest);
     box.append(more);
   }
@@ -236,7 +241,7 @@ function drawInvoke(q) {
     if (plain.length) box.append(el("div", "group", "Or invoke which aspect?"), ...plain.map(aspectButton));
     if (rest.length) {
       const more = el("details", "more");
-      more.append(el("summary", null, `${rest.length} more aspects`));
+      more.append(el("summary", null, `${rest.length} more aspect${rest.length === 1 ? "" : "s"}`));
       more.append(...rest.map(aspectButton));
       box.append(more);
     }
@@ -367,7 +372,7 @@ function drawScene(sc) {
       for (const c of sc.cards.filter((c) => c.zone === z.id && (c.status === "to act" || c.status === "acted"))) {
         box.append(el("div", `who side-${sides.indexOf(c.side)}`, c.name + (c.members ? ` (${c.members})` : "")));
       }
-      for (const a of sc.situation.filter((a) => a.zone === z.id)) box.append(el("div", "zone-aspect", `#${a.handle} ${a.name}${a.hidden ? " (hidden)" : ""}`));
+      for (const a of sc.situation.filter((a) => a.zone === z.id)) box.append(el("div", "zone-aspect", `${a.name}${a.hidden ? " (hidden)" : ""}`));
       for (const b of sc.borders.filter((b) => b.a === z.id)) {
         const words = [b.difficulty ? `move ${b.difficulty}` : "", b.aspect || "", b.blocks_ranged ? "blocks shots" : ""].filter(Boolean);
         if (words.length) {
@@ -385,7 +390,7 @@ function drawScene(sc) {
   const aspects = $("aspects");
   aspects.replaceChildren(...sc.situation.map((a) => {
     const card = el("div", "sit");
-    card.append(el("span", null, `#${a.handle} ${a.name}`));
+    card.append(el("span", null, a.name));
     const where = a.zone ? names[a.zone] : "scene-wide";
     card.append(el("span", "card-sub", ` · ${a.kind === "boost" ? "boost · " : ""}${where}${a.hidden ? " · hidden from the players" : ""}`));
     const free = freeText(a.free);
@@ -428,7 +433,7 @@ function drawCard(c) {
   const card = el("article", "card" + (c.pending ? " pending" : "") + (c.status === "to act" || c.status === "acted" ? "" : " out"));
   card.dataset.id = c.id;
   card.append(el("div", "card-name", `${c.name}${c.members ? ` (${c.members})` : ""}`));
-  card.append(el("div", "card-sub", `${c.kind} · ${c.side} · ${c.status}`));
+  card.append(el("div", "card-sub", `${c.kind_name} · ${c.side_name} · ${c.status}`));
   if (c.fate_points !== null) {  // a PC's fate points, where a player looks first, and the refresh they come back to
     const fp = el("div", "fp");
     fp.append(el("span", "fp-count", `${c.fate_points}`), el("span", null, ` fate point${c.fate_points === 1 ? "" : "s"}`));
@@ -447,7 +452,7 @@ function drawCard(c) {
     const li = el("li", null, "");
     const which = label(a);
     if (which) li.append(el("span", "label", which));
-    li.append(`#${a.handle} ${a.name}`);
+    li.append(a.name);
     const free = freeText(a.free);
     if (free) li.append(el("span", "free", ` — free: ${free}`));
     return li;
@@ -482,13 +487,13 @@ function choices(type) {
   switch (type) {
     case "character": return cards.map((c) => [c.id, c.name]);
     case "npc": return cards.map((c) => [c.id, c.name]);
-    case "aspect": return sc.cards.flatMap((c) => c.aspects.map((a) => [a.handle, `#${a.handle} ${a.name} (${c.name})`]))
-      .concat(sc.situation.map((a) => [a.handle, `#${a.handle} ${a.name}`]));
+    case "aspect": return sc.cards.flatMap((c) => c.aspects.map((a) => [a.handle, `${a.name} (${c.name})`]))
+      .concat(sc.situation.map((a) => [a.handle, a.name]));
     case "created": return sc.cards.flatMap((c) => c.consequences.filter((x) => x.name)
-      .map((x) => [x.handle, `#${x.handle} ${x.name} (${c.name}, ${x.severity})`]))
+      .map((x) => [x.handle, `${x.name} (${c.name}, ${x.severity})`]))
       .concat(sc.cards.flatMap((c) => c.aspects.filter((a) => a.kind === "advantage" || a.kind === "boost")
-        .map((a) => [a.handle, `#${a.handle} ${a.name} (on ${c.name})`])))
-      .concat(sc.situation.filter((a) => a.kind === "advantage" || a.kind === "boost").map((a) => [a.handle, `#${a.handle} ${a.name}`]));
+        .map((a) => [a.handle, `${a.name} (on ${c.name})`])))
+      .concat(sc.situation.filter((a) => a.kind === "advantage" || a.kind === "boost").map((a) => [a.handle, a.name]));
     case "zone": return zones;
     case "flag": return [["", "ask the player"], ["false", "accepted"], ["true", "refused (they pay a fate point)"]];
     default: return [];
