@@ -11,7 +11,8 @@ the fight played to its end, each page scrolled to its report). Each page's file
 script prints how many buttons the question shows on each page (the rest are behind "more").
 
 The server is the one ``serve`` runs (its budgets, Host check and headers); ``--phone`` adds each page
-at a phone's size (390x844, its screen) as ``*_phone.png``.
+at a phone's size (390x844, its screen) as ``*_phone.png``, and at a turn the player's own sheet
+(``web_player_sheet_phone.png``, the phone scrolled to it).
 """
 
 from __future__ import annotations
@@ -101,6 +102,12 @@ def main() -> None:
                 page.screenshot(path=str(name), full_page=whole)
                 shown = page.locator("#choices button:visible").count()
                 print(f"wrote {name} ({shown} buttons shown for the question)")
+                if seat == "player" and suffix == "_phone" and args.at == "turn":  # their own sheet, under the question
+                    page.evaluate("document.getElementById('mine').scrollIntoView(); scrollBy(0, -80)")  # below the header
+                    time.sleep(0.2)
+                    sheet = args.out / "web_player_sheet_phone.png"
+                    page.screenshot(path=str(sheet))
+                    print(f"wrote {sheet} (the player's own sheet)")
         browser.close()
     web.should_exit = True
     host.stop()
