@@ -58,6 +58,8 @@ def record(scene, seed_value: int, variant: int, index: int, controls: dict[str,
             counts[at[e.invoker]][_INVOKES] += 1
             if not e.free:
                 counts[at[e.paid_by]][_FATE_POINTS] += 1
+            elif e.paid_by != e.invoker and c.f[e.paid_by].sheet.side == c.f[e.invoker].sheet.side:
+                counts[at[e.paid_by]][_ASSISTS] += 1  # a free invoke it held, spent by an ally
         elif isinstance(e, ev.Resolved) and e.action == "create_advantage" and e.outcome in ("success", "success_with_style"):
             counts[at[e.actor]][_ADVANTAGES] += 1
         elif isinstance(e, ev.Hit):
@@ -68,8 +70,8 @@ def record(scene, seed_value: int, variant: int, index: int, controls: dict[str,
 
 
 #: what each character's record counts from the fight's events (the fast core keeps them in CH)
-COUNTED = ("fate_points", "invokes", "advantages", "shifts_dealt", "shifts_taken")
-_FATE_POINTS, _INVOKES, _ADVANTAGES, _DEALT, _TAKEN = range(len(COUNTED))
+COUNTED = ("fate_points", "invokes", "advantages", "shifts_dealt", "shifts_taken", "assists")
+_FATE_POINTS, _INVOKES, _ADVANTAGES, _DEALT, _TAKEN, _ASSISTS = range(len(COUNTED))
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,7 @@ def _counts(CH: np.ndarray) -> list[list[list[int]]]:
     """Each episode's ``COUNTED`` figures by character, from the kernel's columns for them."""
     from fate_env.fast.kernel import layout as k
     column = {"fate_points": k.C_PAID, "invokes": k.C_INVOKES, "advantages": k.C_ADV, "shifts_dealt": k.C_DEALT,
-              "shifts_taken": k.C_TAKEN}
+              "shifts_taken": k.C_TAKEN, "assists": k.C_ASSISTS}
     return CH[:, :, [column[name] for name in COUNTED]].tolist()
 
 

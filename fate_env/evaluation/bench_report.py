@@ -81,6 +81,7 @@ def carried(scene, records: list[dict[str, Any]]) -> dict[str, dict[str, float]]
                     (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
     return {p: {"share_of_shifts": sum(r["characters"][p]["shifts_dealt"] for r in records) / total,
                 "shifts_dealt": sum(r["characters"][p]["shifts_dealt"] for r in records) / n,
+                "assists": sum(r["characters"][p]["assists"] for r in records) / n,
                 "worst_off": worst.get(p, 0) / n,
                 "taken_out": sum(r["characters"][p]["taken_out"] for r in records) / n} for p in pcs}
 
@@ -91,7 +92,8 @@ def carried_lines(scene, records: list[dict[str, Any]]) -> list[str]:
         return []
     equal = 1 / len(figures)
     out = [f"  who carried the fight (an equal share of the PCs' shifts is {equal:.0%}):"]
-    out += [f"    {p:>12}: {f['share_of_shifts']:6.1%} of the shifts ({f['shifts_dealt']:.1f} a fight), worst-off in "
+    out += [f"    {p:>12}: {f['share_of_shifts']:6.1%} of the shifts ({f['shifts_dealt']:.1f} a fight), "
+            f"{f['assists']:.2f} assists a fight (its free invokes an ally spent), worst-off in "
             f"{f['worst_off']:.1%}, taken out in {f['taken_out']:.1%}" for p, f in figures.items()]
     return out
 

@@ -225,7 +225,7 @@ def test_bench_records_each_character_and_they_add_up_to_the_sides(tmp_path, eng
         assert set(chars) == set(side_of)
         for side, totals in r["sides"].items():
             mine = [c for cid, c in chars.items() if side_of[cid] == side]
-            for key in ("taken_out", "conceded", "invokes", "fate_points", "advantages", "shifts_dealt", "shifts_taken"):
+            for key in ("taken_out", "conceded", "invokes", "fate_points", "advantages", "shifts_dealt", "shifts_taken", "assists"):
                 assert sum(int(c[key]) for c in mine) == totals[key], (side, key)
             assert sum(len(c["consequences"]) for c in mine) == sum(totals["consequences"].values())
         # and against the record's figures worked out from the outcome on their own

@@ -8,7 +8,7 @@ from ..jit import njit
 from .aspects import _boost, _drop_aspect
 from .events import _decision, _emit, _opt
 from .layout import (
-    P_SOLO, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_INVOKES, C_OWED, C_PAID,
+    P_SOLO, A_KIND, A_NAME, A_OWNER, A_ZONE, ACT_ADVANTAGE, ACTIVE, C_ADV, C_ASSISTS, ANY_ASPECT, BAIL_NONE, BEAR_ANY, BEAR_FOE, BEAR_OWN, BEAR_SCENE, BAIL_PAUSE, C_FP, C_INVOKES, C_OWED, C_PAID,
     C_STATUS, D_INVOKE, E_INVOKED, E_REMOVED, E_RESOLVED, G_BAIL, G_GMPOOL, G_NAL, G_PEFFORT, G_PMARGIN,
     G_POPP, G_PROLLER, G_ROLLNO, K_ADVANTAGE, K_BOOST, K_CHARACTER, K_CONSEQUENCE, NEG, NOT_HERE, O_DONE, O_INVOKE, P_NAME_UPPER,
     P_POL, PK_STACKER, PK_TACTICIAN, POL_ANY, POL_ANYROLL, POL_FIT, POL_FLOOR, POL_KIND, POL_RESERVE, POL_W, R_ACTOR, R_BASE, R_BONUS, R_FACES, R_I_CANNOT,
@@ -266,6 +266,8 @@ def _apply_invoke(T, W, B, EV, who, aid, payer, free, reroll):
     hostile = NEG
     if free:
         AF[aid, payer] -= 1
+        if payer != who and SC[payer, S_SIDE] == SC[who, S_SIDE]:  # an ally's free invoke put to use
+            CH[payer, C_ASSISTS] += 1
     else:
         _pay_point(SC, CH, G, payer)
         kind = A[aid, A_KIND]

@@ -21,7 +21,8 @@ NSF = 17  # SC[c, NSF + b]: the value of c's box b on the scene's track
 # dynamic, per character (CH)
 C_ZONE, C_STATUS, C_FP, C_OWED, C_CTAKEN, C_FULLDEF, C_DEFONFULL, C_TOOKBY, C_ACTED, C_FPSPENT, \
     C_INVOKES, C_PAID, C_NSTUNT, C_MEMBERS, C_MOB, C_COUNT, C_TWCAP, C_NSUP, C_DEALT, C_TAKEN, C_ADV, \
-    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PLEDGE, C_SETBACK, C_PROTBY, C_PROTSTR, C_BLKBY = range(33)
+    C_PEN, C_HELD, C_HELDONCE, C_SOLOSKILL, C_SCALE, C_SPIN, C_MINOR, C_PLEDGE, C_SETBACK, C_PROTBY, C_PROTSTR, C_ASSISTS, \
+    C_BLKBY = range(34)
 C_BLKSTR = C_BLKBY + 3
 C_SLOTNAME = C_BLKSTR + 3
 #: C_PROTBY: 1 + who blocks for c this exchange (Fate 3.0's protect, 002:44-46; 0: no one), C_PROTSTR the
@@ -39,7 +40,8 @@ C_SLOTNAME = C_BLKSTR + 3
 #: C_HELDONCE: c held this exchange (a held turn is not held again)
 #: C_PEN: what c's consequences take off its every roll under the ordered rule (facts.consequence_penalty,
 #: 001:119): -1 a mild, -2 a moderate, -3 a severe; 0 under the shifts rule
-#: C_DEALT, C_TAKEN: the shifts of the hits c dealt and took; C_ADV: its advantage rolls that succeeded
+#: C_DEALT, C_TAKEN: the shifts of the hits c dealt and took; C_ADV: its advantage rolls that succeeded;
+#: C_ASSISTS: the free invokes c held that an ally spent on its own roll (an advantage c made, put to use)
 #: (bench's per-character figures, bench.summarise)
 #: CH[c, C_SLOTNAME + k]: the name id of the consequence in c's slot k (NEG while it is open); a sheet
 #: with more slots than this is refused (fast/coverage.py)
