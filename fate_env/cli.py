@@ -986,10 +986,11 @@ def _add_design(sub: Any) -> None:
     d.add_argument("--out", metavar="FILE", help="the designed scene file (default: SCENE_designed.yaml here); "
                                                  "its report (.report.md) and plot (.png) go beside it")
     d.add_argument("--force", action="store_true", help="replace the outputs if they exist")
-    d.add_argument("--budget", type=_seconds, default=300.0, metavar="SECONDS",
-                   help="stop the search after this long (default 300); it says how to repeat it exactly")
-    d.add_argument("--trials", type=_count, metavar="N", help="candidates to judge (default 150): the same seed "
-                                                              "and trials give the same design")
+    from .design.defaults import DEFAULT_BUDGET, DEFAULT_TRIALS
+    d.add_argument("--budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help=f"stop the search after this long (default {DEFAULT_BUDGET:g}); it says how to repeat it exactly")
+    d.add_argument("--trials", type=_count, default=DEFAULT_TRIALS, metavar="N",
+                   help=f"candidates to judge (default {DEFAULT_TRIALS}): the same seed and trials give the same design")
     d.add_argument("--seed", type=_seed, default=0)
     d.add_argument("--rules")
     d.add_argument("--control", action="append", default=[], metavar="SIDE|CHARACTER=POLICY",

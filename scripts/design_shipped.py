@@ -1,5 +1,5 @@
 """`fate-npc design` on every shipped scene the fast core plays: the designed side, the target, what an
-independent 10,000-fight bench of the designed file gives, each PC's share of the PCs' shifts, and
+independent 10,000-fight bench of the designed file gives, each PC's share of the PCs' contribution, and
 the minutes it took (docs/design.md's table).
 
     python scripts/design_shipped.py [--target 0.7] [--seed 0] [--scenes warehouse,ghoul]
@@ -36,7 +36,7 @@ def main() -> None:
     ap.add_argument("--scenes", help="comma-separated (default: every shipped scene it can design)")
     args = ap.parse_args()
     names = args.scenes.split(",") if args.scenes else list_scenes()
-    print("| scene | designed side | target | PCs win (10,000 fresh fights) | each PC's share of the PCs' shifts "
+    print("| scene | designed side | target | PCs win (10,000 fresh fights) | each PC's share of the PCs' contribution "
           "| left behind | knobs moved | minutes |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,8 +57,10 @@ def main() -> None:
             text = buf.getvalue()
             win = next(line.split("win ", 1)[1] for line in text.splitlines() if "  the PCs win" in line)
             shares = [line.split(":")[0].strip() + " " + line.split(":")[1].split(" of")[0].strip()
-                      for line in text.splitlines() if "of the PCs' shifts" in line]
-            behind = next(line.split(": ", 1)[1] for line in text.splitlines() if "no PC left behind" in line)
+                      for line in text.splitlines() if "of the PCs' contribution" in line]
+            behind = next(("none" if line.strip() == "no PC left behind" else line.split(": ", 1)[1])
+                          for line in text.splitlines() if line.strip() == "no PC left behind"
+                          or line.startswith("  left behind: "))
             knobs = next(line.split("(", 1)[1].split(")")[0] for line in text.splitlines()
                          if line.startswith("knobs moved"))
             print(f"| {name} | {side} | {args.target:.0%} | {win} | {', '.join(shares)} | {behind} | {knobs} "

@@ -18,14 +18,9 @@ from ..evaluation import bench as B
 from . import output as O
 from . import search as Q
 from . import space as S
+from .defaults import CHECK_FIGHTS, TOLERANCE
 from .judge import Figures
 
-#: the independent bench of the designed file: fresh seeds, this many fights
-CHECK_FIGHTS = 10_000
-#: the band around the target the design must land in (the issue's 0.04)
-TOLERANCE = 0.04
-#: trials when --trials is not given (the budget may stop it sooner)
-DEFAULT_TRIALS = 600
 
 
 class Usage(ValueError):
@@ -47,10 +42,14 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
     file, raw = read_scene_data(args.scene)
     text = Path(file).read_text(encoding="utf-8")
     written = scene_from_dict(raw, file, rules=args.rules)  # the scene as written must load
+    if written.kind == "challenge":
+        raise Usage("a challenge has no opposition and no side that wins it (the GM reads its tasks' results, "
+                    "003:1470-1485): there is no win rate to aim its NPCs at; design a conflict or a contest "
+                    "(a contest's target is the PCs' side winning the contest)")
     data = expanded(raw, file)
     gear = bool(written.rules.weapons)
     try:
-        S.knobs(data, args.side, gear)
+        S.knobs(data, args.side, gear, frozenset(controls))
         from agents.base import controllers_for
         controllers_for(written, controls)
     except (S.DesignError, ValueError) as exc:
@@ -59,11 +58,11 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
     if not fast.available():
         raise Usage(f"the designer judges designs on the fast core: {fast.NOTICE}")
     try:  # the file it will write, checked before the search: a layout it cannot splice is said now
-        check_designed(O.designed_text(text, data, args.side, S.written(S.knobs(data, args.side, gear)), []),
-                       text, raw, file, args)
+        check_designed(O.designed_text(text, data, args.side, S.written(S.knobs(data, args.side, gear, frozenset(controls))), [],
+                                       args.rules), text, raw, file, args)
     except (S.DesignError, SceneError) as exc:
         raise Usage(str(exc)) from None
-    trials = args.trials or DEFAULT_TRIALS
+    trials = args.trials
     bar = _Bar(trials) if sys.stderr.isatty() else None
     try:
         res = Q.run(data, file, args.side, args.target_win, controls, args.rules, args.seed, trials,
@@ -76,11 +75,11 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
     command = " ".join(shlex.quote(a) for a in ["fate-npc", "design", *sys.argv[2:]]) if sys.argv[1:2] == ["design"] \
         else f"fate-npc design {args.scene} --side {args.side} --target-win {args.target_win} --seed {args.seed}"
     header = _header(args, res, command)
-    designed = O.designed_text(text, data, args.side, res.chosen.values, header)
+    designed = O.designed_text(text, data, args.side, res.chosen.values, header, args.rules)
     check_designed(designed, text, raw, file, args)
     with atomic_open(out, encoding="utf-8") as fh:
         fh.write(designed)
-    fig = bench_file(str(out), controls, args.rules, args.seed)
+    fig = bench_file(str(out), controls, args.seed)  # as the file says: its rule set is written in it
     lines = report(args, res, fig, out, command)
     with atomic_open(report_path, encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
@@ -116,20 +115,21 @@ def check_designed(text: str, source: str, raw: dict[str, Any], file: str, args:
                     and line.strip() and line in lines[a:b]), "an entry")
         raise S.DesignError(f"{who}: written from an anchor on the {args.side} side ({line.strip() or 'an alias'}); "
                             "write it out in full in the scene and design again") from None
-    scene_from_dict(data, file, rules=args.rules)
+    scene_from_dict(data, file)  # the file as designed, its rule set as it names it
     for cid, c in raw["characters"].items():
         if isinstance(c, dict) and c.get("side") != args.side and data["characters"].get(cid) != c:
             raise S.DesignError(f"{cid}: its entry would change in the designed file (an anchor on the designed "
                                 "side?); write it out in full in the scene and design again")
 
 
-def bench_file(path: str, controls: dict[str, str], rules: str | None, seed: int) -> Figures:
-    """The designed file benched as `fate-npc bench` benches it, on seeds the search never saw."""
+def bench_file(path: str, controls: dict[str, str], seed: int) -> Figures:
+    """The designed file benched as `fate-npc bench FILE` benches it (no flag: the file names its rule
+    set), on seeds the search never saw."""
     file, base = read_scene_data(path)
     fresh = seed + 1_000_003
-    jobs = [(base, file, {}, rules, controls, fresh, 0, i) for i in range(CHECK_FIGHTS)]
+    jobs = [(base, file, {}, None, controls, fresh, 0, i) for i in range(CHECK_FIGHTS)]
     records = B.run_jobs(jobs, engine="fast")
-    scene = scene_from_dict(base, file, rules=rules)
+    scene = scene_from_dict(base, file)
     pcs = tuple(c.id for c in scene.characters if c.kind == "pc")
     fig = Figures(pcs)
     pc_side = next(c.side for c in scene.characters if c.kind == "pc")
@@ -140,6 +140,7 @@ def bench_file(path: str, controls: dict[str, str], rules: str | None, seed: int
         fig.unresolved += r["unresolved"]
         for p in pcs:
             fig.dealt[p] = fig.dealt.get(p, 0) + r["characters"][p]["shifts_dealt"]
+            fig.assists[p] = fig.assists.get(p, 0) + r["characters"][p]["assists"]
         w = r["worst_pc"]
         if w and (w["taken_out"] or w["consequences"]):
             fig.worst[w["id"]] = fig.worst.get(w["id"], 0) + 1
@@ -175,16 +176,23 @@ def report(args: Any, res: Q.Result, fig: Figures, out: Path, command: str) -> l
              + ("" if hit else f" -- OFF the target by {abs(fig.win_rate - args.target_win):.1%}"),
              f"  {fig.mean_exchanges:.1f} exchanges a fight; {fig.unresolved} unresolved",
              "  who carried the fight:", *O.pc_lines(fig),
-             f"  no PC left behind: {'yes' if fig.left_behind() == 0 else 'no (%.2f short)' % fig.left_behind()}",
+             "  no PC left behind" if not fig.behind() else "  left behind: " + "; ".join(fig.behind()),
              ""]
-    if not res.met:
-        lines.append("The target could not be met within the guidelines; this is the closest design found.")
+    if not res.met and res.chosen.number == 0:
+        written = res.finals[0].win_rate
+        lines.append(f"The target could not be met within the guidelines, and no design came measurably closer "
+                     f"(by {Q.MEASURABLY:.0%} or more) than the scene as written (the PCs win {written:.1%}): the "
+                     "scene is returned unchanged.")
+    elif not res.met:
+        lines.append(f"The target could not be met within the guidelines; this is the closest design found, "
+                     f"{abs(res.finals[0].win_rate - args.target_win) - abs(res.finals[res.chosen.number].win_rate - args.target_win):.1%} "
+                     "closer to it than the scene as written on the same dice.")
     elif not hit:
         lines.append("The search's replays put this design inside the band, fresh dice did not: run again with "
                      "more --trials or another --seed.")
     lines.append(f"knobs moved ({res.chosen.moved} of {len(res.knobs)}):")
     gone = S.absent(res.knobs, res.chosen.values)
-    lines += [f"  {k.name}: {k.written} -> {res.chosen.values[k.name]} ({k.what})" for k in moved
+    lines += [f"  {k.name}: {k.show(k.written)} -> {k.show(res.chosen.values[k.name])} ({k.what})" for k in moved
               if S.counted(k) or k.name.rsplit(".", 1)[0] not in gone] or ["  none"]
     lines += ["", "trade-offs the search saw (candidates judged to the end, best of each kind):"]
     whole = [t for t in res.trials if t.figures and not t.figures.raced_out]

@@ -16,6 +16,9 @@ import numpy as np
 from ..evaluation.bench_report import HARM, TAKEN_OUT_HARM
 from ..evaluation.stats import wilson
 
+#: an ally's roll gains +2 from a free invoke (003:587-592): an advantage put to use counts as two shifts
+ASSIST_WORTH = 2
+
 
 
 @dataclass
@@ -28,7 +31,9 @@ class Figures:
     exchanges: int = 0
     unresolved: int = 0
     dealt: dict[str, int] = field(default_factory=dict)   # shifts each PC dealt, over every fight
+    assists: dict[str, int] = field(default_factory=dict)  # free invokes each PC held that an ally spent
     worst: dict[str, int] = field(default_factory=dict)   # fights in which each PC came off worst
+    harm: int = 0        # harm to the PCs, over every fight (bench_report.HARM per consequence, TAKEN_OUT_HARM)
     bailed: int = 0      # fights the fast core handed back unfinished (left out of the figures)
     raced_out: bool = False
 
@@ -44,22 +49,39 @@ class Figures:
     def mean_exchanges(self) -> float:
         return self.exchanges / self.fights if self.fights else 0.0
 
+    def contribution(self, p: str) -> int:
+        """What ``p`` brought to its side's fights, after "No Player Left Behind" (AIIDE 2024): the
+        shifts it dealt, and ASSIST_WORTH for each free invoke it held (an advantage it made) that an
+        ally spent on its own roll."""
+        return self.dealt.get(p, 0) + ASSIST_WORTH * self.assists.get(p, 0)
+
     def shares(self) -> dict[str, float]:
-        """Each PC's part of the shifts its side dealt (an equal share is 1 / the PCs)."""
-        total = sum(self.dealt.values())
-        return {p: (self.dealt.get(p, 0) / total if total else 0.0) for p in self.pcs}
+        """Each PC's part of its side's contribution (an equal share is 1 / the PCs)."""
+        total = sum(self.contribution(p) for p in self.pcs)
+        return {p: (self.contribution(p) / total if total else 0.0) for p in self.pcs}
 
     def worst_rates(self) -> dict[str, float]:
         return {p: (self.worst.get(p, 0) / self.fights if self.fights else 0.0) for p in self.pcs}
 
     def left_behind(self) -> float:
-        """0 when no PC is left behind: each deals at least half an equal share of the shifts and
-        none is the worst-off in most fights; else how far from it (shares in equal shares)."""
+        """0 when no PC is left behind: each brings at least half an equal share of the PCs'
+        contribution and none is the worst-off in most fights; else how far from it (in equal shares)."""
         n = len(self.pcs)
         if n < 2:  # one PC carries every fight it is in: nobody to leave behind
             return 0.0
         short = sum(max(0.0, 0.5 / n - s) * n for s in self.shares().values())
         return short + max(0.0, max(self.worst_rates().values()) - 0.5)
+
+    def behind(self) -> list[str]:
+        """Each way a PC is left behind, in words (none: every PC brings at least half an equal share
+        of the PCs' contribution and none is the worst-off in most fights)."""
+        n = len(self.pcs)
+        if n < 2:
+            return []
+        out = [f"{p} brings {s:.0%} of the PCs' contribution (half an equal share is {0.5 / n:.0%})"
+               for p, s in self.shares().items() if s < 0.5 / n]
+        out += [f"{p} is the worst-off in {w:.0%} of fights" for p, w in self.worst_rates().items() if w > 0.5]
+        return out
 
 
 def harm_weights(tables: Any) -> list[list[int]]:
@@ -84,12 +106,14 @@ def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: 
     harms = []
     for p, i in zip(fig.pcs, pcs_at):
         fig.dealt[p] = fig.dealt.get(p, 0) + int(CH[:, i, k.C_DEALT].sum())
+        fig.assists[p] = fig.assists.get(p, 0) + int(CH[:, i, k.C_ASSISTS].sum())
         h = TAKEN_OUT_HARM * (CH[:, i, k.C_STATUS] == k.TAKEN_OUT).astype(np.int64)
         for s, w in enumerate(weights[i]):
             h += w * (SLOTA[:, i, s] >= 0)
         harms.append(h)
     if harms:
         H = np.stack(harms, axis=1)
+        fig.harm += int(H.sum())
         worst = H.argmax(axis=1)  # the first of the most harmed, as bench's worst_pc
         hurt = H.max(axis=1) > 0
         for j, p in enumerate(fig.pcs):

@@ -49,6 +49,11 @@ def _changes(before: dict[str, Any], after: dict[str, Any] | None, copies: int) 
         a, b = before.get(key, default), after.get(key, default)
         if a != b and b is not None:
             out.append(f"{key} {a if a is not None else 'default'} -> {b}")
+    if after.get("zone") != before.get("zone"):
+        out.append(f"starts in {after.get('zone')} (was {before.get('zone')})")
+    if after.get("controller", "basic") != before.get("controller", "basic"):
+        words = dict(S.ATTENTION).get(after["controller"], after["controller"])
+        out.append(f"{words} ({after['controller']}; was {before.get('controller', 'basic')})")
     added = [x for x in after.get("aspects", []) if x not in before.get("aspects", [])]
     dropped = [x for x in before.get("aspects", []) if x not in after.get("aspects", [])]
     if added:
@@ -68,10 +73,38 @@ def _dump(cid: str, c: dict[str, Any], indent: int) -> list[str]:
     return [" " * indent + line for line in text.splitlines()]
 
 
+def with_rules(text: str, rules: str | None) -> str:
+    """``text`` with its rule set named ``rules`` (None: as written): the top-level ``rules`` scalar, or a
+    ``rules`` mapping's ``name``, replaced where it stands; a file without one gains ``rules: NAME``
+    after its ``name``. A file designed under ``--rules`` then benches as designed with no flag."""
+    if rules is None:
+        return text
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    lines = text.splitlines(keepends=True)
+    node = next((v for k, v in root.value if k.value == "rules"), None)
+    if isinstance(node, yaml.MappingNode):
+        node = next((v for k, v in node.value if k.value == "name"), node)
+    if isinstance(node, yaml.ScalarNode):
+        a, b = node.start_mark, node.end_mark
+        if a.line != b.line:
+            raise S.DesignError("the scene's rules name spans lines; write it on one line and design again")
+        line = lines[a.line]
+        lines[a.line] = line[:a.column] + rules + line[b.column:]
+        return "".join(lines)
+    if node is not None:  # a rules mapping without a name: the loader refuses it before the design
+        raise S.DesignError("the scene's rules mapping has no name; give it one and design again")
+    name = next((k for k, _ in root.value if k.value == "name"), None)
+    at = name.end_mark.line + 1 if name is not None else 0
+    lines.insert(at, f"rules: {rules}  # designed under --rules {rules}\n")
+    return "".join(lines)
+
+
 def designed_text(text: str, data: dict[str, Any], side: str, values: dict[str, int],
-                  header: list[str]) -> str:
+                  header: list[str], rules: str | None = None) -> str:
     """The scene file's text with ``side`` designed: ``header`` (comment lines) first, the designed
-    side's entries where its first entry was, every other line as written."""
+    side's entries where its first entry was, the rule set ``rules`` named (None: as written), every
+    other line as written."""
+    text = with_rules(text, rules)
     _, spans, indent = entries(text)
     lines = text.splitlines(keepends=True)
     ids = set(S.designed_ids(data, side))
@@ -113,10 +146,13 @@ def designed_text(text: str, data: dict[str, Any], side: str, values: dict[str, 
 
 
 def pc_lines(fig: Figures) -> list[str]:
-    """A line per PC: who carried the fight (its share of the PCs' shifts, fights it came off worst)."""
+    """A line per PC: who carried the fight (its share of the PCs' contribution: shifts dealt and the
+    free invokes allies spent on its advantages; fights it came off worst)."""
     shares, worst = fig.shares(), fig.worst_rates()
     equal = 1 / len(fig.pcs) if fig.pcs else 0
-    return [f"  {p:>12}: {shares[p]:6.1%} of the PCs' shifts (an equal share is {equal:.1%}); "
+    n = max(fig.fights, 1)
+    return [f"  {p:>12}: {shares[p]:6.1%} of the PCs' contribution (an equal share is {equal:.1%}: "
+            f"{fig.dealt.get(p, 0) / n:.1f} shifts and {fig.assists.get(p, 0) / n:.2f} assists a fight); "
             f"worst-off in {worst[p]:.1%} of fights" for p in fig.pcs]
 
 

@@ -46,6 +46,11 @@ ASPECT_WORDS = ("Ready for Trouble", "Knows the Ground")
 ADDED, ADDED_MEMBERS = "added", 8
 #: what a designed stunt is called (the GM renames it)
 STUNT_NAMES = {"attack": "Designed: Pressing Edge", "mild": "Designed: Hard to Put Down"}
+#: how a designed NPC spreads its attention: the scripted policies a GM would pick between for whom a
+#: thug goes for (its ``controller``), each in a GM's words (agents/basic.py, agents/tactics.py)
+ATTENTION = (("basic", "goes for the best odds in reach"), ("brute", "engages the nearest foe"),
+             ("tactician", "sets up on the most wounded foe, then strikes it"))
+ATTENTION_NAMES = tuple(name for name, _ in ATTENTION)
 
 
 class DesignError(ValueError):
@@ -61,6 +66,10 @@ class Knob:
     high: int
     written: int
     what: str
+    labels: tuple[str, ...] = ()  # what each value stands for (a zone's id, a policy), where not a number
+
+    def show(self, value: int) -> str:
+        return self.labels[value] if self.labels else str(value)
 
 
 def _attack_skill(c: dict[str, Any]) -> str:
@@ -78,8 +87,10 @@ def designed_ids(data: dict[str, Any], side: str) -> list[str]:
     return [cid for cid, c in data["characters"].items() if c.get("side") == side]
 
 
-def knobs(data: dict[str, Any], side: str, gear: bool) -> list[Knob]:
-    """The knobs of ``side`` in ``data`` (characters already expanded), each NPC's in file order."""
+def knobs(data: dict[str, Any], side: str, gear: bool, controlled: frozenset[str] = frozenset()) -> list[Knob]:
+    """The knobs of ``side`` in ``data`` (characters already expanded), each NPC's in file order: its
+    numbers, where it starts (a zone of the map) and how it spreads its attention (ATTENTION), unless
+    ``controlled`` (the ids --control names) fixes who plays it."""
     ids = designed_ids(data, side)
     if not ids:
         raise DesignError(f"--side {side}: no character of the scene is on that side; its sides are "
@@ -116,9 +127,31 @@ def knobs(data: dict[str, Any], side: str, gear: bool) -> list[Knob]:
         if gear and kind != "pc":
             out.append(Knob(f"{cid}.weapon", *GEAR, _rating(c.get("weapon", 0)), "weapon rating"))
             out.append(Knob(f"{cid}.armor", *GEAR, _rating(c.get("armor", 0)), "armor rating"))
+        out += _place_and_attention(data, cid, c.get("zone"), c.get("controller", "basic"), controlled)
     out.append(Knob(f"{ADDED}.count", 0, ADDED_MEMBERS, 0, "nameless NPCs added (1: one, 2 or more: a mob)"))
     out.append(Knob(f"{ADDED}.skill", *NAMELESS_SKILLS, 2, "the added nameless NPCs' attack skill"))
     out.append(Knob(f"{ADDED}.stress", *NAMELESS_STRESS, 1, "the added nameless NPCs' stress boxes (each)"))
+    out += _place_and_attention(data, ADDED, data["characters"][ids[0]].get("zone"), "basic",
+                                controlled if side not in controlled else frozenset({ADDED}))
+    return out
+
+
+def zone_ids(data: dict[str, Any]) -> list[str]:
+    return [z["id"] for z in data.get("zones", []) if isinstance(z, dict) and "id" in z]
+
+
+def _place_and_attention(data: dict[str, Any], cid: str, zone: str | None, controller: str,
+                         controlled: frozenset[str]) -> list[Knob]:
+    """Where ``cid`` starts (where the map has a choice) and whom it goes for (where its controller as
+    written is one of ATTENTION and --control does not name it or its side)."""
+    out = []
+    zones = zone_ids(data)
+    if len(zones) > 1 and zone in zones:
+        out.append(Knob(f"{cid}.zone", 0, len(zones) - 1, zones.index(zone), "where it starts", tuple(zones)))
+    side = data["characters"].get(cid, {}).get("side")
+    if controller in ATTENTION_NAMES and cid not in controlled and side not in controlled:
+        out.append(Knob(f"{cid}.attention", 0, len(ATTENTION) - 1, ATTENTION_NAMES.index(controller),
+                        "whom it goes for (its controller)", ATTENTION_NAMES))
     return out
 
 
@@ -175,8 +208,10 @@ def _stunt(c: dict[str, Any], which: str) -> dict[str, Any]:
     return out
 
 
-def designed_npc(c: dict[str, Any], cid: str, values: dict[str, int], peak: int) -> dict[str, Any]:
-    """One NPC as the candidate sets it (copies are made by :func:`apply`)."""
+def designed_npc(c: dict[str, Any], cid: str, values: dict[str, int], peak: int,
+                 zones: list[str] | None = None) -> dict[str, Any]:
+    """One NPC as the candidate sets it (copies are made by :func:`apply`); ``zones``: the map's, in
+    order (where a zone knob points)."""
     c = copy.deepcopy(c)
     kind = c.get("kind")
     skills = c.get("skills", {})
@@ -205,6 +240,18 @@ def designed_npc(c: dict[str, Any], cid: str, values: dict[str, int], peak: int)
     if f"{cid}.weapon" in values:
         c["weapon"] = values[f"{cid}.weapon"]
         c["armor"] = values[f"{cid}.armor"]
+    return _placed(c, cid, values, zones)
+
+
+def _placed(c: dict[str, Any], cid: str, values: dict[str, int], zones: list[str] | None) -> dict[str, Any]:
+    """``c`` starting where ``values`` put it and playing the attention they chose (as written where
+    the design has no such knob for it)."""
+    if f"{cid}.zone" in values and zones:
+        c["zone"] = zones[values[f"{cid}.zone"]]
+    if f"{cid}.attention" in values:
+        chosen = ATTENTION_NAMES[values[f"{cid}.attention"]]
+        if chosen != c.get("controller", "basic"):
+            c["controller"] = chosen
     return c
 
 
@@ -241,7 +288,7 @@ def designed_side(data: dict[str, Any], side: str, values: dict[str, int], peak:
     for cid in ids:
         c = data["characters"][cid]
         copies = values.get(f"{cid}.copies", 1)
-        npc = designed_npc(c, cid, values, peak)
+        npc = designed_npc(c, cid, values, peak, zone_ids(data))
         for i in range(copies):
             key = cid if i == 0 else _free_id(data, out, f"{cid}_{i + 1}")
             out[key] = npc if i == 0 else {**npc, "name": f"{npc.get('name', cid)} {i + 1}"}
@@ -250,7 +297,7 @@ def designed_side(data: dict[str, Any], side: str, values: dict[str, int], peak:
         out[_free_id(data, out, ADDED)] = added_npc(data, side, values)
     if not out:  # every nameless NPC left out: the side keeps one (there is no fight without it)
         cid = ids[0]
-        out[cid] = designed_npc(data["characters"][cid], cid, values, peak)
+        out[cid] = designed_npc(data["characters"][cid], cid, values, peak, zone_ids(data))
     return out
 
 
@@ -264,4 +311,4 @@ def added_npc(data: dict[str, Any], side: str, values: dict[str, int]) -> dict[s
            "skills": {_attack_skill(first): skill, "Athletics": max(1, skill - 1)}, "stress": values[f"{ADDED}.stress"]}
     if n > 1:
         out["count"] = n
-    return out
+    return _placed(out, ADDED, values, zone_ids(data))

@@ -170,12 +170,14 @@ def test_the_budget_stops_the_search_and_says_how_to_repeat_it(tmp_path, capsys)
     assert out.with_suffix(".report.md").read_text().count("stopped by --budget") == 1
 
 
-def test_another_rule_set_designs_with_its_own_shapes(tmp_path):
-    """Under Fate Core the designed file loads with Core's stress boxes (1, 2 ...) for its NPCs."""
+def test_another_rule_set_designs_with_its_own_shapes_and_is_written_into_the_file(tmp_path):
+    """Under Fate Core the designed file loads with Core's stress boxes (1, 2 ...) for its NPCs, and it
+    says `rules: core` itself: benched with no flag it is the scene that was designed (issue 76)."""
     out = tmp_path / "core.yaml"
     assert main(["design", _keep(tmp_path), "--side", "garrison", "--target-win", "0.6", "--trials", "6",
                  "--rules", "core", "--out", str(out)]) == 0
-    scene = load_scene(str(out), rules="core")
+    assert "\nrules: core  # designed under --rules core\n" in out.read_text()
+    scene = load_scene(str(out))  # no flag
     assert scene.rules.name == "core"
     from fate_env.rules.conflict import Conflict
     captain = Conflict(scene, seed=0).f["captain"]
@@ -223,3 +225,84 @@ characters:
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "bryn" in err and "anchor" in err, err
     assert not out.exists()
+
+
+#: two PCs at a ford: the bandits wait across it and in the reeds, so the swordsman (Fight 4, a weapon)
+#: has little to strike as written while the poacher shoots across (issue 76)
+BRIDGE = """\
+name: bridge
+title: The Ford at Dusk
+zones:
+  - {id: near, name: The near bank}
+  - {id: far, name: The far bank}
+  - {id: reeds, name: The reeds}
+borders:
+  - {between: [near, far], difficulty: 2}
+  - {between: [far, reeds], difficulty: 0}
+characters:
+  kael: {name: Kael, kind: pc, side: pcs, zone: near, high_concept: Sellsword with a Grudge,
+         skills: {Fight: 4, Physique: 3, Athletics: 1, Will: 2}, weapon: 2, fate_points: 3}
+  lia: {name: Lia, kind: pc, side: pcs, zone: near, high_concept: Poacher's Daughter,
+        skills: {Shoot: 4, Athletics: 3, Notice: 2, Stealth: 2}, fate_points: 3}
+  boss: {name: Rusk, kind: major, side: bandits, zone: far, high_concept: Bandit Chief of the Ford,
+         skills: {Shoot: 3, Fight: 2, Athletics: 2, Physique: 2}}
+  cutthroat: {name: Cutthroat, kind: minor, side: bandits, zone: reeds, high_concept: Knife in the Reeds,
+              skills: {Shoot: 2, Athletics: 1}, stress: 1}
+  archer: {name: Bandit Archer, kind: minor, side: bandits, zone: far, high_concept: Crossbow on the Bank,
+           skills: {Shoot: 2, Athletics: 1}, stress: 1}
+"""
+
+
+def test_placement_and_attention_are_knobs_a_gm_would_turn():
+    """Each NPC's starting zone and whom it goes for (a scripted policy of ATTENTION) are knobs; the
+    design writes them into its sheet."""
+    data = expanded(yaml.safe_load(BRIDGE), "bridge.yaml")
+    ks = {k.name: k for k in S.knobs(data, "bandits", gear=False)}
+    assert ks["cutthroat.zone"].show(ks["cutthroat.zone"].written) == "reeds"
+    assert ks["boss.attention"].show(ks["boss.attention"].written) == "basic"
+    values = {**S.written(list(ks.values())), "cutthroat.zone": 0, "boss.attention": S.ATTENTION_NAMES.index("brute")}
+    designed = S.apply(data, "bandits", values)["characters"]
+    assert designed["cutthroat"]["zone"] == "near" and designed["boss"]["controller"] == "brute"
+    assert S.knobs(data, "bandits", gear=False, controlled=frozenset({"bandits"})) == [
+        k for k in ks.values() if not k.name.endswith(".attention")]  # --control fixes who plays them
+
+
+def test_a_fighter_left_behind_as_written_is_brought_into_the_fight():
+    """As written the swordsman brings under half an equal share of the PCs' contribution; the design (the
+    bandits' numbers, where they start, whom they go for) gives both PCs at least half an equal share,
+    on dice the search never saw."""
+    data = expanded(yaml.safe_load(BRIDGE), "bridge.yaml")
+    r = Q.run(data, "bridge.yaml", "bandits", 0.6, {}, None, seed=1, trials=60, budget=600, tolerance=0.04, gear=False)
+    assert r.finals[0].shares()["kael"] < 0.25, r.finals[0].shares()  # the scene as written, on the same dice
+    final = r.finals[r.chosen.number]
+    assert r.met and abs(final.win_rate - 0.6) <= 0.04
+    assert min(final.shares().values()) >= 0.25, final.shares()
+
+
+def test_a_target_out_of_reach_returns_the_scene_unchanged_with_the_reason(tmp_path, capsys):
+    """No candidate but the scene as written (one trial): the target is not met and nothing is moved
+    for nothing; the report says so and the file's characters are the scene's."""
+    out = tmp_path / "same.yaml"
+    assert main(["design", _keep(tmp_path), "--side", "garrison", "--target-win", "0.05", "--trials", "1",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "the scene is returned unchanged" in printed and "knobs moved (0 of" in printed
+    assert yaml.safe_load(out.read_text())["characters"] == yaml.safe_load(KEEP)["characters"]
+
+
+@pytest.mark.parametrize("scene,side", [("burning_mill", "kesslers"), ("crossing", "raiders"), ("race", "teran")])
+def test_a_hazard_scene_a_fate_3_scene_and_a_contest_are_designed_and_benched(tmp_path, capsys, scene, side):
+    """On the fast core, which plays every scene: the burning mill's fire, the crossing's Fate 3.0 rules,
+    a race (a contest's target: the PCs' side wins it)."""
+    out = tmp_path / f"{scene}.yaml"
+    assert main(["design", scene, "--side", side, "--target-win", "0.5", "--trials", "4", "--out", str(out)]) == 0
+    assert "independent bench" in capsys.readouterr().out
+    load_scene(str(out))
+    assert main(["bench", str(out), "-n", "40"]) == 0
+
+
+def test_a_challenge_is_refused_with_why(tmp_path, capsys):
+    assert main(["design", "ritual", "--side", "horde", "--target-win", "0.5", "--out", str(tmp_path / "r.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "a challenge has no opposition" in err and err.count("\n") == 1
+    assert not (tmp_path / "r.yaml").exists()
