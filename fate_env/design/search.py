@@ -28,6 +28,9 @@ FINAL_FIGHTS = 6000
 FINALISTS = 12
 #: "a fight long enough to matter": every PC acts this many exchanges on average
 MIN_EXCHANGES = 3.0
+#: the share of fights a design may leave unresolved at the exchange cap: past it a stand-off (NPCs
+#: placed where nobody reaches them) would buy the target, so the excess counts as distance from it
+MAX_UNRESOLVED = 0.02
 #: when the target cannot be met, a design must come this much closer to it than the scene as written
 #: (on the same replayed dice) to be worth the settings it moves; else the scene comes back unchanged
 MEASURABLY = 0.01
@@ -57,15 +60,21 @@ class Result:
     finals: dict[int, Figures] = field(default_factory=dict)
 
 
+def stand_off(fig: Figures) -> float:
+    """The share of ``fig``'s fights left unresolved past MAX_UNRESOLVED (0: few enough)."""
+    return max(0.0, fig.unresolved / fig.fights - MAX_UNRESOLVED) if fig.fights else 0.0
+
+
 def objectives(fig: Figures, target: float, moved: int) -> tuple[float, float, float, float]:
-    return (abs(fig.win_rate - target), fig.left_behind(), -fig.mean_exchanges, float(moved))
+    return (abs(fig.win_rate - target) + stand_off(fig), fig.left_behind(), -fig.mean_exchanges, float(moved))
 
 
 def rank(t: Trial, target: float, fig: Figures | None = None) -> tuple:
-    """The order a designer prefers among designs on target: the PCs left least behind (in steps of
-    0.05), then a fight long enough, then the fewest knobs moved, then the distance from the target."""
+    """The order a designer prefers among designs on target: fights that end (no more than
+    MAX_UNRESOLVED at the cap), the PCs left least behind (in steps of 0.05), then a fight long enough,
+    then the fewest knobs moved, then the distance from the target."""
     f = fig or t.figures
-    return (round(f.left_behind() / 0.05), max(0.0, MIN_EXCHANGES - f.mean_exchanges), t.moved,
+    return (stand_off(f) > 0, round(f.left_behind() / 0.05), max(0.0, MIN_EXCHANGES - f.mean_exchanges), t.moved,
             abs(f.win_rate - target))
 
 
@@ -142,7 +151,7 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
     # the finalists: whole runs within the band, best first, and the closest; replayed on unseen dice
     whole = [t for t in judged if not t.figures.raced_out]
     inside = sorted((t for t in whole if abs(t.figures.win_rate - target) <= tolerance), key=lambda t: rank(t, target))
-    closest = sorted(whole or judged, key=lambda t: abs(t.figures.win_rate - target))
+    closest = sorted(whole or judged, key=lambda t: abs(t.figures.win_rate - target) + stand_off(t.figures))
     finals: dict[int, Figures] = {}
 
     def replay(t: Trial) -> Figures:
@@ -155,7 +164,7 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
     replayed = [t for t in judged if t.number in finals]
 
     def off(t: Trial) -> float:
-        return abs(finals[t.number].win_rate - target)
+        return abs(finals[t.number].win_rate - target) + stand_off(finals[t.number])
     snug = [t for t in replayed if off(t) <= INNER * tolerance]  # well inside: fresh dice keep it inside
     loose = [t for t in replayed if off(t) <= tolerance]
     met = bool(snug or loose)

@@ -140,13 +140,26 @@ def zone_ids(data: dict[str, Any]) -> list[str]:
     return [z["id"] for z in data.get("zones", []) if isinstance(z, dict) and "id" in z]
 
 
+def within_reach(data: dict[str, Any], written_zone: str) -> list[str]:
+    """Where the design may start an NPC: where it is written, where a PC starts, or one border from a
+    PC (in the map's order). A GM sets the opposition where the fight is; farther off, NPCs the PCs
+    cannot reach make stand-offs that end at the exchange cap, not fights."""
+    pcs = {c.get("zone") for c in data["characters"].values() if c.get("kind") == "pc"}
+    near = set(pcs) | {written_zone}
+    for b in data.get("borders", []):
+        pair = b.get("between", []) if isinstance(b, dict) else []
+        if len(pair) == 2 and (pair[0] in pcs or pair[1] in pcs):
+            near.update(pair)
+    return [z for z in zone_ids(data) if z in near]
+
+
 def _place_and_attention(data: dict[str, Any], cid: str, zone: str | None, controller: str,
                          controlled: frozenset[str]) -> list[Knob]:
     """Where ``cid`` starts (where the map has a choice) and whom it goes for (where its controller as
     written is one of ATTENTION and --control does not name it or its side)."""
     out = []
-    zones = zone_ids(data)
-    if len(zones) > 1 and zone in zones:
+    zones = within_reach(data, zone) if zone in zone_ids(data) else []
+    if len(zones) > 1:
         out.append(Knob(f"{cid}.zone", 0, len(zones) - 1, zones.index(zone), "where it starts", tuple(zones)))
     side = data["characters"].get(cid, {}).get("side")
     if controller in ATTENTION_NAMES and cid not in controlled and side not in controlled:
@@ -209,9 +222,9 @@ def _stunt(c: dict[str, Any], which: str) -> dict[str, Any]:
 
 
 def designed_npc(c: dict[str, Any], cid: str, values: dict[str, int], peak: int,
-                 zones: list[str] | None = None) -> dict[str, Any]:
-    """One NPC as the candidate sets it (copies are made by :func:`apply`); ``zones``: the map's, in
-    order (where a zone knob points)."""
+                 data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One NPC as the candidate sets it (copies are made by :func:`apply`); ``data``: the scene (the
+    zones within reach a zone knob points among)."""
     c = copy.deepcopy(c)
     kind = c.get("kind")
     skills = c.get("skills", {})
@@ -240,14 +253,14 @@ def designed_npc(c: dict[str, Any], cid: str, values: dict[str, int], peak: int,
     if f"{cid}.weapon" in values:
         c["weapon"] = values[f"{cid}.weapon"]
         c["armor"] = values[f"{cid}.armor"]
-    return _placed(c, cid, values, zones)
+    return _placed(c, cid, values, data)
 
 
-def _placed(c: dict[str, Any], cid: str, values: dict[str, int], zones: list[str] | None) -> dict[str, Any]:
-    """``c`` starting where ``values`` put it and playing the attention they chose (as written where
-    the design has no such knob for it)."""
-    if f"{cid}.zone" in values and zones:
-        c["zone"] = zones[values[f"{cid}.zone"]]
+def _placed(c: dict[str, Any], cid: str, values: dict[str, int], data: dict[str, Any] | None) -> dict[str, Any]:
+    """``c`` starting where ``values`` put it (among the zones within reach of where it is written) and
+    playing the attention they chose (as written where the design has no such knob for it)."""
+    if f"{cid}.zone" in values and data is not None:
+        c["zone"] = within_reach(data, c["zone"])[values[f"{cid}.zone"]]
     if f"{cid}.attention" in values:
         chosen = ATTENTION_NAMES[values[f"{cid}.attention"]]
         if chosen != c.get("controller", "basic"):
@@ -288,7 +301,7 @@ def designed_side(data: dict[str, Any], side: str, values: dict[str, int], peak:
     for cid in ids:
         c = data["characters"][cid]
         copies = values.get(f"{cid}.copies", 1)
-        npc = designed_npc(c, cid, values, peak, zone_ids(data))
+        npc = designed_npc(c, cid, values, peak, data)
         for i in range(copies):
             key = cid if i == 0 else _free_id(data, out, f"{cid}_{i + 1}")
             out[key] = npc if i == 0 else {**npc, "name": f"{npc.get('name', cid)} {i + 1}"}
@@ -297,7 +310,7 @@ def designed_side(data: dict[str, Any], side: str, values: dict[str, int], peak:
         out[_free_id(data, out, ADDED)] = added_npc(data, side, values)
     if not out:  # every nameless NPC left out: the side keeps one (there is no fight without it)
         cid = ids[0]
-        out[cid] = designed_npc(data["characters"][cid], cid, values, peak, zone_ids(data))
+        out[cid] = designed_npc(data["characters"][cid], cid, values, peak, data)
     return out
 
 
@@ -311,4 +324,4 @@ def added_npc(data: dict[str, Any], side: str, values: dict[str, int]) -> dict[s
            "skills": {_attack_skill(first): skill, "Athletics": max(1, skill - 1)}, "stress": values[f"{ADDED}.stress"]}
     if n > 1:
         out["count"] = n
-    return _placed(out, ADDED, values, zone_ids(data))
+    return _placed(out, ADDED, values, data)

@@ -119,12 +119,14 @@ def test_the_search_is_the_same_for_a_seed_and_trial_count():
 def test_an_easy_target_is_reached():
     """As written the PCs win nearly every fight; half of them is within the knobs' reach."""
     data = _data()
-    r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=1, trials=40, budget=600, tolerance=0.04,
+    r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=1, trials=60, budget=600, tolerance=0.04,
               gear=False)
     first = r.trials[0].figures
     assert first.win_rate > 0.8, first.win_rate  # the scene as written is far from the target
     assert r.met, [(t.values, t.figures and t.figures.win_rate) for t in r.trials]
-    assert abs(r.finals[r.chosen.number].win_rate - 0.5) <= 0.04
+    chosen = r.finals[r.chosen.number]
+    assert abs(chosen.win_rate - 0.5) <= 0.04
+    assert chosen.unresolved <= Q.MAX_UNRESOLVED * chosen.fights  # a fight that ends, not a stand-off
 
 
 def test_the_command_writes_a_file_that_loads_benches_and_keeps_the_pcs_byte_for_byte(tmp_path, capsys):
