@@ -202,7 +202,8 @@ def report(args: Any, res: Q.Result, fig: Figures, out: Path, command: str) -> l
         if whole:
             t = min(whole, key=key)
             lines.append(f"  {label}: #{t.number} wins {t.figures.win_rate:.1%}, {t.figures.mean_exchanges:.1f} "
-                         f"exchanges, left behind {t.figures.left_behind():.2f}, {t.moved} knobs moved")
+                         f"exchanges ({t.figures.unresolved / t.figures.fights:.0%} at the cap), left behind "
+                         f"{t.figures.left_behind():.2f}, {t.moved} knobs moved" + _why_not(t, res))
     balanced = sorted(t.figures.win_rate for t in whole if t.figures.left_behind() == 0)
     if balanced:
         lines.append(f"  no PC left behind: {len(balanced)} of the {len(whole)} candidates judged to the end, at PCs' "
@@ -216,6 +217,19 @@ def report(args: Any, res: Q.Result, fig: Figures, out: Path, command: str) -> l
     refused = sum(1 for t in res.trials if t.figures is None)
     lines.append(f"  raced out early: {raced}; refused by the loader: {refused}")
     return lines
+
+
+def _why_not(t: Q.Trial, res: Q.Result) -> str:
+    """Why a candidate the report names is not the design: it was no finalist (its search fights only),
+    or its replay on unseen dice said so (off the band, or too many fights at the exchange cap)."""
+    if t.number == res.chosen.number:
+        return " (the design)"
+    fig = res.finals.get(t.number)
+    if fig is None:
+        return " (not a finalist: not among the closest or the best-ranked in the band)"
+    if Q.stand_off(fig) > 0:
+        return f" (its replay: {fig.unresolved / fig.fights:.0%} of fights at the exchange cap)"
+    return f" (its replay: the PCs won {fig.win_rate:.1%}, left behind {fig.left_behind():.2f})"
 
 
 def _spread(xs: list[float], most: int = 6) -> list[float]:
