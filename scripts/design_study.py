@@ -9,15 +9,22 @@ it: within ±0.04 of the target, no PC left behind (where any candidate of that 
 with no way to act in the scene cannot be brought in), the fight's length, the harm to the PCs a fight
 (bench_report.HARM), and the seconds it took.
 
-    python scripts/design_study.py [--scenes 50] [--targets 0.3,0.5,0.8] [--trials 150]
-                                   [--methods tpe,random,ga] [--first 7000] [--seed 0]
+    python scripts/design_study.py [--scenes 50] [--targets 0.3,0.5,0.8] [--trials 600] [--budget 120]
+                                   [--methods tpe,random,ga] [--first 7000] [--seed 0] [--shard K/N]
+                                   [--log rows.jsonl]
+    python scripts/design_study.py --summary rows1.jsonl rows2.jsonl
 
-Prints a table per method and one line per design (the log a docs/results/ page keeps).
+Trials and budget default to the designer's own (design/defaults.py). Prints one line per design and a
+table per method (the log a docs/results/ page keeps); ``--shard K/N`` takes every Nth scene from the
+Kth, so N processes share the machine's cores; ``--log`` keeps each design as a JSON line, and
+``--summary`` prints the tables from such logs. A design is judged on its own fresh bench (CHECK
+fights on seeds neither the search nor its finalists saw), as `fate-npc design` checks its file.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -29,7 +36,13 @@ from fate_env.content import generate  # noqa: E402
 from fate_env.content.scenes import SceneError, scene_from_dict  # noqa: E402
 from fate_env.design import search as Q  # noqa: E402
 from fate_env.design import space as S  # noqa: E402
-from fate_env.design.defaults import TOLERANCE  # noqa: E402
+from fate_env.design.defaults import DEFAULT_BUDGET, DEFAULT_TRIALS, TOLERANCE  # noqa: E402
+from fate_env.design.judge import judge  # noqa: E402
+from fate_env.evaluation.bench import effective_controls, episode_seed  # noqa: E402
+from fate_env.fast import FastCore  # noqa: E402
+
+#: fights of the design's own check, on seeds past the search's and the finalists'
+CHECK = 4000
 from fate_env.fast import covered  # noqa: E402
 
 
@@ -52,45 +65,35 @@ def scenes(count: int, first: int):
     return out, skipped
 
 
-def design(data, seed: int, target: float, trials: int, method: str) -> dict:
+def check(data, values: dict, seed: int, target: float):
+    """The chosen design benched on CHECK fresh fights (the seeds after the search's and the finalists')."""
+    scene = scene_from_dict(S.apply(data, "npcs", values), "study")
+    pcs = tuple(c.id for c in scene.characters if c.kind == "pc")
+    first = Q.SEARCH_FIGHTS + Q.FINAL_FIGHTS
+    seeds = [episode_seed(seed, i) for i in range(first, first + CHECK)]
+    return judge(FastCore(scene, effective_controls(scene, {})), pcs, seeds, target, TOLERANCE, CHECK)
+
+
+def design(data, seed: int, target: float, trials: int, budget: float, method: str) -> dict:
     gear = bool(scene_from_dict(data, "study").rules.weapons)
     start = time.monotonic()
-    r = Q.run(data, "study", "npcs", target, {}, None, seed, trials, 10_000, TOLERANCE, gear, sampler=method)
+    r = Q.run(data, "study", "npcs", target, {}, None, seed, trials, budget, TOLERANCE, gear, sampler=method)
     seconds = time.monotonic() - start
-    fig = r.finals[r.chosen.number]
+    fig = check(data, r.chosen.values, seed, target)
     possible = any(t.figures and not t.figures.raced_out and t.figures.left_behind() == 0 for t in r.trials) \
         or any(f.left_behind() == 0 for f in r.finals.values())
     return {"within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()),
             "possible": possible, "exchanges": fig.mean_exchanges, "harm": fig.harm / max(fig.fights, 1),
-            "seconds": seconds, "moved": r.chosen.moved}
+            "seconds": seconds, "moved": r.chosen.moved, "trials": len(r.trials)}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=50)
-    ap.add_argument("--targets", default="0.3,0.5,0.8")
-    ap.add_argument("--trials", type=int, default=150)
-    ap.add_argument("--methods", default=",".join(Q.SAMPLERS))
-    ap.add_argument("--first", type=int, default=7000, help="the first generated scene's seed")
-    ap.add_argument("--seed", type=int, default=0, help="the searches' seed")
-    args = ap.parse_args()
-    targets = [float(x) for x in args.targets.split(",")]
-    methods = args.methods.split(",")
-    picked, skipped = scenes(args.scenes, args.first)
-    print(f"{len(picked)} generated scenes (seeds {picked[0][0]}..{picked[-1][0]}; {skipped} skipped), targets "
-          f"{', '.join(f'{t:.0%}' for t in targets)}, {args.trials} trials each, methods {', '.join(methods)}")
-    print("\n| scene | rules | target | method | PCs win | within ±0.04 | left behind | possible | exchanges | "
-          "harm | knobs moved | seconds |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    rows: dict[str, list[dict]] = {m: [] for m in methods}
-    for seed, data in picked:
-        for target in targets:
-            for m in methods:
-                got = design(data, args.seed, target, args.trials, m)
-                rows[m].append(got)
-                print(f"| {seed} | {data['rules']} | {target:.0%} | {m} | {got['win']:.1%} | {'yes' if got['within'] else 'no'} "
-                      f"| {'yes' if got['behind'] else 'no'} | {'yes' if got['possible'] else 'no'} | "
-                      f"{got['exchanges']:.1f} | {got['harm']:.2f} | {got['moved']} | {got['seconds']:.1f} |", flush=True)
+def line(seed: int, rules: str, target: float, m: str, got: dict) -> str:
+    return (f"| {seed} | {rules} | {target:.0%} | {m} | {got['win']:.1%} | {'yes' if got['within'] else 'no'} "
+            f"| {'yes' if got['behind'] else 'no'} | {'yes' if got['possible'] else 'no'} | "
+            f"{got['exchanges']:.1f} | {got['harm']:.2f} | {got['moved']} | {got['trials']} | {got['seconds']:.1f} |")
+
+
+def summary(rows: dict[str, list[dict]]) -> None:
     print("\n| method | designs | within ±0.04 | no PC left behind (where possible) | median seconds | "
           "mean exchanges | harm to the PCs a fight |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -100,6 +103,63 @@ def main() -> None:
         print(f"| {m} | {len(got)} | {sum(g['within'] for g in got) / len(got):.0%} | {fair:.0%} of {len(possible)} | "
               f"{statistics.median(g['seconds'] for g in got):.1f} | {statistics.mean(g['exchanges'] for g in got):.1f} | "
               f"{statistics.mean(g['harm'] for g in got):.2f} |")
+
+
+def from_logs(paths: list[str]) -> None:
+    rows: dict[str, list[dict]] = {}
+    for p in paths:
+        for text in Path(p).read_text().splitlines():
+            got = json.loads(text)
+            rows.setdefault(got["method"], []).append(got)
+    for m in rows:
+        rows[m].sort(key=lambda g: (g["scene"], g["target"]))
+    print(HEADER)
+    for got in sorted((g for m in rows.values() for g in m), key=lambda g: (g["scene"], g["target"], g["method"])):
+        print(line(got["scene"], got["rules"], got["target"], got["method"], got))
+    summary(rows)
+
+
+HEADER = ("\n| scene | rules | target | method | PCs win | within ±0.04 | left behind | possible | exchanges | "
+          "harm | knobs moved | trials | seconds |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+          "| --- | --- |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=50)
+    ap.add_argument("--targets", default="0.3,0.5,0.8")
+    ap.add_argument("--trials", type=int, default=DEFAULT_TRIALS)
+    ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds per design, as the designer's")
+    ap.add_argument("--shard", default="0/1", help="K/N: every Nth scene from the Kth")
+    ap.add_argument("--log", help="append each design to this file as a JSON line")
+    ap.add_argument("--summary", nargs="+", help="print the tables from these logs and stop")
+    ap.add_argument("--methods", default=",".join(Q.SAMPLERS))
+    ap.add_argument("--first", type=int, default=7000, help="the first generated scene's seed")
+    ap.add_argument("--seed", type=int, default=0, help="the searches' seed")
+    args = ap.parse_args()
+    if args.summary:
+        from_logs(args.summary)
+        return
+    k, n = (int(x) for x in args.shard.split("/"))
+    targets = [float(x) for x in args.targets.split(",")]
+    methods = args.methods.split(",")
+    picked, skipped = scenes(args.scenes, args.first)
+    picked = picked[k::n]
+    print(f"{len(picked)} generated scenes (seeds {picked[0][0]}..{picked[-1][0]}; {skipped} skipped), targets "
+          f"{', '.join(f'{t:.0%}' for t in targets)}, {args.trials} trials each, methods {', '.join(methods)}")
+    print(HEADER)
+    rows: dict[str, list[dict]] = {m: [] for m in methods}
+    for seed, data in picked:
+        for target in targets:
+            for m in methods:
+                got = design(data, args.seed, target, args.trials, args.budget, m)
+                rows[m].append(got)
+                print(line(seed, data["rules"], target, m, got), flush=True)
+                if args.log:
+                    with open(args.log, "a") as f:
+                        f.write(json.dumps({"scene": seed, "rules": data["rules"], "target": target, "method": m,
+                                            **got}) + "\n")
+    summary(rows)
 
 
 if __name__ == "__main__":

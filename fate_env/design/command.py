@@ -165,7 +165,10 @@ def report(args: Any, res: Q.Result, fig: Figures, out: Path, command: str) -> l
              f"target: the PCs win {args.target_win:.0%} (within {TOLERANCE:.2f})",
              f"search: {len(res.trials)} candidates in {res.seconds / 60:.1f} min, the same dice for each "
              f"(at most {Q.SEARCH_FIGHTS} fights, raced; the finalists {Q.FINAL_FIGHTS} more on dice the search never saw)"
-             + (f"; stopped by --budget: --trials {len(res.trials)} repeats it exactly" if res.stopped_early else ""),
+             + (f"; stopped by --budget: --trials {len(res.trials)} repeats it exactly" if res.stopped_early else "")
+             + (f"; settled: #{res.settled} was good enough (in the band, no PC left behind, a fight that ends "
+                f"and lasts), and {Q.SETTLE} more looked for fewer knobs moved" if res.settled is not None
+                and len(res.trials) < args.trials else ""),
              f"the scene as written: the PCs won {first.figures.win_rate:.1%} of {first.figures.fights} search fights"
              + (" (raced out: far from the target)" if first.figures.raced_out else ""),
              f"the design (#{res.chosen.number}): the PCs won {res.finals[res.chosen.number].win_rate:.1%} of "

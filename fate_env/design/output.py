@@ -112,7 +112,7 @@ def designed_text(text: str, data: dict[str, Any], side: str, values: dict[str, 
     span = {cid: (a, b) for cid, a, b in spans}
     block: list[str] = []
     for cid in S.designed_ids(data, side):
-        copies = values.get(f"{cid}.copies", 1)
+        copies = S.copies(values, cid)
         original = "".join(lines[span[cid][0]:span[cid][1]])
         if copies == 1 and designed.get(cid) == data["characters"][cid] and not _ANCHORED.search(original):
             block.append(" " * indent + f"# designed: {cid}: kept as written")

@@ -5,7 +5,8 @@ target (the main one), how far a PC is left behind (judge.Figures.left_behind), 
 shortness (minus its mean exchanges) and the knobs moved from the scene as written. The scene as
 written is the first trial. With the same seed and trial count the search is the same, trial for
 trial (one process, a seeded sampler, the same dice for every candidate); ``budget`` only stops it
-early, and then says how many trials it ran.
+early, and then says how many trials it ran. Once a candidate is good enough (:func:`good`) the search
+looks SETTLE trials further and stops, trials to spare.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ MAX_UNRESOLVED = 0.02
 #: when the target cannot be met, a design must come this much closer to it than the scene as written
 #: (on the same replayed dice) to be worth the settings it moves; else the scene comes back unchanged
 MEASURABLY = 0.01
+#: once a candidate is good enough (see :func:`good`), the search looks this many trials more for one
+#: that moves fewer knobs, then stops: a GM waits for an answer, not for the whole trial count
+SETTLE = 40
 #: a finalist is taken only this far inside the band on its replay (a fraction of the tolerance),
 #: so that fresh dice (the independent bench) leave it inside too
 INNER = 0.3
@@ -58,6 +62,7 @@ class Result:
     stopped_early: bool
     seconds: float
     finals: dict[int, Figures] = field(default_factory=dict)
+    settled: int | None = None  # the first good candidate's trial, where one was found
 
 
 def stand_off(fig: Figures) -> float:
@@ -67,6 +72,13 @@ def stand_off(fig: Figures) -> float:
 
 def objectives(fig: Figures, target: float, moved: int) -> tuple[float, float, float, float]:
     return (abs(fig.win_rate - target) + stand_off(fig), fig.left_behind(), -fig.mean_exchanges, float(moved))
+
+
+def good(fig: Figures, target: float, tolerance: float) -> bool:
+    """A candidate the search need look little further past: in the band's inner half on the search's dice,
+    no PC left behind, a fight that ends and lasts. Raced-out runs never are."""
+    return (not fig.raced_out and abs(fig.win_rate - target) <= tolerance / 2 and stand_off(fig) == 0
+            and fig.left_behind() == 0 and fig.mean_exchanges >= MIN_EXCHANGES)
 
 
 def rank(t: Trial, target: float, fig: Figures | None = None) -> tuple:
@@ -115,6 +127,7 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
     done: list[Trial] = []
     start = time.monotonic()
     stopped = False
+    settled: int | None = None
 
     def core_for(values: dict[str, int]):
         scene = scene_from_dict(S.apply(data, side, values), file, rules=rules)
@@ -129,6 +142,8 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
         if n and time.monotonic() - start > budget:
             stopped = True
             break
+        if settled is not None and n - settled > SETTLE:
+            break
         trial = study.ask()
         values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
         moved = S.moved(knobs, values)
@@ -142,6 +157,8 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
         obj = objectives(fig, target, moved)
         study.tell(trial, list(obj))
         done.append(Trial(n, values, fig, obj, moved))
+        if settled is None and good(fig, target, tolerance):
+            settled = n
         if progress:
             best = min((t for t in done if t.figures), key=lambda t: abs(t.figures.win_rate - target))
             progress(n + 1, trials, f"closest so far {best.figures.win_rate:.0%}")
@@ -175,4 +192,4 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
         written = judged[0]
         if written.number == 0 and off(chosen) > off(written) - MEASURABLY:
             chosen = written
-    return Result(knobs, done, chosen, met, stopped, time.monotonic() - start, finals)
+    return Result(knobs, done, chosen, met, stopped, time.monotonic() - start, finals, settled=settled)

@@ -100,6 +100,7 @@ def knobs(data: dict[str, Any], side: str, gear: bool, controlled: frozenset[str
                           "designs their opposition (name the NPCs' side)")
     peak = pc_peak(data)
     needed = referenced(data)
+    optional = may_sit_out(data, ids)
     out: list[Knob] = []
     for cid in ids:
         c = data["characters"][cid]
@@ -115,6 +116,8 @@ def knobs(data: dict[str, Any], side: str, gear: bool, controlled: frozenset[str
                 out.append(Knob(f"{cid}.copies", low, NAMELESS_COPIES[1], 1, "how many of it"))
             else:
                 out.append(Knob(f"{cid}.count", *MOB_MEMBERS, int(c.get("count", 2)), "members"))
+                if cid in optional:
+                    out.append(_presence(cid, needed))
             extra = len(c.get("aspects", []))
             out.append(Knob(f"{cid}.aspects", EXTRA_ASPECTS[0], max(EXTRA_ASPECTS[1], extra), extra,
                             "aspects beyond its high concept"))
@@ -124,6 +127,8 @@ def knobs(data: dict[str, Any], side: str, gear: bool, controlled: frozenset[str
             hi = min(MAJOR_SHIFT, peak + BOSS_PEAK - top)
             out.append(Knob(f"{cid}.shift", min(lo, 0), max(hi, 0), 0, "every skill moves by this"))
             out.append(Knob(f"{cid}.stunts", 0, 2, 0, "designed stunts (a +2 attack, one more mild consequence)"))
+            if cid in optional:
+                out.append(_presence(cid, needed))
         if gear and kind != "pc":
             out.append(Knob(f"{cid}.weapon", *GEAR, _rating(c.get("weapon", 0)), "weapon rating"))
             out.append(Knob(f"{cid}.armor", *GEAR, _rating(c.get("armor", 0)), "armor rating"))
@@ -134,6 +139,26 @@ def knobs(data: dict[str, Any], side: str, gear: bool, controlled: frozenset[str
     out += _place_and_attention(data, ADDED, data["characters"][ids[0]].get("zone"), "basic",
                                 controlled if side not in controlled else frozenset({ADDED}))
     return out
+
+
+def may_sit_out(data: dict[str, Any], ids: list[str]) -> set[str]:
+    """The major NPCs and mobs the design may leave out: where the side brings more of them than there
+    are PCs (a lone PC against a captain, a duelist and their gang is no fight to balance), every one
+    but the first (the side's lead); else none, so the search spends its trials on the rest."""
+    pcs = sum(1 for c in data["characters"].values() if c.get("kind") == "pc")
+    big = [cid for cid in ids if data["characters"][cid].get("kind") in ("major", "mob")]
+    return set(big[1:]) if len(big) > pcs else set()
+
+
+def _presence(cid: str, needed: set[str]) -> Knob:
+    """Whether a major NPC or a mob takes part: a GM sets who shows up to a fight as much as how strong
+    they are. One that another field names stays."""
+    return Knob(f"{cid}.present", 1 if cid in needed else 0, 1, 1, "takes part (0: sits this fight out)")
+
+
+def copies(values: dict[str, int], cid: str) -> int:
+    """How many of an NPC a candidate puts in the fight (0: left out)."""
+    return values.get(f"{cid}.copies", values.get(f"{cid}.present", 1))
 
 
 def zone_ids(data: dict[str, Any]) -> list[str]:
@@ -190,7 +215,7 @@ def written(ks: list[Knob]) -> dict[str, int]:
 
 def counted(k: Knob) -> bool:
     """Whether a knob says how many (the others shape what is there)."""
-    return k.name.endswith(".copies") or k.name == f"{ADDED}.count"
+    return k.name.endswith((".copies", ".present")) or k.name == f"{ADDED}.count"
 
 
 def absent(ks: list[Knob], values: dict[str, int]) -> set[str]:
@@ -300,9 +325,8 @@ def designed_side(data: dict[str, Any], side: str, values: dict[str, int], peak:
     ids = designed_ids(data, side)
     for cid in ids:
         c = data["characters"][cid]
-        copies = values.get(f"{cid}.copies", 1)
         npc = designed_npc(c, cid, values, peak, data)
-        for i in range(copies):
+        for i in range(copies(values, cid)):
             key = cid if i == 0 else _free_id(data, out, f"{cid}_{i + 1}")
             out[key] = npc if i == 0 else {**npc, "name": f"{npc.get('name', cid)} {i + 1}"}
     n = values.get(f"{ADDED}.count", 0)

@@ -116,11 +116,15 @@ def test_the_search_is_the_same_for_a_seed_and_trial_count():
     assert once() == once()
 
 
-def test_an_easy_target_is_reached():
-    """As written the PCs win nearly every fight; half of them is within the knobs' reach."""
+def test_an_easy_target_is_reached_and_the_search_settles():
+    """As written the PCs win nearly every fight; half of them is within the knobs' reach. Once a good
+    candidate is found the search looks SETTLE trials further and stops, trials to spare."""
     data = _data()
-    r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=1, trials=60, budget=600, tolerance=0.04,
+    r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=1, trials=600, budget=600, tolerance=0.04,
               gear=False)
+    assert r.settled is not None and Q.good(r.trials[r.settled].figures, 0.5, 0.04)
+    assert len(r.trials) == r.settled + Q.SETTLE + 1 < 600, (r.settled, len(r.trials))
+    assert not any(Q.good(t.figures, 0.5, 0.04) for t in r.trials[:r.settled] if t.figures)
     first = r.trials[0].figures
     assert first.win_rate > 0.8, first.win_rate  # the scene as written is far from the target
     assert r.met, [(t.values, t.figures and t.figures.win_rate) for t in r.trials]
