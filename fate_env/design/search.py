@@ -5,7 +5,8 @@ target (the main one), how far a PC is left behind (judge.Figures.left_behind), 
 shortness (minus its mean exchanges) and the knobs moved from the scene as written. The scene as
 written is the first trial. With the same seed and trial count the search is the same, trial for
 trial (one process, a seeded sampler, the same dice for every candidate); ``budget`` only stops it
-early, and then says how many trials it ran. Once a candidate is good enough (:func:`good`) the search
+early (leaving time for the finalists' replays, priced at the trials' own pace), and then says how many
+trials it ran. Once a candidate is good enough (:func:`good`) the search
 looks SETTLE trials further and stops, trials to spare.
 """
 
@@ -24,9 +25,9 @@ from .judge import Figures, judge
 #: fights a candidate plays at most during the search, in chunks (racing looks after each)
 SEARCH_FIGHTS, CHUNK = 800, 200
 #: fights each finalist replays (the same dice) before one is chosen
-FINAL_FIGHTS = 6000
-#: finalists replayed: the closest this many, and the best-ranked half as many
-FINALISTS = 12
+FINAL_FIGHTS = 3000
+#: finalists replayed: the best-ranked this many inside the band, and the closest half as many
+FINALISTS = 8
 #: "a fight long enough to matter": every PC acts this many exchanges on average
 MIN_EXCHANGES = 3.0
 #: the share of fights a design may leave unresolved at the exchange cap: past it a stand-off (NPCs
@@ -128,6 +129,8 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
     start = time.monotonic()
     stopped = False
     settled: int | None = None
+    fought, fighting = 0, 0.0  # fights the trials played and the seconds they took: what a replay costs
+    replays = (1 + FINALISTS // 2 + FINALISTS) * FINAL_FIGHTS
 
     def core_for(values: dict[str, int]):
         scene = scene_from_dict(S.apply(data, side, values), file, rules=rules)
@@ -139,8 +142,8 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
         return FastCore(scene, who)
 
     for n in range(trials):
-        if n and time.monotonic() - start > budget:
-            stopped = True
+        if n and time.monotonic() - start + replays * fighting / max(fought, 1) > budget:
+            stopped = True  # the finalists' replays still to come fit in what is left of the budget
             break
         if settled is not None and n - settled > SETTLE:
             break
@@ -153,7 +156,9 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
             study.tell(trial, state=optuna.trial.TrialState.FAIL)
             done.append(Trial(n, values, None, None, moved, str(exc)))
             continue
+        began = time.monotonic()
         fig = judge(core, pcs, seeds, target, tolerance, CHUNK)
+        fought, fighting = fought + fig.fights, fighting + time.monotonic() - began
         obj = objectives(fig, target, moved)
         study.tell(trial, list(obj))
         done.append(Trial(n, values, fig, obj, moved))
@@ -176,17 +181,19 @@ def run(data: dict[str, Any], file: str, side: str, target: float, controls: dic
             fig = judge(core_for(t.values), pcs, fresh, target, tolerance, FINAL_FIGHTS)  # built anew: cheap
             finals[t.number] = fig
         return finals[t.number]
-    for t in [judged[0]] + inside[:FINALISTS // 2] + closest[:FINALISTS]:  # the scene as written (the first
+    for t in [judged[0]] + inside[:FINALISTS] + closest[:FINALISTS // 2]:  # the scene as written (the first
         replay(t)                         # trial), the best-ranked in the band, and the closest
     replayed = [t for t in judged if t.number in finals]
 
     def off(t: Trial) -> float:
         return abs(finals[t.number].win_rate - target) + stand_off(finals[t.number])
-    snug = [t for t in replayed if off(t) <= INNER * tolerance]  # well inside: fresh dice keep it inside
     loose = [t for t in replayed if off(t) <= tolerance]
-    met = bool(snug or loose)
-    if met:
-        chosen = min(snug or loose, key=lambda t: rank(t, target, finals[t.number]))
+    met = bool(loose)
+    if met:  # the PCs left least behind first; among those, one well inside (fresh dice keep it inside)
+        def choice(t: Trial) -> tuple:
+            first, behind, *rest = rank(t, target, finals[t.number])
+            return (first, behind, off(t) > INNER * tolerance, *rest)
+        chosen = min(loose, key=choice)
     else:  # the closest it found, said as such; the scene as written unless another is measurably closer
         chosen = min(replayed, key=lambda t: (off(t), finals[t.number].left_behind(), t.moved))
         written = judged[0]
