@@ -4,9 +4,11 @@ the designer's balance objective reads."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,7 @@ from fate_env.cli import main
 from fate_env.content.scenes import load_scene, scene_from_dict
 from fate_env.design import search as Q
 from fate_env.design import space as S
-from fate_env.design.command import expanded
+from fate_env.design.steps import expanded
 
 pytestmark = pytest.mark.kernel  # judges designs on the fast core (tests/conftest.py)
 pytest.importorskip("optuna")
@@ -191,14 +193,7 @@ def test_another_rule_set_designs_with_its_own_shapes_and_is_written_into_the_fi
 
 
 def test_without_the_design_extra_it_says_what_to_install(tmp_path, capsys, monkeypatch):
-    import builtins
-    real = builtins.__import__
-
-    def no_optuna(name, *a, **k):
-        if name == "optuna":
-            raise ImportError("no optuna")
-        return real(name, *a, **k)
-    monkeypatch.setattr(builtins, "__import__", no_optuna)
+    monkeypatch.setitem(sys.modules, "optuna", None)  # as if not installed: importing it fails
     assert main(["design", _keep(tmp_path), "--side", "garrison", "--target-win", "0.6",
                  "--out", str(tmp_path / "o.yaml")]) == 2
     err = capsys.readouterr().err

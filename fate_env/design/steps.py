@@ -1,6 +1,6 @@
 """`fate-npc design` as steps: the plan (outputs checked, the scene read, the side's knobs), the
 search, the designed file, the independent bench of that file on fresh seeds, the report and the
-plot. ``cli.cmd_design`` calls :func:`run`.
+plot. ``cli_commands.cmd_design`` calls :func:`run`.
 """
 
 from __future__ import annotations
