@@ -77,7 +77,8 @@ def check(data, values: dict, seed: int, target: float):
 def design(data, seed: int, target: float, trials: int, budget: float, method: str) -> dict:
     gear = bool(scene_from_dict(data, "study").rules.weapons)
     start = time.monotonic()
-    r = Q.run(data, "study", "npcs", target, {}, None, seed, trials, budget, TOLERANCE, gear, sampler=method)
+    r = Q.run(Q.Ask(data, "study", "npcs", target, seed=seed, trials=trials, budget=budget, tolerance=TOLERANCE,
+                    gear=gear, sampler=method))
     seconds = time.monotonic() - start
     fig = check(data, r.chosen.values, seed, target)
     possible = any(t.figures and not t.figures.raced_out and t.figures.left_behind() == 0 for t in r.trials) \

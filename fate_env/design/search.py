@@ -20,6 +20,7 @@ from typing import Any, Callable
 from ..content.scenes import SceneError, scene_from_dict
 from ..evaluation.bench import episode_seed
 from . import space as S
+from .defaults import DEFAULT_BUDGET, DEFAULT_TRIALS, TOLERANCE
 from .judge import Figures, judge
 
 #: fights a candidate plays at most during the search, in chunks (racing looks after each)
@@ -105,11 +106,32 @@ def _sampler(name: str, seed: int, trials: int):
     return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=min(16, max(4, trials // 5)))
 
 
-def run(data: dict[str, Any], file: str, side: str, target: float, controls: dict[str, str],
-        rules: str | None, seed: int, trials: int, budget: float, tolerance: float,
-        gear: bool, progress: Callable[[int, int, str], None] | None = None, *, sampler: str = "tpe") -> Result:
-    """The design search (``sampler``: one of SAMPLERS; the designer's is TPE, the others are the
-    study's baselines, judged and chosen exactly alike)."""
+@dataclass(frozen=True)
+class Ask:
+    """What a design search is asked: the scene's data (characters expanded) and the file it came from,
+    the side to design, the PCs' win rate to aim for (within ``tolerance``), who plays whom, the rule
+    set (None: the scene's), the seed, the trials and the budget in seconds, whether the rule set rates
+    gear, and the sampler (one of SAMPLERS; the designer's is TPE, the others are the study's
+    baselines, judged and chosen exactly alike)."""
+
+    data: dict[str, Any]
+    file: str
+    side: str
+    target: float
+    controls: dict[str, str] = field(default_factory=dict)
+    rules: str | None = None
+    seed: int = 0
+    trials: int = DEFAULT_TRIALS
+    budget: float = DEFAULT_BUDGET
+    tolerance: float = TOLERANCE
+    gear: bool = False
+    sampler: str = "tpe"
+
+
+def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Result:
+    """The design search ``ask`` describes; ``progress(done, trials, words)`` after each trial."""
+    data, file, side, target, controls, rules = ask.data, ask.file, ask.side, ask.target, ask.controls, ask.rules
+    seed, trials, budget, tolerance, gear, sampler = ask.seed, ask.trials, ask.budget, ask.tolerance, ask.gear, ask.sampler
     import optuna
     from ..fast import FastCore, covered
     from ..evaluation.bench import effective_controls

@@ -65,8 +65,8 @@ def run(args: Any, controls: dict[str, str], say: Callable[[str], None] = print)
     trials = args.trials
     bar = _Bar(trials) if sys.stderr.isatty() else None
     try:
-        res = Q.run(data, file, args.side, args.target_win, controls, args.rules, args.seed, trials,
-                    args.budget, TOLERANCE, gear, bar.update if bar else None)
+        res = Q.run(Q.Ask(data, file, args.side, args.target_win, controls, args.rules, args.seed, trials,
+                          args.budget, TOLERANCE, gear), bar.update if bar else None)
     except S.DesignError as exc:
         raise Usage(str(exc)) from None
     finally:

@@ -112,8 +112,7 @@ def test_the_search_is_the_same_for_a_seed_and_trial_count():
     data = _data()
 
     def once():
-        r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=3, trials=6, budget=600, tolerance=0.04,
-                  gear=False)
+        r = Q.run(Q.Ask(data, "keep.yaml", "garrison", 0.5, seed=3, trials=6, budget=600, tolerance=0.04))
         return [(t.values, t.figures and (t.figures.wins, t.figures.fights)) for t in r.trials], r.chosen.values
     assert once() == once()
 
@@ -122,8 +121,7 @@ def test_an_easy_target_is_reached_and_the_search_settles():
     """As written the PCs win nearly every fight; half of them is within the knobs' reach. Once a good
     candidate is found the search looks SETTLE trials further and stops, trials to spare."""
     data = _data()
-    r = Q.run(data, "keep.yaml", "garrison", 0.5, {}, None, seed=1, trials=600, budget=600, tolerance=0.04,
-              gear=False)
+    r = Q.run(Q.Ask(data, "keep.yaml", "garrison", 0.5, seed=1, trials=600, budget=600, tolerance=0.04))
     assert r.settled is not None and Q.good(r.trials[r.settled].figures, 0.5, 0.04)
     assert len(r.trials) == r.settled + Q.SETTLE + 1 < 600, (r.settled, len(r.trials))
     assert not any(Q.good(t.figures, 0.5, 0.04) for t in r.trials[:r.settled] if t.figures)
@@ -273,7 +271,7 @@ def test_a_fighter_left_behind_as_written_is_brought_into_the_fight():
     bandits' numbers, where they start, whom they go for) gives both PCs at least half an equal share,
     on dice the search never saw."""
     data = expanded(yaml.safe_load(BRIDGE), "bridge.yaml")
-    r = Q.run(data, "bridge.yaml", "bandits", 0.6, {}, None, seed=1, trials=60, budget=600, tolerance=0.04, gear=False)
+    r = Q.run(Q.Ask(data, "bridge.yaml", "bandits", 0.6, seed=1, trials=60, budget=600, tolerance=0.04))
     assert r.finals[0].shares()["kael"] < 0.25, r.finals[0].shares()  # the scene as written, on the same dice
     final = r.finals[r.chosen.number]
     assert r.met and abs(final.win_rate - 0.6) <= 0.04
