@@ -5,6 +5,7 @@ whole scene (sides that can meet, leaders, true forms, stunts whose circumstance
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules.not_modelled import BY_PLACE
@@ -19,10 +20,74 @@ from .rule_sets import load_rules
 from .scene_files import SceneError
 
 
-def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, Any]) -> Scene:
-    def fail(field: str, message: str) -> None:
-        raise SceneError(file, field, message)
+@dataclass
+class _Reading:
+    """What the parts of a build share: the file (for errors), the rule set it plays and the one whose
+    words it is written in, the zones by id and the skills the scene knows."""
 
+    file: str
+    ruleset: RuleSet
+    vocab: RuleSet
+    zone_ids: list[str] = field(default_factory=list)
+    skills: set[str] = field(default_factory=set)
+    known: str = ""
+
+    def fail(self, where: str, message: str) -> None:
+        raise SceneError(self.file, where, message)
+
+    def check_zone(self, where: str, zid: str) -> None:
+        if zid not in self.zone_ids:
+            self.fail(where, f"no zone {zid!r}{did_you_mean(zid, self.zone_ids)}; expected one of {', '.join(self.zone_ids)}")
+
+    def check_skill(self, where: str, skill: str, what: str = "unknown skill") -> None:
+        if skill not in self.skills:
+            self.fail(where, f"{what}{did_you_mean(skill, sorted(self.skills))}; expected {self.known}")
+
+
+def build(data: dict, file: str, rules_override: str | None, dials: dict[str, Any]) -> Scene:
+    """The frozen scene ``data`` (checked against the schema) describes, in parts: its rule set, then
+    its zones, aspects and borders, its skills and advantages, its characters, its mode (a contest, a
+    challenge), and the checks that need the whole scene."""
+    r, data = _rule_set(data, file, rules_override, dials)
+    zones = _zones(data, r)
+    aspects = _aspects(data, r)
+    borders, pairs = _borders(data, {a.name for a in aspects}, r)
+    _skills(data, r)
+    advantages = _advantages(data, r)
+    zones = _zone_challenges(data["zones"], zones, pairs, r.skills, r.known, r.fail)
+    chars = [_character(cid, c, r) for cid, c in data["characters"].items()]
+    kind = data.get("kind", "conflict")
+    sides = list(dict.fromkeys(c.side for c in chars))
+    if kind != "challenge" and len(sides) < 2:
+        r.fail("characters", f"a {kind} needs at least two sides; expected characters with different side values")
+    contest, challenge = _mode(data, kind, sides, [c.id for c in chars], r)
+    chars = _check_cast(data, kind, sides, chars, aspects, challenge, r)
+    ids = [c.id for c in chars]
+    distractions = _distractions(data, kind, aspects, r)
+    hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, r.check_zone, r.fail)
+    countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, r.check_zone, r.fail)
+    if "first" in data and data["first"] not in ids:
+        r.fail("first", f"no character {data['first']!r}{did_you_mean(data['first'], ids)}; expected one of {', '.join(ids)}")
+    scene = Scene(
+        name=data["name"], title=data.get("title", data["name"]), rules=r.ruleset, characters=tuple(chars),
+        zones=zones, borders=tuple(borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
+        shoot_range=data.get("shoot_range", 1), first=data.get("first"), gm_fate_points=data.get("gm_fate_points"),
+        foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
+        description=data.get("description", ""), source=data.get("source"),
+        rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
+        kind=kind, contest=contest, challenge=challenge, countdowns=countdowns, hazards=hazards,
+        distractions=distractions,
+        consequence_names={k: tuple(v) for k, v in data.get("consequence_names", {}).items()},
+    )
+    _check_stunt_circumstances(scene, r.fail)
+    if kind == "conflict":
+        _check_sides_can_meet(scene, r.fail)
+    return scene
+
+
+def _rule_set(data: dict, file: str, rules_override: str | None, dials: dict[str, Any]) -> tuple[_Reading, dict]:
+    """The rule set the scene plays (its own, or ``--rules``, with the file's dials and then the
+    command's), the one its words are written in, and ``data`` with older skill names made current."""
     rules_spec = data.get("rules", "condensed")
     rules_name = rules_spec if isinstance(rules_spec, str) else rules_spec["name"]
     scene_dials = {} if isinstance(rules_spec, str) else dict(rules_spec.get("dials", {}))
@@ -33,216 +98,241 @@ def _build(data: dict, file: str, rules_override: str | None, dials: dict[str, A
         if dials:
             ruleset = ruleset.with_dials(dials)
     except RuleSetError as exc:
-        fail("rules.dials", str(exc))
+        raise SceneError(file, "rules.dials", str(exc)) from None
     # the scene's words (older skill names, gear by name) are its own rule set's, also when --rules
     # plays it under another: the override changes how the game plays, not what the file means
     vocab = ruleset if not rules_override or rules_override == rules_name else load_rules(rules_name, file, "rules")
     if vocab.skill_names:
         data = _older_skill_names(data, dict(vocab.skill_names))
+    return _Reading(file, ruleset, vocab), data
 
+
+def _zones(data: dict, r: _Reading) -> tuple:
     zones = tuple(Zone(z["id"], z.get("name", z["id"])) for z in data["zones"])
-    zone_ids = [z.id for z in zones]
-    if len(set(zone_ids)) != len(zone_ids):
-        dup = next(z for z in zone_ids if zone_ids.count(z) > 1)
-        fail("zones", f"zone id {dup!r} appears twice; expected unique ids")
+    r.zone_ids = [z.id for z in zones]
+    if len(set(r.zone_ids)) != len(r.zone_ids):
+        dup = next(z for z in r.zone_ids if r.zone_ids.count(z) > 1)
+        r.fail("zones", f"zone id {dup!r} appears twice; expected unique ids")
+    return zones
 
-    known_zones = set(zone_ids)
 
-    def check_zone(field: str, zid: str) -> None:
-        if zid not in known_zones:
-            fail(field, f"no zone {zid!r}{did_you_mean(zid, zone_ids)}; expected one of {', '.join(zone_ids)}")
-
+def _aspects(data: dict, r: _Reading) -> list[SceneAspect]:
     aspects = []
     for i, a in enumerate(data.get("aspects", [])):
         if "zone" in a:
-            check_zone(f"aspects.{i}.zone", a["zone"])
+            r.check_zone(f"aspects.{i}.zone", a["zone"])
         if a.get("hidden") and a.get("free_invokes"):
-            fail(f"aspects.{i}.free_invokes", "a hidden aspect holds no free invokes until someone discovers it "
-                 "(003:854-867); expected none, or hidden: false")
+            r.fail(f"aspects.{i}.free_invokes", "a hidden aspect holds no free invokes until someone discovers it "
+                   "(003:854-867); expected none, or hidden: false")
         aspects.append(SceneAspect(a["name"], a.get("zone"), dict(a.get("free_invokes", {})), bool(a.get("hidden"))))
-    aspect_names = {a.name for a in aspects}
+    return aspects
 
+
+def _borders(data: dict, aspect_names: set[str], r: _Reading) -> tuple[list[Border], set]:
+    """The borders, and the pairs of zones they join (each pair once)."""
     borders = []
-    seen_pairs = set()
+    seen_pairs: set = set()
     for i, b in enumerate(data.get("borders", [])):
         a_id, b_id = b["between"]
-        check_zone(f"borders.{i}.between", a_id)
-        check_zone(f"borders.{i}.between", b_id)
+        r.check_zone(f"borders.{i}.between", a_id)
+        r.check_zone(f"borders.{i}.between", b_id)
         if a_id == b_id or frozenset((a_id, b_id)) in seen_pairs:
-            fail(f"borders.{i}.between", "expected two different zones joined by one border only")
+            r.fail(f"borders.{i}.between", "expected two different zones joined by one border only")
         seen_pairs.add(frozenset((a_id, b_id)))
         if "aspect" in b and b["aspect"] not in aspect_names:
-            fail(f"borders.{i}.aspect", f"no scene aspect {b['aspect']!r}; expected the name of an entry in aspects")
+            r.fail(f"borders.{i}.aspect", f"no scene aspect {b['aspect']!r}; expected the name of an entry in aspects")
         block = None
         if "block" in b:
             k = b["block"]
             if k["name"] in aspect_names:
-                fail(f"borders.{i}.block.name", f"{k['name']!r} is already a scene aspect; a block's name is its aspect")
+                r.fail(f"borders.{i}.block.name", f"{k['name']!r} is already a scene aspect; a block's name is its aspect")
             block = Block(k["name"], k["rating"], k.get("weapon", 0), k.get("remove"), k.get("cover", "none"))
         borders.append(Border(a_id, b_id, b.get("difficulty", 0), b.get("aspect"), b.get("blocks_ranged", False),
                               block))
+    return borders, seen_pairs
 
-    skills = set(DEFAULT_SKILLS) | set(data.get("skills", []))
-    known = "one of " + ", ".join(sorted(skills)) + (" (the default skills and the scene's skills list)"
-                                                      if data.get("skills") else " (the default skills; a scene's "
-                                                      "skills: list adds more)")
-    if vocab.skill_names:
-        known += f", or the {vocab.name} rule set's names ({', '.join(k for k, _ in vocab.skill_names)})"
-    known_skills = sorted(skills)
+
+def _skills(data: dict, r: _Reading) -> None:
+    """The skills the scene knows (the defaults and its own list), and how an error names them."""
+    r.skills = set(DEFAULT_SKILLS) | set(data.get("skills", []))
+    r.known = "one of " + ", ".join(sorted(r.skills)) + (" (the default skills and the scene's skills list)"
+                                                         if data.get("skills") else " (the default skills; a scene's "
+                                                         "skills: list adds more)")
+    if r.vocab.skill_names:
+        r.known += f", or the {r.vocab.name} rule set's names ({', '.join(k for k, _ in r.vocab.skill_names)})"
+
+
+def _advantages(data: dict, r: _Reading) -> list[AdvantageTemplate]:
     advantages = list(DEFAULT_ADVANTAGES)
     for i, t in enumerate(data.get("advantages", [])):
-        for j, s in enumerate(t["skills"] + t.get("defend", [])):
-            if s not in skills:
-                fail(f"advantages.{i}.skills", f"unknown skill {s!r}{did_you_mean(s, known_skills)}; expected {known}")
+        for s in t["skills"] + t.get("defend", []):
+            r.check_skill(f"advantages.{i}.skills", s, f"unknown skill {s!r}")
         advantages = [x for x in advantages if x.name != t["name"]]
         advantages.append(AdvantageTemplate(t["name"], tuple(t["skills"]), t["target"], t.get("track", "physical"),
                                             tuple(t.get("defend", ("Athletics",))), t.get("difficulty", 2)))
+    return advantages
 
-    zones = _zone_challenges(data["zones"], zones, seen_pairs, skills, known, fail)
 
-    chars = []
-    for cid, c in data["characters"].items():
-        base = f"characters.{cid}"
-        check_zone(f"{base}.zone", c["zone"])
-        for s in c["skills"]:
-            if s not in skills:
-                fail(f"{base}.skills.{s}", f"unknown skill{did_you_mean(s, known_skills)}; expected {known}")
-        kind = c["kind"]
-        if kind in ("pc", "major") and "stress" in c:
-            fail(f"{base}.stress", f"a {kind}'s stress boxes come from Physique and Will; "
-                 "expected no stress field (use an extra_stress stunt)")
-        if kind != "mob" and "count" in c:
-            fail(f"{base}.count", "expected count only on a mob")
-        if kind == "mob" and c.get("count", 1) < 2:
-            fail(f"{base}.count", "expected a mob of at least 2 members")
-        stunts = []
-        for j, st in enumerate(c.get("stunts", [])):
-            sfield = f"{base}.stunts.{j}"
-            stunts.append(_stunt(st, sfield, skills, known, fail))
-        for j, st in enumerate(stunts):
-            if st.kind == "zone_attack" and st.skill not in ATTACK_SKILLS and not any(
-                    o.kind == "use_skill" and o.action == "attack" and o.skill == st.skill for o in stunts):
-                fail(f"{base}.stunts.{j}.skill", f"{st.skill!r} cannot attack; expected Fight, Shoot, Provoke or a "
-                     "skill a use_skill stunt lets this character attack with")
-        if "extreme_replaces" in c:
-            others = [x for x in [c.get("trouble")] + list(c.get("aspects", [])) if x]
-            if kind in ("minor", "mob"):
-                fail(f"{base}.extreme_replaces", "minor NPCs and mobs take no consequences; expected no extreme_replaces")
-            if c["extreme_replaces"] not in others:
-                fail(f"{base}.extreme_replaces", "expected the trouble or one of the aspects (never the high "
-                     f"concept, 003:2209-2211): one of {others}")
-        scale = c.get("scale", 0)
-        if isinstance(scale, str):
-            if scale not in SCALES:
-                fail(f"{base}.scale", f"expected a level 0-4 or one of {', '.join(SCALES)}, got {scale!r}")
-            scale = SCALES.index(scale)
-        solo = tuple(c.get("solo_bonus", ()))
-        if solo and kind != "major":
-            fail(f"{base}.solo_bonus", f"a solo bonus is a big bad's (003:2574-2602); expected it on a major NPC, not a {kind}")
-        if c.get("minion_armor") and kind != "major":
-            fail(f"{base}.minion_armor", f"expendable minion armor is a big bad's (003:2534-2549); expected it on "
-                 f"a major NPC, not a {kind}")
-        if {"reduce_stress", "reduce_stress_min_1"} <= set(solo):
-            fail(f"{base}.solo_bonus", "reduce_stress and reduce_stress_min_1 are two readings of one bonus; expected one")
-        if ruleset.facts.ordered and any(s.kind == "extra_mild" for s in stunts):
-            fail(f"{base}.stunts", "under consequence_rule: ordered a character carries three consequences at most "
-                 "(001:123); expected no extra_mild stunt")
-        if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
-            fail(f"{base}.stunts", "minor NPCs and mobs have no consequence slots; expected no extra_mild stunt")
-        chars.append(CharacterSheet(
-            id=cid, name=c.get("name", cid.capitalize()), kind=kind, side=c["side"], zone=c["zone"],
-            skills=dict(c["skills"]), high_concept=c.get("high_concept"), trouble=c.get("trouble"),
-            aspects=tuple(c.get("aspects", [])), stunts=tuple(stunts), refresh=c.get("refresh", 3),
-            fate_points=c.get("fate_points", c.get("refresh", 3) if kind == "pc" else 0),
-            stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
-            count=c.get("count", 1), weapon=_gear(c, "weapon", vocab, base, fail),
-            armor=_gear(c, "armor", vocab, base, fail) + _shield(c, vocab, base, fail),
-            controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
-            solo_bonus=solo, minion_armor=bool(c.get("minion_armor", False)),
-            challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
-            carry_consequences=bool(c.get("carry_consequences", False)), protected_by=tuple(c.get("protected_by", ())),
-            leads=c.get("leads"), contest_immunity=bool(c.get("contest_immunity", False)),
-            immobile=bool(c.get("immobile", False)),
-        ))
-    ids = [c.id for c in chars]
-    kind = data.get("kind", "conflict")
-    sides = list(dict.fromkeys(c.side for c in chars))
-    if kind != "challenge" and len(sides) < 2:
-        fail("characters", f"a {kind} needs at least two sides; expected characters with different side values")
+def _character(cid: str, c: dict, r: _Reading) -> CharacterSheet:
+    """One character's sheet, checked on its own (the checks across characters come after)."""
+    base = f"characters.{cid}"
+    r.check_zone(f"{base}.zone", c["zone"])
+    for s in c["skills"]:
+        r.check_skill(f"{base}.skills.{s}", s)
+    kind = c["kind"]
+    _check_counts(c, kind, base, r)
+    stunts = _character_stunts(c, base, r)
+    _check_extreme(c, kind, base, r)
+    scale = _scale(c, base, r)
+    _check_big_bad(c, kind, base, r)
+    if r.ruleset.facts.ordered and any(s.kind == "extra_mild" for s in stunts):
+        r.fail(f"{base}.stunts", "under consequence_rule: ordered a character carries three consequences at most "
+               "(001:123); expected no extra_mild stunt")
+    if kind in ("minor", "mob") and any(s.kind == "extra_mild" for s in stunts):
+        r.fail(f"{base}.stunts", "minor NPCs and mobs have no consequence slots; expected no extra_mild stunt")
+    return CharacterSheet(
+        id=cid, name=c.get("name", cid.capitalize()), kind=kind, side=c["side"], zone=c["zone"],
+        skills=dict(c["skills"]), high_concept=c.get("high_concept"), trouble=c.get("trouble"),
+        aspects=tuple(c.get("aspects", [])), stunts=tuple(stunts), refresh=c.get("refresh", 3),
+        fate_points=c.get("fate_points", c.get("refresh", 3) if kind == "pc" else 0),
+        stress=c.get("stress", 1 if kind == "mob" else (2 if kind == "minor" else None)),
+        count=c.get("count", 1), weapon=_gear(c, "weapon", r.vocab, base, r.fail),
+        armor=_gear(c, "armor", r.vocab, base, r.fail) + _shield(c, r.vocab, base, r.fail),
+        controller=c.get("controller", "basic"), extreme_replaces=c.get("extreme_replaces"), scale=scale,
+        solo_bonus=tuple(c.get("solo_bonus", ())), minion_armor=bool(c.get("minion_armor", False)),
+        challenge_immunity=c.get("challenge_immunity"), true_form=c.get("true_form"),
+        carry_consequences=bool(c.get("carry_consequences", False)), protected_by=tuple(c.get("protected_by", ())),
+        leads=c.get("leads"), contest_immunity=bool(c.get("contest_immunity", False)),
+        immobile=bool(c.get("immobile", False)),
+    )
+
+
+def _check_counts(c: dict, kind: str, base: str, r: _Reading) -> None:
+    """Stress boxes written only on nameless NPCs, a count only on a mob (of two or more)."""
+    if kind in ("pc", "major") and "stress" in c:
+        r.fail(f"{base}.stress", f"a {kind}'s stress boxes come from Physique and Will; "
+               "expected no stress field (use an extra_stress stunt)")
+    if kind != "mob" and "count" in c:
+        r.fail(f"{base}.count", "expected count only on a mob")
+    if kind == "mob" and c.get("count", 1) < 2:
+        r.fail(f"{base}.count", "expected a mob of at least 2 members")
+
+
+def _character_stunts(c: dict, base: str, r: _Reading) -> list[Stunt]:
+    stunts = [_stunt(st, f"{base}.stunts.{j}", r.skills, r.known, r.fail) for j, st in enumerate(c.get("stunts", []))]
+    for j, st in enumerate(stunts):
+        if st.kind == "zone_attack" and st.skill not in ATTACK_SKILLS and not any(
+                o.kind == "use_skill" and o.action == "attack" and o.skill == st.skill for o in stunts):
+            r.fail(f"{base}.stunts.{j}.skill", f"{st.skill!r} cannot attack; expected Fight, Shoot, Provoke or a "
+                   "skill a use_skill stunt lets this character attack with")
+    return stunts
+
+
+def _check_extreme(c: dict, kind: str, base: str, r: _Reading) -> None:
+    if "extreme_replaces" in c:
+        others = [x for x in [c.get("trouble")] + list(c.get("aspects", [])) if x]
+        if kind in ("minor", "mob"):
+            r.fail(f"{base}.extreme_replaces", "minor NPCs and mobs take no consequences; expected no extreme_replaces")
+        if c["extreme_replaces"] not in others:
+            r.fail(f"{base}.extreme_replaces", "expected the trouble or one of the aspects (never the high "
+                   f"concept, 003:2209-2211): one of {others}")
+
+
+def _check_big_bad(c: dict, kind: str, base: str, r: _Reading) -> None:
+    """The big bad's rule breaks only on a major NPC, and one reading of the stress bonus."""
+    solo = tuple(c.get("solo_bonus", ()))
+    if solo and kind != "major":
+        r.fail(f"{base}.solo_bonus", f"a solo bonus is a big bad's (003:2574-2602); expected it on a major NPC, not a {kind}")
+    if c.get("minion_armor") and kind != "major":
+        r.fail(f"{base}.minion_armor", f"expendable minion armor is a big bad's (003:2534-2549); expected it on "
+               f"a major NPC, not a {kind}")
+    if {"reduce_stress", "reduce_stress_min_1"} <= set(solo):
+        r.fail(f"{base}.solo_bonus", "reduce_stress and reduce_stress_min_1 are two readings of one bonus; expected one")
+
+
+def _scale(c: dict, base: str, r: _Reading) -> int:
+    scale = c.get("scale", 0)
+    if isinstance(scale, str):
+        if scale not in SCALES:
+            r.fail(f"{base}.scale", f"expected a level 0-4 or one of {', '.join(SCALES)}, got {scale!r}")
+        scale = SCALES.index(scale)
+    return scale
+
+
+def _mode(data: dict, kind: str, sides: list[str], ids: list[str], r: _Reading) -> tuple:
+    """The contest and the challenge the scene carries. A conflict may carry a challenge ("other
+    actions", 000:501-521) and the contest it may turn into (000:539-547); a contest carries no
+    challenge, a challenge no contest."""
     contest = challenge = None
-    # a conflict may carry a challenge ("other actions", 000:501-521) and the contest it may
-    # turn into (000:539-547); a contest carries no challenge, a challenge no contest
     if kind == "contest" or (kind == "conflict" and "contest" in data):
-        contest = _contest(data.get("contest", {}), sides, skills, known, fail)
+        contest = _contest(data.get("contest", {}), sides, r.skills, r.known, r.fail)
     elif "contest" in data:
-        fail("contest", f"expected no contest section in a {kind}")
+        r.fail("contest", f"expected no contest section in a {kind}")
     if kind == "challenge" and "challenge" not in data:
-        fail("challenge", "missing required field for kind: challenge")
+        r.fail("challenge", "missing required field for kind: challenge")
     if kind in ("challenge", "conflict") and "challenge" in data:
-        challenge = _challenge(data["challenge"], sides, ids, skills, known, fail)
+        challenge = _challenge(data["challenge"], sides, ids, r.skills, r.known, r.fail)
     elif "challenge" in data:
-        fail("challenge", f"expected no challenge section in a {kind}")
+        r.fail("challenge", f"expected no challenge section in a {kind}")
+    return contest, challenge
+
+
+def _check_cast(data: dict, kind: str, sides: list[str], chars: list[CharacterSheet], aspects: list[SceneAspect],
+                challenge: Any, r: _Reading) -> list[CharacterSheet]:
+    """The checks across characters: who holds an aspect's free invokes, the big bad's immunities,
+    true forms, leaders (who may be made over as their mob), the hive's protectors."""
+    ids = [c.id for c in chars]
     for i, a in enumerate(aspects):
         for holder in a.free_invokes:
             if holder not in ids:
-                fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}{did_you_mean(holder, ids)}; expected one of {', '.join(ids)}")
+                r.fail(f"aspects.{i}.free_invokes.{holder}", f"no character {holder!r}{did_you_mean(holder, ids)}; expected one of {', '.join(ids)}")
     for c in chars:
         if c.challenge_immunity and (kind != "conflict" or challenge is None):
-            fail(f"characters.{c.id}.challenge_immunity", "challenge immunity lasts until the group beats a "
-                 "challenge (003:2520-2525); expected a conflict with a challenge section")
+            r.fail(f"characters.{c.id}.challenge_immunity", "challenge immunity lasts until the group beats a "
+                   "challenge (003:2520-2525); expected a conflict with a challenge section")
         if c.challenge_immunity and c.kind != "major":
-            fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
-                 f"NPC, not a {c.kind}")
-    immune = [c for c in chars if c.contest_immunity]
-    for c in immune:
-        field = f"characters.{c.id}.contest_immunity"
-        if c.kind != "major":
-            fail(field, f"contest immunity is a big bad's (003:2527-2532); expected it on a major NPC, not a {c.kind}")
-        if kind != "conflict" or data.get("contest") is None:
-            fail(field, "the group must win a contest before attacking it (003:2527-2532); expected a conflict "
-                 "with a contest section")
-        if len(sides) != 2:
-            fail(field, f"a contest between the group and the big bad; expected two sides, got {len(sides)}")
-    if len(immune) > 1:
-        fail(f"characters.{immune[1].id}.contest_immunity", f"{immune[0].id} already has it; expected one big bad")
-    _check_true_forms(chars, data.get("first"), fail)
-    chars = _check_leaders(chars, data, ruleset, fail)
+            r.fail(f"characters.{c.id}.challenge_immunity", f"challenge immunity is a big bad's; expected it on a major "
+                   f"NPC, not a {c.kind}")
+    _check_contest_immunity(data, kind, sides, chars, r)
+    _check_true_forms(chars, data.get("first"), r.fail)
+    chars = _check_leaders(chars, data, r.ruleset, r.fail)
     sides_of = {c.id: c.side for c in chars}
     for c in chars:
         for p in c.protected_by:
             if sides_of.get(p) != c.side or p == c.id:
-                fail(f"characters.{c.id}.protected_by", f"{p!r}: expected another character of side {c.side!r} "
-                     "(a part of the hive, 003:2620-2628)")
-    distractions = []
+                r.fail(f"characters.{c.id}.protected_by", f"{p!r}: expected another character of side {c.side!r} "
+                       "(a part of the hive, 003:2620-2628)")
+    return chars
+
+
+def _check_contest_immunity(data: dict, kind: str, sides: list[str], chars: list[CharacterSheet], r: _Reading) -> None:
+    immune = [c for c in chars if c.contest_immunity]
+    for c in immune:
+        where = f"characters.{c.id}.contest_immunity"
+        if c.kind != "major":
+            r.fail(where, f"contest immunity is a big bad's (003:2527-2532); expected it on a major NPC, not a {c.kind}")
+        if kind != "conflict" or data.get("contest") is None:
+            r.fail(where, "the group must win a contest before attacking it (003:2527-2532); expected a conflict "
+                   "with a contest section")
+        if len(sides) != 2:
+            r.fail(where, f"a contest between the group and the big bad; expected two sides, got {len(sides)}")
+    if len(immune) > 1:
+        r.fail(f"characters.{immune[1].id}.contest_immunity", f"{immune[0].id} already has it; expected one big bad")
+
+
+def _distractions(data: dict, kind: str, aspects: list[SceneAspect], r: _Reading) -> tuple[Distraction, ...]:
+    out = []
     taken = {a.name for a in aspects}
     for i, dz in enumerate(data.get("distractions", [])):
         if kind != "conflict":
-            fail("distractions", f"expected distractions only in a conflict, not a {kind}")
+            r.fail("distractions", f"expected distractions only in a conflict, not a {kind}")
         if dz["name"] in taken:
-            fail(f"distractions.{i}.name", f"{dz['name']!r} is already an aspect of the scene")
+            r.fail(f"distractions.{i}.name", f"{dz['name']!r} is already an aspect of the scene")
         taken.add(dz["name"])
         rep = dz.get("repercussions", {})
-        distractions.append(Distraction(dz["name"], dz.get("choice", ""), dz.get("opposition", 0),
-                                        rep.get("leave", ""), rep.get("deal", "")))
-    hazards = _hazards(data.get("hazards", []), kind, contest, challenge, sides, aspects, check_zone, fail)
-    countdowns = _countdowns(data.get("countdowns", []), kind, contest, challenge, sides, ids, check_zone, fail)
-    if "first" in data and data["first"] not in ids:
-        fail("first", f"no character {data['first']!r}{did_you_mean(data['first'], ids)}; expected one of {', '.join(ids)}")
-    scene = Scene(
-        name=data["name"], title=data.get("title", data["name"]), rules=ruleset, characters=tuple(chars),
-        zones=zones, borders=tuple(borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
-        shoot_range=data.get("shoot_range", 1), first=data.get("first"), gm_fate_points=data.get("gm_fate_points"),
-        foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
-        description=data.get("description", ""), source=data.get("source"),
-        rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
-        kind=kind, contest=contest, challenge=challenge, countdowns=countdowns, hazards=hazards,
-        distractions=tuple(distractions),
-        consequence_names={k: tuple(v) for k, v in data.get("consequence_names", {}).items()},
-    )
-    _check_stunt_circumstances(scene, fail)
-    if kind == "conflict":
-        _check_sides_can_meet(scene, fail)
-    return scene
+        out.append(Distraction(dz["name"], dz.get("choice", ""), dz.get("opposition", 0),
+                               rep.get("leave", ""), rep.get("deal", "")))
+    return tuple(out)
 
 
 def _check_stunt_circumstances(scene: Scene, fail) -> None:

@@ -22,7 +22,7 @@ from .digests import (  # noqa: F401  (re-exported)
     DIGEST_FIELDS, LATER_DEFAULTS, _scene_dataclasses, rule_dials, scene_digest,
 )
 from .rule_sets import MAX_RULE_INHERITS, load_rules, rule_set_chain  # noqa: F401  (re-exported)
-from .scene_build import _build
+from .scene_build import build
 from .scene_files import (  # noqa: F401  (re-exported)
     CONTENT_DIR, PACKAGE_DIR, SCHEMA_PATH, SceneError, config_dir, list_scenes, read_scene_data, schema, scene_path,
 )
@@ -63,7 +63,7 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
                                       npcs=data["characters"])
     data = _ladder_ratings(data, file)
     _check_schema(data, file)
-    scene = _build(data, file, rules, dials or {})
+    scene = build(data, file, rules, dials or {})
     if data.get("reserves"):
         scene = replace(scene, reserves=_reserves(data, file, rules, dials or {}))
     return scene
@@ -123,7 +123,7 @@ def _reserves(data: dict, file: str, rules: str | None, dials: dict) -> tuple:
     merged = {k: v for k, v in data.items() if k != "reserves"}
     merged["characters"] = {**data["characters"], **data["reserves"]}
     try:
-        whole = _build(merged, file, rules, dials)
+        whole = build(merged, file, rules, dials)
     except SceneError as exc:
         field = exc.field
         for rid in data["reserves"]:
