@@ -9,8 +9,9 @@ import contextlib
 import importlib.util
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -32,15 +33,22 @@ def controls(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _checked(text: str, parse: Callable[[str], Any], ok: Callable[[Any], bool], unreadable: str, out_of_range: str):
+    """``text`` read by ``parse`` and held to ``ok``; else argparse's one-line refusal, saying what was
+    expected and what was given (a whole number as read, any other number as typed)."""
+    try:
+        value = parse(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{unreadable}, got {text!r}") from None
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"{out_of_range}, got {value if parse is int else text}")
+    return value
+
+
 def seed(text: str) -> int:
     """argparse type for --seed: a whole number from 0 to 2**32 - 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if not 0 <= value < 2 ** 32:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 4294967295, got {value}")
-    return value
+    return _checked(text, int, lambda v: 0 <= v < 2 ** 32, "expected a whole number >= 0",
+                    "expected a whole number from 0 to 4294967295")
 
 
 def seeds(text: str) -> list[int]:
@@ -55,24 +63,13 @@ def seeds(text: str) -> list[int]:
 
 def count(text: str) -> int:
     """argparse type for episode counts: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
-    return value
+    return _checked(text, int, lambda v: v >= 1, "expected a whole number >= 1", "expected a whole number >= 1")
 
 
 def port(text: str) -> int:
     """argparse type for --port: 0 (any free port) to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {value}")
-    return value
+    return _checked(text, int, lambda v: 0 <= v <= 65535, "expected a port number from 0 to 65535",
+                    "expected a port number from 0 to 65535")
 
 
 def mob_count(text: str) -> int:
@@ -83,37 +80,26 @@ def mob_count(text: str) -> int:
     return value
 
 
+def _fraction(text: str) -> float:
+    return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+
+
 def rate(text: str) -> float:
     """argparse type for a win rate: a number from 0 to 1 (or a percentage such as 70%)."""
-    try:
-        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a rate from 0 to 1 (e.g. 0.7), got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a rate from 0 to 1 (e.g. 0.7 or 70%), got {text}")
-    return value
+    return _checked(text, _fraction, lambda v: 0 <= v <= 1, "expected a rate from 0 to 1 (e.g. 0.7)",
+                    "expected a rate from 0 to 1 (e.g. 0.7 or 70%)")
 
 
 def positive(text: str) -> float:
     """argparse type for a step size or a temperature: a number above 0 and at most 100."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number above 0 (e.g. 0.5), got {text!r}") from None
-    if not 0 < value <= 100:
-        raise argparse.ArgumentTypeError(f"expected a number above 0 and at most 100, got {text}")
-    return value
+    return _checked(text, float, lambda v: 0 < v <= 100, "expected a number above 0 (e.g. 0.5)",
+                    "expected a number above 0 and at most 100")
 
 
 def seconds(text: str) -> float:
     """argparse type for --budget: seconds, a number above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, e.g. 300, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text}")
-    return value
+    return _checked(text, float, lambda v: v > 0, "expected a number of seconds, e.g. 300",
+                    "expected a number of seconds above 0")
 
 
 def absent(*modules: str) -> list[str]:
