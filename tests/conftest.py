@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import fcntl
 import io
 import os
 import subprocess
@@ -167,6 +168,9 @@ def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
 def pytest_configure(config):
     config.addinivalue_line("markers", "kernel: runs the fast core's compiled kernel (run after the rest, "
                                        "while one process compiles it: tests/conftest.py)")
+    config.addinivalue_line("markers", "timed: bounds a server's answering time; runs with no other timed "
+                                       "or heavy test beside it (tests/conftest.py)")
+    config.addinivalue_line("markers", "heavy: takes more than a core (a browser); never beside a timed test")
 
 
 @pytest.hookimpl(trylast=True)
@@ -179,15 +183,47 @@ def pytest_collection_modifyitems(config, items):
         config._kernel_warm = _start_warm()
 
 
+def _in_the_background() -> None:
+    """The compile is a batch job beside the workers: at a lower priority it takes the cores they leave
+    idle (a kernel test waiting on its lock leaves one) and does not slow the tests that time a
+    server's answers under a flood (tests/web/test_fair_service.py) while it runs."""
+    os.nice(WARM_NICENESS)
+
+
+#: how much lower than the workers' the background compile's priority is (os.nice)
+WARM_NICENESS = 10
+
+
 def _start_warm():
     """The background compile, once it holds every entry point's lock (it says so on its first line);
     None when it has nothing to do (no numba) or another run's is at it."""
     proc = subprocess.Popen([sys.executable, "-m", "fate_env.environment.warm"], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=_in_the_background)
     if proc.stdout.readline().strip() != "locked":
         proc.wait()
         return None
     return proc
+
+
+@pytest.fixture(autouse=True)
+def _timed_apart(request, tmp_path_factory):
+    """A test marked ``timed`` bounds how long a server takes to answer (under a flood, per click): it
+    runs while no other ``timed`` or ``heavy`` test (a browser) runs on another worker. A flood beside
+    a chromium left the server a third of a core on two, and the bounds are about the server's
+    fairness, not about the machine's spare cores. ``heavy`` tests run beside each other. A lock in
+    the run's shared temporary folder (the workers' parent folder under pytest-xdist): exclusive for
+    ``timed``, shared for ``heavy``; the other worker goes on with the rest meanwhile."""
+    mode = (fcntl.LOCK_EX if request.node.get_closest_marker("timed")
+            else fcntl.LOCK_SH if request.node.get_closest_marker("heavy") else None)
+    if mode is None:
+        yield
+        return
+    with open(tmp_path_factory.getbasetemp().parent / "timed-apart.lock", "a") as held:
+        fcntl.flock(held, mode)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
 
 
 #: the aspect :func:`hidden_duel` hides on the steps

@@ -80,6 +80,7 @@ class Budget:
         self.peer_share = PEER_SHARE if peer_share is None else peer_share
         self.seated = seated or (lambda path: False)
         self.open: dict["GuardedH11", None] = {}  # in the order they opened (a dict keeps it)
+        self.held: Counter[str] = Counter()  # open connections per address, kept as they come and go
         self.rate, self.burst = STRANGER_RATE, STRANGER_BURST
         self._tokens: dict[str, tuple[float, float]] = {}  # address -> (tokens left, when counted)
 
@@ -96,10 +97,13 @@ class Budget:
         return True
 
     def admit(self, conn: "GuardedH11") -> None:
+        """Count ``conn`` in; past the address's share or the whole budget, close one (see :meth:`victim`).
+        A flood brings hundreds of newcomers a second, each past the budget: this runs in one pass over
+        the open connections, or the event loop spends its time here while the seats' requests wait."""
         self.open[conn] = None
-        mine = [c for c in self.open if c.peer == conn.peer]
-        if len(mine) > self.peer_share:
-            pool = mine
+        self.held[conn.peer] += 1
+        if self.held[conn.peer] > self.peer_share:
+            pool = [c for c in self.open if c.peer == conn.peer]
         elif len(self.open) > self.limit:
             pool = list(self.open)
         else:
@@ -107,17 +111,28 @@ class Budget:
         (self.victim(pool, conn) or conn).drop()  # out of the budget now: its connection_lost comes later
 
     def victim(self, pool: list["GuardedH11"], newcomer: "GuardedH11") -> "GuardedH11 | None":
-        """The connection of ``pool`` to close for ``newcomer``, or None (every other one is serving a
-        link's request): the lowest state first, then the address holding the most, then the oldest."""
-        held = Counter(c.peer for c in self.open)
-        for state in (STALLED, IDLE, STRANGER, FRESH):
-            found = [c for c in pool if c is not newcomer and c.state() == state]
-            if found:
-                return max(found, key=lambda c: held[c.peer])  # the first of the busiest address: its oldest
-        return None
+        """The connection of ``pool`` (oldest first) to close for ``newcomer``, or None (every other one
+        is serving a link's request): the lowest state first, then the address holding the most, then
+        the oldest."""
+        now = newcomer.loop.time()
+        first = (STALLED, -max(self.held.values()))  # none can come before it: the search ends there
+        chosen, best = None, (SEATED, 0)
+        for c in pool:
+            state = SEATED if c is newcomer else c.state(now)
+            if state == SEATED:
+                continue
+            rank = (state, -self.held[c.peer])
+            if rank < best:  # strictly: the oldest of equals stays chosen
+                chosen, best = c, rank
+                if rank == first:
+                    break
+        return chosen
 
     def leave(self, conn: "GuardedH11") -> None:
-        self.open.pop(conn, None)
+        if self.open.pop(conn, False) is None:  # counted out once, whether dropped or lost first
+            self.held[conn.peer] -= 1
+            if not self.held[conn.peer]:
+                del self.held[conn.peer]
 
 
 class GuardedH11(H11Protocol):
@@ -132,25 +147,41 @@ class GuardedH11(H11Protocol):
         self.peer: str = ""
         self.opened_at = 0.0
         self.seated = False  # the request in flight came through a link
+        self.app = self._unless_dropped(self.app)
 
     def busy(self) -> bool:
         """A request in flight (its headers in, its response not finished): an event stream or an answer."""
         return self.cycle is not None and not self.cycle.response_complete
 
-    def state(self) -> int:
-        """:data:`STALLED`, :data:`IDLE`, :data:`STRANGER`, :data:`FRESH` or :data:`SEATED` (see :class:`Budget`)."""
+    def state(self, now: float | None = None) -> int:
+        """:data:`STALLED`, :data:`IDLE`, :data:`STRANGER`, :data:`FRESH` or :data:`SEATED` (see
+        :class:`Budget`), at the event loop's time ``now`` (read once for a whole pass over the budget)."""
         if self.flow.write_paused:
             return STALLED
         if not self.busy():
-            fresh = self.cycle is None and self.loop.time() - self.opened_at < FRESH_AGE
+            now = self.loop.time() if now is None else now
+            fresh = self.cycle is None and now - self.opened_at < FRESH_AGE
             return FRESH if fresh else IDLE
         return SEATED if self.seated else STRANGER
 
     def drop(self) -> None:
-        """Close now, unsent data and all (a close would wait to send it to a peer that reads nothing)."""
+        """Close now, unsent data and all (a close would wait to send it to a peer that reads nothing).
+        A request whose task is queued but not yet run is not run at all (see :meth:`_unless_dropped`)."""
         self.budget.leave(self)
+        if self.cycle is not None:
+            self.cycle.disconnected = True  # as connection_lost would say: no 500 for a request cut short
         if not self.transport.is_closing():
             self.transport.abort()
+
+    def _unless_dropped(self, app: Any) -> Any:
+        """``app``, run only if this connection is still open when the request's task starts. uvicorn
+        queues the app's task as soon as a request's headers are in, before :meth:`handle_events` can
+        refuse it: without this, every stranger's request refused over the rate would be served anyway,
+        to a closed socket, and under a flood that work is what the seats' requests wait behind."""
+        async def run(scope: Any, receive: Any, send: Any) -> None:
+            if not self.transport.is_closing():
+                await app(scope, receive, send)
+        return run
 
     def _arm(self) -> None:
         self._disarm()

@@ -20,7 +20,8 @@ from playwright import sync_api  # noqa: E402
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None and REQUIRED:  # CI (.ci/run) installs it: missing is a failure
     raise RuntimeError("FATE_REQUIRE_BROWSER is set but there is no chromium (apt-get install chromium)")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)"),
+              pytest.mark.heavy]  # a browser takes more than a core: never beside a timed test
 
 from test_server import table  # noqa: E402
 
@@ -106,6 +107,7 @@ def click_the_proposal(page, seq) -> int:
     return clicks
 
 
+@pytest.mark.timed  # it bounds the clicks per answer: no flood or other browser beside it
 def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_save_and_resume(browser, tmp_path):
     save = tmp_path / "saved.json"
     with table(save=str(save)) as (c, host):

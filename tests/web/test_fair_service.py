@@ -31,6 +31,9 @@ from test_server import Client, table  # noqa: E402
 from fate_env.live import autopilot as ap  # noqa: E402
 from fate_env.web import guard  # noqa: E402
 
+#: each test times the seats' answers: none runs beside a browser or another timed test (tests/conftest.py)
+pytestmark = pytest.mark.timed
+
 #: how long the GM and a player keep answering while a flood holds (seconds)
 WINDOW = 6.0
 #: the slowest an answer may be applied under a flood (seconds)
