@@ -1,6 +1,6 @@
 """`fate-npc design` as steps: the plan (outputs checked, the scene read, the side's knobs), the
 search, the designed file, the independent bench of that file on fresh seeds, the report and the
-plot. ``cli_commands.cmd_design`` calls :func:`run`.
+plot. ``cli_runs.cmd_design`` calls :func:`run`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from . import search as Q
 from . import space as S
 from .defaults import CHECK_FIGHTS, TOLERANCE
 from .judge import Figures
-
 
 
 class Usage(ValueError):

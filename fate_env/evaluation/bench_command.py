@@ -1,6 +1,6 @@
 """``fate-npc bench`` as steps: the plan (outputs checked, variants built, the side in focus), the
 engine (and the background compile of a cold fast core), the runs (a fixed count, or until the
-intervals are narrow enough), the outputs and the report. ``cli_commands.cmd_bench`` calls :func:`run`.
+intervals are narrow enough), the outputs and the report. ``cli_runs.cmd_bench`` calls :func:`run`.
 """
 
 from __future__ import annotations

@@ -45,7 +45,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     if (missing := _missing_train_extra("train")) is not None:
         return cl.fail(missing)
     train = _needs_torch().train
-
     load_scene(args.scene, rules=args.rules)  # a bad scene fails here, before any training
     try:
         config = _train_config(args)
@@ -78,7 +77,6 @@ class _TrainRefused(ValueError):
 def _train_config(args: argparse.Namespace) -> dict:
     """The training config (the SB3 path's defaults teach fighting, default.yaml; Ray's own are ray.yaml)
     and its opponents checked; ``--timesteps`` and ``--init`` too."""
-
     load_config = _needs_torch().load_config
     if args.config is None:
         args.config = str(default_train_config().with_name("ray.yaml") if args.ray else default_train_config())

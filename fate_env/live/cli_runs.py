@@ -72,10 +72,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if args.scene is None and not args.resume:
-        return cl.fail("play: expected a SCENE (or --resume FILE)")
-
-
     controls = cl.controls(args.control)
     fresh = args.seed is None and not args.resume
     try:
@@ -120,7 +116,8 @@ def table_setup(args: argparse.Namespace, controls: dict[str, str]) -> Any:
     """``play``'s and ``serve``'s checks before a session opens: the autopilot's settings, ``--save``
     (now, not after an evening's play), a resume's flags against its save, the controls against the
     scene, a fresh seed. Returns the autopilot."""
-
+    if args.scene is None and not args.resume:
+        raise TableRefused(f"{args.command}: expected a SCENE (or --resume FILE)")
     try:
         pilot = ap.with_flags(ap.load(args.autopilot), args.confirm, args.gates, args.ask_all, args.spare,
                               args.compels)

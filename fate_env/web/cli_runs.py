@@ -23,20 +23,16 @@ def _needs_starlette():
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The live table in a browser: ``play``'s model, behind a local web server."""
-    if args.scene is None and not args.resume:
-        return cl.fail("serve: expected a SCENE (or --resume FILE)")
     if cl.absent("starlette", "uvicorn"):
         return cl.fail("serve needs the web extra (Starlette and uvicorn): pip install -e '.[web]'")
     server = _needs_starlette()
-    Links, listen, serve = server.Links, server.listen, server.serve
-
     controls = cl.controls(args.control)
     try:
         pilot = table_setup(args, controls)
     except TableRefused as exc:
         return cl.fail(str(exc))
     try:  # the port first: a serve that cannot listen has opened no session and written no file
-        where = listen(args.host, args.port)
+        where = server.listen(args.host, args.port)
     except OSError as exc:
         return cl.fail(f"--host {args.host} --port {args.port}: cannot listen there ({exc.strerror or exc})")
     try:
@@ -46,15 +42,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except (SessionError, OutputPathError) as exc:
         return cl.fail(str(exc))
     s = host.session
-    links = Links([cid for cid in s.play.f if s.table.pc_of(cid)])
+    links = server.Links([cid for cid in s.play.f if s.table.pc_of(cid)])
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"(listening on {args.host}: anyone on that network who has a link can open it"
               + ("" if args.gm_anywhere else "; the GM's link opens on this machine only (--gm-anywhere: anywhere)")
               + ")")
     _start_telling(host)
     try:
-        serve(host, links, where, on_ready=lambda port: _announce(args, s, links, port), allow_hosts=args.allow_host,
-              gm_anywhere=args.gm_anywhere)
+        server.serve(host, links, where, on_ready=lambda port: _announce(server, args, s, links, port),
+                     allow_hosts=args.allow_host, gm_anywhere=args.gm_anywhere)
     except OSError as exc:
         return cl.fail(f"--host {args.host} --port {args.port}: {exc.strerror or exc}")
     finally:
@@ -79,15 +75,13 @@ def _start_telling(host) -> None:
         host.table.on_wait = publish
 
 
-def _announce(args: argparse.Namespace, s: Any, links: Any, port: int) -> None:
-    """The GM's terminal once the server listens: the table and every link (a wildcard bind: this
-    machine's network address, which a phone can open)."""
-    server = _needs_starlette()
-    links_text, reachable = server.links_text, server.reachable
-    at = reachable(args.host)
+def _announce(server: Any, args: argparse.Namespace, s: Any, links: Any, port: int) -> None:
+    """The GM's terminal once ``server`` (the web server's module) listens: the table and every link (a
+    wildcard bind: this machine's network address, which a phone can open)."""
+    at = server.reachable(args.host)
     base = f"http://{f'[{at}]' if ':' in at else at}:{port}"
     print(printable(f"{s.scene.title} (seed {s.log.seed}) at the table; Ctrl-C stops the server (the session is saved)"))
-    print("\n".join(links_text(links, base, {cid: s.narrator.name(cid) for cid in links.pcs})), flush=True)
+    print("\n".join(server.links_text(links, base, {cid: s.narrator.name(cid) for cid in links.pcs})), flush=True)
 
 
 def _close_table(host: Any, save: str | None) -> None:

@@ -266,6 +266,26 @@ def test_placement_and_attention_are_knobs_a_gm_would_turn():
         k for k in ks.values() if not k.name.endswith(".attention")]  # --control fixes who plays them
 
 
+def test_who_shows_up_is_a_knob_only_where_the_npcs_outnumber_the_pcs_in_major_npcs_and_mobs():
+    """One PC against a captain, a duelist and a gang (a mob): the duelist and the gang may sit the fight
+    out, the captain (the side's lead) may not; with two more PCs the side no longer outnumbers them
+    and nobody's presence is a knob. A left-out NPC is not written into the scene."""
+    data = expanded(yaml.safe_load(BRIDGE), "bridge.yaml")
+    data["characters"]["duelist"] = {**data["characters"]["boss"], "name": "Duelist"}
+    data["characters"]["gang"] = {"name": "Gang", "kind": "mob", "side": "bandits", "zone": "far", "count": 3,
+                                  "high_concept": "Ford Bandits", "skills": {"Fight": 1}, "stress": 1}
+    del data["characters"]["lia"]
+    ks = {k.name: k for k in S.knobs(data, "bandits", gear=False)}
+    assert {n for n in ks if n.endswith(".present")} == {"duelist.present", "gang.present"}
+    values = {**S.written(list(ks.values())), "duelist.present": 0}
+    assert S.moved(list(ks.values()), values) == 1
+    designed = S.apply(data, "bandits", values)["characters"]
+    assert "duelist" not in designed and {"boss", "gang"} <= set(designed)
+    for extra in ("lia", "mira"):
+        data["characters"][extra] = {**data["characters"]["kael"], "name": extra.title()}
+    assert not any(k.name.endswith(".present") for k in S.knobs(data, "bandits", gear=False))
+
+
 def test_a_fighter_left_behind_as_written_is_brought_into_the_fight():
     """As written the swordsman brings under half an equal share of the PCs' contribution; the design (the
     bandits' numbers, where they start, whom they go for) gives both PCs at least half an equal share,
