@@ -180,7 +180,19 @@ class Narrator:
                 "boost": f"   (GM) {n(e.character)} gets a boost: {e.aspect}",
                 "end": "   (GM) ends the scene here"}[e.power]
 
-    def line(self, e: ev.Event) -> str | None:  # noqa: C901 - one branch per event type
+    def line(self, e: ev.Event) -> str | None:
+        """The line ``e`` is told by, or None (a step a table does not hear: a decision's reason when
+        reasons are off, a consequence's name told in its absorb line). Each part below tells its own
+        event types and None for the rest."""
+        for part in (self._scene_line, self._roll_line, self._harm_line, self._action_line):
+            said = part(e)
+            if said is not None:
+                return said
+        return None
+
+    def _scene_line(self, e: ev.Event) -> str | None:
+        """The scene's frame: its start and end, exchanges and turns, the contest's and the challenge's
+        tallies, countdowns, distractions, the GM's powers, names given."""
         n = self.name
         match e:
             case ev.ConflictStarted():
@@ -195,16 +207,6 @@ class Narrator:
                 if self.show_reasons and e.reason and e.kind in ("turn", "absorb"):
                     return f"   ({n(e.actor)} {e.reason})"
                 return None
-            case ev.Moved():
-                how = "moves" if e.free else "makes it"
-                return f"   {n(e.actor)} {how} from {self.zones[e.from_zone]} to {self.zones[e.to_zone]}."
-            case ev.Rolled():
-                extra = f" ({', '.join(e.notes)})" if e.notes else ""
-                total = e.base + sum(e.faces)
-                verb = ("defends with" if e.action == "defend" else "rolls" if e.action == "contest"
-                        else f"rolls {e.action.replace('_', ' ')} with")
-                return (f"   {n(e.actor)} {verb} {e.skill} {describe(e.rating)}{extra}: "
-                        f"dice {show_faces(e.faces)} {signed(sum(e.faces))} = {describe(total)}")
             case ev.CountdownMarked():
                 return f"   ⏳ {e.countdown}: {e.marked} of {e.boxes} boxes marked"
             case ev.CountdownEnded():
@@ -217,126 +219,10 @@ class Narrator:
             case ev.Distraction():
                 done = f"{n(e.by)} deals with {e.distraction}" if e.by else f"Nobody dealt with {e.distraction}"
                 return f"   {done}." + (f" {e.repercussion}" if e.repercussion else "")
-            case ev.SplitEffort():
-                parts = ", ".join(f"{describe(v)} at {n(t)}" for t, v in e.given) or "nothing: the roll came to naught"
-                return f"   {n(e.actor)} splits {describe(e.effort)}: {parts}"
-            case ev.ZoneAttacked():
-                who = ", ".join(n(c) for c in e.targets)
-                return f"   {n(e.actor)} unleashes a {e.skill} attack on everyone in {self.zones.get(e.zone, e.zone)}: {who}"
-            case ev.TrueFormRevealed():
-                kept = f" (still bearing {', '.join(e.carried)})" if e.carried else ""
-                return f"   {n(e.fallen)} falls... and {n(e.true_form)} rises in its place{kept}!"
-            case ev.ImmunityEnds():
-                return f"   The way is open: {', '.join(n(c) for c in e.characters)} can be struck now!"
-            case ev.MinionArmor():
-                return f"   {n(e.big_bad)} shoves {n(e.minion)} into the path of the blow!"
-            case ev.Cover():
-                return f"   {n(e.target)} takes cover behind {e.block}: armor {e.armor}"
-            case ev.HazardActs():
-                return f"{e.hazard} strikes at {n(e.target)}!"
-            case ev.SoloBonus():
-                what = {"reduce_stress": f"shrugs off {plural(e.amount, 'shift')}",
-                        "reduce_stress_min_1": f"shrugs off {plural(e.amount, 'shift')}",
-                        "amplified_invokes": f"invokes for +{e.amount}",
-                        "suppress_invokes": f"holds the invoke to +{e.amount}"}[e.bonus]
-                return f"   {n(e.character)} fights alone and {what} (solo bonus)"
-            case ev.ScaleBenefit():
-                gain = f"+{plural(e.shifts, 'shift')}" if e.shifts else f"+{plural(e.free_invokes, 'free invoke')}"
-                return (f"   {n(e.actor)}'s scale tells against {n(e.against)}: {gain} "
-                        f"({plural(e.levels, 'level')} above)")
-            case ev.PassiveOpposition():
-                return f"   against a passive {describe(e.difficulty)} ({e.why})"
-            case ev.Invoked():
-                other = e.paid_by != e.invoker
-                pay = ((f"{n(e.paid_by)}'s free invoke" if other else "a free invoke") if e.free
-                       else "a fate point" + (f" from {n(e.paid_by)}" if other else ""))
-                who = ""
-                what = f"rerolls: {show_faces(e.new_faces)}" if e.effect == "reroll" else "+2"
-                hostile = f" (hostile: {n(e.hostile_to)} gets the point after the scene)" if e.hostile_to else ""
-                return f"   {n(e.invoker)} invokes {e.aspect} with {pay}{who}: {what}{hostile}"
-            case ev.Resolved():
-                return f"   {n(e.actor)}: {result_words(e.effort, e.opposition, e.outcome, e.shifts)}"
-            case ev.AspectCreated():
-                if e.kind == "boost":
-                    return f"   {n(e.holder)} gains a boost: {e.aspect}"
-                on = f" on {n(e.on) if e.on in self.names else self.zones.get(e.on, 'the scene')}" if e.on else " on the scene"
-                held = f", {plural(e.free_invokes, 'free invoke')} for {n(e.holder)}" if e.free_invokes else ""
-                return f"   New aspect {e.aspect}{on}{held}"
-            case ev.FreeInvokeGained():
-                return f"   {n(e.holder)} gains {plural(e.count, 'free invoke')} on {e.aspect}"
-            case ev.AspectRemoved():
-                return None if e.why == "boost used" else f"   {e.aspect} is gone ({e.why})"
-            case ev.Hit():
-                extra = f" ({', '.join(e.notes)})" if e.notes else ""
-                return f"   {n(e.target)} takes a {e.shifts}-shift {e.track} hit{extra}"
-            case ev.Absorbed():
-                parts = [f"marks {boxes_words(e.box_values)}"] if e.boxes else []
-                parts.extend(f"takes a {sev} consequence, {name}" for sev, _, name in
-                             (c.partition(": ") for c in e.consequences))
-                return f"   {n(e.target)} {' and '.join(parts) or 'needs nothing to absorb it'}"
-            case ev.MobHit():
-                return f"   {e.members_lost} of {n(e.target)} go down; {e.members_left} left"
-            case ev.TakenOutEvent():
-                return f"   {n(e.target)} is taken out" + (f" by {n(e.by)}" if e.by else "")
-            case ev.Conceded():
-                points = f"{e.payout} fate point{'s' if e.payout != 1 else ''}"
-                kind = self.kinds.get(e.actor)
-                if not e.payout or kind in ("minor", "mob"):  # a nameless NPC has no fate points to be paid
-                    return f"   {n(e.actor)} concedes, on its own terms"
-                if kind == "major":  # its payout joins the GM's pool in a later scene (003:2009-2012)
-                    return f"   {n(e.actor)} concedes ({points} for the GM's pool in a later scene)"
-                return f"   {n(e.actor)} concedes (owed {points} at the end)"
-            case ev.ConcessionOffered():
-                return f"   {n(e.actor)} offers {n(e.to)} a concession rather than take the consequence"
-            case ev.ConcessionAnswered():
-                if e.accepted:
-                    return f"   {n(e.by)} accepts"
-                lost = f"; {n(e.by)} loses one" if e.lost else ""
-                return f"   {n(e.by)} refuses: {n(e.actor)} takes the consequence and is owed a fate point{lost}"
-            case ev.TurnForfeited():
-                return f"   {n(e.actor)} gives up this exchange's turn ({e.why})"
-            case ev.MinorAction():
-                return f"   {n(e.actor)} takes a minor action ({e.what}): -{e.penalty} on this turn's main action"
-            case ev.Protecting():
-                return f"   {n(e.actor)} blocks for {n(e.ally)}: attacks on them meet at least {e.strength} this exchange"
-            case ev.Blocking():
-                return (f"   {n(e.actor)} blocks {n(e.target)}'s {e.action} this exchange: "
-                        f"it must beat {e.strength} first")
-            case ev.BlockTested():
-                return (f"   {n(e.actor)} gets past {n(e.blocker)}'s block" if e.past
-                        else f"   {n(e.blocker)}'s block stops {n(e.actor)}'s {e.action}")
-            case ev.BlockHeld():
-                return f"   {n(e.blocker)}'s block holds: {n(e.target)} defends at {e.strength}"
-            case ev.Spin():
-                if e.spent_for is not None:
-                    return f"   {n(e.actor)} spends a spin token: +1 to {n(e.spent_for)}'s defense ({e.tokens} left)"
-                return f"   {n(e.actor)} earns a spin token ({e.tokens} held)"
-            case ev.Sprinted():
-                return (f"   {n(e.actor)} sprints toward {self.zones.get(e.to, e.to)}: {plural(e.shifts, 'shift')}, "
-                        f"{plural(e.zones, 'zone')} covered")
-            case ev.ManeuverAvoided():
-                return f"   {n(e.actor)} pays a fate point not to take {e.aspect}"
-            case ev.ActionHeld():
-                return f"   {n(e.actor)} holds its action for later in the exchange"
-            case ev.MajorCost():
-                what = ("takes the consequence " if e.cost == "consequence" else "hands the opposition ") + e.aspect
-                return f"   {n(e.actor)} pays a major cost: {what}"
-            case ev.FullDefenseDeclared():
-                return f"   {n(e.actor)} goes on full defense"
             case ev.BecameConflict():
                 return f"   {n(e.by)} attacks: the contest is over, and it is a conflict now"
             case ev.ZoneChallengeBeaten():
                 return f"   {e.name} is overcome: the way on to {', '.join(self.zones.get(z, z) for z in e.deeper)} is open"
-            case ev.AspectRevealed():
-                return f"   {n(e.by)} reveals {e.name}, hidden until now"
-            case ev.Guarding():
-                return f"   {n(e.actor)} goes on full defense guarding {n(e.ally)}"
-            case ev.StoodIn():
-                return f"   {n(e.actor)} steps in front of {n(e.ward)}: {n(e.attacker)}'s attack meets {n(e.actor)}"
-            case ev.SupportPledged():
-                return f"   {n(e.actor)} supports {n(e.ally)} (+1 teamwork on their next roll)"
-            case ev.Passed():
-                return f"   {n(e.actor)} holds"
             case ev.NextActor():
                 if e.opens_exchange and e.chooser == e.actor:
                     return f"   {n(e.chooser)} opens the next exchange itself"
@@ -393,6 +279,152 @@ class Narrator:
                 return f"\nOver after {exchanges_words(e.exchanges)}: {won}."
         return None
 
+    def _roll_line(self, e: ev.Event) -> str | None:
+        """A roll and what rides on it: the dice, the effort split or spread, invokes and bonuses, the result,
+        the aspects it makes or clears."""
+        n = self.name
+        match e:
+            case ev.Rolled():
+                extra = f" ({', '.join(e.notes)})" if e.notes else ""
+                total = e.base + sum(e.faces)
+                verb = ("defends with" if e.action == "defend" else "rolls" if e.action == "contest"
+                        else f"rolls {e.action.replace('_', ' ')} with")
+                return (f"   {n(e.actor)} {verb} {e.skill} {describe(e.rating)}{extra}: "
+                        f"dice {show_faces(e.faces)} {signed(sum(e.faces))} = {describe(total)}")
+            case ev.SplitEffort():
+                parts = ", ".join(f"{describe(v)} at {n(t)}" for t, v in e.given) or "nothing: the roll came to naught"
+                return f"   {n(e.actor)} splits {describe(e.effort)}: {parts}"
+            case ev.ZoneAttacked():
+                who = ", ".join(n(c) for c in e.targets)
+                return f"   {n(e.actor)} unleashes a {e.skill} attack on everyone in {self.zones.get(e.zone, e.zone)}: {who}"
+            case ev.SoloBonus():
+                what = {"reduce_stress": f"shrugs off {plural(e.amount, 'shift')}",
+                        "reduce_stress_min_1": f"shrugs off {plural(e.amount, 'shift')}",
+                        "amplified_invokes": f"invokes for +{e.amount}",
+                        "suppress_invokes": f"holds the invoke to +{e.amount}"}[e.bonus]
+                return f"   {n(e.character)} fights alone and {what} (solo bonus)"
+            case ev.ScaleBenefit():
+                gain = f"+{plural(e.shifts, 'shift')}" if e.shifts else f"+{plural(e.free_invokes, 'free invoke')}"
+                return (f"   {n(e.actor)}'s scale tells against {n(e.against)}: {gain} "
+                        f"({plural(e.levels, 'level')} above)")
+            case ev.PassiveOpposition():
+                return f"   against a passive {describe(e.difficulty)} ({e.why})"
+            case ev.Invoked():
+                other = e.paid_by != e.invoker
+                pay = ((f"{n(e.paid_by)}'s free invoke" if other else "a free invoke") if e.free
+                       else "a fate point" + (f" from {n(e.paid_by)}" if other else ""))
+                who = ""
+                what = f"rerolls: {show_faces(e.new_faces)}" if e.effect == "reroll" else "+2"
+                hostile = f" (hostile: {n(e.hostile_to)} gets the point after the scene)" if e.hostile_to else ""
+                return f"   {n(e.invoker)} invokes {e.aspect} with {pay}{who}: {what}{hostile}"
+            case ev.Resolved():
+                return f"   {n(e.actor)}: {result_words(e.effort, e.opposition, e.outcome, e.shifts)}"
+            case ev.AspectCreated():
+                if e.kind == "boost":
+                    return f"   {n(e.holder)} gains a boost: {e.aspect}"
+                on = f" on {n(e.on) if e.on in self.names else self.zones.get(e.on, 'the scene')}" if e.on else " on the scene"
+                held = f", {plural(e.free_invokes, 'free invoke')} for {n(e.holder)}" if e.free_invokes else ""
+                return f"   New aspect {e.aspect}{on}{held}"
+            case ev.FreeInvokeGained():
+                return f"   {n(e.holder)} gains {plural(e.count, 'free invoke')} on {e.aspect}"
+            case ev.AspectRemoved():
+                return None if e.why == "boost used" else f"   {e.aspect} is gone ({e.why})"
+            case ev.ManeuverAvoided():
+                return f"   {n(e.actor)} pays a fate point not to take {e.aspect}"
+            case ev.AspectRevealed():
+                return f"   {n(e.by)} reveals {e.name}, hidden until now"
+        return None
+
+    def _harm_line(self, e: ev.Event) -> str | None:
+        """Harm and its way out: hits, what absorbs them, who is taken out or concedes, and the big bad's and
+        the scenery's part in it."""
+        n = self.name
+        match e:
+            case ev.TrueFormRevealed():
+                kept = f" (still bearing {', '.join(e.carried)})" if e.carried else ""
+                return f"   {n(e.fallen)} falls... and {n(e.true_form)} rises in its place{kept}!"
+            case ev.ImmunityEnds():
+                return f"   The way is open: {', '.join(n(c) for c in e.characters)} can be struck now!"
+            case ev.MinionArmor():
+                return f"   {n(e.big_bad)} shoves {n(e.minion)} into the path of the blow!"
+            case ev.Cover():
+                return f"   {n(e.target)} takes cover behind {e.block}: armor {e.armor}"
+            case ev.HazardActs():
+                return f"{e.hazard} strikes at {n(e.target)}!"
+            case ev.Hit():
+                extra = f" ({', '.join(e.notes)})" if e.notes else ""
+                return f"   {n(e.target)} takes a {e.shifts}-shift {e.track} hit{extra}"
+            case ev.Absorbed():
+                parts = [f"marks {boxes_words(e.box_values)}"] if e.boxes else []
+                parts.extend(f"takes a {sev} consequence, {name}" for sev, _, name in
+                             (c.partition(": ") for c in e.consequences))
+                return f"   {n(e.target)} {' and '.join(parts) or 'needs nothing to absorb it'}"
+            case ev.MobHit():
+                return f"   {e.members_lost} of {n(e.target)} go down; {e.members_left} left"
+            case ev.TakenOutEvent():
+                return f"   {n(e.target)} is taken out" + (f" by {n(e.by)}" if e.by else "")
+            case ev.Conceded():
+                points = f"{e.payout} fate point{'s' if e.payout != 1 else ''}"
+                kind = self.kinds.get(e.actor)
+                if not e.payout or kind in ("minor", "mob"):  # a nameless NPC has no fate points to be paid
+                    return f"   {n(e.actor)} concedes, on its own terms"
+                if kind == "major":  # its payout joins the GM's pool in a later scene (003:2009-2012)
+                    return f"   {n(e.actor)} concedes ({points} for the GM's pool in a later scene)"
+                return f"   {n(e.actor)} concedes (owed {points} at the end)"
+            case ev.ConcessionOffered():
+                return f"   {n(e.actor)} offers {n(e.to)} a concession rather than take the consequence"
+            case ev.ConcessionAnswered():
+                if e.accepted:
+                    return f"   {n(e.by)} accepts"
+                lost = f"; {n(e.by)} loses one" if e.lost else ""
+                return f"   {n(e.by)} refuses: {n(e.actor)} takes the consequence and is owed a fate point{lost}"
+            case ev.MajorCost():
+                what = ("takes the consequence " if e.cost == "consequence" else "hands the opposition ") + e.aspect
+                return f"   {n(e.actor)} pays a major cost: {what}"
+        return None
+
+    def _action_line(self, e: ev.Event) -> str | None:
+        """What a character does on its turn besides rolling: moving, blocking, guarding, supporting, holding
+        or giving up the turn."""
+        n = self.name
+        match e:
+            case ev.Moved():
+                how = "moves" if e.free else "makes it"
+                return f"   {n(e.actor)} {how} from {self.zones[e.from_zone]} to {self.zones[e.to_zone]}."
+            case ev.TurnForfeited():
+                return f"   {n(e.actor)} gives up this exchange's turn ({e.why})"
+            case ev.MinorAction():
+                return f"   {n(e.actor)} takes a minor action ({e.what}): -{e.penalty} on this turn's main action"
+            case ev.Protecting():
+                return f"   {n(e.actor)} blocks for {n(e.ally)}: attacks on them meet at least {e.strength} this exchange"
+            case ev.Blocking():
+                return (f"   {n(e.actor)} blocks {n(e.target)}'s {e.action} this exchange: "
+                        f"it must beat {e.strength} first")
+            case ev.BlockTested():
+                return (f"   {n(e.actor)} gets past {n(e.blocker)}'s block" if e.past
+                        else f"   {n(e.blocker)}'s block stops {n(e.actor)}'s {e.action}")
+            case ev.BlockHeld():
+                return f"   {n(e.blocker)}'s block holds: {n(e.target)} defends at {e.strength}"
+            case ev.Spin():
+                if e.spent_for is not None:
+                    return f"   {n(e.actor)} spends a spin token: +1 to {n(e.spent_for)}'s defense ({e.tokens} left)"
+                return f"   {n(e.actor)} earns a spin token ({e.tokens} held)"
+            case ev.Sprinted():
+                return (f"   {n(e.actor)} sprints toward {self.zones.get(e.to, e.to)}: {plural(e.shifts, 'shift')}, "
+                        f"{plural(e.zones, 'zone')} covered")
+            case ev.ActionHeld():
+                return f"   {n(e.actor)} holds its action for later in the exchange"
+            case ev.FullDefenseDeclared():
+                return f"   {n(e.actor)} goes on full defense"
+            case ev.Guarding():
+                return f"   {n(e.actor)} goes on full defense guarding {n(e.ally)}"
+            case ev.StoodIn():
+                return f"   {n(e.actor)} steps in front of {n(e.ward)}: {n(e.attacker)}'s attack meets {n(e.actor)}"
+            case ev.SupportPledged():
+                return f"   {n(e.actor)} supports {n(e.ally)} (+1 teamwork on their next roll)"
+            case ev.Passed():
+                return f"   {n(e.actor)} holds"
+        return None
 
 def exchanges_words(n: int) -> str:
     """'1 exchange', '3 exchanges': a count as a table says it (not 'exchange(s)')."""
