@@ -7,6 +7,7 @@ fields, the option keys, and the ``basic`` policy's one-line reasons.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -127,168 +128,157 @@ def _option(tb: Tables, row: np.ndarray) -> Any:
 
 
 def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]:
-    """The events of one episode: ``ConflictStarted`` from the scene, then the kernel's rows."""
+    """The events of one episode: ``ConflictStarted`` from the scene, then the kernel's rows (each
+    read by its code's reader in :data:`READERS`, or, for a contest's running tally and the end's
+    payouts, here)."""
     scene = tb.scene
-    ids, names = tb.ids, tb.names
     sides: dict[str, list[str]] = {}
     for c in scene.characters:
         sides.setdefault(c.side, []).append(c.id)
     out: list[ev.Event] = [_started(tb, sides)]
-    aspect_names: dict[int, str] = {}
     victories = {s: 0 for s in sides}
     scores: dict[str, int] = {}
-
-    def who(x: int) -> str | None:
-        return None if x < 0 else ids[x]
-
-    def roller(x: int) -> str:
-        """A roll's roller: a character, or a hazard (its code below HZ_ROLLER: layout)."""
-        return scene.hazards[k.HZ_ROLLER - x].name if x <= k.HZ_ROLLER else ids[x]
-
     for row in EV[:n]:
         code = int(row[0])
         a = [int(x) for x in row[1:]]
-        if code == k.E_EXCHANGE:
-            out.append(ev.ExchangeStarted(a[0]))
-        elif code == k.E_TURN:
-            out.append(ev.TurnStarted(ids[a[0]], a[1]))
+        read = READERS.get(code)
+        if read is not None:
+            out.append(read(tb, a))
         elif code == k.E_DECISION:
             option = _option(tb, row)
-            out.append(ev.DecisionMade(KINDS[a[0]], ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
-        elif code == k.E_ROLLED and a[0] <= k.HZ_ROLLER:  # a hazard rolls its rating, named as its skill
-            name = roller(a[0])
-            out.append(ev.Rolled(name, ACTIONS[a[1]], name, a[3], a[4], (a[5], a[6], a[7], a[8]), ()))
-        elif code == k.E_ROLLED:
-            fd, tw, lead, gear, pen = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16 & 0xFFFFFF, a[10] >> 40 & 0xFF, \
-                a[10] >> 48 & 7
-            solo, scale, minor = a[10] >> 51 & 31, a[10] >> 56 & 15, a[10] >> 60 & 7
-            notes = ((f"stunt +{a[9]}",) if a[9] else ()) + \
-                ((f"{ids[lead - 1]} leads the teamwork",) if lead else ()) + \
-                ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ()) + \
-                ((f"solo +{solo}",) if solo else ()) + ((f"minor actions -{minor}",) if minor else ()) + \
-                ((f"consequences -{pen}",) if pen else ()) + \
-                ((f"scale +{scale}",) if scale else ()) + \
-                ((f"{'armor' if a[1] == k.ACT_DEFEND else 'weapon'} +{gear}",) if gear else ())
-            out.append(ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]),
-                                 notes))
-        elif code == k.E_INVOKED:
-            reroll = bool(a[6])
-            out.append(ev.Invoked(ids[a[0]], names[a[5]], a[1], ids[a[2]], bool(a[3]), "reroll" if reroll else "bonus",
-                                  who(a[4]), (a[7], a[8], a[9], a[10]) if reroll else None))
-        elif code == k.E_RESOLVED:
-            out.append(ev.Resolved(roller(a[0]), ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]), _target(tb, a[5])))
-        elif code == k.E_CDMARKED:
-            out.append(ev.CountdownMarked(scene.countdowns[a[0]].name, a[1], a[2]))
-        elif code == k.E_CDENDED:
-            cd = scene.countdowns[a[0]]
-            out.append(ev.CountdownEnded(cd.name, cd.text, cd.winner, cd.aspect.name if cd.aspect else None))
-        elif code == k.E_CDSTOPPED:
-            out.append(ev.CountdownStopped(scene.countdowns[a[0]].name, ids[a[1]]))
-        elif code == k.E_OFFERED:
-            out.append(ev.ConcessionOffered(ids[a[0]], ids[a[1]]))
-        elif code == k.E_ANSWERED:
-            out.append(ev.ConcessionAnswered(ids[a[0]], ids[a[1]], bool(a[2]), a[3]))
-        elif code == k.E_FORFEIT:
-            out.append(ev.TurnForfeited(ids[a[0]], "full defense" if a[1] == k.FORFEIT_FULLDEF
-                                        else "held to the end of the exchange"))
-        elif code == k.E_SOLO:
-            out.append(ev.SoloBonus(ids[a[0]], k.SOLO_BONUSES[a[1]], a[2]))
-        elif code == k.E_COVER:
-            out.append(ev.Cover(ids[a[0]], tb.blocks[a[1]], a[2]))
-        elif code == k.E_HAZARD:
-            out.append(ev.HazardActs(scene.hazards[a[0]].name, ids[a[1]]))
-        elif code == k.E_PROTECTING:
-            out.append(ev.Protecting(ids[a[0]], ids[a[1]], a[2]))
-        elif code == k.E_BLOCKING:
-            out.append(ev.Blocking(ids[a[0]], ids[a[1]], k.BLOCK_KINDS[a[2]], a[3]))
-        elif code == k.E_BLOCKTESTED:
-            out.append(ev.BlockTested(ids[a[0]], ids[a[1]], k.BLOCK_KINDS[a[2]], bool(a[3])))
-        elif code == k.E_BLOCKHELD:
-            out.append(ev.BlockHeld(ids[a[0]], ids[a[1]], a[2]))
-        elif code == k.E_SPRINTED:
-            out.append(ev.Sprinted(ids[a[0]], a[1], tb.zones[a[2]], a[3]))
-        elif code == k.E_MINOR:
-            out.append(ev.MinorAction(ids[a[0]], "move", a[1]))
-        elif code == k.E_SPIN:
-            out.append(ev.Spin(ids[a[0]], a[1], who(a[2])))
-        elif code == k.E_AVOIDED:
-            out.append(ev.ManeuverAvoided(ids[a[0]], names[a[1]]))
-        elif code == k.E_HELD:
-            out.append(ev.ActionHeld(ids[a[0]]))
-        elif code == k.E_STOODIN:
-            out.append(ev.StoodIn(ids[a[0]], ids[a[1]], ids[a[2]]))
-        elif code == k.E_PASSIVE:
-            out.append(ev.PassiveOpposition(roller(a[0]), ACTIONS[a[1]], a[2], _passive_why(tb, a)))
-        elif code == k.E_MAJOR:
-            out.append(ev.MajorCost(ids[a[0]], MAJOR_COSTS[a[1]], names[a[3]], a[2]))
-        elif code == k.E_CREATED:
-            on = None if a[3] == k.TGT_SCENE else _target(tb, a[3])
-            out.append(ev.AspectCreated(names[a[0]], a[1], ASPECT_KINDS[a[2]], on, a[4], who(a[5])))
-        elif code == k.E_BOOST:
-            aspect_names[a[1]] = names[a[0]]
-            out.append(ev.AspectCreated(names[a[0]], a[1], AspectKind.BOOST, None, 1, ids[a[2]]))
-        elif code == k.E_REMOVED:
-            why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired", k.WHY_FRAGILE: "fragile: tagged once",
-                   k.WHY_REPLACED: "replaced by an extreme consequence"}.get(a[2]) or f"cleared by {ids[a[3]]}"
-            out.append(ev.AspectRemoved(names[a[1]], a[0], why))
-        elif code == k.E_NEXT:
-            out.append(ev.NextActor(ids[a[0]], ids[a[1]], bool(a[2])))
-        elif code == k.E_HIT:
-            out.append(ev.Hit(ids[a[0]], who(a[1]), a[2], TRACKS[a[3]], _hit_note(tb, a)))
-        elif code == k.E_ABSORBED:
-            c = a[0]
-            boxes, slots = _mask(a[3]), _mask(a[4])
-            values = tuple(tb.box_values[c][b] for b in boxes)
-            cons = tuple(f"{tb.slot_info[c][s][0]}: {names[a[5 + j]]}" for j, s in enumerate(slots))
-            out.append(ev.Absorbed(ids[c], a[1], TRACKS[a[2]], boxes, values, cons))
-        elif code == k.E_MOBHIT:
-            out.append(ev.MobHit(ids[a[0]], a[1], a[2], a[3]))
-        elif code == k.E_TAKENOUT:
-            out.append(ev.TakenOutEvent(ids[a[0]], who(a[1])))
-        elif code == k.E_CONCEDED:
-            out.append(ev.Conceded(ids[a[0]], a[1]))
-        elif code == k.E_ENDED:
-            out.append(ev.ConflictEnded(None if a[0] < 0 else tb.sides[a[0]], a[1], bool(a[2]), payouts(tb, CH)))
-        elif code == k.E_MOVED:
-            out.append(ev.Moved(ids[a[0]], tb.zones[a[1]], tb.zones[a[2]], bool(a[3])))
-        elif code == k.E_FULLDEF:
-            out.append(ev.FullDefenseDeclared(ids[a[0]]))
-        elif code == k.E_GAINED:
-            out.append(ev.FreeInvokeGained(ids[a[0]], names[a[2]], a[1], a[3]))
-        elif code == k.E_SUPPORT:
-            out.append(ev.SupportPledged(ids[a[0]], ids[a[1]]))
-        elif code == k.E_PASSED:
-            out.append(ev.Passed(ids[a[0]]))
-        elif code == k.E_CPLAN:
-            out.append(ev.ContestPlan(tb.sides[a[0]], ids[a[1]], tb.skills[a[2]], _members(tb, a[3])))
+            out.append(ev.DecisionMade(KINDS[a[0]], tb.ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
         elif code == k.E_CSCORE:
             scores[tb.sides[a[0]]] = a[1]
         elif code == k.E_CRESULT:
             winner = None if a[1] < 0 else tb.sides[a[1]]
             if winner is not None:
                 victories[winner] += a[2]
-            out.append(ev.ExchangeResult(a[0], scores, winner, a[2], None if a[3] < 0 else names[a[3]],
+            out.append(ev.ExchangeResult(a[0], scores, winner, a[2], None if a[3] < 0 else tb.names[a[3]],
                                          dict(victories)))
             scores = {}
-        elif code == k.E_FORFEITED:
-            out.append(ev.Forfeited(tb.sides[a[0]], ids[a[1]], "support" if a[2] else "roll"))
-        elif code == k.E_BECAME:
-            out.append(ev.BecameConflict(ids[a[0]], a[1]))
-        elif code == k.E_TASKRES:
-            out.append(ev.TaskResult(**_task(tb, a)))
-        elif code == k.E_BECAMECON:
-            out.append(ev.BecameContest(ids[a[0]], a[1]))
         elif code == k.E_CONSTARTED:
             out.append(ev.ContestStarted(scene.name, scene.rules.name, sides, scene.contest.victories, scene.contest.mode))
             victories = {s: 0 for s in sides}
         elif code == k.E_CSTARTED:
             out.append(ev.ConflictStarted(scene.name, scene.rules.name, scene.conflict, sides, a[0]))
-        elif code == k.E_BLAST:
-            caught = tuple(ids[w * k.BLAST_BITS + b] for w in range(8) for b in range(k.BLAST_BITS) if a[3 + w] >> b & 1)
-            out.append(ev.ZoneAttacked(ids[a[0]], tb.zones[a[1]], tb.skills[a[2]], caught))
+        elif code == k.E_ENDED:
+            out.append(ev.ConflictEnded(None if a[0] < 0 else tb.sides[a[0]], a[1], bool(a[2]), payouts(tb, CH)))
         else:
             raise ValueError(f"unknown event code {code}")
     return out
+
+
+def _who(tb: Tables, x: int) -> str | None:
+    return None if x < 0 else tb.ids[x]
+
+
+def _roller(tb: Tables, x: int) -> str:
+    """A roll's roller: a character, or a hazard (its code below HZ_ROLLER: layout)."""
+    return tb.scene.hazards[k.HZ_ROLLER - x].name if x <= k.HZ_ROLLER else tb.ids[x]
+
+
+def _rolled(tb: Tables, a: list[int]) -> ev.Rolled:
+    """A roll, with the notes its packed word carries (a[10]); a hazard rolls its rating, named as its skill."""
+    if a[0] <= k.HZ_ROLLER:
+        name = _roller(tb, a[0])
+        return ev.Rolled(name, ACTIONS[a[1]], name, a[3], a[4], (a[5], a[6], a[7], a[8]), ())
+    ids = tb.ids
+    fd, tw, lead, gear, pen = a[10] & 0xFF, a[10] >> 8 & 0xFF, a[10] >> 16 & 0xFFFFFF, a[10] >> 40 & 0xFF, \
+        a[10] >> 48 & 7
+    solo, scale, minor = a[10] >> 51 & 31, a[10] >> 56 & 15, a[10] >> 60 & 7
+    notes = ((f"stunt +{a[9]}",) if a[9] else ()) + \
+        ((f"{ids[lead - 1]} leads the teamwork",) if lead else ()) + \
+        ((f"teamwork +{tw}",) if tw else ()) + (("full defense +2",) if fd else ()) + \
+        ((f"solo +{solo}",) if solo else ()) + ((f"minor actions -{minor}",) if minor else ()) + \
+        ((f"consequences -{pen}",) if pen else ()) + \
+        ((f"scale +{scale}",) if scale else ()) + \
+        ((f"{'armor' if a[1] == k.ACT_DEFEND else 'weapon'} +{gear}",) if gear else ())
+    return ev.Rolled(ids[a[0]], ACTIONS[a[1]], tb.skills[a[2]], a[3], a[4], (a[5], a[6], a[7], a[8]), notes)
+
+
+def _invoked(tb: Tables, a: list[int]) -> ev.Invoked:
+    reroll = bool(a[6])
+    return ev.Invoked(tb.ids[a[0]], tb.names[a[5]], a[1], tb.ids[a[2]], bool(a[3]), "reroll" if reroll else "bonus",
+                      _who(tb, a[4]), (a[7], a[8], a[9], a[10]) if reroll else None)
+
+
+def _countdown_ended(tb: Tables, a: list[int]) -> ev.CountdownEnded:
+    cd = tb.scene.countdowns[a[0]]
+    return ev.CountdownEnded(cd.name, cd.text, cd.winner, cd.aspect.name if cd.aspect else None)
+
+
+def _removed(tb: Tables, a: list[int]) -> ev.AspectRemoved:
+    why = {k.WHY_USED: "boost used", k.WHY_EXPIRED: "boost expired", k.WHY_FRAGILE: "fragile: tagged once",
+           k.WHY_REPLACED: "replaced by an extreme consequence"}.get(a[2]) or f"cleared by {tb.ids[a[3]]}"
+    return ev.AspectRemoved(tb.names[a[1]], a[0], why)
+
+
+def _absorbed(tb: Tables, a: list[int]) -> ev.Absorbed:
+    c = a[0]
+    boxes, slots = _mask(a[3]), _mask(a[4])
+    values = tuple(tb.box_values[c][b] for b in boxes)
+    cons = tuple(f"{tb.slot_info[c][s][0]}: {tb.names[a[5 + j]]}" for j, s in enumerate(slots))
+    return ev.Absorbed(tb.ids[c], a[1], TRACKS[a[2]], boxes, values, cons)
+
+
+def _blast(tb: Tables, a: list[int]) -> ev.ZoneAttacked:
+    caught = tuple(tb.ids[w * k.BLAST_BITS + b] for w in range(8) for b in range(k.BLAST_BITS) if a[3 + w] >> b & 1)
+    return ev.ZoneAttacked(tb.ids[a[0]], tb.zones[a[1]], tb.skills[a[2]], caught)
+
+
+#: the kernel's event codes that read alone (no running tally): code -> its event, from the row's fields
+READERS: dict[int, Callable[[Tables, list[int]], ev.Event]] = {
+    k.E_EXCHANGE: lambda tb, a: ev.ExchangeStarted(a[0]),
+    k.E_TURN: lambda tb, a: ev.TurnStarted(tb.ids[a[0]], a[1]),
+    k.E_ROLLED: _rolled,
+    k.E_INVOKED: _invoked,
+    k.E_RESOLVED: lambda tb, a: ev.Resolved(_roller(tb, a[0]), ACTIONS[a[1]], a[2], a[3], a[4], band(a[4]),
+                                            _target(tb, a[5])),
+    k.E_CDMARKED: lambda tb, a: ev.CountdownMarked(tb.scene.countdowns[a[0]].name, a[1], a[2]),
+    k.E_CDENDED: _countdown_ended,
+    k.E_CDSTOPPED: lambda tb, a: ev.CountdownStopped(tb.scene.countdowns[a[0]].name, tb.ids[a[1]]),
+    k.E_OFFERED: lambda tb, a: ev.ConcessionOffered(tb.ids[a[0]], tb.ids[a[1]]),
+    k.E_ANSWERED: lambda tb, a: ev.ConcessionAnswered(tb.ids[a[0]], tb.ids[a[1]], bool(a[2]), a[3]),
+    k.E_FORFEIT: lambda tb, a: ev.TurnForfeited(tb.ids[a[0]], "full defense" if a[1] == k.FORFEIT_FULLDEF
+                                                else "held to the end of the exchange"),
+    k.E_SOLO: lambda tb, a: ev.SoloBonus(tb.ids[a[0]], k.SOLO_BONUSES[a[1]], a[2]),
+    k.E_COVER: lambda tb, a: ev.Cover(tb.ids[a[0]], tb.blocks[a[1]], a[2]),
+    k.E_HAZARD: lambda tb, a: ev.HazardActs(tb.scene.hazards[a[0]].name, tb.ids[a[1]]),
+    k.E_PROTECTING: lambda tb, a: ev.Protecting(tb.ids[a[0]], tb.ids[a[1]], a[2]),
+    k.E_BLOCKING: lambda tb, a: ev.Blocking(tb.ids[a[0]], tb.ids[a[1]], k.BLOCK_KINDS[a[2]], a[3]),
+    k.E_BLOCKTESTED: lambda tb, a: ev.BlockTested(tb.ids[a[0]], tb.ids[a[1]], k.BLOCK_KINDS[a[2]], bool(a[3])),
+    k.E_BLOCKHELD: lambda tb, a: ev.BlockHeld(tb.ids[a[0]], tb.ids[a[1]], a[2]),
+    k.E_SPRINTED: lambda tb, a: ev.Sprinted(tb.ids[a[0]], a[1], tb.zones[a[2]], a[3]),
+    k.E_MINOR: lambda tb, a: ev.MinorAction(tb.ids[a[0]], "move", a[1]),
+    k.E_SPIN: lambda tb, a: ev.Spin(tb.ids[a[0]], a[1], _who(tb, a[2])),
+    k.E_AVOIDED: lambda tb, a: ev.ManeuverAvoided(tb.ids[a[0]], tb.names[a[1]]),
+    k.E_HELD: lambda tb, a: ev.ActionHeld(tb.ids[a[0]]),
+    k.E_STOODIN: lambda tb, a: ev.StoodIn(tb.ids[a[0]], tb.ids[a[1]], tb.ids[a[2]]),
+    k.E_PASSIVE: lambda tb, a: ev.PassiveOpposition(_roller(tb, a[0]), ACTIONS[a[1]], a[2], _passive_why(tb, a)),
+    k.E_MAJOR: lambda tb, a: ev.MajorCost(tb.ids[a[0]], MAJOR_COSTS[a[1]], tb.names[a[3]], a[2]),
+    k.E_CREATED: lambda tb, a: ev.AspectCreated(tb.names[a[0]], a[1], ASPECT_KINDS[a[2]],
+                                                None if a[3] == k.TGT_SCENE else _target(tb, a[3]), a[4],
+                                                _who(tb, a[5])),
+    k.E_BOOST: lambda tb, a: ev.AspectCreated(tb.names[a[0]], a[1], AspectKind.BOOST, None, 1, tb.ids[a[2]]),
+    k.E_REMOVED: _removed,
+    k.E_NEXT: lambda tb, a: ev.NextActor(tb.ids[a[0]], tb.ids[a[1]], bool(a[2])),
+    k.E_HIT: lambda tb, a: ev.Hit(tb.ids[a[0]], _who(tb, a[1]), a[2], TRACKS[a[3]], _hit_note(tb, a)),
+    k.E_ABSORBED: _absorbed,
+    k.E_MOBHIT: lambda tb, a: ev.MobHit(tb.ids[a[0]], a[1], a[2], a[3]),
+    k.E_TAKENOUT: lambda tb, a: ev.TakenOutEvent(tb.ids[a[0]], _who(tb, a[1])),
+    k.E_CONCEDED: lambda tb, a: ev.Conceded(tb.ids[a[0]], a[1]),
+    k.E_MOVED: lambda tb, a: ev.Moved(tb.ids[a[0]], tb.zones[a[1]], tb.zones[a[2]], bool(a[3])),
+    k.E_FULLDEF: lambda tb, a: ev.FullDefenseDeclared(tb.ids[a[0]]),
+    k.E_GAINED: lambda tb, a: ev.FreeInvokeGained(tb.ids[a[0]], tb.names[a[2]], a[1], a[3]),
+    k.E_SUPPORT: lambda tb, a: ev.SupportPledged(tb.ids[a[0]], tb.ids[a[1]]),
+    k.E_PASSED: lambda tb, a: ev.Passed(tb.ids[a[0]]),
+    k.E_CPLAN: lambda tb, a: ev.ContestPlan(tb.sides[a[0]], tb.ids[a[1]], tb.skills[a[2]], _members(tb, a[3])),
+    k.E_FORFEITED: lambda tb, a: ev.Forfeited(tb.sides[a[0]], tb.ids[a[1]], "support" if a[2] else "roll"),
+    k.E_BECAME: lambda tb, a: ev.BecameConflict(tb.ids[a[0]], a[1]),
+    k.E_TASKRES: lambda tb, a: ev.TaskResult(**_task(tb, a)),
+    k.E_BECAMECON: lambda tb, a: ev.BecameContest(tb.ids[a[0]], a[1]),
+    k.E_BLAST: _blast,
+}
 
 
 def _started(tb: Tables, sides: dict[str, list[str]]) -> ev.Event:

@@ -44,18 +44,25 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
     ``OWORD`` an option code's class among entities.OPTION_TYPES and the word bucket it carries (-1:
     none), ``SKW`` a kernel skill's column in the skill block, ``TPLK`` an advantage template's
     target kind."""
-    SC, SK, ST, P, SIGHT, HOPS = T.SC, T.SK, T.ST, T.P, T.SIGHT[W.G[k.G_MAP]], T.HOPS
-    EP, CHS, ZS, DK, OTYPE, OWORD, SKW, TPLK, BOXES = V.EP, V.CHS, V.ZS, V.DK, V.OTYPE, V.OWORD, V.SKW, V.TPLK, V.BOXES
-    glob, chars, char_zone, zones, aspects, owner, azone = R.glob, R.chars, R.czone, R.zones, R.aspects, R.owner, R.azone
-    options, o_char, o_zone, o_asp, row_of = R.options, R.o_char, R.o_zone, R.o_asp, R.row_of
-    MARK, SLOTA, CH, G, A, AF, AL, INV = W.MARK, W.SLOTA, W.CH, W.G, W.A, W.AF, W.AL, W.INV
+    _global_row(ego, pkind, T, W, V, R)
+    _character_rows(ego, T, W, V, R)
+    _zone_rows(ego, T, W, V, R)
+    na = _aspect_rows(ego, pkind, T, W, R)
+    _option_rows(ego, count, suggested, T, W, EV, start, V, R, na)
+    return na
+
+
+@mirrors("fate_env.environment.entities.EntityEncoder._global")
+@njit(cache=True)
+def _global_row(ego, pkind, T, W, V, R):
+    """The decision and the table: ``R.glob``."""
+    SC, P, HOPS = T.SC, T.P, T.HOPS
+    EP, DK = V.EP, V.DK
+    glob = R.glob
+    G, CH = W.G, W.CH
     n = SC.shape[0]
     nz = HOPS.shape[0]
     side = SC[ego, k.S_SIDE]
-    here = CH[ego, k.C_ZONE]
-    track = P[k.P_TRACK]
-    skills = np.empty(4, np.int64)
-    # the decision and the table (EntityEncoder._global)
     nd = EP[EP_NDEC]
     for j in range(glob.shape[0]):
         glob[j] = 0.0
@@ -75,7 +82,21 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
         glob[nd + 8], glob[nd + 9] = contest_standing(G, P, side)
     glob[nd + 10] = n / 16
     glob[nd + 11] = nz / 6
-    # the characters, the ego first (EntityEncoder._character)
+
+
+@mirrors("fate_env.environment.entities.EntityEncoder._character")
+@njit(cache=True)
+def _character_rows(ego, T, W, V, R):
+    """The characters, the ego first: ``R.chars`` and each one's zone ``R.czone``."""
+    SC, P, SIGHT, HOPS = T.SC, T.P, T.SIGHT[W.G[k.G_MAP]], T.HOPS
+    CHS, BOXES = V.CHS, V.BOXES
+    chars, char_zone = R.chars, R.czone
+    MARK, SLOTA, CH = W.MARK, W.SLOTA, W.CH
+    n = SC.shape[0]
+    side = SC[ego, k.S_SIDE]
+    here = CH[ego, k.C_ZONE]
+    track = P[k.P_TRACK]
+    skills = np.empty(4, np.int64)
     for r in range(n):
         c = ego if r == 0 else (r - 1 if r - 1 < ego else r)
         for j in range(chars.shape[1]):
@@ -120,7 +141,20 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
                 if _can_reach(P, SIGHT, CH, c, skills[j], CH[c, k.C_ZONE], ego):
                     chars[r, C_REACH + 1] = 1.0
                     break
-    # the zones (EntityEncoder._zone)
+
+
+@mirrors("fate_env.environment.entities.EntityEncoder._zone")
+@njit(cache=True)
+def _zone_rows(ego, T, W, V, R):
+    """The zones: ``R.zones``."""
+    SC, HOPS = T.SC, T.HOPS
+    ZS = V.ZS
+    zones = R.zones
+    CH, G, A, AL = W.CH, W.G, W.A, W.AL
+    n = SC.shape[0]
+    nz = HOPS.shape[0]
+    side = SC[ego, k.S_SIDE]
+    here = CH[ego, k.C_ZONE]
     for z in range(nz):
         hops = HOPS[here, z]
         allies = 0
@@ -140,7 +174,19 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
         zones[z, 5] = on / 4
         zones[z, 6] = ZS[z, 0]
         zones[z, 7] = ZS[z, 1]
-    # the aspects in play, in the order they were made (EntityEncoder._aspect)
+
+
+@mirrors("fate_env.environment.entities.EntityEncoder._aspect")
+@njit(cache=True)
+def _aspect_rows(ego, pkind, T, W, R):
+    """The aspects in play, in the order they were made: ``R.aspects``, their owners' and zones'
+    places, and ``R.row_of`` (an aspect id's row); returns how many there are."""
+    SC = T.SC
+    aspects, owner, azone, row_of = R.aspects, R.owner, R.azone, R.row_of
+    CH, G, A, AF, AL, INV = W.CH, W.G, W.A, W.AF, W.AL, W.INV
+    n = SC.shape[0]
+    side = SC[ego, k.S_SIDE]
+    here = CH[ego, k.C_ZONE]
     na = G[k.G_NAL]
     rolling = pkind == k.D_INVOKE
     for i in range(na):
@@ -170,7 +216,18 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
         aspects[i, 13] = 1.0 if rolling and INV[side, aid] == G[k.G_ROLLNO] else 0.0
         owner[i] = -1 if who == k.NEG else _slot(ego, who)
         azone[i] = A[aid, k.A_ZONE] if A[aid, k.A_ZONE] != k.NEG else -1
-    # the options, field by field as EntityEncoder._option reads the reference's (decode._option)
+    return na
+
+
+@mirrors("fate_env.environment.entities.EntityEncoder._option")
+@njit(cache=True)
+def _option_rows(ego, count, suggested, T, W, EV, start, V, R, na):
+    """The options, field by field as EntityEncoder._option reads the reference's (decode._option):
+    ``R.options`` and each one's character, zone and aspect places."""
+    SK, ST, P = T.SK, T.ST, T.P
+    EP, OTYPE, OWORD, SKW, TPLK = V.EP, V.OTYPE, V.OWORD, V.SKW, V.TPLK
+    options, o_char, o_zone, o_asp, row_of = R.options, R.o_char, R.o_zone, R.o_asp, R.row_of
+    CH, A, AL = W.CH, W.A, W.AL
     for i in range(count):
         ev = EV[start + i]
         o, x1, x2, x3, x5 = ev[5], ev[6], ev[7], ev[8], ev[10]
@@ -234,7 +291,6 @@ def rows(ego, pkind, count, suggested, T, W, EV, start, V, R):
         o_asp[i] = asp
     if 0 <= suggested < count:
         options[suggested, EP[EP_HINT]] = 1.0
-    return na
 
 
 @mirrors("fate_env.environment.entities.EntityEncoder.encode")

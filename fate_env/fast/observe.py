@@ -67,10 +67,10 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
     """ObservationEncoder.encode for ``ego``, the decision (``pactor``, ``pkind``; -1 for none)
     pending, from the fight ``W`` (``bundles.Fight``) through the layout ``V`` (``bundles.View``).
     ``buf``: a float64 scratch of the observation's size."""
-    MARK, SLOTA, CH, G, A, AF, AL, INV = W.MARK, W.SLOTA, W.CH, W.G, W.A, W.AF, W.AL, W.INV
-    SLOT_AT, LP, STATIC, BOXES, DK2OBS = V.SLOT_AT, V.LP, V.STATIC, V.BOXES, V.DK2OBS
+    CH, G, A, AF, AL, INV = W.CH, W.G, W.A, W.AF, W.AL, W.INV
+    SLOT_AT, LP, DK2OBS = V.SLOT_AT, V.LP, V.DK2OBS
     n = SC.shape[0]
-    C, Z, NA = LP[L_C], LP[L_Z], LP[L_A]
+    C, NA = LP[L_C], LP[L_A]
     cs = LP[L_CHAR]
     for i in range(buf.shape[0]):
         buf[i] = 0.0
@@ -91,43 +91,7 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
     buf[19] = (G[k.G_GMPOOL] if SC[ego, k.S_NPC] != 0 else CH[ego, k.C_FP]) / 10
     if G[k.G_CONTEST] != 0:
         buf[21], buf[22] = contest_standing(G, P, side)
-    # characters: the static columns (who is who, skills), then status, zone and the numbers
-    track = LP[L_TRACK]
-    for r in range(C):
-        c = ego if r == 0 else (r - 1 if r - 1 < ego else r)
-        o = GLOBAL + r * cs
-        for j in range(cs):
-            buf[o + j] = STATIC[ego, r, j]
-        d = o + DYN
-        for j in range(3 + Z + 11):
-            buf[d + j] = 0.0
-        status = CH[c, k.C_STATUS]
-        buf[d + status] = 1.0
-        buf[d + 3 + CH[c, k.C_ZONE]] = 1.0
-        marked = 0
-        for b in range(SC[c, k.S_NBOX]):
-            marked += 1 if MARK[c, b] != 0 else 0
-        pm = marked if track == 0 else 0
-        mm = marked if track == 1 else 0
-        used = 0
-        for s in range(SC[c, k.S_NSLOT]):
-            if SLOTA[c, s] != k.NEG:
-                used += 1
-        cap = 0.0
-        if status == k.ACTIVE:  # the encoder's own sum: free boxes and slots (under the ordered rule too)
-            cap = _room(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
-        x = d + 3 + Z
-        buf[x] = (BOXES[c, 0] - pm) / 10
-        buf[x + 1] = (BOXES[c, 1] - mm) / 10
-        buf[x + 2] = pm / 10
-        buf[x + 3] = mm / 10
-        buf[x + 4] = used / 5
-        buf[x + 5] = (SC[c, k.S_NSLOT] - used) / 5
-        buf[x + 6] = cap
-        buf[x + 7] = CH[c, k.C_FP] / 10
-        buf[x + 8] = 1.0 if CH[c, k.C_ACTED] != 0 else 0.0
-        buf[x + 9] = 1.0 if CH[c, k.C_FULLDEF] != 0 else 0.0
-        buf[x + 10] = CH[c, k.C_MEMBERS] / SC[c, k.S_COUNT] if SC[c, k.S_MOB] != 0 else 0.0
+    _characters(buf, ego, SC, SLOTS, P, W, V)
     # aspects in their slots; boosts by who holds them
     base = GLOBAL + C * cs
     myzone = CH[ego, k.C_ZONE]
@@ -165,6 +129,52 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
             buf[tail + LP[L_SPINOBS] + _slot(ego, c)] = CH[c, k.C_SPIN] / 3
     for i in range(buf.shape[0]):
         out[i] = buf[i]
+
+
+@njit(cache=True, _nrt=False)
+def _characters(buf, ego, SC, SLOTS, P, W, V):
+    """The characters' columns of :func:`observe`, the ego first: the static columns (who is who,
+    skills), then status, zone and the numbers."""
+    MARK, SLOTA, CH = W.MARK, W.SLOTA, W.CH
+    LP, STATIC, BOXES = V.LP, V.STATIC, V.BOXES
+    C, Z = LP[L_C], LP[L_Z]
+    cs = LP[L_CHAR]
+    track = LP[L_TRACK]
+    for r in range(C):
+        c = ego if r == 0 else (r - 1 if r - 1 < ego else r)
+        o = GLOBAL + r * cs
+        for j in range(cs):
+            buf[o + j] = STATIC[ego, r, j]
+        d = o + DYN
+        for j in range(3 + Z + 11):
+            buf[d + j] = 0.0
+        status = CH[c, k.C_STATUS]
+        buf[d + status] = 1.0
+        buf[d + 3 + CH[c, k.C_ZONE]] = 1.0
+        marked = 0
+        for b in range(SC[c, k.S_NBOX]):
+            marked += 1 if MARK[c, b] != 0 else 0
+        pm = marked if track == 0 else 0
+        mm = marked if track == 1 else 0
+        used = 0
+        for s in range(SC[c, k.S_NSLOT]):
+            if SLOTA[c, s] != k.NEG:
+                used += 1
+        cap = 0.0
+        if status == k.ACTIVE:  # the encoder's own sum: free boxes and slots (under the ordered rule too)
+            cap = _room(SC, SLOTS, MARK, SLOTA, CH, P, c) / 20
+        x = d + 3 + Z
+        buf[x] = (BOXES[c, 0] - pm) / 10
+        buf[x + 1] = (BOXES[c, 1] - mm) / 10
+        buf[x + 2] = pm / 10
+        buf[x + 3] = mm / 10
+        buf[x + 4] = used / 5
+        buf[x + 5] = (SC[c, k.S_NSLOT] - used) / 5
+        buf[x + 6] = cap
+        buf[x + 7] = CH[c, k.C_FP] / 10
+        buf[x + 8] = 1.0 if CH[c, k.C_ACTED] != 0 else 0.0
+        buf[x + 9] = 1.0 if CH[c, k.C_FULLDEF] != 0 else 0.0
+        buf[x + 10] = CH[c, k.C_MEMBERS] / SC[c, k.S_COUNT] if SC[c, k.S_MOB] != 0 else 0.0
 
 
 #: the options that are one action each (ActionLayout._fixed): option code -> where LP holds its action
