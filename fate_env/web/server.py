@@ -30,6 +30,7 @@ import re
 import secrets
 import socket
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -117,32 +118,34 @@ class Links:
         return found
 
 
-def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
-        stopping: threading.Event | None = None, gm_anywhere: bool = False) -> "Gate":
-    """The ASGI app: the routes behind the :class:`Gate` (Host check, security headers). ``hosts``:
-    the Host names accepted (default: this machine's, see :class:`Hosts`); ``stopping``: set when
-    the server shuts down, so every event stream ends at once instead of holding the shutdown;
-    ``gm_anywhere``: the GM's link is served to any address, not only to this machine."""
-    stopping = stopping or threading.Event()
-    streams = guard.Streams()
-    posting: dict[str, int] = {}  # a link's answers and commands in flight
-    files = _static_files()
+@dataclass
+class _Routes:
+    """The handlers of one table's routes, and what they share: the table, its links, the shutdown's
+    signal, the event streams open, each link's answers in flight and the page's files."""
 
-    def seat_of(request: Request) -> Seat:
-        seat = links.seat(request.path_params["token"])
+    host: TableHost
+    links: Links
+    stopping: threading.Event
+    gm_anywhere: bool
+    streams: guard.Streams
+    posting: dict[str, int]  # a link's answers and commands in flight
+    files: dict[str, tuple[bytes, str]]
+
+    def seat_of(self, request: Request) -> Seat:
+        seat = self.links.seat(request.path_params["token"])
         if seat is None:
             raise _NoSeat
-        if seat.role == "gm" and not gm_anywhere and not _from_this_machine(request):
+        if seat.role == "gm" and not self.gm_anywhere and not _from_this_machine(request):
             raise _GmElsewhere
         return seat
 
-    async def page(request: Request) -> Response:
-        seat_of(request)
-        return Response(files["table.html"][0], media_type=STATIC_TYPES[".html"], headers=_NO_STORE)
+    async def page(self, request: Request) -> Response:
+        self.seat_of(request)
+        return Response(self.files["table.html"][0], media_type=STATIC_TYPES[".html"], headers=_NO_STORE)
 
-    async def static(request: Request) -> Response:
+    async def static(self, request: Request) -> Response:
         """The page's script and style, from memory; a copy the browser holds is confirmed (304), not sent."""
-        found = files.get(request.path_params["name"])
+        found = self.files.get(request.path_params["name"])
         if found is None:
             raise _NoSeat
         body, tag = found
@@ -151,29 +154,29 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
             return Response(status_code=304, headers=headers)
         return Response(body, media_type=STATIC_TYPES[Path(request.path_params["name"]).suffix], headers=headers)
 
-    async def state(request: Request) -> Response:
-        seat = seat_of(request)
-        snap = host.snapshot(seat)
+    async def state(self, request: Request) -> Response:
+        seat = self.seat_of(request)
+        snap = self.host.snapshot(seat)
         if seat.role == "gm":  # only the GM's page hands out the other links (and their QR codes)
-            snap["links"] = links.for_gm(str(request.base_url).rstrip("/"), host)
+            snap["links"] = self.links.for_gm(str(request.base_url).rstrip("/"), self.host)
         return JSONResponse(snap, headers=_NO_STORE)
 
-    async def posted(request: Request, may, why, apply) -> Response:
+    async def posted(self, request: Request, may, why, apply) -> Response:
         """A POSTed answer or command. Everything a request's head tells is checked before its body is
         read (a link that may not use the route, another site's page, a link with too many in flight:
         refused at once; the connection then holds no request, so a slow body keeps nothing from the
         seats: ``guard`` closes it first when room is needed, or at its header deadline); then a bounded JSON body;
         then the host's own checks on the typed value (in a worker thread: applying it may play NPC turns)."""
-        seat = seat_of(request)
+        seat = self.seat_of(request)
         if not may(seat):
             return _refuse(why(seat), 403)
         foreign = _cross_site(request)
         if foreign is not None:
             return _refuse(*foreign)
         token = request.path_params["token"]
-        if posting.get(token, 0) >= guard.POSTS_PER_LINK:
+        if self.posting.get(token, 0) >= guard.POSTS_PER_LINK:
             return _refuse(f"this link has {guard.POSTS_PER_LINK} answers in flight already; wait for them", 429)
-        posting[token] = posting.get(token, 0) + 1
+        self.posting[token] = self.posting.get(token, 0) + 1
         try:
             try:
                 body = await asyncio.wait_for(_bounded_body(request), guard.BODY_TIMEOUT)
@@ -187,77 +190,86 @@ def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
                 return _refuse("expected a JSON object", 400)
             taken = threading.Event()
             try:
-                version = await _off_the_loop(lambda: apply(seat, data, taken), stopping)
+                version = await _off_the_loop(lambda: apply(seat, data, taken), self.stopping)
             except AnswerRefused as exc:
                 return _refuse(str(exc), exc.status)
             except _Stopped:  # Ctrl-C mid-change: say whether this one is in the saved log
                 if taken.wait(timeout=1.0):
-                    return JSONResponse({"ok": True, "version": host.version, "stopping": True,
+                    return JSONResponse({"ok": True, "version": self.host.version, "stopping": True,
                                          "note": "taken and saved; the table is stopping"})
                 return _refuse("the table is stopping; this was not taken", 503)
             return JSONResponse({"ok": True, "version": version})
         finally:
-            posting[token] -= 1
+            self.posting[token] -= 1
 
-    async def answer(request: Request) -> Response:
+    async def answer(self, request: Request) -> Response:
         def apply(seat: Seat, data: dict, taken: threading.Event) -> int:
             if "seq" not in data:
                 raise AnswerRefused("'seq': expected the number of the question answered", 400)
-            return host.answer(seat, data["seq"], {k: v for k, v in data.items() if k != "seq"}, taken)
-        return await posted(request, seats.answers_anything, seats.why_not_answer, apply)
+            return self.host.answer(seat, data["seq"], {k: v for k, v in data.items() if k != "seq"}, taken)
+        return await self.posted(request, seats.answers_anything, seats.why_not_answer, apply)
 
-    async def command(request: Request) -> Response:
-        return await posted(request, seats.may_command, seats.why_not_command, host.command)
+    async def command(self, request: Request) -> Response:
+        return await self.posted(request, seats.may_command, seats.why_not_command, self.host.command)
 
-    async def report(request: Request) -> Response:
+    async def report(self, request: Request) -> Response:
         """The fight report (``replay --markdown``'s text) once the fight is over, as a download."""
-        text = host.report(seat_of(request))
+        text = self.host.report(self.seat_of(request))
         if text is None:
             return _refuse("the fight is not over yet; its report comes at the end", 409)
         return Response(printable(text, keep="\n"), media_type="text/markdown; charset=utf-8",
                         headers={**_NO_STORE, "Content-Disposition": 'attachment; filename="fight-report.md"'})
 
-    async def report_page(request: Request) -> Response:
+    async def report_page(self, request: Request) -> Response:
         """The same report as a page's part, in HTML: what the page shows at the end, the Markdown staying a
         download. Rendered with raw HTML off (a name typed at the table is text, never markup)."""
-        text = host.report(seat_of(request))
+        text = self.host.report(self.seat_of(request))
         if text is None:
             return _refuse("the fight is not over yet; its report comes at the end", 409)
         return Response(report_html(printable(text, keep="\n")), media_type="text/html; charset=utf-8",
                         headers=_NO_STORE)
 
-    async def events(request: Request) -> Response:
-        seat = seat_of(request)
+    async def events(self, request: Request) -> Response:
+        seat = self.seat_of(request)
         token = request.path_params["token"]
-        stop = streams.open(token, seat.role == "spectator")
+        stop = self.streams.open(token, seat.role == "spectator")
         if stop is None:
-            return _refuse(f"the spectators' page is full ({streams.spectators} open); try again later", 429)
+            return _refuse(f"the spectators' page is full ({self.streams.spectators} open); try again later", 429)
 
         async def stream():
             # polls the host's version on the event loop: a page listening holds no worker thread
             # (six pages waiting in threads would starve the answers' own), and a poll costs nothing
             seen, quiet, polls = -1, 0.0, 0
-            while not (stop.is_set() or stopping.is_set()) and (polls % 50 or not await request.is_disconnected()):
+            while not (stop.is_set() or self.stopping.is_set()) and (polls % 50 or not await request.is_disconnected()):
                 polls += 1  # a look at the socket every half second
-                version = host.version
+                version = self.host.version
                 if version != seen:  # a settled change, or the feed published mid-change (busy: no question)
                     seen, quiet = version, 0.0
                     yield f"data: {version}\n\n"
-                    if host.finished:
+                    if self.host.finished:
                         return
                 elif quiet > 10:
                     quiet = 0.0
                     yield ": still here\n\n"  # keeps proxies and the browser from dropping the stream
                 await asyncio.sleep(POLL)
                 quiet += POLL
-        return _Stream(stream(), lambda: streams.close(token, stop), media_type="text/event-stream",
+        return _Stream(stream(), lambda: self.streams.close(token, stop), media_type="text/event-stream",
                        headers=_NO_STORE)
 
-    routes = [Route("/t/{token}", page), Route("/api/{token}/state", state),
-              Route("/api/{token}/answer", answer, methods=["POST"]),
-              Route("/api/{token}/command", command, methods=["POST"]), Route("/api/{token}/events", events),
-              Route("/api/{token}/report", report), Route("/api/{token}/report.html", report_page),
-              Route("/static/{name}", static)]
+
+def app(host: TableHost, links: Links, hosts: "Hosts | None" = None,
+        stopping: threading.Event | None = None, gm_anywhere: bool = False) -> "Gate":
+    """The ASGI app: the routes (:class:`_Routes`) behind the :class:`Gate` (Host check, security
+    headers). ``hosts``: the Host names accepted (default: this machine's, see :class:`Hosts`);
+    ``stopping``: set when the server shuts down, so every event stream ends at once instead of
+    holding the shutdown; ``gm_anywhere``: the GM's link is served to any address, not only to this
+    machine."""
+    r = _Routes(host, links, stopping or threading.Event(), gm_anywhere, guard.Streams(), {}, _static_files())
+    routes = [Route("/t/{token}", r.page), Route("/api/{token}/state", r.state),
+              Route("/api/{token}/answer", r.answer, methods=["POST"]),
+              Route("/api/{token}/command", r.command, methods=["POST"]), Route("/api/{token}/events", r.events),
+              Route("/api/{token}/report", r.report), Route("/api/{token}/report.html", r.report_page),
+              Route("/static/{name}", r.static)]
     inner = Starlette(routes=routes, exception_handlers={_NoSeat: _no_seat, _TooLarge: _too_large, 404: _no_seat,
                                                          405: _no_method, _GmElsewhere: _gm_elsewhere})
     return Gate(inner, hosts or Hosts("127.0.0.1"))
