@@ -17,9 +17,9 @@ from ..content.policy_file import check_model_file, export
 from ..content.scenes import load_scene
 from ..evaluation.cluster import ClusterError, check_address
 from ..evaluation.pools import WorkerDied
-from . import general_command as G
 from .league import league_settings
 from .cli_commands import default_train_config
+from .train_run import TrainRun
 
 
 #: what `train` and `exploit` need, said in one line when it is missing
@@ -55,11 +55,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _train_on_ray(args, config)
     try:
         with cl.progress_to_stderr(args.json):
-            result = train(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
-                           seed=args.seed, self_play=args.self_play, rules=args.rules,
-                           verbose=0 if args.quiet else 1, init=args.init, envs=args.envs,
-                           torch_threads=args.torch_threads, league=args.league,
-                           subprocess_envs=args.subprocess_envs)
+            result = train(TrainRun(
+                args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config, seed=args.seed,
+                self_play=args.self_play, rules=args.rules, verbose=0 if args.quiet else 1, init=args.init,
+                envs=args.envs, torch_threads=args.torch_threads, league=args.league,
+                subprocess_envs=args.subprocess_envs))
     except ValueError as exc:
         return cl.fail(str(exc))
     if args.json:
@@ -224,6 +224,7 @@ def cmd_exploit(args: argparse.Namespace) -> int:
 def cmd_learn(args: argparse.Namespace) -> int:
     if cl.absent("torch"):
         return cl.fail(f"learn needs the train extra (torch not installed): {TRAIN_EXTRA}")
+    from . import general_command as G  # torch and the fast core: after the check above
     try:
         info = G.run(args, log=lambda line: print(line, file=sys.stderr if args.json else sys.stdout, flush=True))
     except (G.Refused, WorkerDied) as exc:

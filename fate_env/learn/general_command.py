@@ -13,8 +13,22 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agents.rehearsal import Rehearsal, RehearsalError
+
 from ..content.generate import RULE_SETS, scene as generated
 from ..content.safe_text import OneLineError
+from ..content.json_input import JSONInputError, load_json
+from ..content.paths import write_atomically
+from ..content.policy_file import ModelFileError
+from ..content.scenes import scene_from_dict
+from ..environment.entity_policy import EntityPolicy
+from ..fast.tables import CONTROLLERS, covered
+from .distill import SCENES, teacher_record
+from .distill import record as record_distilled
+from .entity_net import net as make_net
+from .general import clone, file_meta, save
+from .self_play import Settings, improve
+from .teacher import OPPONENTS, Recording, record
 
 
 class Refused(OneLineError):
@@ -31,8 +45,6 @@ def training_seeds(first: int, fights: int, slow_fights: int) -> tuple[list[int]
     for the rule features only it has), looked for among the next ``fights + slow_fights + SLOW_WINDOW``
     seeds: since the fast core plays every rule set's conflicts (issue 74) the generator's scenes are all
     its own, and none may be found."""
-    from ..content.scenes import scene_from_dict
-    from ..fast.tables import covered
     fast, slow = [], []
     s = first
     while len(fast) < fights or len(slow) < slow_fights and s < first + fights + slow_fights + SLOW_WINDOW:
@@ -43,7 +55,6 @@ def training_seeds(first: int, fights: int, slow_fights: int) -> tuple[list[int]
 
 def _round(args: Any, r: int, first: int, actor: str | None, log) -> tuple[Any, int]:
     """Round ``r``'s recording (read from ``--recording DIR`` when it holds it) and the next free seed."""
-    from .teacher import Recording, record
     fights = args.fights if r == 0 else args.dagger_fights
     fast, slow = training_seeds(first, fights, args.slow_fights if r == 0 else 0)
     after = max(fast + slow) + 1
@@ -66,7 +77,6 @@ def _started(path: str, seed: int):
     """The torch network of the learned policy file ``path``, and what its sidecar says it was trained on."""
     import torch
 
-    from .entity_net import net as make_net
     policy = _policy(path, "--start")
     model = make_net(seed, width=int(policy.meta.get("width", 64)))
     try:
@@ -80,8 +90,6 @@ def _started(path: str, seed: int):
 
 def _policy(path: str, flag: str):
     """The learned policy file ``path`` (``EntityPolicy``); a missing, foreign or damaged one refused, naming ``flag``."""
-    from ..content.policy_file import ModelFileError
-    from ..environment.entity_policy import EntityPolicy
     try:
         return EntityPolicy(path)
     except ModelFileError as exc:
@@ -92,7 +100,6 @@ def _helper(args: Any) -> str:
     """The written file's helper script: ``--helper``, else the ``--start`` or ``--distill`` file's (a
     network goes on playing beside the script it learned with), else ``basic``. Refused in one line
     unless the fast core plays it as a script (``learned`` plays its seats there as their helper)."""
-    from ..fast.tables import CONTROLLERS
     given = getattr(args, "helper", None)
     if given is None:
         source = args.start or args.distill
@@ -114,8 +121,6 @@ def _rehearse(args: Any, helper: str) -> dict[str, Any] | None:
     the helper and ``--outright``'s scripts, against the eight PC scripts, ``--rehearse-fights`` each.
     Either left out is the --start or --distill file's (its other lines after this helper); ``none``:
     no such lines. Without any line but the helper, no rehearsal."""
-    from agents.rehearsal import Rehearsal, RehearsalError
-    from .teacher import OPPONENTS
     given, outright_given = getattr(args, "rehearse", None), getattr(args, "outright", None)
     source = args.start or args.distill
     before = (_policy(source, "--start" if args.start else "--distill").meta.get("rehearse") if source else None) or {}
@@ -148,7 +153,6 @@ def _card(path: str, flag: str) -> dict[str, Any]:
     card = Path(path).with_suffix(".json")
     if not card.is_file():
         return {}
-    from ..content.json_input import JSONInputError, load_json
     try:
         before = load_json(card, "JSON sidecar (the one fate-npc learn writes)", limit=4 * 1024 * 1024)
     except JSONInputError as exc:
@@ -159,15 +163,13 @@ def _card(path: str, flag: str) -> dict[str, Any]:
 def _distill(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     """``--distill FILE``: the file's own turns on the self-play scenes, cloned into a fresh network of
     ``--width`` (``distill.py``): the network, what it was trained on, and the seconds the recording took."""
-    from .distill import SCENES, record, teacher_record
-    from .general import clone
     path = args.distill
     _policy(path, "--distill")
     card = _card(path, "--distill")
     t = time.perf_counter()
     log(f"{path} playing the NPCs of {args.fights} fights on the first {min(SCENES, args.fights)} self-play scenes, "
         f"{args.workers} workers")
-    rec = record(path, args.fights, args.workers, args.seed)
+    rec = record_distilled(path, args.fights, args.workers, args.seed)
     recorded = time.perf_counter() - t
     log(f"cloning on its {len(rec)} turns ({args.epochs} epochs, width {args.width})")
     fitted = clone(rec, epochs=args.epochs, seed=args.seed, width=args.width, threads=args.torch_threads, log=log)
@@ -187,8 +189,6 @@ def _imitate(args: Any, log) -> tuple[Any, dict[str, Any], float]:
     on, and the seconds the recording took."""
     import tempfile
 
-    from .general import clone, save
-    from .teacher import Recording
     parts, first, fitted, recorded = [], args.first_seed, None, 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
@@ -231,8 +231,6 @@ def _league(members: list[dict[str, Any]]) -> dict[str, Any]:
 def run(args: Any, log=print) -> dict[str, Any]:
     """Imitate search (or ``--start`` from a policy file), then ``--self-play`` iterations of play
     against the league; write the file and its sidecar."""
-    from .general import file_meta, save
-    from .teacher import OPPONENTS
     out = Path(args.out)
     sidecar = out.with_suffix(".json")
     if not args.force and (out.exists() or sidecar.exists()):
@@ -261,7 +259,6 @@ def run(args: Any, log=print) -> dict[str, Any]:
     net.helper = helper
     info = {**file_meta(net), "seed": args.seed, **info, "opponents": list(OPPONENTS)}
     if iterations:
-        from .self_play import Settings, improve
         done = improve(net, Settings(iterations=iterations, scenes=args.self_play_scenes, group=args.self_play_group,
                                      temperature=args.temperature, lr=args.self_play_lr, workers=args.workers,
                                      seed=args.seed, keep=args.self_play_keep), log=log)
@@ -278,7 +275,6 @@ def run(args: Any, log=print) -> dict[str, Any]:
         info["rehearse"] = rehearse
     out.parent.mkdir(parents=True, exist_ok=True)
     save(out, net)
-    from ..content.paths import write_atomically
     write_atomically(sidecar, json.dumps(info, indent=1) + "\n")
     log(f"wrote {out} and {sidecar}")
     return info

@@ -20,6 +20,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from ..content.policy_file import trust
 from .league import League, learner_side
+from .train_run import TrainRun
 
 
 class LeagueCallback(BaseCallback):
@@ -87,8 +88,8 @@ class LeagueCallback(BaseCallback):
         config = {**self.load_config(self.settings["exploiter_config"]), "eval_episodes": 0}
         out = self.folder / f"exploiter_{self.num_timesteps}.zip"
         start = time.perf_counter()
-        self.train(self.scene, other, f"ppo:{snap}", self.settings["exploiter_steps"], str(out), config,
-              seed=self.seed + len(self.exploiters) + 1, rules=self.rules, verbose=0)
+        self.train(TrainRun(self.scene, other, f"ppo:{snap}", self.settings["exploiter_steps"], str(out), config,
+                            seed=self.seed + len(self.exploiters) + 1, rules=self.rules, verbose=0))
         self.exploiters.append({"model": str(out), "at": self.num_timesteps, "against": str(snap),
                                 "steps": self.settings["exploiter_steps"],
                                 "minutes": (time.perf_counter() - start) / 60})

@@ -15,10 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from ..content.policy_file import trust
+from agents.base import REGISTRY, make_controller
+
+from ..content.paths import atomic_open, write_atomically
+from ..content.policy_file import ModelFileError, check_model_file, trust
+from ..content.safe_text import excerpt
+from ..content.scenes import rule_dials, scene_digest
+from ..content.yaml_input import load_file
+from ..environment.single_agent import FateSingleAgentEnv
+from ..evaluation.pools import interrupts_held
 from ..evaluation.stats import wilson
 from .imitation import clone, record
 from .league import league_settings, shown
+from .train_run import TrainRun
 
 TRAIN_KEYS = {"policy", "net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "ent_coef",
               "reward", "self_play", "eval_episodes", "learn", "helper", "outcome", "imitate", "actions",
@@ -38,7 +47,6 @@ MAX_INHERITS = 8
 def read_config(path: str | Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
     """A config's keys over those of the config it ``inherits:`` (a file beside it, itself read
     this way): a key it states replaces the inherited one whole (a ``reward`` mapping included)."""
-    from ..content.yaml_input import load_file
     data = load_file(path, "training config") or {}
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a mapping of training keys, got {type(data).__name__}")
@@ -70,14 +78,12 @@ def load_config(path: str | Path) -> dict[str, Any]:
     data = read_config(path)
     unknown = sorted(set(data) - TRAIN_KEYS)
     if unknown:
-        from ..content.safe_text import excerpt
         names = ", ".join(excerpt(repr(k) if not str(k).isprintable() else str(k), 40) for k in unknown)
         raise ValueError(f"{path}: unknown training key(s) {names}; expected some of "
                          f"{', '.join(sorted(TRAIN_KEYS))}")
     for key, value in data.items():
         problem = _bad_value(key, value)
         if problem:
-            from ..content.safe_text import excerpt
             raise ValueError(f"{path}: {key}: {problem}, got {excerpt(repr(value), 60)}")
     imitate = data.get("imitate")
     if imitate is not None:
@@ -160,8 +166,6 @@ def evaluate(env, act, episodes: int, seed: int) -> dict[str, Any]:
 
 def warm_start(model, env, spec: dict[str, Any], seed: int, gamma: float, verbose: int) -> dict[str, Any]:
     """Behaviour cloning before PPO (fate_env/learn/imitation.py): the teacher plays the learner's decisions."""
-    from agents.base import make_controller
-
     start = time.perf_counter()
     teacher = make_controller(str(spec["policy"]), seed)
     demos = record(env, teacher, int(spec.get("episodes", 500)), seed=1_000_000 + seed, gamma=gamma)
@@ -178,10 +182,6 @@ def make_env_fn(scene: str, side: str | None, opponent: str, config: dict[str, A
                 opponent_seed: int, core: str = "auto"):
     """A picklable factory of the training environment (for vectorised envs in other processes);
     ``core``: the engine behind it (``auto``: the fast core when it covers the scene and opponents)."""
-    from agents.base import REGISTRY
-
-    from ..environment.single_agent import FateSingleAgentEnv
-
     learn = tuple(config["learn"]) if config.get("learn") else None
 
     def make():
@@ -208,92 +208,131 @@ def vector_env(scene: str, side: str | None, opponent: str, config: dict[str, An
     fns = [make_env_fn(scene, side, opponent, config, rules, seed + 7919 * i) for i in range(envs)]
     if envs <= 1 or not subprocess:
         return DummyVecEnv(fns)
-    from ..evaluation.pools import interrupts_held
     with interrupts_held():  # the env workers never see Ctrl-C: training stops them, in one line
         return SubprocVecEnv(fns, start_method="spawn")
 
 
-def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
-          seed: int = 0, self_play: bool = False, rules: str | None = None, verbose: int = 1,
-          init: str | None = None, envs: int = 1, torch_threads: int = 1, league: bool = False,
-          subprocess_envs: bool = False) -> dict[str, Any]:
-    """Train, save to ``out`` (+ ``.json`` sidecar), evaluate. ``init``: start from a saved model's weights
-    (same scene maxima and net_arch), e.g. to go on training against other opponents. ``envs``: how many
-    environments step together, in this process (``subprocess_envs``: in processes of their own) (the
-    rollout keeps ``n_steps`` in all: ``n_steps // envs`` each); ``torch_threads``: torch's threads in this process (1 is fastest on a small shared machine).
-    ``league``: the opponents are the config's ``league`` population (fate_env/learn/league.py), drawn by
-    prioritised sampling, with snapshots and exploiters joining as it trains; ``opponent`` is ignored.
-    ``eval_episodes: 0`` in the config skips the closing evaluation."""
+def train(run: TrainRun) -> dict[str, Any]:
+    """Train, save to ``run.out`` (+ ``.json`` sidecar), evaluate (see :class:`TrainRun`)."""
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.base import REGISTRY
-
-    from ..content.paths import atomic_open, write_atomically
-    from ..content.scenes import rule_dials, scene_digest
-    from ..environment.single_agent import FateSingleAgentEnv
-
-    if envs < 1:
-        raise ValueError(f"envs: expected at least 1, got {envs}")
-    if league and self_play:
-        raise ValueError("--league and --self-play: choose one (the league holds snapshots of the learner)")
-    settings = None
-    if league:
-        settings = league_settings(config.get("league"), "league")
-        opponent = ",".join(settings["opponents"])
-    torch.set_num_threads(max(1, int(torch_threads)))
+    run.check()
+    config = run.config
+    settings = league_settings(config.get("league"), "league") if run.league else None
+    opponent = ",".join(settings["opponents"]) if settings is not None else run.opponent
+    torch.set_num_threads(max(1, int(run.torch_threads)))
     learn = tuple(config["learn"]) if config.get("learn") else None
     helper = str(config.get("helper", "basic"))
-    env = make_env_fn(scene, side, opponent, config, rules, seed)()  # names, sidecar, imitation
-    from stable_baselines3.common.vec_env import VecMonitor
+    env = make_env_fn(run.scene, run.side, opponent, config, run.rules, run.seed)()  # names, sidecar, imitation
     # episode returns and lengths into the log (rollout/ep_rew_mean, ep_len_mean): the learning curve
-    venv = VecMonitor(vector_env(scene, side, opponent, config, rules, seed, envs, subprocess_envs))
-    out_path = Path(out)
+    venv = VecMonitor(vector_env(run.scene, run.side, opponent, config, run.rules, run.seed, run.envs,
+                                 run.subprocess_envs))
+    out_path = Path(run.out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     log_dir = out_path.with_suffix(".log")
-    formats = ["stdout", "csv"] if verbose else ["csv"]
+    model = _model(run, venv, log_dir)
+    cloned = None
+    if config.get("imitate"):
+        cloned = warm_start(model, env, config["imitate"], run.seed, float(config.get("gamma", 0.99)), run.verbose)
+
+    def sidecar(path: Path) -> None:
+        write_sidecar(path, env, learn, helper)
+
+    callback = league_cb = None
+    if run.self_play:
+        every = int(config.get("self_play", {}).get("snapshot_every", 20_000))
+        callback = _snapshots(every, out_path, env, run.seed, sidecar)
+    if settings is not None:
+        from .league_training import LeagueCallback
+        callback = league_cb = LeagueCallback(settings, env, out_path, sidecar, run.scene, run.rules, run.seed,
+                                              run.verbose, train=train, load_config=load_config)
+    start = time.perf_counter()
+    model.learn(total_timesteps=run.timesteps, callback=callback)
+    minutes = (time.perf_counter() - start) / 60
+    venv.close()
+    with atomic_open(out_path, "wb") as fh:  # an interrupt here leaves the earlier model, not half of one
+        model.save(fh)
+    trust(out_path)  # written here: ppo: may load it (policy_file: Trust)
+    sidecar(out_path)
+
+    results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": run.timesteps,
+               "minutes": minutes, "envs": run.envs, "subprocess_envs": run.subprocess_envs,
+               "self_play": run.self_play, "model": str(out_path), "logs": str(log_dir), "init": run.init,
+               "engine": env.engine}
+    if cloned is not None:
+        results["imitation"] = cloned
+    if league_cb is not None:
+        results["league"] = league_cb.report()
+        (log_dir / "league.json").write_text(json.dumps(results["league"], indent=1))
+    episodes = int(config.get("eval_episodes", 300))
+    if episodes > 0:
+        results.update(_closing_evaluation(run, model, opponent, learn, helper, episodes))
+    return results
+
+
+def _model(run: TrainRun, venv: Any, log_dir: Path) -> Any:
+    """The MaskablePPO learner of the run's config, logging to ``log_dir`` (CSV, the progress table
+    when verbose, TensorBoard when installed), started from ``run.init``'s weights when given."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    config = run.config
+    formats = ["stdout", "csv"] if run.verbose else ["csv"]
     try:
         import tensorboard  # noqa: F401  (only to know whether it is there)
         formats.append("tensorboard")
     except ImportError:
         pass
     model = MaskablePPO(
-        config.get("policy", "MlpPolicy"), venv, seed=seed, verbose=verbose,
-        n_steps=max(1, int(config.get("n_steps", 2048)) // envs), batch_size=int(config.get("batch_size", 256)),
+        config.get("policy", "MlpPolicy"), venv, seed=run.seed, verbose=run.verbose,
+        n_steps=max(1, int(config.get("n_steps", 2048)) // run.envs), batch_size=int(config.get("batch_size", 256)),
         n_epochs=int(config.get("n_epochs", 10)), learning_rate=float(config.get("learning_rate", 3e-4)),
         gamma=float(config.get("gamma", 0.99)), ent_coef=float(config.get("ent_coef", 0.0)),
         policy_kwargs={"net_arch": list(config.get("net_arch", [64, 64]))}, device="cpu",
     )
     model.set_logger(configure(str(log_dir), formats))
-    if init:
-        from ..content.policy_file import ModelFileError, check_model_file
-        try:
-            if check_model_file(init) != "sb3":
-                raise ValueError(f"--init {init}: a policy-only export holds no value network or optimizer; "
-                                 "expected the full save fate-npc train wrote")
-        except ModelFileError as exc:
-            raise ValueError(f"--init: {exc}") from None
-        try:
-            model.set_parameters(init, exact_match=True, device="cpu")
-        except Exception as exc:  # noqa: BLE001 - SB3 raises several kinds for a model that does not fit
-            raise ValueError(f"--init {init}: cannot start from this model ({exc}); it needs the same scene "
-                             f"maxima and net_arch as the config") from exc
-    cloned = None
-    if config.get("imitate"):
-        cloned = warm_start(model, env, config["imitate"], seed, float(config.get("gamma", 0.99)), verbose)
+    if run.init:
+        _start_from(model, run.init)
+    return model
+
+
+def _start_from(model: Any, init: str) -> None:
+    """``model`` takes the weights of the full save ``init`` (one ``fate-npc train`` wrote)."""
+    try:
+        if check_model_file(init) != "sb3":
+            raise ValueError(f"--init {init}: a policy-only export holds no value network or optimizer; "
+                             "expected the full save fate-npc train wrote")
+    except ModelFileError as exc:
+        raise ValueError(f"--init: {exc}") from None
+    try:
+        model.set_parameters(init, exact_match=True, device="cpu")
+    except Exception as exc:  # noqa: BLE001 - SB3 raises several kinds for a model that does not fit
+        raise ValueError(f"--init {init}: cannot start from this model ({exc}); it needs the same scene "
+                         f"maxima and net_arch as the config") from exc
+
+
+def write_sidecar(path: Path, env: Any, learn: tuple[str, ...] | None, helper: str) -> None:
+    """Which decisions the model makes (the rest go to the helper) and its action space, for ppo:PATH."""
+    scene = env.aec.scene
+    write_atomically(path.with_suffix(".json"), json.dumps({"learn": list(learn) if learn else None, "helper": helper,
+                                                     "scene": scene.name, "side": env.side,
+                                                     "actions": env.actions, "rules": scene.rules.name,
+                                                     "dials": rule_dials(scene.rules),
+                                                     "scene_digest": scene_digest(scene)}))
+
+
+def _snapshots(every: int, out_path: Path, env: Any, seed: int, sidecar: Any) -> Any:
+    """Self-play's callback: every ``every`` steps the opponents become a frozen copy of the learner."""
+    from stable_baselines3.common.callbacks import BaseCallback
 
     class Snapshots(BaseCallback):
-        """Self-play: every few steps the opponents become a frozen copy of the learner."""
-
-        def __init__(self, every: int):
+        def __init__(self) -> None:
             super().__init__()
-            self.every = every
             self.last = 0
 
         def _on_step(self) -> bool:
-            if self.num_timesteps - self.last >= self.every:
+            if self.num_timesteps - self.last >= every:
                 self.last = self.num_timesteps
                 snap = out_path.with_name(out_path.stem + "_snapshot.zip")
                 self.model.save(snap)
@@ -302,47 +341,19 @@ def train(scene: str, side: str | None, opponent: str, timesteps: int, out: str,
                 others = {s: f"ppo:{snap}" for s in env.aec.scene.sides if s != env.side}
                 self.training_env.env_method("set_opponents", others, seed)
             return True
+    return Snapshots()
 
-    def sidecar(path: Path) -> None:
-        """Which decisions the model makes (the rest go to the helper) and its action space, for ppo:PATH."""
-        scene = env.aec.scene
-        write_atomically(path.with_suffix(".json"), json.dumps({"learn": list(learn) if learn else None, "helper": helper,
-                                                         "scene": scene.name, "side": env.side,
-                                                         "actions": env.actions, "rules": scene.rules.name,
-                                                         "dials": rule_dials(scene.rules),
-                                                         "scene_digest": scene_digest(scene)}))
 
-    callback = Snapshots(int(config.get("self_play", {}).get("snapshot_every", 20_000))) if self_play else None
-    league_cb = None
-    if settings is not None:
-        from .league_training import LeagueCallback
-        callback = league_cb = LeagueCallback(settings, env, out_path, sidecar, scene, rules, seed, verbose,
-                                              train=train, load_config=load_config)
-    start = time.perf_counter()
-    model.learn(total_timesteps=timesteps, callback=callback)
-    minutes = (time.perf_counter() - start) / 60
-    venv.close()
-    with atomic_open(out_path, "wb") as fh:  # an interrupt here leaves the earlier model, not half of one
-        model.save(fh)
-    trust(out_path)  # written here: ppo: may load it (policy_file: Trust)
-    sidecar(out_path)
-
-    episodes = int(config.get("eval_episodes", 300))
-    rng = np.random.default_rng(seed)
-    results = {"scene": env.aec.scene.name, "side": env.side, "opponent": opponent, "timesteps": timesteps,
-               "minutes": minutes, "envs": envs, "subprocess_envs": subprocess_envs, "self_play": self_play, "model": str(out_path), "logs": str(log_dir),
-               "init": init, "engine": env.engine}
-    if cloned is not None:
-        results["imitation"] = cloned
-    if league_cb is not None:
-        results["league"] = league_cb.report()
-        (log_dir / "league.json").write_text(json.dumps(results["league"], indent=1))
-    if episodes <= 0:
-        return results
+def _closing_evaluation(run: TrainRun, model: Any, opponent: str, learn: tuple[str, ...] | None, helper: str,
+                        episodes: int) -> dict[str, Any]:
+    """The trained seat against each opponent and ``random`` on seeds no training episode used, beside
+    a seat that picks at random among the same legal actions."""
+    rng = np.random.default_rng(run.seed)
+    results = {}
     for name in dict.fromkeys([*(o.strip() for o in opponent.split(",")), "random"]):
-        test_env = FateSingleAgentEnv(scene=scene, side=side, opponents=name, rules=rules, opponent_seed=10_000,
-                                      learn=learn, helper=helper, controllers=REGISTRY,
-                                      actions=str(config.get("actions", "full")))
+        test_env = FateSingleAgentEnv(scene=run.scene, side=run.side, opponents=name, rules=run.rules,
+                                      opponent_seed=10_000, learn=learn, helper=helper, controllers=REGISTRY,
+                                      actions=str(run.config.get("actions", "full")))
         results[f"vs_{name}"] = evaluate(
             test_env, lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]), episodes, EVAL_SEED)
         results[f"random_seat_vs_{name}"] = evaluate(

@@ -219,6 +219,7 @@ def test_the_policy_files_read_are_kept_a_few_at_a_time_and_reread_when_changed(
 def test_the_training_seeds_end_where_no_generated_scene_is_off_the_fast_core():
     """The fast core plays every generated conflict now (issue 74): asked for fights it does not play, the
     search looks through a bounded window of seeds and returns what it found, never running on forever."""
+    pytest.importorskip("torch")  # the learn command's module loads the network's (torch)
     from fate_env.content.generate import scene as generated
     from fate_env.content.scenes import scene_from_dict
     from fate_env.fast.tables import covered
