@@ -11,17 +11,33 @@ view's limits (``LearnedController``).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
+from fate_env.content.digests import scene_digest
+from fate_env.content.json_input import JSONInputError, load_json
 from fate_env.content.narrate import plural, side_words
+from fate_env.content.scene_files import config_dir
 from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.options import Concede
 
 from .registry import make_controller, register
+from .rehearsal import Choice, Rehearsal, RehearsalError, rehearse
 from .search import describe
+
+
+@functools.cache
+def _env() -> SimpleNamespace:
+    """The environment's layouts, encoders and entity policy, imported the first time a learned
+    controller needs them: they load numba and PettingZoo, and the registry imports every
+    controller whenever a command starts (``resolve`` on the Python engine needs none of them)."""
+    from fate_env.environment import actions, entities, entity_policy, maxima, observation
+    return SimpleNamespace(actions=actions, entities=entities, entity_policy=entity_policy, maxima=maxima,
+                           observation=observation)
 
 
 class ShapeMismatch(ValueError):
@@ -58,7 +74,6 @@ def _sidecar(meta: Path) -> dict[str, Any]:
     """A model's .json sidecar (what it learned, its action space), or {} when there is none."""
     if not meta.exists():
         return {}
-    from fate_env.content.json_input import JSONInputError, load_json
     try:
         info = load_json(meta, "JSON sidecar (the one fate-npc train writes)", limit=1024 * 1024)
     except JSONInputError as exc:
@@ -88,8 +103,7 @@ class PPOController:
         # trained on padded spaces shared by several scenes (fate_env/environment/maxima.py)
         self.fixed = None
         if info.get("fixed"):
-            from fate_env.environment.maxima import Maxima
-            self.fixed = Maxima.from_json(info["fixed"])
+            self.fixed = _env().maxima.Maxima.from_json(info["fixed"])
         if self.actions not in ("full", "compact") or (self.actions == "compact" and self.learn is None):
             raise ValueError(f"{meta}: actions {self.actions!r}: expected 'full', or 'compact' with 'learn'")
         self.helper = make_controller(info.get("helper", "basic"), seed)
@@ -102,13 +116,11 @@ class PPOController:
     def check_scene(self, scene) -> tuple:
         """The scene's layout and encoder, or :class:`ShapeMismatch` if the model cannot play it
         (callers check this before a run, so a long benchmark never fails at its first episode)."""
-        from fate_env.environment.actions import ActionLayout
-        from fate_env.environment.observation import ObservationEncoder
         try:
-            layout = ActionLayout(scene, fixed=self.fixed)
+            layout = _env().actions.ActionLayout(scene, fixed=self.fixed)
         except ValueError as exc:  # the scene does not fit the maxima the model was trained on
             raise ShapeMismatch(f"ppo:{self.path}: {exc}") from None
-        encoder = ObservationEncoder(layout)
+        encoder = _env().observation.ObservationEncoder(layout)
         obs_shape = self.model.observation_space.shape
         n = self.model.action_space.n
         full = np.array(layout.indices_for(self.learn) if self.actions == "compact" else range(layout.n),
@@ -124,19 +136,17 @@ class PPOController:
         """The layout, encoder and aspect slots for the scene ``c`` plays, made again for each new
         engine. Kept with the engine itself, not its ``id()``: a finished engine's id can be reused
         by the next one, whose aspects would then land in the old one's slots."""
-        from fate_env.environment.actions import AspectSlots
         if self._tables.get("engine") is not c:
             layout, encoder, full = self.check_scene(c.scene)
-            self._tables = {"engine": c, "tables": (layout, encoder, full, AspectSlots(layout.A))}
+            self._tables = {"engine": c, "tables": (layout, encoder, full, _env().actions.AspectSlots(layout.A))}
         return self._tables["tables"]
 
     def choose(self, c: Conflict, d: Decision) -> tuple[int, str]:
-        from fate_env.environment.actions import usable_boosts
         if self.learn is not None and d.kind not in self.learn:
             return self.helper.choose(c, d)
         layout, encoder, full, slots = self._tables_for(c)
         slots.sync(c)
-        boosts = usable_boosts(c, d.options)
+        boosts = _env().actions.usable_boosts(c, d.options)
         actions = [layout.encode(c, d.actor, o, slots, boosts) for o in d.options]
         if self.actions == "compact":
             actions = np.searchsorted(full, actions).tolist()
@@ -170,7 +180,6 @@ _DIGESTS: dict[int, tuple[Any, str]] = {}
 
 
 def _digest(scene) -> str:
-    from fate_env.content.digests import scene_digest
     got = _DIGESTS.get(id(scene))
     if got is None or got[0] is not scene:
         if len(_DIGESTS) >= 64:
@@ -180,18 +189,16 @@ def _digest(scene) -> str:
 
 
 def shipped_path() -> Path:
-    from fate_env.content.scene_files import config_dir
     return config_dir() / SHIPPED
 
 
 def _load_policy(path: Path):
     """A learned policy file, read once per process while it is unchanged."""
-    from fate_env.environment.entity_policy import EntityPolicy
     try:
         key = (str(path.resolve()), path.stat().st_mtime)
     except OSError:
-        return EntityPolicy(path)  # says in one line that it is missing
-    policy = _POLICIES.pop(key, None) or EntityPolicy(path)
+        return _env().entity_policy.EntityPolicy(path)  # says in one line that it is missing
+    policy = _POLICIES.pop(key, None) or _env().entity_policy.EntityPolicy(path)
     _POLICIES[key] = policy
     while len(_POLICIES) > KEPT_FILES:
         del _POLICIES[next(iter(_POLICIES))]
@@ -212,7 +219,6 @@ class LearnedController:
     name = "learned"
 
     def __init__(self, seed: int = 0, path: str | None = None, keep_within: float | None = None):
-        from .rehearsal import Rehearsal, RehearsalError
         self.seed = seed
         self.policy = _load_policy(Path(path) if path else shipped_path())
         meta = self.policy.meta
@@ -252,7 +258,6 @@ class LearnedController:
         """The line this file plays for ``side`` in ``scene`` (``rehearsal.Choice``): its helper when it
         has one line, else what the scene's rehearsal kept, rehearsed once per process (the choice is
         the same in every process: fixed dice)."""
-        from .rehearsal import Choice, rehearse
         if self.pinned is not None:
             return Choice(self.pinned)
         if self.rehearsal is None:
@@ -313,14 +318,12 @@ class LearnedController:
 
     def check_scene(self, scene) -> None:
         """Refuse, in one line, a scene past the view's limits (before any play)."""
-        from fate_env.environment.entities import check
-        check(scene)
+        _env().entities.check(scene)
 
     def encoder(self, c: Conflict):
         """The scene's encoder, kept with the engine it was made for."""
-        from fate_env.environment.entities import EntityEncoder
         if self._encoder[0] is not c:
-            self._encoder = (c, EntityEncoder(c.scene))
+            self._encoder = (c, _env().entities.EntityEncoder(c.scene))
         return self._encoder[1]
 
     def decides(self, d: Decision) -> bool:

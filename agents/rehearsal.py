@@ -38,6 +38,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
+from fate_env import fast
+from fate_env.content.suggest import did_you_mean
+from fate_env.fast.decode import outcome
+from fate_env.fast.kernel import layout as k
+from fate_env.fast.tables import CONTROLLERS
+from fate_env.rules.engine import start
+
 #: the rehearsal's dice: the seeds of its fights start here (apart from every bench's, whose seeds
 #: are hashed from the run's seed, and from the generator's scene seeds, which are not fight seeds)
 FIRST_SEED = 7_000_000
@@ -54,7 +61,6 @@ class Rehearsal:
     """What a file asks a scene's rehearsal to try: ``lines`` (helper scripts the network plays
     beside; the first is the file's own ``helper``) and ``outright`` (scripts that play the side
     without the network), against each of ``foes`` (scripted PC policies), ``fights`` fights each."""
-
     lines: tuple[str, ...]
     foes: tuple[str, ...]
     fights: int
@@ -71,8 +77,6 @@ class Rehearsal:
         got = meta.get("rehearse")
         if got is None:
             return None
-        from fate_env.content.suggest import did_you_mean
-        from fate_env.fast.tables import CONTROLLERS
         scripts = [c for c in CONTROLLERS if c != "random"]
 
         def names(key: str, optional: bool = False) -> tuple[str, ...]:
@@ -127,7 +131,6 @@ class Rehearsal:
 class Choice:
     """A rehearsal's result: the line kept, each line's wins, and the fights each line played (the
     rehearsal stops once the rest could not change the choice)."""
-
     line: str
     wins: dict[str, int] = field(default_factory=dict)
     fights: int = 0
@@ -162,15 +165,13 @@ def _fast_results(scene: Any, side: str, spec: str, plan: Rehearsal) -> Iterator
     """The rehearsal's fights on the fast core, foe by foe as they are asked for (so an early stop
     skips the rest), or None if it cannot play them now (not compiled yet, or a scene it does not
     cover): a fight it hands back is played on the reference engine."""
-    from fate_env import fast
     if not (fast.available() and fast.compiled()):
         return None
     from fate_env.fast.entity_rows import play_learned
     if not fast.compiled(play_learned):  # its own compile: never waited for here (another run may hold it)
         return None
     from fate_env.environment.fast_entities import FastLearned
-    from fate_env.fast.decode import outcome
-    from fate_env.fast.kernel import layout as k
+
     from .registry import make_controller
     ctrl = make_controller(spec, 0)
     seats = [c.id for c in scene.characters if c.side == side]
@@ -212,7 +213,6 @@ def _reference_win(scene: Any, side: str, spec: str, foe: str, line: str, seed: 
     """One rehearsal fight on the reference engine: whether ``side`` won (as ``bench`` plays a fight:
     the controllers seeded from the fight's seed), its learned seats pinned to ``line``."""
     from .base import controllers_for, play
-    from fate_env.rules.engine import start
     controllers = controllers_for(scene, _controls(scene, side, spec, foe), seed=seed)
     for c in scene.characters:
         if c.side == side:

@@ -7,9 +7,10 @@ pay for them: about 140 s of a core each on this machine. One process compiling 
 the shared functions once and loads them from numba's cache for the later entry points. It lives with
 the environment, above the fast core, because it compiles the environment's entry points through it.
 
-``warm`` takes every entry point's lock (``stamp.hold``) before it imports numba, then says so (the
-caller may wait for that line), then compiles them one by one, letting go of each lock as its entry
-point is ready: a process that needs an entry point meanwhile waits on its lock, then loads it.
+``warm`` takes every entry point's lock (``stamp.hold``) before it compiles anything, then says so
+(the caller may wait for that line), then compiles them one by one, letting go of each lock as its
+entry point is ready: a process that needs an entry point meanwhile waits on its lock, then loads it.
+The fast core's modules are imported inside the steps, each where it is first needed.
 
     python -m fate_env.environment.warm        # what the test suite starts in the background
 
@@ -22,6 +23,8 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+from fate_env.content.scene_files import config_dir
+from fate_env.content.scenes import load_scene
 from fate_env.fast import stamp
 
 #: the scene the entry points are compiled on (any covered scene gives the same types)
@@ -52,14 +55,14 @@ def _playouts(scene) -> None:
 def _learned(scene) -> None:
     """``play_learned`` (the learned NPC's fights), and ``script_pick`` and ``rows`` (a session's
     helper move and entity rows), through the shipped file."""
-    from fate_env.content.scene_files import config_dir
     from fate_env.fast.core import FastCore
-    from .entity_policy import EntityPolicy
-    from .fast_entities import FastEntities, FastLearned
+
+    from . import entity_policy, fast_entities
     core = FastCore(scene, None, {c.id: ("turn",) for c in scene.characters if c.kind != "pc"})
-    FastLearned(core, EntityPolicy(config_dir() / "models" / "learned.zip"), 0.0).run([1])
+    learned = entity_policy.EntityPolicy(config_dir() / "models" / "learned.zip")
+    fast_entities.FastLearned(core, learned, 0.0).run([1])
     s = core.session(1)
-    FastEntities(core).encode(s, core.tables.ids.index(s.pending[1]), s.script_pick())
+    fast_entities.FastEntities(core).encode(s, core.tables.ids.index(s.pending[1]), s.script_pick())
 
 
 #: each entry point's lock, and what compiles it (in this order: the later ones reuse the earlier's functions)
@@ -79,7 +82,6 @@ def warm(ready: Callable[[], None] = lambda: None) -> None:
         stamp.hold(entry)
     ready()
     try:
-        from fate_env.content.scenes import load_scene
         scene = load_scene(SCENE)
         for names, compile_ in STEPS:
             try:

@@ -19,27 +19,46 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from agents.base import controllers_for, play
+from fate_env import fast
+from fate_env.content.safe_text import OneLineError
+from fate_env.evaluation.bench_report import (  # noqa: F401  (the report's names, where callers found them)
+    HARM,
+    SEVERITIES,
+    TAKEN_OUT_HARM,
+    coverage,
+    histogram,
+    paired_difference,
+    plot,
+    report_lines,
+    side_summary,
+    summary_table,
+    tune_lines,
+    variant_summaries,
+)
+from fate_env.evaluation.cluster import ClusterError, check_address
+from fate_env.evaluation.seeds import episode_seed, episode_seeds
+from fate_env.evaluation.variants import (  # noqa: F401  (the grammar's names, where callers found them)
+    baseline_index,
+    build_variant,
+    get_path,
+    parse_values,
+    parse_vary,
+    set_path,
+    variants,
+)
+from fate_env.fast.kernel import layout as k
 from fate_env.rules import events as ev
 from fate_env.rules.engine import start
-from fate_env.content.safe_text import OneLineError
-from fate_env.evaluation.seeds import episode_seed, episode_seeds
 
-from agents.base import controllers_for, play
-from fate_env.evaluation.bench_report import (  # noqa: F401  (the report's names, where callers found them)
-    HARM, SEVERITIES, TAKEN_OUT_HARM, coverage, histogram, paired_difference, plot, report_lines, side_summary,
-    summary_table, tune_lines, variant_summaries,
-)
-from fate_env.evaluation.variants import (  # noqa: F401  (the grammar's names, where callers found them)
-    baseline_index, build_variant, get_path, parse_values, parse_vary, set_path, variants,
-)
-
+from .pools import imap, start_method
 
 # -- episodes -------------------------------------------------------------------
 
@@ -78,7 +97,6 @@ _FATE_POINTS, _INVOKES, _ADVANTAGES, _DEALT, _TAKEN, _ASSISTS = range(len(COUNTE
 class RecordShape:
     """What a scene's records are built on, worked out once a scene (a fast batch's records are
     built in a few microseconds each): its characters in order, each one's side, its sides, its PCs."""
-
     ids: tuple[str, ...]
     side_of: tuple[str, ...]
     sides: tuple[str, ...]
@@ -95,7 +113,6 @@ class RecordShape:
 class End:
     """How a fight ended, as a record reads it, from either engine: by character position (the
     shape's order), whether it was taken out or conceded and its consequences' severities."""
-
     winner: str | None
     unresolved: bool
     exchanges: int
@@ -179,7 +196,6 @@ def choose_engine(scenes: Sequence, controls: dict[str, str], wanted: str = "aut
     ``wanted``: auto (the fast core when it can), fast (it must: else BenchError), reference."""
     if wanted == "reference":
         return "reference", ""
-    from fate_env import fast
     why = [] if fast.available() else [fast.NOTICE]
     from .learned_fast import kernel_controls
     for sc in scenes:
@@ -197,6 +213,7 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
     """A batch of one variant's episodes in one call into the fast core; an episode it does not
     cover to the end (it says why) is played again on the reference engine."""
     from fate_env.fast import FastCore
+
     from .learned_fast import LearnedFights, learned_seats
     base, file, params, rules, controls = jobs[0][:5]
     scene = _scene_cache(base, file, params, rules)
@@ -217,7 +234,6 @@ def _work_fast(jobs: list[tuple]) -> list[dict[str, Any]]:
 def _records(scene, tables, jobs: list[tuple], seeds: list[int], CH: np.ndarray, SLOTA: np.ndarray,
              G: np.ndarray) -> list[dict[str, Any]]:
     """A fast batch's records from the kernel's final arrays; a fight it handed back, from the reference."""
-    from fate_env.fast.kernel import layout as k
     controls, variant, shape = jobs[0][4], jobs[0][6], RecordShape.of(scene)
     out = []
     for i, (j, end, counts) in enumerate(zip(jobs, _ends(tables, shape, CH, SLOTA, G), _counts(CH))):
@@ -254,7 +270,6 @@ def _seeds_of(jobs: list[tuple]) -> list[int]:
 
 def _counts(CH: np.ndarray) -> list[list[list[int]]]:
     """Each episode's ``COUNTED`` figures by character, from the kernel's columns for them."""
-    from fate_env.fast.kernel import layout as k
     column = {"fate_points": k.C_PAID, "invokes": k.C_INVOKES, "advantages": k.C_ADV, "shifts_dealt": k.C_DEALT,
               "shifts_taken": k.C_TAKEN, "assists": k.C_ASSISTS}
     return CH[:, :, [column[name] for name in COUNTED]].tolist()
@@ -263,7 +278,6 @@ def _counts(CH: np.ndarray) -> list[list[list[int]]]:
 def _ends(tb, shape: RecordShape, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> list[End | None]:
     """How each of a batch's fights ended (None: the kernel handed it back), read from the kernel's final
     arrays a column at a time (a batch's lists made at once, not a fight's whole state each)."""
-    from fate_env.fast.kernel import layout as k
     status = CH[:, :, k.C_STATUS]
     taken_out, conceded = (status == k.TAKEN_OUT).tolist(), (status == k.CONCEDED).tolist()
     consequences: list[list[list[str]]] = [[[] for _ in shape.ids] for _ in range(len(G))]
@@ -297,7 +311,6 @@ def _batches(jobs: Iterable[tuple], size: int) -> Iterator[list[tuple]]:
 class BenchEngine:
     """How one engine plays a bench's episodes: the same records either way, so the runner never
     asks which engine it drives (``choose_engine`` picks one)."""
-
     name: str
     #: plays a batch of one variant's jobs: their records, in order
     work: Callable[[list[tuple]], list[dict[str, Any]]]
@@ -363,7 +376,6 @@ class Compiling:
     reference engine. Nothing waits for it: the run asks ``ready()`` between batches. It starts when
     ``start()`` is called (``run_while_compiling`` decides when); a child still compiling when the
     run ends goes on, so the next run finds the cache ready."""
-
     def __init__(self, scene: str, rules: str | None) -> None:
         self.scene, self.rules = scene, rules
         self.proc = None
@@ -384,7 +396,6 @@ class Compiling:
 
     def ready(self) -> bool:
         """The child has finished and the kernel's cache is there to load."""
-        from fate_env import fast
         return self.proc is not None and self.proc.poll() == 0 and fast.compiled()
 
     def failed(self) -> bool:
@@ -452,7 +463,6 @@ def _collect(eng: BenchEngine, batches: Iterator[list[tuple]], workers: int, tot
     if workers <= 1:
         results: Iterator[list[dict[str, Any]]] = map(eng.work, batches)
     else:
-        from .pools import imap, start_method
         if eng.warm and (eng.method or start_method()) == "fork":
             batches = _warmed(eng, batches)  # the engine loaded here, once, for every forked child
         results = imap(eng.work, batches, workers, method=eng.method)
@@ -489,7 +499,6 @@ def _run_ray(jobs: list[tuple], address: str, eng: BenchEngine) -> list[dict[str
     except ImportError:
         raise RuntimeError("--ray needs the cluster extra: pip install -e '.[cluster]'") from None
     if not ray.is_initialized():
-        from fate_env.evaluation.cluster import ClusterError, check_address
         try:
             check_address(address)  # seconds, not the minutes ray.init would retry for
         except ClusterError as exc:

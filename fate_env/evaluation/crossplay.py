@@ -11,11 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.base import controllers_for, play
+from fate_env import fast
+from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
 from fate_env.rules.engine import start
 from fate_env.rules.scene import Scene
-from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
 
-from agents.base import controllers_for, play
+from ..content.scenes import load_rules, rule_dials
+from .pools import imap, start_method
 
 
 @dataclass
@@ -62,7 +65,6 @@ def run_episodes(jobs: list[tuple], workers: int = 1) -> list[tuple]:
     a worker that dies stops the run with :class:`~.pools.WorkerDied`)."""
     if workers <= 1:
         return episodes(jobs)
-    from .pools import imap
     size = max(1, min(50, len(jobs) // (workers * 16)))
     # spawn, not fork (a ppo: controller's torch threads); each worker loads what it needs
     batches = imap(episodes, (jobs[i:i + size] for i in range(0, len(jobs), size)), workers, method="spawn")
@@ -100,7 +102,6 @@ def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int,
                workers: int = 1) -> dict[tuple[str, str], list[tuple]]:
     """The pairs the fast core can play (every seat a policy it covers, numba installed), each as
     one batch, the batches shared by ``workers`` processes."""
-    from fate_env import fast
     if not fast.available():
         return {}
     from .learned_fast import fast_reasons
@@ -108,7 +109,6 @@ def fast_cells(scene: Scene, pairs: list[tuple[str, str]], n: int, seed: int,
     if workers <= 1 or len(covered) <= 1:
         rows = [_fast_cell(j) for j in covered]
     else:
-        from .pools import imap, start_method
         if start_method() == "fork":  # load the kernel here, once for every child (one fight of the
             _fast_cell((*covered[0][:3], 1, seed))  # first pair, by its own path: a learned seat's too)
         rows = list(imap(_fast_cell, covered, workers))
@@ -193,7 +193,6 @@ def _grid(result: dict[str, Any], who: str, width: int) -> list[str]:
 
 def changed_dials(rules: Any) -> dict[str, Any]:
     """The dials where ``rules`` differs from its named rule set (a scene's or ``--dial``'s changes)."""
-    from ..content.scenes import load_rules, rule_dials
     try:
         base = rule_dials(load_rules(rules.name))
     except Exception:  # noqa: BLE001 - a rule set not on disk: nothing to compare with

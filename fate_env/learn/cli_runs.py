@@ -149,9 +149,9 @@ def _train_on_ray(args: argparse.Namespace, config: dict) -> int:
     except ImportError as exc:
         return cl.fail(f"--ray needs the cluster extra (pip install -e '.[cluster,train]'): {exc}")
     try:
-        result = train_ray(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out, config,
-                           args.ray, seed=args.seed, rules=args.rules, envs=args.envs,
-                           verbose=0 if args.quiet else 1)
+        result = train_ray(TrainRun(args.scene, args.side, args.opponent or "basic", args.timesteps, args.out,
+                                    config, seed=args.seed, rules=args.rules, envs=args.envs,
+                                    verbose=0 if args.quiet else 1), args.ray)
     except ValueError as exc:
         return cl.fail(str(exc))
     if args.json:
@@ -189,7 +189,7 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     if (missing := _missing_train_extra("exploit")) is not None:
         return cl.fail(missing)
 
-    from .exploit import exploit, format_report, npc_spec  # torch: after the check above
+    from .exploit import ExploitRun, exploit, format_report, npc_spec  # torch: after the check above
     load_config = _needs_torch().load_config
 
     model = npc_spec(args.model)
@@ -213,9 +213,10 @@ def cmd_exploit(args: argparse.Namespace) -> int:
         for spec in [model, *baselines]:
             make_controller(npc_spec(spec))
         with cl.progress_to_stderr(args.json):
-            report = exploit(scene, model, args.side, args.timesteps, config, args.out_dir, baselines,
-                             seed=args.seed or 0, rules=args.rules, verbose=0 if args.quiet else 1, envs=args.envs,
-                             torch_threads=args.torch_threads, episodes=args.episodes, seeds=args.seeds)
+            report = exploit(ExploitRun(scene, model, args.side, args.timesteps, config, args.out_dir, baselines,
+                                        seed=args.seed or 0, rules=args.rules, verbose=0 if args.quiet else 1,
+                                        envs=args.envs, torch_threads=args.torch_threads, episodes=args.episodes,
+                                        seeds=args.seeds))
     except ValueError as exc:
         return cl.fail(str(exc))
     return cl.show(report, args.json, format_report)

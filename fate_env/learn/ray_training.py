@@ -24,6 +24,8 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from .train_run import TrainRun
+
 #: the training config keys the Ray path reads (the rest of a config is SB3's)
 RAY_KEYS = ("net_arch", "learning_rate", "gamma", "ent_coef", "reward", "n_steps", "batch_size", "n_epochs")
 
@@ -194,11 +196,14 @@ def evaluate_module(module: Any, env_config: dict[str, Any], episodes: int) -> d
     return {"episodes": episodes, "wins": wins, "win_rate": wins / episodes, "ci95": [lo, hi]}
 
 
-def train_ray(scene: str, side: str | None, opponent: str, timesteps: int, out: str, config: dict[str, Any],
-              address: str, seed: int = 0, rules: str | None = None, envs: int = 1,
-              verbose: int = 1) -> dict[str, Any]:
-    """Train on Ray until ``timesteps`` env steps are sampled; save an RLlib checkpoint beside ``out``."""
+def train_ray(run: TrainRun, address: str) -> dict[str, Any]:
+    """Train on Ray at ``address`` until ``run.timesteps`` env steps are sampled; save an RLlib
+    checkpoint beside ``run.out``. Of the run it reads the scene, side, opponents, config, seed, rule
+    set, environments and verbosity (the command refuses the SB3 path's other flags with --ray)."""
     import ray
+
+    scene, side, opponent, config = run.scene, run.side, run.opponent, run.config
+    seed, rules, envs, verbose = run.seed, run.rules, run.envs, run.verbose
 
     if not ray.is_initialized():
         if address == "local":
@@ -211,7 +216,7 @@ def train_ray(scene: str, side: str | None, opponent: str, timesteps: int, out: 
     start = time.perf_counter()
     history = []
     sampled = 0
-    while sampled < timesteps:
+    while sampled < run.timesteps:
         result = algo.train()
         sampled = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
         ret = result["env_runners"].get("episode_return_mean")
@@ -222,7 +227,7 @@ def train_ray(scene: str, side: str | None, opponent: str, timesteps: int, out: 
     minutes = (time.perf_counter() - start) / 60
     episodes = int(config.get("eval_episodes", 0))
     evaluation = evaluate_module(algo.get_module(policy), algo_config.env_config, episodes) if episodes else None
-    checkpoint = Path(out).with_suffix(".ray")
+    checkpoint = Path(run.out).with_suffix(".ray")
     algo.save_to_path(str(checkpoint.resolve()))
     algo.stop()
     result = {"scene": scene, "side": policy, "opponent": opponent, "timesteps": sampled, "minutes": minutes,

@@ -32,9 +32,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from agents.base import make_controller
+from agents.learned import LearnedController
+
 from ..content.generate import scene as generated
 from ..content.scenes import scene_from_dict
 from ..environment.entities import Entities
+from ..evaluation.pools import WorkerDied, executor, interrupts_held
+from ..fast import FastCore, covered
+from ..rules.conflict import Conflict
+from .general import save
+from .league import League
 from .teacher import OPPONENTS
 
 #: where the self-play scenes' seeds start: past the teacher's (10000 on), below the validation
@@ -56,7 +64,6 @@ def seats(scene: Any) -> tuple[str, str] | None:
 def close_call(seed: int, fights: int = 40, low: float = 0.15, high: float = 0.85) -> bool:
     """Whether generated scene ``seed`` is close: the fast core plays it, and ``basic`` NPCs against
     ``basic`` PCs win between ``low`` and ``high`` of ``fights``."""
-    from ..fast import FastCore, covered
     sc = scene_from_dict(generated(seed), f"generated-{seed}")
     if sc.kind != "conflict" or covered(sc) or seats(sc) is None:
         return False
@@ -78,7 +85,6 @@ def balanced_seeds(count: int, first: int = FIRST_SEED) -> list[int]:
 @dataclass
 class Played:
     """One self-play fight: the NPCs' sampled turns and how it ended for them."""
-
     scene: int
     foe: str
     reward: float              # 1 the NPCs won, 0 they lost, ½ neither side did
@@ -90,9 +96,6 @@ def play(job: tuple[int, int, str, str, float]) -> Played:
     """One fight of generated scene ``scene`` on dice ``dice``: the NPCs played as ``learned:PATH``
     plays them, except that the network's turns are drawn from its scores (``temperature``: 0 takes
     the best); the PCs played by ``foe``."""
-    from agents.base import make_controller
-    from agents.learned import LearnedController
-    from ..rules.conflict import Conflict
     scene_seed, dice, foe_spec, path, temperature = job
     sc = scene_from_dict(generated(scene_seed), f"generated-{scene_seed}")
     _, npcs = seats(sc)
@@ -137,7 +140,6 @@ def advantages(rewards: Sequence[float]) -> np.ndarray:
 @dataclass
 class Settings:
     """A self-play run's knobs (``fate-npc learn``'s ``--self-play-*`` options)."""
-
     iterations: int = 500
     scenes: int = 16            # scenes per iteration
     group: int = 8              # fights per scene (one opponent, several dice)
@@ -156,10 +158,7 @@ def improve(net: Any, settings: Settings, log=print) -> dict[str, Any]:
 
     import torch
 
-    from ..evaluation.pools import WorkerDied, executor, interrupts_held
     from .entity_net import collate
-    from .general import save
-    from .league import League
     s = settings
     log = log or (lambda line: None)
     torch.set_num_threads(1)

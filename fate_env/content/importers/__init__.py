@@ -21,12 +21,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...rules.engine import start
 from ...rules.skills import DEFAULT_SKILLS
+from ..json_input import MAX_BYTES, JSONInputError, load_json, loads
+from ..npc_spec import new_id
 from ..safe_text import OneLineError
+from ..scenes import SIZE_LIMITS, scene_from_dict, schema
+from ..yaml_input import InputTooLarge, read_bounded
 from . import fari, foundry
 from .labels import fold, skill_name
 from .stunts import read_stunt
-
 
 
 class ImportError_(OneLineError):
@@ -36,7 +40,6 @@ class ImportError_(OneLineError):
 @dataclass
 class Imported:
     """One character as read from a file, before it becomes a scene's mapping."""
-
     name: str
     skills: dict[str, int] = field(default_factory=dict)
     high_concept: str | None = None
@@ -110,7 +113,6 @@ class Imported:
 
 def read(path: str) -> list[Imported]:
     """Every character in ``path``: one, a list of them, or a compendium pack (one per line)."""
-    from ..json_input import JSONInputError, load_json
     try:
         data = load_json(path, "Foundry actor export or a Fari character")
     except JSONInputError as exc:
@@ -149,7 +151,6 @@ def read(path: str) -> list[Imported]:
 
 def _check_count(path: str, documents: int, what: str) -> None:
     """More documents than a scene holds characters is refused at once, none of them read."""
-    from ..scenes import SIZE_LIMITS
     most = SIZE_LIMITS["characters"]
     if documents > most:
         raise ImportError_(f"{path}: {what} of {documents:,} documents; a scene holds at most {most} characters: "
@@ -159,8 +160,6 @@ def _check_count(path: str, documents: int, what: str) -> None:
 def _json_lines(path: str) -> list[Any] | None:
     """A Foundry compendium pack of the NeDB kind (``packs/NAME.db``): one JSON document per line,
     each read within the same bounds as a whole file (``json_input``); None if it is not one."""
-    from ..json_input import MAX_BYTES, JSONInputError, loads
-    from ..yaml_input import InputTooLarge, read_bounded
     try:
         lines = [line for line in read_bounded(path, MAX_BYTES, "compendium pack").splitlines() if line.strip()]
         if len(lines) < 2 or not isinstance(loads(lines[0], path, "compendium pack"), dict):
@@ -218,7 +217,6 @@ def _text(value: Any) -> str:
 
 def _skill_range() -> tuple[int, int]:
     """The ratings a scene's skills take, as the scene schema declares them."""
-    from ..scenes import schema
     rating = schema()["$defs"]["character"]["properties"]["skills"]["additionalProperties"]
     return rating["minimum"], rating["maximum"]
 
@@ -292,7 +290,6 @@ MOB_COUNT = 3
 class Fragment:
     """What ``import`` writes: the YAML (notes as comments only: pasting it is always valid), and
     per character what was not imported (``unmapped``, refused by ``--strict``) and remarks."""
-
     text: str
     unmapped: list[str]
     remarks: list[str]
@@ -310,9 +307,6 @@ def scene_fragment(chars: list[Imported], kind: str, side: str, zone: str, rules
     bad one raises SceneError)."""
     import yaml
 
-    from ..npc_spec import new_id
-    from ...rules.engine import start
-    from ..scenes import scene_from_dict
     ids: dict[str, Imported] = {}
     for c in chars:
         ids[new_id(c.name, set(ids))] = c
