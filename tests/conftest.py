@@ -168,9 +168,8 @@ def _autosaves_in_a_temporary_folder(tmp_path_factory, monkeypatch):
 def pytest_configure(config):
     config.addinivalue_line("markers", "kernel: runs the fast core's compiled kernel (run after the rest, "
                                        "while one process compiles it: tests/conftest.py)")
-    config.addinivalue_line("markers", "timed: bounds a server's answering time; runs with no other timed "
-                                       "or heavy test beside it (tests/conftest.py)")
-    config.addinivalue_line("markers", "heavy: takes more than a core (a browser); never beside a timed test")
+    config.addinivalue_line("markers", "timed: bounds a server's or a page's answering time; runs with no "
+                                       "other test beside it (tests/conftest.py)")
 
 
 @pytest.hookimpl(trylast=True)
@@ -207,23 +206,28 @@ def _start_warm():
 
 @pytest.fixture(autouse=True)
 def _timed_apart(request, tmp_path_factory):
-    """A test marked ``timed`` bounds how long a server takes to answer (under a flood, per click): it
-    runs while no other ``timed`` or ``heavy`` test (a browser) runs on another worker. A flood beside
-    a chromium left the server a third of a core on two, and the bounds are about the server's
-    fairness, not about the machine's spare cores. ``heavy`` tests run beside each other. A lock in
-    the run's shared temporary folder (the workers' parent folder under pytest-xdist): exclusive for
-    ``timed``, shared for ``heavy``; the other worker goes on with the rest meanwhile."""
-    mode = (fcntl.LOCK_EX if request.node.get_closest_marker("timed")
-            else fcntl.LOCK_SH if request.node.get_closest_marker("heavy") else None)
-    if mode is None:
-        yield
-        return
-    with open(tmp_path_factory.getbasetemp().parent / "timed-apart.lock", "a") as held:
-        fcntl.flock(held, mode)
+    """A test marked ``timed`` bounds how long a server or a page takes to answer (under a flood, per
+    click): it runs while no other test runs on another worker. A flood beside a chromium or a
+    compile left the server a third of a core on two, and the bounds are about the server's
+    fairness, not about the machine's spare cores. Every other test holds a shared lock while it
+    runs, a ``timed`` one the exclusive lock, in the run's shared temporary folder (the workers'
+    parent folder under pytest-xdist); a turnstile in front keeps a waiting ``timed`` test from being
+    passed over by the other worker's next tests."""
+    timed = request.node.get_closest_marker("timed") is not None
+    folder = tmp_path_factory.getbasetemp().parent
+    with open(folder / "timed-turnstile.lock", "a") as gate, open(folder / "timed-apart.lock", "a") as held:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX if timed else fcntl.LOCK_SH)
+        finally:
+            if not timed:
+                fcntl.flock(gate, fcntl.LOCK_UN)
         try:
             yield
         finally:
             fcntl.flock(held, fcntl.LOCK_UN)
+            if timed:
+                fcntl.flock(gate, fcntl.LOCK_UN)
 
 
 #: the aspect :func:`hidden_duel` hides on the steps

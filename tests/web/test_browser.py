@@ -20,8 +20,7 @@ from playwright import sync_api  # noqa: E402
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None and REQUIRED:  # CI (.ci/run) installs it: missing is a failure
     raise RuntimeError("FATE_REQUIRE_BROWSER is set but there is no chromium (apt-get install chromium)")
-pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)"),
-              pytest.mark.heavy]  # a browser takes more than a core: never beside a timed test
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
 
 from test_server import table  # noqa: E402
 
@@ -107,7 +106,7 @@ def click_the_proposal(page, seq) -> int:
     return clicks
 
 
-@pytest.mark.timed  # it bounds the clicks per answer: no flood or other browser beside it
+@pytest.mark.timed  # it bounds the clicks per answer: no other test beside it
 def test_a_whole_duel_by_clicks_on_a_phone_and_a_desktop_with_gm_powers_undo_save_and_resume(browser, tmp_path):
     save = tmp_path / "saved.json"
     with table(save=str(save)) as (c, host):
@@ -395,6 +394,7 @@ def test_a_hidden_aspect_is_marked_on_the_gm_s_map_and_absent_from_a_player_s(br
         assert "Trapdoor" not in player.content()
 
 
+@pytest.mark.timed  # it reads each page as the next question lands: no other test beside it
 def test_whose_turn_it_is_shows_in_the_tab_a_buzz_and_a_pause_everyone_sees(browser):
     """Issue 75's "is it my turn?": the player's tab title says so (the GM's does not, for the player's
     question), an optional buzz (a checkbox kept on the device) vibrates the phone once per new question;

@@ -31,7 +31,7 @@ from test_server import Client, table  # noqa: E402
 from fate_env.live import autopilot as ap  # noqa: E402
 from fate_env.web import guard  # noqa: E402
 
-#: each test times the seats' answers: none runs beside a browser or another timed test (tests/conftest.py)
+#: each test times the seats' answers: none runs beside another test (tests/conftest.py)
 pytestmark = pytest.mark.timed
 
 #: how long the GM and a player keep answering while a flood holds (seconds)
