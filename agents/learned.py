@@ -26,7 +26,6 @@ from fate_env.rules.conflict import Conflict, Decision
 from fate_env.rules.options import Concede
 
 from .registry import make_controller, register
-from . import rehearsal
 from .rehearsal import Choice, Rehearsal, RehearsalError
 from .search import describe
 
@@ -265,7 +264,8 @@ class LearnedController:
             return Choice(self.helper.name)
         key = self._line_key(scene, side)
         if key not in _LINES:
-            _LINES[key] = rehearsal.rehearse(scene, side, spec or f"learned:{self.policy.path}", self.rehearsal)
+            from .rehearsal import rehearse  # looked up when it runs: a test may stand in for it
+            _LINES[key] = rehearse(scene, side, spec or f"learned:{self.policy.path}", self.rehearsal)
         return _LINES[key]
 
     def _line_key(self, scene, side: str) -> tuple:
