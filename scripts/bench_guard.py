@@ -9,9 +9,11 @@ each connection is to take in (and, past the budget, to close), the more flood a
 before the seats' answers wait. Both servers answer every request with the same small response, so
 the difference is the guard's own work.
 
-    python scripts/bench_guard.py --repeat 5 [--ref OLD/fate_env/web/guard.py]
+    python scripts/bench_guard.py --repeat 5 [--uvloop] [--ref OLD/fate_env/web/guard.py]
 
-``--ref`` adds an earlier guard (a worktree's copy of guard.py) as a third row, measured alike.
+Every row runs on asyncio's own event loop unless it says uvloop. ``--uvloop`` adds the guard on
+uvloop's loop (what ``serve`` runs on when the web extra installed it: uvicorn picks it); ``--ref``
+adds an earlier guard (a worktree's copy of guard.py), measured alike.
 """
 
 from __future__ import annotations
@@ -68,12 +70,12 @@ def load_guard(path: str):
     return module
 
 
-def one_run(base: type, seconds: float, batch: int) -> float:
+def one_run(base: type, seconds: float, batch: int, loop: str = "asyncio") -> float:
     """Microseconds of the server thread's CPU per connection taken in, over ``seconds`` of flood."""
     proto = counting(base)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(small, host="127.0.0.1", port=port, log_level="critical",
-                                           lifespan="off", http=proto, limit_concurrency=None))
+                                           lifespan="off", http=proto, limit_concurrency=None, loop=loop))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -99,20 +101,24 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=4.0)
     ap.add_argument("--batch", type=int, default=300, help="connections per quarter second (default 300)")
+    ap.add_argument("--uvloop", action="store_true", help="add the guard on uvloop's event loop as a row")
     ap.add_argument("--ref", help="an earlier guard.py to measure beside this one")
     args = ap.parse_args()
-    kinds: dict[str, Any] = {"stock h11": lambda: H11Protocol, "guard": lambda: guard.protocol(guard.Budget())}
+    kinds: dict[str, Any] = {"stock h11": (lambda: H11Protocol, "asyncio"),
+                             "guard": (lambda: guard.protocol(guard.Budget()), "asyncio")}
+    if args.uvloop:
+        kinds["guard, uvloop"] = (lambda: guard.protocol(guard.Budget()), "uvloop")
     if args.ref:
         old = load_guard(args.ref)
-        kinds["ref guard"] = lambda: old.protocol(old.Budget())
+        kinds["ref guard"] = (lambda: old.protocol(old.Budget()), "asyncio")
     runs: dict[str, list[float]] = {name: [] for name in kinds}
     for _ in range(args.repeat):  # interleaved: the machine's noise falls on all alike
-        for name, make in kinds.items():
-            runs[name].append(one_run(make(), args.seconds, args.batch))
+        for name, (make, loop) in kinds.items():
+            runs[name].append(one_run(make(), args.seconds, args.batch, loop))
     ref = statistics.median(runs["stock h11"])
     for name, us in runs.items():
         med = statistics.median(us)
-        print(f"{name:10s} {med:7.0f} µs of server CPU per connection (median of {len(us)}; "
+        print(f"{name:13s} {med:5.0f} µs of server CPU per connection (median of {len(us)}; "
               f"{1e6 / med:6.0f} connections a CPU-second)  {med / ref:4.2f}× stock")
 
 

@@ -7,8 +7,10 @@ import copy
 import fcntl
 import io
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -184,8 +186,8 @@ def pytest_collection_modifyitems(config, items):
 
 def _in_the_background() -> None:
     """The compile is a batch job beside the workers: at a lower priority it takes the cores they leave
-    idle (a kernel test waiting on its lock leaves one) and does not slow the tests that time a
-    server's answers under a flood (tests/web/test_fair_service.py) while it runs."""
+    idle (a kernel test waiting on its lock leaves one); a ``timed`` test pauses it altogether
+    (:func:`_compile_paused`)."""
     os.nice(WARM_NICENESS)
 
 
@@ -201,7 +203,36 @@ def _start_warm():
     if proc.stdout.readline().strip() != "locked":
         proc.wait()
         return None
+    _warm_pid_file().write_text(str(proc.pid))
     return proc
+
+
+def _warm_pid_file() -> Path:
+    """Where the background compile's process id is kept for this run's workers (the one that started
+    it and the one running a ``timed`` test may differ)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
+    return Path(tempfile.gettempdir()) / f"fate-npc-warm-{run}.pid"
+
+
+@contextlib.contextmanager
+def _compile_paused():
+    """The background compile stopped (SIGSTOP) for the block, then let go on (SIGCONT): a ``timed``
+    test's server has the machine to itself. The process is checked to still be the compile before it
+    is stopped (a finished compile's number may have been given to another process)."""
+    try:
+        pid = int(_warm_pid_file().read_text())
+        compiling = b"fate_env.environment.warm" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        compiling = False
+    if compiling:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        if compiling:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
 
 @pytest.fixture(autouse=True)
@@ -212,7 +243,8 @@ def _timed_apart(request, tmp_path_factory):
     fairness, not about the machine's spare cores. Every other test holds a shared lock while it
     runs, a ``timed`` one the exclusive lock, in the run's shared temporary folder (the workers'
     parent folder under pytest-xdist); a turnstile in front keeps a waiting ``timed`` test from being
-    passed over by the other worker's next tests."""
+    passed over by the other worker's next tests. The kernel's background compile, if it still runs,
+    is paused meanwhile."""
     timed = request.node.get_closest_marker("timed") is not None
     folder = tmp_path_factory.getbasetemp().parent
     with open(folder / "timed-turnstile.lock", "a") as gate, open(folder / "timed-apart.lock", "a") as held:
@@ -223,7 +255,8 @@ def _timed_apart(request, tmp_path_factory):
             if not timed:
                 fcntl.flock(gate, fcntl.LOCK_UN)
         try:
-            yield
+            with _compile_paused() if timed else contextlib.nullcontext():
+                yield
         finally:
             fcntl.flock(held, fcntl.LOCK_UN)
             if timed:
@@ -248,6 +281,10 @@ def hidden_duel(folder: Path) -> str:
 
 def pytest_unconfigure(config):
     proc = getattr(config, "_kernel_warm", None)
-    if proc is not None and proc.poll() is None:  # the run ended before its kernel tests (-x, Ctrl-C)
+    if proc is None:
+        return
+    _warm_pid_file().unlink(missing_ok=True)
+    if proc.poll() is None:  # the run ended before its kernel tests (-x, Ctrl-C)
+        proc.send_signal(signal.SIGCONT)  # in case a timed test was cut short while it was paused
         proc.terminate()
         proc.wait()
