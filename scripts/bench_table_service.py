@@ -31,7 +31,7 @@ from test_server import table  # noqa: E402
 from fate_env.live import autopilot as ap  # noqa: E402
 from fate_env.live import table_menu  # noqa: E402
 from fate_env.live.seats import GM  # noqa: E402
-from fate_env.live.session import open_session  # noqa: E402
+from fate_env.live.session import SessionSetup, open_session  # noqa: E402
 from fate_env.web.host import TableHost  # noqa: E402
 
 
@@ -77,8 +77,7 @@ def add_68th(unbounded: bool) -> float:
     kept = table_menu.MAX_WHAT_IF
     table_menu.MAX_WHAT_IF = 10 ** 9 if unbounded else kept
     try:
-        host = TableHost(lambda i, o: open_session("warehouse", 5, {}, "auto", None, None, i, o,
-                                                   autopilot=ap.Autopilot()))
+        host = TableHost(lambda i, o: open_session(SessionSetup("warehouse", 5, autopilot=ap.Autopilot()), i, o))
         host.start()
         while len(host.table.play.f) < 67:
             host.command(GM, {"command": "add", "who": "Thug: minor, Fight 1, side: smugglers"})

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from fate_env.live import autopilot as ap  # noqa: E402
-from fate_env.live.session import open_session  # noqa: E402
+from fate_env.live.session import SessionSetup, open_session  # noqa: E402
 from fate_env.web.host import TableHost  # noqa: E402
 from fate_env.web.server import Links, listen, server  # noqa: E402
 
@@ -50,8 +50,8 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("no chromium on this machine: apt-get install chromium")
-    host = TableHost(lambda inp, out: open_session("warehouse", 5, {}, "auto", None, None, inp, out, autosave=None,
-                                                   autopilot=ap.Autopilot(compels=args.at == "offer")))
+    setup = SessionSetup("warehouse", 5, autosave=None, autopilot=ap.Autopilot(compels=args.at == "offer"))
+    host = TableHost(lambda inp, out: open_session(setup, inp, out))
     s = host.session
     links = Links([c for c in s.play.f if c in s.humans and not s.play.f[c].sheet.is_npc])
     web = server(host, links, listen("127.0.0.1", 0))

@@ -14,7 +14,7 @@ from test_play_pty import Terminal
 
 from fate_env.content.scenes import load_scene
 from fate_env.live import autopilot as ap
-from fate_env.live.session import Session, SessionLog, run_session
+from fate_env.live.session import Session, SessionLog, SessionSetup, run_session
 from fate_env.rules.engine import start
 from fate_env.rules.options import Concede, Defend, DoneInvoking, Invoke
 from fate_env.rules.stress import Absorb
@@ -269,7 +269,7 @@ def test_play_refuses_a_bad_gate_in_one_line(capsys):
 def test_an_autopilot_save_resumes_to_the_same_fight(tmp_path):
     save = tmp_path / "s.json"
     out = io.StringIO()
-    s = run_session("warehouse", 5, {}, "auto", str(save), None, io.StringIO("auto\n" * 12), out, autosave=None)
+    s = run_session(SessionSetup("warehouse", 5, save=str(save), autosave=None), io.StringIO("auto\n" * 12), out)
     again = Session(SessionLog.load(str(save)), io.StringIO(""), io.StringIO())
     assert json.dumps(again.play.log()) == json.dumps(s.play.log())
     assert any(e.get("by") == "autopilot" for e in SessionLog.load(str(save)).entries)

@@ -47,11 +47,11 @@ def test_replay_tells_the_same_story_as_resolve(tmp_path, capsys):
 
 
 def test_a_session_save_replays_with_its_gm_powers_and_names(tmp_path, capsys):
-    from fate_env.live.session import run_session
+    from fate_env.live.session import SessionSetup, run_session
     save = tmp_path / "night.json"
     text = "/add guard @dock\n" + "auto\n" * 40 + "Cracked Collarbone\n" + "auto\n" * 900
-    s = run_session("warehouse", 3, {"smugglers": "tactician"}, "auto", str(save), None, io.StringIO(text),
-                    io.StringIO(), autosave=None)
+    s = run_session(SessionSetup("warehouse", 3, controls={"smugglers": "tactician"}, save=str(save), autosave=None),
+                    io.StringIO(text), io.StringIO())
     assert main(["replay", str(save), "--markdown", "--out", str(tmp_path / "report.md")]) == 0
     report = (tmp_path / "report.md").read_text()
     assert "| Guard |" in report and "(GM) Guard joins the fight in Loading dock" in report

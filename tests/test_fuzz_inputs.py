@@ -126,10 +126,10 @@ def test_the_largest_scene_allowed_loads_and_plays_and_a_larger_one_is_one_line(
 
 # -- session saves and fight logs ---------------------------------------------------------------
 def _session_save(tmp_path_factory) -> dict:
-    from fate_env.live.session import run_session
+    from fate_env.live.session import SessionSetup, run_session
     path = tmp_path_factory.mktemp("save") / "s.json"
-    run_session("duel", 2, {"cynere": "human"}, "auto", str(path), None,
-                io.StringIO("auto\n" * 5 + "/aspect add Slick Steps\n/fp cynere +1\n"), io.StringIO(), autosave=None)
+    run_session(SessionSetup("duel", 2, controls={"cynere": "human"}, save=str(path), autosave=None),
+                io.StringIO("auto\n" * 5 + "/aspect add Slick Steps\n/fp cynere +1\n"), io.StringIO())
     return json.loads(path.read_text())
 
 
@@ -235,11 +235,11 @@ WORDS = ["/add", "/move", "/fp", "/aspect add", "/aspect remove", "/compel", "/r
 @given(lines=st.lists(st.tuples(st.sampled_from(WORDS), st.text(max_size=20)).map(" ".join)
                       | st.text(max_size=30), max_size=25))
 def test_any_typed_line_is_applied_or_refused_never_a_crash(tmp_path_factory, lines):
-    from fate_env.live.session import run_session
+    from fate_env.live.session import SessionSetup, run_session
     here = tmp_path_factory.mktemp("live")
     typed = [line.replace("\n", " ").replace("\r", " ") for line in lines]
     typed = [f"/save {here}/x.json" if line.startswith("/save") else line for line in typed]
     out = io.StringIO()
-    run_session("duel", 1, {"cynere": "human"}, "auto", None, None, io.StringIO("\n".join(typed) + "\n"), out,
-                autosave=None)
+    run_session(SessionSetup("duel", 1, controls={"cynere": "human"}, autosave=None),
+                io.StringIO("\n".join(typed) + "\n"), out)
     assert "Traceback" not in out.getvalue()

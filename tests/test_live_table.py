@@ -19,14 +19,14 @@ from fate_env.rules.engine import start
 from fate_env.rules.odds import band_odds
 from fate_env.rules.options import Attack
 from fate_env.content.scenes import load_scene
-from fate_env.live.session import Session, load_library, run_session
+from fate_env.live.session import Session, SessionSetup, load_library, run_session
 from agents.base import make_controller
 
 
 def session(text: str, scene: str = "warehouse", seed: int = 3, controls=None) -> tuple[Session, str]:
     out = io.StringIO()
-    s = run_session(scene, seed, controls or {"smugglers": "tactician"}, "auto", None, None, io.StringIO(text), out,
-                    autosave=None, autopilot=confirm_mode())
+    s = run_session(SessionSetup(scene, seed, controls=controls or {"smugglers": "tactician"}, autosave=None,
+                                 autopilot=confirm_mode()), io.StringIO(text), out)
     return s, out.getvalue()
 
 
@@ -171,8 +171,8 @@ def test_a_power_says_what_it_did_before_the_next_prompt():
                 sent.append(len(text))
                 return "/compel cynere 1\n"
             return "auto\n"
-    run_session("duel", 9, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=None,
-                autopilot=confirm_mode())
+    run_session(SessionSetup("duel", 9, controls={"cynere": "human"}, autosave=None, autopilot=confirm_mode()),
+                Table(), out)
     text = out.getvalue()
     assert sent, "no absorb prompt reached"
     after = text[sent[0]:]

@@ -16,7 +16,7 @@ from conftest import ROOT, confirm_mode
 
 from fate_env.cli import main
 from fate_env.content.paths import FileLock, OutputPathError, atomic_open, check_output
-from fate_env.live.session import Session, SessionError, SessionLog, default_autosave, run_session
+from fate_env.live.session import Session, SessionError, SessionLog, SessionSetup, default_autosave, run_session
 
 FOUNDRY = os.path.join(os.path.dirname(__file__), "data", "import")
 
@@ -24,8 +24,8 @@ FOUNDRY = os.path.join(os.path.dirname(__file__), "data", "import")
 def _a_save(tmp_path, name="kept.json", seed=3) -> str:
     path = tmp_path / name
     out = io.StringIO()
-    run_session("duel", seed, {"cynere": "human"}, "auto", str(path), None, io.StringIO("auto\n" * 4), out,
-                autosave=None, autopilot=confirm_mode())
+    run_session(SessionSetup("duel", seed, controls={"cynere": "human"}, save=str(path), autosave=None,
+                             autopilot=confirm_mode()), io.StringIO("auto\n" * 4), out)
     assert path.exists(), out.getvalue()
     return str(path)
 
@@ -110,7 +110,7 @@ def test_resuming_never_writes_the_file_resumed_from(tmp_path, monkeypatch):
     log = _a_save(tmp_path)
     before = open(log, "rb").read()
     out = io.StringIO()
-    s = run_session(None, 0, {}, "auto", None, log, io.StringIO("auto\n" * 6 + "/quit\n"), out)
+    s = run_session(SessionSetup(None, 0, resume=log), io.StringIO("auto\n" * 6 + "/quit\n"), out)
     assert open(log, "rb").read() == before  # the file resumed from, byte for byte
     assert s.autosave_path is not None and str(s.autosave_path) != log and s.autosave_path.exists()
     assert len(SessionLog.load(str(s.autosave_path)).entries) > len(SessionLog.load(log).entries)
@@ -119,10 +119,10 @@ def test_resuming_never_writes_the_file_resumed_from(tmp_path, monkeypatch):
 def test_autosaves_are_unique_per_session():
     """Two sessions of one scene and seed (the old key) each keep their own autosave."""
     assert default_autosave("warehouse", 5) != default_autosave("warehouse", 5)
-    first = run_session("duel", 5, {"cynere": "human"}, "auto", None, None, io.StringIO("auto\n" * 3 + "/quit\n"),
-                        io.StringIO(), autopilot=confirm_mode())
-    second = run_session("duel", 5, {"cynere": "human"}, "auto", None, None, io.StringIO("auto\n/quit\n"),
-                         io.StringIO(), autopilot=confirm_mode())
+    first = run_session(SessionSetup("duel", 5, controls={"cynere": "human"}, autopilot=confirm_mode()),
+                        io.StringIO("auto\n" * 3 + "/quit\n"), io.StringIO())
+    second = run_session(SessionSetup("duel", 5, controls={"cynere": "human"}, autopilot=confirm_mode()),
+                         io.StringIO("auto\n/quit\n"), io.StringIO())
     assert first.autosave_path != second.autosave_path
     assert len(SessionLog.load(str(first.autosave_path)).entries) == 3
     assert len(SessionLog.load(str(second.autosave_path)).entries) == 1
@@ -189,10 +189,10 @@ def test_two_sessions_never_write_one_save(tmp_path):
     target = tmp_path / "shared.json"
     with FileLock(target, "--save"):
         with pytest.raises(OutputPathError, match="another fate-npc session is writing it"):
-            run_session("duel", 1, {}, "auto", str(target), None, io.StringIO(""), io.StringIO())
+            run_session(SessionSetup("duel", 1, save=str(target)), io.StringIO(""), io.StringIO())
         out = io.StringIO()
-        s = run_session("duel", 1, {"cynere": "human"}, "auto", None, None,
-                        io.StringIO(f"/save {target}\n"), out, autosave=None)
+        s = run_session(SessionSetup("duel", 1, controls={"cynere": "human"}, autosave=None),
+                        io.StringIO(f"/save {target}\n"), out)
         assert "another fate-npc session is writing it" in out.getvalue() and not target.exists()
         assert s.locks == {}
     assert not (tmp_path / ".shared.json.lock").exists()
@@ -219,8 +219,8 @@ def test_slash_save_asks_before_replacing_a_file_the_session_did_not_write(tmp_p
     foreign = tmp_path / "notes.json"
     foreign.write_text("my notes")
     out = io.StringIO()
-    run_session("duel", 1, {"cynere": "human"}, "auto", None, None,
-                io.StringIO(f"/save {foreign}\nn\n/save {foreign}\ny\n"), out, autosave=None)
+    run_session(SessionSetup("duel", 1, controls={"cynere": "human"}, autosave=None),
+                io.StringIO(f"/save {foreign}\nn\n/save {foreign}\ny\n"), out)
     assert "replace it? [y/N]" in out.getvalue() and "kept as it was" in out.getvalue()
     assert SessionLog.load(str(foreign)).scene == "duel"  # the second answer said yes
 

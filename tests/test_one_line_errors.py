@@ -14,7 +14,7 @@ import yaml
 from conftest import ROOT
 
 from fate_env.cli import main
-from fate_env.live.session import run_session
+from fate_env.live.session import SessionSetup, run_session
 
 IMPORTS = ROOT / "tests" / "data" / "import"
 
@@ -83,8 +83,7 @@ def test_a_long_value_is_quoted_as_an_excerpt(tmp_path, capsys):
 
 def test_a_non_ascii_digit_at_the_prompt_is_refused_not_a_crash():
     out = io.StringIO()
-    run_session("duel", 1, {"cynere": "human"}, "auto", None, None, io.StringIO("²\n1²\n/fp ² +1\n"), out,
-                autosave=None)
+    run_session(SessionSetup("duel", 1, {"cynere": "human"}, autosave=None), io.StringIO("²\n1²\n/fp ² +1\n"), out)
     text = out.getvalue()
     assert "'²' is not an option" in text and "no character '²'" in text and "Traceback" not in text
 
@@ -110,16 +109,15 @@ def test_control_characters_in_names_are_shown_escaped_everywhere(tmp_path, caps
         text = capsys.readouterr().out
         assert "\x1b" not in text and "\\x1b[2J" in text
     out = io.StringIO()
-    run_session(scene, 1, {"cynere": "human"}, "auto", None, None, io.StringIO("/aspect add \x07Bell\n/state\n"),
-                out, autosave=None)
+    run_session(SessionSetup(scene, 1, controls={"cynere": "human"}, autosave=None),
+                io.StringIO("/aspect add \x07Bell\n/state\n"), out)
     assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue() and "\\x07Bell" in out.getvalue()
 
 
 def test_two_adds_of_one_name_stay_apart_and_nameable():
     out = io.StringIO()
-    s = run_session("warehouse", 1, {}, "auto", None, None,
-                    io.StringIO("/add Thug x2: mob, Fight 2\n/add Thug x2: mob, Fight 2\n/move thug gallery\n"
-                                "/move thug4 dock\n"), out, autosave=None)
+    typed = "/add Thug x2: mob, Fight 2\n/add Thug x2: mob, Fight 2\n/move thug gallery\n/move thug4 dock\n"
+    s = run_session(SessionSetup("warehouse", 1, autosave=None), io.StringIO(typed), out)
     assert "  ! " not in out.getvalue(), out.getvalue()
     assert s.play.f["thug"].zone == "gallery" and s.play.f["thug4"].zone == "dock"
     assert s.narrator.name("thug4") == "Thug 4" and s.narrator.name("thug") == "Thug"

@@ -10,13 +10,14 @@ import sys
 import pytest
 from conftest import ROOT, confirm_mode, run_cli
 
-from fate_env.live.session import Session, SessionLog, parse_dice, run_session
+from fate_env.live.session import Session, SessionLog, SessionSetup, parse_dice, run_session
 from fate_env.rules.dice import DiceError
 
 
 def session(text: str, scene: str = "duel", dice: str = "auto", controls=None, seed: int = 1) -> tuple[Session, str]:
     out = io.StringIO()
-    s = run_session(scene, seed, controls or {}, dice, None, None, io.StringIO(text), out, autopilot=confirm_mode())
+    s = run_session(SessionSetup(scene, seed, controls=controls or {}, dice=dice, autopilot=confirm_mode()),
+                    io.StringIO(text), out)
     return s, out.getvalue()
 
 
@@ -150,8 +151,8 @@ def test_ctrl_c_says_so_in_one_line_and_the_session_goes_on(tmp_path):
                 raise KeyboardInterrupt
             return "" if Interrupting.calls > 400 else "\n"
     out = io.StringIO()
-    s = run_session("duel", 1, {"cynere": "basic"}, "auto", None, None, Interrupting(), out,
-                    autosave=tmp_path / "auto.json", autopilot=confirm_mode())
+    s = run_session(SessionSetup("duel", 1, controls={"cynere": "basic"}, autosave=tmp_path / "auto.json",
+                                 autopilot=confirm_mode()), Interrupting(), out)
     text = out.getvalue()
     assert text.count("(interrupted: nothing half-applied; the autopilot is paused") == 1
     assert s.play.over  # it went on to the end
@@ -277,8 +278,8 @@ def test_a_power_that_lists_the_pending_options_anew_is_never_answered_with_a_st
         def readline(self, *a):
             return lines.pop(0) + "\n" if lines else ""
     out = io.StringIO()
-    s = run_session("duel", 9, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=None,
-                    autopilot=confirm_mode())
+    s = run_session(SessionSetup("duel", 9, controls={"cynere": "human"}, autosave=None, autopilot=confirm_mode()),
+                    Table(), out)
     text = out.getvalue()
     fp = text.index("(GM) Sethra the Blade loses 1 fate point")
     assert "invoke Tempted by Shiny Things with a fate point" in text[:fp]  # the proposal before the power
@@ -316,8 +317,8 @@ def _hypothesis_session_test():
                 return line + "\n"
         auto = tmp_path / f"auto-{seed}.json"
         out = io.StringIO()
-        s = run_session("duel", seed, {"cynere": "human"}, "auto", None, None, Table(), out, autosave=auto,
-                        autopilot=confirm_mode())
+        s = run_session(SessionSetup("duel", seed, controls={"cynere": "human"}, autosave=auto,
+                                     autopilot=confirm_mode()), Table(), out)
         assert "Traceback" not in out.getvalue()
         if s.log.entries:
             again = Session(SessionLog.load(str(auto)), io.StringIO(""), io.StringIO())
@@ -353,7 +354,8 @@ def test_the_terminal_prints_a_rehearsal_s_line_before_it_waits_for_it(monkeypat
         printed.append(out.getvalue())
         return real(*args, **kw)
     monkeypatch.setattr(rehearsal, "rehearse", watched)
-    run_session("ghoul", 1, {"monsters": "learned"}, "auto", None, None, io.StringIO(""), out, autopilot=confirm_mode())
+    run_session(SessionSetup("ghoul", 1, controls={"monsters": "learned"}, autopilot=confirm_mode()), io.StringIO(""),
+                out)
     assert len(printed) == 1
     last = printed[0].rstrip("\n").split("\n")[-1]
     assert "tries this scene out for The Ghoul before it plays" in last, printed[0][-300:]

@@ -14,7 +14,7 @@ from fate_env.live import autopilot as ap
 from fate_env.live import powers, table_menu
 from fate_env.live.commands import Command, CommandError, from_json, from_words
 from fate_env.live.save import SessionLog
-from fate_env.live.session import Session, run_session
+from fate_env.live.session import Session, SessionSetup, run_session
 from fate_env.live.table import (GM, Accept, Auto, Choose, Dice, Name, Override, Refuse, Refused, Seat, Table,
                                  answer_from_json)
 
@@ -49,8 +49,8 @@ def test_a_duel_played_on_the_model_alone_is_the_terminal_s_fight_entry_for_entr
     t = new()
     lines = play_out(t)
     assert t.finished and t.play.over and any(line.kind == "summary" for line in t.feed)
-    term = run_session("duel", 1, {}, "auto", None, None, io.StringIO("".join(x + "\n" for x in lines)), io.StringIO(),
-                       autosave=None, autopilot=ap.Autopilot())
+    term = run_session(SessionSetup("duel", 1, autosave=None, autopilot=ap.Autopilot()),
+                       io.StringIO("".join(x + "\n" for x in lines)), io.StringIO())
     assert term.log.entries == t.log.entries
     again = Table(SessionLog.from_json(json.loads(json.dumps(t.log.to_json()))), autopilot=ap.Autopilot())
     assert json.dumps(again.play.log()) == json.dumps(t.play.log())  # the save replays the same fight

@@ -18,7 +18,7 @@ from ..content.scenes import load_scene, read_scene_data
 from ..rules.engine import start
 from . import autopilot as ap
 from .report import ReplayError, markdown, narration, rebuild
-from .session import SessionError, SessionLog, run_session
+from .session import SessionError, SessionLog, SessionSetup, run_session
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
@@ -81,8 +81,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if fresh:
         print(f"(seed {args.seed}: replay this session with --seed {args.seed})")
     try:
-        run_session(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, sys.stdin,
-                    sys.stdout, rules=args.rules, force=args.force, autopilot=pilot)
+        setup = SessionSetup(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, args.rules,
+                             force=args.force, autopilot=pilot)
+        run_session(setup, sys.stdin, sys.stdout)
     except (UnknownController, SessionError, OutputPathError) as exc:
         return cl.fail(str(exc))
     except KeyboardInterrupt:

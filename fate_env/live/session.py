@@ -12,6 +12,7 @@ import io
 import os
 import shutil
 import textwrap
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -316,39 +317,51 @@ def parse_dice(text: str) -> tuple[int, ...]:
     return check_faces([symbols[ch] for ch in t])
 
 
-def run_session(scene: str | None, seed: int, controls: dict[str, str], dice: str, save: str | None,
-                resume: str | None, inp: TextIO, out: TextIO, rules: str | None = None,
-                autosave: str | os.PathLike | None | bool = True, force: bool = False,
-                autopilot: ap.Autopilot | None = None) -> Session:
-    """Start or resume a session and play it to its end (or until the input ends or /quit).
+@dataclass(frozen=True)
+class SessionSetup:
+    """What a session opens on: a scene (``scene`` with ``rules`` and ``seed``) or the save it resumes
+    (``resume``), who controls whom, how dice are rolled, the files it writes and what stops the table.
 
     ``save`` is checked before anything starts (an existing file only with ``force``). ``autosave``:
     True saves after every step next to ``save`` (``FILE.autosave``) or at a new
     :func:`default_autosave`; a path saves there; None or False does not autosave. The file resumed
     from is only read: the session goes on in its autosave. ``autopilot``: what stops the table
     (default: ``configs/autopilot.yaml``)."""
-    s = open_session(scene, seed, controls, dice, save, resume, inp, out, rules, autosave, force, autopilot)
+
+    scene: str | None
+    seed: int
+    controls: dict[str, str] = field(default_factory=dict)
+    dice: str = "auto"
+    save: str | None = None
+    resume: str | None = None
+    rules: str | None = None
+    autosave: str | os.PathLike | None | bool = True
+    force: bool = False
+    autopilot: ap.Autopilot | None = None
+
+
+def run_session(setup: SessionSetup, inp: TextIO, out: TextIO) -> Session:
+    """Start or resume a session and play it to its end (or until the input ends or /quit)."""
+    s = open_session(setup, inp, out)
     try:
         s.run()
-        finish_session(s, save, out)
+        finish_session(s, setup.save, out)
     finally:
         s.release()
     return s
 
 
-def open_session(scene: str | None, seed: int, controls: dict[str, str], dice: str, save: str | None,
-                 resume: str | None, inp: TextIO, out: TextIO, rules: str | None = None,
-                 autosave: str | os.PathLike | None | bool = True, force: bool = False,
-                 autopilot: ap.Autopilot | None = None) -> Session:
+def open_session(setup: SessionSetup, inp: TextIO, out: TextIO) -> Session:
     """A session ready to run (``run_session``'s set-up; ``serve`` runs it in a thread of its own):
     outputs checked, the save resumed or a new log, the autosave chosen, the files it writes held."""
+    save, resume, autosave, force = setup.save, setup.resume, setup.autosave, setup.force
     inputs = [resume] if resume else []
     if save:
         check_output(save, "--save", force, inputs=inputs)
     if resume:
         log = SessionLog.load(resume)
     else:
-        log = SessionLog(scene, rules, seed, dict(controls), dice)
+        log = SessionLog(setup.scene, setup.rules, setup.seed, dict(setup.controls), setup.dice)
     derived = autosave is True  # a path given here is the caller's own choice
     if derived:
         # a resumed session goes on in a new autosave: the file it came from is never written
@@ -359,7 +372,8 @@ def open_session(scene: str | None, seed: int, controls: dict[str, str], dice: s
             pass  # reported at the first autosave
     if autosave:
         check_output(autosave, "autosave", force=force or not derived, inputs=inputs, hint="--force (with --save)")
-    s = Session(log, inp, out, autosave=autosave or None, autopilot=autopilot if autopilot is not None else ap.load())
+    autopilot = setup.autopilot if setup.autopilot is not None else ap.load()
+    s = Session(log, inp, out, autosave=autosave or None, autopilot=autopilot)
     try:
         if save:
             s.hold(save, "--save")

@@ -11,7 +11,7 @@ from ..content import command_line as cl
 from ..content.paths import OutputPathError
 from ..content.safe_text import printable
 from ..live.cli_runs import TableRefused, table_setup
-from ..live.session import SessionError, finish_session, open_session
+from ..live.session import SessionError, SessionSetup, finish_session, open_session
 from .host import TableHost
 
 
@@ -36,9 +36,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         return cl.fail(f"--host {args.host} --port {args.port}: cannot listen there ({exc.strerror or exc})")
     try:
-        host = TableHost(lambda inp, out: open_session(args.scene, args.seed, controls, args.dice or "auto", args.save,
-                                                       args.resume, inp, out, rules=args.rules, force=args.force,
-                                                       autopilot=pilot))
+        setup = SessionSetup(args.scene, args.seed, controls, args.dice or "auto", args.save, args.resume, args.rules,
+                             force=args.force, autopilot=pilot)
+        host = TableHost(lambda inp, out: open_session(setup, inp, out))
     except (SessionError, OutputPathError) as exc:
         return cl.fail(str(exc))
     s = host.session

@@ -216,13 +216,13 @@ def test_stopping_mid_change_tells_the_page_whether_its_answer_was_taken_and_exi
     autosave holds the answer exactly when the page was told so, and no temporary file is left."""
     import io
 
-    from fate_env.live.session import finish_session, open_session
+    from fate_env.live.session import SessionSetup, finish_session, open_session
     from fate_env.web.host import TableHost
     from fate_env.web.server import Links, listen
     from fate_env.web.server import server as make_server
     auto, final = tmp_path / "auto.json", tmp_path / "final.json"
-    host = TableHost(lambda inp, out: open_session("duel", 1, {}, "auto", str(final), None, inp, out,
-                                                   autosave=str(auto), autopilot=ap.Autopilot()))
+    host = TableHost(lambda inp, out: open_session(SessionSetup("duel", 1, save=str(final), autosave=str(auto),
+                                                                autopilot=ap.Autopilot()), inp, out))
     links = Links(["cynere"])
     server = make_server(host, links, listen("127.0.0.1", 0))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -19,7 +19,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
 from fate_env.live import autopilot as ap  # noqa: E402
-from fate_env.live.session import Session, SessionLog, finish_session, open_session, run_session  # noqa: E402
+from fate_env.live.session import Session, SessionLog, SessionSetup, finish_session, open_session, run_session  # noqa: E402
 from fate_env.web.host import TableHost  # noqa: E402
 from fate_env.web.server import Links, listen  # noqa: E402
 from fate_env.web.server import server as make_server  # noqa: E402
@@ -28,8 +28,9 @@ from fate_env.web.server import server as make_server  # noqa: E402
 @contextmanager
 def table(scene="duel", seed=1, resume=None, save=None, autosave=None, dice="auto", autopilot=None, controls=None):
     """A hosted session and a real server on 127.0.0.1 (a free port), stopped at the end."""
-    host = TableHost(lambda inp, out: open_session(scene, seed, controls or {}, dice, save, resume, inp, out, autosave=autosave,
-                                                   autopilot=autopilot or ap.Autopilot()))
+    setup = SessionSetup(scene, seed, controls or {}, dice, save, resume, autosave=autosave,
+                         autopilot=autopilot or ap.Autopilot())
+    host = TableHost(lambda inp, out: open_session(setup, inp, out))
     pcs = [c for c in host.session.play.f if c in host.session.humans and not host.session.play.f[c].sheet.is_npc]
     links = Links(pcs)
     # the server serve runs: its budgets, its Host check, its headers
@@ -126,8 +127,8 @@ def test_a_duel_played_over_http_gives_play_s_log(tmp_path):
         assert c.get(gm)["over"] and any("Winner:" in text for _, text in c.get(gm)["feed"])
         web_log = host.session.log.entries
     # the same answers typed at a terminal give the same log, entry for entry
-    term = run_session("duel", 1, {}, "auto", None, None, io.StringIO("".join(t + "\n" for t in sent)), io.StringIO(),
-                       autosave=None, autopilot=ap.Autopilot())
+    term = run_session(SessionSetup("duel", 1, autosave=None, autopilot=ap.Autopilot()),
+                       io.StringIO("".join(t + "\n" for t in sent)), io.StringIO())
     assert term.log.entries == web_log
     # and the web's save resumes in play
     resumed = Session(SessionLog.load(str(tmp_path / "web.json")), io.StringIO(""), io.StringIO())
@@ -240,8 +241,8 @@ def test_a_page_cannot_choose_where_the_session_is_saved(tmp_path):
 
 def test_a_save_from_play_resumes_on_the_web(tmp_path):
     save = tmp_path / "from_play.json"
-    term = run_session("duel", 1, {}, "auto", str(save), None, io.StringIO("1\n" * 3), io.StringIO(), autosave=None,
-                       autopilot=ap.Autopilot())
+    term = run_session(SessionSetup("duel", 1, save=str(save), autosave=None, autopilot=ap.Autopilot()),
+                       io.StringIO("1\n" * 3), io.StringIO())
     with table(resume=str(save)) as (c, host):
         assert host.session.log.entries == term.log.entries
         assert c.settled(c.token("gm"))["question"] is not None
