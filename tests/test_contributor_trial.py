@@ -43,7 +43,7 @@ from __future__ import annotations
 from ..aspects import boost
 from ..decisions import Flow
 from ..options import Taunt
-from ..rolls import resolved, roll
+from ..rolls import Defender, resolved, roll
 from .base import Action
 
 
@@ -52,7 +52,7 @@ def offer(e, f, ctx):
 
 
 def run(e, f, choice: Taunt) -> Flow:
-    r = roll(e, "create_advantage", f, "Provoke", target=choice.target, opposer=choice.target, opp_skill="Will")
+    r = roll(e, "create_advantage", f, "Provoke", Defender(choice.target, "Will"), target=choice.target)
     resolved(e, r)
     if r.margin > 0:
         boost(e, f.id, "Rattled " + choice.target)

@@ -8,6 +8,7 @@ adds +1 (003:1449-1455, 000:552).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from . import events as ev
 from .aspects import boost, visible
@@ -178,16 +179,33 @@ def after_roll_edge(e: "Play", r: Roll) -> int:
     return scale_edge(e, r.actor, r.opposer)
 
 
-def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None = None, opposer: str | None = None,
-         opp_skill: str | None = None, difficulty: int | None = None, why: str = "",
-         about: tuple[str, ...] = (), ward: str | None = None) -> Roll:
-    """Roll for ``f``'s action, then the opposition: an active defender's roll, or a difficulty.
-    ``about``: the obstacles the roll concerns (``Roll.about``); ``ward``: whom the defender
-    defends for, when it stands in for someone (``base``)."""
+@dataclass(frozen=True)
+class Defender:
+    """Opposition by a defend roll (003:561-566, 003:1906-1911): ``by`` rolls ``skill`` against the
+    roll; ``ward``: whom it defends for, when it stands in for someone (``base``)."""
+
+    by: str
+    skill: str
+    ward: str | None = None
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """No one opposes: the roll is against a difficulty (003:553-560, 003:1912-1915); ``why`` names
+    what sets it, for the log."""
+
+    rating: int = 0
+    why: str = ""
+
+
+def roll(e: "Play", action: str, f: Fighter, skill: str, against: Defender | Difficulty, *,
+         target: str | None = None, about: tuple[str, ...] = ()) -> Roll:
+    """Roll for ``f``'s action, then the opposition: a defender's roll, or a difficulty.
+    ``about``: the obstacles the roll concerns (``Roll.about``)."""
     notes: list[str] = []
-    against = opposer if opposer is not None and difficulty is None else None
-    rating, total = base(e, f.id, skill, action, target, notes, against=against)
-    armed = e.facts.weapon_rolls and action == "attack" and against is not None and _physical(e, skill)
+    opposer = against.by if isinstance(against, Defender) else None
+    rating, total = base(e, f.id, skill, action, target, notes, against=opposer)
+    armed = e.facts.weapon_rolls and action == "attack" and opposer is not None and _physical(e, skill)
     if armed and f.sheet.weapon:
         total += f.sheet.weapon
         notes.append(f"weapon +{f.sheet.weapon}")
@@ -196,20 +214,20 @@ def roll(e: "Play", action: str, f: Fighter, skill: str, *, target: str | None =
     F = e.t.f
     zones = (f.zone,) + ((F[target].zone,) if target in F else ())
     r = Roll(action, f.id, skill, total, faces, target=target, zones=zones, about=about)
-    if opposer is not None and difficulty is None:
+    if isinstance(against, Defender):
         notes = []
-        o_rating, o_total = base(e, opposer, opp_skill, "defend", f.id, notes, against=f.id, ward=ward)
-        armor = F[opposer].sheet.armor if armed else 0
+        o_rating, o_total = base(e, against.by, against.skill, "defend", f.id, notes, against=f.id, ward=against.ward)
+        armor = F[against.by].sheet.armor if armed else 0
         if armor:
             o_total += armor
             notes.append(f"armor +{armor}")
-        o_faces = e.dice.roll(opposer, f"defend with {opp_skill}")
-        e.emit(ev.Rolled(opposer, "defend", opp_skill, o_rating, o_total, o_faces, tuple(notes)))
-        r.opposer, r.active, r.opp_skill, r.opp_base, r.opp_faces = opposer, True, opp_skill, o_total, o_faces
+        o_faces = e.dice.roll(against.by, f"defend with {against.skill}")
+        e.emit(ev.Rolled(against.by, "defend", against.skill, o_rating, o_total, o_faces, tuple(notes)))
+        r.opposer, r.active, r.opp_skill, r.opp_base, r.opp_faces = against.by, True, against.skill, o_total, o_faces
     else:
-        r.opp_base = difficulty or 0
+        r.opp_base = against.rating
         r.opposer = voice(e, f)
-        e.emit(ev.PassiveOpposition(f.id, action, r.opp_base, why))
+        e.emit(ev.PassiveOpposition(f.id, action, r.opp_base, against.why))
     return r
 
 

@@ -22,7 +22,7 @@ from ..invokes import invoke_rounds
 from ..kinds import Band, DecisionKind
 from ..options import Choose, CreateAdvantage
 from ..reach import advantage_skill, reaches_far, template_targets
-from ..rolls import FAIL, STYLE, TIE, after_roll_edge, band, best_skill, resolved, roll
+from ..rolls import FAIL, STYLE, TIE, Defender, Difficulty, after_roll_edge, band, best_skill, resolved, roll
 from ..state import ADVANTAGE, SITUATION, Aspect, Fighter
 from ..steps import respond
 from ..table import Roll
@@ -102,9 +102,9 @@ def create_advantage(e: "Play", f: Fighter, template: str, target: str, ask_cost
         if not (yield from respond(e, target, f.id, "create_advantage")):
             return NOTHING
         defend = best_skill(e, target, tpl.defend, "defend", attacker=f.id)
-        r = roll(e, "create_advantage", f, skill, target=target, opposer=target, opp_skill=defend)
+        r = roll(e, "create_advantage", f, skill, Defender(target, defend), target=target)
     else:
-        r = roll(e, "create_advantage", f, skill, target=target, difficulty=tpl.difficulty, why=f"create {template}")
+        r = roll(e, "create_advantage", f, skill, Difficulty(tpl.difficulty, f"create {template}"), target=target)
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = band(r.margin)

@@ -20,7 +20,7 @@ from ..invokes import invoke_rounds
 from ..kinds import DecisionKind
 from ..options import Attack, Choose, ForgoDefense, ShieldWith
 from ..reach import attack_skills, attack_track, can_reach, reach_of
-from ..rolls import after_roll_edge, best_skill, resolved, roll
+from ..rolls import Defender, Difficulty, after_roll_edge, best_skill, resolved, roll
 from ..skills import DEFEND_SKILLS, PHYSICAL
 from ..solo import reduce_hit
 from ..state import Fighter
@@ -63,7 +63,7 @@ def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
         r = undefended(e, f, skill, target)
     else:
         defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
-        r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend, ward=choice.target)
+        r = roll(e, "attack", f, skill, Defender(target, defend, ward=choice.target), target=target)
     if e.t.protected:
         floor(e, r)  # a blocker's strength (002:46)
     yield from invoke_rounds(e, r)
@@ -73,7 +73,7 @@ def run(e: "Play", f: Fighter, choice: Attack) -> Flow:
 def undefended(e: "Play", f: Fighter, skill: str, target: str, about: tuple[str, ...] = ()) -> Roll:
     """An attack on a target who forgoes the defense: against Mediocre (+0), with no one to invoke for
     the opposition (000:292-294)."""
-    r = roll(e, "attack", f, skill, target=target, difficulty=0, why=f"{target} forgoes the defense", about=about)
+    r = roll(e, "attack", f, skill, Difficulty(0, f"{target} forgoes the defense"), target=target, about=about)
     r.opposer = None
     return r
 

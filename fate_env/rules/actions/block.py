@@ -24,7 +24,7 @@ from ..options import (
     Attack, BlockAction, CreateAdvantage, Exploit, Move, OvercomeMove, ShoveInto, SplitAttack, ZoneAttack,
 )
 from ..reach import advantage_skill
-from ..rolls import best_skill, resolved, roll
+from ..rolls import Difficulty, best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, DEFEND_SKILLS, EXPLOIT_SKILLS, MENTAL, MOVE_SKILL
 from ..state import Fighter
 from .base import Action, TurnContext
@@ -50,8 +50,7 @@ def run(e: "Play", f: Fighter, choice: BlockAction) -> Flow:
     else:
         skills = BLOCK_SKILLS if choice.action == "move" else DEFEND_SKILLS["melee"]
     skill = best_skill(e, f.id, skills, "block")
-    r = roll(e, "block", f, skill, target=choice.target, difficulty=0,
-             why=f"block {choice.target}'s {choice.action}")
+    r = roll(e, "block", f, skill, Difficulty(0, f"block {choice.target}'s {choice.action}"), target=choice.target)
     yield from invoke_turns(e, [(f.id, r)], roll_context)  # the blocker's own invokes raise it
     e.t.blocked[(choice.target, choice.action)] = (f.id, r.effort)
     e.emit(ev.Blocking(f.id, choice.target, choice.action, r.effort))
@@ -76,8 +75,7 @@ def get_past(e: "Play", f: Fighter, choice: Any) -> Flow:
     if held is None or not e.t.f[held[0]].active:
         return True
     blocker, strength = held
-    r = roll(e, "overcome", f, _skill(e, f, choice), target=blocker, difficulty=strength,
-             why=f"past {blocker}'s block")
+    r = roll(e, "overcome", f, _skill(e, f, choice), Difficulty(strength, f"past {blocker}'s block"), target=blocker)
     yield from invoke_rounds(e, r)
     resolved(e, r)
     past = r.margin >= 1

@@ -14,7 +14,7 @@ from ..invokes import invoke_rounds
 from ..options import OvercomeMove
 from ..overcome import COST, overcome_outcome
 from ..reach import blocker
-from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
+from ..rolls import STYLE, SUCCESS, Defender, Difficulty, best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, MOVE_SKILL, PHYSICAL
 from ..state import Fighter
 from ..steps import move_to
@@ -36,12 +36,12 @@ def run(e: "Play", f: Fighter, choice: OvercomeMove) -> Flow:
     by = blocker(e, f) if e.scene.foes_block_movement else None
     if by is not None:
         skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
-        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
+        r = roll(e, "overcome", f, MOVE_SKILL, Defender(by, skill), target=zone)
     else:
         crossed = tuple(b.block.name for b in e.map.path_borders(f.zone, zone) if b.block is not None) \
             if e.scene_has_blocks else ()
-        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=e.map.move_difficulty(f.zone, zone),
-                 why=f"move to {zone}", about=crossed)
+        r = roll(e, "overcome", f, MOVE_SKILL, Difficulty(e.map.move_difficulty(f.zone, zone), f"move to {zone}"),
+                 target=zone, about=crossed)
     yield from invoke_rounds(e, r)
     resolved(e, r)
     start = f.zone
@@ -63,9 +63,9 @@ def sprint(e: "Play", f: Fighter, zone: str) -> Flow:
     by = blocker(e, f) if e.scene.foes_block_movement else None
     if by is not None:
         skill = best_skill(e, by, BLOCK_SKILLS, "defend", attacker=f.id)
-        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, opposer=by, opp_skill=skill)
+        r = roll(e, "overcome", f, MOVE_SKILL, Defender(by, skill), target=zone)
     else:
-        r = roll(e, "overcome", f, MOVE_SKILL, target=zone, difficulty=0, why=f"sprint to {zone}")
+        r = roll(e, "overcome", f, MOVE_SKILL, Difficulty(0, f"sprint to {zone}"), target=zone)
     yield from invoke_rounds(e, r)
     resolved(e, r)
     left, here, moved = r.margin, f.zone, 0

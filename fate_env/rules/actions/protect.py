@@ -15,7 +15,7 @@ from .. import events as ev
 from ..decisions import Flow
 from ..invokes import invoke_turns, roll_context
 from ..options import Protect
-from ..rolls import best_skill, roll
+from ..rolls import Difficulty, best_skill, roll
 from ..skills import DEFEND_SKILLS, MENTAL
 from ..state import Fighter
 from .base import Action, TurnContext
@@ -31,7 +31,7 @@ def offer(e: "Play", f: Fighter, ctx: TurnContext) -> list[Any]:
 def run(e: "Play", f: Fighter, choice: Protect) -> Flow:
     skills = DEFEND_SKILLS["any"] if e.kind == MENTAL else DEFEND_SKILLS["melee"]
     skill = best_skill(e, f.id, skills, "block")
-    r = roll(e, "block", f, skill, target=choice.ally, difficulty=0, why=f"block for {choice.ally}")
+    r = roll(e, "block", f, skill, Difficulty(0, f"block for {choice.ally}"), target=choice.ally)
     yield from invoke_turns(e, [(f.id, r)], roll_context)  # the blocker's own invokes raise it
     e.t.protected[choice.ally] = (f.id, r.effort)
     e.emit(ev.Protecting(f.id, choice.ally, r.effort))

@@ -12,7 +12,7 @@ from ..hazards import hazard_of
 from ..invokes import invoke_rounds
 from ..options import RemoveAspect
 from ..overcome import COST, overcome_outcome
-from ..rolls import STYLE, SUCCESS, best_skill, resolved, roll
+from ..rolls import STYLE, SUCCESS, Defender, Difficulty, best_skill, resolved, roll
 from ..skills import BLOCK_SKILLS, MENTAL, PHYSICAL, REMOVE_DIFFICULTY
 from ..state import Fighter
 from .base import Action, TurnContext
@@ -40,9 +40,9 @@ def run(e: "Play", f: Fighter, choice: RemoveAspect) -> Flow:
     defender = defended_by(e, f, a)
     if defender is not None:
         opp_skill = a.skill or best_skill(e, defender, BLOCK_SKILLS, "defend")
-        r = roll(e, "overcome", f, skill, target=defender, opposer=defender, opp_skill=opp_skill, about=(a.name,))
+        r = roll(e, "overcome", f, skill, Defender(defender, opp_skill), target=defender, about=(a.name,))
     else:
-        r = roll(e, "overcome", f, skill, difficulty=difficulty_of(e, a), why=f"clear {a.name}", about=(a.name,))
+        r = roll(e, "overcome", f, skill, Difficulty(difficulty_of(e, a), f"clear {a.name}"), about=(a.name,))
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = yield from overcome_outcome(e, f, r)

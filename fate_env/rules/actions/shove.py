@@ -14,7 +14,7 @@ from ..decisions import Flow
 from ..invokes import invoke_rounds
 from ..options import ForgoDefense, ShoveInto
 from ..reach import attack_skills, attack_track, reach_of
-from ..rolls import best_skill, roll
+from ..rolls import Defender, best_skill, roll
 from ..skills import DEFEND_SKILLS
 from ..state import Fighter
 from ..steps import respond
@@ -49,7 +49,7 @@ def run(e: "Play", f: Fighter, choice: ShoveInto) -> Flow:
         r = undefended(e, f, skill, target, about=(block.name,))
     else:
         defend = best_skill(e, target, DEFEND_SKILLS[reach_of(f, skill)], "defend", attacker=f.id, versus=skill)
-        r = roll(e, "attack", f, skill, target=target, opposer=target, opp_skill=defend, about=(block.name,))
+        r = roll(e, "attack", f, skill, Defender(target, defend), target=target, about=(block.name,))
     yield from invoke_rounds(e, r)
     yield from land(e, f, target, r, attack_track(e, skill), into=(block.name, block.shove_weapon))
 

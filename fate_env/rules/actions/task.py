@@ -17,7 +17,7 @@ from ..invokes import invoke_rounds
 from ..kinds import DecisionKind, SceneKind
 from ..options import Choose, TakeTask
 from ..overcome import COST, overcome_outcome
-from ..rolls import FAIL, STYLE, SUCCESS, TIE, band, resolved, roll
+from ..rolls import FAIL, STYLE, SUCCESS, TIE, Difficulty, band, resolved, roll
 from ..state import Fighter
 from .base import Action, TurnContext
 from ..play import Play
@@ -40,7 +40,7 @@ def run(e: "Play", f: Fighter, choice: TakeTask) -> Flow:
 def attempt_task(e: "Play", f: Fighter, index: int) -> Flow:
     t = e.t
     task = e.scene.challenge.tasks[index]
-    r = roll(e, "overcome", f, task.skill, difficulty=task.difficulty, why=task.name)
+    r = roll(e, "overcome", f, task.skill, Difficulty(task.difficulty, task.name))
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = band(r.margin)

@@ -20,7 +20,7 @@ from ..decisions import Flow
 from ..invokes import invoke_rounds
 from ..options import ZoneTask
 from ..overcome import COST, overcome_outcome
-from ..rolls import STYLE, SUCCESS, band, resolved, roll
+from ..rolls import STYLE, SUCCESS, Difficulty, band, resolved, roll
 from ..state import Fighter
 from ..zones import beaten
 from .base import Action, TurnContext
@@ -36,7 +36,7 @@ def run(e: "Play", f: Fighter, choice: ZoneTask) -> Flow:
     t = e.t
     spec = next(z.own_challenge for z in e.scene.zones if z.id == choice.zone)
     task = spec.tasks[choice.task]
-    r = roll(e, "overcome", f, task.skill, difficulty=task.difficulty, why=f"{spec.name}: {task.name}")
+    r = roll(e, "overcome", f, task.skill, Difficulty(task.difficulty, f"{spec.name}: {task.name}"))
     yield from invoke_rounds(e, r)
     resolved(e, r)
     outcome = yield from overcome_outcome(e, f, r)
