@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from fate_env.content.scenes import DIGEST_FIELDS, LATER_DEFAULTS, _scene_dataclasses, load_scene, scene_digest
+from fate_env.content.scenes import DIGEST_FIELDS, LATER_DEFAULTS, scene_dataclasses, load_scene, scene_digest
 
 #: the hand-kept list this replaced (issue 34), value for value
 BEFORE = {
@@ -29,7 +29,7 @@ def test_the_derived_list_keeps_every_field_kept_by_hand_at_its_value():
 
 
 def test_every_field_is_either_always_digested_or_left_out_at_its_default():
-    names = {f.name for cls in _scene_dataclasses() for f in dataclasses.fields(cls)}
+    names = {f.name for cls in scene_dataclasses() for f in dataclasses.fields(cls)}
     assert names == DIGEST_FIELDS | set(LATER_DEFAULTS)
     assert not DIGEST_FIELDS & set(LATER_DEFAULTS)
 

@@ -37,7 +37,7 @@ DIGEST_FIELDS = frozenset({
 })
 
 
-def _scene_dataclasses() -> list[type]:
+def scene_dataclasses() -> list[type]:
     """Scene and every dataclass its fields hold, in a fixed order."""
     found: list[type] = []
 
@@ -58,7 +58,7 @@ def _scene_dataclasses() -> list[type]:
 def _later_defaults() -> dict[str, Any]:
     """Every field not in DIGEST_FIELDS, with its default as a digest sees it."""
     out: dict[str, Any] = {}
-    for cls in _scene_dataclasses():
+    for cls in scene_dataclasses():
         for f in dataclasses.fields(cls):
             if f.name in DIGEST_FIELDS:
                 continue

@@ -44,18 +44,44 @@ class _Reading:
             self.fail(where, f"{what}{did_you_mean(skill, sorted(self.skills))}; expected {self.known}")
 
 
+@dataclass(frozen=True)
+class _Ground:
+    """What a scene's cast stands on: its zones (with their challenges), aspects, borders and the
+    advantages it offers."""
+
+    zones: tuple
+    aspects: list[SceneAspect]
+    borders: list[Border]
+    advantages: list[AdvantageTemplate]
+
+
 def build(data: dict, file: str, rules_override: str | None, dials: dict[str, Any]) -> Scene:
     """The frozen scene ``data`` (checked against the schema) describes, in parts: its rule set, then
-    its zones, aspects and borders, its skills and advantages, its characters, its mode (a contest, a
-    challenge), and the checks that need the whole scene."""
+    the ground (zones, aspects, borders, skills and advantages), then its cast (characters, its mode:
+    a contest, a challenge, and the checks that need the whole scene), then its reserves."""
     r, data = _rule_set(data, file, rules_override, dials)
+    ground = _ground(data, r)
+    chars = [_character(cid, c, r) for cid, c in data["characters"].items()]
+    scene = _cast(data, ground, chars, r)
+    if data.get("reserves"):
+        scene = dataclasses.replace(scene, reserves=_reserves(data, ground, chars, r))
+    return scene
+
+
+def _ground(data: dict, r: _Reading) -> _Ground:
     zones = _zones(data, r)
     aspects = _aspects(data, r)
     borders, pairs = _borders(data, {a.name for a in aspects}, r)
     _skills(data, r)
     advantages = _advantages(data, r)
     zones = _zone_challenges(data["zones"], zones, pairs, r.skills, r.known, r.fail)
-    chars = [_character(cid, c, r) for cid, c in data["characters"].items()]
+    return _Ground(zones, aspects, borders, advantages)
+
+
+def _cast(data: dict, ground: _Ground, chars: list[CharacterSheet], r: _Reading) -> Scene:
+    """The scene with ``chars`` on ``ground``: its sides and mode, and the checks across characters
+    and over the whole scene."""
+    aspects = ground.aspects
     kind = data.get("kind", "conflict")
     sides = list(dict.fromkeys(c.side for c in chars))
     if kind != "challenge" and len(sides) < 2:
@@ -70,9 +96,9 @@ def build(data: dict, file: str, rules_override: str | None, dials: dict[str, An
         r.fail("first", f"no character {data['first']!r}{did_you_mean(data['first'], ids)}; expected one of {', '.join(ids)}")
     scene = Scene(
         name=data["name"], title=data.get("title", data["name"]), rules=r.ruleset, characters=tuple(chars),
-        zones=zones, borders=tuple(borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
+        zones=ground.zones, borders=tuple(ground.borders), aspects=tuple(aspects), conflict=data.get("conflict", "physical"),
         shoot_range=data.get("shoot_range", 1), first=data.get("first"), gm_fate_points=data.get("gm_fate_points"),
-        foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(advantages),
+        foes_block_movement=data.get("foes_block_movement", True), advantages=tuple(ground.advantages),
         description=data.get("description", ""), source=data.get("source"),
         rewards={k: float(v) for k, v in data.get("rewards", {}).items()},
         kind=kind, contest=contest, challenge=challenge, countdowns=countdowns, hazards=hazards,
@@ -83,6 +109,31 @@ def build(data: dict, file: str, rules_override: str | None, dials: dict[str, An
     if kind == "conflict":
         _check_sides_can_meet(scene, r.fail)
     return scene
+
+
+def _reserves(data: dict, ground: _Ground, chars: list[CharacterSheet], r: _Reading) -> tuple[CharacterSheet, ...]:
+    """The reserves (characters the GM may bring in later), each read as a character is and the cast
+    checked again with them in it, as if they were in the scene; a refusal names the reserve's field."""
+    held = data["reserves"]
+    sides = list(dict.fromkeys(c.side for c in chars))
+    for rid, c in held.items():
+        if rid in data["characters"]:
+            r.fail(f"reserves.{rid}", "already a character's id; expected a new id")
+        slip = isinstance(c, dict) and isinstance(c.get("side"), str) and c["side"] not in sides
+        guess = did_you_mean(c["side"], sorted(sides)) if slip else ""
+        if guess:  # a slip, not a new party arriving (validate says so)
+            r.fail(f"reserves.{rid}.side", f"no character is on side {c['side']!r}{guess}; a reserve joins a side of "
+                   f"the fight ({', '.join(sorted(sides))}) or brings a new one with a name unlike theirs")
+    try:
+        extra = [_character(rid, c, r) for rid, c in held.items()]
+        whole = _cast({**data, "characters": {**data["characters"], **held}}, ground, chars + extra, r)
+    except SceneError as exc:
+        field = exc.field
+        for rid in held:
+            if field == f"characters.{rid}" or field.startswith(f"characters.{rid}."):
+                field = "reserves" + field[len("characters"):]
+        raise SceneError(r.file, field, exc.message) from None
+    return tuple(c for c in whole.characters if c.id in held)
 
 
 def _rule_set(data: dict, file: str, rules_override: str | None, dials: dict[str, Any]) -> tuple[_Reading, dict]:
@@ -543,7 +594,8 @@ def _older_skill_names(data: dict, names: dict[str, str]) -> dict:
     def one(name: Any) -> Any:
         return names.get(name, name) if isinstance(name, str) else name
 
-    for cid, c in (data.get("characters") or {}).items():
+    cast = [c for group in ("characters", "reserves") for c in (data.get(group) or {}).values()]
+    for c in cast:
         if not isinstance(c, dict):
             continue
         if isinstance(c.get("skills"), dict):

@@ -65,7 +65,7 @@ def _type_name(t: str | list) -> str:
     return names.get(t, t)
 
 
-def _check_schema(data: dict, file: str) -> None:
+def check_schema(data: dict, file: str) -> None:
     validator = jsonschema.Draft202012Validator(schema())
     err = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if err is not None:

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from typing import Any
 
 from ..rules.not_modelled import scene_refusals
 from ..rules.scene import Scene
 from .suggest import did_you_mean
 from .digests import (  # noqa: F401  (re-exported)
-    DIGEST_FIELDS, LATER_DEFAULTS, _scene_dataclasses, rule_dials, scene_digest,
+    DIGEST_FIELDS, LATER_DEFAULTS, scene_dataclasses, rule_dials, scene_digest,
 )
 from .rule_sets import MAX_RULE_INHERITS, load_rules, rule_set_chain  # noqa: F401  (re-exported)
 from .scene_build import build
 from .scene_files import (  # noqa: F401  (re-exported)
     CONTENT_DIR, PACKAGE_DIR, SCHEMA_PATH, SceneError, config_dir, list_scenes, read_scene_data, schema, scene_path,
 )
-from .scene_schema import _check_schema
+from .scene_schema import check_schema
 
 
 def load_scene(name_or_path: str | os.PathLike, rules: str | None = None, dials: dict[str, Any] | None = None) -> Scene:
@@ -62,11 +61,8 @@ def scene_from_dict(data: Any, file: str = "<scene>", rules: str | None = None,
             data["reserves"] = expand(data["reserves"], zones, lambda f, m: fail("reserves" + f[10:], m),
                                       npcs=data["characters"])
     data = _ladder_ratings(data, file)
-    _check_schema(data, file)
-    scene = build(data, file, rules, dials or {})
-    if data.get("reserves"):
-        scene = replace(scene, reserves=_reserves(data, file, rules, dials or {}))
-    return scene
+    check_schema(data, file)
+    return build(data, file, rules, dials or {})
 
 
 def _ladder_ratings(data: dict, file: str) -> dict:
@@ -106,28 +102,3 @@ def _ladder_ratings(data: dict, file: str) -> dict:
             chars[cid] = c
         out[group] = chars
     return out
-
-
-def _reserves(data: dict, file: str, rules: str | None, dials: dict) -> tuple:
-    """The reserves, checked as the scene's characters are (each as if it were in the scene)."""
-    sides = sorted({c.get("side") for c in data["characters"].values() if isinstance(c, dict)} - {None})
-    for rid, r in data["reserves"].items():
-        if rid in data["characters"]:
-            raise SceneError(file, f"reserves.{rid}", "already a character's id; expected a new id")
-        slip = isinstance(r, dict) and isinstance(r.get("side"), str) and r["side"] not in sides
-        guess = did_you_mean(r["side"], sides) if slip else ""
-        if guess:  # a slip, not a new party arriving (validate says so)
-            raise SceneError(file, f"reserves.{rid}.side", f"no character is on side {r['side']!r}{guess}; a reserve "
-                             f"joins a side of the fight ({', '.join(sides)}) or brings a new one with a name unlike "
-                             "theirs")
-    merged = {k: v for k, v in data.items() if k != "reserves"}
-    merged["characters"] = {**data["characters"], **data["reserves"]}
-    try:
-        whole = build(merged, file, rules, dials)
-    except SceneError as exc:
-        field = exc.field
-        for rid in data["reserves"]:
-            if field == f"characters.{rid}" or field.startswith(f"characters.{rid}."):
-                field = "reserves" + field[len("characters"):]
-        raise SceneError(file, field, exc.message) from None
-    return tuple(c for c in whole.characters if c.id in data["reserves"])
