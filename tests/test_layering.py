@@ -84,6 +84,34 @@ def test_the_check_catches_a_private_use(tmp_path):
         probe.unlink()
 
 
+def _private_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """Names ``_like_this`` a module imports from another of the project's (the fast core's kernel
+    aside: its compiled functions are private by its own convention, and only ``fast/`` reaches in)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.ImportFrom) or node.module == "__future__":
+            continue
+        ours = node.level > 0 or (node.module or "").split(".")[0] in ("fate_env", "agents")
+        kernel = "kernel" in (node.module or "").split(".") or "kernel" in path.relative_to(root).parts
+        out.extend(f"{path.relative_to(root)}:{node.lineno} imports {a.name}" for a in node.names
+                   if ours and not kernel and a.name.startswith("_") and not a.name.startswith("__"))
+    return out
+
+
+def test_no_private_name_is_imported_across_modules():
+    """A name with a leading underscore is its module's own: another module that needs it needs a
+    public name (the scene builder's parts, the fast core's decoding, issue 77)."""
+    bad = [line for p in _py(ROOT / "fate_env", ROOT / "agents") for line in _private_imports(p)]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_private_import_check_catches_one(tmp_path):
+    probe = tmp_path / "fate_env" / "content" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from .scene_build import _character, build\nfrom .kernel.stress import _cap\n")
+    assert _private_imports(probe, tmp_path) == ["fate_env/content/probe.py:1 imports _character"]
+
+
 def test_no_rules_class_over_400_lines():
     bad = []
     for p in _py(RULES):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..fast.bundles import EntityView, Outcomes, Rows, Scorer
 from ..fast.core import FastCore, Session
-from ..fast.decode import KINDS, _option
+from ..fast.decode import KINDS, decode_option
 from ..fast.entity_forward import memos
 from ..fast.entity_rows import (C_KIND, EP_BLOCK_WORD, EP_BONUS_WORD, EP_CF, EP_COUNT, EP_FLAG, EP_HINT, EP_NDEC, EP_OF,
                                 EP_KIND_WORD, EP_POINTS, EP_REROLL_WORD, EP_SCENE_WORD, EP_SKILL, EP_TEMPLATE, EP_TYPE, EP_WORD, EP_ZF,
@@ -119,7 +119,7 @@ def _option_columns(tb) -> tuple[np.ndarray, np.ndarray]:
         row = np.zeros(k.EW, np.int64)
         row[5] = code
         try:
-            o = _option(tb, row)
+            o = decode_option(tb, row)
         except (ValueError, IndexError):
             continue
         otype[code] = view.OPTION_TYPES.index(type(o))
@@ -149,9 +149,9 @@ class FastLearned:
 
     def run(self, seeds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play every seed: the final (CH, SLOTA, G) arrays, one row per seed (``FastCore.run``'s)."""
-        from ..fast.core import _seeds
+        from ..fast.core import seed_array
         core = self.core
-        SEEDS = _seeds(seeds)
+        SEEDS = seed_array(seeds)
         CH, SLOTA, G = core._state(len(SEEDS))
         where = np.zeros(2, np.int64)
         limits = np.array([self.keep_within, view.LIMITS.aspects, view.LIMITS.options], np.float64)

@@ -17,7 +17,7 @@ With ``actions="compact"`` the action space holds only the layout's segments of 
 kinds in ``learn`` (``ActionLayout.indices_for``): for a turn-only learner on the warehouse,
 a seventh of the layout (420 of 2,988 actions), so the policy head and its masked softmax shrink alike.
 An action outside the mask (SB3's ``check_env`` sends some) changes nothing: the step
-returns the same observation, ``illegal_penalty`` (0 by default) and the reason
+returns the same observation, ``reward["illegal"]`` (0 by default) and the reason
 in ``info["illegal_action"]``.
 """
 
@@ -63,27 +63,31 @@ class FateSingleAgentEnv(gymnasium.Env, EzPickle):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, scene: Any = "duel", side: str | None = None, opponents: str | Mapping[str, str] = "basic",
-                 render_mode: str | None = None, reward: Mapping[str, float] | None = None,
-                 max_exchanges: int | None = None, rules: str | None = None, opponent_seed: int = 0,
-                 illegal_penalty: float = 0.0, learn: tuple[str, ...] | None = ("turn",), helper: str = "basic",
-                 outcome: str = "side", controllers: ControllerFactory | None = None, actions: str = "full",
-                 core: str = "auto", fixed: Any = None, **dials: Any):
-        EzPickle.__init__(self, scene, side, opponents, render_mode, reward, max_exchanges, rules, opponent_seed,
-                          illegal_penalty, learn, helper, outcome, controllers, actions, core, fixed, **dials)
+    def __init__(self, scene: Any = "duel", side: str | None = None, opponents: str | Mapping[str, str] = "basic", *,
+                 controllers: ControllerFactory | None = None, opponent_seed: int = 0,
+                 learn: tuple[str, ...] | None = ("turn",), helper: str = "basic", outcome: str = "side",
+                 actions: str = "full", **game: Any):
+        """``game``: the PettingZoo env's own keywords (:class:`~.aec.raw_env`: ``render_mode``,
+        ``max_exchanges``, ``rules``, ``core``, ``fixed`` and the rule set's dials), with ``reward``
+        taking :data:`FIGHT_REWARD` by default and one key of its own, ``illegal``: what an action
+        outside the mask earns (0)."""
+        EzPickle.__init__(self, scene, side, opponents, controllers=controllers, opponent_seed=opponent_seed,
+                          learn=learn, helper=helper, outcome=outcome, actions=actions, **game)
         if controllers is None:
             raise ValueError("FateSingleAgentEnv needs controllers=...: a factory of the other seats' controllers "
                              "(agents.base.REGISTRY, or your own with controllers_for and make_controller)")
         if outcome not in ("characters", "side"):
             raise ValueError(f"outcome {outcome!r}: expected 'characters' or 'side'")
         self.outcome = outcome
-        self.illegal_penalty = float(illegal_penalty)
+        game = dict(game)
+        render_mode = game.pop("render_mode", None)
+        reward = dict(FIGHT_REWARD if game.get("reward") is None else game["reward"])
+        self.illegal_penalty = float(reward.pop("illegal", 0.0))
+        game["reward"] = reward
         # the decision kinds the learner makes; the learning side's other decisions go to ``helper``
         self.learn = tuple(learn) if learn else None
 
-        self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None,
-                           reward=FIGHT_REWARD if reward is None else reward,
-                           max_exchanges=max_exchanges, rules=rules, core=core, fixed=fixed, **dials)
+        self.aec = raw_env(scene=scene, render_mode="ansi" if render_mode else None, **game)
         self._ends = {k: self.aec.reward_cfg[k] for k in ("win", "loss", "unresolved")}
         if outcome == "side":  # the aec scores characters still in; the side's end is scored here instead
             self.aec.reward_cfg.update({k: 0.0 for k in self._ends})

@@ -83,7 +83,7 @@ def rng_state(seed: int) -> np.ndarray:
     return np.array([state >> 64, state & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"]], np.uint64)
 
 
-def _seeds(seeds) -> np.ndarray:
+def seed_array(seeds) -> np.ndarray:
     out = [int(s) for s in seeds]
     bad = [s for s in out if not 0 <= s < 2 ** 64]
     if bad:
@@ -135,7 +135,7 @@ class Session:
     def __init__(self, core: "FastCore", seed: int, policy_rng: np.ndarray | None = None):
         t = core.tables
         self.core, self.seed = core, seed
-        self._seed = _seeds([seed])
+        self._seed = seed_array([seed])
         self._policy_rng = core._policy_rngs([seed])[0] if policy_rng is None else np.asarray(policy_rng, np.uint64)
         self.EV = np.zeros((t.emax, k.EW), np.int64)
         #: the fight's arrays, and their copy at the last turn's start (``bundles.Fight``)
@@ -216,12 +216,12 @@ class Session:
         pending = self.pending
         if pending is None:
             return []
-        from .decode import _option
+        from .decode import decode_option
         start = int(self.G[k.G_NEV])
         if start + pending[2] > len(self.EV):
             raise RuntimeError("the paused decision's options did not fit past the events: the episode outgrew "
                                "the kernel's table (play it on the reference)")
-        return [_option(self.core.tables, self.EV[start + i]) for i in range(pending[2])]
+        return [decode_option(self.core.tables, self.EV[start + i]) for i in range(pending[2])]
 
     @property
     def over(self) -> bool:
@@ -290,7 +290,7 @@ class FastCore:
         EV = np.zeros((self.tables.emax, k.EW), np.int64)
         MARK = np.zeros((CH.shape[1], 64), np.int64)
         with np.errstate(over="ignore"):  # without numba the uint64 dice wrap as intended, with warnings
-            _play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+            _play_batch(self.arrays, seed_array([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         return Episode(self, seed, EV, CH[0], SLOTA[0], G[0])
 
     def session(self, seed: int, policy_rng: np.ndarray | None = None) -> Session:
@@ -317,13 +317,13 @@ class FastCore:
         G[0, k.NG:k.NG + len(answers)] = answers
         EV = self._scratch_events
         with np.errstate(over="ignore"):
-            _play_batch(self.arrays, _seeds([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
+            _play_batch(self.arrays, seed_array([seed]), self._policy_rngs([seed]), EV, CH, MARK, SLOTA, G)
         n = int(G[0, k.G_NEV])
         return Episode(self, seed, EV[:n].copy(), CH[0].copy(), SLOTA[0].copy(), G[0, :k.NG].copy())
 
     def run(self, seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play every seed in one kernel call: the final (CH, SLOTA, G) arrays, one row per seed."""
-        SEEDS = _seeds(seeds)
+        SEEDS = seed_array(seeds)
         CH, SLOTA, G = self._state(len(SEEDS))
         MARK = np.zeros((self.tables.SC.shape[0], 64), np.int64)
         with np.errstate(over="ignore"):

@@ -83,7 +83,7 @@ REASON_KEYS = {
 OPTION_FIELDS = ("target", "skill", "zone", "character", "template", "ally", "holder")
 
 
-def _option(tb: Tables, row: np.ndarray) -> Any:
+def decode_option(tb: Tables, row: np.ndarray) -> Any:
     o = int(row[5])
     x1, x2, x3 = int(row[6]), int(row[7]), int(row[8])
     if o in BARE:
@@ -145,7 +145,7 @@ def events(tb: Tables, EV: np.ndarray, n: int, CH: np.ndarray) -> list[ev.Event]
         if read is not None:
             out.append(read(tb, a))
         elif code == k.E_DECISION:
-            option = _option(tb, row)
+            option = decode_option(tb, row)
             out.append(ev.DecisionMade(KINDS[a[0]], tb.ids[a[1]], option, a[2], _reason_with_names(tb, a, option)))
         elif code == k.E_CSCORE:
             scores[tb.sides[a[0]]] = a[1]

@@ -22,7 +22,7 @@ from .kernel.mirror import mirrors
 from .kernel.reach import _attack_skills, _can_reach
 from .kernel.rolls import _attack_rating, _defense_rating
 from .kernel.stress import _cap
-from .observe import _rel, _slot, contest_standing
+from .observe import contest_standing, relation, slot_of
 
 # EP: where each block of the rows starts, and the sizes the compiled code reads
 (EP_NDEC, EP_CF, EP_ZF, EP_AF, EP_OF, EP_TYPE, EP_SKILL, EP_TEMPLATE, EP_FLAG, EP_COUNT, EP_WORD, EP_POINTS,
@@ -103,7 +103,7 @@ def _character_rows(ego, T, W, V, R):
             chars[r, j] = CHS[c, j]
         char_zone[r] = CH[c, k.C_ZONE]
         foe = SC[c, k.S_SIDE] != side
-        chars[r, C_REL + _rel(SC, ego, c) - 1] = 1.0  # me, an ally, a foe
+        chars[r, C_REL + relation(SC, ego, c) - 1] = 1.0  # me, an ally, a foe
         status = CH[c, k.C_STATUS]
         chars[r, C_STATUS + status] = 1.0  # active, conceded, taken out (layout.ACTIVE...)
         hops = HOPS[here, CH[c, k.C_ZONE]]
@@ -196,7 +196,7 @@ def _aspect_rows(ego, pkind, T, W, R):
             aspects[i, j] = 0.0
         aspects[i, A[aid, k.A_KIND]] = 1.0
         who = A[aid, k.A_OWNER]
-        aspects[i, 5 + _rel(SC, ego, who)] = 1.0
+        aspects[i, 5 + relation(SC, ego, who)] = 1.0
         if A[aid, k.A_ZONE] == here or (who != k.NEG and CH[who, k.C_ZONE] == here):
             aspects[i, 9] = 1.0
         h0 = 0.0
@@ -214,7 +214,7 @@ def _aspect_rows(ego, pkind, T, W, R):
         aspects[i, 11] = h1
         aspects[i, 12] = h2
         aspects[i, 13] = 1.0 if rolling and INV[side, aid] == G[k.G_ROLLNO] else 0.0
-        owner[i] = -1 if who == k.NEG else _slot(ego, who)
+        owner[i] = -1 if who == k.NEG else slot_of(ego, who)
         azone[i] = A[aid, k.A_ZONE] if A[aid, k.A_ZONE] != k.NEG else -1
     return na
 
@@ -222,7 +222,7 @@ def _aspect_rows(ego, pkind, T, W, R):
 @mirrors("fate_env.environment.entities.EntityEncoder._option")
 @njit(cache=True)
 def _option_rows(ego, count, suggested, T, W, EV, start, V, R, na):
-    """The options, field by field as EntityEncoder._option reads the reference's (decode._option):
+    """The options, field by field as EntityEncoder._option reads the reference's (decode.decode_option):
     ``R.options`` and each one's character, zone and aspect places."""
     SK, ST, P = T.SK, T.ST, T.P
     EP, OTYPE, OWORD, SKW, TPLK = V.EP, V.OTYPE, V.OWORD, V.SKW, V.TPLK
@@ -241,7 +241,7 @@ def _option_rows(ego, count, suggested, T, W, EV, start, V, R, na):
             options[i, EP[EP_WORD] + OWORD[o]] = 1.0
         if o == k.O_ATTACK or o == k.O_ZONEATTACK:
             if o == k.O_ATTACK:
-                ch = _slot(ego, x1)
+                ch = slot_of(ego, x1)
             else:
                 zn = x1
             options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
@@ -249,27 +249,27 @@ def _option_rows(ego, count, suggested, T, W, EV, start, V, R, na):
                 margin = _attack_rating(SK, ST, CH, A, ego, x2, x1) - _defense_rating(SK, ST, CH, A, P, x1, ego, x2)
                 options[i, EP[EP_HINT] + 1] = margin / 8
         elif o == k.O_SHOVE:  # a foe, a skill, a block's name (a word)
-            ch = _slot(ego, x1)
+            ch = slot_of(ego, x1)
             options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
             options[i, EP[EP_WORD] + EP[EP_BLOCK_WORD + x3]] = 1.0
         elif o == k.O_MOVE or o == k.O_OVERCOME:
             zn = x1
         elif o == k.O_ROLLFOR:  # a contest's roller and its skill
-            ch = _slot(ego, x1)
+            ch = slot_of(ego, x1)
             options[i, EP[EP_SKILL] + SKW[x2]] = 1.0
         elif o == k.O_TASK:  # a challenge's task (its number, /10) and who takes it on
             options[i, EP[EP_COUNT] + 2] = x1 / 10
-            ch = _slot(ego, x2)
+            ch = slot_of(ego, x2)
         elif o == k.O_SUPPORT or o == k.O_NEXT or o == k.O_SPIN or o == k.O_PROTECT:
-            ch = _slot(ego, x1)
+            ch = slot_of(ego, x1)
         elif o == k.O_BLOCKACT:  # a foe, and the kind of action blocked (a word)
-            ch = _slot(ego, x1)
+            ch = slot_of(ego, x1)
             options[i, EP[EP_WORD] + EP[EP_KIND_WORD + x2]] = 1.0
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:
             asp = _row(row_of, na, AL, x1)
         elif o == k.O_INVOKE:
             asp = _row(row_of, na, AL, x1)
-            ch = _slot(ego, x2)
+            ch = slot_of(ego, x2)
             options[i, EP[EP_FLAG]] = 1.0 if x3 != 0 else 0.0
             options[i, EP[EP_WORD] + (EP[EP_REROLL_WORD] if x5 != 0 else EP[EP_BONUS_WORD])] = 1.0
         elif o == k.O_ADVANTAGE:
@@ -279,7 +279,7 @@ def _option_rows(ego, count, suggested, T, W, EV, start, V, R, na):
             elif x2 == k.TGT_SCENE:
                 options[i, EP[EP_WORD] + EP[EP_SCENE_WORD]] = 1.0
             else:
-                ch = _slot(ego, x2)
+                ch = slot_of(ego, x2)
         elif o == k.O_ABSORB:
             options[i, EP[EP_COUNT]] = _bits(x1) / 5
             options[i, EP[EP_COUNT] + 1] = _bits(x2) / 5

@@ -22,7 +22,7 @@ import numpy as np
 from .kernel import layout as k
 from .jit import first_call
 from .kernel.entry import playouts
-from .core import FastCore, _seeds
+from .core import FastCore, seed_array
 from .tables import DECISION_BITS, TooLong
 
 
@@ -66,8 +66,8 @@ class Lookahead:
         OUT = np.zeros((m + 1, 3), np.int64)
         H = np.zeros((m, n, 2), np.int64)
         with np.errstate(over="ignore"):
-            first_call(playouts, self.core.arrays, _seeds([seed]), np.asarray(answers, np.int64),
-                       np.asarray(tries, np.int64), _seeds(rseeds), horizon, self._events, CH, OUT, H)
+            first_call(playouts, self.core.arrays, seed_array([seed]), np.asarray(answers, np.int64),
+                       np.asarray(tries, np.int64), seed_array(rseeds), horizon, self._events, CH, OUT, H)
         kind, actor, count = decision
         reached = (int(OUT[m, 0]), int(OUT[m, 1]), int(OUT[m, 2]))
         if reached[1] < 0 and reached[2] in (k.BAIL_ASPECTS, k.BAIL_EVENTS):

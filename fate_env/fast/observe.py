@@ -34,7 +34,7 @@ OVERFLOW = -1  # an option the layout cannot name (LayoutOverflow)
 
 
 @njit(cache=True, _nrt=False)
-def _slot(ego, c):
+def slot_of(ego, c):
     """ActionLayout.slot: the ego first, then the others in scene order."""
     if c == ego:
         return 0
@@ -42,7 +42,7 @@ def _slot(ego, c):
 
 
 @njit(cache=True, _nrt=False)
-def _rel(SC, ego, who):
+def relation(SC, ego, who):
     """0 no one, 1 me, 2 an ally, 3 a foe."""
     if who == k.NEG:
         return 0
@@ -104,21 +104,21 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
         owner = A[aid, k.A_OWNER]
         buf[o] = 1.0
         buf[o + 1 + A[aid, k.A_KIND]] = 1.0
-        buf[o + 5 + _rel(SC, ego, owner)] = 1.0
+        buf[o + 5 + relation(SC, ego, owner)] = 1.0
         if A[aid, k.A_ZONE] == myzone or (owner != k.NEG and CH[owner, k.C_ZONE] == myzone):
             buf[o + 9] = 1.0
         if rolling and INV[side, aid] == G[k.G_ROLLNO]:
             buf[o + 13] = 1.0
         for h in range(n):
             if AF[aid, h] != 0:
-                buf[o + 9 + _rel(SC, ego, h)] += AF[aid, h] / 3
+                buf[o + 9 + relation(SC, ego, h)] += AF[aid, h] / 3
     tail = base + NA * ASPECT
     for i in range(G[k.G_NAL]):
         aid = AL[i]
         if A[aid, k.A_KIND] == k.K_BOOST:
             for h in range(n):
                 if AF[aid, h] != 0:
-                    buf[tail + _rel(SC, ego, h) - 1] += AF[aid, h] / 3
+                    buf[tail + relation(SC, ego, h) - 1] += AF[aid, h] / 3
     for i in range(P[k.P_NCD]):  # countdowns.marks: the share of its boxes marked, whether it still runs
         buf[tail + 3 + 2 * i] = G[k.G_CD + 2 * i] / P[P[k.P_CD] + k.CDW * i + k.CD_BOXES]
         buf[tail + 4 + 2 * i] = 1.0 if G[k.G_CD + 2 * i + 1] != 0 else 0.0
@@ -126,7 +126,7 @@ def observe(out, buf, ego, pactor, pkind, SC, SLOTS, P, W, V):
         buf[tail + 3 + 2 * P[k.P_NCD] - 1 - DK2OBS[pkind]] = 1.0
     if LP[L_SPINOBS] >= 0:  # Fate 3.0's spin tokens held, per character in the ego's order (/3)
         for c in range(n):
-            buf[tail + LP[L_SPINOBS] + _slot(ego, c)] = CH[c, k.C_SPIN] / 3
+            buf[tail + LP[L_SPINOBS] + slot_of(ego, c)] = CH[c, k.C_SPIN] / 3
     for i in range(buf.shape[0]):
         out[i] = buf[i]
 
@@ -211,7 +211,7 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
         elif o == k.O_ATTACK:
             sk = SKMAP[0, x2]
             if sk >= 0:
-                a = LP[L_ATTACK] + _slot(ego, x1) * K + sk
+                a = LP[L_ATTACK] + slot_of(ego, x1) * K + sk
         elif o == k.O_ZONEATTACK:
             sk = SKMAP[0, x2]
             if sk >= 0:
@@ -219,27 +219,27 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
         elif o == k.O_SHOVE:
             sk = SKMAP[0, x2]
             if sk >= 0 and LP[L_BLKMAP + x3] >= 0:
-                a = LP[L_SHOVE] + (_slot(ego, x1) * K + sk) * LP[L_NBL] + LP[L_BLKMAP + x3]
+                a = LP[L_SHOVE] + (slot_of(ego, x1) * K + sk) * LP[L_NBL] + LP[L_BLKMAP + x3]
         elif o == k.O_MOVE:
             a = LP[L_MOVE] + x1
         elif o == k.O_OVERCOME:
             a = LP[L_OVERCOME] + x1
         elif o == k.O_SUPPORT:
-            a = LP[L_SUPPORT] + _slot(ego, x1)
+            a = LP[L_SUPPORT] + slot_of(ego, x1)
         elif o == k.O_SPIN:
-            a = LP[L_SPIN] + _slot(ego, x1)
+            a = LP[L_SPIN] + slot_of(ego, x1)
         elif o == k.O_PROTECT:
-            a = LP[L_PROTECT] + _slot(ego, x1)
+            a = LP[L_PROTECT] + slot_of(ego, x1)
         elif o == k.O_BLOCKACT:
-            a = LP[L_BLOCKACT] + _slot(ego, x1) * 3 + x2
+            a = LP[L_BLOCKACT] + slot_of(ego, x1) * 3 + x2
         elif o == k.O_NEXT:
-            a = LP[L_NEXT] + _slot(ego, x1)
+            a = LP[L_NEXT] + slot_of(ego, x1)
         elif o == k.O_ROLLFOR:
             sk = SKMAP[1, x2]
             if sk >= 0:
-                a = LP[L_ROLLFOR] + _slot(ego, x1) * LP[L_KC] + sk
+                a = LP[L_ROLLFOR] + slot_of(ego, x1) * LP[L_KC] + sk
         elif o == k.O_TASK:
-            a = LP[L_TASK] + x1 * C + _slot(ego, x2)
+            a = LP[L_TASK] + x1 * C + slot_of(ego, x2)
         elif o == k.O_EXPLOIT or o == k.O_REMOVE:
             if SLOT_OF[x1] >= 0:
                 a = LP[L_EXPLOIT if o == k.O_EXPLOIT else L_REMOVE] + SLOT_OF[x1]
@@ -249,7 +249,7 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
             elif x2 == k.TGT_SCENE:
                 t = C + Z
             else:
-                t = _slot(ego, x2)
+                t = slot_of(ego, x2)
             a = LP[L_ADVANTAGE] + x1 * (C + Z + 1) + t
         elif o == k.O_INVOKE:
             effect = 1 if row[10] != 0 else 0
@@ -263,7 +263,7 @@ def actions(out, mask, EV, start, count, ego, A, SLOT_OF, LP, SKMAP, boosts):
                 if b < LP[L_B]:
                     a = LP[L_BOOST] + b * 2 + effect
             elif SLOT_OF[x1] >= 0:
-                mode = effect if x3 != 0 else 2 + 2 * _slot(ego, x2) + effect
+                mode = effect if x3 != 0 else 2 + 2 * slot_of(ego, x2) + effect
                 a = LP[L_INVOKE] + SLOT_OF[x1] * (2 + 2 * C) + mode
         elif o == k.O_ABSORB:
             box = 0
