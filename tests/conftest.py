@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import fcntl
+import gc
 import io
 import os
 import signal
@@ -235,6 +236,19 @@ def _compile_paused():
                 os.kill(pid, signal.SIGCONT)
 
 
+@contextlib.contextmanager
+def _heap_frozen():
+    """The worker's heap (thousands of tests' modules, torch among them) collected, then frozen out of
+    the garbage collector for the block, as ``serve`` freezes its start-up's (fate_env/web/server.py):
+    a full collection inside a timed test walks only what the test made."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 @pytest.fixture(autouse=True)
 def _timed_apart(request, tmp_path_factory):
     """A test marked ``timed`` bounds how long a server or a page takes to answer (under a flood, per
@@ -244,7 +258,7 @@ def _timed_apart(request, tmp_path_factory):
     runs, a ``timed`` one the exclusive lock, in the run's shared temporary folder (the workers'
     parent folder under pytest-xdist); a turnstile in front keeps a waiting ``timed`` test from being
     passed over by the other worker's next tests. The kernel's background compile, if it still runs,
-    is paused meanwhile."""
+    is paused meanwhile, and the worker's heap is frozen out of the garbage collector."""
     timed = request.node.get_closest_marker("timed") is not None
     folder = tmp_path_factory.getbasetemp().parent
     with open(folder / "timed-turnstile.lock", "a") as gate, open(folder / "timed-apart.lock", "a") as held:
@@ -255,7 +269,7 @@ def _timed_apart(request, tmp_path_factory):
             if not timed:
                 fcntl.flock(gate, fcntl.LOCK_UN)
         try:
-            with _compile_paused() if timed else contextlib.nullcontext():
+            with _compile_paused() if timed else contextlib.nullcontext(), _heap_frozen() if timed else contextlib.nullcontext():
                 yield
         finally:
             fcntl.flock(held, fcntl.LOCK_UN)
