@@ -19,8 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fate_env.live import autopilot as ap  # noqa: E402
+from fate_env.live.answers import Accept, Auto, Choose  # noqa: E402
 from fate_env.live.save import SessionLog  # noqa: E402
-from fate_env.live.table import GM, Accept, Auto, Choose, Seat, Table  # noqa: E402
+from fate_env.live.seats import GM, Seat  # noqa: E402
+from fate_env.live.table import Table  # noqa: E402
 
 
 def one_fight(scene: str, seed: int, pilot: ap.Autopilot) -> Counter:

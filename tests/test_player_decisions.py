@@ -13,9 +13,11 @@ import pytest
 from test_table_model import answer_as_a_table
 
 from fate_env.live import autopilot as ap
-from fate_env.live.save import SessionLog
+from fate_env.live.answers import Accept, Choose
 from fate_env.live.commands import Command
-from fate_env.live.table import GM, Accept, Choose, Seat, Table
+from fate_env.live.save import SessionLog
+from fate_env.live.seats import GM, Seat
+from fate_env.live.table import Table
 from fate_env.rules.dice import _BLOCK
 from fate_env.rules.options import Attack, Concede, CreateAdvantage, DoneInvoking
 from fate_env.rules.stress import Absorb
@@ -256,7 +258,8 @@ def _to_offer(t: Table):
 
 
 def test_the_npcs_propose_a_compel_of_a_pcs_trouble_the_gm_offers_it_and_the_player_accepts():
-    from fate_env.live.table import Refuse, Refused
+    from fate_env.live.answers import Refuse
+    from fate_env.live.refusals import Refused
     t = _offers()
     q = _to_offer(t)
     assert q is not None and q.owner is None  # the GM's question
@@ -281,7 +284,7 @@ def test_the_npcs_propose_a_compel_of_a_pcs_trouble_the_gm_offers_it_and_the_pla
 
 
 def test_a_proposal_the_gm_lets_go_changes_nothing_and_is_not_made_again():
-    from fate_env.live.table import Refuse
+    from fate_env.live.answers import Refuse
     t = _offers()
     q = _to_offer(t)
     entries, points = len(t.log.entries), {c: f.fate_points for c, f in t.play.f.items()}

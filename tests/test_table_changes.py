@@ -14,9 +14,12 @@ from conftest import HIDDEN, hidden_duel
 
 from fate_env.live import autopilot as ap
 from fate_env.live import powers
+from fate_env.live.answers import Accept, Choose, Refuse, answer_from_json
 from fate_env.live.commands import Command
+from fate_env.live.refusals import Failed, Refused
 from fate_env.live.save import SessionLog
-from fate_env.live.table import GM, Accept, Choose, Failed, Refuse, Refused, Seat, Table, answer_from_json
+from fate_env.live.seats import GM, Seat
+from fate_env.live.table import Table
 from fate_env.rules import events as ev
 
 CYNERE = Seat("player", "cynere")
@@ -87,7 +90,7 @@ def test_an_unexpected_error_mid_change_puts_everything_back_tells_the_gm_and_th
     the autosave): the table, the log and the autosave are as before it, the GM alone reads one line."""
     save = tmp_path / "session.json"
     t = new("duel", autosave=save)
-    t._autosave()
+    t.autosave()
     before, saved = fingerprint(t), save.read_text()
     real = powers.apply
 

@@ -12,11 +12,13 @@ import pytest
 
 from fate_env.live import autopilot as ap
 from fate_env.live import powers, table_menu
+from fate_env.live.answers import Accept, Auto, Choose, Dice, Name, Override, Refuse, answer_from_json
 from fate_env.live.commands import Command, CommandError, from_json, from_words
+from fate_env.live.refusals import Refused
 from fate_env.live.save import SessionLog
+from fate_env.live.seats import GM, Seat
 from fate_env.live.session import Session, SessionSetup, run_session
-from fate_env.live.table import (GM, Accept, Auto, Choose, Dice, Name, Override, Refuse, Refused, Seat, Table,
-                                 answer_from_json)
+from fate_env.live.table import Table
 
 CYNERE = Seat("player", "cynere")
 

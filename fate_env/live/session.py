@@ -21,10 +21,14 @@ from ..content.safe_text import printable
 from ..rules.dice import DiceError, check_faces, faces_for_total
 from . import autopilot as ap
 from . import commands, said, state_panel, table_menu
+from .answers import Accept, Auto, Choose, Dice, Name, Override, Refuse
 from .powers import library_text, load_library
+from .questions import Question
+from .refusals import Refused, SaveExists
 from .save import (READ_VERSIONS, SAVE_KIND, SAVE_VERSION, SessionError, SessionLog, checksum,  # noqa: F401
                    default_autosave)
-from .table import GM, Accept, Auto, Choose, Dice, Name, Override, Question, Refuse, Refused, SaveExists, Table
+from .seats import GM
+from .table import Table
 
 #: what /help shows: the answers a question takes, then every GM command (from commands.POWERS)
 HELP = "\n".join([

@@ -20,9 +20,12 @@ import threading
 from typing import Any
 
 from ..live import commands, seats, state_panel, table_menu
+from ..live.answers import answer_from_json
 from ..live.powers import load_library
+from ..live.questions import Question
+from ..live.refusals import Failed, Refused
+from ..live.seats import Seat
 from ..live.session import Session
-from ..live.table import Failed, Question, Refused, Seat, answer_from_json
 from ..rules import options as op
 from ..rules.skills import DEFAULT_SKILLS
 

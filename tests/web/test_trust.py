@@ -21,9 +21,12 @@ from hypothesis import strategies as st  # noqa: E402
 from test_server import table  # noqa: E402
 
 from fate_env.live import autopilot as ap  # noqa: E402
+from fate_env.live.answers import Choose  # noqa: E402
 from fate_env.live.commands import POWERS, Command  # noqa: E402
+from fate_env.live.refusals import Refused  # noqa: E402
 from fate_env.live.save import SessionLog  # noqa: E402
-from fate_env.live.table import Choose, Refused, Seat, Table  # noqa: E402
+from fate_env.live.seats import Seat  # noqa: E402
+from fate_env.live.table import Table  # noqa: E402
 from fate_env.web import guard  # noqa: E402
 
 #: every command the table knows, from its declarations (so a new one is covered the day it is added)
