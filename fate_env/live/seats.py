@@ -36,6 +36,12 @@ def may_answer(seat: Seat, owner: str | None) -> bool:
     return seat.role == "gm" or (seat.role == "player" and owner is not None and owner == seat.pc)
 
 
+def sees_everything(seat: Seat) -> bool:
+    """Whether the seat reads what the others do not: the aspects still hidden (003:854-867), the GM's
+    own notes, every question's options, the other seats' links. The GM's alone."""
+    return seat.role == "gm"
+
+
 def why_not_command(seat: Seat) -> str:
     return "the GM's commands need the GM's link"
 

@@ -175,9 +175,9 @@ class TableHost:
         q = shared.get("question")
         mine = bool(q) and not busy and seats.may_answer(seat, q["owner"])
         question = None if q is None or busy else {**q, "yours": mine,
-                                                   "items": items if mine or seat.role == "gm" else []}
+                                                   "items": items if mine or seats.sees_everything(seat) else []}
         out = {**shared, "busy": busy, "role": seat.role, "pc": seat.pc, "question": question}
-        if seat.role != "gm":  # what is hidden is the GM's alone (003:854-867), and so are the GM's own notes
+        if not seats.sees_everything(seat):  # what is hidden is the GM's alone (003:854-867), and so are the GM's own notes
             out["feed"] = shared["table_feed"]
             if question is not None:
                 question.update(shared["table_question"])
@@ -185,7 +185,7 @@ class TableHost:
                 out["scene"] = shared["table_scene"]
         for key in ("table_scene", "table_feed", "table_question"):
             out.pop(key, None)
-        if seat.role == "gm":
+        if seats.sees_everything(seat):
             out["gm"] = self._gm_lists()
         return out
 
@@ -265,7 +265,7 @@ class TableHost:
         with self._cond:
             if self._report is None:
                 return None
-            return self._report[0] if seat.role == "gm" else self._report[1]
+            return self._report[0] if seats.sees_everything(seat) else self._report[1]
 
 
 def _public(value: Any, redact) -> Any:

@@ -158,7 +158,7 @@ class _Routes:
     async def state(self, request: Request) -> Response:
         seat = self.seat_of(request)
         snap = self.host.snapshot(seat)
-        if seat.role == "gm":  # only the GM's page hands out the other links (and their QR codes)
+        if seats.sees_everything(seat):  # only the GM's page hands out the other links (and their QR codes)
             snap["links"] = self.links.for_gm(str(request.base_url).rstrip("/"), self.host)
         return JSONResponse(snap, headers=_NO_STORE)
 
