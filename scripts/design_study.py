@@ -85,7 +85,8 @@ def design(data, seed: int, target: float, trials: int, budget: float, method: s
         or any(f.left_behind() == 0 for f in r.finals.values())
     return {"within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()),
             "possible": possible, "exchanges": fig.mean_exchanges, "harm": fig.harm / max(fig.fights, 1),
-            "seconds": seconds, "moved": r.chosen.moved, "trials": len(r.trials)}
+            "seconds": seconds, "moved": r.chosen.moved, "trials": len(r.trials),
+            "met": r.met, "replays": len(r.finals), "stopped": r.stopped_early}  # met: inside the band on its replays
 
 
 def line(seed: int, rules: str, target: float, m: str, got: dict) -> str:

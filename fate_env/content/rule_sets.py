@@ -3,6 +3,8 @@ and states only its differences; :func:`load_rules` resolves the chain into a :c
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,19 @@ def _rule_file(name: Any, file: str, field: str) -> Path:
     return path
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str, mtime_ns: int, size: int) -> Any:
+    """A rule-set file parsed once per version of it (its time and size in the key: an edit is read
+    anew). A scene built many times over (the designer builds one per candidate) reads each once."""
+    return load_yaml_file(path, "rule-set file")
+
+
+def _read_rule_file(path: Path) -> Any:
+    """The rule-set file's mapping, the caller's own copy (the parsed one is kept for the next)."""
+    st = path.stat()
+    return copy.deepcopy(_parsed(str(path), st.st_mtime_ns, st.st_size))
+
+
 def rule_set_chain(name: str, file: str = "<rules>", field: str = "rules") -> list[tuple[Path, dict[str, Any]]]:
     """The files of a rule set and of those it ``inherits:``, itself first, each with its own mapping.
 
@@ -41,7 +56,7 @@ def rule_set_chain(name: str, file: str = "<rules>", field: str = "rules") -> li
                              "expected a chain that ends in a rule set that inherits nothing (condensed)")
         if len(chain) >= MAX_RULE_INHERITS:
             raise SceneError(str(path), "inherits", f"a chain of over {MAX_RULE_INHERITS} rule sets")
-        data = load_yaml_file(path, "rule-set file")
+        data = _read_rule_file(path)
         if not isinstance(data, dict):
             raise SceneError(str(path), "(rule set)", "expected a mapping of dials")
         chain.append((path, data))

@@ -8,4 +8,4 @@ TOLERANCE = 0.04
 #: trials when --trials is not given (the budget may stop it sooner)
 DEFAULT_TRIALS = 600
 #: the search's time budget when --budget is not given, in seconds
-DEFAULT_BUDGET = 120.0
+DEFAULT_BUDGET = 55.0

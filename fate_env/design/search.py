@@ -5,8 +5,8 @@ target (the main one), how far a PC is left behind (judge.Figures.left_behind), 
 shortness (minus its mean exchanges) and the knobs moved from the scene as written. The scene as
 written is the first trial. With the same seed and trial count the search is the same, trial for
 trial (one process, a seeded sampler, the same dice for every candidate); ``budget`` only stops it
-early (leaving time for the finalists' replays, priced at the trials' own pace), and then says how many
-trials it ran. Once a candidate is good enough (:func:`good`) the search
+early (leaving time for RESERVED_REPLAYS finalists' replays, priced at the trials' own pace), and then
+says how many trials it ran. Once a candidate is good enough (:func:`good`) the search
 looks SETTLE trials further and stops, trials to spare.
 """
 
@@ -29,6 +29,9 @@ SEARCH_FIGHTS, CHUNK = 800, 200
 FINAL_FIGHTS = 3000
 #: finalists replayed: the best-ranked this many inside the band, and the closest half as many
 FINALISTS = 8
+#: replays the budget keeps time for (priced at the trials' pace): the finalists are replayed best
+#: first and stop at the first that holds on fresh dice, so most designs replay one or two
+RESERVED_REPLAYS = 3
 #: "a fight long enough to matter": every PC acts this many exchanges on average
 MIN_EXCHANGES = 3.0
 #: the share of fights a design may leave unresolved at the exchange cap: past it a stand-off (NPCs
@@ -40,6 +43,9 @@ MEASURABLY = 0.01
 #: once a candidate is good enough (see :func:`good`), the search looks this many trials more for one
 #: that moves fewer knobs, then stops: a GM waits for an answer, not for the whole trial count
 SETTLE = 40
+#: the line (see Line): the side toned to its strongest or weakest, then halved this many times towards
+#: the target (space.toward), where no candidate of the first LINE_AFTER trials came within twice the tolerance
+LINE_STEPS, LINE_AFTER = 5, 40
 #: a finalist is taken only this far inside the band on its replay (a fraction of the tolerance),
 #: so that fresh dice (the independent bench) leave it inside too
 INNER = 0.3
@@ -92,6 +98,61 @@ def rank(t: Trial, target: float, fig: Figures | None = None) -> tuple:
             abs(f.win_rate - target))
 
 
+class Line:
+    """The whole side toned up or down together (space.toward) and bisected on how far, until the PCs'
+    win rate is near the target or LINE_STEPS halvings are spent: what a GM does when fiddling with
+    single settings gets nowhere. The search starts it only then (no candidate near the target after
+    LINE_AFTER trials: a big side, few of its settings near the target); its trials are told to the
+    search like any other. Started elsewhere, its candidates (placed and aimed as written) would crowd
+    the search's model of where good designs lie, away from the placements that bring a PC in. The
+    PCs win less as the side grows stronger, so a fraction whose win rate is above the target and
+    one whose rate is below bracket it."""
+
+    def __init__(self, knobs: list[S.Knob], target: float, tolerance: float):
+        self.knobs, self.target, self.tolerance = knobs, target, tolerance
+        self.base = S.written(knobs)
+        self.above: float | None = None   # a fraction whose PCs' win rate is above the target
+        self.below: float | None = None   # ... and one whose rate is below it
+        self.steps = LINE_STEPS
+        self.trying: float | None = None  # the fraction of the trial in flight (None: not under way)
+
+    def start(self, written: Figures) -> None:
+        """Begin from the scene as written (the fraction 0) towards the end the target lies on."""
+        self.learn_at(0.0, written.win_rate)
+
+    def next(self) -> dict[str, int] | None:
+        """The next trial's settings, or None when the line is not under way."""
+        return None if self.trying is None else S.toward(self.knobs, self.base, self.trying)
+
+    def learn(self, fig: Figures) -> None:
+        """What the trial in flight showed; sets the next fraction to try (or ends the line)."""
+        if self.trying is not None:
+            self.learn_at(self.trying, fig.win_rate)
+
+    def learn_at(self, a: float, rate: float) -> None:
+        if abs(rate - self.target) <= self.tolerance / 2:
+            self.trying = None  # near enough: the search takes it from here
+            return
+        if rate > self.target:
+            self.above = a
+        else:
+            self.below = a
+        if self.above is None or self.below is None:  # from the scene as written, the end on the target's
+            self.trying = (1.0 if rate > self.target else -1.0) if a == 0.0 else None  # side; an end still off: out of reach
+            return
+        if self.steps == 0:
+            self.trying = None
+            return
+        self.steps -= 1
+        self.trying = (self.above + self.below) / 2
+
+
+#: the candidates TPE draws and weighs for each trial (Optuna's default is 24): its cost per trial grows
+#: with them times the knobs times the trials so far, and on a side of 80 knobs at 24 it took more of a
+#: design's time than the fights did
+EI_CANDIDATES = 8
+
+
 #: the searches the study compares at the same budget (scripts/design_study.py): the designer's TPE,
 #: random search and a plain genetic algorithm (NSGA-II, the anchors' "No Player Left Behind" method)
 SAMPLERS = ("tpe", "random", "ga")
@@ -103,7 +164,8 @@ def _sampler(name: str, seed: int, trials: int):
         return optuna.samplers.RandomSampler(seed=seed)
     if name == "ga":
         return optuna.samplers.NSGAIISampler(seed=seed, population_size=max(4, min(50, trials // 6)))
-    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=min(16, max(4, trials // 5)))
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=min(16, max(4, trials // 5)),
+                                        n_ei_candidates=EI_CANDIDATES)
 
 
 @dataclass(frozen=True)
@@ -147,12 +209,15 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         chosen_sampler = _sampler(sampler, seed, trials)
     study = optuna.create_study(directions=["minimize"] * 4, sampler=chosen_sampler)
     study.enqueue_trial(S.written(knobs))
+    line = Line(knobs, target, tolerance)
     done: list[Trial] = []
     start = time.monotonic()
     stopped = False
     settled: int | None = None
-    fought, fighting = 0, 0.0  # fights the trials played and the seconds they took: what a replay costs
-    replays = (1 + FINALISTS // 2 + FINALISTS) * FINAL_FIGHTS
+    # fights the trials played and the seconds they took: what a replay costs. The first trial is left out
+    # of the pace (and the budget first asked after the second): it pays for loading the compiled kernel
+    fought, fighting = 0, 0.0
+    reserve = RESERVED_REPLAYS * FINAL_FIGHTS
 
     def core_for(values: dict[str, int]):
         scene = scene_from_dict(S.apply(data, side, values), file, rules=rules)
@@ -164,11 +229,17 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         return FastCore(scene, who)
 
     for n in range(trials):
-        if n and time.monotonic() - start + replays * fighting / max(fought, 1) > budget:
+        if n > 1 and time.monotonic() - start + reserve * fighting / max(fought, 1) > budget:
             stopped = True  # the finalists' replays still to come fit in what is left of the budget
             break
         if settled is not None and n - settled > SETTLE:
             break
+        if n == LINE_AFTER and done[0].figures and not any(
+                t.figures and abs(t.figures.win_rate - target) <= 2 * tolerance for t in done):
+            line.start(done[0].figures)
+        planned = line.next()
+        if planned is not None:
+            study.enqueue_trial(planned)
         trial = study.ask()
         values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
         moved = S.moved(knobs, values)
@@ -177,12 +248,17 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         except SceneError as exc:  # a design the loader refuses is no design: the search learns it
             study.tell(trial, state=optuna.trial.TrialState.FAIL)
             done.append(Trial(n, values, None, None, moved, str(exc)))
+            line.trying = None  # the line is left to the search (a toned side the loader refuses)
             continue
         began = time.monotonic()
         fig = judge(core, pcs, seeds, target, tolerance, CHUNK)
+        if n == 1:  # the pace from the second trial on (see above)
+            fought, fighting = 0, 0.0
         fought, fighting = fought + fig.fights, fighting + time.monotonic() - began
         obj = objectives(fig, target, moved)
         study.tell(trial, list(obj))
+        if planned is not None:
+            line.learn(fig)
         done.append(Trial(n, values, fig, obj, moved))
         if settled is None and good(fig, target, tolerance):
             settled = n
@@ -203,22 +279,41 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
             fig = judge(core_for(t.values), pcs, fresh, target, tolerance, FINAL_FIGHTS)  # built anew: cheap
             finals[t.number] = fig
         return finals[t.number]
-    for t in [judged[0]] + inside[:FINALISTS] + closest[:FINALISTS // 2]:  # the scene as written (the first
-        replay(t)                         # trial), the best-ranked in the band, and the closest
-    replayed = [t for t in judged if t.number in finals]
 
     def off(t: Trial) -> float:
         return abs(finals[t.number].win_rate - target) + stand_off(finals[t.number])
+
+    def choice(t: Trial) -> tuple:  # the PCs left least behind first; then one well inside (fresh dice keep it in)
+        first, behind, *rest = rank(t, target, finals[t.number])
+        return (first, behind, off(t) > INNER * tolerance, *rest)
+
+    # best first; the first that holds on fresh dice (fights that end, no PC left behind, well inside the
+    # band) cannot be bettered on those counts by a later one, which ranks no better on the search's dice
+    def spent() -> bool:  # past the budget: no more finalists once one has been replayed
+        return bool(finals) and time.monotonic() - start > budget
+
+    for t in inside[:FINALISTS]:
+        if spent():
+            break
+        replay(t)
+        if off(t) <= tolerance and choice(t)[:3] == (False, 0, False):
+            break
+    else:
+        for t in closest[:FINALISTS // 2]:
+            if spent():
+                break
+            replay(t)
+    replayed = [t for t in judged if t.number in finals]
     loose = [t for t in replayed if off(t) <= tolerance]
     met = bool(loose)
-    if met:  # the PCs left least behind first; among those, one well inside (fresh dice keep it inside)
-        def choice(t: Trial) -> tuple:
-            first, behind, *rest = rank(t, target, finals[t.number])
-            return (first, behind, off(t) > INNER * tolerance, *rest)
+    if met:
         chosen = min(loose, key=choice)
     else:  # the closest it found, said as such; the scene as written unless another is measurably closer
-        chosen = min(replayed, key=lambda t: (off(t), finals[t.number].left_behind(), t.moved))
         written = judged[0]
+        if written.number == 0:
+            replay(written)
+            replayed = [t for t in judged if t.number in finals]
+        chosen = min(replayed, key=lambda t: (off(t), finals[t.number].left_behind(), t.moved))
         if written.number == 0 and off(chosen) > off(written) - MEASURABLY:
             chosen = written
     return Result(knobs, done, chosen, met, stopped, time.monotonic() - start, finals, settled=settled)

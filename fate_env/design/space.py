@@ -20,6 +20,7 @@ The PCs, the map, the scene's aspects and every other field stay exactly as writ
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +212,32 @@ def written(ks: list[Knob]) -> dict[str, int]:
     """The scene as written, each knob brought inside its guideline (a nameless NPC written Great
     starts at Good: the search's first candidate; it counts as a knob moved)."""
     return {k.name: min(k.high, max(k.low, k.written)) for k in ks}
+
+
+#: the knobs that make the designed side stronger as they rise; the others (where an NPC starts, whom it
+#: goes for) shape the fight without making the side stronger or weaker as such
+STRENGTH = (".skill", ".stress", ".copies", ".count", ".present", ".shift", ".stunts", ".stunt", ".weapon", ".armor",
+            ".aspects")
+
+
+#: the golden ratio's fraction: the points at which the knobs step (toward) spread evenly, whatever their number
+GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def toward(ks: list[Knob], values: dict[str, int], alpha: float) -> dict[str, int]:
+    """``values`` with every strength knob (STRENGTH) moved the fraction ``alpha`` of the way to its
+    strongest setting (``alpha`` > 0) or its weakest (< 0), and the rest as they are: the whole side
+    toned up or down together, as a GM first does with opposition too strong or too weak. Each knob
+    steps at its own points along the way (staggered by the golden ratio), so that a side of many
+    two-valued knobs (who shows up) changes a few at a time, not all at one fraction."""
+    out = dict(values)
+    strength = [k for k in ks if k.name.endswith(STRENGTH)]
+    for j, k in enumerate(strength):
+        end = k.high if alpha > 0 else k.low
+        span = abs(end - values[k.name])
+        step = min(span, math.floor(abs(alpha) * span + ((j + 1) * GOLDEN) % 1.0))
+        out[k.name] = values[k.name] + (step if end >= values[k.name] else -step)
+    return out
 
 
 def counted(k: Knob) -> bool:

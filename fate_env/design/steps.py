@@ -228,7 +228,8 @@ def _why_not(t: Q.Trial, res: Q.Result) -> str:
         return " (the design)"
     fig = res.finals.get(t.number)
     if fig is None:
-        return " (not a finalist: not among the closest or the best-ranked in the band)"
+        return (" (not replayed: not among the closest or the best-ranked in the band, or ranked below a "
+                "finalist that held on fresh dice)")
     if Q.stand_off(fig) > 0:
         return f" (its replay: {fig.unresolved / fig.fights:.0%} of fights at the exchange cap)"
     return f" (its replay: the PCs won {fig.win_rate:.1%}, left behind {fig.left_behind():.2f})"
