@@ -98,3 +98,19 @@ def test_the_shipped_files_are_yaml_a_reader_can_follow():
         data = yaml.safe_load(path.read_text())
         assert data["name"] == path.stem
         assert "inherits" not in data or (RULES / f"{data['inherits']}.yaml").exists()
+
+
+def test_a_rule_set_file_edited_between_loads_is_read_anew_and_a_load_changes_no_later_one(tmp_path, monkeypatch):
+    """A rule-set file is parsed once per version (rule_sets._parsed: its time and size in the key): an edit
+    is read at the next load, and what one load is handed is its own (changing it changes no later load)."""
+    import os
+    _sets(tmp_path, monkeypatch, {"mine": "inherits: condensed\nname: mine\nstress: {one_box_per_hit: true}\n"})
+    assert load_rules("mine").one_box_per_hit
+    path = tmp_path / "rules" / "mine.yaml"
+    path.write_text("inherits: condensed\nname: mine\nstress: {one_box_per_hit: false}\n")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a second later, whatever the clock
+    assert not load_rules("mine").one_box_per_hit
+    chain = rule_set_chain("mine")
+    chain[0][1]["stress"]["one_box_per_hit"] = True  # the caller's copy
+    assert not load_rules("mine").one_box_per_hit
