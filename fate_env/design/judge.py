@@ -32,7 +32,7 @@ class Figures:
     unresolved: int = 0
     dealt: dict[str, int] = field(default_factory=dict)   # shifts each PC dealt, over every fight
     assists: dict[str, int] = field(default_factory=dict)  # free invokes each PC held that an ally spent
-    worst: dict[str, int] = field(default_factory=dict)   # fights in which each PC came off worst
+    worst: dict[str, float] = field(default_factory=dict)  # fights each PC came off worst (ties shared)
     harm: int = 0        # harm to the PCs, over every fight (bench_report.HARM per consequence, TAKEN_OUT_HARM)
     bailed: int = 0      # fights the fast core handed back unfinished (left out of the figures)
     raced_out: bool = False
@@ -114,10 +114,11 @@ def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: 
     if harms:
         H = np.stack(harms, axis=1)
         fig.harm += int(H.sum())
-        worst = H.argmax(axis=1)  # the first of the most harmed, as bench's worst_pc
-        hurt = H.max(axis=1) > 0
+        top = H.max(axis=1, keepdims=True)
+        most = (H == top) & (top > 0)  # the most harmed share a fight's "worst-off" (bench_report.worst_off)
+        part = most / np.maximum(most.sum(axis=1, keepdims=True), 1)
         for j, p in enumerate(fig.pcs):
-            fig.worst[p] = fig.worst.get(p, 0) + int(((worst == j) & hurt).sum())
+            fig.worst[p] = fig.worst.get(p, 0.0) + float(part[:, j].sum())
 
 
 def judge(core: Any, pcs: tuple[str, ...], seeds: list[int], target: float, tolerance: float,

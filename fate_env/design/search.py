@@ -129,6 +129,10 @@ class Line:
         if self.trying is not None:
             self.learn_at(self.trying, fig.win_rate)
 
+    def stop(self) -> None:
+        """End the line: the search takes it from here (a toned side the loader refused)."""
+        self.trying = None
+
     def learn_at(self, a: float, rate: float) -> None:
         if abs(rate - self.target) <= self.tolerance / 2:
             self.trying = None  # near enough: the search takes it from here
@@ -248,7 +252,7 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         except SceneError as exc:  # a design the loader refuses is no design: the search learns it
             study.tell(trial, state=optuna.trial.TrialState.FAIL)
             done.append(Trial(n, values, None, None, moved, str(exc)))
-            line.trying = None  # the line is left to the search (a toned side the loader refuses)
+            line.stop()
             continue
         began = time.monotonic()
         fig = judge(core, pcs, seeds, target, tolerance, CHUNK)
@@ -257,8 +261,7 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         fought, fighting = fought + fig.fights, fighting + time.monotonic() - began
         obj = objectives(fig, target, moved)
         study.tell(trial, list(obj))
-        if planned is not None:
-            line.learn(fig)
+        line.learn(fig)
         done.append(Trial(n, values, fig, obj, moved))
         if settled is None and good(fig, target, tolerance):
             settled = n

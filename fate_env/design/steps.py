@@ -15,6 +15,7 @@ from ..content.paths import OutputPathError, atomic_open, check_output
 from ..content.scenes import SceneError, read_scene_data, scene_from_dict
 from ..content.scene_files import scene_path
 from ..evaluation import bench as B
+from ..evaluation.bench_report import worst_off_counts
 from . import output as O
 from . import search as Q
 from . import space as S
@@ -140,9 +141,7 @@ def bench_file(path: str, controls: dict[str, str], seed: int) -> Figures:
         for p in pcs:
             fig.dealt[p] = fig.dealt.get(p, 0) + r["characters"][p]["shifts_dealt"]
             fig.assists[p] = fig.assists.get(p, 0) + r["characters"][p]["assists"]
-        w = r["worst_pc"]
-        if w and (w["taken_out"] or w["consequences"]):
-            fig.worst[w["id"]] = fig.worst.get(w["id"], 0) + 1
+    fig.worst = worst_off_counts(records, list(pcs))
     return fig
 
 

@@ -19,6 +19,29 @@ HARM = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
 TAKEN_OUT_HARM = 10
 
 
+def harm(character: dict[str, Any]) -> int:
+    """How badly a fight left one character (a record's ``characters`` entry), by HARM and TAKEN_OUT_HARM."""
+    return TAKEN_OUT_HARM * bool(character["taken_out"]) + sum(HARM[x] for x in character["consequences"])
+
+
+def worst_off(harms: dict[str, int]) -> dict[str, float]:
+    """Each PC's part of "came off worst" in one fight, from its harm: the most harmed share the fight
+    equally, and none has a part when no PC was harmed. A fight in which every PC is taken out alike has
+    no single worst-off PC; counting it for the first listed blamed one PC for every fight the PCs lost."""
+    top = max(harms.values(), default=0)
+    most = [p for p, h in harms.items() if h == top] if top > 0 else []
+    return {p: (1 / len(most) if p in most else 0.0) for p in harms}
+
+
+def worst_off_counts(records: list[dict[str, Any]], pcs: list[str]) -> dict[str, float]:
+    """Over ``records``, the fights each PC came off worst (worst_off's parts, summed)."""
+    out = dict.fromkeys(pcs, 0.0)
+    for r in records:
+        for p, part in worst_off({p: harm(r["characters"][p]) for p in pcs}).items():
+            out[p] += part
+    return out
+
+
 def _mean(xs: Iterable[float]) -> float | None:
     xs = list(xs)
     return sum(xs) / len(xs) if xs else None
@@ -73,16 +96,15 @@ def coverage(scene) -> list[str]:
 
 def carried(scene, records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """Who carried the fight, per PC: its part of the shifts the PCs dealt (over every fight), the
-    fights it came off worst (bench.summarise's worst_pc, harmed), and the fights it was taken out."""
+    fights it came off worst (worst_off: ties shared), and the fights it was taken out."""
     pcs = [c.id for c in scene.characters if c.kind == "pc"]
     n = len(records) or 1
     total = sum(r["characters"][p]["shifts_dealt"] for r in records for p in pcs) or 1
-    worst = Counter(r["worst_pc"]["id"] for r in records if r["worst_pc"] and
-                    (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
+    worst = worst_off_counts(records, pcs)
     return {p: {"share_of_shifts": sum(r["characters"][p]["shifts_dealt"] for r in records) / total,
                 "shifts_dealt": sum(r["characters"][p]["shifts_dealt"] for r in records) / n,
                 "assists": sum(r["characters"][p]["assists"] for r in records) / n,
-                "worst_off": worst.get(p, 0) / n,
+                "worst_off": worst[p] / n,
                 "taken_out": sum(r["characters"][p]["taken_out"] for r in records) / n} for p in pcs}
 
 
@@ -166,11 +188,11 @@ def report_lines(scene, grid: list[dict], by_variant: list[list[dict]], focus: s
         out.append(f"  unresolved (hit the exchange cap, kept apart): {sum(r['unresolved'] for r in recs)}")
         out.append(f"  disasters: a PC taken out in {sum(1 for r in recs if r['pc_taken_out'])} episode(s); "
                    f"a severe or extreme consequence on a PC in {sum(1 for r in recs if r['pc_severe'])}")
-        worst = Counter(r["worst_pc"]["id"] for r in recs if r["worst_pc"] and
-                        (r["worst_pc"]["taken_out"] or r["worst_pc"]["consequences"]))
-        if worst:
-            who, times = worst.most_common(1)[0]
-            out.append(f"  worst-off PC most often: {who} ({times} of {len(recs)})")
+        worst = worst_off_counts(recs, [c.id for c in scene.characters if c.kind == "pc"])
+        if any(worst.values()):
+            who = max(worst, key=worst.__getitem__)
+            out.append(f"  worst-off PC most often: {who} (in {worst[who] / len(recs):.0%} of fights, "
+                       "a fight's most harmed sharing it)")
         out += carried_lines(scene, recs)
         hist = histogram(recs)
         top = max(hist.values())
