@@ -4,6 +4,8 @@ Each is ``basic`` (agents/basic.py) with a few rules changed, and each rule
 gives its reason for the narration. Parameters live in ``configs/policies.yaml``.
 
 * ``brute``: goes for the closest foe and hits it; never concedes.
+* ``spreader``: spreads its blows: hits the foe in reach with the most left to take (the
+  opposite of the tactician's focus), so that no one foe bears the fight; concedes as ``basic``.
 * ``sniper``: keeps its distance: steps out of a foe's zone, then shoots.
 * ``tactician``: stacks free invokes with advantages on the most wounded foe,
   then attacks it and cashes them all; full defense when one hit from out.
@@ -57,6 +59,28 @@ class BruteController(BasicController):
             i = max(same, key=lambda i: c.attack_rating(me, opts[i].skill, opts[i].target))
             return i, reason("smash", c.scene.display_names, target=opts[i].target)
         return super()._turn(c, d)
+
+
+@register("spreader")
+class SpreaderController(BasicController):
+    """``basic``, but with an attack in reach it spreads its blows: the foe with the most left to take
+    (Conflict.capacity; the first offered of those alike), hit with its best-rated attack. What a GM
+    does with thugs meant to test every PC, not to take the weakest out: the designer's attention
+    setting "spreads its blows" (design/space.py). Like ``brute`` it hits before it works on a scene's
+    goal or blasts a zone; unlike it, it concedes as ``basic`` does."""
+
+    name = "spreader"
+
+    def _turn(self, c: Conflict, d: Decision) -> tuple[int, str]:
+        me, opts = d.actor, d.options
+        attacks = _attacks(c, d)
+        if not attacks or (self._should_concede(c, me) and any(type(o) is Concede for o in opts)):
+            return super()._turn(c, d)
+        targets = list(dict.fromkeys(opts[i].target for i in attacks))
+        fresh = max(targets, key=lambda t: (c.capacity(t), -targets.index(t)))
+        i = max((i for i in attacks if opts[i].target == fresh),
+                key=lambda i: (c.attack_rating(me, opts[i].skill, fresh), -i))
+        return i, reason("spread", c.scene.display_names, target=fresh)
 
 
 @register("sniper")

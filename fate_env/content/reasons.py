@@ -26,6 +26,7 @@ REASONS: dict[str, str] = {
     "full_defense": "goes on full defense: no foe in reach",
     "nothing": "has nothing useful to do",
     "smash": "smashes the closest foe, {target}",  # brute
+    "spread": "spreads its blows: strikes {target}, the foe with the most left to take",  # spreader
     "back_off": "backs off to {zone} to keep its distance",  # sniper
     "shoot": "shoots {target} from range",  # sniper
     "guard": "goes on full defense: one hit from out",  # tactician

@@ -50,7 +50,8 @@ STUNT_NAMES = {"attack": "Designed: Pressing Edge", "mild": "Designed: Hard to P
 #: how a designed NPC spreads its attention: the scripted policies a GM would pick between for whom a
 #: thug goes for (its ``controller``), each in a GM's words (agents/basic.py, agents/tactics.py)
 ATTENTION = (("basic", "goes for the best odds in reach"), ("brute", "engages the nearest foe"),
-             ("tactician", "sets up on the most wounded foe, then strikes it"))
+             ("tactician", "sets up on the most wounded foe, then strikes it"),
+             ("spreader", "spreads its blows: strikes the foe with the most left to take"))
 ATTENTION_NAMES = tuple(name for name, _ in ATTENTION)
 
 

@@ -74,7 +74,7 @@ REASON_KEYS = {
     k.R_A_OFFER: "offer_concession", k.R_CN_ACCEPT: "accept_concession", k.R_H_ACT: "act_now", k.R_C_TAKES: "take_aspect", k.R_I_SPIN: "spend_spin", k.R_T_MINOR_STEP: "minor_step", k.R_T_PROTECT: "protect", k.R_T_BLOCKS: "block_attacks",
     k.R_CT_ROLL: "contest_roll", k.R_CT_HELPS: "contest_help", k.R_CT_NORANK: "contest_no_rank",
     k.R_CT_ALLIN: "contest_all_in", k.R_CT_KEEP: "contest_keep", k.R_CT_TASK: "task_odds", k.R_CT_DONE: "task_done",
-    k.R_T_TASK: "work_on_task", k.R_T_RETREAT: "retreat",
+    k.R_T_TASK: "work_on_task", k.R_T_RETREAT: "retreat", k.R_T_SPREAD: "spread",
     k.R_T_STACKS: "stack", k.R_T_BLAST: "blast", k.R_T_OUTMATCHED: "outmatched", k.R_T_BACKS_UP: "back_up", k.R_T_CLOSES: "close_in_better", k.R_C_ONLY: "only_way",
     **{base + bear: f"{word}_invoke_{how}" for base, word in ((k.R_I_FREE, "free"), (k.R_I_PAID, "paid"))
        for bear, how in enumerate(k.BEARINGS)},

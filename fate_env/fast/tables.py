@@ -38,7 +38,7 @@ AGENT = "agent"
 #: basic with other parameters, spender stacker with a stack of 0, and counter spender with guard
 POLICY_KINDS = {"basic": k.PK_BASIC, "coward": k.PK_BASIC, "brute": k.PK_BRUTE, "minion": k.PK_MINION,
                 "sniper": k.PK_SNIPER, "tactician": k.PK_TACTICIAN, "support": k.PK_SUPPORT, "random": k.PK_RANDOM,
-                "stacker": k.PK_STACKER, "spender": k.PK_STACKER, "counter": k.PK_STACKER,
+                "stacker": k.PK_STACKER, "spender": k.PK_STACKER, "counter": k.PK_STACKER, "spreader": k.PK_SPREAD,
                 AGENT: k.PK_BASIC}
 #: the decision kinds a seat may answer from outside (kernel.POL_ASKS bits; decode.KINDS spells them)
 DECISION_BITS = {word: code for code, word in enumerate(k.DECISIONS)}

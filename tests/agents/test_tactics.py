@@ -18,8 +18,9 @@ from fate_env.rules.options import (
 )
 from fate_env.content.scenes import load_scene
 from fate_env.evaluation.stats import bradley_terry, odds_against, wilson
+from fate_env.fast.tables import CONTROLLERS
 
-SCRIPTED = ["basic", "brute", "sniper", "tactician", "coward", "minion", "support", "stacker", "spender", "counter"]
+SCRIPTED = [c for c in CONTROLLERS if c != "random"]  # every script the fast core plays too
 
 DUO = {
     "hero": {"kind": "pc", "side": "pcs", "zone": "room", "skills": {"Fight": 4, "Athletics": 2, "Shoot": 2},
@@ -76,6 +77,25 @@ def test_tactician_sets_up_before_striking_and_defends_when_one_hit_from_out():
     for s in f.slots:
         s.aspect = -1
     assert choose("tactician", c, "turn", "npc") == FullDefense()
+
+
+def test_spreader_strikes_the_foe_with_the_most_left_to_take_where_the_tactician_focuses():
+    """Two heroes in reach, one with its boxes marked: the tactician goes for the wounded one, the
+    spreader for the fresh one (with its best-rated attack), and says why."""
+    trio = {**DUO, "sidekick": {**DUO["hero"], "high_concept": "Loyal Sidekick"}}
+    c = start(make_scene(trio, first="npc"), seed=0)
+    for t in c.f["hero"].tracks.values():
+        t.marked = [True] * len(t.values)
+    assert c.capacity("hero") < c.capacity("sidekick")
+    focus = choose("tactician", c, "turn", "npc")
+    assert focus.target == "hero"
+    d = c.pending
+    index, why = make_controller("spreader").choose(c, d)
+    pick = d.options[index]
+    assert type(pick) is Attack and pick.target == "sidekick" and pick.skill == "Shoot"  # Shoot 3 over Fight 2
+    assert "Sidekick" in why and "most left to take" in why
+    c2 = start(make_scene(trio, first="npc"), seed=0)  # all alike: the first foe offered
+    assert choose("spreader", c2, "turn", "npc").target == choose("brute", c2, "turn", "npc").target
 
 
 def test_stacker_stacks_on_its_own_aspect_then_puts_the_whole_stack_into_the_blow():

@@ -10,6 +10,7 @@ import pytest
 from agents.base import controllers_for, play
 from fate_env.evaluation.bench import episode_seed
 from fate_env.fast import FastCore, Unsupported, covered
+from fate_env.fast.tables import CONTROLLERS
 from fate_env.fast import kernel as k
 from fate_env.rules.engine import start
 from fate_env.content.reasons import reason
@@ -94,14 +95,16 @@ def test_the_compared_dials_reach_the_extreme_consequence_and_its_replaced_aspec
                                  ("random", "basic"), ("support", "random"), ("random", "random"),
                                  ("stacker", "basic"), ("tactician", "stacker"), ("stacker", "stacker"),
                                  ("stacker", "random"), ("spender", "basic"), ("spender", "stacker"),
-                                 ("counter", "basic"), ("counter", "stacker"), ("tactician", "counter")])
+                                 ("counter", "basic"), ("counter", "stacker"), ("tactician", "counter"),
+                                 ("spreader", "basic"), ("basic", "spreader"), ("spreader", "tactician")])
 def test_the_other_policies_it_plays_are_played_identically(name, rules, mix):
     """brute (closest foe, never concedes), coward (basic with other parameters), minion
     (concedes once marked), sniper (ranged attacks first), tactician (full defense when one hit
     from out, sets up the most wounded foe, cashes its free invokes) and support (backs up an
     ally yet to act, else sets up a foe), stacker (takes advantage of its own aspects until it
     holds ``stack`` free invokes, then spends them all on one attack), spender (basic's turns, the
-    stacker's invokes), counter (spender that goes on full defense when outmatched) and random (any legal option:
+    stacker's invokes), counter (spender that goes on full defense when outmatched), spreader (the foe with the
+    most left to take, conceding as basic) and random (any legal option:
     every action, invoke, absorb plan and cost the rules offer), one per side, against the
     reference's controllers."""
     scene = load_scene(name, rules=rules)
@@ -305,8 +308,8 @@ def test_refusals_name_the_scene_and_each_reason():
         FastCore(scene)
     assert "'chase'" in str(err.value) and "a contest's threat" in str(err.value)
     assert covered(load_scene("warehouse"), {"cynere": "ppo:models/x.zip", "zird": "ppo:models/x.zip"}) == [
-        "cynere, zird played by 'ppo:models/x.zip' (the fast core plays basic, coward, brute, minion, sniper, "
-        "tactician, support, random, stacker, spender, counter)"]
+        f"cynere, zird played by 'ppo:models/x.zip' (the fast core plays {', '.join(CONTROLLERS)})"]
+    assert {"basic", "brute", "tactician", "stacker", "counter", "spreader"} <= set(CONTROLLERS)
 
 
 def test_the_stacker_stacks_then_spends_the_stack_on_the_fast_core():

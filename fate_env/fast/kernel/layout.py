@@ -197,7 +197,7 @@ POL_W = 14
 # POL_FIT: fitting_invokes (invokes.fits); POL_ANYROLL: fate_points_on_any_roll (else only on attack rolls)
 # POL_FLOOR: the GM pool an NPC leaves untouched (policies.pool_floor); POL_ANY: invoke_any (any aspect in
 # play, not only those that bear on the roll: invokes.bears_on)
-PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER = range(8)
+PK_BASIC, PK_BRUTE, PK_MINION, PK_SNIPER, PK_TACTICIAN, PK_SUPPORT, PK_RANDOM, PK_STACKER, PK_SPREAD = range(9)
 # coward is basic with other parameters. POL_ASKS: the decision kinds (a bitmask over D_*) the seat
 # answers from outside (a learner, a player: see _draw); its policy makes the others
 STYLE_CONDENSED, STYLE_CORE, STYLE_ROLLUP = 0, 1, 2  # stress.STYLES (roll_up: FATE 2.0's and Fate 3.0's)
@@ -329,6 +329,7 @@ R_CT_TASK = R_CT_KEEP + 1  # basic, in a challenge: the task with the best odds 
 R_CT_DONE = R_CT_TASK + 1  # ... and a failed one taken at a major cost
 R_T_TASK = R_CT_DONE + 1  # basic, in a conflict holding a challenge: works on a task when not set back
 R_T_RETREAT = R_T_TASK + 1  # ... and, the challenge done, turns the conflict into the scene's contest
+R_T_SPREAD = R_T_RETREAT + 1  # spreader: hits the foe in reach with the most left to take
 # G_STOODIN: 1 while the defense being rolled is made for an ally stood in for (stand_in, 000:270): under
 # Condensed's full defense its +2 is for the defender's own focus only (003:2240-2244)
 ANY_ASPECT = -3  # _invoke_scan's ``bear`` under invoke_any: every aspect in play may be picked

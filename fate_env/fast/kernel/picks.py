@@ -19,6 +19,7 @@ from .aspects import _nth_aspect
 from .layout import (
     P_CSIDE, P_NTASK, P_TASK, R_T_RETREAT, R_T_TASK, TK_SKILL, TKW,
     G_MAP, A_NAME, A_OWNER, ACT_ATTACK, C_ACTED, C_NSTUNT, C_ZONE, G_NAL, NEG, P_POL, PK_BRUTE, PK_SNIPER, PK_STACKER,
+    PK_SPREAD, R_T_SPREAD,
     PK_SUPPORT, PK_TACTICIAN, POL_GUARD, POL_KIND, POL_LIKELY, POL_STACK, POL_W, R_T_ATTACK, R_T_BACKS,
     R_T_BACKS_UP, R_T_BLAST, R_T_CASHES, R_T_CLOSES, R_T_CONCEDE, R_T_FOCUSES, R_T_FORCES, R_T_FULLDEF,
     R_T_GUARDS, R_T_OUTMATCHED, R_T_SETS_UP, R_T_SETS_UP_FOR, R_T_SETS_UP_ON, R_T_SHOOTS, R_T_SMASH, R_T_STACKS,
@@ -33,7 +34,7 @@ from .reach import _attack_skills
 from .rolls import _attack_rating, _defense_rating, _effective, _stunt
 from .stress import _cap
 from .task import _nth_own_task
-from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
+from .tactics import _closest_pick, _freshest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
@@ -333,17 +334,28 @@ def _block_pick(T, W, B, actor, pol, n):
     return _protect_at(n) + n[N_PROT] + best, R_T_BLOCKS, 0, 0, 0, 0
 
 
+@mirrors("agents.tactics.SpreaderController._turn")
+@njit(cache=True, _nrt=False, inline="always")
+def _spreader_pick(T, W, B, actor, n):
+    """spreader (agents/tactics.py): with an attack in reach, the foe with the most left to take, hit with
+    its best-rated attack; nothing in reach -> basic (its concession is asked before, as basic's)."""
+    if n[N_ATT] == 0:
+        return NEG, 0, 0, 0, 0, 0
+    pick = _freshest_pick(T.SC, T.SLOTS, W.MARK, W.SLOTA, T.SK, T.ST, W.CH, W.A, T.P, actor, n[N_ATT], B.att_t, B.att_s)
+    return n[N_MOVE] + pick, R_T_SPREAD, 0, 0, 0, 0
+
+
 @mirrors("agents.basic.BasicController._turn",
          "agents.tactics.TacticianController._turn")
 @njit(cache=True, _nrt=False, inline="always")
 def _script_pick(T, W, B, actor, n, blasts):
     """The seat's script's pick of a turn's option: its policy's own rule, then basic's where the
-    policy hands the turn on (the tactics subclass basic). Tactician, support and stacker concede
-    as basic does before their own rule."""
+    policy hands the turn on (the tactics subclass basic). Tactician, support, stacker and spreader
+    concede as basic does before their own rule."""
     P, CH = T.P, W.CH
     pol = P[P_POL] + POL_W * actor
     own = P[pol + POL_KIND]
-    if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER:
+    if own == PK_TACTICIAN or own == PK_SUPPORT or own == PK_STACKER or own == PK_SPREAD:
         if n[N_CO] != 0 and _may_concede(CH, P, actor) and _should_concede(T, W, actor, B):
             return _concede_at(n), R_T_CONCEDE, 0, 0, 0, 0
     if own == PK_TACTICIAN:
@@ -354,6 +366,8 @@ def _script_pick(T, W, B, actor, n, blasts):
         got = _stacker_pick(T, W, B, actor, pol, n)
     elif own == PK_SNIPER:
         got = _sniper_pick(T, W, B, actor, n)
+    elif own == PK_SPREAD:
+        got = _spreader_pick(T, W, B, actor, n)
     else:
         got = (NEG, 0, 0, 0, 0, 0)
     if got[0] != NEG:
