@@ -45,6 +45,8 @@ MEASURABLY = 0.01
 SETTLE = 40
 #: the line (see Line): the side toned to its strongest or weakest, then halved this many times towards
 #: the target (space.toward), where no candidate of the first LINE_AFTER trials came within twice the tolerance
+#: (its stand-offs counting as distance, as in the objectives: NPCs placed out of reach buy a low win rate
+#: with fights that never end, and such a "near" candidate must not keep the line from starting)
 LINE_STEPS, LINE_AFTER = 5, 40
 #: a finalist is taken only this far inside the band on its replay (a fraction of the tolerance),
 #: so that fresh dice (the independent bench) leave it inside too
@@ -80,6 +82,12 @@ def stand_off(fig: Figures) -> float:
 
 def objectives(fig: Figures, target: float, moved: int) -> tuple[float, float, float, float]:
     return (abs(fig.win_rate - target) + stand_off(fig), fig.left_behind(), -fig.mean_exchanges, float(moved))
+
+
+def near(fig: Figures, target: float, tolerance: float) -> bool:
+    """Within twice the tolerance of the target, its stand-offs counting as distance: what keeps the line
+    (Line) from starting. A candidate that buys the win rate with fights that never end is not near."""
+    return abs(fig.win_rate - target) + stand_off(fig) <= 2 * tolerance
 
 
 def good(fig: Figures, target: float, tolerance: float) -> bool:
@@ -238,8 +246,8 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
             break
         if settled is not None and n - settled > SETTLE:
             break
-        if n == LINE_AFTER and done[0].figures and not any(
-                t.figures and abs(t.figures.win_rate - target) <= 2 * tolerance for t in done):
+        if n == LINE_AFTER and done[0].figures and not any(t.figures and near(t.figures, target, tolerance)
+                                                            for t in done):
             line.start(done[0].figures)
         planned = line.next()
         if planned is not None:
