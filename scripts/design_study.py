@@ -11,7 +11,7 @@ with no way to act in the scene cannot be brought in), the fight's length, the h
 
     python scripts/design_study.py [--scenes 50] [--targets 0.3,0.5,0.8] [--trials 600] [--budget 120]
                                    [--methods tpe,random,ga] [--first 7000] [--seed 0] [--shard K/N]
-                                   [--log rows.jsonl]
+                                   [--log rows.jsonl] [--only 7010@0.3,7001@0.5]
     python scripts/design_study.py --summary rows1.jsonl rows2.jsonl
 
 Trials and budget default to the designer's own (design/defaults.py). Prints one line per design and a
@@ -138,6 +138,7 @@ def main() -> None:
     ap.add_argument("--methods", default=",".join(Q.SAMPLERS))
     ap.add_argument("--first", type=int, default=7000, help="the first generated scene's seed")
     ap.add_argument("--seed", type=int, default=0, help="the searches' seed")
+    ap.add_argument("--only", help="SCENE@TARGET,...: design only these pairs (e.g. a log's misses, again)")
     args = ap.parse_args()
     if args.summary:
         from_logs(args.summary)
@@ -151,8 +152,11 @@ def main() -> None:
           f"{', '.join(f'{t:.0%}' for t in targets)}, {args.trials} trials each, methods {', '.join(methods)}")
     print(HEADER)
     rows: dict[str, list[dict]] = {m: [] for m in methods}
+    only = {(int(a), float(b)) for a, b in (x.split("@") for x in args.only.split(","))} if args.only else None
     for seed, data in picked:
         for target in targets:
+            if only is not None and (seed, target) not in only:
+                continue
             for m in methods:
                 got = design(data, args.seed, target, args.trials, args.budget, m)
                 rows[m].append(got)
