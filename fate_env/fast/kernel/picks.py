@@ -34,7 +34,7 @@ from .reach import _attack_skills
 from .rolls import _attack_rating, _defense_rating, _effective, _stunt
 from .stress import _cap
 from .task import _nth_own_task
-from .tactics import _closest_pick, _freshest_pick, _foe_here, _held, _holds_free, _ranged_pick
+from .tactics import _closest_pick, _foe_here, _held, _holds_free, _ranged_pick
 from .zone_attack import _worth_blasting
 
 # the counts of a turn's options, by kind, in actions.ACTIONS order (turn._turn_options' tuple)
@@ -339,9 +339,24 @@ def _block_pick(T, W, B, actor, pol, n):
 def _spreader_pick(T, W, B, actor, n):
     """spreader (agents/tactics.py): with an attack in reach, the foe with the most left to take, hit with
     its best-rated attack; nothing in reach -> basic (its concession is asked before, as basic's)."""
-    if n[N_ATT] == 0:
+    natt, att_t, att_s = n[N_ATT], B.att_t, B.att_s
+    if natt == 0:
         return NEG, 0, 0, 0, 0, 0
-    pick = _freshest_pick(T.SC, T.SLOTS, W.MARK, W.SLOTA, T.SK, T.ST, W.CH, W.A, T.P, actor, n[N_ATT], B.att_t, B.att_s)
+    fresh = NEG  # the foe with the most left to take, the first offered of those alike
+    fresh_cap = 0
+    for i in range(natt):
+        cap = _cap(T.SC, T.SLOTS, W.MARK, W.SLOTA, W.CH, T.P, att_t[i])
+        if fresh == NEG or cap > fresh_cap:
+            fresh = att_t[i]
+            fresh_cap = cap
+    pick = NEG  # its attack on that foe with the highest rating, the first of those alike
+    best_r = 0
+    for i in range(natt):
+        if att_t[i] == fresh:
+            r = _attack_rating(T.SK, T.ST, W.CH, W.A, actor, att_s[i], fresh)
+            if pick == NEG or r > best_r:
+                pick = i
+                best_r = r
     return n[N_MOVE] + pick, R_T_SPREAD, 0, 0, 0, 0
 
 

@@ -1,5 +1,5 @@
 """The tactics built on ``basic`` (``agents/tactics.py``): the tactician's free invokes held, the
-sniper's trigger and shot, the brute's closest foe, the spreader's freshest.
+sniper's trigger and shot, the brute's closest foe.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from ..jit import njit
 from .layout import A_OWNER, ACTIVE, C_STATUS, C_ZONE, G_NAL, NEG, P_FIGHT, S_SIDE
 from .mirror import mirrors
 from .rolls import _attack_rating, _defense_rating
-from .stress import _cap
 
 
 @mirrors("agents.tactics.TacticianController._held")
@@ -62,30 +61,6 @@ def _ranged_pick(SK, ST, CH, A, P, actor, natt, att_t, att_s):
         if best == NEG or v > best_v:
             best = i
             best_v = v
-    return best
-
-
-@mirrors("agents.tactics.SpreaderController._turn")
-@njit(cache=True, _nrt=False)
-def _freshest_pick(SC, SLOTS, MARK, SLOTA, SK, ST, CH, A, P, actor, natt, att_t, att_s):
-    """spreader: the foe with the most left to take (the first offered of those alike), the attack on it
-    with the highest rating (the first of those alike)."""
-    fresh = NEG
-    fresh_cap = 0
-    for i in range(natt):
-        cap = _cap(SC, SLOTS, MARK, SLOTA, CH, P, att_t[i])
-        if fresh == NEG or cap > fresh_cap:
-            fresh = att_t[i]
-            fresh_cap = cap
-    best = NEG
-    best_r = 0
-    for i in range(natt):
-        if att_t[i] != fresh:
-            continue
-        r = _attack_rating(SK, ST, CH, A, actor, att_s[i], fresh)
-        if best == NEG or r > best_r:
-            best = i
-            best_r = r
     return best
 
 
