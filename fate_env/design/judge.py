@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation.bench_report import HARM, TAKEN_OUT_HARM
+from ..evaluation.bench_report import HARM, TAKEN_OUT_HARM, worst_off_parts
 from ..evaluation.stats import wilson
 
 #: an ally's roll gains +2 from a free invoke (003:587-592): an advantage put to use counts as two shifts
@@ -114,9 +114,7 @@ def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: 
     if harms:
         H = np.stack(harms, axis=1)
         fig.harm += int(H.sum())
-        top = H.max(axis=1, keepdims=True)
-        most = (H == top) & (top > 0)  # the most harmed share a fight's "worst-off" (bench_report.worst_off)
-        part = most / np.maximum(most.sum(axis=1, keepdims=True), 1)
+        part = worst_off_parts(H)
         for j, p in enumerate(fig.pcs):
             fig.worst[p] = fig.worst.get(p, 0.0) + float(part[:, j].sum())
 

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from fate_env.evaluation.stats import Z95, wilson
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
@@ -24,22 +26,22 @@ def harm(character: dict[str, Any]) -> int:
     return TAKEN_OUT_HARM * bool(character["taken_out"]) + sum(HARM[x] for x in character["consequences"])
 
 
-def worst_off(harms: dict[str, int]) -> dict[str, float]:
-    """Each PC's part of "came off worst" in one fight, from its harm: the most harmed share the fight
-    equally, and none has a part when no PC was harmed. A fight in which every PC is taken out alike has
-    no single worst-off PC; counting it for the first listed blamed one PC for every fight the PCs lost."""
-    top = max(harms.values(), default=0)
-    most = [p for p, h in harms.items() if h == top] if top > 0 else []
-    return {p: (1 / len(most) if p in most else 0.0) for p in harms}
+def worst_off_parts(harms: np.ndarray) -> np.ndarray:
+    """Each PC's part of "came off worst" in each fight, from a fights x PCs array of harm: the most harmed
+    share the fight equally, and none has a part when no PC was harmed. A fight in which every PC is taken
+    out alike has no single worst-off PC; counting it for the first listed blamed one PC for every fight
+    the PCs lost. The designer's judge (design/judge.py) and bench's report both count by this."""
+    top = harms.max(axis=1, keepdims=True)
+    most = (harms == top) & (top > 0)
+    return most / np.maximum(most.sum(axis=1, keepdims=True), 1)
 
 
 def worst_off_counts(records: list[dict[str, Any]], pcs: list[str]) -> dict[str, float]:
-    """Over ``records``, the fights each PC came off worst (worst_off's parts, summed)."""
-    out = dict.fromkeys(pcs, 0.0)
-    for r in records:
-        for p, part in worst_off({p: harm(r["characters"][p]) for p in pcs}).items():
-            out[p] += part
-    return out
+    """Over ``records``, the fights each PC came off worst (worst_off_parts, summed)."""
+    if not records or not pcs:
+        return dict.fromkeys(pcs, 0.0)
+    parts = worst_off_parts(np.array([[harm(r["characters"][p]) for p in pcs] for r in records])).sum(axis=0)
+    return {p: float(x) for p, x in zip(pcs, parts)}
 
 
 def _mean(xs: Iterable[float]) -> float | None:

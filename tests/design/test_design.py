@@ -458,7 +458,7 @@ def test_the_judge_and_the_bench_report_agree_on_who_carried_each_fight(tmp_path
 
 
 def test_a_fights_most_harmed_share_worst_off():
-    from fate_env.evaluation.bench_report import worst_off
-    assert worst_off({"a": 10, "b": 10, "c": 2}) == {"a": 0.5, "b": 0.5, "c": 0.0}
-    assert worst_off({"a": 0, "b": 0}) == {"a": 0.0, "b": 0.0}  # nobody harmed: nobody worst-off
-    assert worst_off({"a": 1, "b": 3}) == {"a": 0.0, "b": 1.0}
+    import numpy as np
+    from fate_env.evaluation.bench_report import worst_off_parts
+    fights = np.array([[10, 10, 2], [0, 0, 0], [1, 3, 0]])  # a tie; nobody harmed; one most harmed
+    assert worst_off_parts(fights).tolist() == [[0.5, 0.5, 0.0], [0.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
