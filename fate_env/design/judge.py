@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation.bench_report import HARM, TAKEN_OUT_HARM, worst_off_parts
+from ..evaluation.bench_report import SEVERITIES, harms, worst_off_parts
 from ..evaluation.stats import wilson
 
 #: an ally's roll gains +2 from a free invoke (003:587-592): an advantage put to use counts as two shifts
@@ -84,9 +84,9 @@ class Figures:
         return out
 
 
-def harm_weights(tables: Any) -> list[list[int]]:
-    """Per character, each consequence slot's weight in "worst-off"."""
-    return [[HARM[sev] for sev, _ in slots] for slots in tables.slot_info]
+def slot_severities(tables: Any) -> list[list[int]]:
+    """Per character, each consequence slot's severity (its index in SEVERITIES)."""
+    return [[SEVERITIES.index(sev) for sev, _ in slots] for slots in tables.slot_info]
 
 
 def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: np.ndarray) -> None:
@@ -102,17 +102,17 @@ def add_fights(fig: Figures, tables: Any, CH: np.ndarray, SLOTA: np.ndarray, G: 
     fig.wins += int((G[:, k.G_WINNER] == pc_side).sum())
     fig.exchanges += int(G[:, k.G_EXCHANGE].sum())
     fig.unresolved += int(G[:, k.G_UNRESOLVED].sum())
-    weights = harm_weights(tables)
-    harms = []
     for p, i in zip(fig.pcs, pcs_at):
         fig.dealt[p] = fig.dealt.get(p, 0) + int(CH[:, i, k.C_DEALT].sum())
         fig.assists[p] = fig.assists.get(p, 0) + int(CH[:, i, k.C_ASSISTS].sum())
-        h = TAKEN_OUT_HARM * (CH[:, i, k.C_STATUS] == k.TAKEN_OUT).astype(np.int64)
-        for s, w in enumerate(weights[i]):
-            h += w * (SLOTA[:, i, s] >= 0)
-        harms.append(h)
-    if harms:
-        H = np.stack(harms, axis=1)
+    severity = slot_severities(tables)
+    if pcs_at:
+        out = np.stack([CH[:, i, k.C_STATUS] == k.TAKEN_OUT for i in pcs_at], axis=1)
+        cons = np.zeros(out.shape + (len(SEVERITIES),), dtype=np.int64)
+        for j, i in enumerate(pcs_at):
+            for s, sev in enumerate(severity[i]):
+                cons[:, j, sev] += SLOTA[:, i, s] >= 0
+        H = harms(out, cons)
         fig.harm += int(H.sum())
         part = worst_off_parts(H)
         for j, p in enumerate(fig.pcs):

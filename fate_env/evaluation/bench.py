@@ -30,9 +30,7 @@ from agents.base import controllers_for, play
 from fate_env import fast
 from fate_env.content.safe_text import OneLineError
 from fate_env.evaluation.bench_report import (  # noqa: F401  (the report's names, where callers found them)
-    HARM,
     SEVERITIES,
-    TAKEN_OUT_HARM,
     coverage,
     histogram,
     paired_difference,
@@ -132,7 +130,8 @@ def summarise(shape: RecordShape, end: End, counts: Sequence[Sequence[int]], see
               index: int) -> dict[str, Any]:
     """An episode's record from how it ended and each character's ``COUNTED`` figures (invokes, fate
     points paid, advantages, shifts dealt and taken; by position): the same record whichever engine
-    played it. Each character's figures, and each side's, their sums; the PC worst off."""
+    played it. Each character's figures, and each side's, their sums (who came off worst is the report's:
+    bench_report.worst_off_counts, the most harmed sharing a fight)."""
     # each side's sums, as lists first (COUNTED's figures, then taken out and conceded): a record is built in
     # microseconds, and the fast core makes tens of thousands a second
     sums = {s: [0] * (len(COUNTED) + 2) for s in shape.sides}
@@ -152,13 +151,9 @@ def summarise(shape: RecordShape, end: End, counts: Sequence[Sequence[int]], see
                 severities[side][sev] += 1
     sides = {s: {"consequences": severities[s], "taken_out": t[-2], "conceded": t[-1], **dict(zip(COUNTED, t))}
              for s, t in sums.items()}
-    worst = max(shape.pcs, default=None,
-                key=lambda i: TAKEN_OUT_HARM * bool(end.taken_out[i]) + sum(HARM[x] for x in end.consequences[i]))
     return {
         "variant": variant, "index": index, "seed": seed_value, "winner": end.winner, "unresolved": end.unresolved,
         "exchanges": end.exchanges, "sides": sides, "characters": characters,
-        "worst_pc": None if worst is None else {"id": shape.ids[worst], "taken_out": bool(end.taken_out[worst]),
-                                                "consequences": list(end.consequences[worst])},
         "pc_taken_out": sum(1 for p in shape.pcs if end.taken_out[p]),
         "pc_severe": sum(1 for p in shape.pcs for x in end.consequences[p] if x in ("severe", "extreme")),
     }

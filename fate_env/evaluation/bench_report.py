@@ -15,24 +15,28 @@ import numpy as np
 from fate_env.evaluation.stats import Z95, wilson
 
 SEVERITIES = ("mild", "moderate", "severe", "extreme")
-#: how badly a fight left a PC, for "worst-off" (bench's worst_pc, the designer's spread): each consequence by its
-#: severity, being taken out ``TAKEN_OUT_HARM``
+#: how badly a fight left a PC, for "worst-off" (bench's report, the designer's judge) and the designer's harm to
+#: the PCs: each consequence by its severity, being taken out ``TAKEN_OUT_HARM``
 HARM = {"mild": 1, "moderate": 2, "severe": 3, "extreme": 4}
 TAKEN_OUT_HARM = 10
+_HARM_BY_SEVERITY = np.array([HARM[s] for s in SEVERITIES], dtype=np.int64)
 
 
-def harm(character: dict[str, Any]) -> int:
-    """How badly a fight left one character (a record's ``characters`` entry), by HARM and TAKEN_OUT_HARM."""
-    return TAKEN_OUT_HARM * bool(character["taken_out"]) + sum(HARM[x] for x in character["consequences"])
+def harms(taken_out: np.ndarray, severities: np.ndarray) -> np.ndarray:
+    """How badly each fight left each PC, by HARM and TAKEN_OUT_HARM: from whether it was taken out (any shape)
+    and how many consequences of each severity it took (that shape, then one axis in SEVERITIES' order). The
+    one place the score is worked out: bench's report builds these arrays from records, the designer's judge
+    from the fast core's."""
+    return TAKEN_OUT_HARM * taken_out.astype(np.int64) + severities.astype(np.int64) @ _HARM_BY_SEVERITY
 
 
-def worst_off_parts(harms: np.ndarray) -> np.ndarray:
+def worst_off_parts(harm: np.ndarray) -> np.ndarray:
     """Each PC's part of "came off worst" in each fight, from a fights x PCs array of harm: the most harmed
     share the fight equally, and none has a part when no PC was harmed. A fight in which every PC is taken
     out alike has no single worst-off PC; counting it for the first listed blamed one PC for every fight
     the PCs lost. The designer's judge (design/judge.py) and bench's report both count by this."""
-    top = harms.max(axis=1, keepdims=True)
-    most = (harms == top) & (top > 0)
+    top = harm.max(axis=1, keepdims=True)
+    most = (harm == top) & (top > 0)
     return most / np.maximum(most.sum(axis=1, keepdims=True), 1)
 
 
@@ -40,7 +44,13 @@ def worst_off_counts(records: list[dict[str, Any]], pcs: list[str]) -> dict[str,
     """Over ``records``, the fights each PC came off worst (worst_off_parts, summed)."""
     if not records or not pcs:
         return dict.fromkeys(pcs, 0.0)
-    parts = worst_off_parts(np.array([[harm(r["characters"][p]) for p in pcs] for r in records])).sum(axis=0)
+    out = np.array([[r["characters"][p]["taken_out"] for p in pcs] for r in records], dtype=bool)
+    cons = np.zeros(out.shape + (len(SEVERITIES),), dtype=np.int64)
+    for f, r in enumerate(records):
+        for j, p in enumerate(pcs):
+            for sev in r["characters"][p]["consequences"]:
+                cons[f, j, SEVERITIES.index(sev)] += 1
+    parts = worst_off_parts(harms(out, cons)).sum(axis=0)
     return {p: float(x) for p, x in zip(pcs, parts)}
 
 

@@ -460,5 +460,10 @@ def test_the_judge_and_the_bench_report_agree_on_who_carried_each_fight(tmp_path
 def test_a_fights_most_harmed_share_worst_off():
     import numpy as np
     from fate_env.evaluation.bench_report import worst_off_parts
+    from fate_env.evaluation.bench_report import harms
     fights = np.array([[10, 10, 2], [0, 0, 0], [1, 3, 0]])  # a tie; nobody harmed; one most harmed
     assert worst_off_parts(fights).tolist() == [[0.5, 0.5, 0.0], [0.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    # the score: taken out with a mild consequence, 10 + 1; a moderate and a severe, 2 + 3; untouched, 0
+    out = np.array([[True, False, False]])
+    taken = np.array([[[1, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]]])  # counts by severity, mild to extreme
+    assert harms(out, taken).tolist() == [[11, 5, 0]]

@@ -230,8 +230,6 @@ def test_bench_records_each_character_and_they_add_up_to_the_sides(tmp_path, eng
             assert sum(len(c["consequences"]) for c in mine) == sum(totals["consequences"].values())
         # and against the record's figures worked out from the outcome on their own
         assert sum(chars[p]["taken_out"] for p in ("cynere", "zird", "landon")) == r["pc_taken_out"]
-        if r["worst_pc"]:
-            assert chars[r["worst_pc"]["id"]]["consequences"] == r["worst_pc"]["consequences"]
         dealt_any += sum(c["shifts_dealt"] for c in chars.values())
         # every shift dealt lands on someone (a hazard's has no dealer)
         assert sum(c["shifts_dealt"] for c in chars.values()) <= sum(c["shifts_taken"] for c in chars.values())

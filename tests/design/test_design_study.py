@@ -1,0 +1,31 @@
+"""scripts/design_study.py's summary: the baselines, run on fewer scenes than the designer, are compared with
+it on the designs both made (the same scenes, targets and seeds), not on the designer's whole run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def row(scene: int, target: float, method: str, within: bool, behind: bool = False) -> dict:
+    return {"scene": scene, "rules": "core", "target": target, "method": method, "win": target, "within": within,
+            "behind": behind, "possible": True, "exchanges": 10.0, "harm": 1.0, "seconds": 30.0, "moved": 2,
+            "trials": 100, "met": within, "replays": 3, "stopped": False}
+
+
+def test_baselines_are_compared_on_the_designs_every_method_made(tmp_path):
+    rows = [row(s, 0.5, "tpe", within=s != 3) for s in range(4)]          # 3 of 4 within
+    rows += [row(s, 0.5, "random", within=s == 0, behind=True) for s in range(2)]  # on the first two scenes only
+    log = tmp_path / "rows.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "design_study.py"), "--summary", str(log)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    overall, same = r.stdout.split("On the 2 designs every method made")
+    assert "| tpe | 4 | 75% | 75% | 100% of 4 |" in overall
+    assert "| tpe | 2 | 100% | 100% | 100% of 2 |" in same       # the designer on the baselines' two scenes
+    assert "| random | 2 | 50% | 50% | 0% of 2 |" in same
