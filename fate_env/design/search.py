@@ -109,6 +109,21 @@ def rank(t: Trial, target: float, fig: Figures | None = None) -> tuple:
             abs(f.win_rate - target))
 
 
+def preference(t: Trial, replay: Figures, target: float, tolerance: float) -> tuple:
+    """The order among finalists, on their replays: fights that end; every PC in, to the letter (rank's
+    steps of 0.05 would let a PC a little short of half an equal share pass, and the check would find it
+    behind); the PCs left least behind; one well inside the band (fresh dice keep it in); then as rank."""
+    first, behind, *rest = rank(t, target, replay)
+    off = abs(replay.win_rate - target) + stand_off(replay)
+    return (first, replay.left_behind() > 0, behind, off > INNER * tolerance, *rest)
+
+
+def holds(replay: Figures, target: float, tolerance: float) -> bool:
+    """A finalist no later one can better: on its replay fights that end, every PC in, well inside the band."""
+    return (stand_off(replay) == 0 and replay.left_behind() == 0
+            and abs(replay.win_rate - target) <= INNER * tolerance)
+
+
 class Line:
     """The whole side toned up or down together (space.toward) and bisected on how far, until the PCs'
     win rate is near the target or LINE_STEPS halvings are spent: what a GM does when fiddling with
@@ -331,9 +346,8 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
     def off(t: Trial) -> float:
         return abs(finals[t.number].win_rate - target) + stand_off(finals[t.number])
 
-    def choice(t: Trial) -> tuple:  # the PCs left least behind first; then one well inside (fresh dice keep it in)
-        first, behind, *rest = rank(t, target, finals[t.number])
-        return (first, behind, off(t) > INNER * tolerance, *rest)
+    def choice(t: Trial) -> tuple:
+        return preference(t, finals[t.number], target, tolerance)
 
     # best first; the first that holds on fresh dice (fights that end, no PC left behind, well inside the
     # band) cannot be bettered on those counts by a later one, which ranks no better on the search's dice
@@ -344,7 +358,7 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         if spent():
             break
         replay(t)
-        if off(t) <= tolerance and choice(t)[:3] == (False, 0, False):
+        if holds(finals[t.number], target, tolerance):
             break
     else:
         for t in closest[:FINALISTS // 2]:

@@ -215,6 +215,21 @@ def test_a_line_starts_from_the_fair_candidate_nearest_the_target_and_keeps_its_
     assert Q.fair_base(done, [], ks, 0.5, 0.04) is None
 
 
+def test_a_finalist_a_little_short_of_half_a_share_is_not_taken_over_one_that_keeps_every_pc_in():
+    """The search ranks its own candidates' "left behind" in steps of 0.05; among the replayed finalists a
+    PC a little short of half an equal share (here 24% of two PCs' contribution: 0.02 short) is behind,
+    as the check will find, and the finalist that keeps both in is taken though it moves more knobs."""
+    def replay(dealt):
+        return Figures(("ash", "bryn"), fights=3000, wins=1500, exchanges=3000 * 8,
+                       dealt=dict(zip(("ash", "bryn"), dealt)))
+    short, fair = replay((76, 24)), replay((60, 40))
+    assert 0 < short.left_behind() < 0.05 and fair.left_behind() == 0
+    few, many = Q.Trial(1, {}, short, None, moved=1), Q.Trial(2, {}, fair, None, moved=6)
+    assert Q.rank(few, 0.5, short) < Q.rank(many, 0.5, fair)   # on rank alone the short one would win
+    assert min([few, many], key=lambda t: Q.preference(t, t.figures, 0.5, 0.04)) is many
+    assert Q.holds(fair, 0.5, 0.04) and not Q.holds(short, 0.5, 0.04)
+
+
 def test_the_line_brackets_the_target_and_halves_or_says_it_is_out_of_reach():
     """Line's bisection on its own: the PCs' win rate falls as the side is toned up (here 0.9 - 0.8 a); from
     the scene as written (a = 0) it tries the end the target lies on, then halves the bracket, and stops
