@@ -48,8 +48,6 @@ SETTLE = 40
 #: (its stand-offs counting as distance, as in the objectives: NPCs placed out of reach buy a low win rate
 #: with fights that never end, and such a "near" candidate must not keep the line from starting)
 LINE_STEPS, LINE_AFTER = 5, 40
-#: lines from a fair candidate (see fair_base): at most this many a search, from LINE_AFTER trials on
-FAIR_LINES = 3
 #: a finalist is taken only this far inside the band on its replay (a fraction of the tolerance),
 #: so that fresh dice (the independent bench) leave it inside too
 INNER = 0.3
@@ -75,7 +73,6 @@ class Result:
     seconds: float
     finals: dict[int, Figures] = field(default_factory=dict)
     settled: int | None = None  # the first good candidate's trial, where one was found
-    fair_lines: list[int] = field(default_factory=list)  # the fair candidates lines started from (fair_base)
 
 
 def stand_off(fig: Figures) -> float:
@@ -134,16 +131,16 @@ class Line:
     PCs win less as the side grows stronger, so a fraction whose win rate is above the target and
     one whose rate is below bracket it."""
 
-    def __init__(self, knobs: list[S.Knob], target: float, tolerance: float, base: dict[str, int] | None = None):
+    def __init__(self, knobs: list[S.Knob], target: float, tolerance: float):
         self.knobs, self.target, self.tolerance = knobs, target, tolerance
-        self.base = S.written(knobs) if base is None else dict(base)  # the fraction 0: as written, or a candidate
+        self.base = S.written(knobs)
         self.above: float | None = None   # a fraction whose PCs' win rate is above the target
         self.below: float | None = None   # ... and one whose rate is below it
         self.steps = LINE_STEPS
         self.trying: float | None = None  # the fraction of the trial in flight (None: not under way)
 
     def start(self, written: Figures) -> None:
-        """Begin from the base (the fraction 0; ``written``: its figures) towards the end the target lies on."""
+        """Begin from the scene as written (the fraction 0) towards the end the target lies on."""
         self.learn_at(0.0, written.win_rate)
 
     def next(self) -> dict[str, int] | None:
@@ -175,33 +172,6 @@ class Line:
             return
         self.steps -= 1
         self.trying = (self.above + self.below) / 2
-
-
-def fair(fig: Figures) -> bool:
-    """A candidate that keeps every PC in a fight that ends and lasts, whatever its win rate."""
-    return fig.left_behind() == 0 and stand_off(fig) == 0 and fig.mean_exchanges >= MIN_EXCHANGES
-
-
-def placing(knobs: list[S.Knob], values: dict[str, int]) -> tuple[int, ...]:
-    """What a line keeps of its base: every setting but the strength knobs (where each NPC starts, whom
-    the NPCs go for)."""
-    return tuple(values[k.name] for k in knobs if not k.name.endswith(S.STRENGTH))
-
-
-def fair_base(done: list[Trial], used: list[int], knobs: list[S.Knob], target: float,
-              tolerance: float) -> Trial | None:
-    """Where a line from a fair candidate should start, if anywhere: the fair candidate nearest the target
-    whose placing no line has started from, when no fair candidate is near enough (within half the
-    tolerance). Placement and attention are what bring a PC in, and the search finds a fair placing more
-    often than a fair placing on target; keeping the placing and toning the side's strength up or down (as
-    a GM keeps who stands where and makes them tougher) carries it towards the target. Its trials are told
-    to the search."""
-    fairs = [t for t in done if t.figures and fair(t.figures)]
-    if not fairs or any(abs(t.figures.win_rate - target) <= tolerance / 2 for t in fairs):
-        return None
-    tried = {placing(knobs, t.values) for t in done if t.number in used}
-    fresh = [t for t in fairs if placing(knobs, t.values) not in tried]
-    return min(fresh, key=lambda t: (abs(t.figures.win_rate - target), t.number)) if fresh else None
 
 
 #: the candidates TPE draws and weighs for each trial (Optuna's default is 24): its cost per trial grows
@@ -267,7 +237,6 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
     study = optuna.create_study(directions=["minimize"] * 4, sampler=chosen_sampler)
     study.enqueue_trial(S.written(knobs))
     line = Line(knobs, target, tolerance)
-    fair_lines: list[int] = []  # the fair candidates lines have started from
     done: list[Trial] = []
     start = time.monotonic()
     stopped = False
@@ -295,12 +264,6 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         if n == LINE_AFTER and done[0].figures and not any(t.figures and near(t.figures, target, tolerance)
                                                             for t in done):
             line.start(done[0].figures)
-        if n >= LINE_AFTER and line.trying is None and settled is None and len(fair_lines) < FAIR_LINES:
-            base = fair_base(done, fair_lines, knobs, target, tolerance)
-            if base is not None:
-                fair_lines.append(base.number)
-                line = Line(knobs, target, tolerance, base=base.values)
-                line.start(base.figures)
         planned = line.next()
         if planned is not None:
             study.enqueue_trial(planned)
@@ -378,5 +341,4 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         chosen = min(replayed, key=lambda t: (off(t), finals[t.number].left_behind(), t.moved))
         if written.number == 0 and off(chosen) > off(written) - MEASURABLY:
             chosen = written
-    return Result(knobs, done, chosen, met, stopped, time.monotonic() - start, finals, settled=settled,
-                  fair_lines=fair_lines)
+    return Result(knobs, done, chosen, met, stopped, time.monotonic() - start, finals, settled=settled)

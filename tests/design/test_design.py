@@ -185,36 +185,6 @@ def test_a_candidate_that_buys_the_target_with_stand_offs_does_not_keep_the_line
     assert not Q.near(Figures(("a",), fights=800, wins=280, unresolved=48), 0.3, 0.04)
 
 
-def test_a_line_starts_from_the_fair_candidate_nearest_the_target_and_keeps_its_placing():
-    """Where the search has found placings that keep both PCs in but none on target, a line starts from the
-    fair one nearest the target: it tones only the strength knobs, so where the NPCs stand and whom they
-    go for stay that candidate's; a placing a line has started from is not started from again."""
-    data = _data()
-    ks = S.knobs(data, "garrison", gear=False)
-    places = [k for k in ks if not k.name.endswith(S.STRENGTH)]
-    assert places  # the garrison has placement or attention knobs
-
-    def trial(n, rate, dealt, where):
-        values = {**S.written(ks), places[0].name: where}
-        fig = Figures(("ash", "bryn"), fights=200, wins=round(200 * rate), exchanges=200 * 8, dealt=dict(zip(("ash", "bryn"), dealt)))
-        return Q.Trial(n, values, fig, None, 0)
-    lo, hi = places[0].low, places[0].high
-    done = [trial(0, 0.9, (30, 2), lo),     # near-ish but bryn left behind
-            trial(1, 0.95, (10, 10), lo),   # fair, far
-            trial(2, 0.8, (10, 10), hi)]    # fair, nearest
-    base = Q.fair_base(done, [], ks, 0.5, 0.04)
-    assert base is done[2]
-    line = Q.Line(ks, 0.5, 0.04, base=base.values)
-    line.start(base.figures)
-    planned = line.next()
-    assert planned == S.toward(ks, base.values, 1.0)  # PCs win too often: the side toned up from the base
-    assert Q.placing(ks, planned) == Q.placing(ks, base.values)
-    assert Q.fair_base(done, [2], ks, 0.5, 0.04) is done[1]       # another placing
-    assert Q.fair_base(done, [2, 1], ks, 0.5, 0.04) is None       # every fair placing has had its line
-    done.append(trial(3, 0.49, (10, 10), lo))                     # a fair candidate on target: no line needed
-    assert Q.fair_base(done, [], ks, 0.5, 0.04) is None
-
-
 def test_a_finalist_a_little_short_of_half_a_share_is_not_taken_over_one_that_keeps_every_pc_in():
     """The search ranks its own candidates' "left behind" in steps of 0.05; among the replayed finalists a
     PC a little short of half an equal share (here 24% of two PCs' contribution: 0.02 short) is behind,
