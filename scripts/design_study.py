@@ -83,7 +83,7 @@ def design(data, seed: int, target: float, trials: int, budget: float, method: s
     fig = check(data, r.chosen.values, seed, target)
     possible = any(t.figures and not t.figures.raced_out and t.figures.left_behind() == 0 for t in r.trials) \
         or any(f.left_behind() == 0 for f in r.finals.values())
-    return {"within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()),
+    return {"within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()), "why": fig.behind(),
             "possible": possible, "exchanges": fig.mean_exchanges, "harm": fig.harm / max(fig.fights, 1),
             "unresolved": fig.unresolved / max(fig.fights, 1),
             "seconds": seconds, "moved": r.chosen.moved, "trials": len(r.trials),

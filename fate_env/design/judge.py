@@ -18,6 +18,13 @@ from ..evaluation.stats import wilson
 
 #: an ally's roll gains +2 from a free invoke (003:587-592): an advantage put to use counts as two shifts
 ASSIST_WORTH = 2
+#: how far from an equal share a PC may be before it is left behind, either way: bringing less than
+#: half an equal share of the PCs' contribution (after "No Player Left Behind"), or being the worst-off
+#: (the most harmed) in more than one and a half equal shares of the fights. With three PCs the second
+#: is "in most fights" (warehouse's Zird, 63%); with two it is three fights in four, since one of two
+#: PCs who differ at all is the worst-off in more than half (the frailer, not one left behind); with
+#: four, three fights in eight
+OFF_SHARE = 0.5
 
 
 
@@ -65,22 +72,27 @@ class Figures:
 
     def left_behind(self) -> float:
         """0 when no PC is left behind: each brings at least half an equal share of the PCs'
-        contribution and none is the worst-off in most fights; else how far from it (in equal shares)."""
+        contribution and none is the worst-off in more than one and a half equal shares of the fights
+        (:data:`OFF_SHARE` off an equal share, either way); else how far from it (in equal shares, and in
+        fights)."""
         n = len(self.pcs)
         if n < 2:  # one PC carries every fight it is in: nobody to leave behind
             return 0.0
-        short = sum(max(0.0, 0.5 / n - s) * n for s in self.shares().values())
-        return short + max(0.0, max(self.worst_rates().values()) - 0.5)
+        short = sum(max(0.0, (1 - OFF_SHARE) / n - s) * n for s in self.shares().values())
+        return short + max(0.0, max(self.worst_rates().values()) - (1 + OFF_SHARE) / n)
 
     def behind(self) -> list[str]:
         """Each way a PC is left behind, in words (none: every PC brings at least half an equal share
-        of the PCs' contribution and none is the worst-off in most fights)."""
+        of the PCs' contribution and none is the worst-off in more than one and a half equal shares of
+        the fights)."""
         n = len(self.pcs)
         if n < 2:
             return []
-        out = [f"{p} brings {s:.0%} of the PCs' contribution (half an equal share is {0.5 / n:.0%})"
-               for p, s in self.shares().items() if s < 0.5 / n]
-        out += [f"{p} is the worst-off in {w:.0%} of fights" for p, w in self.worst_rates().items() if w > 0.5]
+        low, high = (1 - OFF_SHARE) / n, (1 + OFF_SHARE) / n
+        out = [f"{p} brings {s:.0%} of the PCs' contribution (half an equal share is {low:.0%})"
+               for p, s in self.shares().items() if s < low]
+        out += [f"{p} is the worst-off in {w:.0%} of fights (one and a half equal shares is {high:.0%})"
+                for p, w in self.worst_rates().items() if w > high]
         return out
 
 

@@ -121,6 +121,24 @@ def holds(replay: Figures, target: float, tolerance: float) -> bool:
             and abs(replay.win_rate - target) <= INNER * tolerance)
 
 
+def distinct(trials) -> list[Trial]:
+    """``trials`` (best first) with each design's fights once: the first of those whose figures on the
+    search's dice are the same. TPE suggests a design it likes again, or one that differs only where it
+    cannot matter (where an NPC left out would stand), and the same fights replayed give the same
+    figures: a second replay of one would spend a finalist's place and seconds on nothing (on the
+    study's core scenes the first three or four finalists were often one design)."""
+    seen: set[tuple] = set()
+    out = []
+    for t in trials:
+        f = t.figures
+        key = (f.fights, f.wins, f.exchanges, f.unresolved, f.harm, tuple(sorted(f.dealt.items())),
+               tuple(sorted(f.assists.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
+
+
 class Line:
     """The whole side toned up or down together (space.toward) and bisected on how far, until the PCs'
     win rate is near the target or LINE_STEPS halvings are spent: what a GM does when fiddling with
@@ -296,8 +314,10 @@ def run(ask: Ask, progress: Callable[[int, int, str], None] | None = None) -> Re
         raise S.DesignError("every candidate was refused by the scene loader: " + done[0].problem)
     # the finalists: whole runs within the band, best first, and the closest; replayed on unseen dice
     whole = [t for t in judged if not t.figures.raced_out]
-    inside = sorted((t for t in whole if abs(t.figures.win_rate - target) <= tolerance), key=lambda t: rank(t, target))
-    closest = sorted(whole or judged, key=lambda t: abs(t.figures.win_rate - target) + stand_off(t.figures))
+    inside = distinct(sorted((t for t in whole if abs(t.figures.win_rate - target) <= tolerance),
+                             key=lambda t: rank(t, target)))
+    closest = distinct(sorted(whole or judged,
+                              key=lambda t: (abs(t.figures.win_rate - target) + stand_off(t.figures), t.moved)))
     finals: dict[int, Figures] = {}
 
     def replay(t: Trial) -> Figures:

@@ -121,9 +121,7 @@ def test_the_search_is_the_same_for_a_seed_and_trial_count():
 def test_an_easy_target_is_reached_and_the_search_settles():
     """As written the knight alone wins nearly every fight; half of them is within the knobs' reach. Once a
     good candidate is found the search looks SETTLE trials further and stops, trials to spare. (A lone PC is
-    never left behind; with the archer too, the knight who holds the gate is the worst-off in just over half
-    the fights in the designs near the target, and whether some candidate brings that under half depends on
-    the seed.)"""
+    never left behind, so the first good candidate settles the search.)"""
     both = _data()
     data = {**both, "characters": {c: v for c, v in both["characters"].items() if c != "bryn"}}
     r = Q.run(Q.Ask(data, "keep.yaml", "garrison", 0.5, seed=1, trials=600, budget=600, tolerance=0.04))
@@ -200,6 +198,34 @@ def test_a_finalist_a_little_short_of_half_a_share_is_not_taken_over_one_that_ke
     assert Q.holds(fair, 0.5, 0.04) and not Q.holds(short, 0.5, 0.04)
 
 
+@pytest.mark.parametrize("pcs,worst,behind", [(2, 0.70, False), (2, 0.80, True), (3, 0.49, False),
+                                                 (3, 0.55, True), (4, 0.36, False), (4, 0.40, True)])
+def test_a_pc_is_left_behind_half_an_equal_share_off_either_way(pcs, worst, behind):
+    """Half an equal share too little of the PCs' contribution, or the worst-off in one and a half equal
+    shares of the fights too many (judge.OFF_SHARE): of two PCs the frailer is the worst-off in most
+    fights without being left behind (three in four is the line); of three, in most fights is too many;
+    of four, three in eight."""
+    ids = tuple(f"p{i}" for i in range(pcs))
+    fights = 1000
+    rest = round(fights * (1 - worst) / (pcs - 1))
+    fig = Figures(ids, fights=fights, wins=500, dealt={p: 100 for p in ids},
+                  worst={p: (fights * worst if p == "p0" else rest) for p in ids})
+    assert bool(fig.behind()) is behind and (fig.left_behind() > 0) is behind, fig.behind()
+    short = Figures(ids, fights=fights, wins=500, dealt={p: (100 if p != "p0" else 100 // (2 * pcs)) for p in ids},
+                    worst={p: fights / pcs for p in ids})
+    assert short.behind() == [f"p0 brings {short.shares()['p0']:.0%} of the PCs' contribution "
+                              f"(half an equal share is {0.5 / pcs:.0%})"]
+
+
+def test_the_finalists_are_each_design_once():
+    """Two candidates with the same fights on the search's dice (a design TPE suggested again, or one
+    differing only where it cannot matter) are one finalist: the first, in the order given."""
+    def t(n, wins, moved):
+        return Q.Trial(n, {"k": n}, Figures(("a",), fights=800, wins=wins, exchanges=6400, dealt={"a": 9}), None, moved)
+    got = Q.distinct([t(1, 400, 2), t(2, 400, 5), t(3, 410, 1), t(4, 400, 1)])
+    assert [x.number for x in got] == [1, 3]
+
+
 def test_the_line_brackets_the_target_and_halves_or_says_it_is_out_of_reach():
     """Line's bisection on its own: the PCs' win rate falls as the side is toned up (here 0.9 - 0.8 a); from
     the scene as written (a = 0) it tries the end the target lies on, then halves the bracket, and stops
@@ -227,15 +253,16 @@ def test_the_finalists_are_replayed_best_first_until_one_holds_on_fresh_dice():
     holds, every finalist is replayed and the design is the best of them."""
     both = _data()
     alone = {**both, "characters": {c: v for c, v in both["characters"].items() if c != "bryn"}}  # Ash alone
-    unarmed = {**both["characters"]["bryn"], "skills": {"Notice": 3, "Athletics": 2, "Physique": 1}}
+    unarmed = {**both["characters"]["bryn"], "skills": {"Will": 1}}
     mute = {**both, "characters": {**both["characters"], "bryn": unarmed}}
     seen = set()
-    # one PC is never left behind (and a wider band is held more easily); an archer with no attack skill
-    # brings nothing to the PCs' shifts whatever the garrison does
-    for data, tolerance in ((alone, 0.08), (mute, 0.04)):
+    # one PC is never left behind (and a wider band is held more easily); an archer with no skill but Will
+    # is still brought in by some garrisons (its Mediocre rolls against guards weak and near enough), but
+    # on this seed those leave the PCs winning about 44%, and a band of one point either way around half
+    # leaves no finalist that holds
+    for data, tolerance in ((alone, 0.08), (mute, 0.01)):
         def holds(f):
-            return (Q.stand_off(f) == 0 and round(f.left_behind() / 0.05) == 0
-                    and abs(f.win_rate - 0.5) <= Q.INNER * tolerance)
+            return Q.holds(f, 0.5, tolerance)
         r = Q.run(Q.Ask(data, "keep.yaml", "garrison", 0.5, seed=1, trials=600, budget=600, tolerance=tolerance))
         order = list(r.finals)
         held = [n for n in order if holds(r.finals[n])]
