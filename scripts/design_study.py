@@ -5,8 +5,9 @@ whose NPCs are not one side, is skipped and counted) and each target, three sear
 side at the same budget (trials), on the same seeds, judged and chosen exactly alike (design/search.py):
 the designer's TPE, random search, and a plain genetic algorithm (NSGA-II, the method of "No Player Left
 Behind", AIIDE 2024). Each design is measured on the fights of dice the search never saw that chose
-it: within ±0.04 of the target (and so with fights that end: no more than search.MAX_UNRESOLVED unresolved), no PC left behind (where any candidate of that search managed it: a PC
-with no way to act in the scene cannot be brought in), the fight's length, the harm to the PCs a fight
+it: within ±0.04 of the target (and so with fights that end: no more than search.MAX_UNRESOLVED unresolved), no PC left behind (of the designs with two PCs or more, where any candidate of that
+search managed it: a PC with no way to act in the scene cannot be brought in, and a lone PC is never
+left behind, so its designs are not counted), the fight's length, the harm to the PCs a fight
 (bench_report.HARM), and the seconds it took.
 
     python scripts/design_study.py [--scenes 50] [--targets 0.3,0.5,0.8] [--trials 600] [--budget 120]
@@ -83,7 +84,7 @@ def design(data, seed: int, target: float, trials: int, budget: float, method: s
     fig = check(data, r.chosen.values, seed, target)
     possible = any(t.figures and not t.figures.raced_out and t.figures.left_behind() == 0 for t in r.trials) \
         or any(f.left_behind() == 0 for f in r.finals.values())
-    return {"within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()), "why": fig.behind(),
+    return {"pcs": len(fig.pcs), "within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()), "why": fig.behind(),
             "possible": possible, "exchanges": fig.mean_exchanges, "harm": fig.harm / max(fig.fights, 1),
             "unresolved": fig.unresolved / max(fig.fights, 1),
             "seconds": seconds, "moved": r.chosen.moved, "trials": len(r.trials),
@@ -96,8 +97,16 @@ def line(seed: int, rules: str, target: float, m: str, got: dict) -> str:
             f"{got['exchanges']:.1f} | {got['harm']:.2f} | {got['moved']} | {got['trials']} | {got['seconds']:.1f} |")
 
 
+def party(got: dict) -> int:
+    """The PCs of a logged design's scene (logs before the count was kept: from the generator, by seed)."""
+    if "pcs" not in got:
+        got["pcs"] = sum(c.get("kind") == "pc" for c in generate.scene(got["scene"])["characters"].values())
+    return got["pcs"]
+
+
 def _row(label: str, got: list[dict]) -> str:
-    possible = [g for g in got if g["possible"]]
+    # a lone PC is never left behind: its designs would only pad the share, so they are not counted in it
+    possible = [g for g in got if g["possible"] and party(g) > 1]
     fair = f"{sum(not g['behind'] for g in possible) / len(possible):.0%} of {len(possible)}" if possible else "none possible"
     ending = (f"{sum(g['within'] and g['unresolved'] <= Q.MAX_UNRESOLVED for g in got) / len(got):.0%}"
               if all("unresolved" in g for g in got) else "not logged")
@@ -110,7 +119,7 @@ def _row(label: str, got: list[dict]) -> str:
 #: "and fights that end": within, with at most search.MAX_UNRESOLVED of the check's fights unresolved at the
 #: exchange cap; "met" is the designer's own verdict (the same, on its replay of the finalists)
 TABLE = ("| {} | designs | within ±0.04 | within, and fights that end | met, by the designer | no PC left behind "
-         "(where possible) | median seconds | mean exchanges | harm to the PCs a fight |\n"
+         "(two PCs or more, where possible) | median seconds | mean exchanges | harm to the PCs a fight |\n"
          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 
 
@@ -135,6 +144,8 @@ def summary(rows: dict[str, list[dict]]) -> None:
             print(_row(f"target {t:.0%}", [g for g in got if g["target"] == t]))
         for r in sorted({g["rules"] for g in got}):
             print(_row(r, [g for g in got if g["rules"] == r]))
+        for n in sorted({party(g) for g in got}):
+            print(_row(f"{n} PC{'s' if n > 1 else ''}", [g for g in got if party(g) == n]))
 
 
 def from_logs(paths: list[str]) -> None:

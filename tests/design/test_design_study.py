@@ -11,8 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def row(scene: int, target: float, method: str, within: bool, behind: bool = False) -> dict:
-    return {"scene": scene, "rules": "core", "target": target, "method": method, "win": target, "within": within,
+def row(scene: int, target: float, method: str, within: bool, behind: bool = False, pcs: int = 2) -> dict:
+    return {"pcs": pcs, "scene": scene, "rules": "core", "target": target, "method": method, "win": target, "within": within,
             "behind": behind, "possible": True, "exchanges": 10.0, "harm": 1.0, "seconds": 30.0, "moved": 2,
             "trials": 100, "met": within, "replays": 3, "stopped": False, "unresolved": 0.0}
 
@@ -47,3 +47,16 @@ def test_a_design_within_the_band_by_stand_offs_is_not_counted_as_ending(tmp_pat
     assert "| tpe | 2 | 100% | 50% |" in summarise(tmp_path, rows)
     old = {k: v for k, v in rows[0].items() if k != "unresolved"}
     assert "| tpe | 1 | 100% | not logged |" in summarise(tmp_path, [old])
+
+
+def test_a_lone_pcs_designs_do_not_pad_the_share_with_no_pc_left_behind(tmp_path):
+    """A lone PC is never left behind: its designs count in every column but that one, and the table by
+    party size says how each fared."""
+    rows = [row(0, 0.5, "tpe", within=True, behind=True), row(1, 0.5, "tpe", within=True, pcs=3)]
+    rows += [row(s, 0.5, "tpe", within=True, pcs=1) for s in (2, 3)]
+    out = summarise(tmp_path, rows)
+    assert "| tpe | 4 | 100% | 100% | 100% | 50% of 2 |" in out
+    assert "| 1 PC | 2 | 100% | 100% | 100% | none possible |" in out
+    assert "| 2 PCs | 1 | 100% | 100% | 100% | 0% of 1 |" in out and "| 3 PCs | 1 | 100% | 100% | 100% | 100% of 1 |" in out
+    old = {k: v for k, v in row(7000, 0.5, "tpe", within=True).items() if k != "pcs"}  # a log without the count
+    assert "| tpe | 1 |" in summarise(tmp_path, [old])
