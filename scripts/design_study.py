@@ -5,7 +5,8 @@ whose NPCs are not one side, is skipped and counted) and each target, three sear
 side at the same budget (trials), on the same seeds, judged and chosen exactly alike (design/search.py):
 the designer's TPE, random search, and a plain genetic algorithm (NSGA-II, the method of "No Player Left
 Behind", AIIDE 2024). Each design is measured on the fights of dice the search never saw that chose
-it: within ±0.04 of the target (and so with fights that end: no more than search.MAX_UNRESOLVED unresolved), no PC left behind (of the designs with two PCs or more, where any candidate of that
+it: within ±0.04 of the target (and so with fights that end: no more than search.MAX_UNRESOLVED
+unresolved), no PC left behind (of the designs with two PCs or more, where any candidate of that
 search managed it: a PC with no way to act in the scene cannot be brought in, and a lone PC is never
 left behind, so its designs are not counted), the fight's length, the harm to the PCs a fight
 (bench_report.HARM), and the seconds it took.
@@ -84,7 +85,8 @@ def design(data, seed: int, target: float, trials: int, budget: float, method: s
     fig = check(data, r.chosen.values, seed, target)
     possible = any(t.figures and not t.figures.raced_out and t.figures.left_behind() == 0 for t in r.trials) \
         or any(f.left_behind() == 0 for f in r.finals.values())
-    return {"pcs": len(fig.pcs), "within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate, "behind": bool(fig.behind()), "why": fig.behind(),
+    return {"pcs": len(fig.pcs), "within": abs(fig.win_rate - target) <= TOLERANCE, "win": fig.win_rate,
+            "behind": bool(fig.behind()), "why": fig.behind(),
             "possible": possible, "exchanges": fig.mean_exchanges, "harm": fig.harm / max(fig.fights, 1),
             "unresolved": fig.unresolved / max(fig.fights, 1),
             "seconds": seconds, "moved": r.chosen.moved, "trials": len(r.trials),

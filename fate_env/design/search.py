@@ -125,8 +125,8 @@ def distinct(trials) -> list[Trial]:
     """``trials`` (best first) with each design's fights once: the first of those whose figures on the
     search's dice are the same. TPE suggests a design it likes again, or one that differs only where it
     cannot matter (where an NPC left out would stand), and the same fights replayed give the same
-    figures: a second replay of one would spend a finalist's place and seconds on nothing (on the
-    study's core scenes the first three or four finalists were often one design)."""
+    figures: a second replay of one would spend a finalist's place and seconds on nothing (in four of
+    six left-behind designs diagnosed on the study's scenes, the first two to four finalists were one)."""
     seen: set[tuple] = set()
     out = []
     for t in trials:
