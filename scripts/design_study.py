@@ -99,16 +99,9 @@ def line(seed: int, rules: str, target: float, m: str, got: dict) -> str:
             f"{got['exchanges']:.1f} | {got['harm']:.2f} | {got['moved']} | {got['trials']} | {got['seconds']:.1f} |")
 
 
-def party(got: dict) -> int:
-    """The PCs of a logged design's scene (logs before the count was kept: from the generator, by seed)."""
-    if "pcs" not in got:
-        got["pcs"] = sum(c.get("kind") == "pc" for c in generate.scene(got["scene"])["characters"].values())
-    return got["pcs"]
-
-
 def _row(label: str, got: list[dict]) -> str:
     # a lone PC is never left behind: its designs would only pad the share, so they are not counted in it
-    possible = [g for g in got if g["possible"] and party(g) > 1]
+    possible = [g for g in got if g["possible"] and g["pcs"] > 1]
     fair = f"{sum(not g['behind'] for g in possible) / len(possible):.0%} of {len(possible)}" if possible else "none possible"
     ending = (f"{sum(g['within'] and g['unresolved'] <= Q.MAX_UNRESOLVED for g in got) / len(got):.0%}"
               if all("unresolved" in g for g in got) else "not logged")
@@ -146,8 +139,8 @@ def summary(rows: dict[str, list[dict]]) -> None:
             print(_row(f"target {t:.0%}", [g for g in got if g["target"] == t]))
         for r in sorted({g["rules"] for g in got}):
             print(_row(r, [g for g in got if g["rules"] == r]))
-        for n in sorted({party(g) for g in got}):
-            print(_row(f"{n} PC{'s' if n > 1 else ''}", [g for g in got if party(g) == n]))
+        for n in sorted({g["pcs"] for g in got}):
+            print(_row(f"{n} PC{'s' if n > 1 else ''}", [g for g in got if g["pcs"] == n]))
 
 
 def from_logs(paths: list[str]) -> None:
@@ -155,6 +148,8 @@ def from_logs(paths: list[str]) -> None:
     for p in paths:
         for text in Path(p).read_text().splitlines():
             got = json.loads(text)
+            if "pcs" not in got:  # a log from before the count was kept: the scene's, from the generator
+                got["pcs"] = sum(c.get("kind") == "pc" for c in generate.scene(got["scene"])["characters"].values())
             rows.setdefault(got["method"], []).append(got)
     for m in rows:
         rows[m].sort(key=lambda g: (g["scene"], g["target"]))

@@ -70,6 +70,12 @@ class Figures:
     def worst_rates(self) -> dict[str, float]:
         return {p: (self.worst.get(p, 0) / self.fights if self.fights else 0.0) for p in self.pcs}
 
+    def lines(self) -> tuple[float, float]:
+        """The least share of the PCs' contribution a PC may bring, and the most share of the fights it
+        may be the worst-off in, before it is left behind (:data:`OFF_SHARE` off an equal share)."""
+        n = max(len(self.pcs), 1)
+        return (1 - OFF_SHARE) / n, (1 + OFF_SHARE) / n
+
     def left_behind(self) -> float:
         """0 when no PC is left behind: each brings at least half an equal share of the PCs'
         contribution and none is the worst-off in more than one and a half equal shares of the fights
@@ -78,17 +84,17 @@ class Figures:
         n = len(self.pcs)
         if n < 2:  # one PC carries every fight it is in: nobody to leave behind
             return 0.0
-        short = sum(max(0.0, (1 - OFF_SHARE) / n - s) * n for s in self.shares().values())
-        return short + max(0.0, max(self.worst_rates().values()) - (1 + OFF_SHARE) / n)
+        low, high = self.lines()
+        short = sum(max(0.0, low - s) * n for s in self.shares().values())
+        return short + max(0.0, max(self.worst_rates().values()) - high)
 
     def behind(self) -> list[str]:
         """Each way a PC is left behind, in words (none: every PC brings at least half an equal share
         of the PCs' contribution and none is the worst-off in more than one and a half equal shares of
         the fights)."""
-        n = len(self.pcs)
-        if n < 2:
+        if len(self.pcs) < 2:
             return []
-        low, high = (1 - OFF_SHARE) / n, (1 + OFF_SHARE) / n
+        low, high = self.lines()
         out = [f"{p} brings {s:.0%} of the PCs' contribution (half an equal share is {low:.0%})"
                for p, s in self.shares().items() if s < low]
         out += [f"{p} is the worst-off in {w:.0%} of fights (one and a half equal shares is {high:.0%})"

@@ -127,12 +127,10 @@ def distinct(trials) -> list[Trial]:
     cannot matter (where an NPC left out would stand), and the same fights replayed give the same
     figures: a second replay of one would spend a finalist's place and seconds on nothing (in four of
     six left-behind designs diagnosed on the study's scenes, the first two to four finalists were one)."""
-    seen: set[tuple] = set()
+    seen: set[str] = set()
     out = []
     for t in trials:
-        f = t.figures
-        key = (f.fights, f.wins, f.exchanges, f.unresolved, f.harm, tuple(sorted(f.dealt.items())),
-               tuple(sorted(f.assists.items())))
+        key = repr(t.figures)  # every field of the figures (its dicts filled in the PCs' order)
         if key not in seen:
             seen.add(key)
             out.append(t)

@@ -261,11 +261,9 @@ def test_the_finalists_are_replayed_best_first_until_one_holds_on_fresh_dice():
     # on this seed those leave the PCs winning about 44%, and a band of one point either way around half
     # leaves no finalist that holds
     for data, tolerance in ((alone, 0.08), (mute, 0.01)):
-        def holds(f):
-            return Q.holds(f, 0.5, tolerance)
         r = Q.run(Q.Ask(data, "keep.yaml", "garrison", 0.5, seed=1, trials=600, budget=600, tolerance=tolerance))
         order = list(r.finals)
-        held = [n for n in order if holds(r.finals[n])]
+        held = [n for n in order if Q.holds(r.finals[n], 0.5, tolerance)]
         assert held in ([], [order[-1]]), {n: (r.finals[n].win_rate, r.finals[n].left_behind()) for n in order}
         if held:
             assert r.chosen.number == held[0] and len(order) <= Q.FINALISTS
